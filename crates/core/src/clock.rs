@@ -1,0 +1,64 @@
+//! The clock experiment (E5): how fine is the timer every other number
+//! depends on?
+//!
+//! The page (or the native probe) reads its clock many times in a tight
+//! loop; this module turns those readings into the smallest and the typical
+//! non-zero step. Browsers coarsen `performance.now()` on purpose (5 µs when
+//! cross-origin isolated, 100 µs or 1 ms otherwise), so a delay below one
+//! step cannot be told from zero.
+
+use serde::{Deserialize, Serialize};
+
+/// Measured granularity of a clock, in milliseconds.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct ClockInfo {
+    /// Smallest non-zero difference between consecutive readings.
+    pub min_step_ms: f64,
+    /// Median non-zero difference between consecutive readings.
+    pub typical_step_ms: f64,
+    /// Number of readings taken.
+    pub readings: u32,
+}
+
+impl ClockInfo {
+    /// Derives the granularity from consecutive clock readings (ms).
+    /// Returns `None` when the clock never moved.
+    pub fn from_readings(readings: &[f64]) -> Option<ClockInfo> {
+        let mut steps: Vec<f64> = readings
+            .windows(2)
+            .map(|w| w[1] - w[0])
+            .filter(|d| d.is_finite() && *d > 0.0)
+            .collect();
+        if steps.is_empty() {
+            return None;
+        }
+        steps.sort_by(f64::total_cmp);
+        Some(ClockInfo {
+            min_step_ms: steps[0],
+            typical_step_ms: steps[steps.len() / 2],
+            readings: readings.len() as u32,
+        })
+    }
+
+    /// The tolerance every timing invariant allows: one clock step, and at
+    /// least a microsecond for float noise.
+    pub fn tolerance_ms(&self) -> f64 {
+        self.typical_step_ms.max(self.min_step_ms).max(0.001)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn steps_ignore_repeats() {
+        let r = [0.0, 0.0, 0.1, 0.1, 0.2, 0.2, 0.2, 0.4, 0.5];
+        let c = ClockInfo::from_readings(&r).unwrap();
+        assert!((c.min_step_ms - 0.1).abs() < 1e-9);
+        assert!((c.typical_step_ms - 0.1).abs() < 1e-9);
+        assert_eq!(c.readings, 9);
+        assert_eq!(ClockInfo::from_readings(&[1.0, 1.0]), None);
+        assert_eq!(ClockInfo::from_readings(&[]), None);
+    }
+}

@@ -1,0 +1,14 @@
+//! waitlab-core: everything waitlab computes without a browser.
+//!
+//! The page, its worker and the native probe are thin glue around this
+//! crate. It has no web-sys, js-sys or Leptos dependency and does no IO, so
+//! every rule about probes, statistics, the result schema, the worker
+//! protocol and chart geometry is tested with a plain `cargo test` and
+//! behaves the same natively and in wasm32.
+
+pub mod chart;
+pub mod clock;
+pub mod probe;
+pub mod protocol;
+pub mod schema;
+pub mod stats;

@@ -1,0 +1,376 @@
+//! Probe definitions: which waiting mechanisms exist, what each is the
+//! analogue of in the article, and the validated configuration of a run.
+//!
+//! The mechanisms are plain data so that the page, the worker, the tables and
+//! the result schema all name them the same way (by [`Mechanism::id`]).
+
+use serde::{Deserialize, Serialize};
+
+/// Which thread of the page runs a probe.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Thread {
+    /// The page's main (UI) thread.
+    Main,
+    /// A dedicated Web Worker.
+    Worker,
+}
+
+/// One way of waiting, measured by experiment 1 ("timed waits").
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Mechanism {
+    /// `await setTimeout(d)` back to back on the main thread.
+    TimeoutAwaited,
+    /// A `MessageChannel` hop to a fresh task, then `await setTimeout(d)`.
+    TimeoutFreshTask,
+    /// `await` of an already-resolved promise (a microtask).
+    ResolvedPromise,
+    /// A `MessageChannel` message to the page itself and back.
+    MessageChannel,
+    /// `await scheduler.yield()`.
+    SchedulerYield,
+    /// `await scheduler.postTask(f)`.
+    SchedulerPostTask,
+    /// `await` the next `requestAnimationFrame`.
+    AnimationFrame,
+    /// `Atomics.wait(i32, i, v, d)` in a worker: blocks the worker thread.
+    WorkerAtomicsWait,
+    /// `await setTimeout(d)` back to back in a worker.
+    WorkerTimeout,
+    /// `await Atomics.waitAsync(i32, i, v, d)` in a worker, raced with a timer.
+    WorkerWaitAsync,
+}
+
+impl Mechanism {
+    /// Every mechanism, in display order.
+    pub const ALL: [Mechanism; 10] = [
+        Mechanism::TimeoutAwaited,
+        Mechanism::TimeoutFreshTask,
+        Mechanism::ResolvedPromise,
+        Mechanism::MessageChannel,
+        Mechanism::SchedulerYield,
+        Mechanism::SchedulerPostTask,
+        Mechanism::AnimationFrame,
+        Mechanism::WorkerAtomicsWait,
+        Mechanism::WorkerTimeout,
+        Mechanism::WorkerWaitAsync,
+    ];
+
+    /// Stable identifier used in the schema and in `data-testid`s.
+    pub fn id(self) -> &'static str {
+        match self {
+            Mechanism::TimeoutAwaited => "timeout_awaited",
+            Mechanism::TimeoutFreshTask => "timeout_fresh_task",
+            Mechanism::ResolvedPromise => "resolved_promise",
+            Mechanism::MessageChannel => "message_channel",
+            Mechanism::SchedulerYield => "scheduler_yield",
+            Mechanism::SchedulerPostTask => "scheduler_post_task",
+            Mechanism::AnimationFrame => "animation_frame",
+            Mechanism::WorkerAtomicsWait => "worker_atomics_wait",
+            Mechanism::WorkerTimeout => "worker_timeout",
+            Mechanism::WorkerWaitAsync => "worker_wait_async",
+        }
+    }
+
+    /// What the code looks like in the browser.
+    pub fn label(self) -> &'static str {
+        match self {
+            Mechanism::TimeoutAwaited => "await setTimeout(d), back to back",
+            Mechanism::TimeoutFreshTask => "await setTimeout(d) from a fresh task",
+            Mechanism::ResolvedPromise => "await Promise.resolve()",
+            Mechanism::MessageChannel => "MessageChannel round trip",
+            Mechanism::SchedulerYield => "await scheduler.yield()",
+            Mechanism::SchedulerPostTask => "await scheduler.postTask(f)",
+            Mechanism::AnimationFrame => "await requestAnimationFrame",
+            Mechanism::WorkerAtomicsWait => "Atomics.wait(d) in a worker",
+            Mechanism::WorkerTimeout => "await setTimeout(d) in a worker",
+            Mechanism::WorkerWaitAsync => "await Atomics.waitAsync(d) in a worker",
+        }
+    }
+
+    /// The .NET construct of the article this stands in for.
+    pub fn analogue(self) -> &'static str {
+        match self {
+            Mechanism::TimeoutAwaited | Mechanism::TimeoutFreshTask | Mechanism::WorkerTimeout => {
+                "await Task.Delay(d)"
+            }
+            Mechanism::ResolvedPromise => "await Task.Delay(0): completes without yielding",
+            Mechanism::MessageChannel
+            | Mechanism::SchedulerYield
+            | Mechanism::SchedulerPostTask => "await Task.Yield()",
+            Mechanism::AnimationFrame => "waiting for the UI thread's next frame",
+            Mechanism::WorkerAtomicsWait => "Thread.Sleep(d)",
+            Mechanism::WorkerWaitAsync => "await on a TaskCompletionSource with a timeout",
+        }
+    }
+
+    /// The thread the probe runs on.
+    pub fn thread(self) -> Thread {
+        match self {
+            Mechanism::WorkerAtomicsWait | Mechanism::WorkerTimeout | Mechanism::WorkerWaitAsync => {
+                Thread::Worker
+            }
+            _ => Thread::Main,
+        }
+    }
+
+    /// Whether the probe waits for a requested duration (otherwise it is a
+    /// pure yield, measured once per run rather than once per duration).
+    pub fn is_timed(self) -> bool {
+        matches!(
+            self,
+            Mechanism::TimeoutAwaited
+                | Mechanism::TimeoutFreshTask
+                | Mechanism::WorkerAtomicsWait
+                | Mechanism::WorkerTimeout
+                | Mechanism::WorkerWaitAsync
+        )
+    }
+
+    /// Whether the probe needs a `SharedArrayBuffer`, i.e. a cross-origin
+    /// isolated page.
+    pub fn needs_shared_memory(self) -> bool {
+        matches!(
+            self,
+            Mechanism::WorkerAtomicsWait | Mechanism::WorkerWaitAsync
+        )
+    }
+
+    /// Looks a mechanism up by [`Mechanism::id`].
+    pub fn from_id(id: &str) -> Option<Mechanism> {
+        Mechanism::ALL.into_iter().find(|m| m.id() == id)
+    }
+}
+
+/// One measured series: a mechanism, and the requested wait if it is timed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct CellKey {
+    /// The mechanism.
+    pub mechanism: Mechanism,
+    /// Requested wait in ms (`None` for pure yields).
+    pub requested_ms: Option<u32>,
+}
+
+/// Why a configuration was refused.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ConfigError {
+    /// A duration list entry that is not a whole number of ms.
+    #[error("\"{0}\" is not a whole number of milliseconds")]
+    NotANumber(String),
+    /// No durations.
+    #[error("give at least one duration, for example 0, 1, 10, 15")]
+    NoDurations,
+    /// Too many durations.
+    #[error("at most {max} durations per run (got {got})")]
+    TooManyDurations {
+        /// Allowed maximum.
+        max: usize,
+        /// Given.
+        got: usize,
+    },
+    /// A duration outside the allowed range.
+    #[error("durations must be between 0 and {max} ms (got {got})")]
+    DurationOutOfRange {
+        /// Allowed maximum.
+        max: u32,
+        /// Given.
+        got: u32,
+    },
+    /// A sample count outside the allowed range.
+    #[error("samples per cell must be between 1 and {max} (got {got})")]
+    SamplesOutOfRange {
+        /// Allowed maximum.
+        max: u32,
+        /// Given.
+        got: u32,
+    },
+    /// The run would take longer than the limit.
+    #[error("this run would take about {minutes} minutes; keep it under {limit} (fewer samples or shorter durations)")]
+    TooLong {
+        /// Estimated minutes.
+        minutes: u32,
+        /// Limit in minutes.
+        limit: u32,
+    },
+}
+
+/// Validated configuration of experiment 1.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TimedWaitsConfig {
+    /// Requested waits, ms, ascending and distinct.
+    pub durations_ms: Vec<u32>,
+    /// Samples per cell.
+    pub samples: u32,
+    /// Depth of the nested `setTimeout(0)` chain.
+    pub chain_depth: u32,
+    /// How many chains are run (each level's statistics come from these).
+    pub chain_runs: u32,
+}
+
+impl Default for TimedWaitsConfig {
+    fn default() -> Self {
+        Self {
+            durations_ms: vec![0, 1, 10, 15],
+            samples: 200,
+            chain_depth: 12,
+            chain_runs: 20,
+        }
+    }
+}
+
+impl TimedWaitsConfig {
+    /// Largest accepted duration, ms.
+    pub const MAX_DURATION_MS: u32 = 1000;
+    /// Most durations in one run.
+    pub const MAX_DURATIONS: usize = 8;
+    /// Largest accepted sample count.
+    pub const MAX_SAMPLES: u32 = 5000;
+    /// Longest accepted estimated run time, minutes.
+    pub const MAX_MINUTES: u32 = 5;
+
+    /// Parses a comma- or space-separated duration list and a sample count,
+    /// and checks every limit.
+    pub fn parse(durations: &str, samples: &str) -> Result<Self, ConfigError> {
+        let mut durations_ms = durations
+            .split(|c: char| c == ',' || c.is_whitespace())
+            .filter(|s| !s.is_empty())
+            .map(|s| {
+                s.parse::<u32>()
+                    .map_err(|_| ConfigError::NotANumber(s.chars().take(20).collect()))
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        durations_ms.sort_unstable();
+        durations_ms.dedup();
+        let samples = samples
+            .trim()
+            .parse::<u32>()
+            .map_err(|_| ConfigError::NotANumber(samples.trim().chars().take(20).collect()))?;
+        let config = Self {
+            durations_ms,
+            samples,
+            ..Self::default()
+        };
+        config.validate()?;
+        Ok(config)
+    }
+
+    /// Checks every limit.
+    pub fn validate(&self) -> Result<(), ConfigError> {
+        if self.durations_ms.is_empty() {
+            return Err(ConfigError::NoDurations);
+        }
+        if self.durations_ms.len() > Self::MAX_DURATIONS {
+            return Err(ConfigError::TooManyDurations {
+                max: Self::MAX_DURATIONS,
+                got: self.durations_ms.len(),
+            });
+        }
+        if let Some(&got) = self.durations_ms.iter().find(|&&d| d > Self::MAX_DURATION_MS) {
+            return Err(ConfigError::DurationOutOfRange {
+                max: Self::MAX_DURATION_MS,
+                got,
+            });
+        }
+        if self.samples == 0 || self.samples > Self::MAX_SAMPLES {
+            return Err(ConfigError::SamplesOutOfRange {
+                max: Self::MAX_SAMPLES,
+                got: self.samples,
+            });
+        }
+        let minutes = (self.estimated_ms() / 60_000.0).ceil() as u32;
+        if minutes > Self::MAX_MINUTES {
+            return Err(ConfigError::TooLong {
+                minutes,
+                limit: Self::MAX_MINUTES,
+            });
+        }
+        Ok(())
+    }
+
+    /// Every cell the run measures, in display order.
+    pub fn cells(&self) -> Vec<CellKey> {
+        Mechanism::ALL
+            .into_iter()
+            .flat_map(|mechanism| {
+                let durations: Vec<Option<u32>> = if mechanism.is_timed() {
+                    self.durations_ms.iter().copied().map(Some).collect()
+                } else {
+                    vec![None]
+                };
+                durations.into_iter().map(move |requested_ms| CellKey {
+                    mechanism,
+                    requested_ms,
+                })
+            })
+            .collect()
+    }
+
+    /// A pessimistic estimate of the run's wall time in ms, assuming the
+    /// main thread and the worker run one after the other and every timer
+    /// is clamped to at least 4 ms.
+    pub fn estimated_ms(&self) -> f64 {
+        let per_sample: f64 = self
+            .cells()
+            .iter()
+            .map(|c| match c.requested_ms {
+                Some(d) => f64::from(d.max(4)) + 0.5,
+                None => 17.0,
+            })
+            .sum();
+        per_sample * f64::from(self.samples)
+            + f64::from(self.chain_runs * self.chain_depth) * 4.5
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_round_trip_and_are_unique() {
+        for m in Mechanism::ALL {
+            assert_eq!(Mechanism::from_id(m.id()), Some(m));
+        }
+        let mut ids: Vec<_> = Mechanism::ALL.iter().map(|m| m.id()).collect();
+        ids.dedup();
+        assert_eq!(ids.len(), Mechanism::ALL.len());
+    }
+
+    #[test]
+    fn default_config_is_valid_with_expected_cells() {
+        let c = TimedWaitsConfig::default();
+        c.validate().unwrap();
+        // 5 timed mechanisms x 4 durations + 5 yields.
+        assert_eq!(c.cells().len(), 25);
+    }
+
+    #[test]
+    fn parse_checks_limits() {
+        let ok = TimedWaitsConfig::parse("15, 1 1,0", " 50 ").unwrap();
+        assert_eq!(ok.durations_ms, vec![0, 1, 15]);
+        assert_eq!(ok.samples, 50);
+        let check = |d: &str, s: &str, want: ConfigError| {
+            assert_eq!(TimedWaitsConfig::parse(d, s), Err(want));
+        };
+        check("", "10", ConfigError::NoDurations);
+        check("1,x", "10", ConfigError::NotANumber("x".into()));
+        check("-1", "10", ConfigError::NotANumber("-1".into()));
+        check("1", "1e9", ConfigError::NotANumber("1e9".into()));
+        check("1", "0", ConfigError::SamplesOutOfRange { max: 5000, got: 0 });
+        check(
+            "2000",
+            "1",
+            ConfigError::DurationOutOfRange { max: 1000, got: 2000 },
+        );
+        check(
+            "1,2,3,4,5,6,7,8,9",
+            "1",
+            ConfigError::TooManyDurations { max: 8, got: 9 },
+        );
+        assert!(matches!(
+            TimedWaitsConfig::parse("1000", "5000"),
+            Err(ConfigError::TooLong { .. })
+        ));
+    }
+}

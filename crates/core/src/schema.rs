@@ -1,0 +1,244 @@
+//! The versioned result schema: what a run produces, what the page exports
+//! as JSON, and (later) what share links and native probes carry.
+//!
+//! The schema is a public boundary. Any change to these shapes bumps
+//! [`SCHEMA_VERSION`]; [`Report::from_json`] refuses other versions with a
+//! message instead of misreading them. A golden file in
+//! `tests/data/report_v1.json` pins the wire format.
+
+use crate::clock::ClockInfo;
+use crate::probe::{CellKey, TimedWaitsConfig};
+use crate::stats::{Samples, SamplesError, Summary};
+use serde::{Deserialize, Serialize};
+
+/// The tag every report carries in its `schema` field.
+pub const SCHEMA_NAME: &str = "waitlab.result";
+/// The current schema version.
+pub const SCHEMA_VERSION: u32 = 1;
+
+/// Why a report could not be read.
+#[derive(Debug, thiserror::Error)]
+pub enum SchemaError {
+    /// Not JSON, or not this shape.
+    #[error("not a waitlab result: {0}")]
+    Malformed(#[from] serde_json::Error),
+    /// Another schema altogether.
+    #[error("not a waitlab result (schema \"{0}\")")]
+    ForeignSchema(String),
+    /// A version this build does not know.
+    #[error("result schema version {found} is not supported (this page reads version {supported})")]
+    UnsupportedVersion {
+        /// Version in the file.
+        found: u32,
+        /// Version this build reads.
+        supported: u32,
+    },
+}
+
+/// Where and on what a run was made.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Environment {
+    /// `navigator.userAgent`, or the native probe's description.
+    pub user_agent: String,
+    /// `navigator.hardwareConcurrency` or the native core count.
+    pub hardware_concurrency: u32,
+    /// Whether the page was cross-origin isolated (shared memory available).
+    pub cross_origin_isolated: bool,
+    /// Measured clock granularity; `None` if the clock never moved.
+    pub clock: Option<ClockInfo>,
+    /// When the run started, ms since the Unix epoch.
+    pub started_at_unix_ms: f64,
+    /// Whether the page was hidden at any time during the run, which lets
+    /// browsers throttle timers.
+    pub hidden_during_run: bool,
+}
+
+/// The outcome of one cell.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Outcome {
+    /// Measured: summary and (for runs made here) the samples.
+    Measured {
+        /// Statistics of the samples.
+        summary: Summary,
+        /// The samples, ms, in measurement order; empty when only the
+        /// summary is known.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        samples_ms: Vec<f64>,
+    },
+    /// Not available here, with the reason shown to the reader.
+    Unavailable {
+        /// Why, and how to get it.
+        reason: String,
+    },
+    /// The mechanism's own timeout never fired; a fallback ended the wait.
+    TimeoutNeverFired {
+        /// How long it waited before the fallback.
+        waited_ms: f64,
+    },
+    /// The probe failed.
+    Failed {
+        /// What went wrong.
+        message: String,
+    },
+}
+
+impl Outcome {
+    /// A measured outcome from raw samples.
+    pub fn measured(samples_ms: Vec<f64>) -> Result<Outcome, SamplesError> {
+        let summary = Samples::new(samples_ms.clone())?.summary();
+        Ok(Outcome::Measured {
+            summary,
+            samples_ms,
+        })
+    }
+
+    /// The summary, if measured.
+    pub fn summary(&self) -> Option<&Summary> {
+        match self {
+            Outcome::Measured { summary, .. } => Some(summary),
+            _ => None,
+        }
+    }
+}
+
+/// One row of the timed-waits table.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Cell {
+    /// Which mechanism and duration.
+    #[serde(flatten)]
+    pub key: CellKey,
+    /// What happened.
+    pub outcome: Outcome,
+}
+
+/// Per-level delays of a nested `setTimeout(0)` chain.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct NestedChain {
+    /// `levels[i]` summarizes the delay of nesting level `i + 1`.
+    pub levels: Vec<Summary>,
+}
+
+impl NestedChain {
+    /// The clamp floor the HTML standard applies to deeply nested timers.
+    pub const CLAMP_MS: f64 = 4.0;
+
+    /// The first nesting level (1-based) from which every level's median is
+    /// at least the 4 ms clamp minus `tolerance_ms`; `None` if the chain
+    /// never settles there.
+    pub fn clamp_onset(&self, tolerance_ms: f64) -> Option<u32> {
+        let clamped = |s: &Summary| s.p50 >= Self::CLAMP_MS - tolerance_ms;
+        let first_unclamped_from_end = self.levels.iter().rposition(|s| !clamped(s));
+        let onset = match first_unclamped_from_end {
+            None => 0,
+            Some(i) => i + 1,
+        };
+        (onset < self.levels.len()).then_some(onset as u32 + 1)
+    }
+}
+
+/// Results of experiment 1.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TimedWaits {
+    /// The configuration that was run.
+    pub config: TimedWaitsConfig,
+    /// One entry per cell of `config.cells()`.
+    pub cells: Vec<Cell>,
+    /// The nested-timer chain.
+    pub chain: NestedChain,
+}
+
+/// A complete result file.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Report {
+    /// Always [`SCHEMA_NAME`].
+    pub schema: String,
+    /// Always [`SCHEMA_VERSION`] when written by this build.
+    pub version: u32,
+    /// Where it was measured.
+    pub env: Environment,
+    /// Experiment 1, if it was run.
+    pub timed_waits: Option<TimedWaits>,
+}
+
+impl Report {
+    /// A report of the current version.
+    pub fn new(env: Environment, timed_waits: Option<TimedWaits>) -> Report {
+        Report {
+            schema: SCHEMA_NAME.to_owned(),
+            version: SCHEMA_VERSION,
+            env,
+            timed_waits,
+        }
+    }
+
+    /// Pretty JSON, as exported by the page.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).expect("a report always serializes")
+    }
+
+    /// Parses a report, checking the schema name and version first so a
+    /// future file gets a version message rather than a field error.
+    pub fn from_json(s: &str) -> Result<Report, SchemaError> {
+        #[derive(Deserialize)]
+        struct Header {
+            schema: String,
+            version: u32,
+        }
+        let header: Header = serde_json::from_str(s)?;
+        if header.schema != SCHEMA_NAME {
+            return Err(SchemaError::ForeignSchema(
+                header.schema.chars().take(40).collect(),
+            ));
+        }
+        if header.version != SCHEMA_VERSION {
+            return Err(SchemaError::UnsupportedVersion {
+                found: header.version,
+                supported: SCHEMA_VERSION,
+            });
+        }
+        Ok(serde_json::from_str(s)?)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn summary(p50: f64) -> Summary {
+        Samples::new(vec![p50]).unwrap().summary()
+    }
+
+    #[test]
+    fn clamp_onset_finds_the_first_settled_level() {
+        let chain = |p: &[f64]| NestedChain {
+            levels: p.iter().map(|&v| summary(v)).collect(),
+        };
+        let c = chain(&[0.1, 0.2, 0.1, 0.3, 4.1, 4.0, 4.2]);
+        assert_eq!(c.clamp_onset(0.1), Some(5));
+        // One stray slow early level does not count as the onset.
+        let c = chain(&[5.0, 0.2, 4.1, 4.0]);
+        assert_eq!(c.clamp_onset(0.1), Some(3));
+        assert_eq!(chain(&[0.1, 0.2]).clamp_onset(0.1), None);
+        assert_eq!(chain(&[4.5, 4.5]).clamp_onset(0.1), Some(1));
+        assert_eq!(chain(&[]).clamp_onset(0.1), None);
+    }
+
+    #[test]
+    fn version_and_schema_are_checked() {
+        let future = r#"{"schema":"waitlab.result","version":99}"#;
+        assert!(matches!(
+            Report::from_json(future),
+            Err(SchemaError::UnsupportedVersion { found: 99, .. })
+        ));
+        let foreign = r#"{"schema":"other","version":1}"#;
+        assert!(matches!(
+            Report::from_json(foreign),
+            Err(SchemaError::ForeignSchema(_))
+        ));
+        assert!(matches!(
+            Report::from_json("<script>"),
+            Err(SchemaError::Malformed(_))
+        ));
+    }
+}

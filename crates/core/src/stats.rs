@@ -1,0 +1,225 @@
+//! Statistics over validated samples: quantiles, summaries and histograms.
+//!
+//! Quantile definition: linear interpolation between the closest ranks
+//! (Hyndman & Fan type 7, the default of R, NumPy and Python's
+//! `statistics.quantiles(method="inclusive")`). For sorted samples
+//! `x[0..n]` and a quantile `q` in `[0, 1]`, let `h = (n - 1) * q`; the
+//! quantile is `x[floor(h)] + (h - floor(h)) * (x[floor(h) + 1] - x[floor(h)])`.
+//! Quantiles are fractions inside the crate; percentiles only appear in
+//! display names (`p50`, `p99`).
+
+use serde::{Deserialize, Serialize};
+
+/// Why a set of measurements cannot become [`Samples`].
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum SamplesError {
+    /// No measurement at all.
+    #[error("no samples were measured")]
+    Empty,
+    /// A NaN or infinite measurement, at this index.
+    #[error("sample {0} is not a finite number")]
+    NotFinite(usize),
+}
+
+/// A non-empty, sorted series of finite measurements (milliseconds).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Samples {
+    sorted: Vec<f64>,
+}
+
+impl Samples {
+    /// Validates and sorts `values`.
+    pub fn new(mut values: Vec<f64>) -> Result<Self, SamplesError> {
+        if values.is_empty() {
+            return Err(SamplesError::Empty);
+        }
+        if let Some(i) = values.iter().position(|v| !v.is_finite()) {
+            return Err(SamplesError::NotFinite(i));
+        }
+        values.sort_by(f64::total_cmp);
+        Ok(Self { sorted: values })
+    }
+
+    /// The samples in ascending order.
+    pub fn sorted(&self) -> &[f64] {
+        &self.sorted
+    }
+
+    /// Number of samples (at least 1).
+    pub fn len(&self) -> usize {
+        self.sorted.len()
+    }
+
+    /// Always false: kept for clippy's `len_without_is_empty`.
+    pub fn is_empty(&self) -> bool {
+        false
+    }
+
+    /// Smallest sample.
+    pub fn min(&self) -> f64 {
+        self.sorted[0]
+    }
+
+    /// Largest sample.
+    pub fn max(&self) -> f64 {
+        self.sorted[self.sorted.len() - 1]
+    }
+
+    /// Arithmetic mean.
+    pub fn mean(&self) -> f64 {
+        self.sorted.iter().sum::<f64>() / self.sorted.len() as f64
+    }
+
+    /// The `q` quantile by the type-7 rule in the module docs; `q` is
+    /// clamped to `[0, 1]` (NaN counts as 0).
+    pub fn quantile(&self, q: f64) -> f64 {
+        let q = if q.is_nan() { 0.0 } else { q.clamp(0.0, 1.0) };
+        let h = (self.sorted.len() - 1) as f64 * q;
+        let lo = h.floor() as usize;
+        let hi = (lo + 1).min(self.sorted.len() - 1);
+        let frac = h - lo as f64;
+        self.sorted[lo] + frac * (self.sorted[hi] - self.sorted[lo])
+    }
+
+    /// Fraction of samples strictly below `threshold`.
+    pub fn fraction_below(&self, threshold: f64) -> f64 {
+        let below = self.sorted.partition_point(|&v| v < threshold);
+        below as f64 / self.sorted.len() as f64
+    }
+
+    /// The summary statistics shown in every table.
+    pub fn summary(&self) -> Summary {
+        Summary {
+            n: self.sorted.len() as u32,
+            min: self.min(),
+            p50: self.quantile(0.5),
+            p90: self.quantile(0.9),
+            p99: self.quantile(0.99),
+            max: self.max(),
+            mean: self.mean(),
+        }
+    }
+
+    /// A histogram of `bins` equal-width bins from the minimum to the
+    /// maximum sample. With one distinct value all samples share one bin.
+    /// `bins` of 0 is treated as 1.
+    pub fn histogram(&self, bins: usize) -> Vec<Bin> {
+        let bins = bins.max(1);
+        let (lo, hi) = (self.min(), self.max());
+        if hi <= lo {
+            return vec![Bin {
+                lo,
+                hi,
+                count: self.len() as u32,
+            }];
+        }
+        let width = (hi - lo) / bins as f64;
+        let mut out: Vec<Bin> = (0..bins)
+            .map(|i| Bin {
+                lo: lo + width * i as f64,
+                hi: if i + 1 == bins {
+                    hi
+                } else {
+                    lo + width * (i + 1) as f64
+                },
+                count: 0,
+            })
+            .collect();
+        for &v in &self.sorted {
+            let i = (((v - lo) / width) as usize).min(bins - 1);
+            out[i].count += 1;
+        }
+        out
+    }
+}
+
+/// One bar of a histogram: samples in `[lo, hi)` (the last bin includes `hi`).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Bin {
+    /// Lower edge, ms.
+    pub lo: f64,
+    /// Upper edge, ms.
+    pub hi: f64,
+    /// Samples in the bin.
+    pub count: u32,
+}
+
+/// Summary statistics of one series, in milliseconds.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Summary {
+    /// Sample count.
+    pub n: u32,
+    /// Smallest sample.
+    pub min: f64,
+    /// Median (type-7 quantile 0.5).
+    pub p50: f64,
+    /// Quantile 0.9.
+    pub p90: f64,
+    /// Quantile 0.99.
+    pub p99: f64,
+    /// Largest sample.
+    pub max: f64,
+    /// Arithmetic mean.
+    pub mean: f64,
+}
+
+impl Summary {
+    /// How far the median lands past the requested wait.
+    pub fn overshoot(&self, requested_ms: f64) -> f64 {
+        self.p50 - requested_ms
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn s(v: &[f64]) -> Samples {
+        Samples::new(v.to_vec()).unwrap()
+    }
+
+    #[test]
+    fn rejects_empty_and_nan() {
+        assert_eq!(Samples::new(vec![]), Err(SamplesError::Empty));
+        assert_eq!(
+            Samples::new(vec![1.0, f64::NAN]),
+            Err(SamplesError::NotFinite(1))
+        );
+        assert_eq!(
+            Samples::new(vec![f64::INFINITY]),
+            Err(SamplesError::NotFinite(0))
+        );
+    }
+
+    #[test]
+    fn type7_quantiles_by_hand() {
+        let x = s(&[4.0, 1.0, 3.0, 2.0]);
+        assert_eq!(x.quantile(0.0), 1.0);
+        assert_eq!(x.quantile(1.0), 4.0);
+        assert_eq!(x.quantile(0.5), 2.5);
+        // h = 3 * 0.9 = 2.7 -> 3 + 0.7 * (4 - 3)
+        assert!((x.quantile(0.9) - 3.7).abs() < 1e-12);
+        assert_eq!(x.quantile(f64::NAN), 1.0);
+        assert_eq!(x.quantile(7.0), 4.0);
+        assert_eq!(s(&[5.0]).quantile(0.99), 5.0);
+    }
+
+    #[test]
+    fn histogram_counts_every_sample_once() {
+        let x = s(&[0.0, 0.1, 0.5, 0.99, 1.0, 1.0]);
+        let h = x.histogram(4);
+        assert_eq!(h.len(), 4);
+        assert_eq!(h.iter().map(|b| b.count).sum::<u32>(), 6);
+        assert_eq!(h[3].count, 3);
+        assert_eq!(h[3].hi, 1.0);
+        let flat = s(&[2.0, 2.0]).histogram(10);
+        assert_eq!(flat, vec![Bin { lo: 2.0, hi: 2.0, count: 2 }]);
+    }
+
+    #[test]
+    fn fraction_below_and_overshoot() {
+        let x = s(&[1.0, 2.0, 3.0, 4.0]);
+        assert_eq!(x.fraction_below(3.0), 0.5);
+        assert_eq!(x.summary().overshoot(1.0), 1.5);
+    }
+}

@@ -1,0 +1,226 @@
+//! `cargo xtask serve|test|dist|bench`: waitlab's automation, in Rust.
+//!
+//! Every subcommand first installs what it needs and is missing, from the
+//! Rust, npm and Debian registries only (never a prebuilt download), so the
+//! README's two commands work on a fresh machine. Installed tools are reused
+//! from `~/.cargo/bin` and `~/.cache/waitlab`.
+
+mod tools;
+
+#[cfg(test)]
+mod tidy;
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitCode};
+use std::time::Instant;
+
+type Result<T = ()> = std::result::Result<T, String>;
+
+const HELP: &str = "\
+usage: cargo xtask <command>
+
+commands:
+  serve   build the app (release) and serve it on http://127.0.0.1:8080
+          with cross-origin isolation headers
+  test    every check and test: fmt, clippy, core unit tests, tidy,
+          browser tests in headless Chromium and Firefox, end-to-end tests
+  dist    write a static build to dist/ (with a _headers file for COOP/COEP)
+  bench   bundle sizes and fidelity ratios against a raw-JS probe
+";
+
+fn main() -> ExitCode {
+    let arg = std::env::args().nth(1);
+    let result = match arg.as_deref() {
+        Some("serve") => serve(),
+        Some("test") => test(),
+        Some("dist") => dist().map(|_| ()),
+        Some("bench") => bench(),
+        Some("-h" | "--help" | "help") => {
+            print!("{HELP}");
+            Ok(())
+        }
+        _ => {
+            eprint!("{HELP}");
+            return ExitCode::from(2);
+        }
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("xtask: error: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// The workspace root (the parent of this crate's folder).
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("xtask lives inside the workspace")
+        .to_path_buf()
+}
+
+/// Runs a command in the workspace root, failing on a non-zero exit.
+fn run(cmd: &mut Command) -> Result {
+    let shown = format!("{cmd:?}").replace('"', "");
+    eprintln!("xtask: $ {shown}");
+    let status = cmd
+        .current_dir(root())
+        .status()
+        .map_err(|e| format!("could not start {shown}: {e}"))?;
+    if status.success() {
+        Ok(())
+    } else {
+        Err(format!("{shown} failed ({status})"))
+    }
+}
+
+fn cargo() -> Command {
+    Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+}
+
+/// A trunk command with the pinned tools on PATH and the version check off.
+fn trunk(args: &[&str]) -> Result<Command> {
+    let mut cmd = Command::new(tools::ensure_build_tools()?);
+    cmd.args(args)
+        .env("PATH", tools::path_with_tools())
+        .env("TRUNK_SKIP_VERSION_CHECK", "true");
+    Ok(cmd)
+}
+
+fn serve() -> Result {
+    run(cargo().args(["fetch"]))?;
+    eprintln!("xtask: building, then serving waitlab at http://127.0.0.1:8080/ (Ctrl-C stops)");
+    run(&mut trunk(&["serve", "--release"])?)
+}
+
+/// Builds the release app into `dist/` and returns its path.
+fn dist() -> Result<PathBuf> {
+    run(cargo().args(["fetch"]))?;
+    run(&mut trunk(&["build", "--release"])?)?;
+    let dist = root().join("dist");
+    if !dist.join("_headers").is_file() {
+        return Err("dist/_headers is missing after the build".into());
+    }
+    eprintln!("xtask: wrote {}", dist.display());
+    Ok(dist)
+}
+
+fn test() -> Result {
+    let started = Instant::now();
+    run(cargo().args(["fmt", "--all", "--", "--check"]))?;
+    run(cargo().args([
+        "clippy",
+        "--workspace",
+        "--all-targets",
+        "--",
+        "-D",
+        "warnings",
+    ]))?;
+    tools::ensure_wasm_target()?;
+    run(cargo().args([
+        "clippy",
+        "--package",
+        "waitlab",
+        "--package",
+        "waitlab-core",
+        "--target",
+        "wasm32-unknown-unknown",
+        "--all-targets",
+        "--",
+        "-D",
+        "warnings",
+    ]))?;
+    run(cargo()
+        .args(["doc", "--workspace", "--no-deps"])
+        .env("RUSTDOCFLAGS", "-D warnings"))?;
+    // Core unit and golden tests, and the tidy checks.
+    run(cargo().args(["test", "--workspace"]))?;
+    run(cargo().args([
+        "build",
+        "--package",
+        "waitlab-core",
+        "--target",
+        "wasm32-unknown-unknown",
+    ]))?;
+    let dist = dist()?;
+    let browsers = tools::ensure_browsers()?;
+    // Browser-layer tests under wasm-bindgen-test-runner, in both browsers.
+    for (name, var, driver) in [
+        ("Chromium", "CHROMEDRIVER", &browsers.chromedriver),
+        ("Firefox", "GECKODRIVER", &browsers.geckodriver),
+    ] {
+        eprintln!("xtask: browser tests in headless {name}");
+        let mut cmd = cargo();
+        cmd.args([
+            "test",
+            "--package",
+            "waitlab",
+            "--target",
+            "wasm32-unknown-unknown",
+            "--test",
+            "browser",
+            "--test",
+            "in_worker",
+        ])
+        .env("PATH", tools::path_with_tools())
+        .env(var, driver);
+        run(&mut cmd)?;
+    }
+    // End to end: the built dist in real browsers, with and without isolation.
+    run(cargo()
+        .args(["test", "--package", "waitlab", "--test", "e2e"])
+        .env("WAITLAB_DIST", &dist)
+        .env("CHROMEDRIVER", &browsers.chromedriver)
+        .env("GECKODRIVER", &browsers.geckodriver))?;
+    eprintln!(
+        "xtask: all tests passed in {:.0} s",
+        started.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
+
+fn bench() -> Result {
+    let dist = dist()?;
+    let browsers = tools::ensure_browsers()?;
+    println!("== bundle sizes (gzip -9) ==");
+    let mut total = 0;
+    for (label, files) in [
+        ("app", ["waitlab-app_bg.wasm", "waitlab-app.js"]),
+        ("worker", ["worker_bg.wasm", "worker.js"]),
+    ] {
+        let mut sum = 0;
+        for pattern in files {
+            let file = tools::find_in(&dist, pattern)?;
+            let size = tools::gzip_size(&file)?;
+            println!("  {:<28} {:>7} B", pattern, size);
+            sum += size;
+        }
+        println!("  {label} total {:>21} B", sum);
+        total += sum;
+    }
+    println!(
+        "  all together {:>19} B ({:.1} KB; goal <= 150 KB)",
+        total,
+        total as f64 / 1024.0
+    );
+    run(cargo()
+        .args([
+            "test",
+            "--release",
+            "--package",
+            "waitlab",
+            "--test",
+            "e2e",
+            "--",
+            "--ignored",
+            "--nocapture",
+            "--test-threads",
+            "1",
+            "bench_",
+        ])
+        .env("WAITLAB_DIST", &dist)
+        .env("CHROMEDRIVER", &browsers.chromedriver)
+        .env("GECKODRIVER", &browsers.geckodriver))
+}

@@ -1,0 +1,187 @@
+//! Installing the pinned toolchain: wasm32 target, trunk, wasm-bindgen-cli,
+//! wasm-opt (npm binaryen), browsers and their drivers.
+//!
+//! Each `ensure_*` checks first and installs only what is missing or of the
+//! wrong version. Versions come from the repository (Cargo.toml's `=` pin of
+//! wasm-bindgen, Trunk.toml's `[tools]`), so there is one place to bump.
+
+use crate::{Result, cargo, root, run};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// The trunk release that builds with this machine's rustc (0.22 needs a
+/// newer one).
+const TRUNK_VERSION: &str = "0.21.14";
+/// npm's binaryen release whose wasm-opt is known good (Debian's 108
+/// corrupts the output).
+const BINARYEN_VERSION: &str = "132.0.0";
+
+fn home() -> PathBuf {
+    PathBuf::from(std::env::var_os("HOME").unwrap_or_else(|| "/root".into()))
+}
+
+fn cargo_bin(name: &str) -> PathBuf {
+    let dir = std::env::var_os("CARGO_HOME")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| home().join(".cargo"));
+    dir.join("bin").join(name)
+}
+
+fn binaryen_dir() -> PathBuf {
+    home()
+        .join(".cache/waitlab")
+        .join(format!("binaryen-{BINARYEN_VERSION}"))
+}
+
+/// PATH with `~/.cargo/bin` and the pinned wasm-opt in front.
+pub fn path_with_tools() -> std::ffi::OsString {
+    let mut parts = vec![
+        binaryen_dir().join("node_modules/.bin"),
+        cargo_bin("").to_path_buf(),
+    ];
+    if let Some(path) = std::env::var_os("PATH") {
+        parts.extend(std::env::split_paths(&path));
+    }
+    std::env::join_paths(parts).expect("PATH entries are valid")
+}
+
+/// The first line a tool prints for `--version`, if it runs at all.
+fn version_of(program: &Path) -> Option<String> {
+    let out = Command::new(program).arg("--version").output().ok()?;
+    out.status.success().then(|| {
+        String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .next()
+            .unwrap_or("")
+            .to_owned()
+    })
+}
+
+/// The exact wasm-bindgen version pinned in the root Cargo.toml.
+pub fn wasm_bindgen_version() -> Result<String> {
+    let manifest = std::fs::read_to_string(root().join("Cargo.toml"))
+        .map_err(|e| format!("reading Cargo.toml: {e}"))?;
+    manifest
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("wasm-bindgen = \"="))
+        .and_then(|rest| rest.strip_suffix('"'))
+        .map(str::to_owned)
+        .ok_or_else(|| "Cargo.toml must pin wasm-bindgen = \"=X.Y.Z\"".to_owned())
+}
+
+pub fn ensure_wasm_target() -> Result {
+    let out = Command::new("rustup")
+        .args(["target", "list", "--installed"])
+        .output()
+        .map_err(|e| format!("rustup is needed: {e}"))?;
+    if !String::from_utf8_lossy(&out.stdout).contains("wasm32-unknown-unknown") {
+        run(Command::new("rustup").args(["target", "add", "wasm32-unknown-unknown"]))?;
+    }
+    Ok(())
+}
+
+fn ensure_cargo_tool(bin: &str, krate: &str, version: &str, locked: bool) -> Result<PathBuf> {
+    let path = cargo_bin(bin);
+    let want = format!("{bin} {version}");
+    if version_of(&path).is_some_and(|v| v.trim() == want) {
+        return Ok(path);
+    }
+    eprintln!("xtask: installing {krate} {version} (first run only, takes minutes)");
+    let mut cmd = cargo();
+    cmd.args(["install", krate, "--version", version]);
+    if locked {
+        cmd.arg("--locked");
+    }
+    run(&mut cmd)?;
+    Ok(path)
+}
+
+/// trunk, wasm-bindgen-cli and wasm-opt of the pinned versions; returns the
+/// trunk binary.
+pub fn ensure_build_tools() -> Result<PathBuf> {
+    ensure_wasm_target()?;
+    // The registry mirror lags one of wasm-bindgen-cli's locked
+    // dependencies, so it is installed without --locked.
+    ensure_cargo_tool(
+        "wasm-bindgen",
+        "wasm-bindgen-cli",
+        &wasm_bindgen_version()?,
+        false,
+    )?;
+    let dir = binaryen_dir();
+    if !dir.join("node_modules/.bin/wasm-opt").exists() {
+        std::fs::create_dir_all(&dir).map_err(|e| format!("creating {}: {e}", dir.display()))?;
+        run(Command::new("npm").args([
+            "install",
+            "--no-audit",
+            "--no-fund",
+            "--prefix",
+            &dir.to_string_lossy(),
+            &format!("binaryen@{BINARYEN_VERSION}"),
+        ]))?;
+    }
+    ensure_cargo_tool("trunk", "trunk", TRUNK_VERSION, true)
+}
+
+/// Paths of the WebDriver servers.
+pub struct Browsers {
+    pub chromedriver: PathBuf,
+    pub geckodriver: PathBuf,
+}
+
+/// Debian's chromium, chromium-driver and firefox-esr, and geckodriver from
+/// crates.io; also the build tools (the browser tests need
+/// wasm-bindgen-test-runner).
+pub fn ensure_browsers() -> Result<Browsers> {
+    ensure_build_tools()?;
+    let missing: Vec<&str> = [
+        ("/usr/bin/chromium", "chromium"),
+        ("/usr/bin/chromedriver", "chromium-driver"),
+        ("/usr/bin/firefox-esr", "firefox-esr"),
+    ]
+    .into_iter()
+    .filter(|(bin, _)| !Path::new(bin).exists())
+    .map(|(_, pkg)| pkg)
+    .collect();
+    if !missing.is_empty() {
+        run(Command::new("apt-get").args(["update", "-qq"]))?;
+        run(Command::new("apt-get")
+            .args(["install", "-y", "-qq", "--no-install-recommends"])
+            .args(&missing)
+            .env("DEBIAN_FRONTEND", "noninteractive"))?;
+    }
+    let geckodriver = cargo_bin("geckodriver");
+    if version_of(&geckodriver).is_none() {
+        run(cargo().args(["install", "--locked", "geckodriver"]))?;
+    }
+    Ok(Browsers {
+        chromedriver: "/usr/bin/chromedriver".into(),
+        geckodriver,
+    })
+}
+
+/// The file in `dir` whose name starts with the stem of `pattern` and ends
+/// with its extension (trunk adds a content hash in between).
+pub fn find_in(dir: &Path, pattern: &str) -> Result<PathBuf> {
+    let (stem, ext) = pattern.rsplit_once('.').unwrap_or((pattern, ""));
+    let (stem, ext) = (stem.trim_end_matches("_bg"), format!(".{ext}"));
+    let bg = pattern.contains("_bg");
+    std::fs::read_dir(dir)
+        .map_err(|e| format!("reading {}: {e}", dir.display()))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .find(|p| {
+            let name = p.file_name().unwrap_or_default().to_string_lossy();
+            name.starts_with(stem) && name.ends_with(&ext) && name.contains("_bg") == bg
+        })
+        .ok_or_else(|| format!("no {pattern} in {}", dir.display()))
+}
+
+/// Size of `file` after `gzip -9`.
+pub fn gzip_size(file: &Path) -> Result<u64> {
+    let out = Command::new("gzip")
+        .args(["-9", "-c"])
+        .arg(file)
+        .output()
+        .map_err(|e| format!("gzip: {e}"))?;
+    Ok(out.stdout.len() as u64)
+}
