@@ -8,6 +8,7 @@
 
 pub mod chart;
 pub mod clock;
+pub mod findings;
 pub mod probe;
 pub mod protocol;
 pub mod schema;

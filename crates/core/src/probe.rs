@@ -152,6 +152,36 @@ pub struct CellKey {
     pub requested_ms: Option<u32>,
 }
 
+impl CellKey {
+    /// The mechanism's label with the requested wait filled in, such as
+    /// "Atomics.wait(10) in a worker".
+    pub fn label(&self) -> String {
+        self.fill_in(self.mechanism.label())
+    }
+
+    /// The .NET analogue with the requested wait filled in, such as
+    /// "Thread.Sleep(10)".
+    pub fn analogue(&self) -> String {
+        self.fill_in(self.mechanism.analogue())
+    }
+
+    fn fill_in(&self, text: &str) -> String {
+        match self.requested_ms {
+            Some(d) => text.replace("(d)", &format!("({d})")),
+            None => text.to_owned(),
+        }
+    }
+
+    /// A stable identifier such as `worker_atomics_wait-10` for
+    /// `data-testid`s.
+    pub fn id(&self) -> String {
+        match self.requested_ms {
+            Some(d) => format!("{}-{d}", self.mechanism.id()),
+            None => self.mechanism.id().to_owned(),
+        }
+    }
+}
+
 /// Why a configuration was refused.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ConfigError {
@@ -335,6 +365,20 @@ mod tests {
         let mut ids: Vec<_> = Mechanism::ALL.iter().map(|m| m.id()).collect();
         ids.dedup();
         assert_eq!(ids.len(), Mechanism::ALL.len());
+    }
+
+    #[test]
+    fn cell_labels_fill_in_the_duration() {
+        let key = CellKey {
+            mechanism: Mechanism::WorkerAtomicsWait,
+            requested_ms: Some(10),
+        };
+        assert_eq!(key.label(), "Atomics.wait(10) in a worker");
+        assert_eq!(key.id(), "worker_atomics_wait-10");
+        assert_eq!(key.analogue(), "Thread.Sleep(10)");
+        for m in Mechanism::ALL {
+            assert_eq!(m.label().contains("(d)"), m.is_timed(), "{m:?}");
+        }
     }
 
     #[test]

@@ -8,6 +8,7 @@
 //! detected instead of misread.
 
 use crate::probe::Mechanism;
+use crate::schema::Outcome;
 use serde::{Deserialize, Serialize};
 
 /// Version of this protocol; bump on any change of the message shapes.
@@ -84,6 +85,22 @@ pub enum WorkerOutcome {
         /// A message for the page.
         message: String,
     },
+}
+
+impl WorkerOutcome {
+    /// The schema's outcome for this reply (statistics computed here).
+    pub fn into_outcome(self) -> Outcome {
+        match self {
+            WorkerOutcome::Samples { samples_ms } => Outcome::measured(samples_ms)
+                .unwrap_or_else(|e| Outcome::Failed {
+                    message: e.to_string(),
+                }),
+            WorkerOutcome::TimeoutNeverFired { waited_ms } => {
+                Outcome::TimeoutNeverFired { waited_ms }
+            }
+            WorkerOutcome::Failed { message } => Outcome::Failed { message },
+        }
+    }
 }
 
 /// Why a message could not be read.

@@ -53,6 +53,42 @@ pub struct Environment {
     pub hidden_during_run: bool,
 }
 
+impl Environment {
+    /// A short name of the browser (or runtime) and OS, such as
+    /// "Chrome 156 on Linux", read from the user agent.
+    pub fn short_name(&self) -> String {
+        let ua = self.user_agent.as_str();
+        let version_after = |token: &str| {
+            ua.split(token)
+                .nth(1)
+                .map(|rest| rest.split(['.', ' ', ';', ')']).next().unwrap_or(""))
+        };
+        let browser = [
+            ("Firefox/", "Firefox"),
+            ("Edg/", "Edge"),
+            ("Chrome/", "Chrome"),
+            ("Version/", "Safari"),
+        ]
+        .into_iter()
+        .find_map(|(token, name)| version_after(token).map(|v| format!("{name} {v}")));
+        let os = [
+            ("Android", "Android"),
+            ("iPhone", "iOS"),
+            ("Windows", "Windows"),
+            ("Mac OS X", "macOS"),
+            ("Linux", "Linux"),
+        ]
+        .into_iter()
+        .find(|(token, _)| ua.contains(token))
+        .map(|(_, name)| name);
+        match (browser, os) {
+            (Some(b), Some(os)) => format!("{b} on {os}"),
+            (Some(b), None) => b,
+            (None, _) => ua.chars().take(60).collect(),
+        }
+    }
+}
+
 /// The outcome of one cell.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
@@ -222,6 +258,32 @@ mod tests {
         assert_eq!(chain(&[0.1, 0.2]).clamp_onset(0.1), None);
         assert_eq!(chain(&[4.5, 4.5]).clamp_onset(0.1), Some(1));
         assert_eq!(chain(&[]).clamp_onset(0.1), None);
+    }
+
+    #[test]
+    fn short_names() {
+        let env = |ua: &str| Environment {
+            user_agent: ua.to_owned(),
+            hardware_concurrency: 2,
+            cross_origin_isolated: true,
+            clock: None,
+            started_at_unix_ms: 0.0,
+            hidden_during_run: false,
+        };
+        let check = |ua: &str, want: &str| assert_eq!(env(ua).short_name(), want);
+        check(
+            "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36",
+            "Chrome 156 on Linux",
+        );
+        check(
+            "Mozilla/5.0 (X11; Linux x86_64; rv:153.0) Gecko/20100101 Firefox/153.0",
+            "Firefox 153 on Linux",
+        );
+        check(
+            "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Safari/605.1.15",
+            "Safari 18 on macOS",
+        );
+        check("curl", "curl");
     }
 
     #[test]

@@ -1,0 +1,122 @@
+//! Findings: the few sentences a reader should take away from a run,
+//! derived from its numbers (never written in advance).
+
+use crate::chart::format_ms;
+use crate::probe::{CellKey, Mechanism};
+use crate::schema::{Outcome, TimedWaits};
+use crate::stats::Summary;
+
+fn summary(tw: &TimedWaits, mechanism: Mechanism, requested_ms: Option<u32>) -> Option<&Summary> {
+    let key = CellKey {
+        mechanism,
+        requested_ms,
+    };
+    tw.cells
+        .iter()
+        .find(|c| c.key == key)
+        .and_then(|c| c.outcome.summary())
+}
+
+/// The headline findings of a timed-waits run. `tolerance_ms` is one clock
+/// step of the run's clock.
+pub fn timed_waits(tw: &TimedWaits, tolerance_ms: f64) -> Vec<String> {
+    let mut out = Vec::new();
+    let smallest_timed = tw.config.durations_ms.iter().copied().find(|&d| d > 0);
+    if let Some(d) = smallest_timed {
+        if let (Some(loop_), Some(fresh)) = (
+            summary(tw, Mechanism::TimeoutAwaited, Some(d)),
+            summary(tw, Mechanism::TimeoutFreshTask, Some(d)),
+        ) {
+            out.push(format!(
+                "setTimeout({d}) awaited back to back takes {} ms at the median, {} ms when \
+                 started from a fresh task: the 4 ms clamp on nested timers is the web's \
+                 counterpart of Task.Delay(1) taking 15.6 ms on Windows",
+                format_ms(loop_.p50),
+                format_ms(fresh.p50)
+            ));
+        }
+        if let Some(sleep) = summary(tw, Mechanism::WorkerAtomicsWait, Some(d)) {
+            out.push(format!(
+                "Atomics.wait({d}) in a worker, the Thread.Sleep analogue, overshoots by {} ms at \
+                 the median and {} ms at p99, but holds its thread for the whole wait",
+                format_ms(sleep.overshoot(f64::from(d))),
+                format_ms(sleep.p99 - f64::from(d))
+            ));
+        }
+    }
+    if let Some(p) = summary(tw, Mechanism::ResolvedPromise, None) {
+        out.push(format!(
+            "await Promise.resolve() takes {} ms at the median: like Task.Delay(0) it completes \
+             at once and never yields to rendering or input",
+            format_ms(p.p50)
+        ));
+    }
+    if let Some(level) = tw.chain.clamp_onset(tolerance_ms) {
+        out.push(format!(
+            "A nested setTimeout(0) chain runs at ≥ 4 ms per level from nesting level {level} on"
+        ));
+    }
+    let never_fired = tw.cells.iter().find_map(|c| match c.outcome {
+        Outcome::TimeoutNeverFired { waited_ms } => Some((c.key, waited_ms)),
+        _ => None,
+    });
+    if let Some((key, waited_ms)) = never_fired {
+        out.push(format!(
+            "{}: its own timeout never fired in this browser; a fallback timer ended the wait \
+             after {} ms",
+            key.mechanism.label(),
+            format_ms(waited_ms)
+        ));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::probe::TimedWaitsConfig;
+    use crate::schema::{Cell, NestedChain};
+
+    fn measured(v: &[f64]) -> Outcome {
+        Outcome::measured(v.to_vec()).unwrap()
+    }
+
+    #[test]
+    fn findings_follow_the_numbers() {
+        let cell = |mechanism, requested_ms, outcome| Cell {
+            key: CellKey {
+                mechanism,
+                requested_ms,
+            },
+            outcome,
+        };
+        let tw = TimedWaits {
+            config: TimedWaitsConfig {
+                durations_ms: vec![0, 1],
+                ..TimedWaitsConfig::default()
+            },
+            cells: vec![
+                cell(Mechanism::TimeoutAwaited, Some(1), measured(&[4.2])),
+                cell(Mechanism::TimeoutFreshTask, Some(1), measured(&[1.1])),
+                cell(Mechanism::ResolvedPromise, None, measured(&[0.005])),
+                cell(
+                    Mechanism::WorkerWaitAsync,
+                    Some(1),
+                    Outcome::TimeoutNeverFired { waited_ms: 51.0 },
+                ),
+            ],
+            chain: NestedChain {
+                levels: [0.1, 0.1, 4.2, 4.3]
+                    .iter()
+                    .map(|&v| crate::stats::Samples::new(vec![v]).unwrap().summary())
+                    .collect(),
+            },
+        };
+        let f = timed_waits(&tw, 0.005);
+        assert_eq!(f.len(), 4, "{f:#?}");
+        assert!(f[0].contains("4.20 ms") && f[0].contains("1.10 ms"));
+        assert!(f[1].contains("0.005 ms"));
+        assert!(f[2].contains("level 3"));
+        assert!(f[3].contains("51.0 ms"));
+    }
+}

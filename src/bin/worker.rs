@@ -1,0 +1,75 @@
+//! The probe worker: says "ready", then measures what the page asks for.
+//!
+//! Built by trunk as a no-modules worker (`data-type="worker"`) and started
+//! through `www/worker_loader.js`. It blocks only inside a job (in
+//! `Atomics.wait`), never between jobs, and answers every job with exactly
+//! one `Done`.
+
+use std::cell::RefCell;
+use waitlab::browser::clock::now;
+use waitlab::probes::measure_in_worker;
+use waitlab_core::protocol::{FromWorker, PROTOCOL_VERSION, ToWorker, WorkerOutcome};
+use wasm_bindgen::prelude::Closure;
+use wasm_bindgen::{JsCast, JsValue};
+use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
+
+/// Minimum time between two progress messages, ms.
+const PROGRESS_EVERY_MS: f64 = 50.0;
+
+thread_local! {
+    static MEMORY: RefCell<Option<js_sys::Int32Array>> = const { RefCell::new(None) };
+}
+
+fn post(msg: &FromWorker) {
+    let scope: DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
+    let _ = scope.post_message(&JsValue::from_str(&msg.to_json()));
+}
+
+fn handle(data: JsValue) {
+    if data.is_instance_of::<js_sys::SharedArrayBuffer>() {
+        let memory = js_sys::Int32Array::new(&data);
+        MEMORY.with(|m| *m.borrow_mut() = Some(memory));
+        return;
+    }
+    let request = data
+        .as_string()
+        .ok_or_else(|| "the page sent a message that is not text".to_owned())
+        .and_then(|s| ToWorker::from_json(&s).map_err(|e| e.to_string()));
+    match request {
+        Ok(ToWorker::Run {
+            job,
+            mechanism,
+            requested_ms,
+            samples,
+        }) => wasm_bindgen_futures::spawn_local(async move {
+            let memory = MEMORY.with(|m| m.borrow().clone());
+            let (mut done, mut last) = (0, now());
+            let mut tick = || {
+                done += 1;
+                if now() - last >= PROGRESS_EVERY_MS {
+                    last = now();
+                    post(&FromWorker::Progress { job, done });
+                }
+            };
+            let outcome =
+                measure_in_worker(mechanism, requested_ms, samples, memory.as_ref(), &mut tick).await;
+            post(&FromWorker::Done { job, outcome });
+        }),
+        Err(message) => post(&FromWorker::Done {
+            job: u32::MAX,
+            outcome: WorkerOutcome::Failed { message },
+        }),
+    }
+}
+
+fn main() {
+    console_error_panic_hook::set_once();
+    let scope: DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
+    let on_message = Closure::<dyn FnMut(MessageEvent)>::new(|e: MessageEvent| handle(e.data()));
+    scope.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+    // The worker lives as long as its scope; the handler must too.
+    on_message.forget();
+    post(&FromWorker::Ready {
+        protocol: PROTOCOL_VERSION,
+    });
+}

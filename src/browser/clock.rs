@@ -1,0 +1,52 @@
+//! `performance.now()` in any global scope, and the clock experiment (E5).
+
+use super::global_property;
+use std::cell::OnceCell;
+use waitlab_core::clock::ClockInfo;
+use wasm_bindgen::JsCast;
+
+thread_local! {
+    static PERFORMANCE: OnceCell<web_sys::Performance> = const { OnceCell::new() };
+}
+
+fn with_performance<T>(f: impl FnOnce(&web_sys::Performance) -> T) -> T {
+    PERFORMANCE.with(|cell| {
+        f(cell.get_or_init(|| {
+            global_property("performance")
+                .expect("every window and worker has performance")
+                .unchecked_into()
+        }))
+    })
+}
+
+/// Milliseconds since this global's time origin.
+pub fn now() -> f64 {
+    with_performance(|p| p.now())
+}
+
+/// This global's time origin, ms since the Unix epoch. `time_origin() +
+/// now()` puts readings of different threads into one time base.
+pub fn time_origin() -> f64 {
+    with_performance(|p| p.time_origin())
+}
+
+/// Whether this global is cross-origin isolated (shared memory allowed).
+pub fn cross_origin_isolated() -> bool {
+    global_property("crossOriginIsolated").and_then(|v| v.as_bool()) == Some(true)
+}
+
+/// Reads the clock in a tight loop for about `budget_ms` (at most 20,000
+/// readings) and derives its granularity.
+pub fn measure_granularity(budget_ms: f64) -> Option<ClockInfo> {
+    const MAX_READINGS: usize = 20_000;
+    let start = now();
+    let mut readings = Vec::with_capacity(MAX_READINGS);
+    while readings.len() < MAX_READINGS {
+        let t = now();
+        readings.push(t);
+        if t - start > budget_ms {
+            break;
+        }
+    }
+    ClockInfo::from_readings(&readings)
+}

@@ -1,0 +1,33 @@
+//! Thin wrappers over web-sys and js-sys: the clock, timers and yields,
+//! shared memory, and the probe worker. No Leptos here, and nothing that
+//! decides what a number means (that is waitlab-core's job).
+//!
+//! Every function works in a window and in a dedicated worker unless its
+//! docs say otherwise.
+
+pub mod clock;
+pub mod page;
+pub mod shared;
+pub mod wait;
+pub mod worker_host;
+
+use wasm_bindgen::{JsCast, JsValue};
+
+/// A property of the global object (window or worker scope), if present
+/// and not `undefined`.
+pub fn global_property(name: &str) -> Option<JsValue> {
+    js_sys::Reflect::get(&js_sys::global(), &JsValue::from_str(name))
+        .ok()
+        .filter(|v| !v.is_undefined() && !v.is_null())
+}
+
+/// A readable message for a thrown JavaScript value.
+pub fn js_error_message(err: &JsValue) -> String {
+    if let Some(e) = err.dyn_ref::<js_sys::Error>() {
+        String::from(e.message())
+    } else if let Some(s) = err.as_string() {
+        s
+    } else {
+        format!("{err:?}")
+    }
+}

@@ -1,0 +1,72 @@
+//! Shared memory and `Atomics`: the blocking and async waits of a worker.
+
+use super::{global_property, js_error_message};
+use js_sys::{Int32Array, Reflect, SharedArrayBuffer};
+use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen_futures::JsFuture;
+
+/// Why shared memory cannot be had here.
+pub const NOT_ISOLATED: &str = "needs SharedArrayBuffer, which browsers only allow on a \
+cross-origin isolated page (headers Cross-Origin-Opener-Policy: same-origin and \
+Cross-Origin-Embedder-Policy: require-corp). Open waitlab from `cargo xtask serve` or a host \
+that sends them";
+
+/// A new shared `Int32Array` of `len` slots, or the reason there is none.
+pub fn new_shared_i32(len: u32) -> Result<Int32Array, &'static str> {
+    if !super::clock::cross_origin_isolated() || global_property("SharedArrayBuffer").is_none() {
+        return Err(NOT_ISOLATED);
+    }
+    Ok(Int32Array::new(&SharedArrayBuffer::new(len * 4)))
+}
+
+/// `Atomics.wait(arr, index, value, timeout_ms)`: blocks this thread.
+/// Fails on a main thread, where browsers forbid blocking.
+pub fn wait(arr: &Int32Array, index: u32, value: i32, timeout_ms: f64) -> Result<String, String> {
+    js_sys::Atomics::wait_with_timeout(arr, index, value, timeout_ms)
+        .map(String::from)
+        .map_err(|e| js_error_message(&e))
+}
+
+/// How an `Atomics.waitAsync` ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AsyncWaitEnd {
+    /// Woken by `Atomics.notify` (or the value differed).
+    Woken,
+    /// Its own timeout fired.
+    TimedOut,
+}
+
+/// Starts `Atomics.waitAsync(arr, index, value, timeout_ms)`. Returns the
+/// promise to await (or the immediate result when the wait resolved
+/// synchronously), or an error when the browser lacks waitAsync.
+pub fn wait_async(
+    arr: &Int32Array,
+    index: u32,
+    value: i32,
+    timeout_ms: f64,
+) -> Result<Result<JsFuture, AsyncWaitEnd>, String> {
+    let result = js_sys::Atomics::wait_async_with_timeout(arr, index, value, timeout_ms)
+        .map_err(|e| format!("Atomics.waitAsync is not available: {}", js_error_message(&e)))?;
+    let field = |name: &str| Reflect::get(&result, &JsValue::from_str(name)).unwrap_or_default();
+    if field("async").as_bool() == Some(true) {
+        Ok(Ok(JsFuture::from(field("value").unchecked_into::<js_sys::Promise>())))
+    } else {
+        Ok(Err(end_of(&field("value"))))
+    }
+}
+
+/// Reads the string a finished wait resolves to.
+pub fn end_of(value: &JsValue) -> AsyncWaitEnd {
+    if value.as_string().as_deref() == Some("timed-out") {
+        AsyncWaitEnd::TimedOut
+    } else {
+        AsyncWaitEnd::Woken
+    }
+}
+
+/// Whether `Atomics.waitAsync` exists here.
+pub fn has_wait_async() -> bool {
+    global_property("Atomics")
+        .and_then(|a| Reflect::get(&a, &JsValue::from_str("waitAsync")).ok())
+        .is_some_and(|f| f.is_function())
+}

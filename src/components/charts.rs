@@ -1,0 +1,207 @@
+//! SVG charts drawn client-side from waitlab-core's chart geometry: an
+//! overview of every cell, one cell's histogram, and the nested-timer chain.
+//! All text goes in as text nodes, never as markup.
+
+use leptos::prelude::*;
+use waitlab_core::chart::{Scale, format_ms, histogram_bars};
+use waitlab_core::probe::CellKey;
+use waitlab_core::schema::{NestedChain, Outcome};
+use waitlab_core::stats::{Samples, Summary};
+
+const WIDTH: f64 = 760.0;
+
+/// Vertical grid lines and labels of an x axis.
+fn x_axis(scale: &Scale, top: f64, bottom: f64) -> impl IntoView + use<> {
+    scale
+        .ticks()
+        .into_iter()
+        .map(|t| {
+            view! {
+                <line class="grid" x1=t.pos x2=t.pos y1=top y2=bottom />
+                <text class="tick" x=t.pos y=bottom + 14.0 text-anchor="middle">{t.label}</text>
+            }
+        })
+        .collect_view()
+}
+
+/// Overview: for each measured cell a line from min to max, a bar from p50
+/// to p99 and a dot at p50, on a log axis; the requested wait is a notch.
+#[component]
+pub fn OverviewChart(
+    /// Measured cells and their summaries, in display order.
+    rows: Vec<(CellKey, Summary)>,
+) -> impl IntoView {
+    const LEFT: f64 = 300.0;
+    const ROW: f64 = 20.0;
+    const TOP: f64 = 8.0;
+    let height = TOP + ROW * rows.len() as f64 + 40.0;
+    let lo = rows.iter().map(|(_, s)| s.min).fold(f64::INFINITY, f64::min);
+    let hi = rows.iter().map(|(_, s)| s.max).fold(0.0, f64::max);
+    let x = Scale::log_decades(lo, hi, 0.001, LEFT, WIDTH - 12.0);
+    let bottom = height - 36.0;
+    let marks = rows
+        .into_iter()
+        .enumerate()
+        .map(|(i, (key, s))| {
+            let y = TOP + ROW * (i as f64 + 0.5);
+            let notch = key.requested_ms.filter(|&d| d > 0).map(|d| {
+                let px = x.map(f64::from(d));
+                view! { <line class="requested" x1=px x2=px y1=y - 7.0 y2=y + 7.0 /> }
+            });
+            view! {
+                <g data-testid=format!("overview-{}", key.id())>
+                    <text class="row-label" x=LEFT - 8.0 y=y + 4.0 text-anchor="end">{key.label()}</text>
+                    <line class="range" x1=x.map(s.min) x2=x.map(s.max) y1=y y2=y />
+                    <line class="spread" x1=x.map(s.p50) x2=x.map(s.p99) y1=y y2=y />
+                    {notch}
+                    <circle class="median" cx=x.map(s.p50) cy=y r="4" />
+                    <title>{format!("{}: p50 {} ms, p99 {} ms, max {} ms", key.label(), format_ms(s.p50), format_ms(s.p99), format_ms(s.max))}</title>
+                </g>
+            }
+        })
+        .collect_view();
+    view! {
+        <svg class="chart" viewBox=format!("0 0 {WIDTH} {height}") role="img"
+            aria-label="Median, p99 and range of every measured wait, log scale in milliseconds">
+            {x_axis(&x, TOP, bottom)}
+            {marks}
+            <text class="axis-label" x=WIDTH - 12.0 y=height - 2.0 text-anchor="end">"ms (log scale) · dot p50 · bar to p99 · line min–max · notch = requested"</text>
+        </svg>
+    }
+}
+
+/// Histogram of one cell's samples with its requested wait, p50 and p99.
+#[component]
+pub fn HistogramChart(
+    /// The cell.
+    key: CellKey,
+    /// Its samples, ms.
+    samples: Samples,
+) -> impl IntoView {
+    const LEFT: f64 = 44.0;
+    const TOP: f64 = 10.0;
+    const HEIGHT: f64 = 220.0;
+    let bottom = HEIGHT - 30.0;
+    let bins = samples.histogram(40);
+    // The requested wait is drawn only when it fits beside the samples
+    // without squeezing them into a sliver (a clamped 1 ms timer lands at 4).
+    let spread = (samples.max() - samples.min()).max(0.05);
+    let requested = key
+        .requested_ms
+        .map(f64::from)
+        .filter(|&d| d >= samples.min() - spread && d <= samples.max());
+    let lo = samples.min().min(requested.unwrap_or(f64::INFINITY));
+    let x = Scale::linear_nice(lo, samples.max(), LEFT, WIDTH - 12.0);
+    let tallest = bins.iter().map(|b| b.count).max().unwrap_or(1);
+    let y = Scale::linear_nice(0.0, f64::from(tallest), bottom, TOP);
+    let bars = histogram_bars(&bins, &x, &y)
+        .into_iter()
+        .zip(&bins)
+        .map(|(r, b)| {
+            view! {
+                <rect class="bar" x=r.x y=r.y width=r.width height=r.height>
+                    <title>{format!("{}–{} ms: {} samples", format_ms(b.lo), format_ms(b.hi), b.count)}</title>
+                </rect>
+            }
+        })
+        .collect_view();
+    let marker = |class: &'static str, value: f64, row: f64, text: String| {
+        let px = x.map(value);
+        view! {
+            <line class=class x1=px x2=px y1=TOP y2=bottom />
+            <text class=format!("{class}-label") x=px + 3.0 y=TOP + 10.0 + 13.0 * row>{text}</text>
+        }
+    };
+    let p50 = samples.quantile(0.5);
+    let p99 = samples.quantile(0.99);
+    view! {
+        <svg class="chart" viewBox=format!("0 0 {WIDTH} {HEIGHT}") role="img"
+            aria-label=format!("Histogram of {}", key.label())>
+            {x_axis(&x, TOP, bottom)}
+            {bars}
+            {requested.map(|d| marker("requested", d, 0.0, format!("asked {} ms", format_ms(d))))}
+            {marker("p50", p50, 1.0, format!("p50 {}", format_ms(p50)))}
+            {marker("p99", p99, 2.0, format!("p99 {}", format_ms(p99)))}
+            <text class="axis-label" x=WIDTH - 12.0 y=HEIGHT - 2.0 text-anchor="end">
+                {match key.requested_ms {
+                    Some(d) if requested.is_none() => format!("{} · {} samples · ms · asked {d} ms, off the left edge", key.label(), samples.len()),
+                    _ => format!("{} · {} samples · ms", key.label(), samples.len()),
+                }}
+            </text>
+        </svg>
+    }
+}
+
+/// The nested `setTimeout(0)` chain: median delay per nesting level, the
+/// 4 ms clamp line, and where the clamp starts.
+#[component]
+pub fn ChainChart(
+    /// The chain.
+    chain: NestedChain,
+    /// One clock step, ms.
+    tolerance_ms: f64,
+) -> impl IntoView {
+    const LEFT: f64 = 44.0;
+    const TOP: f64 = 10.0;
+    const HEIGHT: f64 = 200.0;
+    let bottom = HEIGHT - 30.0;
+    let n = chain.levels.len().max(1) as f64;
+    let hi = chain.levels.iter().map(|s| s.p90).fold(NestedChain::CLAMP_MS + 1.0, f64::max);
+    let y = Scale::linear_nice(0.0, hi, bottom, TOP);
+    let slot = (WIDTH - 12.0 - LEFT) / n;
+    let onset = chain.clamp_onset(tolerance_ms);
+    let bars = chain
+        .levels
+        .iter()
+        .enumerate()
+        .map(|(i, s)| {
+            let level = i as u32 + 1;
+            let x0 = LEFT + slot * i as f64 + slot * 0.15;
+            let clamped = onset.is_some_and(|o| level >= o);
+            let (top, whisker) = (y.map(s.p50), y.map(s.p90));
+            view! {
+                <rect class=if clamped { "bar clamped" } else { "bar" } x=x0 y=top width=slot * 0.7 height=bottom - top>
+                    <title>{format!("level {level}: p50 {} ms, p90 {} ms", format_ms(s.p50), format_ms(s.p90))}</title>
+                </rect>
+                <line class="whisker" x1=x0 + slot * 0.35 x2=x0 + slot * 0.35 y1=top y2=whisker />
+                <text class="tick" x=x0 + slot * 0.35 y=bottom + 14.0 text-anchor="middle">{level}</text>
+            }
+        })
+        .collect_view();
+    let ticks = y
+        .ticks()
+        .into_iter()
+        .map(|t| {
+            view! {
+                <line class="grid" x1=LEFT x2=WIDTH - 12.0 y1=t.pos y2=t.pos />
+                <text class="tick" x=LEFT - 6.0 y=t.pos + 4.0 text-anchor="end">{t.label}</text>
+            }
+        })
+        .collect_view();
+    let clamp_y = y.map(NestedChain::CLAMP_MS);
+    view! {
+        <svg class="chart" viewBox=format!("0 0 {WIDTH} {HEIGHT}") role="img"
+            aria-label="Delay of each level of a nested setTimeout(0) chain">
+            {ticks}
+            {bars}
+            <line class="clamp" x1=LEFT x2=WIDTH - 12.0 y1=clamp_y y2=clamp_y />
+            <text class="clamp-label" x=WIDTH - 14.0 y=clamp_y - 4.0 text-anchor="end">"4 ms clamp"</text>
+            <text class="axis-label" x=WIDTH - 12.0 y=HEIGHT - 2.0 text-anchor="end">
+                {match onset {
+                    Some(level) => format!("nesting level · clamped from level {level} · bar p50, whisker p90, ms"),
+                    None => "nesting level · no clamp seen · bar p50, whisker p90, ms".to_owned(),
+                }}
+            </text>
+        </svg>
+    }
+}
+
+/// The samples of a measured outcome, if it kept them.
+pub fn samples_of(outcome: &Outcome) -> Option<Samples> {
+    match outcome {
+        Outcome::Measured { samples_ms, .. } if !samples_ms.is_empty() => {
+            Samples::new(samples_ms.clone()).ok()
+        }
+        _ => None,
+    }
+}

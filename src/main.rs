@@ -1,0 +1,6 @@
+//! The page's entry point: mounts [`waitlab::App`] and nothing else.
+
+fn main() {
+    console_error_panic_hook::set_once();
+    leptos::mount::mount_to_body(waitlab::App);
+}

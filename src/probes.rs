@@ -1,0 +1,175 @@
+//! Measurement loops: how each mechanism is timed, sample by sample.
+//!
+//! One sample is the time from just before a wait starts to the first
+//! instruction after it ends, read with `performance.now()` on the thread
+//! that waits. Main-thread probes run in the page; worker probes run in
+//! `bin/worker.rs`, which calls [`measure_in_worker`].
+
+use crate::browser::{clock::now, shared, wait};
+use futures::future::{Either, select};
+use std::future::Future;
+use waitlab_core::probe::Mechanism;
+use waitlab_core::protocol::{WorkerOutcome, shared_slots};
+use waitlab_core::schema::Outcome;
+
+/// How long past its own timeout an `Atomics.waitAsync` may take before the
+/// probe declares that the timeout never fires (Firefox ESR's behaviour).
+pub const WAIT_ASYNC_GRACE_MS: u32 = 50;
+/// How long the page waits for an animation frame before giving up.
+const FRAME_TIMEOUT_MS: u32 = 1000;
+
+/// How a sample loop ended early.
+enum Stop {
+    Failed(String),
+    NeverFired(f64),
+}
+
+/// Runs `one` `samples` times, calling `tick` after each sample.
+async fn sample_loop<F, Fut>(samples: u32, tick: &mut dyn FnMut(), mut one: F) -> Result<Vec<f64>, Stop>
+where
+    F: FnMut() -> Fut,
+    Fut: Future<Output = Result<f64, Stop>>,
+{
+    let mut out = Vec::with_capacity(samples as usize);
+    for _ in 0..samples {
+        out.push(one().await?);
+        tick();
+    }
+    Ok(out)
+}
+
+/// Times one future.
+async fn timed(f: impl Future<Output = ()>) -> Result<f64, Stop> {
+    let t0 = now();
+    f.await;
+    Ok(now() - t0)
+}
+
+/// Times one fallible future.
+async fn timed_result(f: impl Future<Output = Result<(), String>>) -> Result<f64, Stop> {
+    let t0 = now();
+    f.await.map_err(Stop::Failed)?;
+    Ok(now() - t0)
+}
+
+fn finish(result: Result<Vec<f64>, Stop>) -> WorkerOutcome {
+    match result {
+        Ok(samples_ms) => WorkerOutcome::Samples { samples_ms },
+        Err(Stop::Failed(message)) => WorkerOutcome::Failed { message },
+        Err(Stop::NeverFired(waited_ms)) => WorkerOutcome::TimeoutNeverFired { waited_ms },
+    }
+}
+
+/// Whether a main-thread mechanism exists in this browser; `Some(reason)`
+/// when it does not.
+pub fn main_unavailable(mechanism: Mechanism) -> Option<String> {
+    let missing = match mechanism {
+        Mechanism::SchedulerYield => !wait::has_scheduler_yield(),
+        Mechanism::SchedulerPostTask => !wait::has_scheduler_post_task(),
+        _ => false,
+    };
+    missing.then(|| format!("{} is not supported in this browser", mechanism.label()))
+}
+
+/// Measures a main-thread mechanism.
+///
+/// # Panics
+/// If `mechanism` runs in a worker.
+pub async fn measure_main(mechanism: Mechanism, requested_ms: u32, samples: u32, tick: &mut dyn FnMut()) -> Outcome {
+    let result = match mechanism {
+        Mechanism::TimeoutAwaited => sample_loop(samples, tick, || timed(wait::timeout(requested_ms))).await,
+        Mechanism::TimeoutFreshTask => {
+            sample_loop(samples, tick, || async {
+                wait::fresh_task().await;
+                timed(wait::timeout(requested_ms)).await
+            })
+            .await
+        }
+        Mechanism::ResolvedPromise => sample_loop(samples, tick, || timed(wait::resolved_promise())).await,
+        Mechanism::MessageChannel => sample_loop(samples, tick, || timed(wait::fresh_task())).await,
+        Mechanism::SchedulerYield => sample_loop(samples, tick, || timed_result(wait::scheduler_yield())).await,
+        Mechanism::SchedulerPostTask => {
+            sample_loop(samples, tick, || timed_result(wait::scheduler_post_task())).await
+        }
+        Mechanism::AnimationFrame => {
+            sample_loop(samples, tick, || {
+                timed_result(async {
+                    let frame = Box::pin(wait::animation_frame());
+                    let limit = Box::pin(wait::timeout(FRAME_TIMEOUT_MS));
+                    match select(frame, limit).await {
+                        Either::Left(_) => Ok(()),
+                        Either::Right(_) => Err(format!(
+                            "no animation frame came within {} s: browsers pause frames while the page is hidden",
+                            FRAME_TIMEOUT_MS / 1000
+                        )),
+                    }
+                })
+            })
+            .await
+        }
+        Mechanism::WorkerAtomicsWait | Mechanism::WorkerTimeout | Mechanism::WorkerWaitAsync => {
+            panic!("{} runs in the worker", mechanism.id())
+        }
+    };
+    finish(result).into_outcome()
+}
+
+/// The delay of each level of a nested `setTimeout(0)` chain, `runs` times.
+/// Each chain starts from a fresh task, so level 1 has nesting level 0.
+pub async fn nested_chain(depth: u32, runs: u32, tick: &mut dyn FnMut()) -> Vec<Vec<f64>> {
+    let mut levels = vec![Vec::with_capacity(runs as usize); depth as usize];
+    for _ in 0..runs {
+        wait::fresh_task().await;
+        for level in levels.iter_mut() {
+            let t0 = now();
+            wait::timeout(0).await;
+            level.push(now() - t0);
+        }
+        tick();
+    }
+    levels
+}
+
+/// Measures a worker mechanism inside the worker. `memory` is the shared
+/// array the page posted, if any.
+pub async fn measure_in_worker(
+    mechanism: Mechanism,
+    requested_ms: u32,
+    samples: u32,
+    memory: Option<&js_sys::Int32Array>,
+    tick: &mut dyn FnMut(),
+) -> WorkerOutcome {
+    let d = f64::from(requested_ms);
+    let result = match (mechanism, memory) {
+        (Mechanism::WorkerTimeout, _) => sample_loop(samples, tick, || timed(wait::timeout(requested_ms))).await,
+        (Mechanism::WorkerAtomicsWait, Some(mem)) => {
+            sample_loop(samples, tick, || async move {
+                let t0 = now();
+                shared::wait(mem, shared_slots::SLEEP, 0, d).map_err(Stop::Failed)?;
+                Ok(now() - t0)
+            })
+            .await
+        }
+        (Mechanism::WorkerWaitAsync, Some(mem)) => {
+            sample_loop(samples, tick, || async move {
+                let t0 = now();
+                match shared::wait_async(mem, shared_slots::SLEEP, 0, d).map_err(Stop::Failed)? {
+                    Err(_) => {}
+                    Ok(pending) => {
+                        let limit = Box::pin(wait::timeout(requested_ms + WAIT_ASYNC_GRACE_MS));
+                        if let Either::Right(_) = select(pending, limit).await {
+                            return Err(Stop::NeverFired(now() - t0));
+                        }
+                    }
+                }
+                Ok(now() - t0)
+            })
+            .await
+        }
+        (Mechanism::WorkerAtomicsWait | Mechanism::WorkerWaitAsync, None) => {
+            Err(Stop::Failed("the page did not share memory with the worker".to_owned()))
+        }
+        (other, _) => Err(Stop::Failed(format!("{} does not run in a worker", other.id()))),
+    };
+    finish(result)
+}

@@ -1,0 +1,222 @@
+//! End-to-end tests: the built dist (`WAITLAB_DIST`, written by `cargo
+//! xtask test`) served on loopback, driven in real headless Chromium and
+//! Firefox ESR through WebDriver.
+//!
+//! What goes where:
+//! - `isolated_*`: a small timed-waits run on a cross-origin isolated page;
+//!   the invariants the article's findings rest on, checked with one clock
+//!   step of tolerance, never against absolute times.
+//! - `cancel_*`: Cancel stops a long run promptly and leaves nothing running.
+//! - `fallback_*`: the same dist without COOP/COEP: a banner, worker probes
+//!   that need shared memory marked unavailable, the rest still measured.
+//! - `bench_*` (ignored; `cargo xtask bench` runs them): fidelity ratios
+//!   against a raw-JS probe in the same browser session.
+//!
+//! Screenshots of every state land in `target/screenshots/`.
+#![cfg(not(target_arch = "wasm32"))]
+
+mod support;
+
+use serde_json::Value;
+use std::path::PathBuf;
+use std::sync::OnceLock;
+use support::server::Server;
+use support::webdriver::{Browser, Session};
+use waitlab_core::probe::Mechanism;
+use waitlab_core::schema::{Outcome, Report, TimedWaits};
+
+fn dist() -> PathBuf {
+    let dist = std::env::var_os("WAITLAB_DIST")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("dist"));
+    assert!(
+        dist.join("index.html").is_file(),
+        "no built dist at {} (cargo xtask test builds it first)",
+        dist.display()
+    );
+    dist
+}
+
+fn isolated_server() -> &'static Server {
+    static S: OnceLock<Server> = OnceLock::new();
+    S.get_or_init(|| Server::start(&dist(), true))
+}
+
+fn plain_server() -> &'static Server {
+    static S: OnceLock<Server> = OnceLock::new();
+    S.get_or_init(|| Server::start(&dist(), false))
+}
+
+/// Configures and runs experiment 1, then reads the exported report.
+fn run_experiment(s: &mut Session, durations: &str, samples: &str, shot: &str) -> Report {
+    s.type_into("durations", durations);
+    s.type_into("samples", samples);
+    s.click("run");
+    s.wait_for("document.querySelector('[data-testid=progress]')", 10);
+    s.screenshot(&format!("{shot}-running"));
+    s.wait_for("document.querySelector('[data-testid=report-json]')", 150);
+    s.eval("document.querySelector('[data-testid=results]').scrollIntoView();");
+    s.screenshot(&format!("{shot}-results"));
+    let json = s.text("report-json").expect("report JSON");
+    Report::from_json(&json).expect("the exported report parses")
+}
+
+fn samples(tw: &TimedWaits, mechanism: Mechanism, requested_ms: Option<u32>) -> Vec<f64> {
+    let cell = tw
+        .cells
+        .iter()
+        .find(|c| c.key.mechanism == mechanism && c.key.requested_ms == requested_ms)
+        .unwrap_or_else(|| panic!("no cell {mechanism:?} {requested_ms:?}"));
+    match &cell.outcome {
+        Outcome::Measured { samples_ms, .. } => samples_ms.clone(),
+        other => panic!("{mechanism:?} {requested_ms:?} was not measured: {other:?}"),
+    }
+}
+
+fn assert_no_page_errors(s: &mut Session) {
+    let errors = s.page_errors();
+    assert!(errors.is_empty(), "{}: page errors: {errors:#?}", s.browser.name());
+}
+
+fn isolated(browser: Browser) {
+    let mut s = Session::start(browser);
+    s.open(&isolated_server().origin);
+    assert_eq!(s.eval("return self.crossOriginIsolated;"), Value::Bool(true));
+    assert!(s.text("no-coi").is_none(), "no fallback banner when isolated");
+    s.screenshot("idle");
+
+    // Bad input gets a message and cannot start a run.
+    s.type_into("samples", "999999");
+    let msg = s.text("config-error").expect("a message for an absurd sample count");
+    assert!(msg.contains("between 1 and 5000"), "{msg}");
+    assert_eq!(s.eval("return document.querySelector('[data-testid=run]').disabled;"), Value::Bool(true));
+    s.type_into("durations", "1, <b>x</b>");
+    assert!(s.text("config-error").unwrap().contains("<b>x</b>"), "shown as text");
+    assert_eq!(s.eval("return document.querySelectorAll('b').length;"), Value::from(0));
+
+    let report = run_experiment(&mut s, "0, 1, 10", "30", "isolated");
+    let tw = report.timed_waits.as_ref().unwrap();
+    let tol = report.env.clock.expect("the clock moved").tolerance_ms();
+    assert!(report.env.cross_origin_isolated);
+
+    // A timer of 10 ms never fires before 10 ms minus one clock step, on
+    // either thread and by any mechanism.
+    for m in [
+        Mechanism::TimeoutAwaited,
+        Mechanism::TimeoutFreshTask,
+        Mechanism::WorkerAtomicsWait,
+        Mechanism::WorkerTimeout,
+    ] {
+        for v in samples(tw, m, Some(10)) {
+            assert!(v >= 10.0 - tol, "{m:?}(10) fired after {v} ms (tolerance {tol})");
+        }
+    }
+    // A resolved promise does not yield: it stays far under a millisecond.
+    let p = waitlab_core::stats::Samples::new(samples(tw, Mechanism::ResolvedPromise, None)).unwrap();
+    assert!(p.quantile(0.99) < 1.0, "resolved promise p99 {} ms", p.quantile(0.99));
+    // The nested chain: level 1 is fast, level 10 and deeper are clamped.
+    let levels = &tw.chain.levels;
+    assert!(levels.len() >= 12);
+    assert!(levels[0].p50 < 1.0, "level 1 p50 {} ms", levels[0].p50);
+    for (i, l) in levels.iter().enumerate().skip(9) {
+        assert!(l.p50 >= 4.0 - tol, "level {} p50 {} ms", i + 1, l.p50);
+    }
+    // waitAsync is measured, or its never-firing timeout is reported.
+    let wait_async = tw
+        .cells
+        .iter()
+        .find(|c| c.key.mechanism == Mechanism::WorkerWaitAsync && c.key.requested_ms == Some(10))
+        .unwrap();
+    assert!(
+        matches!(
+            wait_async.outcome,
+            Outcome::Measured { .. } | Outcome::TimeoutNeverFired { .. }
+        ),
+        "{:?}",
+        wait_async.outcome
+    );
+    // Every cell is in the table.
+    for cell in &tw.cells {
+        assert!(s.text(&format!("row-{}", cell.key.id())).is_some(), "row {}", cell.key.id());
+    }
+    assert!(!s.text("findings").unwrap().is_empty());
+    assert_no_page_errors(&mut s);
+}
+
+fn cancel(browser: Browser) {
+    let mut s = Session::start(browser);
+    s.open(&isolated_server().origin);
+    s.type_into("durations", "15");
+    s.type_into("samples", "1000");
+    s.click("run");
+    s.wait_for("document.querySelector('[data-testid=progress]')", 10);
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    let stopped_after = s.eval_async(
+        "const t0 = performance.now();\
+         document.querySelector('[data-testid=cancel]').click();\
+         while (document.querySelector('[data-testid=progress]')) { await new Promise(r => setTimeout(r, 1)); }\
+         return performance.now() - t0;",
+    );
+    let ms = stopped_after.as_f64().unwrap();
+    assert!(ms < 100.0, "{}: cancel took {ms} ms", browser.name());
+    assert!(s.text("notice").unwrap().contains("cancelled"));
+    assert!(s.text("run").is_some(), "Run is offered again");
+    assert!(s.text("report-json").is_none(), "a cancelled run leaves no result");
+    s.screenshot("cancelled");
+    assert_no_page_errors(&mut s);
+}
+
+fn fallback(browser: Browser) {
+    let mut s = Session::start(browser);
+    s.open(&plain_server().origin);
+    assert_eq!(s.eval("return self.crossOriginIsolated;"), Value::Bool(false));
+    let banner = s.text("no-coi").expect("the fallback banner");
+    assert!(banner.contains("Cross-Origin-Embedder-Policy"), "{banner}");
+    s.screenshot("nocoi-idle");
+    let report = run_experiment(&mut s, "10", "10", "nocoi");
+    let tw = report.timed_waits.as_ref().unwrap();
+    let tol = report.env.clock.expect("the clock moved").tolerance_ms();
+    for m in [Mechanism::WorkerAtomicsWait, Mechanism::WorkerWaitAsync] {
+        let cell = tw.cells.iter().find(|c| c.key.mechanism == m).unwrap();
+        match &cell.outcome {
+            Outcome::Unavailable { reason } => assert!(reason.contains("SharedArrayBuffer"), "{reason}"),
+            other => panic!("{m:?} should be unavailable without isolation: {other:?}"),
+        }
+    }
+    for m in [Mechanism::TimeoutAwaited, Mechanism::WorkerTimeout] {
+        for v in samples(tw, m, Some(10)) {
+            assert!(v >= 10.0 - tol, "{m:?}(10) fired after {v} ms (tolerance {tol})");
+        }
+    }
+    assert_no_page_errors(&mut s);
+}
+
+#[test]
+fn isolated_chromium() {
+    isolated(Browser::Chromium);
+}
+
+#[test]
+fn isolated_firefox() {
+    isolated(Browser::Firefox);
+}
+
+#[test]
+fn cancel_chromium() {
+    cancel(Browser::Chromium);
+}
+
+#[test]
+fn cancel_firefox() {
+    cancel(Browser::Firefox);
+}
+
+#[test]
+fn fallback_chromium() {
+    fallback(Browser::Chromium);
+}
+
+#[test]
+fn fallback_firefox() {
+    fallback(Browser::Firefox);
+}

@@ -1,0 +1,88 @@
+//! A small static file server over the built dist, on a free loopback
+//! port. With `isolated` it sends COOP/COEP, as `cargo xtask serve` and the
+//! `_headers` file do; without, it is an ordinary host. It can also inject
+//! an error probe into `index.html` that records console errors and
+//! uncaught exceptions in `window.__waitlabErrors` from the first moment.
+
+use std::io::{BufRead, BufReader, Write};
+use std::net::{TcpListener, TcpStream};
+use std::path::{Path, PathBuf};
+
+/// Records errors before any other script runs.
+const ERROR_PROBE: &str = "<script>window.__waitlabErrors=[];\
+(function(){var e=console.error;console.error=function(){window.__waitlabErrors.push(Array.from(arguments).join(' '));e.apply(console,arguments);};\
+addEventListener('error',function(ev){window.__waitlabErrors.push('error: '+ev.message);});\
+addEventListener('unhandledrejection',function(ev){window.__waitlabErrors.push('rejection: '+ev.reason);});})();</script>";
+
+/// A running server; it lives until the test process ends.
+pub struct Server {
+    /// `http://127.0.0.1:PORT`.
+    pub origin: String,
+}
+
+impl Server {
+    /// Serves `dist` on a free port.
+    pub fn start(dist: &Path, isolated: bool) -> Server {
+        let listener = TcpListener::bind("127.0.0.1:0").expect("bind loopback");
+        let origin = format!("http://{}", listener.local_addr().unwrap());
+        let dist = dist.to_path_buf();
+        std::thread::spawn(move || {
+            for stream in listener.incoming().flatten() {
+                let dist = dist.clone();
+                std::thread::spawn(move || {
+                    let _ = handle(stream, &dist, isolated);
+                });
+            }
+        });
+        Server { origin }
+    }
+}
+
+fn content_type(path: &Path) -> &'static str {
+    match path.extension().and_then(|e| e.to_str()) {
+        Some("html") => "text/html; charset=utf-8",
+        Some("js") => "text/javascript",
+        Some("wasm") => "application/wasm",
+        Some("css") => "text/css",
+        Some("json") => "application/json",
+        _ => "application/octet-stream",
+    }
+}
+
+fn handle(mut stream: TcpStream, dist: &Path, isolated: bool) -> std::io::Result<()> {
+    let mut reader = BufReader::new(stream.try_clone()?);
+    let mut request_line = String::new();
+    reader.read_line(&mut request_line)?;
+    loop {
+        let mut header = String::new();
+        if reader.read_line(&mut header)? == 0 || header == "\r\n" {
+            break;
+        }
+    }
+    let target = request_line.split_whitespace().nth(1).unwrap_or("/");
+    let path = target.split(['?', '#']).next().unwrap_or("/");
+    let relative = if path == "/" { "index.html" } else { path.trim_start_matches('/') };
+    let file: PathBuf = dist.join(relative);
+    let inside = !relative.split('/').any(|part| part == "..");
+    let (status, body, kind) = match std::fs::read(&file) {
+        Ok(mut body) if inside => {
+            if relative == "index.html" {
+                let html = String::from_utf8_lossy(&body).replacen("<head>", &format!("<head>{ERROR_PROBE}"), 1);
+                body = html.into_bytes();
+            }
+            ("200 OK", body, content_type(&file))
+        }
+        _ => ("404 Not Found", b"not found".to_vec(), "text/plain"),
+    };
+    let mut head = format!(
+        "HTTP/1.1 {status}\r\nContent-Type: {kind}\r\nContent-Length: {}\r\nCache-Control: no-store\r\nConnection: close\r\n",
+        body.len()
+    );
+    if isolated {
+        head.push_str("Cross-Origin-Opener-Policy: same-origin\r\nCross-Origin-Embedder-Policy: require-corp\r\n");
+    }
+    head.push_str("\r\n");
+    stream.write_all(head.as_bytes())?;
+    stream.write_all(&body)?;
+    stream.flush()
+}

@@ -1,0 +1,259 @@
+//! A minimal W3C WebDriver client (the handful of commands the tests use),
+//! driving Debian's Chromium through chromedriver and Firefox ESR through
+//! geckodriver, both headless.
+
+use serde_json::{Value, json};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// Which browser.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Browser {
+    /// Debian's chromium via chromedriver.
+    Chromium,
+    /// Debian's firefox-esr via geckodriver.
+    Firefox,
+}
+
+impl Browser {
+    /// Short name for messages and file names.
+    pub fn name(self) -> &'static str {
+        match self {
+            Browser::Chromium => "chromium",
+            Browser::Firefox => "firefox",
+        }
+    }
+}
+
+/// A browser session; closed (and its driver killed) on drop.
+pub struct Session {
+    agent: ureq::Agent,
+    base: String,
+    driver: Child,
+    _profile: TempDir,
+    /// The browser.
+    pub browser: Browser,
+}
+
+/// A temporary directory removed on drop.
+struct TempDir(std::path::PathBuf);
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+fn driver_path(var: &str, fallback: &str) -> String {
+    std::env::var(var).unwrap_or_else(|_| fallback.to_owned())
+}
+
+impl Session {
+    /// Starts the driver and a headless browser session.
+    pub fn start(browser: Browser) -> Session {
+        let port = free_port();
+        let profile = std::env::temp_dir().join(format!("waitlab-e2e-{}-{port}", browser.name()));
+        std::fs::create_dir_all(&profile).unwrap();
+        let (program, args, capabilities) = match browser {
+            Browser::Chromium => (
+                driver_path("CHROMEDRIVER", "/usr/bin/chromedriver"),
+                vec![format!("--port={port}")],
+                json!({
+                    "browserName": "chrome",
+                    "goog:chromeOptions": {
+                        "binary": "/usr/bin/chromium",
+                        "args": [
+                            "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+                            "--no-first-run", "--disable-background-networking",
+                            "--disable-component-update", "--disable-sync",
+                            "--disable-dev-shm-usage", "--window-size=1100,1600",
+                            format!("--user-data-dir={}", profile.display()),
+                        ]
+                    }
+                }),
+            ),
+            Browser::Firefox => (
+                driver_path("GECKODRIVER", "geckodriver"),
+                vec!["--port".to_owned(), port.to_string()],
+                json!({
+                    "browserName": "firefox",
+                    "moz:firefoxOptions": {
+                        "binary": "/usr/bin/firefox-esr",
+                        "args": ["-headless", "--width=1100", "--height=1600"],
+                        "prefs": { "app.update.enabled": false, "browser.shell.checkDefaultBrowser": false }
+                    }
+                }),
+            ),
+        };
+        let driver = Command::new(&program)
+            .args(&args)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap_or_else(|e| panic!("cannot start {program}: {e} (cargo xtask test installs it)"));
+        let agent: ureq::Agent = ureq::Agent::config_builder()
+            .http_status_as_error(false)
+            .timeout_global(Some(Duration::from_secs(180)))
+            .build()
+            .into();
+        let root = format!("http://127.0.0.1:{port}");
+        let deadline = Instant::now() + Duration::from_secs(30);
+        while agent.get(format!("{root}/status")).call().is_err() {
+            assert!(Instant::now() < deadline, "{program} did not start");
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        let mut resp = agent
+            .post(format!("{root}/session"))
+            .send_json(json!({ "capabilities": { "alwaysMatch": capabilities } }))
+            .expect("new session");
+        let body: Value = resp.body_mut().read_json().unwrap();
+        let id = body["value"]["sessionId"]
+            .as_str()
+            .unwrap_or_else(|| panic!("no session from {program}: {body}"))
+            .to_owned();
+        let mut session = Session {
+            agent,
+            base: format!("{root}/session/{id}"),
+            driver,
+            _profile: TempDir(profile),
+            browser,
+        };
+        session.command("POST", "/timeouts", json!({ "script": 170_000, "pageLoad": 60_000 }));
+        if browser == Browser::Firefox {
+            session.command("POST", "/window/rect", json!({ "width": 1100, "height": 1600 }));
+        }
+        session
+    }
+
+    fn command(&mut self, method: &str, path: &str, body: Value) -> Value {
+        let url = format!("{}{path}", self.base);
+        let resp = match method {
+            "GET" => self.agent.get(&url).call(),
+            "DELETE" => self.agent.delete(&url).call(),
+            _ => self.agent.post(&url).send_json(&body),
+        };
+        let mut resp = resp.unwrap_or_else(|e| panic!("{method} {path}: {e}"));
+        let status = resp.status();
+        let value: Value = resp
+            .body_mut()
+            .with_config()
+            .limit(64 * 1024 * 1024)
+            .read_json()
+            .unwrap_or_else(|e| panic!("{method} {path}: unreadable reply: {e}"));
+        assert!(
+            status.is_success(),
+            "{} {method} {path} failed ({status}): {}",
+            self.browser.name(),
+            value["value"]
+        );
+        value["value"].clone()
+    }
+
+    /// Opens `url` and waits for the app to mount.
+    pub fn open(&mut self, url: &str) {
+        self.command("POST", "/url", json!({ "url": url }));
+        self.wait_for("document.querySelector('[data-testid=timed-waits]') !== null", 30);
+    }
+
+    /// Runs `script` (a function body; `arguments` holds `args`) and
+    /// returns its value.
+    pub fn eval(&mut self, script: &str) -> Value {
+        self.command("POST", "/execute/sync", json!({ "script": script, "args": [] }))
+    }
+
+    /// Runs an async function body: `await` works inside, its `return`
+    /// value comes back.
+    pub fn eval_async(&mut self, body: &str) -> Value {
+        let script = format!(
+            "const done = arguments[arguments.length - 1];\
+             (async () => {{ {body} }})().then(done, e => done({{ __error: String(e) }}));"
+        );
+        let value = self.command("POST", "/execute/async", json!({ "script": script, "args": [] }));
+        assert!(value.get("__error").is_none(), "script failed: {}", value["__error"]);
+        value
+    }
+
+    /// Polls `condition` (a JS expression) until it is true.
+    pub fn wait_for(&mut self, condition: &str, seconds: u64) {
+        let deadline = Instant::now() + Duration::from_secs(seconds);
+        loop {
+            if self.eval(&format!("return !!({condition});")) == Value::Bool(true) {
+                return;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "{}: timed out after {seconds} s waiting for {condition}",
+                self.browser.name()
+            );
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    }
+
+    /// Sets an input's value the way typing does (firing `input`).
+    pub fn type_into(&mut self, testid: &str, text: &str) {
+        let script = format!(
+            "const el = document.querySelector('[data-testid={testid}]');\
+             el.value = {text}; el.dispatchEvent(new Event('input', {{ bubbles: true }}));",
+            text = Value::from(text)
+        );
+        self.eval(&script);
+    }
+
+    /// Clicks an element with a real WebDriver click.
+    pub fn click(&mut self, testid: &str) {
+        let found = self.command(
+            "POST",
+            "/element",
+            json!({ "using": "css selector", "value": format!("[data-testid={testid}]") }),
+        );
+        let id = found
+            .as_object()
+            .and_then(|o| o.values().next())
+            .and_then(Value::as_str)
+            .expect("element reference")
+            .to_owned();
+        self.command("POST", &format!("/element/{id}/click"), json!({}));
+    }
+
+    /// The text of the first element with this test id, if any.
+    pub fn text(&mut self, testid: &str) -> Option<String> {
+        self.eval(&format!(
+            "const el = document.querySelector('[data-testid={testid}]'); return el ? el.textContent : null;"
+        ))
+        .as_str()
+        .map(str::to_owned)
+    }
+
+    /// Errors the page logged or threw since it loaded.
+    pub fn page_errors(&mut self) -> Vec<String> {
+        serde_json::from_value(self.eval("return window.__waitlabErrors || [];")).unwrap_or_default()
+    }
+
+    /// Saves a PNG screenshot of the viewport to `target/screenshots/NAME.png`.
+    pub fn screenshot(&mut self, name: &str) {
+        use base64::Engine;
+        let data = self.command("GET", "/screenshot", Value::Null);
+        let png = base64::engine::general_purpose::STANDARD
+            .decode(data.as_str().unwrap_or(""))
+            .expect("base64 screenshot");
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target/screenshots");
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join(format!("{}-{name}.png", self.browser.name())), png).unwrap();
+    }
+}
+
+impl Drop for Session {
+    fn drop(&mut self) {
+        let _ = self.agent.delete(&self.base).call();
+        let _ = self.driver.kill();
+        let _ = self.driver.wait();
+    }
+}
