@@ -25,7 +25,11 @@ enum Stop {
 }
 
 /// Runs `one` `samples` times, calling `tick` after each sample.
-async fn sample_loop<F, Fut>(samples: u32, tick: &mut dyn FnMut(), mut one: F) -> Result<Vec<f64>, Stop>
+async fn sample_loop<F, Fut>(
+    samples: u32,
+    tick: &mut dyn FnMut(),
+    mut one: F,
+) -> Result<Vec<f64>, Stop>
 where
     F: FnMut() -> Fut,
     Fut: Future<Output = Result<f64, Stop>>,
@@ -75,7 +79,12 @@ pub fn main_unavailable(mechanism: Mechanism) -> Option<String> {
 ///
 /// # Panics
 /// If `mechanism` runs in a worker.
-pub async fn measure_main(mechanism: Mechanism, requested_ms: u32, samples: u32, tick: &mut dyn FnMut()) -> Outcome {
+pub async fn measure_main(
+    mechanism: Mechanism,
+    requested_ms: u32,
+    samples: u32,
+    tick: &mut dyn FnMut(),
+) -> Outcome {
     let result = match mechanism {
         Mechanism::TimeoutAwaited => sample_loop(samples, tick, || timed(wait::timeout(requested_ms))).await,
         Mechanism::TimeoutFreshTask => {
@@ -141,7 +150,9 @@ pub async fn measure_in_worker(
 ) -> WorkerOutcome {
     let d = f64::from(requested_ms);
     let result = match (mechanism, memory) {
-        (Mechanism::WorkerTimeout, _) => sample_loop(samples, tick, || timed(wait::timeout(requested_ms))).await,
+        (Mechanism::WorkerTimeout, _) => {
+            sample_loop(samples, tick, || timed(wait::timeout(requested_ms))).await
+        }
         (Mechanism::WorkerAtomicsWait, Some(mem)) => {
             sample_loop(samples, tick, || async move {
                 let t0 = now();
@@ -166,10 +177,13 @@ pub async fn measure_in_worker(
             })
             .await
         }
-        (Mechanism::WorkerAtomicsWait | Mechanism::WorkerWaitAsync, None) => {
-            Err(Stop::Failed("the page did not share memory with the worker".to_owned()))
-        }
-        (other, _) => Err(Stop::Failed(format!("{} does not run in a worker", other.id()))),
+        (Mechanism::WorkerAtomicsWait | Mechanism::WorkerWaitAsync, None) => Err(Stop::Failed(
+            "the page did not share memory with the worker".to_owned(),
+        )),
+        (other, _) => Err(Stop::Failed(format!(
+            "{} does not run in a worker",
+            other.id()
+        ))),
     };
     finish(result)
 }

@@ -7,7 +7,7 @@
 //! unavailable, with the reason. Cancelling is dropping the future: its
 //! pending timers are cleared and the worker is terminated by `Drop`.
 
-use crate::browser::{clock, page, shared, worker_host::ProbeWorker};
+use crate::browser::{clock, page, shared, wait, worker_host::ProbeWorker};
 use crate::probes;
 use futures::future::join;
 use std::cell::RefCell;
@@ -113,7 +113,8 @@ pub async fn run_timed_waits(config: TimedWaitsConfig, publish: Rc<dyn Fn(Progre
     let (main_cells, worker_cells) = (pending(Thread::Main), pending(Thread::Worker));
     let reporter = Reporter {
         state: Rc::new(RefCell::new(Progress {
-            total: (main_cells.len() + worker_cells.len()) as u32 * config.samples + config.chain_runs,
+            total: (main_cells.len() + worker_cells.len()) as u32 * config.samples
+                + config.chain_runs,
             ..Progress::default()
         })),
         publish,
@@ -124,15 +125,23 @@ pub async fn run_timed_waits(config: TimedWaitsConfig, publish: Rc<dyn Fn(Progre
         async move {
             for (i, key) in main_cells {
                 reporter.update(|p| p.main = Some(key));
+                // Let the page render the new state before measuring, so
+                // no rendering work lands inside the first samples.
+                wait::fresh_task().await;
                 let mut tick = || reporter.update(|p| p.done += 1);
-                let outcome =
-                    probes::measure_main(key.mechanism, key.requested_ms.unwrap_or(0), config.samples, &mut tick)
-                        .await;
+                let outcome = probes::measure_main(
+                    key.mechanism,
+                    key.requested_ms.unwrap_or(0),
+                    config.samples,
+                    &mut tick,
+                )
+                .await;
                 outcomes.borrow_mut()[i] = Some(outcome);
             }
             reporter.update(|p| p.main = None);
             let mut tick = || reporter.update(|p| p.done += 1);
-            let levels = probes::nested_chain(config.chain_depth, config.chain_runs, &mut tick).await;
+            let levels =
+                probes::nested_chain(config.chain_depth, config.chain_runs, &mut tick).await;
             NestedChain {
                 levels: levels
                     .into_iter()
@@ -148,11 +157,13 @@ pub async fn run_timed_waits(config: TimedWaitsConfig, publish: Rc<dyn Fn(Progre
             if worker_cells.is_empty() {
                 return;
             }
-            let failed = match run_worker_cells(&worker_cells, memory, config.samples, &reporter, &outcomes).await
-            {
-                Ok(()) => return,
-                Err(message) => message,
-            };
+            let failed =
+                match run_worker_cells(&worker_cells, memory, config.samples, &reporter, &outcomes)
+                    .await
+                {
+                    Ok(()) => return,
+                    Err(message) => message,
+                };
             // The worker could not start or crashed: every cell it had not
             // finished gets the message.
             for (i, _) in worker_cells {
@@ -177,7 +188,14 @@ pub async fn run_timed_waits(config: TimedWaitsConfig, publish: Rc<dyn Fn(Progre
             }),
         })
         .collect();
-    Report::new(env, Some(TimedWaits { config, cells, chain }))
+    Report::new(
+        env,
+        Some(TimedWaits {
+            config,
+            cells,
+            chain,
+        }),
+    )
 }
 
 async fn run_worker_cells(
@@ -212,7 +230,11 @@ async fn run_worker_cells(
                     outcomes.borrow_mut()[i] = Some(outcome.into_outcome());
                     break;
                 }
-                other => return Err(format!("unexpected message from the probe worker: {other:?}")),
+                other => {
+                    return Err(format!(
+                        "unexpected message from the probe worker: {other:?}"
+                    ));
+                }
             }
         }
     }

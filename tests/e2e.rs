@@ -73,47 +73,98 @@ fn samples(tw: &TimedWaits, mechanism: Mechanism, requested_ms: Option<u32>) -> 
     }
 }
 
+/// The earliest a `setTimeout(requested)` may end in `browser`.
+fn timer_floor(browser: Browser, requested: f64, tolerance: f64) -> f64 {
+    match browser {
+        Browser::Chromium => requested - tolerance,
+        Browser::Firefox => requested - 1.0,
+    }
+}
+
+fn assert_at_least(samples: &[f64], floor: f64, m: Mechanism) {
+    for &v in samples {
+        assert!(v >= floor, "{m:?} ended after {v} ms, before {floor} ms");
+    }
+}
+
 fn assert_no_page_errors(s: &mut Session) {
     let errors = s.page_errors();
-    assert!(errors.is_empty(), "{}: page errors: {errors:#?}", s.browser.name());
+    assert!(
+        errors.is_empty(),
+        "{}: page errors: {errors:#?}",
+        s.browser.name()
+    );
 }
 
 fn isolated(browser: Browser) {
     let mut s = Session::start(browser);
     s.open(&isolated_server().origin);
-    assert_eq!(s.eval("return self.crossOriginIsolated;"), Value::Bool(true));
-    assert!(s.text("no-coi").is_none(), "no fallback banner when isolated");
+    assert_eq!(
+        s.eval("return self.crossOriginIsolated;"),
+        Value::Bool(true)
+    );
+    assert!(
+        s.text("no-coi").is_none(),
+        "no fallback banner when isolated"
+    );
     s.screenshot("idle");
 
     // Bad input gets a message and cannot start a run.
     s.type_into("samples", "999999");
-    let msg = s.text("config-error").expect("a message for an absurd sample count");
+    let msg = s
+        .text("config-error")
+        .expect("a message for an absurd sample count");
     assert!(msg.contains("between 1 and 5000"), "{msg}");
-    assert_eq!(s.eval("return document.querySelector('[data-testid=run]').disabled;"), Value::Bool(true));
+    assert_eq!(
+        s.eval("return document.querySelector('[data-testid=run]').disabled;"),
+        Value::Bool(true)
+    );
     s.type_into("durations", "1, <b>x</b>");
-    assert!(s.text("config-error").unwrap().contains("<b>x</b>"), "shown as text");
-    assert_eq!(s.eval("return document.querySelectorAll('b').length;"), Value::from(0));
+    assert!(
+        s.text("config-error").unwrap().contains("<b>x</b>"),
+        "shown as text"
+    );
+    assert_eq!(
+        s.eval("return document.querySelectorAll('b').length;"),
+        Value::from(0)
+    );
 
     let report = run_experiment(&mut s, "0, 1, 10", "30", "isolated");
     let tw = report.timed_waits.as_ref().unwrap();
     let tol = report.env.clock.expect("the clock moved").tolerance_ms();
     assert!(report.env.cross_origin_isolated);
 
-    // A timer of 10 ms never fires before 10 ms minus one clock step, on
-    // either thread and by any mechanism.
+    // A 10 ms Atomics.wait never ends before 10 ms minus one clock step.
+    // Neither does a 10 ms timer in Chromium; Firefox ESR fires timers up to
+    // a fraction of a millisecond early (seen here: 9.92 ms for 10, on both
+    // threads), which the page reports as a finding and this test allows,
+    // up to one millisecond.
+    assert_at_least(
+        &samples(tw, Mechanism::WorkerAtomicsWait, Some(10)),
+        10.0 - tol,
+        Mechanism::WorkerAtomicsWait,
+    );
     for m in [
         Mechanism::TimeoutAwaited,
         Mechanism::TimeoutFreshTask,
-        Mechanism::WorkerAtomicsWait,
         Mechanism::WorkerTimeout,
     ] {
-        for v in samples(tw, m, Some(10)) {
-            assert!(v >= 10.0 - tol, "{m:?}(10) fired after {v} ms (tolerance {tol})");
-        }
+        assert_at_least(
+            &samples(tw, m, Some(10)),
+            timer_floor(browser, 10.0, tol),
+            m,
+        );
     }
-    // A resolved promise does not yield: it stays far under a millisecond.
-    let p = waitlab_core::stats::Samples::new(samples(tw, Mechanism::ResolvedPromise, None)).unwrap();
-    assert!(p.quantile(0.99) < 1.0, "resolved promise p99 {} ms", p.quantile(0.99));
+    // A resolved promise does not yield: nearly every await stays far under
+    // a millisecond (a rare garbage-collection pause may not).
+    let p =
+        waitlab_core::stats::Samples::new(samples(tw, Mechanism::ResolvedPromise, None)).unwrap();
+    assert!(
+        p.quantile(0.9) < 1.0,
+        "resolved promise p90 {} ms: {:?}",
+        p.quantile(0.9),
+        p.sorted()
+    );
     // The nested chain: level 1 is fast, level 10 and deeper are clamped.
     let levels = &tw.chain.levels;
     assert!(levels.len() >= 12);
@@ -137,7 +188,11 @@ fn isolated(browser: Browser) {
     );
     // Every cell is in the table.
     for cell in &tw.cells {
-        assert!(s.text(&format!("row-{}", cell.key.id())).is_some(), "row {}", cell.key.id());
+        assert!(
+            s.text(&format!("row-{}", cell.key.id())).is_some(),
+            "row {}",
+            cell.key.id()
+        );
     }
     assert!(!s.text("findings").unwrap().is_empty());
     assert_no_page_errors(&mut s);
@@ -161,7 +216,10 @@ fn cancel(browser: Browser) {
     assert!(ms < 100.0, "{}: cancel took {ms} ms", browser.name());
     assert!(s.text("notice").unwrap().contains("cancelled"));
     assert!(s.text("run").is_some(), "Run is offered again");
-    assert!(s.text("report-json").is_none(), "a cancelled run leaves no result");
+    assert!(
+        s.text("report-json").is_none(),
+        "a cancelled run leaves no result"
+    );
     s.screenshot("cancelled");
     assert_no_page_errors(&mut s);
 }
@@ -169,7 +227,10 @@ fn cancel(browser: Browser) {
 fn fallback(browser: Browser) {
     let mut s = Session::start(browser);
     s.open(&plain_server().origin);
-    assert_eq!(s.eval("return self.crossOriginIsolated;"), Value::Bool(false));
+    assert_eq!(
+        s.eval("return self.crossOriginIsolated;"),
+        Value::Bool(false)
+    );
     let banner = s.text("no-coi").expect("the fallback banner");
     assert!(banner.contains("Cross-Origin-Embedder-Policy"), "{banner}");
     s.screenshot("nocoi-idle");
@@ -179,14 +240,18 @@ fn fallback(browser: Browser) {
     for m in [Mechanism::WorkerAtomicsWait, Mechanism::WorkerWaitAsync] {
         let cell = tw.cells.iter().find(|c| c.key.mechanism == m).unwrap();
         match &cell.outcome {
-            Outcome::Unavailable { reason } => assert!(reason.contains("SharedArrayBuffer"), "{reason}"),
+            Outcome::Unavailable { reason } => {
+                assert!(reason.contains("SharedArrayBuffer"), "{reason}")
+            }
             other => panic!("{m:?} should be unavailable without isolation: {other:?}"),
         }
     }
     for m in [Mechanism::TimeoutAwaited, Mechanism::WorkerTimeout] {
-        for v in samples(tw, m, Some(10)) {
-            assert!(v >= 10.0 - tol, "{m:?}(10) fired after {v} ms (tolerance {tol})");
-        }
+        assert_at_least(
+            &samples(tw, m, Some(10)),
+            timer_floor(browser, 10.0, tol),
+            m,
+        );
     }
     assert_no_page_errors(&mut s);
 }

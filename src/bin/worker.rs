@@ -52,7 +52,8 @@ fn handle(data: JsValue) {
                 }
             };
             let outcome =
-                measure_in_worker(mechanism, requested_ms, samples, memory.as_ref(), &mut tick).await;
+                measure_in_worker(mechanism, requested_ms, samples, memory.as_ref(), &mut tick)
+                    .await;
             post(&FromWorker::Done { job, outcome });
         }),
         Err(message) => post(&FromWorker::Done {

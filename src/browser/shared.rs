@@ -45,11 +45,18 @@ pub fn wait_async(
     value: i32,
     timeout_ms: f64,
 ) -> Result<Result<JsFuture, AsyncWaitEnd>, String> {
-    let result = js_sys::Atomics::wait_async_with_timeout(arr, index, value, timeout_ms)
-        .map_err(|e| format!("Atomics.waitAsync is not available: {}", js_error_message(&e)))?;
+    let result =
+        js_sys::Atomics::wait_async_with_timeout(arr, index, value, timeout_ms).map_err(|e| {
+            format!(
+                "Atomics.waitAsync is not available: {}",
+                js_error_message(&e)
+            )
+        })?;
     let field = |name: &str| Reflect::get(&result, &JsValue::from_str(name)).unwrap_or_default();
     if field("async").as_bool() == Some(true) {
-        Ok(Ok(JsFuture::from(field("value").unchecked_into::<js_sys::Promise>())))
+        Ok(Ok(JsFuture::from(
+            field("value").unchecked_into::<js_sys::Promise>(),
+        )))
     } else {
         Ok(Err(end_of(&field("value"))))
     }

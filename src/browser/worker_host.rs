@@ -74,7 +74,9 @@ impl ProbeWorker {
             Some(Ok(FromWorker::Ready { protocol })) => Err(format!(
                 "the probe worker speaks protocol {protocol}, the page {PROTOCOL_VERSION}: reload the page"
             )),
-            Some(Ok(other)) => Err(format!("the probe worker did not say ready first: {other:?}")),
+            Some(Ok(other)) => Err(format!(
+                "the probe worker did not say ready first: {other:?}"
+            )),
             Some(Err(e)) => Err(e),
             None => Err(format!(
                 "the probe worker did not start within {} s",

@@ -35,7 +35,10 @@ pub fn OverviewChart(
     const ROW: f64 = 20.0;
     const TOP: f64 = 8.0;
     let height = TOP + ROW * rows.len() as f64 + 40.0;
-    let lo = rows.iter().map(|(_, s)| s.min).fold(f64::INFINITY, f64::min);
+    let lo = rows
+        .iter()
+        .map(|(_, s)| s.min)
+        .fold(f64::INFINITY, f64::min);
     let hi = rows.iter().map(|(_, s)| s.max).fold(0.0, f64::max);
     let x = Scale::log_decades(lo, hi, 0.001, LEFT, WIDTH - 12.0);
     let bottom = height - 36.0;
@@ -146,7 +149,11 @@ pub fn ChainChart(
     const HEIGHT: f64 = 200.0;
     let bottom = HEIGHT - 30.0;
     let n = chain.levels.len().max(1) as f64;
-    let hi = chain.levels.iter().map(|s| s.p90).fold(NestedChain::CLAMP_MS + 1.0, f64::max);
+    let hi = chain
+        .levels
+        .iter()
+        .map(|s| s.p90)
+        .fold(NestedChain::CLAMP_MS + 1.0, f64::max);
     let y = Scale::linear_nice(0.0, hi, bottom, TOP);
     let slot = (WIDTH - 12.0 - LEFT) / n;
     let onset = chain.clamp_onset(tolerance_ms);

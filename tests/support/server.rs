@@ -61,13 +61,21 @@ fn handle(mut stream: TcpStream, dist: &Path, isolated: bool) -> std::io::Result
     }
     let target = request_line.split_whitespace().nth(1).unwrap_or("/");
     let path = target.split(['?', '#']).next().unwrap_or("/");
-    let relative = if path == "/" { "index.html" } else { path.trim_start_matches('/') };
+    let relative = if path == "/" {
+        "index.html"
+    } else {
+        path.trim_start_matches('/')
+    };
     let file: PathBuf = dist.join(relative);
     let inside = !relative.split('/').any(|part| part == "..");
     let (status, body, kind) = match std::fs::read(&file) {
         Ok(mut body) if inside => {
             if relative == "index.html" {
-                let html = String::from_utf8_lossy(&body).replacen("<head>", &format!("<head>{ERROR_PROBE}"), 1);
+                let html = String::from_utf8_lossy(&body).replacen(
+                    "<head>",
+                    &format!("<head>{ERROR_PROBE}"),
+                    1,
+                );
                 body = html.into_bytes();
             }
             ("200 OK", body, content_type(&file))

@@ -98,7 +98,9 @@ impl Session {
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .spawn()
-            .unwrap_or_else(|e| panic!("cannot start {program}: {e} (cargo xtask test installs it)"));
+            .unwrap_or_else(|e| {
+                panic!("cannot start {program}: {e} (cargo xtask test installs it)")
+            });
         let agent: ureq::Agent = ureq::Agent::config_builder()
             .http_status_as_error(false)
             .timeout_global(Some(Duration::from_secs(180)))
@@ -126,9 +128,17 @@ impl Session {
             _profile: TempDir(profile),
             browser,
         };
-        session.command("POST", "/timeouts", json!({ "script": 170_000, "pageLoad": 60_000 }));
+        session.command(
+            "POST",
+            "/timeouts",
+            json!({ "script": 170_000, "pageLoad": 60_000 }),
+        );
         if browser == Browser::Firefox {
-            session.command("POST", "/window/rect", json!({ "width": 1100, "height": 1600 }));
+            session.command(
+                "POST",
+                "/window/rect",
+                json!({ "width": 1100, "height": 1600 }),
+            );
         }
         session
     }
@@ -160,13 +170,20 @@ impl Session {
     /// Opens `url` and waits for the app to mount.
     pub fn open(&mut self, url: &str) {
         self.command("POST", "/url", json!({ "url": url }));
-        self.wait_for("document.querySelector('[data-testid=timed-waits]') !== null", 30);
+        self.wait_for(
+            "document.querySelector('[data-testid=timed-waits]') !== null",
+            30,
+        );
     }
 
     /// Runs `script` (a function body; `arguments` holds `args`) and
     /// returns its value.
     pub fn eval(&mut self, script: &str) -> Value {
-        self.command("POST", "/execute/sync", json!({ "script": script, "args": [] }))
+        self.command(
+            "POST",
+            "/execute/sync",
+            json!({ "script": script, "args": [] }),
+        )
     }
 
     /// Runs an async function body: `await` works inside, its `return`
@@ -176,8 +193,16 @@ impl Session {
             "const done = arguments[arguments.length - 1];\
              (async () => {{ {body} }})().then(done, e => done({{ __error: String(e) }}));"
         );
-        let value = self.command("POST", "/execute/async", json!({ "script": script, "args": [] }));
-        assert!(value.get("__error").is_none(), "script failed: {}", value["__error"]);
+        let value = self.command(
+            "POST",
+            "/execute/async",
+            json!({ "script": script, "args": [] }),
+        );
+        assert!(
+            value.get("__error").is_none(),
+            "script failed: {}",
+            value["__error"]
+        );
         value
     }
 
@@ -234,7 +259,8 @@ impl Session {
 
     /// Errors the page logged or threw since it loaded.
     pub fn page_errors(&mut self) -> Vec<String> {
-        serde_json::from_value(self.eval("return window.__waitlabErrors || [];")).unwrap_or_default()
+        serde_json::from_value(self.eval("return window.__waitlabErrors || [];"))
+            .unwrap_or_default()
     }
 
     /// Saves a PNG screenshot of the viewport to `target/screenshots/NAME.png`.

@@ -10,7 +10,9 @@ fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
         let name = entry.file_name();
         let name = name.to_string_lossy();
         if path.is_dir() {
-            if !matches!(name.as_ref(), "target" | "dist" | "node_modules") && !name.starts_with('.') {
+            if !matches!(name.as_ref(), "target" | "dist" | "node_modules")
+                && !name.starts_with('.')
+            {
                 rust_files(&path, out);
             }
         } else if name.ends_with(".rs") {
@@ -71,7 +73,12 @@ fn no_html_injection_points() {
     rust_files(&root().join("src"), &mut files);
     for f in files {
         let text = read(&f);
-        for banned in ["inner_html", "set_inner_html", "outer_html", "insert_adjacent_html"] {
+        for banned in [
+            "inner_html",
+            "set_inner_html",
+            "outer_html",
+            "insert_adjacent_html",
+        ] {
             assert!(!text.contains(banned), "{} uses {banned}", f.display());
         }
     }
@@ -87,5 +94,8 @@ fn wasm_bindgen_pins_agree() {
         trunk.contains(&format!("wasm_bindgen = \"{version}\"")),
         "Trunk.toml [tools] wasm_bindgen must be {version}"
     );
-    assert!(trunk.contains("offline = true"), "Trunk.toml must build offline");
+    assert!(
+        trunk.contains("offline = true"),
+        "Trunk.toml must build offline"
+    );
 }

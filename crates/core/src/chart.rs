@@ -61,7 +61,11 @@ impl Scale {
     /// A linear scale over `[lo, hi]` widened to round tick values; a
     /// degenerate domain is widened to a unit around it.
     pub fn linear_nice(lo: f64, hi: f64, from: f64, to: f64) -> Scale {
-        let (lo, hi) = if hi > lo { (lo, hi) } else { (lo - 0.5, lo + 0.5) };
+        let (lo, hi) = if hi > lo {
+            (lo, hi)
+        } else {
+            (lo - 0.5, lo + 0.5)
+        };
         let step = nice_step((hi - lo) / 5.0);
         Scale::Linear {
             lo: (lo / step).floor() * step,
@@ -205,7 +209,15 @@ mod tests {
     #[test]
     fn linear_scale_and_ticks() {
         let s = Scale::linear_nice(0.3, 9.2, 0.0, 100.0);
-        assert_eq!(s, Scale::Linear { lo: 0.0, hi: 10.0, from: 0.0, to: 100.0 });
+        assert_eq!(
+            s,
+            Scale::Linear {
+                lo: 0.0,
+                hi: 10.0,
+                from: 0.0,
+                to: 100.0
+            }
+        );
         assert_eq!(s.map(5.0), 50.0);
         let labels: Vec<_> = s.ticks().into_iter().map(|t| t.label).collect();
         assert_eq!(labels, ["0", "2.00", "4.00", "6.00", "8.00", "10.0"]);
@@ -216,7 +228,15 @@ mod tests {
     #[test]
     fn log_scale_pins_and_spans_decades() {
         let s = Scale::log_decades(0.004, 16.0, 0.001, 0.0, 400.0);
-        assert_eq!(s, Scale::Log { lo: 0.001, hi: 100.0, from: 0.0, to: 400.0 });
+        assert_eq!(
+            s,
+            Scale::Log {
+                lo: 0.001,
+                hi: 100.0,
+                from: 0.0,
+                to: 400.0
+            }
+        );
         assert_eq!(s.map(0.0), 0.0);
         assert!((s.map(1.0) - 240.0).abs() < 1e-9);
         assert_eq!(s.ticks().len(), 6);
@@ -239,13 +259,39 @@ mod tests {
     #[test]
     fn bars_match_bins() {
         let bins = [
-            Bin { lo: 0.0, hi: 1.0, count: 2 },
-            Bin { lo: 1.0, hi: 2.0, count: 0 },
+            Bin {
+                lo: 0.0,
+                hi: 1.0,
+                count: 2,
+            },
+            Bin {
+                lo: 1.0,
+                hi: 2.0,
+                count: 0,
+            },
         ];
-        let x = Scale::Linear { lo: 0.0, hi: 2.0, from: 0.0, to: 100.0 };
-        let y = Scale::Linear { lo: 0.0, hi: 2.0, from: 50.0, to: 0.0 };
+        let x = Scale::Linear {
+            lo: 0.0,
+            hi: 2.0,
+            from: 0.0,
+            to: 100.0,
+        };
+        let y = Scale::Linear {
+            lo: 0.0,
+            hi: 2.0,
+            from: 50.0,
+            to: 0.0,
+        };
         let r = histogram_bars(&bins, &x, &y);
-        assert_eq!(r[0], Rect { x: 0.0, y: 0.0, width: 50.0, height: 50.0 });
+        assert_eq!(
+            r[0],
+            Rect {
+                x: 0.0,
+                y: 0.0,
+                width: 50.0,
+                height: 50.0
+            }
+        );
         assert_eq!(r[1].height, 0.0);
     }
 }

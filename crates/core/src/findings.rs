@@ -56,6 +56,20 @@ pub fn timed_waits(tw: &TimedWaits, tolerance_ms: f64) -> Vec<String> {
             "A nested setTimeout(0) chain runs at ≥ 4 ms per level from nesting level {level} on"
         ));
     }
+    let earliest = tw
+        .cells
+        .iter()
+        .filter_map(|c| Some((c.key, c.key.requested_ms?, c.outcome.summary()?)))
+        .filter(|(_, d, s)| *d > 0 && s.min < f64::from(*d) - tolerance_ms)
+        .max_by(|a, b| (f64::from(a.1) - a.2.min).total_cmp(&(f64::from(b.1) - b.2.min)));
+    if let Some((key, d, s)) = earliest {
+        out.push(format!(
+            "{} returned up to {} ms before the requested {d} ms: this browser fires some timers \
+             slightly early",
+            key.label(),
+            format_ms(f64::from(d) - s.min)
+        ));
+    }
     let never_fired = tw.cells.iter().find_map(|c| match c.outcome {
         Outcome::TimeoutNeverFired { waited_ms } => Some((c.key, waited_ms)),
         _ => None,
@@ -99,6 +113,7 @@ mod tests {
                 cell(Mechanism::TimeoutAwaited, Some(1), measured(&[4.2])),
                 cell(Mechanism::TimeoutFreshTask, Some(1), measured(&[1.1])),
                 cell(Mechanism::ResolvedPromise, None, measured(&[0.005])),
+                cell(Mechanism::WorkerTimeout, Some(1), measured(&[0.9, 1.1])),
                 cell(
                     Mechanism::WorkerWaitAsync,
                     Some(1),
@@ -113,10 +128,11 @@ mod tests {
             },
         };
         let f = timed_waits(&tw, 0.005);
-        assert_eq!(f.len(), 4, "{f:#?}");
+        assert_eq!(f.len(), 5, "{f:#?}");
         assert!(f[0].contains("4.20 ms") && f[0].contains("1.10 ms"));
         assert!(f[1].contains("0.005 ms"));
         assert!(f[2].contains("level 3"));
-        assert!(f[3].contains("51.0 ms"));
+        assert!(f[3].contains("setTimeout(1) in a worker returned up to 0.1 ms before"));
+        assert!(f[4].contains("51.0 ms"));
     }
 }

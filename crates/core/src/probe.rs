@@ -108,9 +108,9 @@ impl Mechanism {
     /// The thread the probe runs on.
     pub fn thread(self) -> Thread {
         match self {
-            Mechanism::WorkerAtomicsWait | Mechanism::WorkerTimeout | Mechanism::WorkerWaitAsync => {
-                Thread::Worker
-            }
+            Mechanism::WorkerAtomicsWait
+            | Mechanism::WorkerTimeout
+            | Mechanism::WorkerWaitAsync => Thread::Worker,
             _ => Thread::Main,
         }
     }
@@ -216,7 +216,9 @@ pub enum ConfigError {
         got: u32,
     },
     /// The run would take longer than the limit.
-    #[error("this run would take about {minutes} minutes; keep it under {limit} (fewer samples or shorter durations)")]
+    #[error(
+        "this run would take about {minutes} minutes; keep it under {limit} (fewer samples or shorter durations)"
+    )]
     TooLong {
         /// Estimated minutes.
         minutes: u32,
@@ -296,7 +298,11 @@ impl TimedWaitsConfig {
                 got: self.durations_ms.len(),
             });
         }
-        if let Some(&got) = self.durations_ms.iter().find(|&&d| d > Self::MAX_DURATION_MS) {
+        if let Some(&got) = self
+            .durations_ms
+            .iter()
+            .find(|&&d| d > Self::MAX_DURATION_MS)
+        {
             return Err(ConfigError::DurationOutOfRange {
                 max: Self::MAX_DURATION_MS,
                 got,
@@ -348,8 +354,7 @@ impl TimedWaitsConfig {
                 None => 17.0,
             })
             .sum();
-        per_sample * f64::from(self.samples)
-            + f64::from(self.chain_runs * self.chain_depth) * 4.5
+        per_sample * f64::from(self.samples) + f64::from(self.chain_runs * self.chain_depth) * 4.5
     }
 }
 
@@ -401,11 +406,18 @@ mod tests {
         check("1,x", "10", ConfigError::NotANumber("x".into()));
         check("-1", "10", ConfigError::NotANumber("-1".into()));
         check("1", "1e9", ConfigError::NotANumber("1e9".into()));
-        check("1", "0", ConfigError::SamplesOutOfRange { max: 5000, got: 0 });
+        check(
+            "1",
+            "0",
+            ConfigError::SamplesOutOfRange { max: 5000, got: 0 },
+        );
         check(
             "2000",
             "1",
-            ConfigError::DurationOutOfRange { max: 1000, got: 2000 },
+            ConfigError::DurationOutOfRange {
+                max: 1000,
+                got: 2000,
+            },
         );
         check(
             "1,2,3,4,5,6,7,8,9",

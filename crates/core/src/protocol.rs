@@ -91,10 +91,11 @@ impl WorkerOutcome {
     /// The schema's outcome for this reply (statistics computed here).
     pub fn into_outcome(self) -> Outcome {
         match self {
-            WorkerOutcome::Samples { samples_ms } => Outcome::measured(samples_ms)
-                .unwrap_or_else(|e| Outcome::Failed {
+            WorkerOutcome::Samples { samples_ms } => {
+                Outcome::measured(samples_ms).unwrap_or_else(|e| Outcome::Failed {
                     message: e.to_string(),
-                }),
+                })
+            }
             WorkerOutcome::TimeoutNeverFired { waited_ms } => {
                 Outcome::TimeoutNeverFired { waited_ms }
             }

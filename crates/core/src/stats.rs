@@ -213,7 +213,14 @@ mod tests {
         assert_eq!(h[3].count, 3);
         assert_eq!(h[3].hi, 1.0);
         let flat = s(&[2.0, 2.0]).histogram(10);
-        assert_eq!(flat, vec![Bin { lo: 2.0, hi: 2.0, count: 2 }]);
+        assert_eq!(
+            flat,
+            vec![Bin {
+                lo: 2.0,
+                hi: 2.0,
+                count: 2
+            }]
+        );
     }
 
     #[test]
