@@ -108,11 +108,11 @@ pub fn HistogramChart(
             }
         })
         .collect_view();
-    let marker = |class: &'static str, value: f64, row: f64, text: String| {
+    let marker = |class: &'static str, value: f64, label_y: f64, text: String| {
         let px = x.map(value);
         view! {
             <line class=class x1=px x2=px y1=TOP y2=bottom />
-            <text class=format!("{class}-label") x=px + 3.0 y=TOP + 10.0 + 13.0 * row>{text}</text>
+            <text class=format!("{class}-label") x=px + 3.0 y=label_y>{text}</text>
         }
     };
     let p50 = samples.quantile(0.5);
@@ -122,9 +122,9 @@ pub fn HistogramChart(
             aria-label=format!("Histogram of {}", key.label())>
             {x_axis(&x, TOP, bottom)}
             {bars}
-            {requested.map(|d| marker("requested", d, 0.0, format!("asked {} ms", format_ms(d))))}
-            {marker("p50", p50, 1.0, format!("p50 {}", format_ms(p50)))}
-            {marker("p99", p99, 2.0, format!("p99 {}", format_ms(p99)))}
+            {requested.map(|d| marker("requested", d, bottom - 6.0, format!("asked {} ms", format_ms(d))))}
+            {marker("p50", p50, TOP + 10.0, format!("p50 {}", format_ms(p50)))}
+            {marker("p99", p99, TOP + 23.0, format!("p99 {}", format_ms(p99)))}
             <text class="axis-label" x=WIDTH - 12.0 y=HEIGHT - 2.0 text-anchor="end">
                 {match key.requested_ms {
                     Some(d) if requested.is_none() => format!("{} · {} samples · ms · asked {d} ms, off the left edge", key.label(), samples.len()),

@@ -1,0 +1,98 @@
+//! Browser-layer tests on a page's main thread, under
+//! wasm-bindgen-test-runner in headless Chromium and Firefox (`cargo xtask
+//! test` runs them in both). Invariants only, never absolute times.
+#![cfg(target_arch = "wasm32")]
+
+use std::cell::Cell;
+use std::rc::Rc;
+use waitlab::browser::{clock, shared, wait};
+use wasm_bindgen_test::*;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+fn step() -> f64 {
+    clock::measure_granularity(20.0)
+        .expect("the clock moves")
+        .tolerance_ms()
+}
+
+#[wasm_bindgen_test]
+fn clock_is_monotonic_and_has_a_step() {
+    let readings: Vec<f64> = (0..1000).map(|_| clock::now()).collect();
+    assert!(readings.windows(2).all(|w| w[1] >= w[0]));
+    let info = clock::measure_granularity(20.0).unwrap();
+    assert!(info.min_step_ms > 0.0 && info.min_step_ms <= info.typical_step_ms);
+    assert!(clock::time_origin() > 1.5e12, "time origin is Unix ms");
+}
+
+#[wasm_bindgen_test]
+async fn a_timer_never_ends_much_before_it_was_asked_to() {
+    // Firefox fires timers up to a fraction of a millisecond early; one
+    // millisecond (or one clock step, if coarser) is the allowance.
+    let floor = 10.0 - step().max(1.0);
+    for _ in 0..5 {
+        let t0 = clock::now();
+        wait::timeout(10).await;
+        let took = clock::now() - t0;
+        assert!(took >= floor, "setTimeout(10) took {took} ms");
+    }
+}
+
+#[wasm_bindgen_test]
+async fn a_resolved_promise_does_not_yield() {
+    // A timer queued before the awaits cannot run while they continue.
+    let fired = Rc::new(Cell::new(false));
+    let flag = fired.clone();
+    wasm_bindgen_futures::spawn_local(async move {
+        wait::timeout(0).await;
+        flag.set(true);
+    });
+    let t0 = clock::now();
+    while clock::now() - t0 < 20.0 {
+        wait::resolved_promise().await;
+    }
+    assert!(!fired.get(), "a task ran during microtask-only awaits");
+    // A real yield lets it run.
+    wait::timeout(1).await;
+    assert!(fired.get());
+}
+
+#[wasm_bindgen_test]
+async fn a_fresh_task_escapes_the_nesting_clamp() {
+    let tol = step();
+    // Deeply nested timers are clamped to 4 ms ...
+    for _ in 0..12 {
+        wait::timeout(0).await;
+    }
+    let t0 = clock::now();
+    wait::timeout(0).await;
+    let nested = clock::now() - t0;
+    assert!(nested >= 4.0 - tol.max(1.0), "nested setTimeout(0) took {nested} ms");
+    // ... and a fresh task starts again at nesting level 0.
+    let mut fresh = Vec::new();
+    for _ in 0..5 {
+        wait::fresh_task().await;
+        let t0 = clock::now();
+        wait::timeout(0).await;
+        fresh.push(clock::now() - t0);
+    }
+    fresh.sort_by(f64::total_cmp);
+    assert!(fresh[2] < 4.0 - tol, "fresh setTimeout(0) median {} ms", fresh[2]);
+}
+
+#[wasm_bindgen_test]
+fn blocking_on_the_main_thread_is_refused_not_a_crash() {
+    match shared::new_shared_i32(4) {
+        Ok(memory) => {
+            let err = shared::wait(&memory, 0, 0, 1.0).expect_err("Atomics.wait is forbidden here");
+            assert!(!err.is_empty());
+        }
+        Err(reason) => assert!(reason.contains("SharedArrayBuffer")),
+    }
+}
+
+#[wasm_bindgen_test]
+async fn scheduler_probes_report_absence_instead_of_failing() {
+    assert_eq!(wait::has_scheduler_yield(), wait::scheduler_yield().await.is_ok());
+    assert_eq!(wait::has_scheduler_post_task(), wait::scheduler_post_task().await.is_ok());
+}

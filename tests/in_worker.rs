@@ -1,0 +1,72 @@
+//! Browser-layer tests inside a dedicated worker, where `Atomics.wait` may
+//! block: the Thread.Sleep analogue and the worker probes themselves.
+//! Run by `cargo xtask test` in headless Chromium and Firefox.
+#![cfg(target_arch = "wasm32")]
+
+use waitlab::browser::{clock, shared};
+use waitlab::probes::measure_in_worker;
+use waitlab_core::probe::Mechanism;
+use waitlab_core::protocol::WorkerOutcome;
+use wasm_bindgen_test::*;
+
+wasm_bindgen_test_configure!(run_in_dedicated_worker);
+
+fn step() -> f64 {
+    clock::measure_granularity(20.0)
+        .expect("the clock moves")
+        .tolerance_ms()
+}
+
+fn memory() -> js_sys::Int32Array {
+    shared::new_shared_i32(4).expect("the test runner serves a cross-origin isolated page")
+}
+
+#[wasm_bindgen_test]
+fn atomics_wait_times_out_no_earlier_than_asked() {
+    let (memory, tol) = (memory(), step());
+    for ms in [1.0, 5.0, 10.0] {
+        let t0 = clock::now();
+        let result = shared::wait(&memory, 0, 0, ms).unwrap();
+        let took = clock::now() - t0;
+        assert_eq!(result, "timed-out");
+        assert!(took >= ms - tol, "Atomics.wait({ms}) returned after {took} ms");
+    }
+}
+
+#[wasm_bindgen_test]
+fn atomics_wait_on_a_changed_value_returns_at_once() {
+    let memory = memory();
+    memory.set_index(1, 7);
+    assert_eq!(shared::wait(&memory, 1, 0, 1000.0).unwrap(), "not-equal");
+}
+
+#[wasm_bindgen_test]
+async fn worker_probe_measures_blocking_sleeps() {
+    let (memory, tol) = (memory(), step());
+    let mut ticks = 0;
+    let outcome =
+        measure_in_worker(Mechanism::WorkerAtomicsWait, 2, 5, Some(&memory), &mut || ticks += 1).await;
+    let WorkerOutcome::Samples { samples_ms } = outcome else {
+        panic!("{outcome:?}");
+    };
+    assert_eq!((samples_ms.len(), ticks), (5, 5));
+    assert!(samples_ms.iter().all(|&v| v >= 2.0 - tol), "{samples_ms:?}");
+}
+
+#[wasm_bindgen_test]
+async fn wait_async_is_measured_or_reported_never_hangs() {
+    let memory = memory();
+    let outcome =
+        measure_in_worker(Mechanism::WorkerWaitAsync, 2, 3, Some(&memory), &mut || ()).await;
+    match outcome {
+        WorkerOutcome::Samples { samples_ms } => assert_eq!(samples_ms.len(), 3),
+        WorkerOutcome::TimeoutNeverFired { waited_ms } => assert!(waited_ms >= 2.0),
+        WorkerOutcome::Failed { message } => assert!(message.contains("waitAsync"), "{message}"),
+    }
+}
+
+#[wasm_bindgen_test]
+async fn blocking_probes_without_shared_memory_fail_with_a_message() {
+    let outcome = measure_in_worker(Mechanism::WorkerAtomicsWait, 1, 1, None, &mut || ()).await;
+    assert!(matches!(outcome, WorkerOutcome::Failed { message } if message.contains("share memory")));
+}
