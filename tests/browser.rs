@@ -67,7 +67,10 @@ async fn a_fresh_task_escapes_the_nesting_clamp() {
     let t0 = clock::now();
     wait::timeout(0).await;
     let nested = clock::now() - t0;
-    assert!(nested >= 4.0 - tol.max(1.0), "nested setTimeout(0) took {nested} ms");
+    assert!(
+        nested >= 4.0 - tol.max(1.0),
+        "nested setTimeout(0) took {nested} ms"
+    );
     // ... and a fresh task starts again at nesting level 0.
     let mut fresh = Vec::new();
     for _ in 0..5 {
@@ -77,7 +80,11 @@ async fn a_fresh_task_escapes_the_nesting_clamp() {
         fresh.push(clock::now() - t0);
     }
     fresh.sort_by(f64::total_cmp);
-    assert!(fresh[2] < 4.0 - tol, "fresh setTimeout(0) median {} ms", fresh[2]);
+    assert!(
+        fresh[2] < 4.0 - tol,
+        "fresh setTimeout(0) median {} ms",
+        fresh[2]
+    );
 }
 
 #[wasm_bindgen_test]
@@ -93,6 +100,12 @@ fn blocking_on_the_main_thread_is_refused_not_a_crash() {
 
 #[wasm_bindgen_test]
 async fn scheduler_probes_report_absence_instead_of_failing() {
-    assert_eq!(wait::has_scheduler_yield(), wait::scheduler_yield().await.is_ok());
-    assert_eq!(wait::has_scheduler_post_task(), wait::scheduler_post_task().await.is_ok());
+    assert_eq!(
+        wait::has_scheduler_yield(),
+        wait::scheduler_yield().await.is_ok()
+    );
+    assert_eq!(
+        wait::has_scheduler_post_task(),
+        wait::scheduler_post_task().await.is_ok()
+    );
 }

@@ -285,3 +285,104 @@ fn fallback_chromium() {
 fn fallback_firefox() {
     fallback(Browser::Firefox);
 }
+
+/// The raw-JS reference probe: the same waits written by hand, p50 of 200
+/// samples each (type-7 median), in the page that is under test.
+const JS_PROBE: &str = r#"
+const N = 200;
+const p50 = a => { a.sort((x, y) => x - y); const h = (a.length - 1) / 2, i = Math.floor(h); return a[i] + (h - i) * ((a[i + 1] ?? a[i]) - a[i]); };
+const timer = d => new Promise(r => setTimeout(r, d));
+const hop = () => new Promise(r => { const c = new MessageChannel(); c.port1.onmessage = r; c.port2.postMessage(0); });
+async function loop(d, fresh) {
+  const s = [];
+  for (let i = 0; i < N; i++) {
+    if (fresh) await hop();
+    const t = performance.now(); await timer(d); s.push(performance.now() - t);
+  }
+  return p50(s);
+}
+const src = `onmessage = e => {
+  const a = new Int32Array(e.data), out = {};
+  for (const d of [1, 10]) {
+    const s = [];
+    for (let i = 0; i < ${N}; i++) { const t = performance.now(); Atomics.wait(a, 0, 0, d); s.push(performance.now() - t); }
+    s.sort((x, y) => x - y); out[d] = (s[${N / 2 - 1}] + s[${N / 2}]) / 2;
+  }
+  postMessage(out);
+}`;
+const w = new Worker(URL.createObjectURL(new Blob([src], { type: "text/javascript" })));
+const waits = await new Promise(r => { w.onmessage = e => r(e.data); w.postMessage(new SharedArrayBuffer(16)); });
+w.terminate();
+return { loop1: await loop(1, false), loop10: await loop(10, false), fresh1: await loop(1, true),
+         fresh10: await loop(10, true), wait1: waits[1], wait10: waits[10] };
+"#;
+
+/// Fidelity: waitlab's p50 over a hand-written JS probe's p50 for the same
+/// wait, measured one after the other in the same headless Chromium
+/// session. Printed by `cargo xtask bench`; goal ≤ 1.02.
+#[test]
+#[ignore = "benchmark: run by cargo xtask bench"]
+fn bench_fidelity_chromium() {
+    let mut s = Session::start(Browser::Chromium);
+    s.open(&isolated_server().origin);
+    let report = run_experiment(&mut s, "1, 10", "200", "bench");
+    let tw = report.timed_waits.as_ref().unwrap();
+    let js = s.eval_async(JS_PROBE);
+    let p50 = |m: Mechanism, d: u32| {
+        waitlab_core::stats::Samples::new(samples(tw, m, Some(d)))
+            .unwrap()
+            .quantile(0.5)
+    };
+    println!(
+        "== fidelity: waitlab p50 / raw-JS p50, same Chromium session, 200 samples (goal <= 1.02) =="
+    );
+    println!(
+        "  {:<40} {:>9} {:>9} {:>7}",
+        "wait", "waitlab", "raw JS", "ratio"
+    );
+    for (label, m, d, key) in [
+        (
+            "setTimeout(1), back to back",
+            Mechanism::TimeoutAwaited,
+            1,
+            "loop1",
+        ),
+        (
+            "setTimeout(10), back to back",
+            Mechanism::TimeoutAwaited,
+            10,
+            "loop10",
+        ),
+        (
+            "setTimeout(1), fresh task",
+            Mechanism::TimeoutFreshTask,
+            1,
+            "fresh1",
+        ),
+        (
+            "setTimeout(10), fresh task",
+            Mechanism::TimeoutFreshTask,
+            10,
+            "fresh10",
+        ),
+        (
+            "worker Atomics.wait(1)",
+            Mechanism::WorkerAtomicsWait,
+            1,
+            "wait1",
+        ),
+        (
+            "worker Atomics.wait(10)",
+            Mechanism::WorkerAtomicsWait,
+            10,
+            "wait10",
+        ),
+    ] {
+        let ours = p50(m, d);
+        let theirs = js[key].as_f64().expect("JS probe value");
+        println!(
+            "  {label:<40} {ours:>8.3}  {theirs:>8.3}  {:>6.3}",
+            ours / theirs
+        );
+    }
+}

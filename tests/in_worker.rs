@@ -29,7 +29,10 @@ fn atomics_wait_times_out_no_earlier_than_asked() {
         let result = shared::wait(&memory, 0, 0, ms).unwrap();
         let took = clock::now() - t0;
         assert_eq!(result, "timed-out");
-        assert!(took >= ms - tol, "Atomics.wait({ms}) returned after {took} ms");
+        assert!(
+            took >= ms - tol,
+            "Atomics.wait({ms}) returned after {took} ms"
+        );
     }
 }
 
@@ -44,8 +47,14 @@ fn atomics_wait_on_a_changed_value_returns_at_once() {
 async fn worker_probe_measures_blocking_sleeps() {
     let (memory, tol) = (memory(), step());
     let mut ticks = 0;
-    let outcome =
-        measure_in_worker(Mechanism::WorkerAtomicsWait, 2, 5, Some(&memory), &mut || ticks += 1).await;
+    let outcome = measure_in_worker(
+        Mechanism::WorkerAtomicsWait,
+        2,
+        5,
+        Some(&memory),
+        &mut || ticks += 1,
+    )
+    .await;
     let WorkerOutcome::Samples { samples_ms } = outcome else {
         panic!("{outcome:?}");
     };
@@ -68,5 +77,7 @@ async fn wait_async_is_measured_or_reported_never_hangs() {
 #[wasm_bindgen_test]
 async fn blocking_probes_without_shared_memory_fail_with_a_message() {
     let outcome = measure_in_worker(Mechanism::WorkerAtomicsWait, 1, 1, None, &mut || ()).await;
-    assert!(matches!(outcome, WorkerOutcome::Failed { message } if message.contains("share memory")));
+    assert!(
+        matches!(outcome, WorkerOutcome::Failed { message } if message.contains("share memory"))
+    );
 }

@@ -187,7 +187,7 @@ fn bench() -> Result {
     println!("== bundle sizes (gzip -9) ==");
     let mut total = 0;
     for (label, files) in [
-        ("app", ["waitlab-app_bg.wasm", "waitlab-app.js"]),
+        ("app", ["app_bg.wasm", "app.js"]),
         ("worker", ["worker_bg.wasm", "worker.js"]),
     ] {
         let mut sum = 0;

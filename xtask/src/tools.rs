@@ -160,18 +160,22 @@ pub fn ensure_browsers() -> Result<Browsers> {
     })
 }
 
-/// The file in `dir` whose name starts with the stem of `pattern` and ends
-/// with its extension (trunk adds a content hash in between).
+/// The file in `dir` named `pattern`, or named like it with trunk's content
+/// hash after the stem (`app.js` matches `app-0123abcd.js`, `app_bg.wasm`
+/// matches `app-0123abcd_bg.wasm`).
 pub fn find_in(dir: &Path, pattern: &str) -> Result<PathBuf> {
-    let (stem, ext) = pattern.rsplit_once('.').unwrap_or((pattern, ""));
-    let (stem, ext) = (stem.trim_end_matches("_bg"), format!(".{ext}"));
-    let bg = pattern.contains("_bg");
+    let stem_end = pattern.find(['_', '.']).unwrap_or(pattern.len());
+    let (stem, suffix) = pattern.split_at(stem_end);
     std::fs::read_dir(dir)
         .map_err(|e| format!("reading {}: {e}", dir.display()))?
         .filter_map(|e| e.ok().map(|e| e.path()))
         .find(|p| {
             let name = p.file_name().unwrap_or_default().to_string_lossy();
-            name.starts_with(stem) && name.ends_with(&ext) && name.contains("_bg") == bg
+            let hash = name
+                .strip_prefix(stem)
+                .and_then(|rest| rest.strip_prefix('-'))
+                .and_then(|rest| rest.strip_suffix(suffix));
+            name == pattern || hash.is_some_and(|h| h.chars().all(|c| c.is_ascii_alphanumeric()))
         })
         .ok_or_else(|| format!("no {pattern} in {}", dir.display()))
 }

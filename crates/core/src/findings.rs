@@ -27,8 +27,8 @@ pub fn timed_waits(tw: &TimedWaits, tolerance_ms: f64) -> Vec<String> {
             summary(tw, Mechanism::TimeoutAwaited, Some(d)),
             summary(tw, Mechanism::TimeoutFreshTask, Some(d)),
         ) {
-            let clamped = loop_.p50 >= NestedChain::CLAMP_MS - tolerance_ms
-                && fresh.p50 < loop_.p50 - 1.0;
+            let clamped =
+                loop_.p50 >= NestedChain::CLAMP_MS - tolerance_ms && fresh.p50 < loop_.p50 - 1.0;
             out.push(if clamped {
                 format!(
                     "setTimeout({d}) awaited back to back takes {} ms at the median, {} ms when \
