@@ -24,6 +24,17 @@ use support::server::Server;
 use support::webdriver::{Browser, Session};
 use waitlab_core::probe::Mechanism;
 use waitlab_core::schema::{Outcome, Report, TimedWaits};
+use waitlab_core::starvation::JobMode;
+
+/// A CSS selector for the page-level element with this test id.
+fn tid(id: &str) -> String {
+    format!("[data-testid={id}]")
+}
+
+/// A CSS selector for an element of the timed-waits section.
+fn in_tw(id: &str) -> String {
+    format!("[data-testid=timed-waits] [data-testid={id}]")
+}
 
 fn dist() -> PathBuf {
     let dist = std::env::var_os("WAITLAB_DIST")
@@ -49,15 +60,15 @@ fn plain_server() -> &'static Server {
 
 /// Configures and runs experiment 1, then reads the exported report.
 fn run_experiment(s: &mut Session, durations: &str, samples: &str, shot: &str) -> Report {
-    s.type_into("durations", durations);
-    s.type_into("samples", samples);
-    s.click("run");
-    s.wait_for("document.querySelector('[data-testid=progress]')", 10);
+    s.type_into(&in_tw("durations"), durations);
+    s.type_into(&in_tw("samples"), samples);
+    s.click(&in_tw("run"));
+    s.wait_for_element(&in_tw("progress"), 10);
     s.screenshot(&format!("{shot}-running"));
-    s.wait_for("document.querySelector('[data-testid=report-json]')", 150);
-    s.eval("document.querySelector('[data-testid=results]').scrollIntoView();");
+    s.wait_for_element(&in_tw("report-json"), 150);
+    s.eval("document.querySelector('[data-testid=timed-waits] [data-testid=results]').scrollIntoView();");
     s.screenshot(&format!("{shot}-results"));
-    let json = s.text("report-json").expect("report JSON");
+    let json = s.text(&in_tw("report-json")).expect("report JSON");
     Report::from_json(&json).expect("the exported report parses")
 }
 
@@ -104,24 +115,26 @@ fn isolated(browser: Browser) {
         Value::Bool(true)
     );
     assert!(
-        s.text("no-coi").is_none(),
+        s.text(&tid("no-coi")).is_none(),
         "no fallback banner when isolated"
     );
     s.screenshot("idle");
 
     // Bad input gets a message and cannot start a run.
-    s.type_into("samples", "999999");
+    s.type_into(&in_tw("samples"), "999999");
     let msg = s
         .text("config-error")
         .expect("a message for an absurd sample count");
     assert!(msg.contains("between 1 and 5000"), "{msg}");
     assert_eq!(
-        s.eval("return document.querySelector('[data-testid=run]').disabled;"),
+        s.eval(
+            "return document.querySelector('[data-testid=timed-waits] [data-testid=run]').disabled;"
+        ),
         Value::Bool(true)
     );
-    s.type_into("durations", "1, <b>x</b>");
+    s.type_into(&in_tw("durations"), "1, <b>x</b>");
     assert!(
-        s.text("config-error").unwrap().contains("<b>x</b>"),
+        s.text(&in_tw("config-error")).unwrap().contains("<b>x</b>"),
         "shown as text"
     );
     assert_eq!(
@@ -189,35 +202,35 @@ fn isolated(browser: Browser) {
     // Every cell is in the table.
     for cell in &tw.cells {
         assert!(
-            s.text(&format!("row-{}", cell.key.id())).is_some(),
+            s.text(&in_tw(&format!("row-{}", cell.key.id()))).is_some(),
             "row {}",
             cell.key.id()
         );
     }
-    assert!(!s.text("findings").unwrap().is_empty());
+    assert!(!s.text(&in_tw("findings")).unwrap().is_empty());
     assert_no_page_errors(&mut s);
 }
 
 fn cancel(browser: Browser) {
     let mut s = Session::start(browser);
     s.open(&isolated_server().origin);
-    s.type_into("durations", "15");
-    s.type_into("samples", "1000");
-    s.click("run");
-    s.wait_for("document.querySelector('[data-testid=progress]')", 10);
+    s.type_into(&in_tw("durations"), "15");
+    s.type_into(&in_tw("samples"), "1000");
+    s.click(&in_tw("run"));
+    s.wait_for_element(&in_tw("progress"), 10);
     std::thread::sleep(std::time::Duration::from_millis(1500));
     let stopped_after = s.eval_async(
         "const t0 = performance.now();\
-         document.querySelector('[data-testid=cancel]').click();\
-         while (document.querySelector('[data-testid=progress]')) { await new Promise(r => setTimeout(r, 1)); }\
+         document.querySelector('[data-testid=timed-waits] [data-testid=cancel]').click();\
+         while (document.querySelector('[data-testid=timed-waits] [data-testid=progress]')) { await new Promise(r => setTimeout(r, 1)); }\
          return performance.now() - t0;",
     );
     let ms = stopped_after.as_f64().unwrap();
     assert!(ms < 100.0, "{}: cancel took {ms} ms", browser.name());
-    assert!(s.text("notice").unwrap().contains("cancelled"));
-    assert!(s.text("run").is_some(), "Run is offered again");
+    assert!(s.text(&in_tw("notice")).unwrap().contains("cancelled"));
+    assert!(s.text(&in_tw("run")).is_some(), "Run is offered again");
     assert!(
-        s.text("report-json").is_none(),
+        s.text(&in_tw("report-json")).is_none(),
         "a cancelled run leaves no result"
     );
     s.screenshot("cancelled");
@@ -231,7 +244,7 @@ fn fallback(browser: Browser) {
         s.eval("return self.crossOriginIsolated;"),
         Value::Bool(false)
     );
-    let banner = s.text("no-coi").expect("the fallback banner");
+    let banner = s.text(&tid("no-coi")).expect("the fallback banner");
     assert!(banner.contains("Cross-Origin-Embedder-Policy"), "{banner}");
     s.screenshot("nocoi-idle");
     let report = run_experiment(&mut s, "10", "10", "nocoi");
@@ -254,6 +267,47 @@ fn fallback(browser: Browser) {
         );
     }
     assert_no_page_errors(&mut s);
+}
+
+fn starvation_main(browser: Browser) {
+    let sel = |id: &str| format!("[data-testid=main-starvation] [data-testid={id}]");
+    let mut s = Session::start(browser);
+    s.open(&isolated_server().origin);
+    s.type_into(&sel("jobs"), "4");
+    s.type_into(&sel("wait"), "150");
+    s.click(&sel("run"));
+    s.wait_for_element(&sel("report-json"), 60);
+    s.eval("document.querySelector('[data-testid=main-starvation] [data-testid=results]').scrollIntoView();");
+    s.screenshot("starvation-main-results");
+    let report = Report::from_json(&s.text(&sel("report-json")).unwrap()).unwrap();
+    let tol = report.env.clock.unwrap().tolerance_ms();
+    let ms = report.main_starvation.expect("experiment 2a results");
+    let (blocking, async_) = (&ms.runs[0], &ms.runs[1]);
+    assert_eq!(
+        (blocking.mode, async_.mode),
+        (JobMode::Blocking, JobMode::Async)
+    );
+    // Blocking jobs run one after the other and freeze rendering for at
+    // least a job's length; the probe timer queued behind them waits for
+    // all of them.
+    assert!(blocking.batch_ms >= 4.0 * 150.0 - tol, "{blocking:?}");
+    assert!(blocking.longest_frame_gap() >= 150.0 - tol, "{blocking:?}");
+    assert!(blocking.timer_queue_wait_ms >= 3.0 * 150.0, "{blocking:?}");
+    // Async jobs wait side by side and the page keeps rendering.
+    assert!(async_.batch_ms < 2.0 * 150.0, "{async_:?}");
+    assert!(async_.longest_frame_gap() < 150.0 - tol, "{async_:?}");
+    assert!(async_.timer_queue_wait_ms < 150.0, "{async_:?}");
+    assert_no_page_errors(&mut s);
+}
+
+#[test]
+fn starvation_main_chromium() {
+    starvation_main(Browser::Chromium);
+}
+
+#[test]
+fn starvation_main_firefox() {
+    starvation_main(Browser::Firefox);
 }
 
 #[test]

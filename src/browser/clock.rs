@@ -50,3 +50,11 @@ pub fn measure_granularity(budget_ms: f64) -> Option<ClockInfo> {
     }
     ClockInfo::from_readings(&readings)
 }
+
+/// Busy-waits until `now() >= deadline_ms`, holding this thread: the only
+/// way to block a page's main thread, and what a blocking job does there.
+pub fn busy_wait_until(deadline_ms: f64) {
+    while now() < deadline_ms {
+        std::hint::spin_loop();
+    }
+}

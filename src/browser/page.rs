@@ -1,5 +1,7 @@
 //! Facts about the page: user agent, cores, visibility, the URL. Window only.
 
+use std::cell::{Cell, RefCell};
+use std::rc::Rc;
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::Closure;
 
@@ -50,5 +52,41 @@ impl Drop for VisibilityListener {
                 self.closure.as_ref().unchecked_ref(),
             );
         }
+    }
+}
+
+/// A `requestAnimationFrame` loop calling `f` with `performance.now()` once
+/// per frame, until dropped.
+pub struct AnimationLoop {
+    running: Rc<Cell<bool>>,
+}
+
+impl AnimationLoop {
+    /// Starts the loop.
+    pub fn start(f: impl FnMut(f64) + 'static) -> Self {
+        let running = Rc::new(Cell::new(true));
+        let slot: Rc<RefCell<Option<Closure<dyn FnMut()>>>> = Rc::new(RefCell::new(None));
+        let (alive, again, mut f) = (running.clone(), slot.clone(), f);
+        *slot.borrow_mut() = Some(Closure::<dyn FnMut()>::new(move || {
+            if !alive.get() {
+                // Breaks the closure's reference cycle so it is freed.
+                again.borrow_mut().take();
+                return;
+            }
+            f(super::clock::now());
+            if let Some(cb) = again.borrow().as_ref() {
+                let _ = window().request_animation_frame(cb.as_ref().unchecked_ref());
+            }
+        }));
+        if let Some(cb) = slot.borrow().as_ref() {
+            let _ = window().request_animation_frame(cb.as_ref().unchecked_ref());
+        }
+        Self { running }
+    }
+}
+
+impl Drop for AnimationLoop {
+    fn drop(&mut self) {
+        self.running.set(false);
     }
 }

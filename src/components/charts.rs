@@ -6,6 +6,7 @@ use leptos::prelude::*;
 use waitlab_core::chart::{Scale, format_ms, histogram_bars};
 use waitlab_core::probe::CellKey;
 use waitlab_core::schema::{NestedChain, Outcome};
+use waitlab_core::starvation::MainRun;
 use waitlab_core::stats::{Samples, Summary};
 
 const WIDTH: f64 = 760.0;
@@ -210,5 +211,65 @@ pub fn samples_of(outcome: &Outcome) -> Option<Samples> {
             Samples::new(samples_ms.clone()).ok()
         }
         _ => None,
+    }
+}
+
+/// Frame gaps over time for each mode of experiment 2a, overlaid: a
+/// blocked main thread shows as gaps as long as its jobs.
+#[component]
+pub fn FrameGapChart(
+    /// The runs, blocking first.
+    runs: Vec<MainRun>,
+) -> impl IntoView {
+    const LEFT: f64 = 48.0;
+    const TOP: f64 = 10.0;
+    const HEIGHT: f64 = 220.0;
+    let bottom = HEIGHT - 34.0;
+    let end = runs
+        .iter()
+        .flat_map(|r| r.frames_ms.last().copied())
+        .fold(1.0, f64::max);
+    let worst = runs
+        .iter()
+        .map(MainRun::longest_frame_gap)
+        .fold(20.0, f64::max);
+    let x = Scale::linear_nice(0.0, end, LEFT, WIDTH - 12.0);
+    let y = Scale::log_decades(1.0, worst, 1.0, bottom, TOP);
+    let lines = runs
+        .iter()
+        .map(|run| {
+            let points = run
+                .frame_gaps()
+                .into_iter()
+                .map(|(t, gap)| format!("{:.1},{:.1}", x.map(t), y.map(gap)))
+                .collect::<Vec<_>>()
+                .join(" ");
+            view! { <polyline class=format!("gaps {}", run.mode.name()) points=points /> }
+        })
+        .collect_view();
+    let y_ticks = y
+        .ticks()
+        .into_iter()
+        .map(|t| {
+            view! {
+                <line class="grid" x1=LEFT x2=WIDTH - 12.0 y1=t.pos y2=t.pos />
+                <text class="tick" x=LEFT - 6.0 y=t.pos + 4.0 text-anchor="end">{t.label}</text>
+            }
+        })
+        .collect_view();
+    let frame_y = y.map(1000.0 / 60.0);
+    view! {
+        <svg class="chart" viewBox=format!("0 0 {WIDTH} {HEIGHT}") role="img"
+            aria-label="Time between animation frames during each batch, log scale">
+            {y_ticks}
+            {x_axis(&x, TOP, bottom)}
+            <line class="frame-line" x1=LEFT x2=WIDTH - 12.0 y1=frame_y y2=frame_y />
+            {lines}
+            <text class="legend blocking" x=LEFT + 8.0 y=TOP + 12.0>"— blocking"</text>
+            <text class="legend async" x=LEFT + 90.0 y=TOP + 12.0>"— async"</text>
+            <text class="axis-label" x=WIDTH - 12.0 y=HEIGHT - 2.0 text-anchor="end">
+                "ms since the batch was queued · gap between frames, ms (log) · dashed = 60 fps"
+            </text>
+        </svg>
     }
 }

@@ -176,6 +176,14 @@ impl Session {
         );
     }
 
+    /// Polls until an element matches `selector`.
+    pub fn wait_for_element(&mut self, selector: &str, seconds: u64) {
+        self.wait_for(
+            &format!("document.querySelector({})", Value::from(selector)),
+            seconds,
+        );
+    }
+
     /// Runs `script` (a function body; `arguments` holds `args`) and
     /// returns its value.
     pub fn eval(&mut self, script: &str) -> Value {
@@ -223,21 +231,22 @@ impl Session {
     }
 
     /// Sets an input's value the way typing does (firing `input`).
-    pub fn type_into(&mut self, testid: &str, text: &str) {
+    pub fn type_into(&mut self, selector: &str, text: &str) {
         let script = format!(
-            "const el = document.querySelector('[data-testid={testid}]');\
+            "const el = document.querySelector({selector});\
              el.value = {text}; el.dispatchEvent(new Event('input', {{ bubbles: true }}));",
+            selector = Value::from(selector),
             text = Value::from(text)
         );
         self.eval(&script);
     }
 
     /// Clicks an element with a real WebDriver click.
-    pub fn click(&mut self, testid: &str) {
+    pub fn click(&mut self, selector: &str) {
         let found = self.command(
             "POST",
             "/element",
-            json!({ "using": "css selector", "value": format!("[data-testid={testid}]") }),
+            json!({ "using": "css selector", "value": selector }),
         );
         let id = found
             .as_object()
@@ -248,10 +257,11 @@ impl Session {
         self.command("POST", &format!("/element/{id}/click"), json!({}));
     }
 
-    /// The text of the first element with this test id, if any.
-    pub fn text(&mut self, testid: &str) -> Option<String> {
+    /// The text of the first element matching `selector`, if any.
+    pub fn text(&mut self, selector: &str) -> Option<String> {
         self.eval(&format!(
-            "const el = document.querySelector('[data-testid={testid}]'); return el ? el.textContent : null;"
+            "const el = document.querySelector({}); return el ? el.textContent : null;",
+            Value::from(selector)
         ))
         .as_str()
         .map(str::to_owned)

@@ -4,6 +4,7 @@
 use crate::chart::format_ms;
 use crate::probe::{CellKey, Mechanism};
 use crate::schema::{NestedChain, Outcome, TimedWaits};
+use crate::starvation::MainStarvation;
 use crate::stats::Summary;
 
 fn summary(tw: &TimedWaits, mechanism: Mechanism, requested_ms: Option<u32>) -> Option<&Summary> {
@@ -96,6 +97,28 @@ pub fn timed_waits(tw: &TimedWaits, tolerance_ms: f64) -> Vec<String> {
     out
 }
 
+/// The headline findings of a main-thread starvation run.
+pub fn main_starvation(ms: &MainStarvation) -> Vec<String> {
+    ms.runs
+        .iter()
+        .map(|run| {
+            let expected = ms.config.expected_batch_ms(run.mode);
+            format!(
+                "{} jobs of {} ms, {}: the batch took {} ms (expected {} ms); a setTimeout(0) queued \
+                 right after it waited {} ms and a message {} ms; the page went {} ms without a frame",
+                ms.config.jobs,
+                ms.config.wait_ms,
+                run.mode.name(),
+                format_ms(run.batch_ms),
+                format_ms(expected),
+                format_ms(run.timer_queue_wait_ms),
+                format_ms(run.message_queue_wait_ms),
+                format_ms(run.longest_frame_gap())
+            )
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -104,6 +127,33 @@ mod tests {
 
     fn measured(v: &[f64]) -> Outcome {
         Outcome::measured(v.to_vec()).unwrap()
+    }
+
+    #[test]
+    fn starvation_findings_name_every_mode() {
+        use crate::starvation::{JobMode, MainConfig, MainRun};
+        let run = |mode, batch_ms| MainRun {
+            mode,
+            batch_ms,
+            timer_queue_wait_ms: batch_ms,
+            message_queue_wait_ms: 1.0,
+            frames_ms: vec![16.0, batch_ms],
+        };
+        let ms = MainStarvation {
+            config: MainConfig::default(),
+            runs: vec![run(JobMode::Blocking, 2001.0), run(JobMode::Async, 251.0)],
+        };
+        let f = main_starvation(&ms);
+        assert!(
+            f[0].contains("blocking: the batch took 2001 ms (expected 2000 ms)"),
+            "{}",
+            f[0]
+        );
+        assert!(
+            f[1].contains("async") && f[1].contains("235 ms without a frame"),
+            "{}",
+            f[1]
+        );
     }
 
     #[test]

@@ -9,7 +9,10 @@
 pub mod chart;
 pub mod clock;
 pub mod findings;
+pub mod ladder;
 pub mod probe;
 pub mod protocol;
 pub mod schema;
+pub mod starvation;
 pub mod stats;
+pub mod wake;

@@ -7,8 +7,11 @@
 //! `tests/data/report_v1.json` pins the wire format.
 
 use crate::clock::ClockInfo;
+use crate::ladder::SpinLadder;
 use crate::probe::{CellKey, TimedWaitsConfig};
+use crate::starvation::{MainStarvation, PoolStarvation};
 use crate::stats::{Samples, SamplesError, Summary};
+use crate::wake::WakeLatency;
 use serde::{Deserialize, Serialize};
 
 /// The tag every report carries in its `schema` field.
@@ -195,6 +198,18 @@ pub struct Report {
     pub env: Environment,
     /// Experiment 1, if it was run.
     pub timed_waits: Option<TimedWaits>,
+    /// Experiment 2a, if it was run.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub main_starvation: Option<MainStarvation>,
+    /// Experiment 2b, if it was run.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pool_starvation: Option<PoolStarvation>,
+    /// Experiment 3, if it was run.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub spin_ladder: Option<SpinLadder>,
+    /// Experiment 4, if it was run.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub wake_latency: Option<WakeLatency>,
 }
 
 impl Report {
@@ -205,6 +220,10 @@ impl Report {
             version: SCHEMA_VERSION,
             env,
             timed_waits,
+            main_starvation: None,
+            pool_starvation: None,
+            spin_ladder: None,
+            wake_latency: None,
         }
     }
 

@@ -1,21 +1,20 @@
-//! `use_timed_waits`: run experiment 1 from a component, with progress,
-//! cancel, the result and errors as signals.
+//! `use_experiment`: run an experiment from a component, with progress,
+//! cancel, the report and notices as signals.
 
-use crate::runner::{Progress, run_timed_waits};
+use crate::runner::{Progress, Publish};
 use futures::future::{AbortHandle, Abortable};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
+use std::future::Future;
 use std::rc::Rc;
-use waitlab_core::probe::TimedWaitsConfig;
 use waitlab_core::schema::Report;
 
 /// How often the page repaints the progress bar at most, ms. Publishing
 /// less often keeps rendering work out of the measured waits.
 const PROGRESS_EVERY_MS: f64 = 100.0;
 
-/// What [`use_timed_waits`] returns.
-#[derive(Clone, Copy)]
-pub struct UseTimedWaits {
+/// What [`use_experiment`] returns.
+pub struct UseExperiment<C: 'static> {
     /// Progress of the run under way; `None` when idle.
     pub progress: ReadSignal<Option<Progress>>,
     /// The last finished run's report.
@@ -23,14 +22,27 @@ pub struct UseTimedWaits {
     /// A message about the last run (cancelled, failed).
     pub notice: ReadSignal<Option<String>>,
     /// Starts a run (cancelling one under way).
-    pub run: Callback<TimedWaitsConfig>,
+    pub run: Callback<C>,
     /// Cancels the run under way: pending timers are cleared and the worker
     /// is terminated before this returns control to the browser.
     pub cancel: Callback<()>,
 }
 
-/// Experiment 1 as reactive state.
-pub fn use_timed_waits() -> UseTimedWaits {
+impl<C> Clone for UseExperiment<C> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<C> Copy for UseExperiment<C> {}
+
+/// An experiment as reactive state: `runner` measures one run.
+pub fn use_experiment<C, F, Fut>(runner: F) -> UseExperiment<C>
+where
+    C: Send + Sync + 'static,
+    F: Fn(C, Publish) -> Fut + Copy + Send + Sync + 'static,
+    Fut: Future<Output = Report> + 'static,
+{
     let (progress, set_progress) = signal(None::<Progress>);
     let report = RwSignal::new(None::<Report>);
     let (notice, set_notice) = signal(None::<String>);
@@ -50,14 +62,14 @@ pub fn use_timed_waits() -> UseTimedWaits {
             set_notice.set(Some("Run cancelled: nothing is left running".to_owned()));
         }
     });
-    let run = Callback::new(move |config: TimedWaitsConfig| {
+    let run = Callback::new(move |config: C| {
         stop();
         let (abort, registration) = AbortHandle::new_pair();
         handle.set_value(Some(abort));
         set_notice.set(None);
         set_progress.set(Some(Progress::default()));
         let last = std::cell::Cell::new(f64::NEG_INFINITY);
-        let publish = Rc::new(move |p: Progress| {
+        let publish: Publish = Rc::new(move |p: Progress| {
             let now = crate::browser::clock::now();
             let edge = p.done == 0 || p.done >= p.total;
             if edge || now - last.get() >= PROGRESS_EVERY_MS {
@@ -66,7 +78,7 @@ pub fn use_timed_waits() -> UseTimedWaits {
             }
         });
         spawn_local(async move {
-            if let Ok(r) = Abortable::new(run_timed_waits(config, publish), registration).await {
+            if let Ok(r) = Abortable::new(runner(config, publish), registration).await {
                 if r.env.hidden_during_run {
                     set_notice.set(Some(
                         "The page was hidden during this run: browsers throttle timers in \
@@ -83,7 +95,7 @@ pub fn use_timed_waits() -> UseTimedWaits {
     on_cleanup(move || {
         stop();
     });
-    UseTimedWaits {
+    UseExperiment {
         progress,
         report,
         notice,

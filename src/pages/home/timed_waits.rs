@@ -1,56 +1,19 @@
-//! The playground page: the environment, and experiment 1 (timed waits)
-//! with its controls, progress, findings, charts and table.
+//! Experiment 1, timed waits: controls, progress, findings, charts, table.
 
 use crate::components::charts::{ChainChart, HistogramChart, OverviewChart, samples_of};
-use crate::components::env_block::EnvBlock;
+use crate::components::raw_report::RawReport;
 use crate::components::results_table::ResultsTable;
-use crate::hooks::{UseTimedWaits, use_timed_waits};
-use crate::runner::{Progress, environment};
+use crate::components::run_controls::{RunButtons, RunStatus};
+use crate::hooks::{UseExperiment, use_experiment};
+use crate::runner::run_timed_waits;
 use leptos::prelude::*;
 use waitlab_core::findings;
 use waitlab_core::probe::{CellKey, Mechanism, TimedWaitsConfig};
 use waitlab_core::schema::{Report, TimedWaits};
 
-/// The whole page.
-#[component]
-pub fn App() -> impl IntoView {
-    let env = environment();
-    let isolated = env.cross_origin_isolated;
-    view! {
-        <header class="site">
-            <h1>"waitlab"</h1>
-            <p class="tagline">"How should code wait? The experiments of a well-known .NET article on \
-                Thread.Sleep, Task.Delay, SpinWait and event signals, re-run live in your browser."</p>
-        </header>
-        <main>
-            <section class="card">
-                <h2>"This browser"</h2>
-                <p class="lead">"Every number below depends on the clock: a wait shorter than one \
-                    step of performance.now() cannot be told from zero."</p>
-                <EnvBlock env=env />
-            </section>
-            {(!isolated).then(|| view! {
-                <aside class="banner" data-testid="no-coi" role="status">
-                    <strong>"Shared memory is off on this page."</strong>
-                    " The page is not cross-origin isolated, so browsers withhold SharedArrayBuffer \
-                    and coarsen the clock. The worker probes that block in Atomics.wait are shown as \
-                    unavailable; everything else still runs. To get them, serve waitlab with the headers \
-                    Cross-Origin-Opener-Policy: same-origin and Cross-Origin-Embedder-Policy: \
-                    require-corp (cargo xtask serve does)."
-                </aside>
-            })}
-            <TimedWaitsSection />
-        </main>
-        <footer class="site">
-            "waitlab measures in your browser; nothing leaves this page. Statistics: type-7 quantiles \
-            over every sample."
-        </footer>
-    }
-}
-
 /// Experiment 1: controls, progress and results.
 #[component]
-fn TimedWaitsSection() -> impl IntoView {
+pub fn TimedWaitsSection() -> impl IntoView {
     let defaults = TimedWaitsConfig::default();
     let durations = RwSignal::new(
         defaults
@@ -64,14 +27,13 @@ fn TimedWaitsSection() -> impl IntoView {
     let config = Memo::new(move |_| {
         TimedWaitsConfig::parse(&durations.get(), &samples.get()).map_err(|e| e.to_string())
     });
-    let UseTimedWaits {
+    let UseExperiment {
         progress,
         report,
         notice,
         run,
         cancel,
-    } = use_timed_waits();
-    let running = move || progress.with(Option::is_some);
+    } = use_experiment(run_timed_waits);
     let start = move |_| {
         if let Ok(c) = config.get() {
             run.run(c);
@@ -100,47 +62,17 @@ fn TimedWaitsSection() -> impl IntoView {
                     <input type="text" inputmode="numeric" data-testid="samples" prop:value=samples
                         on:input=move |e| samples.set(event_target_value(&e)) />
                 </label>
-                <Show
-                    when=running
-                    fallback=move || view! {
-                        <button type="submit" class="primary" data-testid="run"
-                            disabled=move || config.with(Result::is_err)>"Run"</button>
-                    }
-                >
-                    <button type="button" data-testid="cancel" on:click=move |_| cancel.run(())>"Cancel"</button>
-                </Show>
+                <RunButtons progress=progress can_run=Signal::derive(move || config.with(Result::is_ok))
+                    cancel=cancel />
                 <span class="hint">{move || match config.get() {
                     Ok(c) => format!("at most about {} s", (c.estimated_ms() / 1000.0).ceil()),
                     Err(_) => String::new(),
                 }}</span>
             </form>
             {move || config.get().err().map(|e| view! { <p class="error" role="alert" data-testid="config-error">{e}</p> })}
-            {move || progress.get().map(|p| view! { <ProgressBar progress=p /> })}
-            {move || notice.get().map(|n| view! { <p class="notice" role="status" data-testid="notice">{n}</p> })}
+            <RunStatus progress=progress notice=notice unit="samples" />
             {move || report.get().map(|r| view! { <TimedWaitsResults report=r /> })}
         </section>
-    }
-}
-
-/// The progress bar and what is being measured.
-#[component]
-fn ProgressBar(
-    /// Where the run stands.
-    progress: Progress,
-) -> impl IntoView {
-    let pct = progress.fraction() * 100.0;
-    let doing = [("main thread", progress.main), ("worker", progress.worker)]
-        .into_iter()
-        .filter_map(|(thread, key)| key.map(|k| format!("{thread}: {}", k.label())))
-        .collect::<Vec<_>>()
-        .join(" · ");
-    view! {
-        <div class="progress" data-testid="progress" role="progressbar"
-            aria-valuemin="0" aria-valuemax="100" aria-valuenow=format!("{pct:.0}")>
-            <div class="fill" style:width=format!("{pct:.1}%")></div>
-        </div>
-        <p class="progress-text">{format!("{} of {} samples", progress.done, progress.total)}
-            {(!doing.is_empty()).then(|| format!(" — measuring {doing}"))}</p>
     }
 }
 
@@ -179,11 +111,6 @@ fn TimedWaitsResults(
         let samples = samples_of(&cell.outcome)?;
         Some(view! { <HistogramChart key=key samples=samples /> })
     };
-    let json = report.to_json();
-    let download = format!(
-        "data:application/json;charset=utf-8,{}",
-        js_sys::encode_uri_component(&json)
-    );
     view! {
         <div class="results-block" data-testid="results">
             {report.env.hidden_during_run.then(|| view! {
@@ -201,11 +128,7 @@ fn TimedWaitsResults(
             <ResultsTable cells=tw.cells.clone() selected=selected />
             <h3>"Nested setTimeout(0): where the clamp starts"</h3>
             <ChainChart chain=tw.chain.clone() tolerance_ms=tolerance />
-            <details class="raw">
-                <summary>"Raw result (JSON, schema waitlab.result v"{report.version}")"</summary>
-                <a class="button" download="waitlab-result.json" href=download>"Download JSON"</a>
-                <pre data-testid="report-json">{json}</pre>
-            </details>
+            <RawReport report=report.clone() />
         </div>
     }
     .into_any()

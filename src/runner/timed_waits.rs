@@ -1,4 +1,4 @@
-//! Runs experiment 1 ("timed waits") end to end and assembles its report.
+//! Runs experiment 1 ("timed waits") end to end.
 //!
 //! The main-thread probes and the worker probes run at the same time: they
 //! wait on different threads and mostly sleep, so running them side by side
@@ -7,69 +7,16 @@
 //! unavailable, with the reason. Cancelling is dropping the future: its
 //! pending timers are cleared and the worker is terminated by `Drop`.
 
-use crate::browser::{clock, page, shared, wait, worker_host::ProbeWorker};
+use super::{Progress, Publish, Reporter, RunScope};
+use crate::browser::{shared, wait, worker_host::ProbeWorker};
 use crate::probes;
 use futures::future::join;
 use std::cell::RefCell;
 use std::rc::Rc;
 use waitlab_core::probe::{CellKey, Mechanism, Thread, TimedWaitsConfig};
 use waitlab_core::protocol::{FromWorker, ToWorker, shared_slots};
-use waitlab_core::schema::{Cell, Environment, NestedChain, Outcome, Report, TimedWaits};
+use waitlab_core::schema::{Cell, NestedChain, Outcome, Report, TimedWaits};
 use waitlab_core::stats::Samples;
-
-/// Where a run stands.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct Progress {
-    /// Samples (and chain runs) measured so far.
-    pub done: u32,
-    /// Samples (and chain runs) the run will measure.
-    pub total: u32,
-    /// The cell the main thread is measuring.
-    pub main: Option<CellKey>,
-    /// The cell the worker is measuring.
-    pub worker: Option<CellKey>,
-}
-
-impl Progress {
-    /// Completed fraction in `[0, 1]`.
-    pub fn fraction(&self) -> f64 {
-        if self.total == 0 {
-            0.0
-        } else {
-            (f64::from(self.done) / f64::from(self.total)).min(1.0)
-        }
-    }
-}
-
-/// Shared progress state plus the callback that publishes it.
-#[derive(Clone)]
-struct Reporter {
-    state: Rc<RefCell<Progress>>,
-    publish: Rc<dyn Fn(Progress)>,
-}
-
-impl Reporter {
-    fn update(&self, f: impl FnOnce(&mut Progress)) {
-        let snapshot = {
-            let mut state = self.state.borrow_mut();
-            f(&mut state);
-            state.clone()
-        };
-        (self.publish)(snapshot);
-    }
-}
-
-/// The environment block (experiment 5), measured now.
-pub fn environment() -> Environment {
-    Environment {
-        user_agent: page::user_agent(),
-        hardware_concurrency: page::hardware_concurrency(),
-        cross_origin_isolated: clock::cross_origin_isolated(),
-        clock: clock::measure_granularity(30.0),
-        started_at_unix_ms: clock::time_origin() + clock::now(),
-        hidden_during_run: page::is_hidden(),
-    }
-}
 
 /// Why a cell cannot run here, before anything is measured.
 fn unavailable(key: CellKey, memory: &Result<js_sys::Int32Array, &'static str>) -> Option<String> {
@@ -87,13 +34,8 @@ fn unavailable(key: CellKey, memory: &Result<js_sys::Int32Array, &'static str>) 
 }
 
 /// Runs experiment 1 with `config`, publishing progress as it goes.
-pub async fn run_timed_waits(config: TimedWaitsConfig, publish: Rc<dyn Fn(Progress)>) -> Report {
-    let hidden = Rc::new(RefCell::new(page::is_hidden()));
-    let _visibility = page::VisibilityListener::new({
-        let hidden = hidden.clone();
-        move |now_hidden| *hidden.borrow_mut() |= now_hidden
-    });
-    let mut env = environment();
+pub async fn run_timed_waits(config: TimedWaitsConfig, publish: Publish) -> Report {
+    let scope = RunScope::begin();
     let memory = shared::new_shared_i32(shared_slots::LEN);
 
     let keys = config.cells();
@@ -124,7 +66,7 @@ pub async fn run_timed_waits(config: TimedWaitsConfig, publish: Rc<dyn Fn(Progre
         let (reporter, outcomes) = (reporter.clone(), outcomes.clone());
         async move {
             for (i, key) in main_cells {
-                reporter.update(|p| p.main = Some(key));
+                reporter.update(|p| p.main = Some(key.label()));
                 // Let the page render the new state before measuring, so
                 // no rendering work lands inside the first samples.
                 wait::fresh_task().await;
@@ -176,7 +118,6 @@ pub async fn run_timed_waits(config: TimedWaitsConfig, publish: Rc<dyn Fn(Progre
     let (chain, ()) = join(main_part, worker_part).await;
     reporter.update(|p| p.worker = None);
 
-    env.hidden_during_run = *hidden.borrow();
     let outcomes = outcomes.take();
     let cells = keys
         .into_iter()
@@ -188,14 +129,13 @@ pub async fn run_timed_waits(config: TimedWaitsConfig, publish: Rc<dyn Fn(Progre
             }),
         })
         .collect();
-    Report::new(
-        env,
-        Some(TimedWaits {
+    scope.finish(|r| {
+        r.timed_waits = Some(TimedWaits {
             config,
             cells,
             chain,
-        }),
-    )
+        })
+    })
 }
 
 async fn run_worker_cells(
@@ -211,7 +151,7 @@ async fn run_worker_cells(
     }
     for (job, &(i, key)) in cells.iter().enumerate() {
         let job = job as u32;
-        reporter.update(|p| p.worker = Some(key));
+        reporter.update(|p| p.worker = Some(key.label()));
         worker.send(&ToWorker::Run {
             job,
             mechanism: key.mechanism,

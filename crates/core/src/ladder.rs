@@ -1,0 +1,214 @@
+//! Experiment 3: .NET's `SpinWait` escalation ladder, step by step.
+//!
+//! `SpinWait.SpinOnce` spins for the first `YIELD_THRESHOLD` calls (each
+//! spin twice as long as the last, capped), then alternates spinning with
+//! yielding (every `SLEEP0_EVERY_HOW_MANY_YIELDS`-th yield a `Sleep(0)`),
+//! and from `SLEEP1_THRESHOLD` on sleeps 1 ms per call. In the browser a
+//! worker has no yield of its own: `Atomics.wait(…, 0)` plays both yield and
+//! `Sleep(0)`, and `Atomics.wait(…, 1)` plays `Sleep(1)`.
+
+use serde::{Deserialize, Serialize};
+
+/// .NET `SpinWait.YieldThreshold`.
+pub const YIELD_THRESHOLD: u32 = 10;
+/// .NET `SpinWait.Sleep0EveryHowManyYields`.
+pub const SLEEP0_EVERY_HOW_MANY_YIELDS: u32 = 5;
+/// .NET `SpinWait.DefaultSleep1Threshold`.
+pub const SLEEP1_THRESHOLD: u32 = 20;
+/// The spin cap per step, in spin units (.NET's
+/// `Thread.OptimalMaxSpinWaitsPerSpinIteration` is calibrated per machine;
+/// this fixed cap keeps the browser ladder comparable between runs).
+pub const MAX_SPIN_UNITS: u32 = 1 << 9;
+
+/// What one `SpinOnce` call does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Step {
+    /// Busy-wait for this many spin units.
+    Spin {
+        /// Spin units.
+        units: u32,
+    },
+    /// Give up the rest of the time slice (`Thread.Yield`).
+    Yield,
+    /// `Thread.Sleep(0)`.
+    Sleep0,
+    /// `Thread.Sleep(1)`.
+    Sleep1,
+}
+
+impl Step {
+    /// The phase the step belongs to, for colouring charts.
+    pub fn phase(self) -> &'static str {
+        match self {
+            Step::Spin { .. } => "spin",
+            Step::Yield | Step::Sleep0 => "yield",
+            Step::Sleep1 => "sleep",
+        }
+    }
+}
+
+/// The step `SpinOnce` takes on call number `count` (0-based).
+/// `sleep1_threshold` of `None` disables the `Sleep(1)` stage, as
+/// `SpinOnce(sleep1Threshold: -1)` does.
+pub fn step(count: u32, sleep1_threshold: Option<u32>) -> Step {
+    let sleeps = sleep1_threshold.is_some_and(|t| count >= t);
+    let yields = count >= YIELD_THRESHOLD && (sleeps || (count - YIELD_THRESHOLD) % 2 == 0);
+    if !yields {
+        return Step::Spin {
+            units: if count < 31 {
+                (1u32 << count).min(MAX_SPIN_UNITS)
+            } else {
+                MAX_SPIN_UNITS
+            },
+        };
+    }
+    if sleeps {
+        return Step::Sleep1;
+    }
+    let yields_so_far = (count - YIELD_THRESHOLD) / 2;
+    if yields_so_far % SLEEP0_EVERY_HOW_MANY_YIELDS == SLEEP0_EVERY_HOW_MANY_YIELDS - 1 {
+        Step::Sleep0
+    } else {
+        Step::Yield
+    }
+}
+
+/// Configuration of experiment 3.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LadderConfig {
+    /// `SpinOnce` calls per ladder.
+    pub steps: u32,
+    /// Ladders measured (each step's cost is the median over them).
+    pub repeats: u32,
+    /// Length of the spin-until run with the sleep stage disabled, ms.
+    pub spin_until_ms: u32,
+}
+
+impl Default for LadderConfig {
+    fn default() -> Self {
+        Self {
+            steps: 30,
+            repeats: 20,
+            spin_until_ms: 200,
+        }
+    }
+}
+
+/// Measured cost of one step of the ladder.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct StepCost {
+    /// The call number.
+    pub count: u32,
+    /// What it did.
+    pub step: Step,
+    /// Median cost over the repeats, ms.
+    pub p50_ms: f64,
+    /// Largest cost, ms.
+    pub max_ms: f64,
+}
+
+/// A spin-until with the sleep stage disabled.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct SpinUntil {
+    /// Wall time, ms.
+    pub wall_ms: f64,
+    /// Time spent busy in spin steps, ms.
+    pub busy_ms: f64,
+    /// `SpinOnce` calls made.
+    pub calls: u32,
+}
+
+impl SpinUntil {
+    /// Fraction of the wall time the worker spent busy.
+    pub fn busy_fraction(&self) -> f64 {
+        if self.wall_ms > 0.0 {
+            (self.busy_ms / self.wall_ms).min(1.0)
+        } else {
+            0.0
+        }
+    }
+}
+
+/// Results of experiment 3.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SpinLadder {
+    /// The configuration that was run.
+    pub config: LadderConfig,
+    /// One entry per step.
+    pub steps: Vec<StepCost>,
+    /// The pure spin-until.
+    pub spin_until: SpinUntil,
+}
+
+impl SpinLadder {
+    /// Total p50 cost of the steps in `range` of call numbers, ms.
+    pub fn cumulative_ms(&self, range: std::ops::Range<u32>) -> f64 {
+        self.steps
+            .iter()
+            .filter(|s| range.contains(&s.count))
+            .map(|s| s.p50_ms)
+            .sum()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_ladder_matches_dotnet() {
+        let s: Vec<Step> = (0..26).map(|c| step(c, Some(SLEEP1_THRESHOLD))).collect();
+        for (c, st) in s.iter().enumerate().take(10) {
+            assert_eq!(*st, Step::Spin { units: 1 << c });
+        }
+        // From 10: yield on even offsets, spin on odd ones.
+        assert_eq!(s[10], Step::Yield);
+        assert_eq!(
+            s[11],
+            Step::Spin {
+                units: MAX_SPIN_UNITS
+            }
+        );
+        assert_eq!(s[12], Step::Yield);
+        // The fifth yield (count 18) is a Sleep(0).
+        assert_eq!(s[18], Step::Sleep0);
+        assert_eq!(
+            s[19],
+            Step::Spin {
+                units: MAX_SPIN_UNITS
+            }
+        );
+        // From 20 on: Sleep(1) every time.
+        assert!(s[20..].iter().all(|&x| x == Step::Sleep1));
+        // Without the sleep stage it keeps alternating.
+        assert_eq!(step(20, None), Step::Yield);
+        assert_eq!(step(28, None), Step::Sleep0);
+        assert_eq!(
+            step(29, None),
+            Step::Spin {
+                units: MAX_SPIN_UNITS
+            }
+        );
+        assert_eq!(
+            step(u32::MAX, None),
+            Step::Spin {
+                units: MAX_SPIN_UNITS
+            }
+        );
+    }
+
+    #[test]
+    fn phases_and_fractions() {
+        assert_eq!(step(3, Some(20)).phase(), "spin");
+        assert_eq!(step(10, Some(20)).phase(), "yield");
+        assert_eq!(step(25, Some(20)).phase(), "sleep");
+        let su = SpinUntil {
+            wall_ms: 200.0,
+            busy_ms: 150.0,
+            calls: 9,
+        };
+        assert_eq!(su.busy_fraction(), 0.75);
+        assert_eq!(SpinUntil { wall_ms: 0.0, ..su }.busy_fraction(), 0.0);
+    }
+}

@@ -1,0 +1,372 @@
+//! Experiment 2: what blocking does to shared threads.
+//!
+//! (a) The page's main thread is one "thread pool" of size one: N jobs that
+//! each wait T ms either block it (busy-wait, the Thread.Sleep-on-a-pool-
+//! thread analogue) or await a timer (Task.Delay). (b) A pool of K workers
+//! runs N jobs that wait by `Atomics.wait` (blocking their worker) or by an
+//! async timer (a worker's event loop holds any number of pending timers).
+//! This module holds the configurations, the measured shapes, and the
+//! expected shapes the article predicts.
+
+use serde::{Deserialize, Serialize};
+
+/// How the jobs of a batch wait.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum JobMode {
+    /// The job holds its thread for the whole wait.
+    Blocking,
+    /// The job awaits a timer and holds no thread meanwhile.
+    Async,
+}
+
+impl JobMode {
+    /// Both modes, blocking first.
+    pub const ALL: [JobMode; 2] = [JobMode::Blocking, JobMode::Async];
+
+    /// Display name.
+    pub fn name(self) -> &'static str {
+        match self {
+            JobMode::Blocking => "blocking",
+            JobMode::Async => "async",
+        }
+    }
+}
+
+/// Why a starvation configuration was refused.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum StarvationConfigError {
+    /// A field that is not a whole number.
+    #[error("{field}: \"{text}\" is not a whole number")]
+    NotANumber {
+        /// Which field.
+        field: &'static str,
+        /// What was given (truncated).
+        text: String,
+    },
+    /// A field out of its range.
+    #[error("{field} must be between {min} and {max} (got {got})")]
+    OutOfRange {
+        /// Which field.
+        field: &'static str,
+        /// Smallest allowed.
+        min: u32,
+        /// Largest allowed.
+        max: u32,
+        /// Given.
+        got: u32,
+    },
+    /// The blocking batch would take too long.
+    #[error("the blocking batch would take {seconds} s; keep it under {limit} s")]
+    TooLong {
+        /// Expected seconds.
+        seconds: u32,
+        /// Limit.
+        limit: u32,
+    },
+}
+
+fn parse_field(
+    field: &'static str,
+    text: &str,
+    min: u32,
+    max: u32,
+) -> Result<u32, StarvationConfigError> {
+    let got = text
+        .trim()
+        .parse::<u32>()
+        .map_err(|_| StarvationConfigError::NotANumber {
+            field,
+            text: text.trim().chars().take(20).collect(),
+        })?;
+    if got < min || got > max {
+        return Err(StarvationConfigError::OutOfRange {
+            field,
+            min,
+            max,
+            got,
+        });
+    }
+    Ok(got)
+}
+
+/// The longest blocking batch either experiment accepts, ms.
+const MAX_BLOCKING_MS: f64 = 20_000.0;
+
+fn check_duration(blocking_ms: f64) -> Result<(), StarvationConfigError> {
+    if blocking_ms > MAX_BLOCKING_MS {
+        return Err(StarvationConfigError::TooLong {
+            seconds: (blocking_ms / 1000.0).ceil() as u32,
+            limit: (MAX_BLOCKING_MS / 1000.0) as u32,
+        });
+    }
+    Ok(())
+}
+
+/// Configuration of experiment 2a (main thread).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MainConfig {
+    /// Jobs in the batch.
+    pub jobs: u32,
+    /// How long each job waits, ms.
+    pub wait_ms: u32,
+}
+
+impl Default for MainConfig {
+    fn default() -> Self {
+        Self {
+            jobs: 8,
+            wait_ms: 250,
+        }
+    }
+}
+
+impl MainConfig {
+    /// Parses and validates the form fields.
+    pub fn parse(jobs: &str, wait_ms: &str) -> Result<Self, StarvationConfigError> {
+        let config = Self {
+            jobs: parse_field("jobs", jobs, 1, 64)?,
+            wait_ms: parse_field("wait", wait_ms, 1, 2000)?,
+        };
+        check_duration(config.expected_batch_ms(JobMode::Blocking))?;
+        Ok(config)
+    }
+
+    /// The batch time the article predicts: blocking jobs run one after the
+    /// other on the one thread; async jobs wait side by side.
+    pub fn expected_batch_ms(&self, mode: JobMode) -> f64 {
+        match mode {
+            JobMode::Blocking => f64::from(self.jobs) * f64::from(self.wait_ms),
+            JobMode::Async => f64::from(self.wait_ms),
+        }
+    }
+}
+
+/// One mode's measurements on the main thread. Times are ms since the batch
+/// was queued.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct MainRun {
+    /// How the jobs waited.
+    pub mode: JobMode,
+    /// When the last job finished.
+    pub batch_ms: f64,
+    /// How long a `setTimeout(0)` queued right after the batch waited to run.
+    pub timer_queue_wait_ms: f64,
+    /// How long a `MessageChannel` message posted right after the batch
+    /// waited to be delivered.
+    pub message_queue_wait_ms: f64,
+    /// Timestamps of the animation frames seen from the batch start to a
+    /// little after its end.
+    pub frames_ms: Vec<f64>,
+}
+
+impl MainRun {
+    /// `(time, gap)` for each frame: the gap is the time since the
+    /// previous frame, or since the batch was queued for the first one.
+    pub fn frame_gaps(&self) -> Vec<(f64, f64)> {
+        std::iter::once(0.0)
+            .chain(self.frames_ms.iter().copied())
+            .collect::<Vec<_>>()
+            .windows(2)
+            .map(|w| (w[1], w[1] - w[0]))
+            .collect()
+    }
+
+    /// The longest time the page went without a frame; the whole batch if
+    /// no frame came at all.
+    pub fn longest_frame_gap(&self) -> f64 {
+        self.frame_gaps()
+            .into_iter()
+            .map(|(_, g)| g)
+            .reduce(f64::max)
+            .unwrap_or(self.batch_ms)
+    }
+}
+
+/// Results of experiment 2a.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct MainStarvation {
+    /// The configuration that was run.
+    pub config: MainConfig,
+    /// One run per mode, blocking first.
+    pub runs: Vec<MainRun>,
+}
+
+/// Configuration of experiment 2b (worker pool).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PoolConfig {
+    /// Workers in the pool.
+    pub workers: u32,
+    /// Jobs in the batch.
+    pub jobs: u32,
+    /// How long each job waits, ms.
+    pub wait_ms: u32,
+}
+
+impl PoolConfig {
+    /// The default for a machine with `cores` logical cores: at most four
+    /// workers, so the blocking batch shows the queueing in seconds.
+    pub fn for_cores(cores: u32) -> Self {
+        Self {
+            workers: cores.clamp(1, 4),
+            jobs: 40,
+            wait_ms: 250,
+        }
+    }
+
+    /// Parses and validates the form fields.
+    pub fn parse(workers: &str, jobs: &str, wait_ms: &str) -> Result<Self, StarvationConfigError> {
+        let config = Self {
+            workers: parse_field("workers", workers, 1, 16)?,
+            jobs: parse_field("jobs", jobs, 1, 400)?,
+            wait_ms: parse_field("wait", wait_ms, 1, 2000)?,
+        };
+        check_duration(config.expected_batch_ms(JobMode::Blocking))?;
+        Ok(config)
+    }
+
+    /// The batch time the article predicts: `ceil(N / K) · T` when each job
+    /// holds a worker, `T` when none does.
+    pub fn expected_batch_ms(&self, mode: JobMode) -> f64 {
+        match mode {
+            JobMode::Blocking => {
+                f64::from(self.jobs.div_ceil(self.workers)) * f64::from(self.wait_ms)
+            }
+            JobMode::Async => f64::from(self.wait_ms),
+        }
+    }
+
+    /// Which worker gets job `job`: round robin, as a pool's queue would
+    /// hand them out when every worker is equally busy.
+    pub fn worker_for(&self, job: u32) -> u32 {
+        job % self.workers
+    }
+}
+
+/// One job's life in a worker, ms since the batch was queued.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct JobSpan {
+    /// The worker that ran it.
+    pub worker: u32,
+    /// The job (the extra job is number `jobs`).
+    pub job: u32,
+    /// When it started.
+    pub start_ms: f64,
+    /// When it finished.
+    pub end_ms: f64,
+}
+
+/// One mode's measurements in the pool.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PoolRun {
+    /// How the jobs waited.
+    pub mode: JobMode,
+    /// When the last job of the batch finished.
+    pub batch_ms: f64,
+    /// How long the extra job, queued after the batch, waited to start.
+    pub extra_job_wait_ms: f64,
+    /// Every job's span, the extra job included.
+    pub spans: Vec<JobSpan>,
+}
+
+/// Results of experiment 2b.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PoolStarvation {
+    /// The configuration that was run.
+    pub config: PoolConfig,
+    /// One run per mode, blocking first.
+    pub runs: Vec<PoolRun>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn expected_shapes_follow_the_article() {
+        let pool = PoolConfig {
+            workers: 4,
+            jobs: 40,
+            wait_ms: 250,
+        };
+        assert_eq!(pool.expected_batch_ms(JobMode::Blocking), 2500.0);
+        assert_eq!(pool.expected_batch_ms(JobMode::Async), 250.0);
+        // The article: 200 items x 1 s on 10 threads would take 20 s blocking.
+        let article = PoolConfig {
+            workers: 10,
+            jobs: 200,
+            wait_ms: 1000,
+        };
+        assert_eq!(article.expected_batch_ms(JobMode::Blocking), 20_000.0);
+        let uneven = PoolConfig {
+            workers: 3,
+            jobs: 7,
+            wait_ms: 100,
+        };
+        assert_eq!(uneven.expected_batch_ms(JobMode::Blocking), 300.0);
+        assert_eq!(
+            (0..7).map(|j| uneven.worker_for(j)).collect::<Vec<_>>(),
+            [0, 1, 2, 0, 1, 2, 0]
+        );
+        let main = MainConfig::default();
+        assert_eq!(main.expected_batch_ms(JobMode::Blocking), 2000.0);
+        assert_eq!(main.expected_batch_ms(JobMode::Async), 250.0);
+    }
+
+    #[test]
+    fn parsing_checks_every_limit() {
+        assert_eq!(MainConfig::parse(" 8 ", "250"), Ok(MainConfig::default()));
+        assert_eq!(
+            MainConfig::parse("0", "250"),
+            Err(StarvationConfigError::OutOfRange {
+                field: "jobs",
+                min: 1,
+                max: 64,
+                got: 0
+            })
+        );
+        assert!(matches!(
+            MainConfig::parse("64", "2000"),
+            Err(StarvationConfigError::TooLong { seconds: 128, .. })
+        ));
+        assert!(matches!(
+            PoolConfig::parse("x", "1", "1"),
+            Err(StarvationConfigError::NotANumber {
+                field: "workers",
+                ..
+            })
+        ));
+        assert_eq!(
+            PoolConfig::parse("4", "40", "250"),
+            Ok(PoolConfig::for_cores(8))
+        );
+        assert_eq!(PoolConfig::for_cores(2).workers, 2);
+        assert_eq!(PoolConfig::for_cores(0).workers, 1);
+    }
+
+    #[test]
+    fn frame_gaps_include_the_wait_for_the_first_frame() {
+        let run = MainRun {
+            mode: JobMode::Blocking,
+            batch_ms: 1000.0,
+            timer_queue_wait_ms: 1000.0,
+            message_queue_wait_ms: 1000.0,
+            frames_ms: vec![16.0, 32.0, 520.0, 536.0],
+        };
+        assert_eq!(
+            run.frame_gaps(),
+            vec![(16.0, 16.0), (32.0, 16.0), (520.0, 488.0), (536.0, 16.0)]
+        );
+        assert_eq!(run.longest_frame_gap(), 488.0);
+        let frozen = MainRun {
+            frames_ms: vec![900.0],
+            ..run.clone()
+        };
+        assert_eq!(frozen.longest_frame_gap(), 900.0);
+        let none = MainRun {
+            frames_ms: vec![],
+            ..run
+        };
+        assert_eq!(none.longest_frame_gap(), 1000.0);
+    }
+}

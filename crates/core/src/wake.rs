@@ -1,0 +1,256 @@
+//! Experiment 4: wake latency. A setter raises a flag after a random 0–3 ms;
+//! how soon does a waiter notice, by polling or by being signalled?
+//!
+//! Both sides stamp times as `performance.timeOrigin + performance.now()`,
+//! one time base across threads up to a small skew, which the run measures
+//! by ping-pong (see [`skew_ms`]) and reports.
+
+use crate::schema::Outcome;
+use serde::{Deserialize, Serialize};
+
+/// How the waiter notices the flag.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Strategy {
+    /// `while (Atomics.load(flag) == 0) {}`.
+    SpinUntil,
+    /// `while (!flag) Atomics.wait(other, 0, 0, 1)`: 1 ms sleep polling.
+    SleepPoll,
+    /// `while (!flag) await setTimeout(1)`: 1 ms timer polling.
+    TimerPoll,
+    /// `Atomics.wait(flag, 0)` woken by `Atomics.notify`.
+    Event,
+    /// `await Atomics.waitAsync(flag, 0)` woken by `Atomics.notify`.
+    AsyncEvent,
+    /// A `MessageChannel` message from the setter.
+    PostMessage,
+}
+
+impl Strategy {
+    /// Every strategy, in display order.
+    pub const ALL: [Strategy; 6] = [
+        Strategy::SpinUntil,
+        Strategy::SleepPoll,
+        Strategy::TimerPoll,
+        Strategy::Event,
+        Strategy::AsyncEvent,
+        Strategy::PostMessage,
+    ];
+
+    /// Stable identifier.
+    pub fn id(self) -> &'static str {
+        match self {
+            Strategy::SpinUntil => "spin_until",
+            Strategy::SleepPoll => "sleep_poll",
+            Strategy::TimerPoll => "timer_poll",
+            Strategy::Event => "event",
+            Strategy::AsyncEvent => "async_event",
+            Strategy::PostMessage => "post_message",
+        }
+    }
+
+    /// What the waiter does in the browser.
+    pub fn label(self) -> &'static str {
+        match self {
+            Strategy::SpinUntil => "spin on Atomics.load",
+            Strategy::SleepPoll => "poll, Atomics.wait 1 ms between checks",
+            Strategy::TimerPoll => "poll, await setTimeout(1) between checks",
+            Strategy::Event => "Atomics.wait + Atomics.notify",
+            Strategy::AsyncEvent => "await Atomics.waitAsync + notify",
+            Strategy::PostMessage => "postMessage from the setter",
+        }
+    }
+
+    /// The .NET code of the article it stands for.
+    pub fn analogue(self) -> &'static str {
+        match self {
+            Strategy::SpinUntil => "SpinWait.SpinUntil(() => flag)",
+            Strategy::SleepPoll => "while (!flag) Thread.Sleep(1)",
+            Strategy::TimerPoll => "while (!flag) await Task.Delay(1)",
+            Strategy::Event => "ManualResetEventSlim.Wait()",
+            Strategy::AsyncEvent => "await TaskCompletionSource.Task",
+            Strategy::PostMessage => "await a Channel read",
+        }
+    }
+
+    /// Whether it needs shared memory.
+    pub fn needs_shared_memory(self) -> bool {
+        self != Strategy::PostMessage
+    }
+}
+
+/// Configuration of experiment 4.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WakeConfig {
+    /// Rounds per strategy.
+    pub rounds: u32,
+    /// Largest random delay before the setter raises the flag, µs.
+    pub max_delay_us: u32,
+    /// Seed of the delay sequence (the same delays for every strategy).
+    pub seed: u64,
+}
+
+impl Default for WakeConfig {
+    fn default() -> Self {
+        Self {
+            rounds: 200,
+            max_delay_us: 3000,
+            seed: 0x5EED_CAFE,
+        }
+    }
+}
+
+impl WakeConfig {
+    /// Largest accepted round count.
+    pub const MAX_ROUNDS: u32 = 2000;
+
+    /// Parses and validates the rounds field.
+    pub fn parse(rounds: &str) -> Result<Self, String> {
+        let rounds: u32 = rounds.trim().parse().map_err(|_| {
+            format!(
+                "rounds: \"{}\" is not a whole number",
+                rounds.trim().chars().take(20).collect::<String>()
+            )
+        })?;
+        if rounds == 0 || rounds > Self::MAX_ROUNDS {
+            return Err(format!(
+                "rounds must be between 1 and {} (got {rounds})",
+                Self::MAX_ROUNDS
+            ));
+        }
+        Ok(Self {
+            rounds,
+            ..Self::default()
+        })
+    }
+
+    /// The setter's delay before each round, µs: a xorshift sequence, so
+    /// every strategy faces the same delays.
+    pub fn delays_us(&self) -> Vec<u32> {
+        let mut x = self.seed | 1;
+        (0..self.rounds)
+            .map(|_| {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                (x % (u64::from(self.max_delay_us) + 1)) as u32
+            })
+            .collect()
+    }
+}
+
+/// Clock skew between two threads from ping-pong exchanges, NTP style: for
+/// each exchange `(a_send, b_recv, b_send, a_recv)`, stamped on A's and B's
+/// clocks, B's clock is ahead of A's by
+/// `((b_recv - a_send) + (b_send - a_recv)) / 2`. Returns the median, or 0
+/// without exchanges.
+pub fn skew_ms(exchanges: &[[f64; 4]]) -> f64 {
+    let mut offsets: Vec<f64> = exchanges
+        .iter()
+        .map(|[a_send, b_recv, b_send, a_recv]| ((b_recv - a_send) + (b_send - a_recv)) / 2.0)
+        .filter(|o| o.is_finite())
+        .collect();
+    if offsets.is_empty() {
+        return 0.0;
+    }
+    offsets.sort_by(f64::total_cmp);
+    offsets[offsets.len() / 2]
+}
+
+/// One strategy's outcome: set→noticed latencies, ms.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct WakeResult {
+    /// The strategy.
+    pub strategy: Strategy,
+    /// Its latencies, or why there are none.
+    pub outcome: Outcome,
+}
+
+/// Results of experiment 4.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct WakeLatency {
+    /// The configuration that was run.
+    pub config: WakeConfig,
+    /// Measured skew of the waiter's clock against the setter's, ms.
+    pub skew_ms: f64,
+    /// One result per strategy.
+    pub results: Vec<WakeResult>,
+}
+
+impl WakeLatency {
+    /// Each measured strategy's median as a multiple of the event wait's.
+    pub fn ratios_to_event(&self) -> Vec<(Strategy, f64)> {
+        let median = |s: Strategy| {
+            self.results
+                .iter()
+                .find(|r| r.strategy == s)
+                .and_then(|r| r.outcome.summary())
+                .map(|x| x.p50)
+        };
+        let Some(event) = median(Strategy::Event).filter(|&e| e > 0.0) else {
+            return Vec::new();
+        };
+        Strategy::ALL
+            .into_iter()
+            .filter_map(|s| median(s).map(|m| (s, m / event)))
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn delays_are_deterministic_and_in_range() {
+        let c = WakeConfig::default();
+        let d = c.delays_us();
+        assert_eq!(d.len(), 200);
+        assert_eq!(d, c.delays_us());
+        assert!(d.iter().all(|&x| x <= 3000));
+        let mean = d.iter().map(|&x| f64::from(x)).sum::<f64>() / 200.0;
+        assert!((1000.0..2000.0).contains(&mean), "mean {mean}");
+        assert!(WakeConfig::parse("0").is_err());
+        assert!(WakeConfig::parse("abc").unwrap_err().contains("abc"));
+        assert_eq!(WakeConfig::parse("50").unwrap().rounds, 50);
+    }
+
+    #[test]
+    fn skew_from_symmetric_exchanges() {
+        // B is 5 ms ahead; one-way latency 0.1 ms each direction.
+        let ex = [
+            [0.0, 5.1, 5.2, 0.3],
+            [10.0, 15.1, 15.1, 10.2],
+            [20.0, 25.3, 25.4, 20.7],
+        ];
+        assert!((skew_ms(&ex) - 5.0).abs() < 1e-9);
+        assert_eq!(skew_ms(&[]), 0.0);
+    }
+
+    #[test]
+    fn ratios_divide_by_the_event_median() {
+        let m = |v: f64| Outcome::measured(vec![v]).unwrap();
+        let w = WakeLatency {
+            config: WakeConfig::default(),
+            skew_ms: 0.0,
+            results: vec![
+                WakeResult {
+                    strategy: Strategy::Event,
+                    outcome: m(0.02),
+                },
+                WakeResult {
+                    strategy: Strategy::SleepPoll,
+                    outcome: m(1.0),
+                },
+                WakeResult {
+                    strategy: Strategy::AsyncEvent,
+                    outcome: Outcome::Unavailable { reason: "x".into() },
+                },
+            ],
+        };
+        let r = w.ratios_to_event();
+        assert_eq!(r.len(), 2);
+        assert_eq!(r[0].0, Strategy::SleepPoll);
+        assert!((r[0].1 - 50.0).abs() < 1e-9);
+    }
+}

@@ -1,0 +1,119 @@
+//! Experiment 2a, starvation of the main thread: the live animation, the
+//! controls, the frame-gap chart and the numbers.
+
+use crate::components::charts::FrameGapChart;
+use crate::components::raw_report::RawReport;
+use crate::components::run_controls::{RunButtons, RunStatus};
+use crate::components::ticker::Ticker;
+use crate::hooks::{UseExperiment, use_experiment};
+use crate::runner::run_main_starvation;
+use leptos::prelude::*;
+use waitlab_core::chart::format_ms;
+use waitlab_core::findings;
+use waitlab_core::starvation::{JobMode, MainConfig, MainStarvation};
+
+/// Experiment 2a.
+#[component]
+pub fn MainStarvationSection() -> impl IntoView {
+    let defaults = MainConfig::default();
+    let jobs = RwSignal::new(defaults.jobs.to_string());
+    let wait_ms = RwSignal::new(defaults.wait_ms.to_string());
+    let config = Memo::new(move |_| {
+        MainConfig::parse(&jobs.get(), &wait_ms.get()).map_err(|e| e.to_string())
+    });
+    let UseExperiment {
+        progress,
+        report,
+        notice,
+        run,
+        cancel,
+    } = use_experiment(run_main_starvation);
+    view! {
+        <section class="card experiment" data-testid="main-starvation">
+            <h2><span class="num-badge">"2a"</span>" Starvation: blocking the main thread"</h2>
+            <div class="explain">
+                <p>"In the article, 200 work items that each Thread.Sleep(1000) on a pool of 10 threads \
+                    took 18 s, and a trivial item queued behind them waited 17 s; with await Task.Delay(1000) \
+                    the batch took 1 s. A blocked thread is lost to everyone else."</p>
+                <p>"A page has one main thread, a pool of one. Jobs that busy-wait hold it, so timers, \
+                    messages, input and rendering all wait; jobs that await a timer hold nothing. Watch \
+                    the ball: requestAnimationFrame moves it, and it freezes while the blocking batch runs."</p>
+            </div>
+            <Ticker />
+            <form class="controls" on:submit=move |e| {
+                e.prevent_default();
+                if let Ok(c) = config.get() { run.run(c); }
+            }>
+                <label>"Jobs"
+                    <input type="text" inputmode="numeric" data-testid="jobs" prop:value=jobs
+                        on:input=move |e| jobs.set(event_target_value(&e)) />
+                </label>
+                <label>"Each waits, ms"
+                    <input type="text" inputmode="numeric" data-testid="wait" prop:value=wait_ms
+                        on:input=move |e| wait_ms.set(event_target_value(&e)) />
+                </label>
+                <RunButtons progress=progress can_run=Signal::derive(move || config.with(Result::is_ok)) cancel=cancel />
+                <span class="hint">{move || config.get().ok().map(|c| format!(
+                    "the page freezes for about {} s during the blocking batch",
+                    format_ms(c.expected_batch_ms(JobMode::Blocking) / 1000.0)
+                ))}</span>
+            </form>
+            {move || config.get().err().map(|e| view! { <p class="error" role="alert" data-testid="config-error">{e}</p> })}
+            <RunStatus progress=progress notice=notice unit="batches" />
+            {move || report.get().and_then(|r| {
+                let ms = r.main_starvation.clone()?;
+                Some(view! { <MainStarvationResults ms=ms /> <RawReport report=r /> })
+            })}
+        </section>
+    }
+}
+
+/// Findings, chart and table of a finished run.
+#[component]
+fn MainStarvationResults(
+    /// The results.
+    ms: MainStarvation,
+) -> impl IntoView {
+    let rows = ms
+        .runs
+        .iter()
+        .map(|run| {
+            view! {
+                <tr data-testid=format!("row-{}", run.mode.name())>
+                    <td>{run.mode.name()}</td>
+                    <td class="analogue">{match run.mode {
+                        JobMode::Blocking => "Thread.Sleep on a pool thread",
+                        JobMode::Async => "await Task.Delay",
+                    }}</td>
+                    <td class="num">{format_ms(run.batch_ms)}</td>
+                    <td class="num">{format_ms(ms.config.expected_batch_ms(run.mode))}</td>
+                    <td class="num">{format_ms(run.timer_queue_wait_ms)}</td>
+                    <td class="num">{format_ms(run.message_queue_wait_ms)}</td>
+                    <td class="num">{format_ms(run.longest_frame_gap())}</td>
+                    <td class="num">{run.frames_ms.len()}</td>
+                </tr>
+            }
+        })
+        .collect_view();
+    view! {
+        <div class="results-block" data-testid="results">
+            <h3>"What this run shows"</h3>
+            <ul class="findings">
+                {findings::main_starvation(&ms).into_iter().map(|f| view! { <li>{f}</li> }).collect_view()}
+            </ul>
+            <h3>"Time between animation frames"</h3>
+            <FrameGapChart runs=ms.runs.clone() />
+            <div class="table-wrap">
+                <table class="results">
+                    <thead><tr>
+                        <th>"Jobs"</th><th>".NET analogue"</th><th class="num">"Batch, ms"</th>
+                        <th class="num">"Expected"</th><th class="num">"setTimeout(0) waited"</th>
+                        <th class="num">"Message waited"</th><th class="num">"Longest frame gap"</th>
+                        <th class="num">"Frames"</th>
+                    </tr></thead>
+                    <tbody>{rows}</tbody>
+                </table>
+            </div>
+        </div>
+    }
+}

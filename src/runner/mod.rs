@@ -1,0 +1,117 @@
+//! Running experiments: each `run_*` function measures one experiment end
+//! to end and returns a [`Report`] holding the environment and that
+//! experiment's results.
+//!
+//! Cancelling a run is dropping its future: pending timers are cleared, and
+//! workers are terminated by `ProbeWorker`'s `Drop`.
+
+mod main_starvation;
+mod timed_waits;
+
+pub use main_starvation::run_main_starvation;
+pub use timed_waits::run_timed_waits;
+
+use crate::browser::{clock, page};
+use std::cell::{Cell, RefCell};
+use std::rc::Rc;
+use waitlab_core::schema::{Environment, Report};
+
+/// Where a run stands.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Progress {
+    /// Samples (and chain runs) measured so far.
+    pub done: u32,
+    /// Samples (and chain runs) the run will measure.
+    pub total: u32,
+    /// What the main thread is measuring.
+    pub main: Option<String>,
+    /// What the worker(s) are measuring.
+    pub worker: Option<String>,
+}
+
+impl Progress {
+    /// Completed fraction in `[0, 1]`.
+    pub fn fraction(&self) -> f64 {
+        if self.total == 0 {
+            0.0
+        } else {
+            (f64::from(self.done) / f64::from(self.total)).min(1.0)
+        }
+    }
+}
+
+/// Publishes progress to whoever shows it.
+pub type Publish = Rc<dyn Fn(Progress)>;
+
+/// Shared progress state plus the callback that publishes it.
+#[derive(Clone)]
+pub(crate) struct Reporter {
+    state: Rc<RefCell<Progress>>,
+    publish: Publish,
+}
+
+impl Reporter {
+    pub(crate) fn new(publish: Publish, total: u32) -> Self {
+        Self {
+            state: Rc::new(RefCell::new(Progress {
+                total,
+                ..Progress::default()
+            })),
+            publish,
+        }
+    }
+
+    pub(crate) fn update(&self, f: impl FnOnce(&mut Progress)) {
+        let snapshot = {
+            let mut state = self.state.borrow_mut();
+            f(&mut state);
+            state.clone()
+        };
+        (self.publish)(snapshot);
+    }
+}
+
+/// The environment block (experiment 5), measured now.
+pub fn environment() -> Environment {
+    Environment {
+        user_agent: page::user_agent(),
+        hardware_concurrency: page::hardware_concurrency(),
+        cross_origin_isolated: clock::cross_origin_isolated(),
+        clock: clock::measure_granularity(30.0),
+        started_at_unix_ms: clock::time_origin() + clock::now(),
+        hidden_during_run: page::is_hidden(),
+    }
+}
+
+/// The environment, and whether the page was hidden, over one run.
+pub(crate) struct RunScope {
+    env: Environment,
+    hidden: Rc<Cell<bool>>,
+    _listener: page::VisibilityListener,
+}
+
+impl RunScope {
+    /// Measures the environment and starts watching visibility.
+    pub(crate) fn begin() -> Self {
+        let hidden = Rc::new(Cell::new(page::is_hidden()));
+        let _listener = page::VisibilityListener::new({
+            let hidden = hidden.clone();
+            move |now_hidden| hidden.set(hidden.get() || now_hidden)
+        });
+        Self {
+            env: environment(),
+            hidden,
+            _listener,
+        }
+    }
+
+    /// The report of the run: the environment, marked if the page was
+    /// hidden at any time, and what `fill` adds.
+    pub(crate) fn finish(self, fill: impl FnOnce(&mut Report)) -> Report {
+        let mut env = self.env;
+        env.hidden_during_run = self.hidden.get();
+        let mut report = Report::new(env, None);
+        fill(&mut report);
+        report
+    }
+}
