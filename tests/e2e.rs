@@ -300,6 +300,47 @@ fn starvation_main(browser: Browser) {
     assert_no_page_errors(&mut s);
 }
 
+fn starvation_pool(browser: Browser) {
+    let sel = |id: &str| format!("[data-testid=pool-starvation] [data-testid={id}]");
+    let mut s = Session::start(browser);
+    s.open(&isolated_server().origin);
+    s.type_into(&sel("workers"), "2");
+    s.type_into(&sel("jobs"), "8");
+    s.type_into(&sel("wait"), "100");
+    s.click(&sel("run"));
+    s.wait_for_element(&sel("report-json"), 60);
+    s.eval("document.querySelector('[data-testid=pool-starvation] [data-testid=results]').scrollIntoView();");
+    s.screenshot("starvation-pool-results");
+    let report = Report::from_json(&s.text(&sel("report-json")).unwrap()).unwrap();
+    let tol = report.env.clock.unwrap().tolerance_ms();
+    let ps = report.pool_starvation.expect("experiment 2b results");
+    assert!(ps.blocking_sleeps, "isolated pages block in Atomics.wait");
+    let (blocking, async_) = (&ps.runs[0], &ps.runs[1]);
+    // 8 jobs on 2 workers: blocking takes 4 rounds, async about one; with
+    // N > 2K the blocking batch is at least twice the async one.
+    assert!(blocking.batch_ms >= 4.0 * 100.0 - tol, "{blocking:?}");
+    assert!(async_.batch_ms < 2.0 * 100.0, "{async_:?}");
+    assert!(blocking.batch_ms >= 2.0 * async_.batch_ms);
+    // The extra job waits for its worker's whole queue when jobs block.
+    assert!(
+        blocking.extra_job_wait_ms >= 4.0 * 100.0 - 1.0,
+        "{blocking:?}"
+    );
+    assert!(async_.extra_job_wait_ms < 100.0, "{async_:?}");
+    assert_eq!(blocking.spans.len(), 9);
+    assert_no_page_errors(&mut s);
+}
+
+#[test]
+fn starvation_pool_chromium() {
+    starvation_pool(Browser::Chromium);
+}
+
+#[test]
+fn starvation_pool_firefox() {
+    starvation_pool(Browser::Firefox);
+}
+
 #[test]
 fn starvation_main_chromium() {
     starvation_main(Browser::Chromium);

@@ -6,9 +6,11 @@
 //! one `Done`.
 
 use std::cell::RefCell;
-use waitlab::browser::clock::now;
+use waitlab::browser::clock::{busy_wait_until, epoch_now, now};
+use waitlab::browser::{shared, wait};
 use waitlab::probes::measure_in_worker;
-use waitlab_core::protocol::{FromWorker, PROTOCOL_VERSION, ToWorker, WorkerOutcome};
+use waitlab_core::protocol::{FromWorker, PROTOCOL_VERSION, ToWorker, WorkerOutcome, shared_slots};
+use waitlab_core::starvation::JobMode;
 use wasm_bindgen::prelude::Closure;
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
@@ -56,6 +58,35 @@ fn handle(data: JsValue) {
                     .await;
             post(&FromWorker::Done { job, outcome });
         }),
+        Ok(ToWorker::PoolJob { job, mode, wait_ms }) => {
+            let start_ms = epoch_now();
+            match mode {
+                JobMode::Blocking => {
+                    let memory = MEMORY.with(|m| m.borrow().clone());
+                    match memory {
+                        Some(memory) => {
+                            let _ =
+                                shared::wait(&memory, shared_slots::SLEEP, 0, f64::from(wait_ms));
+                        }
+                        // Without shared memory the only way to block is to spin.
+                        None => busy_wait_until(now() + f64::from(wait_ms)),
+                    }
+                    post(&FromWorker::JobDone {
+                        job,
+                        start_ms,
+                        end_ms: epoch_now(),
+                    });
+                }
+                JobMode::Async => wasm_bindgen_futures::spawn_local(async move {
+                    wait::timeout(wait_ms).await;
+                    post(&FromWorker::JobDone {
+                        job,
+                        start_ms,
+                        end_ms: epoch_now(),
+                    });
+                }),
+            }
+        }
         Err(message) => post(&FromWorker::Done {
             job: u32::MAX,
             outcome: WorkerOutcome::Failed { message },

@@ -58,3 +58,9 @@ pub fn busy_wait_until(deadline_ms: f64) {
         std::hint::spin_loop();
     }
 }
+
+/// `timeOrigin + now()`: ms since the Unix epoch, comparable between the
+/// page and its workers up to a small skew.
+pub fn epoch_now() -> f64 {
+    time_origin() + now()
+}

@@ -6,7 +6,7 @@ use leptos::prelude::*;
 use waitlab_core::chart::{Scale, format_ms, histogram_bars};
 use waitlab_core::probe::CellKey;
 use waitlab_core::schema::{NestedChain, Outcome};
-use waitlab_core::starvation::MainRun;
+use waitlab_core::starvation::{MainRun, PoolConfig, PoolRun};
 use waitlab_core::stats::{Samples, Summary};
 
 const WIDTH: f64 = 760.0;
@@ -269,6 +269,74 @@ pub fn FrameGapChart(
             <text class="legend async" x=LEFT + 90.0 y=TOP + 12.0>"— async"</text>
             <text class="axis-label" x=WIDTH - 12.0 y=HEIGHT - 2.0 text-anchor="end">
                 "ms since the batch was queued · gap between frames, ms (log) · dashed = 60 fps"
+            </text>
+        </svg>
+    }
+}
+
+/// Per-worker timelines (a Gantt chart) of each mode of experiment 2b: one
+/// row per worker, one bar per job, the extra job highlighted.
+#[component]
+pub fn PoolGantt(
+    /// The configuration that was run.
+    config: PoolConfig,
+    /// The runs, blocking first.
+    runs: Vec<PoolRun>,
+) -> impl IntoView {
+    const LEFT: f64 = 90.0;
+    const ROW: f64 = 16.0;
+    const PANEL_GAP: f64 = 26.0;
+    let end = runs
+        .iter()
+        .flat_map(|r| r.spans.iter().map(|s| s.end_ms))
+        .fold(1.0, f64::max);
+    let panel = ROW * f64::from(config.workers) + PANEL_GAP;
+    let height = panel * runs.len() as f64 + 40.0;
+    let x = Scale::linear_nice(0.0, end, LEFT, WIDTH - 12.0);
+    let bottom = height - 34.0;
+    let panels = runs
+        .iter()
+        .enumerate()
+        .map(|(i, run)| {
+            let top = 14.0 + panel * i as f64;
+            let bars = run
+                .spans
+                .iter()
+                .map(|s| {
+                    let (x0, x1) = (x.map(s.start_ms), x.map(s.end_ms));
+                    let extra = s.job == config.jobs;
+                    view! {
+                        <rect class=if extra { "job extra" } else { "job" }
+                            x=x0 y=top + ROW * f64::from(s.worker) + 2.0
+                            width=(x1 - x0).max(1.5) height=ROW - 4.0>
+                            <title>{format!("job {}{}: {}–{} ms", s.job, if extra { " (extra)" } else { "" }, format_ms(s.start_ms), format_ms(s.end_ms))}</title>
+                        </rect>
+                    }
+                })
+                .collect_view();
+            let labels = (0..config.workers)
+                .map(|w| {
+                    view! {
+                        <text class="tick" x=LEFT - 6.0 y=top + ROW * f64::from(w) + ROW - 4.0 text-anchor="end">
+                            {format!("worker {}", w + 1)}
+                        </text>
+                    }
+                })
+                .collect_view();
+            view! {
+                <text class="panel-label" x=LEFT y=top - 3.0>{run.mode.name()}</text>
+                {labels}
+                {bars}
+            }
+        })
+        .collect_view();
+    view! {
+        <svg class="chart" viewBox=format!("0 0 {WIDTH} {height}") role="img"
+            aria-label="Which worker ran which job when, for each mode">
+            {x_axis(&x, 6.0, bottom)}
+            {panels}
+            <text class="axis-label" x=WIDTH - 12.0 y=height - 2.0 text-anchor="end">
+                "ms since the batch was queued · orange = the extra job queued after the batch"
             </text>
         </svg>
     }

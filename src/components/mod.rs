@@ -2,6 +2,7 @@
 
 pub mod charts;
 pub mod env_block;
+pub mod field;
 pub mod raw_report;
 pub mod results_table;
 pub mod run_controls;

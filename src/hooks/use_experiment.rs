@@ -79,7 +79,9 @@ where
         });
         spawn_local(async move {
             if let Ok(r) = Abortable::new(runner(config, publish), registration).await {
-                if r.env.hidden_during_run {
+                if let Some(failure) = &r.failure {
+                    set_notice.set(Some(format!("The run failed: {failure}")));
+                } else if r.env.hidden_during_run {
                     set_notice.set(Some(
                         "The page was hidden during this run: browsers throttle timers in \
                          background tabs, so these numbers are marked as throttled"

@@ -6,9 +6,11 @@
 //! workers are terminated by `ProbeWorker`'s `Drop`.
 
 mod main_starvation;
+mod pool_starvation;
 mod timed_waits;
 
 pub use main_starvation::run_main_starvation;
+pub use pool_starvation::run_pool_starvation;
 pub use timed_waits::run_timed_waits;
 
 use crate::browser::{clock, page};

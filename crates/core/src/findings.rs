@@ -4,7 +4,7 @@
 use crate::chart::format_ms;
 use crate::probe::{CellKey, Mechanism};
 use crate::schema::{NestedChain, Outcome, TimedWaits};
-use crate::starvation::MainStarvation;
+use crate::starvation::{MainStarvation, PoolStarvation};
 use crate::stats::Summary;
 
 fn summary(tw: &TimedWaits, mechanism: Mechanism, requested_ms: Option<u32>) -> Option<&Summary> {
@@ -114,6 +114,27 @@ pub fn main_starvation(ms: &MainStarvation) -> Vec<String> {
                 format_ms(run.timer_queue_wait_ms),
                 format_ms(run.message_queue_wait_ms),
                 format_ms(run.longest_frame_gap())
+            )
+        })
+        .collect()
+}
+
+/// The headline findings of a worker-pool starvation run.
+pub fn pool_starvation(ps: &PoolStarvation) -> Vec<String> {
+    let c = &ps.config;
+    ps.runs
+        .iter()
+        .map(|run| {
+            format!(
+                "{} jobs of {} ms on {} workers, {}: the batch took {} ms (the article's model \
+                 predicts {} ms); one more job queued behind them waited {} ms to start",
+                c.jobs,
+                c.wait_ms,
+                c.workers,
+                run.mode.name(),
+                format_ms(run.batch_ms),
+                format_ms(c.expected_batch_ms(run.mode)),
+                format_ms(run.extra_job_wait_ms)
             )
         })
         .collect()

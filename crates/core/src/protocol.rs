@@ -9,6 +9,7 @@
 
 use crate::probe::Mechanism;
 use crate::schema::Outcome;
+use crate::starvation::JobMode;
 use serde::{Deserialize, Serialize};
 
 /// Version of this protocol; bump on any change of the message shapes.
@@ -38,6 +39,16 @@ pub enum ToWorker {
         /// How many waits.
         samples: u32,
     },
+    /// One job of the pool experiment: wait `wait_ms`, blocking the
+    /// worker or not, then report its span.
+    PoolJob {
+        /// Echoed in the reply.
+        job: u32,
+        /// How to wait.
+        mode: JobMode,
+        /// How long, ms.
+        wait_ms: u32,
+    },
 }
 
 /// A reply from the worker.
@@ -55,6 +66,16 @@ pub enum FromWorker {
         job: u32,
         /// Samples measured so far.
         done: u32,
+    },
+    /// A pool job finished. Times are `timeOrigin + now()` of the
+    /// worker, ms since the Unix epoch.
+    JobDone {
+        /// The job.
+        job: u32,
+        /// When it started.
+        start_ms: f64,
+        /// When it finished.
+        end_ms: f64,
     },
     /// The job finished.
     Done {

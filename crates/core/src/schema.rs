@@ -210,6 +210,9 @@ pub struct Report {
     /// Experiment 4, if it was run.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub wake_latency: Option<WakeLatency>,
+    /// Why the run failed, if it did (its results are then absent).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub failure: Option<String>,
 }
 
 impl Report {
@@ -224,6 +227,7 @@ impl Report {
             pool_starvation: None,
             spin_ladder: None,
             wake_latency: None,
+            failure: None,
         }
     }
 

@@ -276,6 +276,9 @@ pub struct PoolStarvation {
     pub config: PoolConfig,
     /// One run per mode, blocking first.
     pub runs: Vec<PoolRun>,
+    /// Whether blocking jobs slept in `Atomics.wait` (shared memory) or,
+    /// without it, busy-waited.
+    pub blocking_sleeps: bool,
 }
 
 #[cfg(test)]

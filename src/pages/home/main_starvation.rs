@@ -2,6 +2,7 @@
 //! controls, the frame-gap chart and the numbers.
 
 use crate::components::charts::FrameGapChart;
+use crate::components::field::{ConfigError, Field};
 use crate::components::raw_report::RawReport;
 use crate::components::run_controls::{RunButtons, RunStatus};
 use crate::components::ticker::Ticker;
@@ -44,21 +45,15 @@ pub fn MainStarvationSection() -> impl IntoView {
                 e.prevent_default();
                 if let Ok(c) = config.get() { run.run(c); }
             }>
-                <label>"Jobs"
-                    <input type="text" inputmode="numeric" data-testid="jobs" prop:value=jobs
-                        on:input=move |e| jobs.set(event_target_value(&e)) />
-                </label>
-                <label>"Each waits, ms"
-                    <input type="text" inputmode="numeric" data-testid="wait" prop:value=wait_ms
-                        on:input=move |e| wait_ms.set(event_target_value(&e)) />
-                </label>
+                <Field label="Jobs" testid="jobs" value=jobs numeric=true />
+                <Field label="Each waits, ms" testid="wait" value=wait_ms numeric=true />
                 <RunButtons progress=progress can_run=Signal::derive(move || config.with(Result::is_ok)) cancel=cancel />
                 <span class="hint">{move || config.get().ok().map(|c| format!(
                     "the page freezes for about {} s during the blocking batch",
                     format_ms(c.expected_batch_ms(JobMode::Blocking) / 1000.0)
                 ))}</span>
             </form>
-            {move || config.get().err().map(|e| view! { <p class="error" role="alert" data-testid="config-error">{e}</p> })}
+            <ConfigError config=config />
             <RunStatus progress=progress notice=notice unit="batches" />
             {move || report.get().and_then(|r| {
                 let ms = r.main_starvation.clone()?;

@@ -2,12 +2,14 @@
 //! experiment (each in its own file beside this one).
 
 mod main_starvation;
+mod pool_starvation;
 mod timed_waits;
 
 use crate::components::env_block::EnvBlock;
 use crate::runner::environment;
 use leptos::prelude::*;
 use main_starvation::MainStarvationSection;
+use pool_starvation::PoolStarvationSection;
 use timed_waits::TimedWaitsSection;
 
 /// The whole page.
@@ -40,6 +42,7 @@ pub fn App() -> impl IntoView {
             })}
             <TimedWaitsSection />
             <MainStarvationSection />
+            <PoolStarvationSection />
         </main>
         <footer class="site">
             "waitlab measures in your browser; nothing leaves this page. Statistics: type-7 quantiles \

@@ -1,6 +1,7 @@
 //! Experiment 1, timed waits: controls, progress, findings, charts, table.
 
 use crate::components::charts::{ChainChart, HistogramChart, OverviewChart, samples_of};
+use crate::components::field::{ConfigError, Field};
 use crate::components::raw_report::RawReport;
 use crate::components::results_table::ResultsTable;
 use crate::components::run_controls::{RunButtons, RunStatus};
@@ -54,14 +55,8 @@ pub fn TimedWaitsSection() -> impl IntoView {
                     never yields at all."</p>
             </div>
             <form class="controls" on:submit=move |e| { e.prevent_default(); start(()); }>
-                <label>"Durations, ms"
-                    <input type="text" data-testid="durations" prop:value=durations
-                        on:input=move |e| durations.set(event_target_value(&e)) />
-                </label>
-                <label>"Samples per cell"
-                    <input type="text" inputmode="numeric" data-testid="samples" prop:value=samples
-                        on:input=move |e| samples.set(event_target_value(&e)) />
-                </label>
+                <Field label="Durations, ms" testid="durations" value=durations />
+                <Field label="Samples per cell" testid="samples" value=samples numeric=true />
                 <RunButtons progress=progress can_run=Signal::derive(move || config.with(Result::is_ok))
                     cancel=cancel />
                 <span class="hint">{move || match config.get() {
@@ -69,7 +64,7 @@ pub fn TimedWaitsSection() -> impl IntoView {
                     Err(_) => String::new(),
                 }}</span>
             </form>
-            {move || config.get().err().map(|e| view! { <p class="error" role="alert" data-testid="config-error">{e}</p> })}
+            <ConfigError config=config />
             <RunStatus progress=progress notice=notice unit="samples" />
             {move || report.get().map(|r| view! { <TimedWaitsResults report=r /> })}
         </section>

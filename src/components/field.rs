@@ -1,0 +1,39 @@
+//! A labelled text field bound to a string signal, as every experiment's
+//! form uses them; parsing and validation happen in waitlab-core.
+
+use leptos::prelude::*;
+
+/// One form field.
+#[component]
+pub fn Field(
+    /// The label above the field.
+    label: &'static str,
+    /// The `data-testid` of the input.
+    testid: &'static str,
+    /// The field's text.
+    value: RwSignal<String>,
+    /// Whether the field takes a whole number (numeric keyboard on phones).
+    #[prop(optional)]
+    numeric: bool,
+) -> impl IntoView {
+    view! {
+        <label>{label}
+            <input type="text" inputmode=if numeric { "numeric" } else { "text" } data-testid=testid
+                prop:value=value on:input=move |e| value.set(event_target_value(&e)) />
+        </label>
+    }
+}
+
+/// The validation message of a form, if its configuration is invalid.
+#[component]
+pub fn ConfigError<T: Clone + Send + Sync + 'static>(
+    /// The parsed configuration or the message.
+    config: Memo<Result<T, String>>,
+) -> impl IntoView {
+    move || {
+        config
+            .get()
+            .err()
+            .map(|e| view! { <p class="error" role="alert" data-testid="config-error">{e}</p> })
+    }
+}

@@ -1,0 +1,115 @@
+//! Experiment 2b, starvation of a worker pool: controls, the per-worker
+//! timeline and the numbers.
+
+use crate::browser::page;
+use crate::components::charts::PoolGantt;
+use crate::components::field::{ConfigError, Field};
+use crate::components::raw_report::RawReport;
+use crate::components::run_controls::{RunButtons, RunStatus};
+use crate::hooks::{UseExperiment, use_experiment};
+use crate::runner::run_pool_starvation;
+use leptos::prelude::*;
+use waitlab_core::chart::format_ms;
+use waitlab_core::findings;
+use waitlab_core::starvation::{JobMode, PoolConfig, PoolStarvation};
+
+/// Experiment 2b.
+#[component]
+pub fn PoolStarvationSection() -> impl IntoView {
+    let defaults = PoolConfig::for_cores(page::hardware_concurrency());
+    let workers = RwSignal::new(defaults.workers.to_string());
+    let jobs = RwSignal::new(defaults.jobs.to_string());
+    let wait_ms = RwSignal::new(defaults.wait_ms.to_string());
+    let config = Memo::new(move |_| {
+        PoolConfig::parse(&workers.get(), &jobs.get(), &wait_ms.get()).map_err(|e| e.to_string())
+    });
+    let UseExperiment {
+        progress,
+        report,
+        notice,
+        run,
+        cancel,
+    } = use_experiment(run_pool_starvation);
+    view! {
+        <section class="card experiment" data-testid="pool-starvation">
+            <h2><span class="num-badge">"2b"</span>" Starvation: a pool of blocked workers"</h2>
+            <div class="explain">
+                <p>"The article's thread-pool experiment: when every work item sleeps on its thread, \
+                    the pool can only run as many items at once as it has threads, so the batch takes \
+                    ceil(N / K) × T and new work queues behind it. When items await a delay instead, \
+                    the whole batch finishes in about T."</p>
+                <p>"Here K Web Workers are the pool. A blocking job holds its worker in Atomics.wait \
+                    (a busy-wait where shared memory is off); an async job awaits setTimeout, and one \
+                    worker's event loop holds any number of pending timers."</p>
+            </div>
+            <form class="controls" on:submit=move |e| {
+                e.prevent_default();
+                if let Ok(c) = config.get() { run.run(c); }
+            }>
+                <Field label="Workers" testid="workers" value=workers numeric=true />
+                <Field label="Jobs" testid="jobs" value=jobs numeric=true />
+                <Field label="Each waits, ms" testid="wait" value=wait_ms numeric=true />
+                <RunButtons progress=progress can_run=Signal::derive(move || config.with(Result::is_ok)) cancel=cancel />
+                <span class="hint">{move || config.get().ok().map(|c| format!(
+                    "blocking should take about {} s, async about {} s",
+                    format_ms(c.expected_batch_ms(JobMode::Blocking) / 1000.0),
+                    format_ms(c.expected_batch_ms(JobMode::Async) / 1000.0)
+                ))}</span>
+            </form>
+            <ConfigError config=config />
+            <RunStatus progress=progress notice=notice unit="jobs" />
+            {move || report.get().and_then(|r| {
+                let ps = r.pool_starvation.clone()?;
+                Some(view! { <PoolResults ps=ps /> <RawReport report=r /> })
+            })}
+        </section>
+    }
+}
+
+/// Findings, timeline and table of a finished run.
+#[component]
+fn PoolResults(
+    /// The results.
+    ps: PoolStarvation,
+) -> impl IntoView {
+    let rows = ps
+        .runs
+        .iter()
+        .map(|run| {
+            view! {
+                <tr data-testid=format!("row-{}", run.mode.name())>
+                    <td>{run.mode.name()}</td>
+                    <td class="analogue">{match run.mode {
+                        JobMode::Blocking => "Thread.Sleep(T) in each work item",
+                        JobMode::Async => "await Task.Delay(T) in each work item",
+                    }}</td>
+                    <td class="num">{format_ms(run.batch_ms)}</td>
+                    <td class="num">{format_ms(ps.config.expected_batch_ms(run.mode))}</td>
+                    <td class="num">{format_ms(run.extra_job_wait_ms)}</td>
+                </tr>
+            }
+        })
+        .collect_view();
+    view! {
+        <div class="results-block" data-testid="results">
+            <h3>"What this run shows"</h3>
+            <ul class="findings">
+                {findings::pool_starvation(&ps).into_iter().map(|f| view! { <li>{f}</li> }).collect_view()}
+                {(!ps.blocking_sleeps).then(|| view! {
+                    <li>"Shared memory is off here, so blocking jobs busy-waited instead of sleeping in Atomics.wait"</li>
+                })}
+            </ul>
+            <h3>"Which worker ran what, when"</h3>
+            <PoolGantt config=ps.config.clone() runs=ps.runs.clone() />
+            <div class="table-wrap">
+                <table class="results">
+                    <thead><tr>
+                        <th>"Jobs"</th><th>".NET analogue"</th><th class="num">"Batch, ms"</th>
+                        <th class="num">"Model: ceil(N/K)·T or T"</th><th class="num">"Extra job waited, ms"</th>
+                    </tr></thead>
+                    <tbody>{rows}</tbody>
+                </table>
+            </div>
+        </div>
+    }
+}

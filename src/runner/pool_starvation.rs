@@ -1,0 +1,122 @@
+//! Runs experiment 2b: a pool of K probe workers and a batch of N jobs that
+//! block their worker (`Atomics.wait`, or a busy-wait where shared memory is
+//! off) or await a timer, plus one extra job queued after the batch.
+//!
+//! Jobs are handed out round robin as soon as the batch starts, so they
+//! queue in the workers' event loops the way work items queue in a thread
+//! pool. Spans come back in `timeOrigin + now()` time and are shown relative
+//! to the moment the batch was queued.
+
+use super::{Publish, Reporter, RunScope};
+use crate::browser::clock::epoch_now;
+use crate::browser::{shared, wait, worker_host::ProbeWorker};
+use futures::future::try_join_all;
+use waitlab_core::protocol::{FromWorker, ToWorker, shared_slots};
+use waitlab_core::schema::Report;
+use waitlab_core::starvation::{JobMode, JobSpan, PoolConfig, PoolRun, PoolStarvation};
+
+async fn run_mode(
+    mode: JobMode,
+    config: &PoolConfig,
+    workers: &mut [ProbeWorker],
+    reporter: &Reporter,
+) -> Result<PoolRun, String> {
+    wait::fresh_task().await;
+    let t0 = epoch_now();
+    let send = |worker: &ProbeWorker, job: u32| {
+        worker.send(&ToWorker::PoolJob {
+            job,
+            mode,
+            wait_ms: config.wait_ms,
+        })
+    };
+    for job in 0..config.jobs {
+        send(&workers[config.worker_for(job) as usize], job)?;
+    }
+    let extra = config.jobs;
+    let extra_queued = epoch_now();
+    send(&workers[config.worker_for(extra) as usize], extra)?;
+
+    let mut spans = Vec::with_capacity(extra as usize + 1);
+    for (w, worker) in workers.iter_mut().enumerate() {
+        let expected = (0..=extra)
+            .filter(|&j| config.worker_for(j) as usize == w)
+            .count();
+        for _ in 0..expected {
+            match worker.next().await? {
+                FromWorker::JobDone {
+                    job,
+                    start_ms,
+                    end_ms,
+                } => {
+                    spans.push(JobSpan {
+                        worker: w as u32,
+                        job,
+                        start_ms: start_ms - t0,
+                        end_ms: end_ms - t0,
+                    });
+                    reporter.update(|p| p.done += 1);
+                }
+                other => return Err(format!("unexpected message from a pool worker: {other:?}")),
+            }
+        }
+    }
+    spans.sort_by(|a, b| a.start_ms.total_cmp(&b.start_ms));
+    let batch_ms = spans
+        .iter()
+        .filter(|s| s.job < extra)
+        .map(|s| s.end_ms)
+        .fold(0.0, f64::max);
+    let extra_start = spans
+        .iter()
+        .find(|s| s.job == extra)
+        .map_or(0.0, |s| s.start_ms);
+    Ok(PoolRun {
+        mode,
+        batch_ms,
+        extra_job_wait_ms: extra_start - (extra_queued - t0),
+        spans,
+    })
+}
+
+async fn measure(config: &PoolConfig, reporter: &Reporter) -> Result<(Vec<PoolRun>, bool), String> {
+    reporter.update(|p| p.worker = Some(format!("starting {} workers", config.workers)));
+    let mut workers = try_join_all((0..config.workers).map(|_| ProbeWorker::start())).await?;
+    let memory = shared::new_shared_i32(shared_slots::LEN).ok();
+    if let Some(memory) = &memory {
+        for w in &workers {
+            w.share(memory)?;
+        }
+    }
+    let mut runs = Vec::new();
+    for mode in JobMode::ALL {
+        reporter.update(|p| {
+            p.worker = Some(format!(
+                "{} {} jobs of {} ms on {} workers",
+                config.jobs,
+                mode.name(),
+                config.wait_ms,
+                config.workers
+            ))
+        });
+        runs.push(run_mode(mode, config, &mut workers, reporter).await?);
+    }
+    Ok((runs, memory.is_some()))
+}
+
+/// Runs experiment 2b with `config`, blocking mode first.
+pub async fn run_pool_starvation(config: PoolConfig, publish: Publish) -> Report {
+    let scope = RunScope::begin();
+    let reporter = Reporter::new(publish, 2 * (config.jobs + 1));
+    let result = measure(&config, &reporter).await;
+    scope.finish(|r| match result {
+        Ok((runs, blocking_sleeps)) => {
+            r.pool_starvation = Some(PoolStarvation {
+                config,
+                runs,
+                blocking_sleeps,
+            })
+        }
+        Err(message) => r.failure = Some(message),
+    })
+}
