@@ -170,8 +170,18 @@ fn test() -> Result {
         run(&mut cmd)?;
     }
     // End to end: the built dist in real browsers, with and without isolation.
+    // One browser at a time: the tests assert timing invariants.
     run(cargo()
-        .args(["test", "--package", "waitlab", "--test", "e2e"])
+        .args([
+            "test",
+            "--package",
+            "waitlab",
+            "--test",
+            "e2e",
+            "--",
+            "--test-threads",
+            "1",
+        ])
         .env("WAITLAB_DIST", &dist)
         .env("CHROMEDRIVER", &browsers.chromedriver)
         .env("GECKODRIVER", &browsers.geckodriver))?;
