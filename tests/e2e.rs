@@ -341,6 +341,49 @@ fn starvation_pool_firefox() {
     starvation_pool(Browser::Firefox);
 }
 
+fn spin_ladder(browser: Browser) {
+    let sel = |id: &str| format!("[data-testid=spin-ladder] [data-testid={id}]");
+    let mut s = Session::start(browser);
+    s.open(&isolated_server().origin);
+    s.click(&sel("run"));
+    s.wait_for_element(&sel("report-json"), 60);
+    s.eval("document.querySelector('[data-testid=spin-ladder] [data-testid=results]').scrollIntoView();");
+    s.screenshot("spin-ladder-results");
+    let report = Report::from_json(&s.text(&sel("report-json")).unwrap()).unwrap();
+    let tol = report.env.clock.unwrap().tolerance_ms();
+    let ladder = report.spin_ladder.expect("experiment 3 results");
+    // The phases come in the article's order: spins, then yields mixed
+    // with spins, then sleeps.
+    let phases: Vec<&str> = ladder.steps.iter().map(|s| s.step.phase()).collect();
+    assert!(phases[..10].iter().all(|&p| p == "spin"), "{phases:?}");
+    assert_eq!(phases[10], "yield");
+    assert!(phases[20..].iter().all(|&p| p == "sleep"), "{phases:?}");
+    // A Sleep(1) step costs at least a millisecond; the spins far less.
+    for st in &ladder.steps[20..] {
+        assert!(st.p50_ms >= 1.0 - tol, "{st:?}");
+    }
+    assert!(ladder.cumulative_ms(0..10) < 1.0);
+    // Without the sleep stage the worker is busier.
+    let (with_sleep, pure) = (&ladder.spin_until[0], &ladder.spin_until[1]);
+    assert!(with_sleep.sleep_stage && !pure.sleep_stage);
+    assert!(
+        pure.busy_fraction() > with_sleep.busy_fraction(),
+        "{:?}",
+        ladder.spin_until
+    );
+    assert_no_page_errors(&mut s);
+}
+
+#[test]
+fn spin_ladder_chromium() {
+    spin_ladder(Browser::Chromium);
+}
+
+#[test]
+fn spin_ladder_firefox() {
+    spin_ladder(Browser::Firefox);
+}
+
 #[test]
 fn starvation_main_chromium() {
     starvation_main(Browser::Chromium);

@@ -8,7 +8,7 @@
 use std::cell::RefCell;
 use waitlab::browser::clock::{busy_wait_until, epoch_now, now};
 use waitlab::browser::{shared, wait};
-use waitlab::probes::measure_in_worker;
+use waitlab::probes::{measure_in_worker, measure_ladder};
 use waitlab_core::protocol::{FromWorker, PROTOCOL_VERSION, ToWorker, WorkerOutcome, shared_slots};
 use waitlab_core::starvation::JobMode;
 use wasm_bindgen::prelude::Closure;
@@ -86,6 +86,11 @@ fn handle(data: JsValue) {
                     });
                 }),
             }
+        }
+        Ok(ToWorker::Ladder { config }) => {
+            let memory = MEMORY.with(|m| m.borrow().clone());
+            let result = measure_ladder(&config, memory.as_ref());
+            post(&FromWorker::LadderDone { result });
         }
         Err(message) => post(&FromWorker::Done {
             job: u32::MAX,

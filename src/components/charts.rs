@@ -4,6 +4,7 @@
 
 use leptos::prelude::*;
 use waitlab_core::chart::{Scale, format_ms, histogram_bars};
+use waitlab_core::ladder::StepCost;
 use waitlab_core::probe::CellKey;
 use waitlab_core::schema::{NestedChain, Outcome};
 use waitlab_core::starvation::{MainRun, PoolConfig, PoolRun};
@@ -337,6 +338,61 @@ pub fn PoolGantt(
             {panels}
             <text class="axis-label" x=WIDTH - 12.0 y=height - 2.0 text-anchor="end">
                 "ms since the batch was queued · orange = the extra job queued after the batch"
+            </text>
+        </svg>
+    }
+}
+
+/// The cost of each `SpinOnce` step, log scale, coloured by phase.
+#[component]
+pub fn LadderChart(
+    /// The measured steps.
+    steps: Vec<StepCost>,
+) -> impl IntoView {
+    const LEFT: f64 = 52.0;
+    const TOP: f64 = 10.0;
+    const HEIGHT: f64 = 220.0;
+    let bottom = HEIGHT - 34.0;
+    let lo = steps.iter().map(|s| s.p50_ms).fold(f64::INFINITY, f64::min);
+    let hi = steps.iter().map(|s| s.p50_ms).fold(0.0, f64::max);
+    let y = Scale::log_decades(lo, hi, 0.0001, bottom, TOP);
+    let slot = (WIDTH - 12.0 - LEFT) / steps.len().max(1) as f64;
+    let bars = steps
+        .iter()
+        .enumerate()
+        .map(|(i, s)| {
+            let x0 = LEFT + slot * i as f64 + slot * 0.15;
+            let top = y.map(s.p50_ms);
+            view! {
+                <rect class=format!("bar phase-{}", s.step.phase()) x=x0 y=top width=slot * 0.7 height=(bottom - top).max(1.0)>
+                    <title>{format!("step {} ({}): p50 {} ms, max {} ms", s.count, s.step.phase(), format_ms(s.p50_ms), format_ms(s.max_ms))}</title>
+                </rect>
+                {(s.count % 5 == 0).then(|| view! {
+                    <text class="tick" x=x0 + slot * 0.35 y=bottom + 14.0 text-anchor="middle">{s.count}</text>
+                })}
+            }
+        })
+        .collect_view();
+    let ticks = y
+        .ticks()
+        .into_iter()
+        .map(|t| {
+            view! {
+                <line class="grid" x1=LEFT x2=WIDTH - 12.0 y1=t.pos y2=t.pos />
+                <text class="tick" x=LEFT - 6.0 y=t.pos + 4.0 text-anchor="end">{t.label}</text>
+            }
+        })
+        .collect_view();
+    view! {
+        <svg class="chart" viewBox=format!("0 0 {WIDTH} {HEIGHT}") role="img"
+            aria-label="Cost of each SpinOnce step, log scale">
+            {ticks}
+            {bars}
+            <text class="legend phase-spin" x=LEFT + 8.0 y=TOP + 12.0>"■ spin"</text>
+            <text class="legend phase-yield" x=LEFT + 60.0 y=TOP + 12.0>"■ yield / Sleep(0)"</text>
+            <text class="legend phase-sleep" x=LEFT + 180.0 y=TOP + 12.0>"■ Sleep(1)"</text>
+            <text class="axis-label" x=WIDTH - 12.0 y=HEIGHT - 2.0 text-anchor="end">
+                "SpinOnce call number · p50 cost, ms (log)"
             </text>
         </svg>
     }

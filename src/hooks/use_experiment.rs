@@ -80,7 +80,7 @@ where
         spawn_local(async move {
             if let Ok(r) = Abortable::new(runner(config, publish), registration).await {
                 if let Some(failure) = &r.failure {
-                    set_notice.set(Some(format!("The run failed: {failure}")));
+                    set_notice.set(Some(failure.clone()));
                 } else if r.env.hidden_during_run {
                     set_notice.set(Some(
                         "The page was hidden during this run: browsers throttle timers in \

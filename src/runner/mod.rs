@@ -7,10 +7,12 @@
 
 mod main_starvation;
 mod pool_starvation;
+mod spin_ladder;
 mod timed_waits;
 
 pub use main_starvation::run_main_starvation;
 pub use pool_starvation::run_pool_starvation;
+pub use spin_ladder::run_spin_ladder;
 pub use timed_waits::run_timed_waits;
 
 use crate::browser::{clock, page};

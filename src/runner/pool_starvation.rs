@@ -117,6 +117,6 @@ pub async fn run_pool_starvation(config: PoolConfig, publish: Publish) -> Report
                 blocking_sleeps,
             })
         }
-        Err(message) => r.failure = Some(message),
+        Err(message) => r.failure = Some(format!("The run failed: {message}")),
     })
 }

@@ -159,6 +159,8 @@ pub fn format_ms(v: f64) -> String {
     let a = v.abs();
     if a == 0.0 {
         "0".to_owned()
+    } else if a < 0.001 {
+        format!("{v:.4}")
     } else if a < 0.01 {
         format!("{v:.3}")
     } else if a < 1.0 {
@@ -249,6 +251,7 @@ mod tests {
     #[test]
     fn formats() {
         assert_eq!(format_ms(0.005), "0.005");
+        assert_eq!(format_ms(0.0001), "0.0001");
         assert_eq!(format_ms(0.12), "0.12");
         assert_eq!(format_ms(0.1), "0.1");
         assert_eq!(format_ms(1.1), "1.10");

@@ -2,6 +2,7 @@
 //! derived from its numbers (never written in advance).
 
 use crate::chart::format_ms;
+use crate::ladder::{SLEEP1_THRESHOLD, SpinLadder, YIELD_THRESHOLD};
 use crate::probe::{CellKey, Mechanism};
 use crate::schema::{NestedChain, Outcome, TimedWaits};
 use crate::starvation::{MainStarvation, PoolStarvation};
@@ -138,6 +139,55 @@ pub fn pool_starvation(ps: &PoolStarvation) -> Vec<String> {
             )
         })
         .collect()
+}
+
+/// The headline findings of a spin-ladder run, beside the article's.
+/// `tolerance_ms` is one step of the run's clock.
+pub fn spin_ladder(l: &SpinLadder, tolerance_ms: f64) -> Vec<String> {
+    let us = |ms: f64| {
+        let us = ms * 1000.0;
+        if us >= 100.0 {
+            format!("{us:.0} µs")
+        } else {
+            format!("{us:.1} µs")
+        }
+    };
+    let late: Vec<f64> = l
+        .steps
+        .iter()
+        .filter(|s| s.count >= SLEEP1_THRESHOLD)
+        .map(|s| s.p50_ms)
+        .collect();
+    let mut out = vec![format!(
+        "Steps 0–9 (pure spins) took {} together and steps 10–19 (spins and yields) another {} \
+         (the article on .NET: 9.8 µs and 10 µs); this clock ticks every {}, so a shorter step \
+         reads as 0",
+        us(l.cumulative_ms(0..YIELD_THRESHOLD)),
+        us(l.cumulative_ms(YIELD_THRESHOLD..SLEEP1_THRESHOLD)),
+        us(tolerance_ms)
+    )];
+    if !late.is_empty() {
+        let mean = late.iter().sum::<f64>() / late.len() as f64;
+        out.push(format!(
+            "From step 20 on every SpinOnce is a 1 ms sleep costing {} on average (the article: \
+             about 1,265 µs): past that point a spin-wait is a 1 ms polling loop",
+            us(mean)
+        ));
+    }
+    for su in &l.spin_until {
+        out.push(format!(
+            "A {} ms spin-until {} kept its worker busy {:.0} % of the time over {} SpinOnce calls",
+            format_ms(su.wall_ms),
+            if su.sleep_stage {
+                "with the sleep stage"
+            } else {
+                "without the sleep stage (pure spin)"
+            },
+            su.busy_fraction() * 100.0,
+            su.calls
+        ));
+    }
+    out
 }
 
 #[cfg(test)]

@@ -81,7 +81,7 @@ pub struct LadderConfig {
     pub steps: u32,
     /// Ladders measured (each step's cost is the median over them).
     pub repeats: u32,
-    /// Length of the spin-until run with the sleep stage disabled, ms.
+    /// Length of each spin-until run, ms.
     pub spin_until_ms: u32,
 }
 
@@ -108,12 +108,15 @@ pub struct StepCost {
     pub max_ms: f64,
 }
 
-/// A spin-until with the sleep stage disabled.
+/// A spin-until: `SpinOnce` in a loop until a deadline.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct SpinUntil {
+    /// Whether the `Sleep(1)` stage was enabled (.NET's default) or
+    /// disabled (`sleep1Threshold: -1`, a pure spin).
+    pub sleep_stage: bool,
     /// Wall time, ms.
     pub wall_ms: f64,
-    /// Time spent busy in spin steps, ms.
+    /// Time spent busy (everything but `Sleep(1)`), ms.
     pub busy_ms: f64,
     /// `SpinOnce` calls made.
     pub calls: u32,
@@ -137,8 +140,8 @@ pub struct SpinLadder {
     pub config: LadderConfig,
     /// One entry per step.
     pub steps: Vec<StepCost>,
-    /// The pure spin-until.
-    pub spin_until: SpinUntil,
+    /// The spin-until runs: with the sleep stage, then without.
+    pub spin_until: Vec<SpinUntil>,
 }
 
 impl SpinLadder {
@@ -149,6 +152,34 @@ impl SpinLadder {
             .filter(|s| range.contains(&s.count))
             .map(|s| s.p50_ms)
             .sum()
+    }
+}
+
+impl SpinLadder {
+    /// Assembles the result from per-call costs (`costs[c]` over repeats).
+    pub fn from_costs(
+        config: LadderConfig,
+        costs: &[Vec<f64>],
+        spin_until: Vec<SpinUntil>,
+    ) -> Self {
+        let steps = costs
+            .iter()
+            .enumerate()
+            .filter_map(|(c, v)| {
+                let samples = crate::stats::Samples::new(v.clone()).ok()?;
+                Some(StepCost {
+                    count: c as u32,
+                    step: step(c as u32, Some(SLEEP1_THRESHOLD)),
+                    p50_ms: samples.quantile(0.5),
+                    max_ms: samples.max(),
+                })
+            })
+            .collect();
+        Self {
+            config,
+            steps,
+            spin_until,
+        }
     }
 }
 
@@ -199,11 +230,22 @@ mod tests {
     }
 
     #[test]
+    fn results_from_costs() {
+        let costs = vec![vec![0.001, 0.003, 0.002]; 22];
+        let l = SpinLadder::from_costs(LadderConfig::default(), &costs, vec![]);
+        assert_eq!(l.steps.len(), 22);
+        assert_eq!(l.steps[21].step, Step::Sleep1);
+        assert_eq!(l.steps[0].p50_ms, 0.002);
+        assert!((l.cumulative_ms(0..10) - 0.02).abs() < 1e-12);
+    }
+
+    #[test]
     fn phases_and_fractions() {
         assert_eq!(step(3, Some(20)).phase(), "spin");
         assert_eq!(step(10, Some(20)).phase(), "yield");
         assert_eq!(step(25, Some(20)).phase(), "sleep");
         let su = SpinUntil {
+            sleep_stage: false,
             wall_ms: 200.0,
             busy_ms: 150.0,
             calls: 9,

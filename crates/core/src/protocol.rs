@@ -7,6 +7,7 @@
 //! [`PROTOCOL_VERSION`] travels in `Ready` so a stale cached worker is
 //! detected instead of misread.
 
+use crate::ladder::{LadderConfig, SpinUntil};
 use crate::probe::Mechanism;
 use crate::schema::Outcome;
 use crate::starvation::JobMode;
@@ -49,6 +50,11 @@ pub enum ToWorker {
         /// How long, ms.
         wait_ms: u32,
     },
+    /// Walk the `SpinOnce` ladder and run the spin-untils.
+    Ladder {
+        /// What to measure.
+        config: LadderConfig,
+    },
 }
 
 /// A reply from the worker.
@@ -76,6 +82,12 @@ pub enum FromWorker {
         start_ms: f64,
         /// When it finished.
         end_ms: f64,
+    },
+    /// The ladder finished (or could not run).
+    LadderDone {
+        /// `costs[c]` holds the cost of call number `c` in every repeat, ms;
+        /// or why the ladder could not run.
+        result: Result<(Vec<Vec<f64>>, Vec<SpinUntil>), String>,
     },
     /// The job finished.
     Done {

@@ -3,6 +3,7 @@
 
 mod main_starvation;
 mod pool_starvation;
+mod spin_ladder;
 mod timed_waits;
 
 use crate::components::env_block::EnvBlock;
@@ -10,6 +11,7 @@ use crate::runner::environment;
 use leptos::prelude::*;
 use main_starvation::MainStarvationSection;
 use pool_starvation::PoolStarvationSection;
+use spin_ladder::SpinLadderSection;
 use timed_waits::TimedWaitsSection;
 
 /// The whole page.
@@ -43,6 +45,7 @@ pub fn App() -> impl IntoView {
             <TimedWaitsSection />
             <MainStarvationSection />
             <PoolStarvationSection />
+            <SpinLadderSection />
         </main>
         <footer class="site">
             "waitlab measures in your browser; nothing leaves this page. Statistics: type-7 quantiles \

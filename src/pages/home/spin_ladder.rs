@@ -1,0 +1,100 @@
+//! Experiment 3, the spin ladder: controls, the step-cost chart and the
+//! spin-until numbers.
+
+use crate::components::charts::LadderChart;
+use crate::components::raw_report::RawReport;
+use crate::components::run_controls::{RunButtons, RunStatus};
+use crate::hooks::{UseExperiment, use_experiment};
+use crate::runner::run_spin_ladder;
+use leptos::prelude::*;
+use waitlab_core::chart::format_ms;
+use waitlab_core::findings;
+use waitlab_core::ladder::{LadderConfig, SpinLadder};
+
+/// Experiment 3.
+#[component]
+pub fn SpinLadderSection() -> impl IntoView {
+    let UseExperiment {
+        progress,
+        report,
+        notice,
+        run,
+        cancel,
+    } = use_experiment(run_spin_ladder);
+    view! {
+        <section class="card experiment" data-testid="spin-ladder">
+            <h2><span class="num-badge">"3"</span>" The spin ladder"</h2>
+            <div class="explain">
+                <p>"SpinWait.SpinOnce escalates: ten calls of growing busy spins, then spins alternating \
+                    with Thread.Yield (every fifth yield a Sleep(0)), and from the twentieth call on a \
+                    Thread.Sleep(1) each time. In the article the first ten calls took 9.8 µs, the next \
+                    ten another 10 µs, and every later one about 1,265 µs."</p>
+                <p>"Here a worker walks the same ladder with the same constants: a busy loop for the \
+                    spins, Atomics.wait(…, 0) for the yields and Atomics.wait(…, 1) for Sleep(1). Then it \
+                    runs a spin-until twice, with and without the sleep stage, and counts how much of the \
+                    time it kept its core busy."</p>
+            </div>
+            <form class="controls" on:submit=move |e| {
+                e.prevent_default();
+                run.run(LadderConfig::default());
+            }>
+                <RunButtons progress=progress can_run=true cancel=cancel />
+                <span class="hint">{let c = LadderConfig::default(); format!(
+                    "{} ladders of {} steps, then two {} ms spin-untils: about 1 s",
+                    c.repeats, c.steps, c.spin_until_ms
+                )}</span>
+            </form>
+            <RunStatus progress=progress notice=notice unit="runs" />
+            {move || report.get().and_then(|r| {
+                let ladder = r.spin_ladder.clone()?;
+                let tolerance = r.env.clock.map_or(0.001, |c| c.tolerance_ms());
+                Some(view! { <LadderResults ladder=ladder tolerance_ms=tolerance /> <RawReport report=r /> })
+            })}
+        </section>
+    }
+}
+
+/// Findings, chart and table of a finished run.
+#[component]
+fn LadderResults(
+    /// The results.
+    ladder: SpinLadder,
+    /// One clock step, ms.
+    tolerance_ms: f64,
+) -> impl IntoView {
+    let rows = ladder
+        .spin_until
+        .iter()
+        .map(|su| {
+            view! {
+                <tr>
+                    <td>{if su.sleep_stage { "with Sleep(1) from call 20" } else { "pure spin (sleep1Threshold: -1)" }}</td>
+                    <td class="num">{format_ms(su.wall_ms)}</td>
+                    <td class="num">{format_ms(su.busy_ms)}</td>
+                    <td class="num">{format!("{:.0} %", su.busy_fraction() * 100.0)}</td>
+                    <td class="num">{su.calls}</td>
+                </tr>
+            }
+        })
+        .collect_view();
+    view! {
+        <div class="results-block" data-testid="results">
+            <h3>"What this run shows"</h3>
+            <ul class="findings">
+                {findings::spin_ladder(&ladder, tolerance_ms).into_iter().map(|f| view! { <li>{f}</li> }).collect_view()}
+            </ul>
+            <h3>"Cost of each SpinOnce"</h3>
+            <LadderChart steps=ladder.steps.clone() />
+            <h3>"Spin-until"</h3>
+            <div class="table-wrap">
+                <table class="results">
+                    <thead><tr>
+                        <th>"Ladder"</th><th class="num">"Wall, ms"</th><th class="num">"Busy, ms"</th>
+                        <th class="num">"Busy"</th><th class="num">"SpinOnce calls"</th>
+                    </tr></thead>
+                    <tbody>{rows}</tbody>
+                </table>
+            </div>
+        </div>
+    }
+}

@@ -1,0 +1,46 @@
+//! Runs experiment 3: one worker walks .NET's `SpinOnce` ladder and runs a
+//! spin-until with and without the sleep stage.
+
+use super::{Publish, Reporter, RunScope};
+use crate::browser::{shared, worker_host::ProbeWorker};
+use waitlab_core::ladder::{LadderConfig, SpinLadder};
+use waitlab_core::protocol::{FromWorker, ToWorker, shared_slots};
+use waitlab_core::schema::Report;
+
+async fn measure(config: &LadderConfig, reporter: &Reporter) -> Result<SpinLadder, String> {
+    let memory = shared::new_shared_i32(shared_slots::LEN)
+        .map_err(|reason| format!("Not available here: the spin ladder {reason}"))?;
+    reporter.update(|p| p.worker = Some("starting the worker".to_owned()));
+    let mut worker = ProbeWorker::start().await?;
+    worker.share(&memory)?;
+    reporter.update(|p| {
+        p.worker = Some(format!(
+            "{} ladders of {} steps, then two spin-untils of {} ms",
+            config.repeats, config.steps, config.spin_until_ms
+        ))
+    });
+    worker.send(&ToWorker::Ladder {
+        config: config.clone(),
+    })?;
+    match worker.next().await? {
+        FromWorker::LadderDone { result } => {
+            let (costs, spin_until) = result?;
+            reporter.update(|p| p.done = p.total);
+            Ok(SpinLadder::from_costs(config.clone(), &costs, spin_until))
+        }
+        other => Err(format!(
+            "unexpected message from the ladder worker: {other:?}"
+        )),
+    }
+}
+
+/// Runs experiment 3 with `config`.
+pub async fn run_spin_ladder(config: LadderConfig, publish: Publish) -> Report {
+    let scope = RunScope::begin();
+    let reporter = Reporter::new(publish, 1);
+    let result = measure(&config, &reporter).await;
+    scope.finish(|r| match result {
+        Ok(ladder) => r.spin_ladder = Some(ladder),
+        Err(message) => r.failure = Some(message),
+    })
+}
