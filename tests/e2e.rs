@@ -25,6 +25,7 @@ use support::webdriver::{Browser, Session};
 use waitlab_core::probe::Mechanism;
 use waitlab_core::schema::{Outcome, Report, TimedWaits};
 use waitlab_core::starvation::JobMode;
+use waitlab_core::wake::Strategy;
 
 /// A CSS selector for the page-level element with this test id.
 fn tid(id: &str) -> String {
@@ -372,6 +373,55 @@ fn spin_ladder(browser: Browser) {
         ladder.spin_until
     );
     assert_no_page_errors(&mut s);
+}
+
+fn wake_latency(browser: Browser) {
+    let sel = |id: &str| format!("[data-testid=wake-latency] [data-testid={id}]");
+    let mut s = Session::start(browser);
+    s.open(&isolated_server().origin);
+    s.type_into(&sel("rounds"), "40");
+    s.click(&sel("run"));
+    s.wait_for_element(&sel("report-json"), 90);
+    s.eval("document.querySelector('[data-testid=wake-latency] [data-testid=results]').scrollIntoView();");
+    s.screenshot("wake-latency-results");
+    let report = Report::from_json(&s.text(&sel("report-json")).unwrap()).unwrap();
+    let tol = report.env.clock.unwrap().tolerance_ms();
+    let wake = report.wake_latency.expect("experiment 4 results");
+    // One time base: the measured skew is small, and after correcting for
+    // it nothing is noticed before it was set.
+    assert!(wake.skew_ms.abs() < 2.0, "skew {} ms", wake.skew_ms);
+    let median = |st: Strategy| {
+        let r = wake.results.iter().find(|r| r.strategy == st).unwrap();
+        match &r.outcome {
+            Outcome::Measured {
+                summary,
+                samples_ms,
+            } => {
+                assert!(
+                    samples_ms.iter().all(|&v| v >= -2.0 * tol),
+                    "{st:?}: {samples_ms:?}"
+                );
+                summary.p50
+            }
+            other => panic!("{st:?} not measured: {other:?}"),
+        }
+    };
+    // Being signalled beats polling.
+    assert!(median(Strategy::Event) < median(Strategy::SleepPoll));
+    assert!(median(Strategy::Event) < median(Strategy::TimerPoll));
+    median(Strategy::SpinUntil);
+    median(Strategy::PostMessage);
+    assert_no_page_errors(&mut s);
+}
+
+#[test]
+fn wake_latency_chromium() {
+    wake_latency(Browser::Chromium);
+}
+
+#[test]
+fn wake_latency_firefox() {
+    wake_latency(Browser::Firefox);
 }
 
 #[test]

@@ -7,10 +7,12 @@
 
 use std::cell::RefCell;
 use waitlab::browser::clock::{busy_wait_until, epoch_now, now};
+use waitlab::browser::shared::Slots;
 use waitlab::browser::{shared, wait};
-use waitlab::probes::{measure_in_worker, measure_ladder};
+use waitlab::probes::{measure_in_worker, measure_ladder, wake};
 use waitlab_core::protocol::{FromWorker, PROTOCOL_VERSION, ToWorker, WorkerOutcome, shared_slots};
 use waitlab_core::starvation::JobMode;
+use waitlab_core::wake::Strategy;
 use wasm_bindgen::prelude::Closure;
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
@@ -20,6 +22,15 @@ const PROGRESS_EVERY_MS: f64 = 50.0;
 
 thread_local! {
     static MEMORY: RefCell<Option<js_sys::Int32Array>> = const { RefCell::new(None) };
+    static PORT: RefCell<Option<web_sys::MessagePort>> = const { RefCell::new(None) };
+}
+
+fn slots() -> Option<Slots> {
+    MEMORY.with(|m| m.borrow().clone()).map(Slots::new)
+}
+
+fn no_memory() -> String {
+    format!("the worker {}", shared::NOT_ISOLATED)
 }
 
 fn post(msg: &FromWorker) {
@@ -31,6 +42,10 @@ fn handle(data: JsValue) {
     if data.is_instance_of::<js_sys::SharedArrayBuffer>() {
         let memory = js_sys::Int32Array::new(&data);
         MEMORY.with(|m| *m.borrow_mut() = Some(memory));
+        return;
+    }
+    if let Some(port) = data.dyn_ref::<web_sys::MessagePort>() {
+        PORT.with(|p| *p.borrow_mut() = Some(port.clone()));
         return;
     }
     let request = data
@@ -86,6 +101,46 @@ fn handle(data: JsValue) {
                     });
                 }),
             }
+        }
+        Ok(ToWorker::WakeSet {
+            strategy,
+            delays_us,
+        }) => {
+            if strategy == Strategy::PostMessage {
+                let port = PORT.with(|p| p.borrow().clone());
+                wasm_bindgen_futures::spawn_local(async move {
+                    let result = match port {
+                        Some(port) => wake::set_rounds_by_message(&port, &delays_us).await,
+                        None => Err("the page did not pass a message port".to_owned()),
+                    };
+                    post(&FromWorker::SetterDone { result });
+                });
+            } else {
+                let result = slots()
+                    .ok_or_else(no_memory)
+                    .and_then(|s| wake::set_rounds(&s, &delays_us));
+                post(&FromWorker::SetterDone { result });
+            }
+        }
+        Ok(ToWorker::WakeWait { strategy, rounds }) => {
+            wasm_bindgen_futures::spawn_local(async move {
+                let port = PORT.with(|p| p.borrow().clone());
+                let result =
+                    wake::wait_rounds(strategy, rounds, slots().as_ref(), port.as_ref()).await;
+                post(&FromWorker::WakeDone { result });
+            })
+        }
+        Ok(ToWorker::SkewPong { exchanges }) => {
+            let result = slots()
+                .ok_or_else(no_memory)
+                .and_then(|s| wake::pong(&s, exchanges));
+            post(&FromWorker::SetterDone { result });
+        }
+        Ok(ToWorker::SkewPing { exchanges }) => {
+            let result = slots()
+                .ok_or_else(no_memory)
+                .and_then(|s| wake::ping(&s, exchanges));
+            post(&FromWorker::SkewDone { result });
         }
         Ok(ToWorker::Ladder { config }) => {
             let memory = MEMORY.with(|m| m.borrow().clone());

@@ -77,3 +77,54 @@ pub fn has_wait_async() -> bool {
         .and_then(|a| Reflect::get(&a, &JsValue::from_str("waitAsync")).ok())
         .is_some_and(|f| f.is_function())
 }
+
+/// The run's shared memory seen as `i32` and `f64` slots (layout in
+/// `waitlab_core::protocol::shared_slots`).
+#[derive(Clone)]
+pub struct Slots {
+    ints: Int32Array,
+    floats: js_sys::Float64Array,
+}
+
+impl Slots {
+    /// Views `ints`' buffer both ways.
+    pub fn new(ints: Int32Array) -> Self {
+        let floats = js_sys::Float64Array::new(&ints.buffer());
+        Self { ints, floats }
+    }
+
+    /// The `i32` view.
+    pub fn ints(&self) -> &Int32Array {
+        &self.ints
+    }
+
+    /// `Atomics.load`.
+    pub fn load(&self, slot: u32) -> i32 {
+        js_sys::Atomics::load(&self.ints, slot).unwrap_or(0)
+    }
+
+    /// `Atomics.store`, then `Atomics.notify` every waiter on the slot.
+    pub fn store_and_notify(&self, slot: u32, value: i32) {
+        let _ = js_sys::Atomics::store(&self.ints, slot, value);
+        let _ = js_sys::Atomics::notify(&self.ints, slot);
+    }
+
+    /// Blocks while the slot holds `value` (worker only).
+    pub fn wait_while(&self, slot: u32, value: i32) -> Result<(), String> {
+        while self.load(slot) == value {
+            wait(&self.ints, slot, value, f64::INFINITY)?;
+        }
+        Ok(())
+    }
+
+    /// Reads an `f64` slot (ordered after an `Atomics.load` that saw the
+    /// writer's following `Atomics.store`).
+    pub fn get_f64(&self, slot: u32) -> f64 {
+        self.floats.get_index(slot)
+    }
+
+    /// Writes an `f64` slot (publish it with a following atomic store).
+    pub fn set_f64(&self, slot: u32, value: f64) {
+        self.floats.set_index(slot, value);
+    }
+}

@@ -40,6 +40,14 @@ pub async fn fresh_task() {
     channel.port1().close();
 }
 
+/// The data of the next message on `port` (replaces its `onmessage`).
+pub async fn next_message(port: &web_sys::MessagePort) -> JsValue {
+    let event = callback_promise(|resolve| port.set_onmessage(Some(&resolve)))
+        .await
+        .unwrap_or(JsValue::UNDEFINED);
+    Reflect::get(&event, &JsValue::from_str("data")).unwrap_or(JsValue::UNDEFINED)
+}
+
 /// Awaits an already-resolved promise: a microtask, which never lets the
 /// browser render or run other tasks.
 pub async fn resolved_promise() {

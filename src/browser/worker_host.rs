@@ -92,6 +92,13 @@ impl ProbeWorker {
             .map_err(|e| js_error_message(&e))
     }
 
+    /// Hands the worker one end of a `MessageChannel`.
+    pub fn share_port(&self, port: &web_sys::MessagePort) -> Result<(), String> {
+        self.worker
+            .post_message_with_transfer(port, &js_sys::Array::of1(port))
+            .map_err(|e| js_error_message(&e))
+    }
+
     /// Sends a job.
     pub fn send(&self, msg: &ToWorker) -> Result<(), String> {
         self.worker

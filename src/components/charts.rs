@@ -26,12 +26,37 @@ fn x_axis(scale: &Scale, top: f64, bottom: f64) -> impl IntoView + use<> {
         .collect_view()
 }
 
-/// Overview: for each measured cell a line from min to max, a bar from p50
-/// to p99 and a dot at p50, on a log axis; the requested wait is a notch.
+/// One row of an [`OverviewChart`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct OverviewRow {
+    /// Stable id for `data-testid`.
+    pub id: String,
+    /// Row label.
+    pub label: String,
+    /// The requested wait, drawn as a notch, if any.
+    pub requested_ms: Option<f64>,
+    /// The statistics.
+    pub summary: Summary,
+}
+
+impl OverviewRow {
+    /// The row of a timed-waits cell.
+    pub fn of_cell(key: CellKey, summary: Summary) -> Self {
+        Self {
+            id: key.id(),
+            label: key.label(),
+            requested_ms: key.requested_ms.map(f64::from),
+            summary,
+        }
+    }
+}
+
+/// Overview: for each measured row a line from min to max, a bar from p50
+/// to p99 and a dot at p50, on a log axis; a requested wait is a notch.
 #[component]
 pub fn OverviewChart(
-    /// Measured cells and their summaries, in display order.
-    rows: Vec<(CellKey, Summary)>,
+    /// Measured rows, in display order.
+    rows: Vec<OverviewRow>,
 ) -> impl IntoView {
     const LEFT: f64 = 300.0;
     const ROW: f64 = 20.0;
@@ -39,28 +64,29 @@ pub fn OverviewChart(
     let height = TOP + ROW * rows.len() as f64 + 40.0;
     let lo = rows
         .iter()
-        .map(|(_, s)| s.min)
+        .map(|r| r.summary.min)
         .fold(f64::INFINITY, f64::min);
-    let hi = rows.iter().map(|(_, s)| s.max).fold(0.0, f64::max);
+    let hi = rows.iter().map(|r| r.summary.max).fold(0.0, f64::max);
     let x = Scale::log_decades(lo, hi, 0.001, LEFT, WIDTH - 12.0);
     let bottom = height - 36.0;
     let marks = rows
         .into_iter()
         .enumerate()
-        .map(|(i, (key, s))| {
+        .map(|(i, row)| {
+            let s = row.summary;
             let y = TOP + ROW * (i as f64 + 0.5);
-            let notch = key.requested_ms.filter(|&d| d > 0).map(|d| {
-                let px = x.map(f64::from(d));
+            let notch = row.requested_ms.filter(|&d| d > 0.0).map(|d| {
+                let px = x.map(d);
                 view! { <line class="requested" x1=px x2=px y1=y - 7.0 y2=y + 7.0 /> }
             });
             view! {
-                <g data-testid=format!("overview-{}", key.id())>
-                    <text class="row-label" x=LEFT - 8.0 y=y + 4.0 text-anchor="end">{key.label()}</text>
+                <g data-testid=format!("overview-{}", row.id)>
+                    <text class="row-label" x=LEFT - 8.0 y=y + 4.0 text-anchor="end">{row.label.clone()}</text>
                     <line class="range" x1=x.map(s.min) x2=x.map(s.max) y1=y y2=y />
                     <line class="spread" x1=x.map(s.p50) x2=x.map(s.p99) y1=y y2=y />
                     {notch}
                     <circle class="median" cx=x.map(s.p50) cy=y r="4" />
-                    <title>{format!("{}: p50 {} ms, p99 {} ms, max {} ms", key.label(), format_ms(s.p50), format_ms(s.p99), format_ms(s.max))}</title>
+                    <title>{format!("{}: p50 {} ms, p99 {} ms, max {} ms", row.label, format_ms(s.p50), format_ms(s.p99), format_ms(s.max))}</title>
                 </g>
             }
         })

@@ -9,11 +9,13 @@ mod main_starvation;
 mod pool_starvation;
 mod spin_ladder;
 mod timed_waits;
+mod wake_latency;
 
 pub use main_starvation::run_main_starvation;
 pub use pool_starvation::run_pool_starvation;
 pub use spin_ladder::run_spin_ladder;
 pub use timed_waits::run_timed_waits;
+pub use wake_latency::run_wake_latency;
 
 use crate::browser::{clock, page};
 use std::cell::{Cell, RefCell};

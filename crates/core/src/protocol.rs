@@ -11,18 +11,35 @@ use crate::ladder::{LadderConfig, SpinUntil};
 use crate::probe::Mechanism;
 use crate::schema::Outcome;
 use crate::starvation::JobMode;
+use crate::wake::Strategy;
 use serde::{Deserialize, Serialize};
 
 /// Version of this protocol; bump on any change of the message shapes.
 pub const PROTOCOL_VERSION: u32 = 1;
 
-/// Layout of the shared `Int32Array` the page posts to the worker.
+/// Layout of the shared memory the page posts to its workers: one
+/// `SharedArrayBuffer` seen as an `Int32Array` (the `i32` slots) and as a
+/// `Float64Array` (the `f64` slots, which sit past every `i32` slot).
 pub mod shared_slots {
     /// A slot that always holds 0: `Atomics.wait` on it sleeps until the
     /// timeout, which is what a timed wait needs.
     pub const SLEEP: u32 = 0;
-    /// Number of `i32` slots the page allocates.
-    pub const LEN: u32 = 4;
+    /// Wake latency: the flag the setter raises (0 down, 1 up).
+    pub const FLAG: u32 = 1;
+    /// Wake latency: the round the waiter is ready for (round + 1).
+    pub const GO: u32 = 2;
+    /// Skew exchange: the exchange the waiter started (k + 1).
+    pub const PING: u32 = 3;
+    /// Skew exchange: the exchange the setter answered (k + 1).
+    pub const PONG: u32 = 4;
+    /// `f64` slot: when the setter raised the flag (its epoch ms).
+    pub const T_SET: u32 = 4;
+    /// `f64` slot: when the setter saw the ping.
+    pub const B_RECV: u32 = 5;
+    /// `f64` slot: when the setter answered.
+    pub const B_SEND: u32 = 6;
+    /// Number of `i32` slots the page allocates (64 bytes).
+    pub const LEN: u32 = 16;
 }
 
 /// A request from the page.
@@ -49,6 +66,34 @@ pub enum ToWorker {
         mode: JobMode,
         /// How long, ms.
         wait_ms: u32,
+    },
+    /// Wake latency, setter side: for each round wait for the waiter's
+    /// go, busy-wait the round's delay, then raise the flag (or post on
+    /// the transferred port, for the postMessage strategy).
+    WakeSet {
+        /// How the waiter will notice.
+        strategy: Strategy,
+        /// The delay before each round, µs.
+        delays_us: Vec<u32>,
+    },
+    /// Wake latency, waiter side: `rounds` rounds noticing the flag by
+    /// `strategy`.
+    WakeWait {
+        /// How to notice.
+        strategy: Strategy,
+        /// How many rounds.
+        rounds: u32,
+    },
+    /// Skew exchange, setter side: answer `exchanges` pings.
+    SkewPong {
+        /// How many.
+        exchanges: u32,
+    },
+    /// Skew exchange, waiter side: send `exchanges` pings and report the
+    /// four timestamps of each.
+    SkewPing {
+        /// How many.
+        exchanges: u32,
     },
     /// Walk the `SpinOnce` ladder and run the spin-untils.
     Ladder {
@@ -82,6 +127,22 @@ pub enum FromWorker {
         start_ms: f64,
         /// When it finished.
         end_ms: f64,
+    },
+    /// The waiter's raw set→noticed times (its clock minus the setter's),
+    /// ms; or why it could not run.
+    WakeDone {
+        /// One per round.
+        result: Result<Vec<f64>, String>,
+    },
+    /// The setter finished its rounds (or its pongs).
+    SetterDone {
+        /// Whether it could.
+        result: Result<(), String>,
+    },
+    /// The skew exchanges: `[a_send, b_recv, b_send, a_recv]` each.
+    SkewDone {
+        /// The exchanges, or why there are none.
+        result: Result<Vec<[f64; 4]>, String>,
     },
     /// The ladder finished (or could not run).
     LadderDone {

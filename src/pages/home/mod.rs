@@ -5,6 +5,7 @@ mod main_starvation;
 mod pool_starvation;
 mod spin_ladder;
 mod timed_waits;
+mod wake_latency;
 
 use crate::components::env_block::EnvBlock;
 use crate::runner::environment;
@@ -13,6 +14,7 @@ use main_starvation::MainStarvationSection;
 use pool_starvation::PoolStarvationSection;
 use spin_ladder::SpinLadderSection;
 use timed_waits::TimedWaitsSection;
+use wake_latency::WakeLatencySection;
 
 /// The whole page.
 #[component]
@@ -46,6 +48,7 @@ pub fn App() -> impl IntoView {
             <MainStarvationSection />
             <PoolStarvationSection />
             <SpinLadderSection />
+            <WakeLatencySection />
         </main>
         <footer class="site">
             "waitlab measures in your browser; nothing leaves this page. Statistics: type-7 quantiles \

@@ -1,6 +1,8 @@
 //! Experiment 1, timed waits: controls, progress, findings, charts, table.
 
-use crate::components::charts::{ChainChart, HistogramChart, OverviewChart, samples_of};
+use crate::components::charts::{
+    ChainChart, HistogramChart, OverviewChart, OverviewRow, samples_of,
+};
 use crate::components::field::{ConfigError, Field};
 use crate::components::raw_report::RawReport;
 use crate::components::results_table::ResultsTable;
@@ -97,7 +99,7 @@ fn TimedWaitsResults(
     let overview: Vec<_> = tw
         .cells
         .iter()
-        .filter_map(|c| c.outcome.summary().map(|s| (c.key, *s)))
+        .filter_map(|c| c.outcome.summary().map(|s| OverviewRow::of_cell(c.key, *s)))
         .collect();
     let cells = tw.cells.clone();
     let histogram = move || {

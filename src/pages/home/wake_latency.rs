@@ -1,0 +1,129 @@
+//! Experiment 4, wake latency: controls, the distribution per strategy and
+//! the table with each strategy's median as a multiple of the event wait.
+
+use crate::components::charts::{OverviewChart, OverviewRow};
+use crate::components::field::{ConfigError, Field};
+use crate::components::raw_report::RawReport;
+use crate::components::run_controls::{RunButtons, RunStatus};
+use crate::hooks::{UseExperiment, use_experiment};
+use crate::runner::run_wake_latency;
+use leptos::prelude::*;
+use waitlab_core::chart::format_ms;
+use waitlab_core::findings;
+use waitlab_core::schema::Outcome;
+use waitlab_core::wake::{WakeConfig, WakeLatency};
+
+/// Experiment 4.
+#[component]
+pub fn WakeLatencySection() -> impl IntoView {
+    let rounds = RwSignal::new(WakeConfig::default().rounds.to_string());
+    let config = Memo::new(move |_| WakeConfig::parse(&rounds.get()));
+    let UseExperiment {
+        progress,
+        report,
+        notice,
+        run,
+        cancel,
+    } = use_experiment(run_wake_latency);
+    view! {
+        <section class="card experiment" data-testid="wake-latency">
+            <h2><span class="num-badge">"4"</span>" Wake latency: polling versus being signalled"</h2>
+            <div class="explain">
+                <p>"In the article a setter raised a flag after a random delay and waiters noticed it by \
+                    spinning, by polling with Thread.Sleep(1) or Task.Delay(1), or by waiting on an event; \
+                    the event waits woke about 50 times faster at the median than any polling loop."</p>
+                <p>"Here a setter worker busy-waits a random 0–3 ms, stamps the time and raises a flag in \
+                    shared memory; a waiter worker notices it by each strategy. Both stamp \
+                    performance.timeOrigin + now(), and the skew between the two clocks is measured \
+                    first and corrected for."</p>
+            </div>
+            <form class="controls" on:submit=move |e| {
+                e.prevent_default();
+                if let Ok(c) = config.get() { run.run(c); }
+            }>
+                <Field label="Rounds per strategy" testid="rounds" value=rounds numeric=true />
+                <RunButtons progress=progress can_run=Signal::derive(move || config.with(Result::is_ok)) cancel=cancel />
+                <span class="hint">{move || config.get().ok().map(|c| format!("at most about {} s", (c.rounds * 6 * 8).div_ceil(1000)))}</span>
+            </form>
+            <ConfigError config=config />
+            <RunStatus progress=progress notice=notice unit="rounds" />
+            {move || report.get().and_then(|r| {
+                let wake = r.wake_latency.clone()?;
+                Some(view! { <WakeResults wake=wake /> <RawReport report=r /> })
+            })}
+        </section>
+    }
+}
+
+/// Findings, chart and table of a finished run.
+#[component]
+fn WakeResults(
+    /// The results.
+    wake: WakeLatency,
+) -> impl IntoView {
+    let ratios = wake.ratios_to_event();
+    let rows = wake
+        .results
+        .iter()
+        .filter_map(|r| {
+            r.outcome.summary().map(|s| OverviewRow {
+                id: r.strategy.id().to_owned(),
+                label: r.strategy.label().to_owned(),
+                requested_ms: None,
+                summary: *s,
+            })
+        })
+        .collect::<Vec<_>>();
+    let table = wake
+        .results
+        .iter()
+        .map(|r| {
+            let ratio = ratios
+                .iter()
+                .find(|(s, _)| *s == r.strategy)
+                .map_or_else(|| "–".to_owned(), |(_, x)| format!("{x:.1}×"));
+            let stats = match &r.outcome {
+                Outcome::Measured { summary: s, .. } => view! {
+                    <td class="num">{format_ms(s.p50)}</td>
+                    <td class="num">{format_ms(s.p99)}</td>
+                    <td class="num">{format_ms(s.max)}</td>
+                    <td class="num">{ratio}</td>
+                    <td class="num">{s.n}</td>
+                }
+                .into_any(),
+                Outcome::Unavailable { reason } => {
+                    view! { <td colspan="5" class="unavailable">"Not available here: "{reason.clone()}</td> }.into_any()
+                }
+                Outcome::Failed { message } => view! { <td colspan="5" class="failed">{message.clone()}</td> }.into_any(),
+                Outcome::TimeoutNeverFired { .. } => view! { <td colspan="5" class="failed">"did not finish"</td> }.into_any(),
+            };
+            view! {
+                <tr data-testid=format!("row-{}", r.strategy.id())>
+                    <td class="mech">{r.strategy.label()}</td>
+                    <td class="analogue">{r.strategy.analogue()}</td>
+                    {stats}
+                </tr>
+            }
+        })
+        .collect_view();
+    view! {
+        <div class="results-block" data-testid="results">
+            <h3>"What this run shows"</h3>
+            <ul class="findings">
+                {findings::wake_latency(&wake).into_iter().map(|f| view! { <li>{f}</li> }).collect_view()}
+            </ul>
+            <h3>"Set → noticed, per strategy"</h3>
+            <OverviewChart rows=rows />
+            <div class="table-wrap">
+                <table class="results">
+                    <thead><tr>
+                        <th>"Waiter"</th><th>".NET analogue"</th><th class="num">"p50, ms"</th>
+                        <th class="num">"p99"</th><th class="num">"max"</th><th class="num">"× event"</th>
+                        <th class="num">"n"</th>
+                    </tr></thead>
+                    <tbody>{table}</tbody>
+                </table>
+            </div>
+        </div>
+    }
+}

@@ -1,0 +1,126 @@
+//! Wake latency inside the workers: the setter raises a flag after a delay,
+//! the waiter notices it by one strategy and reports set→noticed times;
+//! and the ping-pong that measures their clock skew.
+//!
+//! Both sides stamp `timeOrigin + now()` (`epoch_now`). The setter writes
+//! its stamp into an `f64` slot before raising the flag with an atomic
+//! store, and the waiter reads it after seeing the flag with an atomic
+//! load, so the stamp is always the one of this round.
+
+use crate::browser::clock::{busy_wait_until, epoch_now, now};
+use crate::browser::shared::{self, Slots};
+use crate::browser::wait;
+use futures::future::select;
+use waitlab_core::protocol::shared_slots::{B_RECV, B_SEND, FLAG, GO, PING, PONG, SLEEP, T_SET};
+use waitlab_core::wake::Strategy;
+use wasm_bindgen::JsValue;
+
+/// How long an async-event wait may sleep before re-checking, ms (Firefox
+/// ESR's `waitAsync` timeout never fires, so it is raced with a timer).
+const ASYNC_RECHECK_MS: u32 = 50;
+
+/// Busy-waits `us` microseconds.
+fn spin_us(us: u32) {
+    busy_wait_until(now() + f64::from(us) / 1000.0);
+}
+
+/// The setter's side of the shared-memory strategies: blocks its worker
+/// for the whole run.
+pub fn set_rounds(slots: &Slots, delays_us: &[u32]) -> Result<(), String> {
+    for (round, &delay) in delays_us.iter().enumerate() {
+        slots.wait_while(GO, round as i32)?;
+        spin_us(delay);
+        slots.set_f64(T_SET, epoch_now());
+        slots.store_and_notify(FLAG, 1);
+    }
+    Ok(())
+}
+
+/// The setter's side of the postMessage strategy: answers each "go" on the
+/// port with its stamp after the round's delay. Returns after the last.
+pub async fn set_rounds_by_message(
+    port: &web_sys::MessagePort,
+    delays_us: &[u32],
+) -> Result<(), String> {
+    for &delay in delays_us {
+        wait::next_message(port).await;
+        spin_us(delay);
+        port.post_message(&JsValue::from_f64(epoch_now()))
+            .map_err(|e| crate::browser::js_error_message(&e))?;
+    }
+    Ok(())
+}
+
+/// Waits until the flag is up by `strategy` (not `PostMessage`).
+async fn notice(strategy: Strategy, slots: &Slots) -> Result<(), String> {
+    let ints = slots.ints();
+    while slots.load(FLAG) == 0 {
+        match strategy {
+            Strategy::SpinUntil => std::hint::spin_loop(),
+            Strategy::SleepPoll => drop(shared::wait(ints, SLEEP, 0, 1.0)?),
+            Strategy::TimerPoll => wait::timeout(1).await,
+            Strategy::Event => drop(shared::wait(ints, FLAG, 0, f64::INFINITY)?),
+            Strategy::AsyncEvent => {
+                if let Ok(pending) = shared::wait_async(ints, FLAG, 0, f64::from(ASYNC_RECHECK_MS))?
+                {
+                    let limit = Box::pin(wait::timeout(ASYNC_RECHECK_MS + 10));
+                    select(pending, limit).await;
+                }
+            }
+            Strategy::PostMessage => return Err("postMessage does not use the flag".to_owned()),
+        }
+    }
+    Ok(())
+}
+
+/// The waiter's side: `rounds` rounds, each "go" then notice; returns the
+/// raw set→noticed times (waiter's clock minus setter's), ms.
+pub async fn wait_rounds(
+    strategy: Strategy,
+    rounds: u32,
+    slots: Option<&Slots>,
+    port: Option<&web_sys::MessagePort>,
+) -> Result<Vec<f64>, String> {
+    let mut out = Vec::with_capacity(rounds as usize);
+    for round in 0..rounds {
+        if strategy == Strategy::PostMessage {
+            let port = port.ok_or("the page did not pass a message port")?;
+            port.post_message(&JsValue::from(round))
+                .map_err(|e| crate::browser::js_error_message(&e))?;
+            let t_set = wait::next_message(port).await.as_f64().unwrap_or(f64::NAN);
+            out.push(epoch_now() - t_set);
+        } else {
+            let slots = slots.ok_or_else(|| format!("this strategy {}", shared::NOT_ISOLATED))?;
+            slots.store_and_notify(FLAG, 0);
+            slots.store_and_notify(GO, round as i32 + 1);
+            notice(strategy, slots).await?;
+            out.push(epoch_now() - slots.get_f64(T_SET));
+        }
+    }
+    Ok(out)
+}
+
+/// The setter's side of the skew exchange.
+pub fn pong(slots: &Slots, exchanges: u32) -> Result<(), String> {
+    for k in 0..exchanges as i32 {
+        slots.wait_while(PING, k)?;
+        slots.set_f64(B_RECV, epoch_now());
+        slots.set_f64(B_SEND, epoch_now());
+        slots.store_and_notify(PONG, k + 1);
+    }
+    Ok(())
+}
+
+/// The waiter's side of the skew exchange: `[a_send, b_recv, b_send,
+/// a_recv]` per exchange.
+pub fn ping(slots: &Slots, exchanges: u32) -> Result<Vec<[f64; 4]>, String> {
+    (0..exchanges as i32)
+        .map(|k| {
+            let a_send = epoch_now();
+            slots.store_and_notify(PING, k + 1);
+            slots.wait_while(PONG, k)?;
+            let a_recv = epoch_now();
+            Ok([a_send, slots.get_f64(B_RECV), slots.get_f64(B_SEND), a_recv])
+        })
+        .collect()
+}

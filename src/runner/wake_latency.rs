@@ -1,0 +1,140 @@
+//! Runs experiment 4: a setter worker and a waiter worker, one strategy at
+//! a time, after measuring the skew between their clocks.
+//!
+//! Every strategy faces the same delays. A strategy that needs shared
+//! memory (or `Atomics.waitAsync`) and cannot have it here is reported as
+//! unavailable; postMessage runs everywhere. A strategy that does not
+//! finish in time fails the run, and dropping the workers ends them.
+
+use super::{Publish, Reporter, RunScope};
+use crate::browser::shared::{self, Slots};
+use crate::browser::{wait, worker_host::ProbeWorker};
+use futures::future::{Either, select, try_join};
+use waitlab_core::protocol::{FromWorker, ToWorker, shared_slots};
+use waitlab_core::schema::{Outcome, Report};
+use waitlab_core::wake::{Strategy, WakeConfig, WakeLatency, WakeResult, skew_ms};
+
+/// Ping-pong exchanges for the skew estimate.
+const SKEW_EXCHANGES: u32 = 32;
+
+/// Awaits the waiter's and then the setter's reply, within `limit_ms`.
+async fn replies(
+    waiter: &mut ProbeWorker,
+    setter: &mut ProbeWorker,
+    limit_ms: u32,
+) -> Result<(FromWorker, FromWorker), String> {
+    let both = Box::pin(async {
+        let w = waiter.next().await?;
+        let s = setter.next().await?;
+        Ok::<_, String>((w, s))
+    });
+    match select(both, Box::pin(wait::timeout(limit_ms))).await {
+        Either::Left((result, _)) => result,
+        Either::Right(_) => Err(format!(
+            "the wake-latency workers did not finish within {} s",
+            limit_ms / 1000
+        )),
+    }
+}
+
+fn setter_ok(reply: FromWorker) -> Result<(), String> {
+    match reply {
+        FromWorker::SetterDone { result } => result,
+        other => Err(format!("unexpected message from the setter: {other:?}")),
+    }
+}
+
+fn unavailable(strategy: Strategy, slots: &Result<Slots, &'static str>) -> Option<String> {
+    match slots {
+        Err(reason) if strategy.needs_shared_memory() => {
+            Some(format!("{}: {reason}", strategy.label()))
+        }
+        _ if strategy == Strategy::AsyncEvent && !shared::has_wait_async() => {
+            Some("Atomics.waitAsync is not supported in this browser".to_owned())
+        }
+        _ => None,
+    }
+}
+
+async fn measure(config: &WakeConfig, reporter: &Reporter) -> Result<WakeLatency, String> {
+    let slots = shared::new_shared_i32(shared_slots::LEN).map(Slots::new);
+    reporter.update(|p| p.worker = Some("starting the setter and the waiter".to_owned()));
+    let (mut setter, mut waiter) = try_join(ProbeWorker::start(), ProbeWorker::start()).await?;
+    let mut skew = 0.0;
+    if let Ok(slots) = &slots {
+        setter.share(slots.ints())?;
+        waiter.share(slots.ints())?;
+        setter.send(&ToWorker::SkewPong {
+            exchanges: SKEW_EXCHANGES,
+        })?;
+        waiter.send(&ToWorker::SkewPing {
+            exchanges: SKEW_EXCHANGES,
+        })?;
+        match replies(&mut waiter, &mut setter, 10_000).await? {
+            (FromWorker::SkewDone { result }, s) => {
+                setter_ok(s)?;
+                skew = skew_ms(&result?);
+            }
+            (other, _) => return Err(format!("unexpected message from the waiter: {other:?}")),
+        }
+    }
+    let delays_us = config.delays_us();
+    let limit_ms = config.rounds * 20 + 5000;
+    let mut results = Vec::new();
+    for strategy in Strategy::ALL {
+        reporter.update(|p| p.worker = Some(strategy.label().to_owned()));
+        if let Some(reason) = unavailable(strategy, &slots) {
+            results.push(WakeResult {
+                strategy,
+                outcome: Outcome::Unavailable { reason },
+            });
+            reporter.update(|p| p.done += config.rounds);
+            continue;
+        }
+        if strategy == Strategy::PostMessage {
+            let channel =
+                web_sys::MessageChannel::new().map_err(|e| crate::browser::js_error_message(&e))?;
+            waiter.share_port(&channel.port1())?;
+            setter.share_port(&channel.port2())?;
+        } else if let Ok(slots) = &slots {
+            slots.store_and_notify(shared_slots::FLAG, 0);
+            slots.store_and_notify(shared_slots::GO, 0);
+        }
+        setter.send(&ToWorker::WakeSet {
+            strategy,
+            delays_us: delays_us.clone(),
+        })?;
+        waiter.send(&ToWorker::WakeWait {
+            strategy,
+            rounds: config.rounds,
+        })?;
+        let outcome = match replies(&mut waiter, &mut setter, limit_ms).await? {
+            (FromWorker::WakeDone { result }, s) => {
+                setter_ok(s)?;
+                let corrected = result?.into_iter().map(|raw| raw + skew).collect();
+                Outcome::measured(corrected).unwrap_or_else(|e| Outcome::Failed {
+                    message: e.to_string(),
+                })
+            }
+            (other, _) => return Err(format!("unexpected message from the waiter: {other:?}")),
+        };
+        results.push(WakeResult { strategy, outcome });
+        reporter.update(|p| p.done += config.rounds);
+    }
+    Ok(WakeLatency {
+        config: config.clone(),
+        skew_ms: skew,
+        results,
+    })
+}
+
+/// Runs experiment 4 with `config`.
+pub async fn run_wake_latency(config: WakeConfig, publish: Publish) -> Report {
+    let scope = RunScope::begin();
+    let reporter = Reporter::new(publish, config.rounds * Strategy::ALL.len() as u32);
+    let result = measure(&config, &reporter).await;
+    scope.finish(|r| match result {
+        Ok(wake) => r.wake_latency = Some(wake),
+        Err(message) => r.failure = Some(format!("The run failed: {message}")),
+    })
+}
