@@ -55,6 +55,9 @@ impl Drop for VisibilityListener {
     }
 }
 
+/// The frame callback, shared with itself so it can request the next frame.
+type FrameSlot = Rc<RefCell<Option<Closure<dyn FnMut()>>>>;
+
 /// A `requestAnimationFrame` loop calling `f` with `performance.now()` once
 /// per frame, until dropped.
 pub struct AnimationLoop {
@@ -65,7 +68,7 @@ impl AnimationLoop {
     /// Starts the loop.
     pub fn start(f: impl FnMut(f64) + 'static) -> Self {
         let running = Rc::new(Cell::new(true));
-        let slot: Rc<RefCell<Option<Closure<dyn FnMut()>>>> = Rc::new(RefCell::new(None));
+        let slot: FrameSlot = Rc::new(RefCell::new(None));
         let (alive, again, mut f) = (running.clone(), slot.clone(), f);
         *slot.borrow_mut() = Some(Closure::<dyn FnMut()>::new(move || {
             if !alive.get() {

@@ -53,7 +53,8 @@ impl Step {
 /// `SpinOnce(sleep1Threshold: -1)` does.
 pub fn step(count: u32, sleep1_threshold: Option<u32>) -> Step {
     let sleeps = sleep1_threshold.is_some_and(|t| count >= t);
-    let yields = count >= YIELD_THRESHOLD && (sleeps || (count - YIELD_THRESHOLD) % 2 == 0);
+    let yields =
+        count >= YIELD_THRESHOLD && (sleeps || (count - YIELD_THRESHOLD).is_multiple_of(2));
     if !yields {
         return Step::Spin {
             units: if count < 31 {
