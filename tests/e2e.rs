@@ -574,3 +574,71 @@ fn bench_fidelity_chromium() {
         );
     }
 }
+
+/// A raw-JS notify→wake probe: two blob workers, the setter busy-waits a
+/// random 0–3 ms then stamps and notifies, the waiter blocks in
+/// `Atomics.wait`; p50 of 200 set→noticed times.
+const JS_WAKE_PROBE: &str = r#"
+const N = 200, sab = new SharedArrayBuffer(64);
+const setter = `onmessage = e => { const i = new Int32Array(e.data), f = new Float64Array(e.data); let x = 12345;
+  for (let r = 0; r < ${N}; r++) {
+    while (Atomics.load(i, 2) === r) Atomics.wait(i, 2, r);
+    x ^= x << 13; x ^= x >>> 17; x ^= x << 5; const end = performance.now() + ((x >>> 0) % 3001) / 1000;
+    while (performance.now() < end) {}
+    f[4] = performance.timeOrigin + performance.now(); Atomics.store(i, 1, 1); Atomics.notify(i, 1);
+  } postMessage(0); }`;
+const waiter = `onmessage = e => { const i = new Int32Array(e.data), f = new Float64Array(e.data), out = [];
+  for (let r = 0; r < ${N}; r++) {
+    Atomics.store(i, 1, 0); Atomics.store(i, 2, r + 1); Atomics.notify(i, 2);
+    while (Atomics.load(i, 1) === 0) Atomics.wait(i, 1, 0);
+    out.push(performance.timeOrigin + performance.now() - f[4]);
+  } postMessage(out); }`;
+const start = src => new Worker(URL.createObjectURL(new Blob([src], { type: "text/javascript" })));
+const s = start(setter), w = start(waiter);
+const out = await new Promise(r => { w.onmessage = e => r(e.data); s.postMessage(sab); w.postMessage(sab); });
+s.terminate(); w.terminate();
+out.sort((a, b) => a - b); const h = (out.length - 1) / 2, k = Math.floor(h);
+return out[k] + (h - k) * (out[k + 1] - out[k]);
+"#;
+
+/// The whole suite with default settings, one experiment after the other
+/// as a reader would run them, timed; then the event-wake fidelity against
+/// a raw-JS probe in the same session. Printed by `cargo xtask bench`.
+#[test]
+#[ignore = "benchmark: run by cargo xtask bench"]
+fn bench_suite_chromium() {
+    let mut s = Session::start(Browser::Chromium);
+    s.open(&isolated_server().origin);
+    println!("== full suite with default settings, headless Chromium (goal <= 20 s) ==");
+    let mut total = 0.0;
+    let mut wake = None;
+    for section in ["timed-waits", "main-starvation", "pool-starvation", "spin-ladder", "wake-latency"] {
+        let sel = |id: &str| format!("[data-testid={section}] [data-testid={id}]");
+        let started = std::time::Instant::now();
+        s.click(&sel("run"));
+        s.wait_for_element(&sel("report-json"), 180);
+        let secs = started.elapsed().as_secs_f64();
+        total += secs;
+        println!("  {section:<18} {secs:>6.1} s");
+        if section == "wake-latency" {
+            wake = Report::from_json(&s.text(&sel("report-json")).unwrap()).unwrap().wake_latency;
+        }
+    }
+    println!("  {:<18} {total:>6.1} s", "total");
+    let wake = wake.expect("wake results");
+    let ours = wake
+        .results
+        .iter()
+        .find(|r| r.strategy == Strategy::Event)
+        .and_then(|r| r.outcome.summary())
+        .expect("event strategy measured")
+        .p50;
+    let theirs = s.eval_async(JS_WAKE_PROBE).as_f64().expect("JS wake probe");
+    println!("== event wake fidelity: waitlab p50 / raw-JS p50 (goal <= 1.05) ==");
+    println!(
+        "  notify -> wake, 200 rounds        {:>8.4} ms {:>8.4} ms {:>6.3}",
+        ours,
+        theirs,
+        ours / theirs
+    );
+}

@@ -86,6 +86,33 @@ pub struct LadderConfig {
     pub spin_until_ms: u32,
 }
 
+impl LadderConfig {
+    /// Parses and validates the form fields (ladders, spin-until ms).
+    pub fn parse(repeats: &str, spin_until_ms: &str) -> Result<Self, String> {
+        let field = |name: &str, text: &str, max: u32| {
+            let v: u32 = text.trim().parse().map_err(|_| {
+                format!("{name}: \"{}\" is not a whole number", text.trim().chars().take(20).collect::<String>())
+            })?;
+            if v == 0 || v > max {
+                return Err(format!("{name} must be between 1 and {max} (got {v})"));
+            }
+            Ok(v)
+        };
+        Ok(Self {
+            repeats: field("ladders", repeats, 200)?,
+            spin_until_ms: field("spin-until", spin_until_ms, 5000)?,
+            ..Self::default()
+        })
+    }
+
+    /// Roughly how long a run takes, ms: each ladder sleeps 1 ms per step
+    /// from step 20 on, then two spin-untils.
+    pub fn estimated_ms(&self) -> f64 {
+        let sleeps = self.steps.saturating_sub(SLEEP1_THRESHOLD);
+        f64::from(self.repeats * sleeps) * 1.1 + 2.0 * f64::from(self.spin_until_ms)
+    }
+}
+
 impl Default for LadderConfig {
     fn default() -> Self {
         Self {
@@ -228,6 +255,14 @@ mod tests {
                 units: MAX_SPIN_UNITS
             }
         );
+    }
+
+    #[test]
+    fn parse_checks_limits() {
+        assert_eq!(LadderConfig::parse("20", "200"), Ok(LadderConfig::default()));
+        assert!(LadderConfig::parse("0", "200").unwrap_err().contains("between 1 and 200"));
+        assert!(LadderConfig::parse("5", "x").unwrap_err().contains("\"x\""));
+        assert_eq!(LadderConfig::default().estimated_ms(), 620.0);
     }
 
     #[test]

@@ -2,6 +2,7 @@
 //! spin-until numbers.
 
 use crate::components::charts::LadderChart;
+use crate::components::field::{ConfigError, Field};
 use crate::components::raw_report::RawReport;
 use crate::components::run_controls::{RunButtons, RunStatus};
 use crate::hooks::{UseExperiment, use_experiment};
@@ -14,6 +15,10 @@ use waitlab_core::ladder::{LadderConfig, SpinLadder};
 /// Experiment 3.
 #[component]
 pub fn SpinLadderSection() -> impl IntoView {
+    let defaults = LadderConfig::default();
+    let repeats = RwSignal::new(defaults.repeats.to_string());
+    let spin_until = RwSignal::new(defaults.spin_until_ms.to_string());
+    let config = Memo::new(move |_| LadderConfig::parse(&repeats.get(), &spin_until.get()));
     let UseExperiment {
         progress,
         report,
@@ -36,14 +41,17 @@ pub fn SpinLadderSection() -> impl IntoView {
             </div>
             <form class="controls" on:submit=move |e| {
                 e.prevent_default();
-                run.run(LadderConfig::default());
+                if let Ok(c) = config.get() { run.run(c); }
             }>
-                <RunButtons progress=progress can_run=true cancel=cancel />
-                <span class="hint">{let c = LadderConfig::default(); format!(
-                    "{} ladders of {} steps, then two {} ms spin-untils: about 1 s",
-                    c.repeats, c.steps, c.spin_until_ms
-                )}</span>
+                <Field label="Ladders (30 steps each)" testid="repeats" value=repeats numeric=true />
+                <Field label="Each spin-until, ms" testid="spin-until" value=spin_until numeric=true />
+                <RunButtons progress=progress can_run=Signal::derive(move || config.with(Result::is_ok)) cancel=cancel />
+                <span class="hint">{move || config.get().ok().map(|c| format!(
+                    "about {} s; the worker spins or sleeps throughout",
+                    format_ms(c.estimated_ms() / 1000.0)
+                ))}</span>
             </form>
+            <ConfigError config=config />
             <RunStatus progress=progress notice=notice unit="runs" />
             {move || report.get().and_then(|r| {
                 let ladder = r.spin_ladder.clone()?;

@@ -43,7 +43,7 @@ pub fn WakeLatencySection() -> impl IntoView {
             }>
                 <Field label="Rounds per strategy" testid="rounds" value=rounds numeric=true />
                 <RunButtons progress=progress can_run=Signal::derive(move || config.with(Result::is_ok)) cancel=cancel />
-                <span class="hint">{move || config.get().ok().map(|c| format!("at most about {} s", (c.rounds * 6 * 8).div_ceil(1000)))}</span>
+                <span class="hint">{move || config.get().ok().map(|c| format!("about {} s", format_ms(f64::from(c.rounds) * 0.02)))}</span>
             </form>
             <ConfigError config=config />
             <RunStatus progress=progress notice=notice unit="rounds" />
