@@ -612,7 +612,13 @@ fn bench_suite_chromium() {
     println!("== full suite with default settings, headless Chromium (goal <= 20 s) ==");
     let mut total = 0.0;
     let mut wake = None;
-    for section in ["timed-waits", "main-starvation", "pool-starvation", "spin-ladder", "wake-latency"] {
+    for section in [
+        "timed-waits",
+        "main-starvation",
+        "pool-starvation",
+        "spin-ladder",
+        "wake-latency",
+    ] {
         let sel = |id: &str| format!("[data-testid={section}] [data-testid={id}]");
         let started = std::time::Instant::now();
         s.click(&sel("run"));
@@ -621,7 +627,9 @@ fn bench_suite_chromium() {
         total += secs;
         println!("  {section:<18} {secs:>6.1} s");
         if section == "wake-latency" {
-            wake = Report::from_json(&s.text(&sel("report-json")).unwrap()).unwrap().wake_latency;
+            wake = Report::from_json(&s.text(&sel("report-json")).unwrap())
+                .unwrap()
+                .wake_latency;
         }
     }
     println!("  {:<18} {total:>6.1} s", "total");

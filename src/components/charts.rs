@@ -51,6 +51,20 @@ impl OverviewRow {
     }
 }
 
+/// Horizontal grid lines and labels of a y axis spanning `left..right`.
+fn y_axis(scale: &Scale, left: f64, right: f64) -> impl IntoView + use<> {
+    scale
+        .ticks()
+        .into_iter()
+        .map(|t| {
+            view! {
+                <line class="grid" x1=left x2=right y1=t.pos y2=t.pos />
+                <text class="tick" x=left - 6.0 y=t.pos + 4.0 text-anchor="end">{t.label}</text>
+            }
+        })
+        .collect_view()
+}
+
 /// Overview: for each measured row a line from min to max, a bar from p50
 /// to p99 and a dot at p50, on a log axis; a requested wait is a notch.
 #[component]
@@ -203,16 +217,7 @@ pub fn ChainChart(
             }
         })
         .collect_view();
-    let ticks = y
-        .ticks()
-        .into_iter()
-        .map(|t| {
-            view! {
-                <line class="grid" x1=LEFT x2=WIDTH - 12.0 y1=t.pos y2=t.pos />
-                <text class="tick" x=LEFT - 6.0 y=t.pos + 4.0 text-anchor="end">{t.label}</text>
-            }
-        })
-        .collect_view();
+    let ticks = y_axis(&y, LEFT, WIDTH - 12.0);
     let clamp_y = y.map(NestedChain::CLAMP_MS);
     view! {
         <svg class="chart" viewBox=format!("0 0 {WIDTH} {HEIGHT}") role="img"
@@ -274,16 +279,7 @@ pub fn FrameGapChart(
             view! { <polyline class=format!("gaps {}", run.mode.name()) points=points /> }
         })
         .collect_view();
-    let y_ticks = y
-        .ticks()
-        .into_iter()
-        .map(|t| {
-            view! {
-                <line class="grid" x1=LEFT x2=WIDTH - 12.0 y1=t.pos y2=t.pos />
-                <text class="tick" x=LEFT - 6.0 y=t.pos + 4.0 text-anchor="end">{t.label}</text>
-            }
-        })
-        .collect_view();
+    let y_ticks = y_axis(&y, LEFT, WIDTH - 12.0);
     let frame_y = y.map(1000.0 / 60.0);
     view! {
         <svg class="chart" viewBox=format!("0 0 {WIDTH} {HEIGHT}") role="img"
@@ -399,16 +395,7 @@ pub fn LadderChart(
             }
         })
         .collect_view();
-    let ticks = y
-        .ticks()
-        .into_iter()
-        .map(|t| {
-            view! {
-                <line class="grid" x1=LEFT x2=WIDTH - 12.0 y1=t.pos y2=t.pos />
-                <text class="tick" x=LEFT - 6.0 y=t.pos + 4.0 text-anchor="end">{t.label}</text>
-            }
-        })
-        .collect_view();
+    let ticks = y_axis(&y, LEFT, WIDTH - 12.0);
     view! {
         <svg class="chart" viewBox=format!("0 0 {WIDTH} {HEIGHT}") role="img"
             aria-label="Cost of each SpinOnce step, log scale">

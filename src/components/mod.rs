@@ -1,5 +1,6 @@
 //! Components shared by pages: charts, tables, the environment block.
 
+pub mod blocks;
 pub mod charts;
 pub mod env_block;
 pub mod field;

@@ -1,13 +1,17 @@
-//! The controls every experiment shares: Run/Cancel, the progress bar and
-//! the notice line.
+//! The controls every experiment shares: the form with Run/Cancel, the
+//! progress bar, the notice line, and the results with their raw JSON.
 
+use crate::components::field::ConfigError;
+use crate::components::raw_report::RawReport;
+use crate::hooks::UseExperiment;
 use crate::runner::Progress;
 use leptos::prelude::*;
+use waitlab_core::schema::Report;
 
 /// Run (a submit button, so Enter in a field starts a run) while idle,
 /// Cancel while running.
 #[component]
-pub fn RunButtons(
+fn RunButtons(
     /// The run under way, if any.
     #[prop(into)]
     progress: Signal<Option<Progress>>,
@@ -32,7 +36,7 @@ pub fn RunButtons(
 
 /// The progress bar while running, and the last notice.
 #[component]
-pub fn RunStatus(
+fn RunStatus(
     /// The run under way, if any.
     #[prop(into)]
     progress: Signal<Option<Progress>>,
@@ -69,5 +73,61 @@ fn ProgressBar(
         </div>
         <p class="progress-text">{format!("{} of {} {unit}", progress.done, progress.total)}
             {(!doing.is_empty()).then(|| format!(" — measuring {doing}"))}</p>
+    }
+}
+
+/// An experiment's form: its fields (the children), Run/Cancel, a hint,
+/// the validation message and the run's status.
+#[component]
+pub fn RunForm<C: Clone + PartialEq + Send + Sync + 'static>(
+    /// The experiment's reactive state.
+    experiment: UseExperiment<C>,
+    /// The parsed configuration, or why it is invalid.
+    config: Memo<Result<C, String>>,
+    /// A hint beside the buttons (expected duration and the like).
+    #[prop(into)]
+    hint: Signal<Option<String>>,
+    /// What the progress counts.
+    unit: &'static str,
+    /// The form's fields.
+    children: Children,
+) -> impl IntoView {
+    let UseExperiment {
+        progress,
+        notice,
+        run,
+        cancel,
+        ..
+    } = experiment;
+    view! {
+        <form class="controls" on:submit=move |e| {
+            e.prevent_default();
+            if let Ok(c) = config.get() {
+                run.run(c);
+            }
+        }>
+            {children()}
+            <RunButtons progress=progress can_run=Signal::derive(move || config.with(Result::is_ok)) cancel=cancel />
+            <span class="hint">{move || hint.get()}</span>
+        </form>
+        <ConfigError config=config />
+        <RunStatus progress=progress notice=notice unit=unit />
+    }
+}
+
+/// The results of an experiment's last run: what `render` makes of the
+/// report (nothing if the report lacks this experiment), then its raw JSON.
+#[component]
+pub fn Results(
+    /// The last report.
+    report: RwSignal<Option<Report>>,
+    /// Renders this experiment's part of a report.
+    render: fn(&Report) -> Option<AnyView>,
+) -> impl IntoView {
+    move || {
+        report.get().and_then(|r| {
+            let part = render(&r)?;
+            Some(view! { {part} <RawReport report=r /> })
+        })
     }
 }

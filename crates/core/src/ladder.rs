@@ -91,7 +91,10 @@ impl LadderConfig {
     pub fn parse(repeats: &str, spin_until_ms: &str) -> Result<Self, String> {
         let field = |name: &str, text: &str, max: u32| {
             let v: u32 = text.trim().parse().map_err(|_| {
-                format!("{name}: \"{}\" is not a whole number", text.trim().chars().take(20).collect::<String>())
+                format!(
+                    "{name}: \"{}\" is not a whole number",
+                    text.trim().chars().take(20).collect::<String>()
+                )
             })?;
             if v == 0 || v > max {
                 return Err(format!("{name} must be between 1 and {max} (got {v})"));
@@ -259,8 +262,15 @@ mod tests {
 
     #[test]
     fn parse_checks_limits() {
-        assert_eq!(LadderConfig::parse("20", "200"), Ok(LadderConfig::default()));
-        assert!(LadderConfig::parse("0", "200").unwrap_err().contains("between 1 and 200"));
+        assert_eq!(
+            LadderConfig::parse("20", "200"),
+            Ok(LadderConfig::default())
+        );
+        assert!(
+            LadderConfig::parse("0", "200")
+                .unwrap_err()
+                .contains("between 1 and 200")
+        );
         assert!(LadderConfig::parse("5", "x").unwrap_err().contains("\"x\""));
         assert_eq!(LadderConfig::default().estimated_ms(), 620.0);
     }

@@ -1,12 +1,12 @@
 //! Experiment 2a, starvation of the main thread: the live animation, the
 //! controls, the frame-gap chart and the numbers.
 
+use crate::components::blocks::{Findings, NumbersTable};
 use crate::components::charts::FrameGapChart;
-use crate::components::field::{ConfigError, Field};
-use crate::components::raw_report::RawReport;
-use crate::components::run_controls::{RunButtons, RunStatus};
+use crate::components::field::Field;
+use crate::components::run_controls::{Results, RunForm};
 use crate::components::ticker::Ticker;
-use crate::hooks::{UseExperiment, use_experiment};
+use crate::hooks::use_experiment;
 use crate::runner::run_main_starvation;
 use leptos::prelude::*;
 use waitlab_core::chart::format_ms;
@@ -22,13 +22,7 @@ pub fn MainStarvationSection() -> impl IntoView {
     let config = Memo::new(move |_| {
         MainConfig::parse(&jobs.get(), &wait_ms.get()).map_err(|e| e.to_string())
     });
-    let UseExperiment {
-        progress,
-        report,
-        notice,
-        run,
-        cancel,
-    } = use_experiment(run_main_starvation);
+    let experiment = use_experiment(run_main_starvation);
     view! {
         <section class="card experiment" data-testid="main-starvation">
             <h2><span class="num-badge">"2a"</span>" Starvation: blocking the main thread"</h2>
@@ -41,24 +35,15 @@ pub fn MainStarvationSection() -> impl IntoView {
                     the ball: requestAnimationFrame moves it, and it freezes while the blocking batch runs."</p>
             </div>
             <Ticker />
-            <form class="controls" on:submit=move |e| {
-                e.prevent_default();
-                if let Ok(c) = config.get() { run.run(c); }
-            }>
-                <Field label="Jobs" testid="jobs" value=jobs numeric=true />
-                <Field label="Each waits, ms" testid="wait" value=wait_ms numeric=true />
-                <RunButtons progress=progress can_run=Signal::derive(move || config.with(Result::is_ok)) cancel=cancel />
-                <span class="hint">{move || config.get().ok().map(|c| format!(
+            <RunForm experiment=experiment config=config unit="batches"
+                hint=Signal::derive(move || config.get().ok().map(|c| format!(
                     "the page freezes for about {} s during the blocking batch",
                     format_ms(c.expected_batch_ms(JobMode::Blocking) / 1000.0)
-                ))}</span>
-            </form>
-            <ConfigError config=config />
-            <RunStatus progress=progress notice=notice unit="batches" />
-            {move || report.get().and_then(|r| {
-                let ms = r.main_starvation.clone()?;
-                Some(view! { <MainStarvationResults ms=ms /> <RawReport report=r /> })
-            })}
+                )))>
+                <Field label="Jobs" testid="jobs" value=jobs numeric=true />
+                <Field label="Each waits, ms" testid="wait" value=wait_ms numeric=true />
+            </RunForm>
+            <Results report=experiment.report render=|r| r.main_starvation.clone().map(|ms| view! { <MainStarvationResults ms=ms /> }.into_any()) />
         </section>
     }
 }
@@ -92,23 +77,12 @@ fn MainStarvationResults(
         .collect_view();
     view! {
         <div class="results-block" data-testid="results">
-            <h3>"What this run shows"</h3>
-            <ul class="findings">
-                {findings::main_starvation(&ms).into_iter().map(|f| view! { <li>{f}</li> }).collect_view()}
-            </ul>
+            <Findings items=findings::main_starvation(&ms) />
             <h3>"Time between animation frames"</h3>
             <FrameGapChart runs=ms.runs.clone() />
-            <div class="table-wrap">
-                <table class="results">
-                    <thead><tr>
-                        <th>"Jobs"</th><th>".NET analogue"</th><th class="num">"Batch, ms"</th>
-                        <th class="num">"Expected"</th><th class="num">"setTimeout(0) waited"</th>
-                        <th class="num">"Message waited"</th><th class="num">"Longest frame gap"</th>
-                        <th class="num">"Frames"</th>
-                    </tr></thead>
-                    <tbody>{rows}</tbody>
-                </table>
-            </div>
+            <NumbersTable headers=&["Jobs", ".NET analogue", "Batch, ms", "Expected", "setTimeout(0) waited", "Message waited", "Longest frame gap", "Frames"] numeric_from=2>
+                {rows}
+            </NumbersTable>
         </div>
     }
 }

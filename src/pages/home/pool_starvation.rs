@@ -2,11 +2,11 @@
 //! timeline and the numbers.
 
 use crate::browser::page;
+use crate::components::blocks::{Findings, NumbersTable};
 use crate::components::charts::PoolGantt;
-use crate::components::field::{ConfigError, Field};
-use crate::components::raw_report::RawReport;
-use crate::components::run_controls::{RunButtons, RunStatus};
-use crate::hooks::{UseExperiment, use_experiment};
+use crate::components::field::Field;
+use crate::components::run_controls::{Results, RunForm};
+use crate::hooks::use_experiment;
 use crate::runner::run_pool_starvation;
 use leptos::prelude::*;
 use waitlab_core::chart::format_ms;
@@ -23,13 +23,7 @@ pub fn PoolStarvationSection() -> impl IntoView {
     let config = Memo::new(move |_| {
         PoolConfig::parse(&workers.get(), &jobs.get(), &wait_ms.get()).map_err(|e| e.to_string())
     });
-    let UseExperiment {
-        progress,
-        report,
-        notice,
-        run,
-        cancel,
-    } = use_experiment(run_pool_starvation);
+    let experiment = use_experiment(run_pool_starvation);
     view! {
         <section class="card experiment" data-testid="pool-starvation">
             <h2><span class="num-badge">"2b"</span>" Starvation: a pool of blocked workers"</h2>
@@ -42,26 +36,17 @@ pub fn PoolStarvationSection() -> impl IntoView {
                     (a busy-wait where shared memory is off); an async job awaits setTimeout, and one \
                     worker's event loop holds any number of pending timers."</p>
             </div>
-            <form class="controls" on:submit=move |e| {
-                e.prevent_default();
-                if let Ok(c) = config.get() { run.run(c); }
-            }>
-                <Field label="Workers" testid="workers" value=workers numeric=true />
-                <Field label="Jobs" testid="jobs" value=jobs numeric=true />
-                <Field label="Each waits, ms" testid="wait" value=wait_ms numeric=true />
-                <RunButtons progress=progress can_run=Signal::derive(move || config.with(Result::is_ok)) cancel=cancel />
-                <span class="hint">{move || config.get().ok().map(|c| format!(
+            <RunForm experiment=experiment config=config unit="jobs"
+                hint=Signal::derive(move || config.get().ok().map(|c| format!(
                     "blocking should take about {} s, async about {} s",
                     format_ms(c.expected_batch_ms(JobMode::Blocking) / 1000.0),
                     format_ms(c.expected_batch_ms(JobMode::Async) / 1000.0)
-                ))}</span>
-            </form>
-            <ConfigError config=config />
-            <RunStatus progress=progress notice=notice unit="jobs" />
-            {move || report.get().and_then(|r| {
-                let ps = r.pool_starvation.clone()?;
-                Some(view! { <PoolResults ps=ps /> <RawReport report=r /> })
-            })}
+                )))>
+                <Field label="Workers" testid="workers" value=workers numeric=true />
+                <Field label="Jobs" testid="jobs" value=jobs numeric=true />
+                <Field label="Each waits, ms" testid="wait" value=wait_ms numeric=true />
+            </RunForm>
+            <Results report=experiment.report render=|r| r.pool_starvation.clone().map(|ps| view! { <PoolResults ps=ps /> }.into_any()) />
         </section>
     }
 }
@@ -92,24 +77,17 @@ fn PoolResults(
         .collect_view();
     view! {
         <div class="results-block" data-testid="results">
-            <h3>"What this run shows"</h3>
+            <Findings items=findings::pool_starvation(&ps) />
             <ul class="findings">
-                {findings::pool_starvation(&ps).into_iter().map(|f| view! { <li>{f}</li> }).collect_view()}
                 {(!ps.blocking_sleeps).then(|| view! {
                     <li>"Shared memory is off here, so blocking jobs busy-waited instead of sleeping in Atomics.wait"</li>
                 })}
             </ul>
             <h3>"Which worker ran what, when"</h3>
             <PoolGantt config=ps.config.clone() runs=ps.runs.clone() />
-            <div class="table-wrap">
-                <table class="results">
-                    <thead><tr>
-                        <th>"Jobs"</th><th>".NET analogue"</th><th class="num">"Batch, ms"</th>
-                        <th class="num">"Model: ceil(N/K)·T or T"</th><th class="num">"Extra job waited, ms"</th>
-                    </tr></thead>
-                    <tbody>{rows}</tbody>
-                </table>
-            </div>
+            <NumbersTable headers=&["Jobs", ".NET analogue", "Batch, ms", "Model: ceil(N/K)·T or T", "Extra job waited, ms"] numeric_from=2>
+                {rows}
+            </NumbersTable>
         </div>
     }
 }

@@ -1,11 +1,11 @@
 //! Experiment 3, the spin ladder: controls, the step-cost chart and the
 //! spin-until numbers.
 
+use crate::components::blocks::{Findings, NumbersTable};
 use crate::components::charts::LadderChart;
-use crate::components::field::{ConfigError, Field};
-use crate::components::raw_report::RawReport;
-use crate::components::run_controls::{RunButtons, RunStatus};
-use crate::hooks::{UseExperiment, use_experiment};
+use crate::components::field::Field;
+use crate::components::run_controls::{Results, RunForm};
+use crate::hooks::use_experiment;
 use crate::runner::run_spin_ladder;
 use leptos::prelude::*;
 use waitlab_core::chart::format_ms;
@@ -19,13 +19,7 @@ pub fn SpinLadderSection() -> impl IntoView {
     let repeats = RwSignal::new(defaults.repeats.to_string());
     let spin_until = RwSignal::new(defaults.spin_until_ms.to_string());
     let config = Memo::new(move |_| LadderConfig::parse(&repeats.get(), &spin_until.get()));
-    let UseExperiment {
-        progress,
-        report,
-        notice,
-        run,
-        cancel,
-    } = use_experiment(run_spin_ladder);
+    let experiment = use_experiment(run_spin_ladder);
     view! {
         <section class="card experiment" data-testid="spin-ladder">
             <h2><span class="num-badge">"3"</span>" The spin ladder"</h2>
@@ -39,25 +33,18 @@ pub fn SpinLadderSection() -> impl IntoView {
                     runs a spin-until twice, with and without the sleep stage, and counts how much of the \
                     time it kept its core busy."</p>
             </div>
-            <form class="controls" on:submit=move |e| {
-                e.prevent_default();
-                if let Ok(c) = config.get() { run.run(c); }
-            }>
-                <Field label="Ladders (30 steps each)" testid="repeats" value=repeats numeric=true />
-                <Field label="Each spin-until, ms" testid="spin-until" value=spin_until numeric=true />
-                <RunButtons progress=progress can_run=Signal::derive(move || config.with(Result::is_ok)) cancel=cancel />
-                <span class="hint">{move || config.get().ok().map(|c| format!(
+            <RunForm experiment=experiment config=config unit="runs"
+                hint=Signal::derive(move || config.get().ok().map(|c| format!(
                     "about {} s; the worker spins or sleeps throughout",
                     format_ms(c.estimated_ms() / 1000.0)
-                ))}</span>
-            </form>
-            <ConfigError config=config />
-            <RunStatus progress=progress notice=notice unit="runs" />
-            {move || report.get().and_then(|r| {
-                let ladder = r.spin_ladder.clone()?;
+                )))>
+                <Field label="Ladders (30 steps each)" testid="repeats" value=repeats numeric=true />
+                <Field label="Each spin-until, ms" testid="spin-until" value=spin_until numeric=true />
+            </RunForm>
+            <Results report=experiment.report render=|r| {
                 let tolerance = r.env.clock.map_or(0.001, |c| c.tolerance_ms());
-                Some(view! { <LadderResults ladder=ladder tolerance_ms=tolerance /> <RawReport report=r /> })
-            })}
+                r.spin_ladder.clone().map(|ladder| view! { <LadderResults ladder=ladder tolerance_ms=tolerance /> }.into_any())
+            } />
         </section>
     }
 }
@@ -87,22 +74,13 @@ fn LadderResults(
         .collect_view();
     view! {
         <div class="results-block" data-testid="results">
-            <h3>"What this run shows"</h3>
-            <ul class="findings">
-                {findings::spin_ladder(&ladder, tolerance_ms).into_iter().map(|f| view! { <li>{f}</li> }).collect_view()}
-            </ul>
+            <Findings items=findings::spin_ladder(&ladder, tolerance_ms) />
             <h3>"Cost of each SpinOnce"</h3>
             <LadderChart steps=ladder.steps.clone() />
             <h3>"Spin-until"</h3>
-            <div class="table-wrap">
-                <table class="results">
-                    <thead><tr>
-                        <th>"Ladder"</th><th class="num">"Wall, ms"</th><th class="num">"Busy, ms"</th>
-                        <th class="num">"Busy"</th><th class="num">"SpinOnce calls"</th>
-                    </tr></thead>
-                    <tbody>{rows}</tbody>
-                </table>
-            </div>
+            <NumbersTable headers=&["Ladder", "Wall, ms", "Busy, ms", "Busy", "SpinOnce calls"] numeric_from=1>
+                {rows}
+            </NumbersTable>
         </div>
     }
 }

@@ -1,13 +1,13 @@
 //! Experiment 1, timed waits: controls, progress, findings, charts, table.
 
+use crate::components::blocks::Findings;
 use crate::components::charts::{
     ChainChart, HistogramChart, OverviewChart, OverviewRow, samples_of,
 };
-use crate::components::field::{ConfigError, Field};
-use crate::components::raw_report::RawReport;
+use crate::components::field::Field;
 use crate::components::results_table::ResultsTable;
-use crate::components::run_controls::{RunButtons, RunStatus};
-use crate::hooks::{UseExperiment, use_experiment};
+use crate::components::run_controls::{Results, RunForm};
+use crate::hooks::use_experiment;
 use crate::runner::run_timed_waits;
 use leptos::prelude::*;
 use waitlab_core::findings;
@@ -30,18 +30,7 @@ pub fn TimedWaitsSection() -> impl IntoView {
     let config = Memo::new(move |_| {
         TimedWaitsConfig::parse(&durations.get(), &samples.get()).map_err(|e| e.to_string())
     });
-    let UseExperiment {
-        progress,
-        report,
-        notice,
-        run,
-        cancel,
-    } = use_experiment(run_timed_waits);
-    let start = move |_| {
-        if let Ok(c) = config.get() {
-            run.run(c);
-        }
-    };
+    let experiment = use_experiment(run_timed_waits);
     view! {
         <section class="card experiment" data-testid="timed-waits">
             <h2><span class="num-badge">"1"</span>" Timed waits: how long does “wait 1 ms” take?"</h2>
@@ -56,19 +45,12 @@ pub fn TimedWaitsSection() -> impl IntoView {
                     it from a fresh task avoids it. Awaiting a resolved promise, like Task.Delay(0), \
                     never yields at all."</p>
             </div>
-            <form class="controls" on:submit=move |e| { e.prevent_default(); start(()); }>
+            <RunForm experiment=experiment config=config unit="samples"
+                hint=Signal::derive(move || config.get().ok().map(|c| format!("at most about {} s", (c.estimated_ms() / 1000.0).ceil())))>
                 <Field label="Durations, ms" testid="durations" value=durations />
                 <Field label="Samples per cell" testid="samples" value=samples numeric=true />
-                <RunButtons progress=progress can_run=Signal::derive(move || config.with(Result::is_ok))
-                    cancel=cancel />
-                <span class="hint">{move || match config.get() {
-                    Ok(c) => format!("at most about {} s", (c.estimated_ms() / 1000.0).ceil()),
-                    Err(_) => String::new(),
-                }}</span>
-            </form>
-            <ConfigError config=config />
-            <RunStatus progress=progress notice=notice unit="samples" />
-            {move || report.get().map(|r| view! { <TimedWaitsResults report=r /> })}
+            </RunForm>
+            <Results report=experiment.report render=|r| r.timed_waits.is_some().then(|| view! { <TimedWaitsResults report=r.clone() /> }.into_any()) />
         </section>
     }
 }
@@ -113,10 +95,7 @@ fn TimedWaitsResults(
             {report.env.hidden_during_run.then(|| view! {
                 <p class="banner warn" data-testid="throttled">"Throttled: the page was hidden during this run"</p>
             })}
-            <h3>"What this run shows"</h3>
-            <ul class="findings" data-testid="findings">
-                {findings::timed_waits(&tw, tolerance).into_iter().map(|f| view! { <li>{f}</li> }).collect_view()}
-            </ul>
+            <Findings items=findings::timed_waits(&tw, tolerance) />
             <h3>"Every wait at a glance"</h3>
             <OverviewChart rows=overview />
             <h3>"Distribution of one cell "<small>"(click a row of the table to choose)"</small></h3>
@@ -125,7 +104,6 @@ fn TimedWaitsResults(
             <ResultsTable cells=tw.cells.clone() selected=selected />
             <h3>"Nested setTimeout(0): where the clamp starts"</h3>
             <ChainChart chain=tw.chain.clone() tolerance_ms=tolerance />
-            <RawReport report=report.clone() />
         </div>
     }
     .into_any()

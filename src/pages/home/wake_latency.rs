@@ -1,11 +1,11 @@
 //! Experiment 4, wake latency: controls, the distribution per strategy and
 //! the table with each strategy's median as a multiple of the event wait.
 
+use crate::components::blocks::{Findings, NumbersTable};
 use crate::components::charts::{OverviewChart, OverviewRow};
-use crate::components::field::{ConfigError, Field};
-use crate::components::raw_report::RawReport;
-use crate::components::run_controls::{RunButtons, RunStatus};
-use crate::hooks::{UseExperiment, use_experiment};
+use crate::components::field::Field;
+use crate::components::run_controls::{Results, RunForm};
+use crate::hooks::use_experiment;
 use crate::runner::run_wake_latency;
 use leptos::prelude::*;
 use waitlab_core::chart::format_ms;
@@ -18,13 +18,7 @@ use waitlab_core::wake::{WakeConfig, WakeLatency};
 pub fn WakeLatencySection() -> impl IntoView {
     let rounds = RwSignal::new(WakeConfig::default().rounds.to_string());
     let config = Memo::new(move |_| WakeConfig::parse(&rounds.get()));
-    let UseExperiment {
-        progress,
-        report,
-        notice,
-        run,
-        cancel,
-    } = use_experiment(run_wake_latency);
+    let experiment = use_experiment(run_wake_latency);
     view! {
         <section class="card experiment" data-testid="wake-latency">
             <h2><span class="num-badge">"4"</span>" Wake latency: polling versus being signalled"</h2>
@@ -37,20 +31,11 @@ pub fn WakeLatencySection() -> impl IntoView {
                     performance.timeOrigin + now(), and the skew between the two clocks is measured \
                     first and corrected for."</p>
             </div>
-            <form class="controls" on:submit=move |e| {
-                e.prevent_default();
-                if let Ok(c) = config.get() { run.run(c); }
-            }>
+            <RunForm experiment=experiment config=config unit="rounds"
+                hint=Signal::derive(move || config.get().ok().map(|c| format!("about {} s", format_ms(f64::from(c.rounds) * 0.02))))>
                 <Field label="Rounds per strategy" testid="rounds" value=rounds numeric=true />
-                <RunButtons progress=progress can_run=Signal::derive(move || config.with(Result::is_ok)) cancel=cancel />
-                <span class="hint">{move || config.get().ok().map(|c| format!("about {} s", format_ms(f64::from(c.rounds) * 0.02)))}</span>
-            </form>
-            <ConfigError config=config />
-            <RunStatus progress=progress notice=notice unit="rounds" />
-            {move || report.get().and_then(|r| {
-                let wake = r.wake_latency.clone()?;
-                Some(view! { <WakeResults wake=wake /> <RawReport report=r /> })
-            })}
+            </RunForm>
+            <Results report=experiment.report render=|r| r.wake_latency.clone().map(|wake| view! { <WakeResults wake=wake /> }.into_any()) />
         </section>
     }
 }
@@ -108,22 +93,12 @@ fn WakeResults(
         .collect_view();
     view! {
         <div class="results-block" data-testid="results">
-            <h3>"What this run shows"</h3>
-            <ul class="findings">
-                {findings::wake_latency(&wake).into_iter().map(|f| view! { <li>{f}</li> }).collect_view()}
-            </ul>
+            <Findings items=findings::wake_latency(&wake) />
             <h3>"Set → noticed, per strategy"</h3>
             <OverviewChart rows=rows />
-            <div class="table-wrap">
-                <table class="results">
-                    <thead><tr>
-                        <th>"Waiter"</th><th>".NET analogue"</th><th class="num">"p50, ms"</th>
-                        <th class="num">"p99"</th><th class="num">"max"</th><th class="num">"× event"</th>
-                        <th class="num">"n"</th>
-                    </tr></thead>
-                    <tbody>{table}</tbody>
-                </table>
-            </div>
+            <NumbersTable headers=&["Waiter", ".NET analogue", "p50, ms", "p99", "max", "× event", "n"] numeric_from=2>
+                {table}
+            </NumbersTable>
         </div>
     }
 }
