@@ -124,7 +124,7 @@ fn isolated(browser: Browser) {
     // Bad input gets a message and cannot start a run.
     s.type_into(&in_tw("samples"), "999999");
     let msg = s
-        .text("config-error")
+        .text(&in_tw("config-error"))
         .expect("a message for an absurd sample count");
     assert!(msg.contains("between 1 and 5000"), "{msg}");
     assert_eq!(
