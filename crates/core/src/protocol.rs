@@ -5,7 +5,9 @@
 //! page may post the run's `SharedArrayBuffer` itself, which cannot travel
 //! inside JSON. The worker never receives work before it said `Ready`.
 //! [`PROTOCOL_VERSION`] travels in `Ready` so a stale cached worker is
-//! detected instead of misread.
+//! detected instead of misread. Enums are externally tagged
+//! (`{"variant":{…}}`): serde's internally tagged form buffers every
+//! message and costs the worker tens of kilobytes of wasm.
 
 use crate::ladder::{LadderConfig, SpinUntil};
 use crate::probe::Mechanism;
@@ -15,7 +17,7 @@ use crate::wake::Strategy;
 use serde::{Deserialize, Serialize};
 
 /// Version of this protocol; bump on any change of the message shapes.
-pub const PROTOCOL_VERSION: u32 = 1;
+pub const PROTOCOL_VERSION: u32 = 2;
 
 /// Layout of the shared memory the page posts to its workers: one
 /// `SharedArrayBuffer` seen as an `Int32Array` (the `i32` slots) and as a
@@ -44,7 +46,7 @@ pub mod shared_slots {
 
 /// A request from the page.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "type", rename_all = "snake_case")]
+#[serde(rename_all = "snake_case")]
 pub enum ToWorker {
     /// Measure `samples` waits of `requested_ms` with `mechanism`.
     Run {
@@ -104,7 +106,7 @@ pub enum ToWorker {
 
 /// A reply from the worker.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "type", rename_all = "snake_case")]
+#[serde(rename_all = "snake_case")]
 pub enum FromWorker {
     /// The worker has loaded and accepts work.
     Ready {
@@ -161,7 +163,7 @@ pub enum FromWorker {
 
 /// What a worker job produced.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
+#[serde(rename_all = "snake_case")]
 pub enum WorkerOutcome {
     /// Every sample, ms.
     Samples {
@@ -242,7 +244,7 @@ mod tests {
         let json = run.to_json();
         assert_eq!(
             json,
-            r#"{"type":"run","job":3,"mechanism":"worker_atomics_wait","requested_ms":10,"samples":200}"#
+            r#"{"run":{"job":3,"mechanism":"worker_atomics_wait","requested_ms":10,"samples":200}}"#
         );
         assert_eq!(ToWorker::from_json(&json).unwrap(), run);
         let done = FromWorker::Done {
@@ -251,9 +253,13 @@ mod tests {
         };
         assert_eq!(
             done.to_json(),
-            r#"{"type":"done","job":3,"outcome":{"kind":"timeout_never_fired","waited_ms":60.5}}"#
+            r#"{"done":{"job":3,"outcome":{"timeout_never_fired":{"waited_ms":60.5}}}}"#
         );
         assert_eq!(FromWorker::from_json(&done.to_json()).unwrap(), done);
-        assert!(FromWorker::from_json("{\"type\":\"nope\"}").is_err());
+        assert!(FromWorker::from_json("{\"nope\":{}}").is_err());
+        assert_eq!(
+            FromWorker::Ready { protocol: 2 }.to_json(),
+            r#"{"ready":{"protocol":2}}"#
+        );
     }
 }
