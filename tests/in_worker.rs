@@ -3,6 +3,7 @@
 //! Run by `cargo xtask test` in headless Chromium and Firefox.
 #![cfg(target_arch = "wasm32")]
 
+use waitlab::browser::shared::WaitEnd;
 use waitlab::browser::{clock, shared};
 use waitlab::probes::measure_in_worker;
 use waitlab_core::probe::Mechanism;
@@ -28,7 +29,7 @@ fn atomics_wait_times_out_no_earlier_than_asked() {
         let t0 = clock::now();
         let result = shared::wait(&memory, 0, 0, ms).unwrap();
         let took = clock::now() - t0;
-        assert_eq!(result, "timed-out");
+        assert_eq!(result, WaitEnd::TimedOut);
         assert!(
             took >= ms - tol,
             "Atomics.wait({ms}) returned after {took} ms"
@@ -40,7 +41,10 @@ fn atomics_wait_times_out_no_earlier_than_asked() {
 fn atomics_wait_on_a_changed_value_returns_at_once() {
     let memory = memory();
     memory.set_index(1, 7);
-    assert_eq!(shared::wait(&memory, 1, 0, 1000.0).unwrap(), "not-equal");
+    assert_eq!(
+        shared::wait(&memory, 1, 0, 1000.0).unwrap(),
+        WaitEnd::NotEqual
+    );
 }
 
 #[wasm_bindgen_test]

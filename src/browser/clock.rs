@@ -7,6 +7,7 @@ use wasm_bindgen::JsCast;
 
 thread_local! {
     static PERFORMANCE: OnceCell<web_sys::Performance> = const { OnceCell::new() };
+    static TIME_ORIGIN: OnceCell<f64> = const { OnceCell::new() };
 }
 
 fn with_performance<T>(f: impl FnOnce(&web_sys::Performance) -> T) -> T {
@@ -27,7 +28,7 @@ pub fn now() -> f64 {
 /// This global's time origin, ms since the Unix epoch. `time_origin() +
 /// now()` puts readings of different threads into one time base.
 pub fn time_origin() -> f64 {
-    with_performance(|p| p.time_origin())
+    TIME_ORIGIN.with(|t| *t.get_or_init(|| with_performance(|p| p.time_origin())))
 }
 
 /// Whether this global is cross-origin isolated (shared memory allowed).

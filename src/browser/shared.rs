@@ -19,12 +19,30 @@ pub fn new_shared_i32(len: u32) -> Result<Int32Array, &'static str> {
     Ok(Int32Array::new(&SharedArrayBuffer::new(len * 4)))
 }
 
+/// How an `Atomics.wait` returned.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WaitEnd {
+    /// Woken by `Atomics.notify` ("ok").
+    Woken,
+    /// The slot did not hold the value ("not-equal").
+    NotEqual,
+    /// The timeout passed ("timed-out").
+    TimedOut,
+}
+
 /// `Atomics.wait(arr, index, value, timeout_ms)`: blocks this thread.
-/// Fails on a main thread, where browsers forbid blocking.
-pub fn wait(arr: &Int32Array, index: u32, value: i32, timeout_ms: f64) -> Result<String, String> {
-    js_sys::Atomics::wait_with_timeout(arr, index, value, timeout_ms)
-        .map(String::from)
-        .map_err(|e| js_error_message(&e))
+/// Fails on a main thread, where browsers forbid blocking. Allocates
+/// nothing, as it sits inside measured waits.
+pub fn wait(arr: &Int32Array, index: u32, value: i32, timeout_ms: f64) -> Result<WaitEnd, String> {
+    let result = js_sys::Atomics::wait_with_timeout(arr, index, value, timeout_ms)
+        .map_err(|e| js_error_message(&e))?;
+    Ok(if result == "timed-out" {
+        WaitEnd::TimedOut
+    } else if result == "not-equal" {
+        WaitEnd::NotEqual
+    } else {
+        WaitEnd::Woken
+    })
 }
 
 /// How an `Atomics.waitAsync` ended.

@@ -142,19 +142,28 @@ impl WakeConfig {
 /// Clock skew between two threads from ping-pong exchanges, NTP style: for
 /// each exchange `(a_send, b_recv, b_send, a_recv)`, stamped on A's and B's
 /// clocks, B's clock is ahead of A's by
-/// `((b_recv - a_send) + (b_send - a_recv)) / 2`. Returns the median, or 0
+/// `((b_recv - a_send) + (b_send - a_recv)) / 2`. As NTP's clock filter
+/// does, only the quarter of exchanges with the shortest round trip count
+/// (queueing delays make the others asymmetric), and their offsets are
+/// averaged, which resolves skews finer than one clock step. Returns 0
 /// without exchanges.
 pub fn skew_ms(exchanges: &[[f64; 4]]) -> f64 {
-    let mut offsets: Vec<f64> = exchanges
+    let mut by_round_trip: Vec<(f64, f64)> = exchanges
         .iter()
-        .map(|[a_send, b_recv, b_send, a_recv]| ((b_recv - a_send) + (b_send - a_recv)) / 2.0)
-        .filter(|o| o.is_finite())
+        .map(|[a_send, b_recv, b_send, a_recv]| {
+            (
+                (a_recv - a_send) - (b_send - b_recv),
+                ((b_recv - a_send) + (b_send - a_recv)) / 2.0,
+            )
+        })
+        .filter(|(rtt, offset)| rtt.is_finite() && offset.is_finite())
         .collect();
-    if offsets.is_empty() {
+    if by_round_trip.is_empty() {
         return 0.0;
     }
-    offsets.sort_by(f64::total_cmp);
-    offsets[offsets.len() / 2]
+    by_round_trip.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let best = &by_round_trip[..by_round_trip.len().div_ceil(4)];
+    best.iter().map(|(_, offset)| offset).sum::<f64>() / best.len() as f64
 }
 
 /// One strategy's outcome: set→noticed latencies, ms.
