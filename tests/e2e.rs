@@ -267,6 +267,35 @@ fn fallback(browser: Browser) {
             m,
         );
     }
+    // The spin ladder needs shared memory: a message, not a failure.
+    s.click("[data-testid=spin-ladder] [data-testid=run]");
+    s.wait_for_element("[data-testid=spin-ladder] [data-testid=notice]", 20);
+    let notice = s
+        .text("[data-testid=spin-ladder] [data-testid=notice]")
+        .unwrap();
+    assert!(
+        notice.contains("Not available here") && notice.contains("SharedArrayBuffer"),
+        "{notice}"
+    );
+    // Wake latency: postMessage still runs, the rest says why not.
+    s.type_into("[data-testid=wake-latency] [data-testid=rounds]", "20");
+    s.click("[data-testid=wake-latency] [data-testid=run]");
+    s.wait_for_element("[data-testid=wake-latency] [data-testid=report-json]", 60);
+    s.eval("document.querySelector('[data-testid=spin-ladder]').scrollIntoView();");
+    s.screenshot("nocoi-ladder-and-wake");
+    let json = s
+        .text("[data-testid=wake-latency] [data-testid=report-json]")
+        .unwrap();
+    let wake = Report::from_json(&json).unwrap().wake_latency.unwrap();
+    for r in &wake.results {
+        match (r.strategy, &r.outcome) {
+            (Strategy::PostMessage, Outcome::Measured { .. }) => {}
+            (_, Outcome::Unavailable { reason }) if r.strategy != Strategy::PostMessage => {
+                assert!(reason.contains("SharedArrayBuffer"), "{reason}")
+            }
+            (st, other) => panic!("{st:?} without isolation: {other:?}"),
+        }
+    }
     assert_no_page_errors(&mut s);
 }
 
@@ -389,7 +418,8 @@ fn wake_latency(browser: Browser) {
     let wake = report.wake_latency.expect("experiment 4 results");
     // One time base: the measured skew is small, and after correcting for
     // it nothing is noticed before it was set.
-    assert!(wake.skew_ms.abs() < 2.0, "skew {} ms", wake.skew_ms);
+    let skew = wake.skew_ms.expect("skew measured with shared memory");
+    assert!(skew.abs() < 2.0, "skew {skew} ms");
     let median = |st: Strategy| {
         let r = wake.results.iter().find(|r| r.strategy == st).unwrap();
         match &r.outcome {

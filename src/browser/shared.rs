@@ -7,9 +7,7 @@ use wasm_bindgen_futures::JsFuture;
 
 /// Why shared memory cannot be had here.
 pub const NOT_ISOLATED: &str = "needs SharedArrayBuffer, which browsers only allow on a \
-cross-origin isolated page (headers Cross-Origin-Opener-Policy: same-origin and \
-Cross-Origin-Embedder-Policy: require-corp). Open waitlab from `cargo xtask serve` or a host \
-that sends them";
+cross-origin isolated page, and this one is not (see the note at the top of the page)";
 
 /// A new shared `Int32Array` of `len` slots, or the reason there is none.
 pub fn new_shared_i32(len: u32) -> Result<Int32Array, &'static str> {

@@ -24,7 +24,7 @@ fn unavailable(key: CellKey, memory: &Result<js_sys::Int32Array, &'static str>) 
     match m.thread() {
         Thread::Main => probes::main_unavailable(m),
         Thread::Worker => match memory {
-            Err(reason) if m.needs_shared_memory() => Some(format!("{}: {reason}", m.label())),
+            Err(reason) if m.needs_shared_memory() => Some((*reason).to_owned()),
             _ if m == Mechanism::WorkerWaitAsync && !shared::has_wait_async() => {
                 Some("Atomics.waitAsync is not supported in this browser".to_owned())
             }

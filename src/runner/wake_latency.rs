@@ -60,7 +60,7 @@ async fn measure(config: &WakeConfig, reporter: &Reporter) -> Result<WakeLatency
     let slots = shared::new_shared_i32(shared_slots::LEN).map(Slots::new);
     reporter.update(|p| p.worker = Some("starting the setter and the waiter".to_owned()));
     let (mut setter, mut waiter) = try_join(ProbeWorker::start(), ProbeWorker::start()).await?;
-    let mut skew = 0.0;
+    let mut skew = None;
     if let Ok(slots) = &slots {
         setter.share(slots.ints())?;
         waiter.share(slots.ints())?;
@@ -73,7 +73,7 @@ async fn measure(config: &WakeConfig, reporter: &Reporter) -> Result<WakeLatency
         match replies(&mut waiter, &mut setter, 10_000).await? {
             (FromWorker::SkewDone { result }, s) => {
                 setter_ok(s)?;
-                skew = skew_ms(&result?);
+                skew = Some(skew_ms(&result?));
             }
             (other, _) => return Err(format!("unexpected message from the waiter: {other:?}")),
         }
@@ -111,7 +111,10 @@ async fn measure(config: &WakeConfig, reporter: &Reporter) -> Result<WakeLatency
         let outcome = match replies(&mut waiter, &mut setter, limit_ms).await? {
             (FromWorker::WakeDone { result }, s) => {
                 setter_ok(s)?;
-                let corrected = result?.into_iter().map(|raw| raw + skew).collect();
+                let corrected = result?
+                    .into_iter()
+                    .map(|raw| raw + skew.unwrap_or(0.0))
+                    .collect();
                 Outcome::measured(corrected).unwrap_or_else(|e| Outcome::Failed {
                     message: e.to_string(),
                 })

@@ -218,10 +218,15 @@ pub fn wake_latency(w: &WakeLatency) -> Vec<String> {
             ));
         }
     }
-    out.push(format!(
-        "The two workers' clocks differ by {} ms (measured by ping-pong and corrected for)",
-        format_ms(w.skew_ms)
-    ));
+    out.push(match w.skew_ms {
+        Some(skew) => format!(
+            "The two workers' clocks differ by {} ms (measured by ping-pong and corrected for)",
+            format_ms(skew)
+        ),
+        None => "The skew between the two workers' clocks could not be measured without shared \
+                 memory; times are uncorrected"
+            .to_owned(),
+    });
     out
 }
 

@@ -180,8 +180,10 @@ pub struct WakeResult {
 pub struct WakeLatency {
     /// The configuration that was run.
     pub config: WakeConfig,
-    /// Measured skew of the waiter's clock against the setter's, ms.
-    pub skew_ms: f64,
+    /// Measured skew of the setter's clock against the waiter's, ms
+    /// (added to every raw time); `None` when it could not be measured
+    /// (no shared memory).
+    pub skew_ms: Option<f64>,
     /// One result per strategy.
     pub results: Vec<WakeResult>,
 }
@@ -241,7 +243,7 @@ mod tests {
         let m = |v: f64| Outcome::measured(vec![v]).unwrap();
         let w = WakeLatency {
             config: WakeConfig::default(),
-            skew_ms: 0.0,
+            skew_ms: None,
             results: vec![
                 WakeResult {
                     strategy: Strategy::Event,
