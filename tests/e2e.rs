@@ -665,6 +665,13 @@ fn bench_suite_chromium() {
         let secs = started.elapsed().as_secs_f64();
         total += secs;
         println!("  {section:<18} {secs:>6.1} s");
+        let findings = s.eval(&format!(
+            "return Array.from(document.querySelectorAll('{}')).map(l => l.textContent);",
+            sel("findings") + " li"
+        ));
+        for f in findings.as_array().into_iter().flatten() {
+            println!("      · {}", f.as_str().unwrap_or(""));
+        }
         if section == "wake-latency" {
             wake = Report::from_json(&s.text(&sel("report-json")).unwrap())
                 .unwrap()
