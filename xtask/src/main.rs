@@ -170,21 +170,7 @@ fn test() -> Result {
         run(&mut cmd)?;
     }
     // End to end: the built dist in real browsers, with and without isolation.
-    // One browser at a time: the tests assert timing invariants.
-    run(cargo()
-        .args([
-            "test",
-            "--package",
-            "waitlab",
-            "--test",
-            "e2e",
-            "--",
-            "--test-threads",
-            "1",
-        ])
-        .env("WAITLAB_DIST", &dist)
-        .env("CHROMEDRIVER", &browsers.chromedriver)
-        .env("GECKODRIVER", &browsers.geckodriver))?;
+    run(&mut e2e(&dist, &browsers, false, &[]))?;
     eprintln!(
         "xtask: all tests passed in {:.0} s",
         started.elapsed().as_secs_f64()
@@ -216,22 +202,26 @@ fn bench() -> Result {
         total,
         total as f64 / 1024.0
     );
-    run(cargo()
-        .args([
-            "test",
-            "--release",
-            "--package",
-            "waitlab",
-            "--test",
-            "e2e",
-            "--",
-            "--ignored",
-            "--nocapture",
-            "--test-threads",
-            "1",
-            "bench_",
-        ])
-        .env("WAITLAB_DIST", &dist)
+    run(&mut e2e(
+        &dist,
+        &browsers,
+        true,
+        &["--ignored", "--nocapture", "bench_"],
+    ))
+}
+
+/// The end-to-end suite against `dist`, one browser at a time (the tests
+/// assert timing invariants); `release` for benchmarks.
+fn e2e(dist: &Path, browsers: &tools::Browsers, release: bool, extra: &[&str]) -> Command {
+    let mut cmd = cargo();
+    cmd.args(["test", "--package", "waitlab", "--test", "e2e"]);
+    if release {
+        cmd.arg("--release");
+    }
+    cmd.args(["--", "--test-threads", "1"])
+        .args(extra)
+        .env("WAITLAB_DIST", dist)
         .env("CHROMEDRIVER", &browsers.chromedriver)
-        .env("GECKODRIVER", &browsers.geckodriver))
+        .env("GECKODRIVER", &browsers.geckodriver);
+    cmd
 }
