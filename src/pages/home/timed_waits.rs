@@ -46,7 +46,7 @@ pub fn TimedWaitsSection() -> impl IntoView {
                     never yields at all."</p>
             </div>
             <RunForm experiment=experiment config=config unit="samples"
-                hint=Signal::derive(move || config.get().ok().map(|c| format!("at most about {} s", (c.estimated_ms() / 1000.0).ceil())))>
+                hint=Signal::derive(move || config.get().ok().map(|c| format!("about {} s", (c.estimated_ms() / 1000.0).ceil())))>
                 <Field label="Durations, ms" testid="durations" value=durations />
                 <Field label="Samples per cell" testid="samples" value=samples numeric=true />
             </RunForm>
