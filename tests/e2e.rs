@@ -73,6 +73,29 @@ fn run_experiment(s: &mut Session, durations: &str, samples: &str, shot: &str) -
     Report::from_json(&json).expect("the exported report parses")
 }
 
+/// Fills a section's fields, runs it, screenshots its results as `shot`
+/// and reads the exported report.
+fn run_section(
+    s: &mut Session,
+    section: &str,
+    fields: &[(&str, &str)],
+    seconds: u64,
+    shot: &str,
+) -> Report {
+    let sel = |id: &str| format!("[data-testid={section}] [data-testid={id}]");
+    for (field, value) in fields {
+        s.type_into(&sel(field), value);
+    }
+    s.click(&sel("run"));
+    s.wait_for_element(&sel("report-json"), seconds);
+    s.eval(&format!(
+        "document.querySelector({}).scrollIntoView();",
+        Value::from(sel("results"))
+    ));
+    s.screenshot(shot);
+    Report::from_json(&s.text(&sel("report-json")).unwrap()).expect("the exported report parses")
+}
+
 fn samples(tw: &TimedWaits, mechanism: Mechanism, requested_ms: Option<u32>) -> Vec<f64> {
     let cell = tw
         .cells
@@ -278,15 +301,15 @@ fn fallback(browser: Browser) {
         "{notice}"
     );
     // Wake latency: postMessage still runs, the rest says why not.
-    s.type_into("[data-testid=wake-latency] [data-testid=rounds]", "20");
-    s.click("[data-testid=wake-latency] [data-testid=run]");
-    s.wait_for_element("[data-testid=wake-latency] [data-testid=report-json]", 60);
-    s.eval("document.querySelector('[data-testid=spin-ladder]').scrollIntoView();");
-    s.screenshot("nocoi-ladder-and-wake");
-    let json = s
-        .text("[data-testid=wake-latency] [data-testid=report-json]")
-        .unwrap();
-    let wake = Report::from_json(&json).unwrap().wake_latency.unwrap();
+    let wake = run_section(
+        &mut s,
+        "wake-latency",
+        &[("rounds", "20")],
+        60,
+        "nocoi-wake",
+    )
+    .wake_latency
+    .unwrap();
     for r in &wake.results {
         match (r.strategy, &r.outcome) {
             (Strategy::PostMessage, Outcome::Measured { .. }) => {}
@@ -300,16 +323,15 @@ fn fallback(browser: Browser) {
 }
 
 fn starvation_main(browser: Browser) {
-    let sel = |id: &str| format!("[data-testid=main-starvation] [data-testid={id}]");
     let mut s = Session::start(browser);
     s.open(&isolated_server().origin);
-    s.type_into(&sel("jobs"), "4");
-    s.type_into(&sel("wait"), "150");
-    s.click(&sel("run"));
-    s.wait_for_element(&sel("report-json"), 60);
-    s.eval("document.querySelector('[data-testid=main-starvation] [data-testid=results]').scrollIntoView();");
-    s.screenshot("starvation-main-results");
-    let report = Report::from_json(&s.text(&sel("report-json")).unwrap()).unwrap();
+    let report = run_section(
+        &mut s,
+        "main-starvation",
+        &[("jobs", "4"), ("wait", "150")],
+        60,
+        "main-starvation-results",
+    );
     let tol = report.env.clock.unwrap().tolerance_ms();
     let ms = report.main_starvation.expect("experiment 2a results");
     let (blocking, async_) = (&ms.runs[0], &ms.runs[1]);
@@ -331,17 +353,15 @@ fn starvation_main(browser: Browser) {
 }
 
 fn starvation_pool(browser: Browser) {
-    let sel = |id: &str| format!("[data-testid=pool-starvation] [data-testid={id}]");
     let mut s = Session::start(browser);
     s.open(&isolated_server().origin);
-    s.type_into(&sel("workers"), "2");
-    s.type_into(&sel("jobs"), "8");
-    s.type_into(&sel("wait"), "100");
-    s.click(&sel("run"));
-    s.wait_for_element(&sel("report-json"), 60);
-    s.eval("document.querySelector('[data-testid=pool-starvation] [data-testid=results]').scrollIntoView();");
-    s.screenshot("starvation-pool-results");
-    let report = Report::from_json(&s.text(&sel("report-json")).unwrap()).unwrap();
+    let report = run_section(
+        &mut s,
+        "pool-starvation",
+        &[("workers", "2"), ("jobs", "8"), ("wait", "100")],
+        60,
+        "pool-starvation-results",
+    );
     let tol = report.env.clock.unwrap().tolerance_ms();
     let ps = report.pool_starvation.expect("experiment 2b results");
     assert!(ps.blocking_sleeps, "isolated pages block in Atomics.wait");
@@ -372,14 +392,9 @@ fn starvation_pool_firefox() {
 }
 
 fn spin_ladder(browser: Browser) {
-    let sel = |id: &str| format!("[data-testid=spin-ladder] [data-testid={id}]");
     let mut s = Session::start(browser);
     s.open(&isolated_server().origin);
-    s.click(&sel("run"));
-    s.wait_for_element(&sel("report-json"), 60);
-    s.eval("document.querySelector('[data-testid=spin-ladder] [data-testid=results]').scrollIntoView();");
-    s.screenshot("spin-ladder-results");
-    let report = Report::from_json(&s.text(&sel("report-json")).unwrap()).unwrap();
+    let report = run_section(&mut s, "spin-ladder", &[], 60, "spin-ladder-results");
     let tol = report.env.clock.unwrap().tolerance_ms();
     let ladder = report.spin_ladder.expect("experiment 3 results");
     // The phases come in the article's order: spins, then yields mixed
@@ -405,15 +420,15 @@ fn spin_ladder(browser: Browser) {
 }
 
 fn wake_latency(browser: Browser) {
-    let sel = |id: &str| format!("[data-testid=wake-latency] [data-testid={id}]");
     let mut s = Session::start(browser);
     s.open(&isolated_server().origin);
-    s.type_into(&sel("rounds"), "40");
-    s.click(&sel("run"));
-    s.wait_for_element(&sel("report-json"), 90);
-    s.eval("document.querySelector('[data-testid=wake-latency] [data-testid=results]').scrollIntoView();");
-    s.screenshot("wake-latency-results");
-    let report = Report::from_json(&s.text(&sel("report-json")).unwrap()).unwrap();
+    let report = run_section(
+        &mut s,
+        "wake-latency",
+        &[("rounds", "40")],
+        90,
+        "wake-latency-results",
+    );
     let tol = report.env.clock.unwrap().tolerance_ms();
     let wake = report.wake_latency.expect("experiment 4 results");
     // One time base: the measured skew is small, and after correcting for

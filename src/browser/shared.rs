@@ -79,7 +79,7 @@ pub fn wait_async(
 }
 
 /// Reads the string a finished wait resolves to.
-pub fn end_of(value: &JsValue) -> AsyncWaitEnd {
+fn end_of(value: &JsValue) -> AsyncWaitEnd {
     if value.as_string().as_deref() == Some("timed-out") {
         AsyncWaitEnd::TimedOut
     } else {

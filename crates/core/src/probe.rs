@@ -136,11 +136,6 @@ impl Mechanism {
             Mechanism::WorkerAtomicsWait | Mechanism::WorkerWaitAsync
         )
     }
-
-    /// Looks a mechanism up by [`Mechanism::id`].
-    pub fn from_id(id: &str) -> Option<Mechanism> {
-        Mechanism::ALL.into_iter().find(|m| m.id() == id)
-    }
 }
 
 /// One measured series: a mechanism, and the requested wait if it is timed.
@@ -374,11 +369,9 @@ mod tests {
     use super::*;
 
     #[test]
-    fn ids_round_trip_and_are_unique() {
-        for m in Mechanism::ALL {
-            assert_eq!(Mechanism::from_id(m.id()), Some(m));
-        }
+    fn ids_are_unique() {
         let mut ids: Vec<_> = Mechanism::ALL.iter().map(|m| m.id()).collect();
+        ids.sort_unstable();
         ids.dedup();
         assert_eq!(ids.len(), Mechanism::ALL.len());
     }

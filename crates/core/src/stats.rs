@@ -81,12 +81,6 @@ impl Samples {
         self.sorted[lo] + frac * (self.sorted[hi] - self.sorted[lo])
     }
 
-    /// Fraction of samples strictly below `threshold`.
-    pub fn fraction_below(&self, threshold: f64) -> f64 {
-        let below = self.sorted.partition_point(|&v| v < threshold);
-        below as f64 / self.sorted.len() as f64
-    }
-
     /// The summary statistics shown in every table.
     pub fn summary(&self) -> Summary {
         Summary {
@@ -224,9 +218,8 @@ mod tests {
     }
 
     #[test]
-    fn fraction_below_and_overshoot() {
+    fn overshoot_is_median_minus_requested() {
         let x = s(&[1.0, 2.0, 3.0, 4.0]);
-        assert_eq!(x.fraction_below(3.0), 0.5);
         assert_eq!(x.summary().overshoot(1.0), 1.5);
     }
 }
