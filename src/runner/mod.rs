@@ -86,6 +86,7 @@ pub fn environment() -> Environment {
         clock: clock::measure_granularity(30.0),
         started_at_unix_ms: clock::time_origin() + clock::now(),
         hidden_during_run: page::is_hidden(),
+        native: None,
     }
 }
 

@@ -81,7 +81,7 @@ async fn measure(config: &WakeConfig, reporter: &Reporter) -> Result<WakeLatency
     let delays_us = config.delays_us();
     let limit_ms = config.rounds * 20 + 5000;
     let mut results = Vec::new();
-    for strategy in Strategy::ALL {
+    for strategy in Strategy::BROWSER {
         reporter.update(|p| p.worker = Some(strategy.label().to_owned()));
         if let Some(reason) = unavailable(strategy, &slots) {
             results.push(WakeResult {
@@ -134,7 +134,7 @@ async fn measure(config: &WakeConfig, reporter: &Reporter) -> Result<WakeLatency
 /// Runs experiment 4 with `config`.
 pub async fn run_wake_latency(config: WakeConfig, publish: Publish) -> Report {
     let scope = RunScope::begin();
-    let reporter = Reporter::new(publish, config.rounds * Strategy::ALL.len() as u32);
+    let reporter = Reporter::new(publish, config.rounds * Strategy::BROWSER.len() as u32);
     let result = measure(&config, &reporter).await;
     scope.finish(|r| match result {
         Ok(wake) => r.wake_latency = Some(wake),

@@ -8,10 +8,12 @@
 
 pub mod chart;
 pub mod clock;
+pub mod compare;
 pub mod findings;
 pub mod ladder;
 pub mod probe;
 pub mod protocol;
+pub mod reference;
 pub mod schema;
 pub mod starvation;
 pub mod stats;

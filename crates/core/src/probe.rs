@@ -14,6 +14,8 @@ pub enum Thread {
     Main,
     /// A dedicated Web Worker.
     Worker,
+    /// An OS thread of the native probe (`waitlab-native`).
+    Os,
 }
 
 /// One way of waiting, measured by experiment 1 ("timed waits").
@@ -40,11 +42,19 @@ pub enum Mechanism {
     WorkerTimeout,
     /// `await Atomics.waitAsync(i32, i, v, d)` in a worker, raced with a timer.
     WorkerWaitAsync,
+    /// Native: `std::thread::sleep(d)`.
+    ThreadSleep,
+    /// Native: `tokio::time::sleep(d).await` on a multi-thread runtime.
+    TokioSleep,
+    /// Native: `std::thread::yield_now()`.
+    ThreadYield,
+    /// Native: `tokio::task::yield_now().await`.
+    TokioYield,
 }
 
 impl Mechanism {
-    /// Every mechanism, in display order.
-    pub const ALL: [Mechanism; 10] = [
+    /// Every mechanism the page measures, in display order.
+    pub const BROWSER: [Mechanism; 10] = [
         Mechanism::TimeoutAwaited,
         Mechanism::TimeoutFreshTask,
         Mechanism::ResolvedPromise,
@@ -55,6 +65,14 @@ impl Mechanism {
         Mechanism::WorkerAtomicsWait,
         Mechanism::WorkerTimeout,
         Mechanism::WorkerWaitAsync,
+    ];
+
+    /// Every mechanism the native probe measures, in display order.
+    pub const NATIVE: [Mechanism; 4] = [
+        Mechanism::ThreadSleep,
+        Mechanism::TokioSleep,
+        Mechanism::ThreadYield,
+        Mechanism::TokioYield,
     ];
 
     /// Stable identifier used in the schema and in `data-testid`s.
@@ -70,6 +88,10 @@ impl Mechanism {
             Mechanism::WorkerAtomicsWait => "worker_atomics_wait",
             Mechanism::WorkerTimeout => "worker_timeout",
             Mechanism::WorkerWaitAsync => "worker_wait_async",
+            Mechanism::ThreadSleep => "thread_sleep",
+            Mechanism::TokioSleep => "tokio_sleep",
+            Mechanism::ThreadYield => "thread_yield",
+            Mechanism::TokioYield => "tokio_yield",
         }
     }
 
@@ -86,21 +108,28 @@ impl Mechanism {
             Mechanism::WorkerAtomicsWait => "Atomics.wait(d) in a worker",
             Mechanism::WorkerTimeout => "await setTimeout(d) in a worker",
             Mechanism::WorkerWaitAsync => "await Atomics.waitAsync(d) in a worker",
+            Mechanism::ThreadSleep => "std::thread::sleep(d)",
+            Mechanism::TokioSleep => "tokio::time::sleep(d).await",
+            Mechanism::ThreadYield => "std::thread::yield_now()",
+            Mechanism::TokioYield => "tokio::task::yield_now().await",
         }
     }
 
     /// The .NET construct of the article this stands in for.
     pub fn analogue(self) -> &'static str {
         match self {
-            Mechanism::TimeoutAwaited | Mechanism::TimeoutFreshTask | Mechanism::WorkerTimeout => {
-                "await Task.Delay(d)"
-            }
+            Mechanism::TimeoutAwaited
+            | Mechanism::TimeoutFreshTask
+            | Mechanism::WorkerTimeout
+            | Mechanism::TokioSleep => "await Task.Delay(d)",
             Mechanism::ResolvedPromise => "await Task.Delay(0): completes without yielding",
             Mechanism::MessageChannel
             | Mechanism::SchedulerYield
-            | Mechanism::SchedulerPostTask => "await Task.Yield()",
+            | Mechanism::SchedulerPostTask
+            | Mechanism::TokioYield => "await Task.Yield()",
+            Mechanism::ThreadYield => "Thread.Yield()",
             Mechanism::AnimationFrame => "waiting for the UI thread's next frame",
-            Mechanism::WorkerAtomicsWait => "Thread.Sleep(d)",
+            Mechanism::WorkerAtomicsWait | Mechanism::ThreadSleep => "Thread.Sleep(d)",
             Mechanism::WorkerWaitAsync => "await on a TaskCompletionSource with a timeout",
         }
     }
@@ -111,6 +140,10 @@ impl Mechanism {
             Mechanism::WorkerAtomicsWait
             | Mechanism::WorkerTimeout
             | Mechanism::WorkerWaitAsync => Thread::Worker,
+            Mechanism::ThreadSleep
+            | Mechanism::TokioSleep
+            | Mechanism::ThreadYield
+            | Mechanism::TokioYield => Thread::Os,
             _ => Thread::Main,
         }
     }
@@ -125,6 +158,8 @@ impl Mechanism {
                 | Mechanism::WorkerAtomicsWait
                 | Mechanism::WorkerTimeout
                 | Mechanism::WorkerWaitAsync
+                | Mechanism::ThreadSleep
+                | Mechanism::TokioSleep
         )
     }
 
@@ -321,9 +356,15 @@ impl TimedWaitsConfig {
 
     /// Every cell the run measures, in display order.
     pub fn cells(&self) -> Vec<CellKey> {
-        Mechanism::ALL
-            .into_iter()
-            .flat_map(|mechanism| {
+        self.cells_of(&Mechanism::BROWSER)
+    }
+
+    /// The cells of `mechanisms`: timed ones once per duration, yields
+    /// once (the native probe passes [`Mechanism::NATIVE`]).
+    pub fn cells_of(&self, mechanisms: &[Mechanism]) -> Vec<CellKey> {
+        mechanisms
+            .iter()
+            .flat_map(|&mechanism| {
                 let durations: Vec<Option<u32>> = if mechanism.is_timed() {
                     self.durations_ms.iter().copied().map(Some).collect()
                 } else {
@@ -370,10 +411,15 @@ mod tests {
 
     #[test]
     fn ids_are_unique() {
-        let mut ids: Vec<_> = Mechanism::ALL.iter().map(|m| m.id()).collect();
+        let all: Vec<_> = Mechanism::BROWSER
+            .iter()
+            .chain(&Mechanism::NATIVE)
+            .collect();
+        let mut ids: Vec<_> = all.iter().map(|m| m.id()).collect();
         ids.sort_unstable();
         ids.dedup();
-        assert_eq!(ids.len(), Mechanism::ALL.len());
+        assert_eq!(ids.len(), all.len());
+        assert!(Mechanism::NATIVE.iter().all(|m| m.thread() == Thread::Os));
     }
 
     #[test]
@@ -385,7 +431,7 @@ mod tests {
         assert_eq!(key.label(), "Atomics.wait(10) in a worker");
         assert_eq!(key.id(), "worker_atomics_wait-10");
         assert_eq!(key.analogue(), "Thread.Sleep(10)");
-        for m in Mechanism::ALL {
+        for m in Mechanism::BROWSER {
             assert_eq!(m.label().contains("(d)"), m.is_timed(), "{m:?}");
         }
     }

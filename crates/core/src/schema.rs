@@ -3,10 +3,13 @@
 //!
 //! The schema is a public boundary. Any change to these shapes bumps
 //! [`SCHEMA_VERSION`]; [`Report::from_json`] refuses other versions with a
-//! message instead of misreading them. A golden file in
-//! `tests/data/report_v1.json` pins the wire format.
+//! message instead of misreading them. Version 2 added the native
+//! environment and the stated figures; a version-1 file is a valid version-2
+//! file without them, so both are read. Golden files in `tests/data/` pin the
+//! wire format.
 
 use crate::clock::ClockInfo;
+use crate::compare::StatedFigure;
 use crate::ladder::SpinLadder;
 use crate::probe::{CellKey, TimedWaitsConfig};
 use crate::starvation::{MainStarvation, PoolStarvation};
@@ -17,7 +20,9 @@ use serde::{Deserialize, Serialize};
 /// The tag every report carries in its `schema` field.
 pub const SCHEMA_NAME: &str = "waitlab.result";
 /// The current schema version.
-pub const SCHEMA_VERSION: u32 = 1;
+pub const SCHEMA_VERSION: u32 = 2;
+/// The oldest version this build still reads.
+pub const OLDEST_READABLE_VERSION: u32 = 1;
 
 /// Why a report could not be read.
 #[derive(Debug, thiserror::Error)]
@@ -29,7 +34,9 @@ pub enum SchemaError {
     #[error("not a waitlab result (schema \"{0}\")")]
     ForeignSchema(String),
     /// A version this build does not know.
-    #[error("result schema version {found} is not supported (this page reads version {supported})")]
+    #[error(
+        "result schema version {found} is not supported (this build reads versions 1 to {supported})"
+    )]
     UnsupportedVersion {
         /// Version in the file.
         found: u32,
@@ -54,12 +61,38 @@ pub struct Environment {
     /// Whether the page was hidden at any time during the run, which lets
     /// browsers throttle timers.
     pub hidden_during_run: bool,
+    /// For numbers not measured in a browser: what produced them and on
+    /// which machine.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub native: Option<NativeEnv>,
+}
+
+/// The provenance of a native result set.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct NativeEnv {
+    /// A short name for tables and legends, such as "Rust native, Linux".
+    pub name: String,
+    /// Runtime and versions, such as ".NET 10.0.10 (SDK 10.0.302), C# 14".
+    pub runtime: String,
+    /// Operating system and version.
+    pub os: String,
+    /// CPU model and core count.
+    pub cpu: String,
+    /// Where the numbers come from: a command that measured them, or the
+    /// text that states them.
+    pub source: String,
+    /// Samples per probe, where one count applies to the whole set.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub samples: Option<u32>,
 }
 
 impl Environment {
     /// A short name of the browser (or runtime) and OS, such as
     /// "Chrome 156 on Linux", read from the user agent.
     pub fn short_name(&self) -> String {
+        if let Some(native) = &self.native {
+            return native.name.clone();
+        }
         let ua = self.user_agent.as_str();
         let version_after = |token: &str| {
             ua.split(token)
@@ -213,6 +246,9 @@ pub struct Report {
     /// Why the run failed, if it did (its results are then absent).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub failure: Option<String>,
+    /// Figures stated by a source rather than measured (the article's).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub stated: Vec<StatedFigure>,
 }
 
 impl Report {
@@ -228,6 +264,7 @@ impl Report {
             spin_ladder: None,
             wake_latency: None,
             failure: None,
+            stated: Vec::new(),
         }
     }
 
@@ -250,7 +287,7 @@ impl Report {
                 header.schema.chars().take(40).collect(),
             ));
         }
-        if header.version != SCHEMA_VERSION {
+        if !(OLDEST_READABLE_VERSION..=SCHEMA_VERSION).contains(&header.version) {
             return Err(SchemaError::UnsupportedVersion {
                 found: header.version,
                 supported: SCHEMA_VERSION,
@@ -292,6 +329,7 @@ mod tests {
             clock: None,
             started_at_unix_ms: 0.0,
             hidden_during_run: false,
+            native: None,
         };
         let check = |ua: &str, want: &str| assert_eq!(env(ua).short_name(), want);
         check(

@@ -1,0 +1,695 @@
+//! Results side by side: one table shape per experiment that a browser
+//! run, a native run and a set of figures stated by the article all fill.
+//!
+//! Every source becomes a [`Group`] of [`Row`]s with one [`Value`] per
+//! [`Column`] of the experiment. Measured sections are read from the
+//! report; stated figures fill only the cells their source states, so a
+//! figure the article does not give stays [`Value::Absent`], never
+//! derived or invented.
+
+use crate::chart::format_ms;
+use crate::ladder::{SLEEP1_THRESHOLD, SpinLadder, Step, YIELD_THRESHOLD};
+use crate::schema::{Outcome, Report};
+use crate::starvation::{JobMode, MainStarvation, PoolStarvation};
+use crate::stats::Samples;
+use crate::wake::WakeLatency;
+use serde::{Deserialize, Serialize};
+
+/// The experiments, as named in stated figures and comparison tables.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Experiment {
+    /// Experiment 1.
+    TimedWaits,
+    /// Experiment 2a.
+    MainStarvation,
+    /// Experiment 2b.
+    PoolStarvation,
+    /// Experiment 3.
+    SpinLadder,
+    /// Experiment 4.
+    WakeLatency,
+}
+
+/// What a column's numbers count.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Unit {
+    /// Milliseconds.
+    Ms,
+    /// Microseconds.
+    Us,
+    /// A ratio ("50×").
+    Times,
+    /// A count (threads).
+    Count,
+}
+
+impl Unit {
+    /// A value of this unit in ms, for time axes; `None` if not a time.
+    pub fn to_ms(self, v: f64) -> Option<f64> {
+        match self {
+            Unit::Ms => Some(v),
+            Unit::Us => Some(v / 1000.0),
+            Unit::Times | Unit::Count => None,
+        }
+    }
+
+    /// A number formatted for this unit (without the unit's name).
+    pub fn format(self, v: f64) -> String {
+        match self {
+            Unit::Ms | Unit::Us => format_ms(v),
+            Unit::Times => format!("{v:.1}×"),
+            Unit::Count => format!("{v:.0}"),
+        }
+    }
+}
+
+/// One statistic column of a comparison table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Column {
+    /// Stable identifier, used by stated figures.
+    pub id: &'static str,
+    /// Header text, with the unit.
+    pub header: &'static str,
+    /// The unit of its values.
+    pub unit: Unit,
+}
+
+const fn col(id: &'static str, header: &'static str, unit: Unit) -> Column {
+    Column { id, header, unit }
+}
+
+const TIMED_WAITS: &[Column] = &[
+    col("p50", "p50, ms", Unit::Ms),
+    col("p99", "p99, ms", Unit::Ms),
+    col("max", "max, ms", Unit::Ms),
+    col("overshoot", "overshoot, ms", Unit::Ms),
+];
+const MAIN_STARVATION: &[Column] = &[
+    col("batch", "batch, ms", Unit::Ms),
+    col("timer_wait", "queued timer waited, ms", Unit::Ms),
+    col("longest_gap", "longest frame gap, ms", Unit::Ms),
+];
+const POOL_STARVATION: &[Column] = &[
+    col("batch", "batch, ms", Unit::Ms),
+    col("model", "model, ms", Unit::Ms),
+    col("extra_wait", "extra job waited, ms", Unit::Ms),
+    col("threads", "threads at the end", Unit::Count),
+];
+const SPIN_LADDER: &[Column] = &[
+    col("spins_0_9", "calls 0–9 in total, µs", Unit::Us),
+    col("spins_10_19", "calls 10–19 in total, µs", Unit::Us),
+    col("sleep1_each", "each later call, µs", Unit::Us),
+];
+const WAKE_LATENCY: &[Column] = &[
+    col("p50", "p50, ms", Unit::Ms),
+    col("p99", "p99, ms", Unit::Ms),
+    col("ratio", "× event", Unit::Times),
+];
+
+impl Experiment {
+    /// Every experiment, in page order.
+    pub const ALL: [Experiment; 5] = [
+        Experiment::TimedWaits,
+        Experiment::MainStarvation,
+        Experiment::PoolStarvation,
+        Experiment::SpinLadder,
+        Experiment::WakeLatency,
+    ];
+
+    /// Stable identifier (the page's section ids use it too).
+    pub fn id(self) -> &'static str {
+        match self {
+            Experiment::TimedWaits => "timed_waits",
+            Experiment::MainStarvation => "main_starvation",
+            Experiment::PoolStarvation => "pool_starvation",
+            Experiment::SpinLadder => "spin_ladder",
+            Experiment::WakeLatency => "wake_latency",
+        }
+    }
+
+    /// The statistic columns of its comparison table.
+    pub fn columns(self) -> &'static [Column] {
+        match self {
+            Experiment::TimedWaits => TIMED_WAITS,
+            Experiment::MainStarvation => MAIN_STARVATION,
+            Experiment::PoolStarvation => POOL_STARVATION,
+            Experiment::SpinLadder => SPIN_LADDER,
+            Experiment::WakeLatency => WAKE_LATENCY,
+        }
+    }
+
+    /// The columns its comparison chart plots, as indexes into
+    /// [`Experiment::columns`].
+    pub fn charted(self) -> &'static [usize] {
+        match self {
+            Experiment::TimedWaits | Experiment::WakeLatency => &[0, 1],
+            Experiment::MainStarvation => &[0, 2],
+            Experiment::PoolStarvation => &[0, 2],
+            Experiment::SpinLadder => &[0, 1, 2],
+        }
+    }
+
+    fn column_index(self, id: &str) -> Option<usize> {
+        self.columns().iter().position(|c| c.id == id)
+    }
+}
+
+/// A figure stated by a source (the article) rather than measured here.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct StatedFigure {
+    /// The experiment it belongs to.
+    pub experiment: Experiment,
+    /// What was measured, in the source's terms.
+    pub what: String,
+    /// What it corresponds to in the article's vocabulary.
+    pub analogue: String,
+    /// The number, if the statement has one (`None` for a fact such as
+    /// "completes synchronously").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub value: Option<StatedValue>,
+    /// The statement, in a sentence.
+    pub quote: String,
+}
+
+/// The number of a stated figure, in its column's unit.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct StatedValue {
+    /// The column it fills ([`Column::id`]).
+    pub column: String,
+    /// The value, or the low end of a stated range.
+    pub low: f64,
+    /// The high end of a stated range.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub high: Option<f64>,
+    /// Whether the source gives it as approximate ("about 50×").
+    #[serde(default)]
+    pub approximate: bool,
+}
+
+/// One cell of a comparison table.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Value {
+    /// Not measured or not stated.
+    Absent,
+    /// Measured.
+    Measured(f64),
+    /// Stated by the source: a value or a range, maybe approximate.
+    Stated {
+        /// Low end (or the value).
+        low: f64,
+        /// High end of a range.
+        high: Option<f64>,
+        /// "About".
+        approximate: bool,
+    },
+}
+
+impl Value {
+    /// A measured value, absent if not finite.
+    fn of(v: f64) -> Value {
+        if v.is_finite() {
+            Value::Measured(v)
+        } else {
+            Value::Absent
+        }
+    }
+
+    /// The text of the cell.
+    pub fn format(&self, unit: Unit) -> String {
+        match self {
+            Value::Absent => "–".to_owned(),
+            Value::Measured(v) => unit.format(*v),
+            Value::Stated {
+                low,
+                high,
+                approximate,
+            } => {
+                let about = if *approximate { "≈" } else { "" };
+                match high {
+                    Some(h) => format!("{about}{}–{}", unit.format(*low), unit.format(*h)),
+                    None => format!("{about}{}", unit.format(*low)),
+                }
+            }
+        }
+    }
+
+    /// The span the value covers, `(low, high)`, if it has a number.
+    pub fn span(&self) -> Option<(f64, f64)> {
+        match self {
+            Value::Absent => None,
+            Value::Measured(v) => Some((*v, *v)),
+            Value::Stated { low, high, .. } => Some((*low, high.unwrap_or(*low))),
+        }
+    }
+}
+
+/// One row of a comparison table.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Row {
+    /// What ran, in the source's own terms.
+    pub what: String,
+    /// What it is the analogue of in the article.
+    pub analogue: String,
+    /// One value per column of the experiment.
+    pub values: Vec<Value>,
+    /// Statements and outcomes that are not numbers.
+    pub notes: Vec<String>,
+}
+
+/// Where a group's numbers come from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Origin {
+    /// Measured in a browser.
+    Browser,
+    /// Measured by the native probe.
+    Native,
+    /// Stated by a text.
+    Stated,
+}
+
+/// The rows one source contributes to an experiment's table.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Group {
+    /// The source's short name (browser and OS, or the native set's name).
+    pub source: String,
+    /// Where the numbers come from.
+    pub origin: Origin,
+    /// Its rows.
+    pub rows: Vec<Row>,
+}
+
+/// Why a stated figure cannot be placed.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("stated figure \"{what}\" names column \"{column}\", which {experiment} does not have")]
+pub struct UnknownColumn {
+    /// The figure's subject.
+    pub what: String,
+    /// The column it names.
+    pub column: String,
+    /// The experiment's id.
+    pub experiment: &'static str,
+}
+
+/// Checks that every stated figure of `report` names a column its
+/// experiment has.
+pub fn check_stated(report: &Report) -> Result<(), UnknownColumn> {
+    for f in &report.stated {
+        if let Some(v) = &f.value
+            && f.experiment.column_index(&v.column).is_none()
+        {
+            return Err(UnknownColumn {
+                what: f.what.chars().take(60).collect(),
+                column: v.column.chars().take(40).collect(),
+                experiment: f.experiment.id(),
+            });
+        }
+    }
+    Ok(())
+}
+
+/// The rows `report` contributes to `experiment`, or `None` if it has
+/// nothing for it.
+pub fn group(experiment: Experiment, report: &Report) -> Option<Group> {
+    let native = report.env.native.is_some();
+    let mut rows = match experiment {
+        Experiment::TimedWaits => report.timed_waits.as_ref().map(|tw| {
+            tw.cells
+                .iter()
+                .map(|c| {
+                    let overshoot = |s: &crate::stats::Summary| {
+                        c.key
+                            .requested_ms
+                            .map_or(Value::Absent, |d| Value::of(s.overshoot(f64::from(d))))
+                    };
+                    outcome_row(c.key.label(), c.key.analogue(), &c.outcome, |s| {
+                        vec![
+                            Value::of(s.p50),
+                            Value::of(s.p99),
+                            Value::of(s.max),
+                            overshoot(s),
+                        ]
+                    })
+                })
+                .collect()
+        }),
+        Experiment::MainStarvation => report
+            .main_starvation
+            .as_ref()
+            .map(|m| main_rows(m, native)),
+        Experiment::PoolStarvation => report
+            .pool_starvation
+            .as_ref()
+            .map(|p| pool_rows(p, native)),
+        Experiment::SpinLadder => report
+            .spin_ladder
+            .as_ref()
+            .map(|l| vec![ladder_row(l, native)]),
+        Experiment::WakeLatency => report.wake_latency.as_ref().map(wake_rows),
+    }
+    .unwrap_or_default();
+    rows.extend(stated_rows(experiment, report));
+    for row in &mut rows {
+        row.values.resize(experiment.columns().len(), Value::Absent);
+    }
+    if rows.is_empty() {
+        return None;
+    }
+    let origin = match (native, report.stated.is_empty()) {
+        (false, _) => Origin::Browser,
+        (true, true) => Origin::Native,
+        (true, false) => Origin::Stated,
+    };
+    Some(Group {
+        source: report.env.short_name(),
+        origin,
+        rows,
+    })
+}
+
+/// A row from an outcome: `stats` of the summary if measured, otherwise
+/// absent values and the reason as a note.
+fn outcome_row(
+    what: String,
+    analogue: String,
+    outcome: &Outcome,
+    stats: impl Fn(&crate::stats::Summary) -> Vec<Value>,
+) -> Row {
+    let (values, note) = match outcome {
+        Outcome::Measured { summary, .. } => (stats(summary), None),
+        Outcome::Unavailable { reason } => (Vec::new(), Some(format!("not available: {reason}"))),
+        Outcome::TimeoutNeverFired { waited_ms } => (
+            Vec::new(),
+            Some(format!(
+                "its timeout never fired (gave up after {} ms)",
+                format_ms(*waited_ms)
+            )),
+        ),
+        Outcome::Failed { message } => (Vec::new(), Some(format!("failed: {message}"))),
+    };
+    Row {
+        what,
+        analogue,
+        values,
+        notes: note.into_iter().collect(),
+    }
+}
+
+fn main_rows(m: &MainStarvation, native: bool) -> Vec<Row> {
+    let c = &m.config;
+    m.runs
+        .iter()
+        .map(|run| {
+            let (what, analogue) = match (run.mode, native) {
+                (JobMode::Blocking, false) => (
+                    format!(
+                        "{} busy-waits of {} ms on the main thread",
+                        c.jobs, c.wait_ms
+                    ),
+                    "Thread.Sleep(T) on the UI thread",
+                ),
+                (JobMode::Async, false) => (
+                    format!(
+                        "{} × await setTimeout({}) on the main thread",
+                        c.jobs, c.wait_ms
+                    ),
+                    "await Task.Delay(T) on the UI thread",
+                ),
+                (JobMode::Blocking, true) => (
+                    format!(
+                        "{} × std::thread::sleep({} ms) on a current-thread runtime",
+                        c.jobs, c.wait_ms
+                    ),
+                    "Thread.Sleep(T) on the UI thread",
+                ),
+                (JobMode::Async, true) => (
+                    format!(
+                        "{} × tokio sleep({} ms) on a current-thread runtime",
+                        c.jobs, c.wait_ms
+                    ),
+                    "await Task.Delay(T) on the UI thread",
+                ),
+            };
+            Row {
+                what,
+                analogue: analogue.to_owned(),
+                values: vec![
+                    Value::of(run.batch_ms),
+                    Value::of(run.timer_queue_wait_ms),
+                    Value::of(run.longest_frame_gap()),
+                ],
+                notes: Vec::new(),
+            }
+        })
+        .collect()
+}
+
+fn pool_rows(p: &PoolStarvation, native: bool) -> Vec<Row> {
+    let c = &p.config;
+    p.runs
+        .iter()
+        .map(|run| {
+            let how = match (run.mode, native, p.blocking_sleeps) {
+                (JobMode::Blocking, true, _) => "std::thread::sleep",
+                (JobMode::Blocking, false, true) => "Atomics.wait",
+                (JobMode::Blocking, false, false) => "busy-wait",
+                (JobMode::Async, true, _) => "tokio sleep",
+                (JobMode::Async, false, _) => "await setTimeout",
+            };
+            let on = if native { "tokio workers" } else { "workers" };
+            let analogue = match run.mode {
+                JobMode::Blocking => "Thread.Sleep(T) in each work item",
+                JobMode::Async => "await Task.Delay(T) in each work item",
+            };
+            Row {
+                what: format!("{} × {how}({} ms) on {} {on}", c.jobs, c.wait_ms, c.workers),
+                analogue: analogue.to_owned(),
+                values: vec![
+                    Value::of(run.batch_ms),
+                    Value::of(c.expected_batch_ms(run.mode)),
+                    Value::of(run.extra_job_wait_ms),
+                    Value::of(f64::from(c.workers)),
+                ],
+                notes: Vec::new(),
+            }
+        })
+        .collect()
+}
+
+fn ladder_row(l: &SpinLadder, native: bool) -> Row {
+    let us = |ms: f64| Value::of(ms * 1000.0);
+    let sleeps: Vec<f64> = l
+        .steps
+        .iter()
+        .filter(|s| s.step == Step::Sleep1)
+        .map(|s| s.p50_ms)
+        .collect();
+    let each_sleep = Samples::new(sleeps).map_or(Value::Absent, |s| us(s.quantile(0.5)));
+    let complete = |end: u32| l.steps.iter().any(|s| s.count + 1 >= end);
+    let total = |from: u32, to: u32| {
+        if complete(to) {
+            us(l.cumulative_ms(from..to))
+        } else {
+            Value::Absent
+        }
+    };
+    Row {
+        what: format!(
+            "SpinOnce ladder {}, median of {} ladders",
+            if native {
+                "on an OS thread"
+            } else {
+                "in a worker"
+            },
+            l.config.repeats
+        ),
+        analogue: "SpinWait.SpinOnce()".to_owned(),
+        values: vec![
+            total(0, YIELD_THRESHOLD),
+            total(YIELD_THRESHOLD, SLEEP1_THRESHOLD),
+            each_sleep,
+        ],
+        notes: Vec::new(),
+    }
+}
+
+fn wake_rows(w: &WakeLatency) -> Vec<Row> {
+    let ratios = w.ratios_to_event();
+    w.results
+        .iter()
+        .map(|r| {
+            let ratio = ratios
+                .iter()
+                .find(|(s, _)| *s == r.strategy)
+                .map_or(Value::Absent, |(_, x)| Value::of(*x));
+            outcome_row(
+                r.strategy.label().to_owned(),
+                r.strategy.analogue().to_owned(),
+                &r.outcome,
+                |s| vec![Value::of(s.p50), Value::of(s.p99), ratio.clone()],
+            )
+        })
+        .collect()
+}
+
+/// The stated figures of `experiment`, one row per subject, in file order.
+fn stated_rows(experiment: Experiment, report: &Report) -> Vec<Row> {
+    let mut rows: Vec<Row> = Vec::new();
+    for f in report.stated.iter().filter(|f| f.experiment == experiment) {
+        let pos = match rows.iter().position(|r| r.what == f.what) {
+            Some(i) => i,
+            None => {
+                rows.push(Row {
+                    what: f.what.clone(),
+                    analogue: f.analogue.clone(),
+                    values: vec![Value::Absent; experiment.columns().len()],
+                    notes: Vec::new(),
+                });
+                rows.len() - 1
+            }
+        };
+        let row = &mut rows[pos];
+        if let Some(v) = &f.value
+            && let Some(i) = experiment.column_index(&v.column)
+        {
+            row.values[i] = Value::Stated {
+                low: v.low,
+                high: v.high,
+                approximate: v.approximate,
+            };
+        }
+        row.notes.push(f.quote.clone());
+    }
+    rows
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::probe::{CellKey, Mechanism, TimedWaitsConfig};
+    use crate::schema::{Cell, Environment, NativeEnv, NestedChain, TimedWaits};
+
+    fn env(native: bool) -> Environment {
+        Environment {
+            user_agent: "Mozilla/5.0 (X11; Linux x86_64) Chrome/156.0".into(),
+            hardware_concurrency: 2,
+            cross_origin_isolated: true,
+            clock: None,
+            started_at_unix_ms: 0.0,
+            hidden_during_run: false,
+            native: native.then(|| NativeEnv {
+                name: ".NET 10 (article)".into(),
+                runtime: ".NET 10".into(),
+                os: "macOS".into(),
+                cpu: "M4".into(),
+                source: "article".into(),
+                samples: Some(200),
+            }),
+        }
+    }
+
+    fn stated(column: &str, low: f64, high: Option<f64>) -> StatedFigure {
+        StatedFigure {
+            experiment: Experiment::PoolStarvation,
+            what: "200 × Thread.Sleep(1000)".into(),
+            analogue: "Thread.Sleep(T) in each work item".into(),
+            value: Some(StatedValue {
+                column: column.into(),
+                low,
+                high,
+                approximate: false,
+            }),
+            quote: "q".into(),
+        }
+    }
+
+    #[test]
+    fn stated_figures_fill_only_their_cells() {
+        let mut r = Report::new(env(true), None);
+        r.stated = vec![
+            stated("batch", 18000.0, None),
+            stated("extra_wait", 17000.0, None),
+        ];
+        check_stated(&r).unwrap();
+        let g = group(Experiment::PoolStarvation, &r).unwrap();
+        assert_eq!(g.origin, Origin::Stated);
+        assert_eq!(g.rows.len(), 1, "figures with one subject share a row");
+        let v = &g.rows[0].values;
+        assert_eq!(v.len(), Experiment::PoolStarvation.columns().len());
+        assert_eq!(v[0].format(Unit::Ms), "18000");
+        assert_eq!(
+            v[1],
+            Value::Absent,
+            "the model is not stated, so it stays absent"
+        );
+        assert_eq!(g.rows[0].notes.len(), 2);
+        assert!(group(Experiment::SpinLadder, &r).is_none());
+
+        r.stated.push(stated("nonsense", 1.0, None));
+        assert!(
+            check_stated(&r)
+                .unwrap_err()
+                .to_string()
+                .contains("nonsense")
+        );
+    }
+
+    #[test]
+    fn ranges_and_approximations_format() {
+        let v = Value::Stated {
+            low: 0.3,
+            high: Some(2.0),
+            approximate: false,
+        };
+        assert_eq!(v.format(Unit::Ms), "0.3–2.00");
+        assert_eq!(v.span(), Some((0.3, 2.0)));
+        let v = Value::Stated {
+            low: 50.0,
+            high: None,
+            approximate: true,
+        };
+        assert_eq!(v.format(Unit::Times), "≈50.0×");
+        assert_eq!(Value::of(f64::NAN), Value::Absent);
+        assert_eq!(Unit::Us.to_ms(1265.0), Some(1.265));
+        assert_eq!(Unit::Times.to_ms(1.0), None);
+    }
+
+    #[test]
+    fn measured_cells_become_rows_with_every_column() {
+        let config = TimedWaitsConfig::default();
+        let cells = vec![
+            Cell {
+                key: CellKey {
+                    mechanism: Mechanism::ThreadSleep,
+                    requested_ms: Some(10),
+                },
+                outcome: Outcome::measured(vec![10.2, 10.4, 10.3]).unwrap(),
+            },
+            Cell {
+                key: CellKey {
+                    mechanism: Mechanism::TokioYield,
+                    requested_ms: None,
+                },
+                outcome: Outcome::Unavailable { reason: "x".into() },
+            },
+        ];
+        let r = Report::new(
+            env(false),
+            Some(TimedWaits {
+                config,
+                cells,
+                chain: NestedChain { levels: Vec::new() },
+            }),
+        );
+        let g = group(Experiment::TimedWaits, &r).unwrap();
+        assert_eq!(g.origin, Origin::Browser);
+        assert_eq!(g.source, "Chrome 156 on Linux");
+        assert_eq!(g.rows[0].what, "std::thread::sleep(10)");
+        assert_eq!(g.rows[0].analogue, "Thread.Sleep(10)");
+        assert_eq!(g.rows[0].values[0], Value::Measured(10.3));
+        let overshoot = g.rows[0].values[3].span().unwrap().0;
+        assert!((overshoot - 0.3).abs() < 1e-9);
+        assert_eq!(g.rows[1].values, vec![Value::Absent; 4]);
+        assert_eq!(g.rows[1].notes, ["not available: x"]);
+    }
+}
