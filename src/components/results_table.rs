@@ -10,6 +10,7 @@ fn thread_name(thread: Thread) -> &'static str {
     match thread {
         Thread::Main => "main",
         Thread::Worker => "worker",
+        Thread::Os => "OS thread",
     }
 }
 

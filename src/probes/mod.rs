@@ -11,7 +11,7 @@ pub mod wake;
 use crate::browser::{clock::now, shared, wait};
 use futures::future::{Either, select};
 use std::future::Future;
-use waitlab_core::ladder::{LadderConfig, SLEEP1_THRESHOLD, SpinUntil, Step, step};
+use waitlab_core::ladder::{self, LadderConfig, SpinLadder, Step};
 use waitlab_core::probe::Mechanism;
 use waitlab_core::protocol::{WorkerOutcome, shared_slots};
 use waitlab_core::schema::Outcome;
@@ -120,9 +120,7 @@ pub async fn measure_main(
             })
             .await
         }
-        Mechanism::WorkerAtomicsWait | Mechanism::WorkerTimeout | Mechanism::WorkerWaitAsync => {
-            panic!("{} runs in the worker", mechanism.id())
-        }
+        other => panic!("{} is not a main-thread probe", other.id()),
     };
     finish(result).into_outcome()
 }
@@ -192,49 +190,16 @@ pub async fn measure_in_worker(
     finish(result)
 }
 
-/// Busy-loop iterations per spin unit of the ladder.
-const SPIN_UNIT_ITERATIONS: u32 = 8;
-
 /// Performs one `SpinOnce` step in a worker.
 fn ladder_step(step: Step, memory: &js_sys::Int32Array) -> Result<(), String> {
     match step {
         Step::Spin { units } => {
-            for i in 0..units * SPIN_UNIT_ITERATIONS {
-                std::hint::black_box(i);
-                std::hint::spin_loop();
-            }
+            ladder::spin(units);
             Ok(())
         }
         Step::Yield | Step::Sleep0 => shared::wait(memory, shared_slots::SLEEP, 0, 0.0).map(drop),
         Step::Sleep1 => shared::wait(memory, shared_slots::SLEEP, 0, 1.0).map(drop),
     }
-}
-
-/// `SpinOnce` in a loop until `ms` have passed; time in `Sleep(1)` steps
-/// counts as idle, everything else as busy.
-fn spin_until(
-    ms: u32,
-    sleep_stage: bool,
-    memory: &js_sys::Int32Array,
-) -> Result<SpinUntil, String> {
-    let threshold = sleep_stage.then_some(SLEEP1_THRESHOLD);
-    let (start, mut idle, mut calls) = (now(), 0.0, 0);
-    while now() - start < f64::from(ms) {
-        let s = step(calls, threshold);
-        let t = now();
-        ladder_step(s, memory)?;
-        if s == Step::Sleep1 {
-            idle += now() - t;
-        }
-        calls += 1;
-    }
-    let wall_ms = now() - start;
-    Ok(SpinUntil {
-        sleep_stage,
-        wall_ms,
-        busy_ms: wall_ms - idle,
-        calls,
-    })
 }
 
 /// Walks the `SpinOnce` ladder `config.repeats` times and runs the two
@@ -243,20 +208,7 @@ fn spin_until(
 pub fn measure_ladder(
     config: &LadderConfig,
     memory: Option<&js_sys::Int32Array>,
-) -> Result<(Vec<Vec<f64>>, Vec<SpinUntil>), String> {
+) -> Result<SpinLadder, String> {
     let memory = memory.ok_or_else(|| format!("the spin ladder {}", shared::NOT_ISOLATED))?;
-    let mut costs = vec![Vec::with_capacity(config.repeats as usize); config.steps as usize];
-    for _ in 0..config.repeats {
-        for (count, cost) in costs.iter_mut().enumerate() {
-            let s = step(count as u32, Some(SLEEP1_THRESHOLD));
-            let t = now();
-            ladder_step(s, memory)?;
-            cost.push(now() - t);
-        }
-    }
-    let runs = [true, false]
-        .into_iter()
-        .map(|sleeps| spin_until(config.spin_until_ms, sleeps, memory))
-        .collect::<Result<Vec<_>, _>>()?;
-    Ok((costs, runs))
+    ladder::measure(config, &now, &|s| ladder_step(s, memory))
 }

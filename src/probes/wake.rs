@@ -67,7 +67,7 @@ async fn notice(strategy: Strategy, slots: &Slots) -> Result<(), String> {
                     select(pending, limit).await;
                 }
             }
-            Strategy::PostMessage => return Err("postMessage does not use the flag".to_owned()),
+            other => return Err(format!("{} is not a shared-flag strategy of the page", other.id())),
         }
     }
     Ok(())

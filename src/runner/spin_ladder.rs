@@ -24,9 +24,9 @@ async fn measure(config: &LadderConfig, reporter: &Reporter) -> Result<SpinLadde
     })?;
     match worker.next().await? {
         FromWorker::LadderDone { result } => {
-            let (costs, spin_until) = result?;
+            let ladder = result?;
             reporter.update(|p| p.done = p.total);
-            Ok(SpinLadder::from_costs(config.clone(), &costs, spin_until))
+            Ok(ladder)
         }
         other => Err(format!(
             "unexpected message from the ladder worker: {other:?}"

@@ -30,6 +30,7 @@ fn unavailable(key: CellKey, memory: &Result<js_sys::Int32Array, &'static str>) 
             }
             _ => None,
         },
+        Thread::Os => Some(format!("{} is a native probe", m.id())),
     }
 }
 

@@ -214,6 +214,70 @@ impl SpinLadder {
     }
 }
 
+/// Busy-loop iterations per spin unit of the ladder.
+pub const SPIN_UNIT_ITERATIONS: u32 = 8;
+
+/// Busy-waits `units` spin units, as `Thread.SpinWait(n)` does.
+pub fn spin(units: u32) {
+    for i in 0..units * SPIN_UNIT_ITERATIONS {
+        std::hint::black_box(i);
+        std::hint::spin_loop();
+    }
+}
+
+/// Walks the ladder `config.repeats` times and runs the two spin-untils
+/// (with the `Sleep(1)` stage, then without), timing with `now` (ms) and
+/// performing each step with `perform`. The browser worker and the native
+/// probe bring their own clock and their own yield and sleep.
+pub fn measure<E>(
+    config: &LadderConfig,
+    now: &dyn Fn() -> f64,
+    perform: &dyn Fn(Step) -> Result<(), E>,
+) -> Result<SpinLadder, E> {
+    let mut costs = vec![Vec::with_capacity(config.repeats as usize); config.steps as usize];
+    for _ in 0..config.repeats {
+        for (count, cost) in costs.iter_mut().enumerate() {
+            let s = step(count as u32, Some(SLEEP1_THRESHOLD));
+            let t = now();
+            perform(s)?;
+            cost.push(now() - t);
+        }
+    }
+    let spin_until = [true, false]
+        .into_iter()
+        .map(|sleep_stage| spin_until(config.spin_until_ms, sleep_stage, now, perform))
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(SpinLadder::from_costs(config.clone(), &costs, spin_until))
+}
+
+/// `SpinOnce` in a loop until `ms` have passed; time in `Sleep(1)` steps
+/// counts as idle, everything else as busy.
+fn spin_until<E>(
+    ms: u32,
+    sleep_stage: bool,
+    now: &dyn Fn() -> f64,
+    perform: &dyn Fn(Step) -> Result<(), E>,
+) -> Result<SpinUntil, E> {
+    let threshold = sleep_stage.then_some(SLEEP1_THRESHOLD);
+    let (start, mut idle, mut calls) = (now(), 0.0, 0);
+    while now() - start < f64::from(ms) {
+        let s = step(calls, threshold);
+        let t = now();
+        perform(s)?;
+        if s == Step::Sleep1 {
+            idle += now() - t;
+        }
+        calls += 1;
+    }
+    let wall_ms = now() - start;
+    Ok(SpinUntil {
+        sleep_stage,
+        wall_ms,
+        busy_ms: wall_ms - idle,
+        calls,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -9,7 +9,7 @@
 //! (`{"variant":{…}}`): serde's internally tagged form buffers every
 //! message and costs the worker tens of kilobytes of wasm.
 
-use crate::ladder::{LadderConfig, SpinUntil};
+use crate::ladder::{LadderConfig, SpinLadder};
 use crate::probe::Mechanism;
 use crate::schema::Outcome;
 use crate::starvation::JobMode;
@@ -17,7 +17,7 @@ use crate::wake::Strategy;
 use serde::{Deserialize, Serialize};
 
 /// Version of this protocol; bump on any change of the message shapes.
-pub const PROTOCOL_VERSION: u32 = 2;
+pub const PROTOCOL_VERSION: u32 = 3;
 
 /// Layout of the shared memory the page posts to its workers: one
 /// `SharedArrayBuffer` seen as an `Int32Array` (the `i32` slots) and as a
@@ -148,9 +148,8 @@ pub enum FromWorker {
     },
     /// The ladder finished (or could not run).
     LadderDone {
-        /// `costs[c]` holds the cost of call number `c` in every repeat, ms;
-        /// or why the ladder could not run.
-        result: Result<(Vec<Vec<f64>>, Vec<SpinUntil>), String>,
+        /// The measured ladder, or why it could not run.
+        result: Result<SpinLadder, String>,
     },
     /// The job finished.
     Done {
