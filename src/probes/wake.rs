@@ -67,7 +67,12 @@ async fn notice(strategy: Strategy, slots: &Slots) -> Result<(), String> {
                     select(pending, limit).await;
                 }
             }
-            other => return Err(format!("{} is not a shared-flag strategy of the page", other.id())),
+            other => {
+                return Err(format!(
+                    "{} is not a shared-flag strategy of the page",
+                    other.id()
+                ));
+            }
         }
     }
     Ok(())

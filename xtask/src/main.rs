@@ -1,4 +1,4 @@
-//! `cargo xtask serve|test|dist|bench`: waitlab's automation, in Rust.
+//! `cargo xtask serve|test|dist|bench|native`: waitlab's automation, in Rust.
 //!
 //! Every subcommand first installs what it needs and is missing, from the
 //! Rust, npm and Debian registries only (never a prebuilt download), so the
@@ -25,7 +25,10 @@ commands:
   test    every check and test: fmt, clippy, core unit tests, tidy,
           browser tests in headless Chromium and Firefox, end-to-end tests
   dist    write a static build to dist/ (with a _headers file for COOP/COEP)
-  bench   bundle sizes and fidelity ratios against a raw-JS probe
+  bench   bundle sizes, fidelity ratios against a raw-JS probe, and the
+          wall time of a default native run
+  native  run waitlab-native with its defaults and write this machine's
+          set to www/data/native/ (listed in its index.json)
 ";
 
 fn main() -> ExitCode {
@@ -35,6 +38,7 @@ fn main() -> ExitCode {
         Some("test") => test(),
         Some("dist") => dist().map(|_| ()),
         Some("bench") => bench(),
+        Some("native") => native().map(drop),
         Some("-h" | "--help" | "help") => {
             print!("{HELP}");
             Ok(())
@@ -178,7 +182,42 @@ fn test() -> Result {
     Ok(())
 }
 
+/// Builds the native probe (release) and runs it with its defaults,
+/// writing `www/data/native/rust-<os>-<arch>.json` and listing it in the
+/// index if it is new. Returns the run's wall time in seconds.
+fn native() -> Result<f64> {
+    run(cargo().args(["build", "--release", "--package", "waitlab-native"]))?;
+    let data = root().join("www/data/native");
+    let name = format!(
+        "rust-{}-{}.json",
+        std::env::consts::OS,
+        std::env::consts::ARCH
+    );
+    let exe = root().join("target/release/waitlab-native");
+    let started = Instant::now();
+    let out = format!("www/data/native/{name}");
+    run(Command::new(exe).arg("--out").arg(&out).current_dir(root()))?;
+    let seconds = started.elapsed().as_secs_f64();
+    let index_path = data.join("index.json");
+    let index = std::fs::read_to_string(&index_path)
+        .map_err(|e| format!("{}: {e}", index_path.display()))?;
+    if !index.contains(&format!("\"{name}\"")) {
+        let entry = format!("    {{ \"file\": \"{name}\" }}\n  ]");
+        let updated = index
+            .rsplit_once("\n  ]")
+            .map(|(head, tail)| format!("{head},\n{entry}{tail}"))
+            .ok_or("www/data/native/index.json: no sets list to add to")?;
+        std::fs::write(&index_path, updated).map_err(|e| e.to_string())?;
+        println!("xtask: added {name} to {}", index_path.display());
+    }
+    println!("xtask: wrote {out} in {seconds:.1} s");
+    Ok(seconds)
+}
+
 fn bench() -> Result {
+    println!("== native probe (waitlab-native, defaults) ==");
+    let seconds = native()?;
+    println!("  default native run {seconds:>13.1} s (goal <= 30 s)");
     let dist = dist()?;
     let browsers = tools::ensure_browsers()?;
     println!("== bundle sizes (gzip -9) ==");

@@ -1,0 +1,227 @@
+//! waitlab-native: the article's waiting experiments run natively (std
+//! threads, tokio, futexes), written in waitlab's result schema so the page
+//! can set them beside a browser's numbers.
+//!
+//! `waitlab-native --help` lists the options; the result goes to stdout or
+//! `--out FILE`, progress and a summary table to stderr.
+
+mod env;
+mod ladder;
+mod runtime;
+mod starvation;
+mod timed;
+mod wake;
+
+use clap::{Parser, ValueEnum};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use std::io::Write;
+use std::path::PathBuf;
+use std::time::Instant;
+use waitlab_core::compare::{self, Experiment};
+use waitlab_core::ladder::LadderConfig;
+use waitlab_core::probe::TimedWaitsConfig;
+use waitlab_core::schema::Report;
+use waitlab_core::starvation::{MainConfig, PoolConfig};
+use waitlab_core::wake::WakeConfig;
+
+/// Progress shared by every experiment (cheap to clone, thread-safe).
+pub type Progress = ProgressBar;
+
+/// Milliseconds since `t`.
+pub fn ms_since(t: Instant) -> f64 {
+    t.elapsed().as_secs_f64() * 1000.0
+}
+
+/// An experiment to run, as named on the command line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum Only {
+    /// 1: sleep, tokio timer and yields.
+    TimedWaits,
+    /// 2a: a current-thread runtime blocked by sleeps.
+    MainStarvation,
+    /// 2b: a multi-thread runtime starved by blocking jobs.
+    PoolStarvation,
+    /// 3: the SpinOnce ladder.
+    SpinLadder,
+    /// 4: wake latency of polling and of signals.
+    WakeLatency,
+}
+
+/// The waiting experiments of "Thread.Sleep vs Task.Delay vs SpinWait",
+/// run natively, in waitlab's result schema.
+#[derive(Debug, Parser)]
+#[command(version, about, long_about = None)]
+struct Cli {
+    /// A short run (a few seconds) instead of the default (under 30 s).
+    #[arg(long)]
+    quick: bool,
+    /// The article's full pool experiment: 200 jobs of 1000 ms (minutes
+    /// with few cores) instead of 40 jobs of 250 ms.
+    #[arg(long, conflicts_with = "quick")]
+    full_pool: bool,
+    /// Run only these experiments (repeat or separate with commas).
+    #[arg(long, value_enum, value_delimiter = ',')]
+    only: Vec<Only>,
+    /// Write the JSON result here instead of to stdout.
+    #[arg(long, value_name = "FILE")]
+    out: Option<PathBuf>,
+    /// Workers of the pool experiment (default: the core count, at most 4).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=64))]
+    workers: Option<u32>,
+    /// No progress bar.
+    #[arg(long)]
+    no_progress: bool,
+}
+
+/// The configurations of one run.
+struct Plan {
+    timed: Option<TimedWaitsConfig>,
+    main: Option<MainConfig>,
+    pool: Option<PoolConfig>,
+    ladder: Option<LadderConfig>,
+    wake: Option<WakeConfig>,
+}
+
+impl Plan {
+    fn of(cli: &Cli) -> Plan {
+        let wanted = |o: Only| cli.only.is_empty() || cli.only.contains(&o);
+        let workers = cli
+            .workers
+            .unwrap_or_else(|| PoolConfig::for_cores(env::cores()).workers);
+        let mut timed = TimedWaitsConfig::default();
+        let mut main = MainConfig::default();
+        let mut pool = PoolConfig {
+            workers,
+            ..PoolConfig::for_cores(workers)
+        };
+        let mut ladder = LadderConfig::default();
+        let mut wake = WakeConfig::default();
+        if cli.quick {
+            timed.samples = 20;
+            timed.durations_ms = vec![0, 1, 10];
+            main.jobs = 4;
+            main.wait_ms = 50;
+            pool.jobs = 4 * workers;
+            pool.wait_ms = 50;
+            ladder.repeats = 3;
+            ladder.spin_until_ms = 50;
+            wake.rounds = 20;
+        }
+        if cli.full_pool {
+            pool.jobs = 200;
+            pool.wait_ms = 1000;
+        }
+        Plan {
+            timed: wanted(Only::TimedWaits).then_some(timed),
+            main: wanted(Only::MainStarvation).then_some(main),
+            pool: wanted(Only::PoolStarvation).then_some(pool),
+            ladder: wanted(Only::SpinLadder).then_some(ladder),
+            wake: wanted(Only::WakeLatency).then_some(wake),
+        }
+    }
+
+    /// Units of progress of the whole run.
+    fn units(&self) -> u64 {
+        self.timed.as_ref().map_or(0, timed::units)
+            + self.main.as_ref().map_or(0, |c| 2 * u64::from(c.jobs))
+            + self.pool.as_ref().map_or(0, |c| 2 * u64::from(c.jobs))
+            + self.ladder.as_ref().map_or(0, ladder::units)
+            + self.wake.as_ref().map_or(0, wake::units)
+    }
+
+    fn run(&self, progress: &Progress, command: &str) -> Report {
+        let samples = self.timed.as_ref().map_or(0, |c| c.samples);
+        let mut report = Report::new(env::environment(command, samples), None);
+        report.timed_waits = self.timed.as_ref().map(|c| timed::run(c, progress));
+        report.main_starvation = self
+            .main
+            .as_ref()
+            .map(|c| starvation::run_main(c, progress));
+        report.pool_starvation = self
+            .pool
+            .as_ref()
+            .map(|c| starvation::run_pool(c, progress));
+        report.spin_ladder = self.ladder.as_ref().map(|c| ladder::run(c, progress));
+        report.wake_latency = self.wake.as_ref().map(|c| wake::run(c, progress));
+        report
+    }
+}
+
+fn progress_bar(units: u64, hidden: bool) -> Progress {
+    if hidden {
+        return ProgressBar::with_draw_target(Some(units), ProgressDrawTarget::hidden());
+    }
+    let bar = ProgressBar::with_draw_target(Some(units), ProgressDrawTarget::stderr());
+    bar.set_style(
+        ProgressStyle::with_template("{elapsed:>4} [{bar:30}] {percent:>3}% {wide_msg}")
+            .expect("a valid template")
+            .progress_chars("=> "),
+    );
+    bar
+}
+
+/// The summary table on stderr: every experiment's comparison rows.
+fn summary(report: &Report) -> String {
+    let mut out = String::new();
+    for experiment in Experiment::ALL {
+        let Some(group) = compare::group(experiment, report) else {
+            continue;
+        };
+        let columns = experiment.columns();
+        out.push_str(&format!("\n{}\n", experiment.id().replace('_', " ")));
+        out.push_str(&format!("  {:<58}", "probe"));
+        for c in columns {
+            out.push_str(&format!(
+                " {:>12}",
+                c.header.split(',').next().unwrap_or(c.header)
+            ));
+        }
+        out.push('\n');
+        for row in &group.rows {
+            out.push_str(&format!("  {:<58}", row.what));
+            for (value, c) in row.values.iter().zip(columns) {
+                out.push_str(&format!(" {:>12}", value.format(c.unit)));
+            }
+            for note in &row.notes {
+                out.push_str(&format!("  ({note})"));
+            }
+            out.push('\n');
+        }
+    }
+    out
+}
+
+fn main() -> std::process::ExitCode {
+    let cli = Cli::parse();
+    let command = std::iter::once("waitlab-native".to_owned())
+        .chain(std::env::args().skip(1))
+        .collect::<Vec<_>>()
+        .join(" ");
+    let plan = Plan::of(&cli);
+    let progress = progress_bar(plan.units(), cli.no_progress);
+    let started = Instant::now();
+    let report = plan.run(&progress, &command);
+    progress.finish_and_clear();
+    let json = report.to_json();
+    let written = match &cli.out {
+        Some(path) => std::fs::write(path, format!("{json}\n")),
+        None => writeln!(std::io::stdout().lock(), "{json}"),
+    };
+    if let Err(e) = written {
+        let to = cli
+            .out
+            .as_ref()
+            .map_or("stdout".to_owned(), |p| p.display().to_string());
+        eprintln!("waitlab-native: could not write the result to {to}: {e}");
+        return std::process::ExitCode::FAILURE;
+    }
+    eprint!("{}", summary(&report));
+    eprintln!(
+        "\nwaitlab-native: done in {:.1} s{}",
+        started.elapsed().as_secs_f64(),
+        cli.out
+            .as_ref()
+            .map_or(String::new(), |p| format!(", result in {}", p.display()))
+    );
+    std::process::ExitCode::SUCCESS
+}

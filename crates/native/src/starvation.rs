@@ -1,0 +1,151 @@
+//! Experiment 2 natively. (a) A current-thread runtime stands in for the
+//! page's main thread: jobs that block it in `std::thread::sleep` versus
+//! jobs awaiting tokio's timer, with a 60 Hz ticker task as the animation
+//! and two probes queued behind the batch. (b) A multi-thread runtime with
+//! K workers is the thread pool of the article's 200 × 1 s experiment.
+
+use crate::{Progress, ms_since, runtime};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+use waitlab_core::starvation::{
+    JobMode, JobSpan, MainConfig, MainRun, MainStarvation, PoolConfig, PoolRun, PoolStarvation,
+};
+
+/// The ticker's period: one frame at 60 Hz.
+const FRAME: Duration = Duration::from_micros(16_667);
+/// How long frames are recorded after the batch.
+const AFTER_BATCH: Duration = Duration::from_millis(50);
+
+/// One job: waits `wait` by `mode`.
+async fn job(mode: JobMode, wait: Duration) {
+    match mode {
+        JobMode::Blocking => std::thread::sleep(wait),
+        JobMode::Async => tokio::time::sleep(wait).await,
+    }
+}
+
+fn main_run(config: &MainConfig, mode: JobMode) -> MainRun {
+    let wait = Duration::from_millis(u64::from(config.wait_ms));
+    let jobs = config.jobs;
+    runtime::current_thread().block_on(async move {
+        let start = Instant::now();
+        let frames = Arc::new(Mutex::new(Vec::new()));
+        let ticker = tokio::spawn({
+            let frames = Arc::clone(&frames);
+            async move {
+                let mut every = tokio::time::interval(FRAME);
+                every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
+                loop {
+                    every.tick().await;
+                    frames.lock().expect("frames lock").push(ms_since(start));
+                }
+            }
+        });
+        let handles: Vec<_> = (0..jobs)
+            .map(|_| {
+                tokio::spawn(async move {
+                    job(mode, wait).await;
+                    ms_since(start)
+                })
+            })
+            .collect();
+        let timer = tokio::spawn(async move {
+            tokio::time::sleep(Duration::ZERO).await;
+            ms_since(start)
+        });
+        let message = tokio::spawn(async move { ms_since(start) });
+        let mut batch_ms: f64 = 0.0;
+        for h in handles {
+            batch_ms = batch_ms.max(h.await.expect("jobs do not panic"));
+        }
+        let timer_queue_wait_ms = timer.await.expect("the timer probe does not panic");
+        let message_queue_wait_ms = message.await.expect("the task probe does not panic");
+        tokio::time::sleep(AFTER_BATCH).await;
+        ticker.abort();
+        let frames_ms = std::mem::take(&mut *frames.lock().expect("frames lock"));
+        MainRun {
+            mode,
+            batch_ms,
+            timer_queue_wait_ms,
+            message_queue_wait_ms,
+            frames_ms,
+        }
+    })
+}
+
+/// Runs experiment 2a with `config`, blocking first.
+pub fn run_main(config: &MainConfig, tick: &Progress) -> MainStarvation {
+    let runs = [JobMode::Blocking, JobMode::Async]
+        .into_iter()
+        .map(|mode| {
+            tick.set_message(format!("current-thread runtime, {} jobs", mode.name()));
+            let run = main_run(config, mode);
+            tick.inc(u64::from(config.jobs));
+            run
+        })
+        .collect();
+    MainStarvation {
+        config: config.clone(),
+        runs,
+    }
+}
+
+fn pool_run(config: &PoolConfig, mode: JobMode, tick: &Progress) -> PoolRun {
+    let wait = Duration::from_millis(u64::from(config.wait_ms));
+    let rt = runtime::multi_thread(config.workers);
+    let tick = tick.clone();
+    let jobs = config.jobs;
+    rt.block_on(async move {
+        let start = Instant::now();
+        let handles: Vec<_> = (0..jobs)
+            .map(|job_no| {
+                let tick = tick.clone();
+                tokio::spawn(async move {
+                    let (worker, start_ms) = (runtime::worker_index(), ms_since(start));
+                    job(mode, wait).await;
+                    tick.inc(1);
+                    JobSpan {
+                        worker,
+                        job: job_no,
+                        start_ms,
+                        end_ms: ms_since(start),
+                    }
+                })
+            })
+            .collect();
+        let extra = tokio::spawn(async move { ms_since(start) });
+        let mut spans = Vec::with_capacity(handles.len());
+        for h in handles {
+            spans.push(h.await.expect("jobs do not panic"));
+        }
+        let extra_job_wait_ms = extra.await.expect("the extra job does not panic");
+        PoolRun {
+            mode,
+            batch_ms: spans.iter().map(|s| s.end_ms).fold(0.0, f64::max),
+            extra_job_wait_ms,
+            spans,
+        }
+    })
+}
+
+/// Runs experiment 2b with `config`, blocking first.
+pub fn run_pool(config: &PoolConfig, tick: &Progress) -> PoolStarvation {
+    let runs = [JobMode::Blocking, JobMode::Async]
+        .into_iter()
+        .map(|mode| {
+            tick.set_message(format!(
+                "{} workers, {} {} jobs of {} ms",
+                config.workers,
+                config.jobs,
+                mode.name(),
+                config.wait_ms
+            ));
+            pool_run(config, mode, tick)
+        })
+        .collect();
+    PoolStarvation {
+        config: config.clone(),
+        runs,
+        blocking_sleeps: true,
+    }
+}

@@ -1,0 +1,101 @@
+//! The native probe as a user runs it: its help, its refusals, and a
+//! `--quick` run whose JSON the page's schema reads and whose numbers keep
+//! the invariants every machine must show.
+
+use std::process::{Command, Output};
+use waitlab_core::probe::Mechanism;
+use waitlab_core::schema::Report;
+use waitlab_core::wake::Strategy;
+
+fn cli(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_waitlab-native"))
+        .args(args)
+        .output()
+        .expect("waitlab-native runs")
+}
+
+#[test]
+fn help_and_bad_arguments() {
+    let help = cli(&["--help"]);
+    assert!(help.status.success());
+    let text = String::from_utf8_lossy(&help.stdout);
+    for flag in ["--quick", "--only", "--out", "--full-pool"] {
+        assert!(text.contains(flag), "--help lacks {flag}:\n{text}");
+    }
+    let bad = cli(&["--only", "nonsense"]);
+    assert!(!bad.status.success());
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("nonsense"));
+    let unwritable = cli(&[
+        "--quick",
+        "--only",
+        "spin-ladder",
+        "--out",
+        "/nonexistent/dir/x.json",
+    ]);
+    assert!(!unwritable.status.success());
+    assert!(String::from_utf8_lossy(&unwritable.stderr).contains("could not write"));
+}
+
+#[test]
+fn quick_run_parses_and_keeps_the_invariants() {
+    let out = cli(&["--quick", "--no-progress"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let report = Report::from_json(&String::from_utf8_lossy(&out.stdout)).unwrap();
+    assert!(report.env.native.is_some());
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("wake latency"),
+        "summary table"
+    );
+
+    let tw = report.timed_waits.as_ref().unwrap();
+    let sleep10 = tw
+        .cells
+        .iter()
+        .find(|c| c.key.mechanism == Mechanism::ThreadSleep && c.key.requested_ms == Some(10))
+        .and_then(|c| c.outcome.summary())
+        .unwrap();
+    assert!(
+        sleep10.min >= 10.0,
+        "std::thread::sleep(10 ms) returned after {} ms",
+        sleep10.min
+    );
+
+    let wake = report.wake_latency.as_ref().unwrap();
+    let p50 = |s: Strategy| {
+        wake.results
+            .iter()
+            .find(|r| r.strategy == s)
+            .and_then(|r| r.outcome.summary())
+            .map(|x| x.p50)
+            .unwrap()
+    };
+    assert!(
+        p50(Strategy::Condvar) < p50(Strategy::NativeSleepPoll),
+        "event wake {} ms is not faster than sleep polling {} ms",
+        p50(Strategy::Condvar),
+        p50(Strategy::NativeSleepPoll)
+    );
+
+    let pool = report.pool_starvation.as_ref().unwrap();
+    let blocking = &pool.runs[0];
+    assert!(blocking.batch_ms >= pool.config.expected_batch_ms(blocking.mode) - 1.0);
+    assert_eq!(report.spin_ladder.as_ref().unwrap().spin_until.len(), 2);
+}
+
+#[test]
+fn only_runs_what_was_asked() {
+    let out = cli(&[
+        "--quick",
+        "--no-progress",
+        "--only",
+        "spin-ladder,main-starvation",
+    ]);
+    assert!(out.status.success());
+    let report = Report::from_json(&String::from_utf8_lossy(&out.stdout)).unwrap();
+    assert!(report.spin_ladder.is_some() && report.main_starvation.is_some());
+    assert!(report.timed_waits.is_none() && report.wake_latency.is_none());
+}
