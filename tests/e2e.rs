@@ -9,6 +9,9 @@
 //! - `cancel_*`: Cancel stops a long run promptly and leaves nothing running.
 //! - `fallback_*`: the same dist without COOP/COEP: a banner, worker probes
 //!   that need shared memory marked unavailable, the rest still measured.
+//! - `native_*`: the bundled native and article sets beside the browser's
+//!   rows in every experiment; `reference_data_broken` the page with a
+//!   malformed set and without an index.
 //! - `bench_*` (ignored; `cargo xtask bench` runs them): fidelity ratios
 //!   against a raw-JS probe in the same browser session.
 //!
@@ -710,4 +713,143 @@ fn bench_suite_chromium() {
         theirs,
         ours / theirs
     );
+}
+
+/// The number of elements matching `selector`.
+fn count(s: &mut Session, selector: &str) -> u64 {
+    s.eval(&format!(
+        "return document.querySelectorAll({}).length;",
+        Value::from(selector)
+    ))
+    .as_u64()
+    .unwrap()
+}
+
+fn scroll_to(s: &mut Session, selector: &str) {
+    s.eval(&format!(
+        "document.querySelector({}).scrollIntoView();",
+        Value::from(selector)
+    ));
+}
+
+const SECTIONS: [&str; 5] = [
+    "timed-waits",
+    "main-starvation",
+    "pool-starvation",
+    "spin-ladder",
+    "wake-latency",
+];
+
+fn native_comparison(browser: Browser) {
+    let mut s = Session::start(browser);
+    s.open(&isolated_server().origin);
+    s.wait_for_element(&tid("set-rust-linux-x86_64"), 20);
+    scroll_to(&mut s, &tid("reference"));
+    s.screenshot("native-panel");
+    // Before any run every experiment shows the native probe's rows and
+    // chart marks, and the article's where it states figures (it states
+    // none for the main-thread experiment, which has no .NET counterpart).
+    for section in SECTIONS {
+        let rows =
+            format!("[data-testid={section}] [data-testid=group-native] [data-testid=cmp-row]");
+        assert!(count(&mut s, &rows) >= 1, "{section}: no native rows");
+        let marks = format!("[data-testid={section}] [data-testid^=cmp-mark-]");
+        assert!(count(&mut s, &marks) >= 1, "{section}: no chart marks");
+        let stated = format!("[data-testid={section}] [data-testid=group-stated]");
+        let want = u64::from(section != "main-starvation");
+        assert_eq!(count(&mut s, &stated), want, "{section}: article rows");
+        scroll_to(
+            &mut s,
+            &format!("[data-testid={section}] [data-testid=comparison]"),
+        );
+        s.screenshot(&format!("native-{section}"));
+    }
+    // The article's ladder figures sit in the same columns as the native ones.
+    let ladder = s
+        .text("[data-testid=spin-ladder] [data-testid=group-stated]")
+        .unwrap();
+    assert!(
+        ladder.contains("9.80") && ladder.contains("1265"),
+        "{ladder}"
+    );
+    // Unchecking the article's set removes its rows everywhere.
+    s.click(&format!("{} input", tid("set-dotnet10-article-apple-m4")));
+    assert_eq!(count(&mut s, &tid("group-stated")), 0);
+    // A browser run joins the same table, above the native rows.
+    run_experiment(&mut s, "1, 10", "5", "native-tw");
+    assert_eq!(
+        count(
+            &mut s,
+            "[data-testid=timed-waits] [data-testid=group-browser] [data-testid=cmp-row]"
+        ),
+        count(&mut s, &format!("{} tbody tr", in_tw("results-table"))),
+        "every browser cell has a comparison row"
+    );
+    scroll_to(&mut s, "[data-testid=timed-waits] [data-testid=comparison]");
+    s.screenshot("native-timed-waits-with-browser");
+    assert_no_page_errors(&mut s);
+}
+
+#[test]
+fn native_comparison_chromium() {
+    native_comparison(Browser::Chromium);
+}
+
+#[test]
+fn native_comparison_firefox() {
+    native_comparison(Browser::Firefox);
+}
+
+/// A malformed set is named with its error and the others still show; a
+/// missing index leaves a message in the panel; the experiments run.
+#[test]
+fn reference_data_broken() {
+    let copy = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("dist-broken-data");
+    let _ = std::fs::remove_dir_all(&copy);
+    copy_dir(&dist(), &copy);
+    let data = copy.join("data/native");
+    std::fs::write(data.join("rust-linux-x86_64.json"), "{ <b>not json").unwrap();
+    let server = Server::start(&copy, true);
+    let mut s = Session::start(Browser::Chromium);
+    s.open(&server.origin);
+    let broken = format!("{}.error", tid("set-rust-linux-x86_64"));
+    s.wait_for_element(&broken, 20);
+    assert!(s.text(&broken).unwrap().contains("not shown"));
+    assert_eq!(
+        count(&mut s, "[data-testid=reference] b"),
+        0,
+        "no markup from data"
+    );
+    assert!(
+        count(&mut s, &tid("group-stated")) >= 1,
+        "the article's set still shows"
+    );
+    scroll_to(&mut s, &tid("reference"));
+    s.screenshot("reference-broken-set");
+    run_experiment(&mut s, "1", "3", "reference-broken");
+
+    std::fs::remove_file(data.join("index.json")).unwrap();
+    s.open(&server.origin);
+    s.wait_for_element(&tid("reference-error"), 20);
+    assert!(
+        s.text(&tid("reference-error"))
+            .unwrap()
+            .contains("HTTP 404")
+    );
+    scroll_to(&mut s, &tid("reference"));
+    s.screenshot("reference-no-index");
+    run_experiment(&mut s, "1", "3", "reference-no-index");
+    assert_no_page_errors(&mut s);
+}
+
+fn copy_dir(from: &std::path::Path, to: &std::path::Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap().flatten() {
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), &target).unwrap();
+        }
+    }
 }

@@ -6,6 +6,7 @@
 //! docs say otherwise.
 
 pub mod clock;
+pub mod fetch;
 pub mod page;
 pub mod shared;
 pub mod wait;

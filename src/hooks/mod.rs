@@ -2,5 +2,7 @@
 //! named struct of signals and actions, and cleans up in `on_cleanup`.
 
 mod use_experiment;
+mod use_reference_sets;
 
 pub use use_experiment::{UseExperiment, use_experiment};
+pub use use_reference_sets::{Loading, ReferenceSets, use_reference_sets};

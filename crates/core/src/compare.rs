@@ -45,12 +45,13 @@ pub enum Unit {
 }
 
 impl Unit {
-    /// A value of this unit in ms, for time axes; `None` if not a time.
-    pub fn to_ms(self, v: f64) -> Option<f64> {
+    /// A value of this unit on a chart axis: times in ms, ratios as they
+    /// are; `None` for counts, which are not charted.
+    pub fn to_axis(self, v: f64) -> Option<f64> {
         match self {
-            Unit::Ms => Some(v),
+            Unit::Ms | Unit::Times => Some(v),
             Unit::Us => Some(v / 1000.0),
-            Unit::Times | Unit::Count => None,
+            Unit::Count => None,
         }
     }
 
@@ -140,13 +141,22 @@ impl Experiment {
     }
 
     /// The columns its comparison chart plots, as indexes into
-    /// [`Experiment::columns`].
+    /// [`Experiment::columns`], all on one axis (times, or ratios).
     pub fn charted(self) -> &'static [usize] {
         match self {
-            Experiment::TimedWaits | Experiment::WakeLatency => &[0, 1],
+            Experiment::TimedWaits => &[0, 3],
+            Experiment::WakeLatency => &[2],
             Experiment::MainStarvation => &[0, 2],
             Experiment::PoolStarvation => &[0, 2],
             Experiment::SpinLadder => &[0, 1, 2],
+        }
+    }
+
+    /// What the comparison chart's axis shows.
+    pub fn chart_axis(self) -> &'static str {
+        match self {
+            Experiment::WakeLatency => "median as a multiple of the event wait's (log scale)",
+            _ => "ms (log scale)",
         }
     }
 
@@ -650,8 +660,8 @@ mod tests {
         };
         assert_eq!(v.format(Unit::Times), "≈50.0×");
         assert_eq!(Value::of(f64::NAN), Value::Absent);
-        assert_eq!(Unit::Us.to_ms(1265.0), Some(1.265));
-        assert_eq!(Unit::Times.to_ms(1.0), None);
+        assert_eq!(Unit::Us.to_axis(1265.0), Some(1.265));
+        assert_eq!(Unit::Count.to_axis(1.0), None);
     }
 
     #[test]

@@ -3,6 +3,7 @@
 
 use crate::components::blocks::{Findings, NumbersTable};
 use crate::components::charts::FrameGapChart;
+use crate::components::comparison::Comparison;
 use crate::components::field::Field;
 use crate::components::run_controls::{Results, RunForm};
 use crate::components::ticker::Ticker;
@@ -10,6 +11,7 @@ use crate::hooks::use_experiment;
 use crate::runner::run_main_starvation;
 use leptos::prelude::*;
 use waitlab_core::chart::format_ms;
+use waitlab_core::compare::Experiment;
 use waitlab_core::findings;
 use waitlab_core::starvation::{JobMode, MainConfig, MainStarvation};
 
@@ -44,6 +46,7 @@ pub fn MainStarvationSection() -> impl IntoView {
                 <Field label="Each waits, ms" testid="wait" value=wait_ms numeric=true />
             </RunForm>
             <Results report=experiment.report render=|r| r.main_starvation.clone().map(|ms| view! { <MainStarvationResults ms=ms /> }.into_any()) />
+            <Comparison experiment=Experiment::MainStarvation report=experiment.report />
         </section>
     }
 }

@@ -7,7 +7,9 @@ mod spin_ladder;
 mod timed_waits;
 mod wake_latency;
 
+use crate::components::comparison::ReferencePanel;
 use crate::components::env_block::EnvBlock;
+use crate::hooks::use_reference_sets;
 use crate::runner::environment;
 use leptos::prelude::*;
 use main_starvation::MainStarvationSection;
@@ -21,6 +23,7 @@ use wake_latency::WakeLatencySection;
 pub fn App() -> impl IntoView {
     let env = environment();
     let isolated = env.cross_origin_isolated;
+    provide_context(use_reference_sets());
     view! {
         <header class="site">
             <h1>"waitlab"</h1>
@@ -44,6 +47,7 @@ pub fn App() -> impl IntoView {
                     require-corp (cargo xtask serve does)."
                 </aside>
             })}
+            <ReferencePanel />
             <TimedWaitsSection />
             <MainStarvationSection />
             <PoolStarvationSection />

@@ -4,12 +4,14 @@
 use crate::browser::page;
 use crate::components::blocks::{Findings, NumbersTable};
 use crate::components::charts::PoolGantt;
+use crate::components::comparison::Comparison;
 use crate::components::field::Field;
 use crate::components::run_controls::{Results, RunForm};
 use crate::hooks::use_experiment;
 use crate::runner::run_pool_starvation;
 use leptos::prelude::*;
 use waitlab_core::chart::format_ms;
+use waitlab_core::compare::Experiment;
 use waitlab_core::findings;
 use waitlab_core::starvation::{JobMode, PoolConfig, PoolStarvation};
 
@@ -47,6 +49,7 @@ pub fn PoolStarvationSection() -> impl IntoView {
                 <Field label="Each waits, ms" testid="wait" value=wait_ms numeric=true />
             </RunForm>
             <Results report=experiment.report render=|r| r.pool_starvation.clone().map(|ps| view! { <PoolResults ps=ps /> }.into_any()) />
+            <Comparison experiment=Experiment::PoolStarvation report=experiment.report />
         </section>
     }
 }

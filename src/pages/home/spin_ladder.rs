@@ -3,12 +3,14 @@
 
 use crate::components::blocks::{Findings, NumbersTable};
 use crate::components::charts::LadderChart;
+use crate::components::comparison::Comparison;
 use crate::components::field::Field;
 use crate::components::run_controls::{Results, RunForm};
 use crate::hooks::use_experiment;
 use crate::runner::run_spin_ladder;
 use leptos::prelude::*;
 use waitlab_core::chart::format_ms;
+use waitlab_core::compare::Experiment;
 use waitlab_core::findings;
 use waitlab_core::ladder::{LadderConfig, SpinLadder};
 
@@ -32,6 +34,7 @@ pub fn SpinLadderSection() -> impl IntoView {
                     spins, Atomics.wait(…, 0) for the yields and Atomics.wait(…, 1) for Sleep(1). Then it \
                     runs a spin-until twice, with and without the sleep stage, and counts how much of the \
                     time it kept its core busy."</p>
+                <p>"A spin unit is eight turns of std::hint::spin_loop. In wasm that is an empty                     loop; natively it is the CPU's pause instruction, over a hundred cycles on recent                     x86, so the native probe's spins cost more per unit than the worker's."</p>
             </div>
             <RunForm experiment=experiment config=config unit="runs"
                 hint=Signal::derive(move || config.get().ok().map(|c| format!(
@@ -45,6 +48,7 @@ pub fn SpinLadderSection() -> impl IntoView {
                 let tolerance = r.env.clock.map_or(0.001, |c| c.tolerance_ms());
                 r.spin_ladder.clone().map(|ladder| view! { <LadderResults ladder=ladder tolerance_ms=tolerance /> }.into_any())
             } />
+            <Comparison experiment=Experiment::SpinLadder report=experiment.report />
         </section>
     }
 }

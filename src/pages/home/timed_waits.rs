@@ -4,12 +4,14 @@ use crate::components::blocks::Findings;
 use crate::components::charts::{
     ChainChart, HistogramChart, OverviewChart, OverviewRow, samples_of,
 };
+use crate::components::comparison::Comparison;
 use crate::components::field::Field;
 use crate::components::results_table::ResultsTable;
 use crate::components::run_controls::{Results, RunForm};
 use crate::hooks::use_experiment;
 use crate::runner::run_timed_waits;
 use leptos::prelude::*;
+use waitlab_core::compare::Experiment;
 use waitlab_core::findings;
 use waitlab_core::probe::{CellKey, Mechanism, TimedWaitsConfig};
 use waitlab_core::schema::{Report, TimedWaits};
@@ -44,6 +46,7 @@ pub fn TimedWaitsSection() -> impl IntoView {
                     standard's 4 ms clamp on nested timers, the web's own 15.6 ms surprise; starting \
                     it from a fresh task avoids it. Awaiting a resolved promise, like Task.Delay(0), \
                     never yields at all."</p>
+                <p>"Natively, std::thread::sleep behaves like Thread.Sleep on Linux, while tokio's                     timer wheel ticks in whole milliseconds and rounds a deadline up to the next tick,                     so tokio::time::sleep(1) takes about 2 ms and even sleep(0) about 1 ms."</p>
             </div>
             <RunForm experiment=experiment config=config unit="samples"
                 hint=Signal::derive(move || config.get().ok().map(|c| format!("about {} s", (c.estimated_ms() / 1000.0).ceil())))>
@@ -51,6 +54,7 @@ pub fn TimedWaitsSection() -> impl IntoView {
                 <Field label="Samples per cell" testid="samples" value=samples numeric=true />
             </RunForm>
             <Results report=experiment.report render=|r| r.timed_waits.is_some().then(|| view! { <TimedWaitsResults report=r.clone() /> }.into_any()) />
+            <Comparison experiment=Experiment::TimedWaits report=experiment.report />
         </section>
     }
 }

@@ -3,12 +3,14 @@
 
 use crate::components::blocks::{Findings, NumbersTable};
 use crate::components::charts::{OverviewChart, OverviewRow};
+use crate::components::comparison::Comparison;
 use crate::components::field::Field;
 use crate::components::run_controls::{Results, RunForm};
 use crate::hooks::use_experiment;
 use crate::runner::run_wake_latency;
 use leptos::prelude::*;
 use waitlab_core::chart::format_ms;
+use waitlab_core::compare::Experiment;
 use waitlab_core::findings;
 use waitlab_core::schema::Outcome;
 use waitlab_core::wake::{WakeConfig, WakeLatency};
@@ -36,6 +38,7 @@ pub fn WakeLatencySection() -> impl IntoView {
                 <Field label="Rounds per strategy" testid="rounds" value=rounds numeric=true />
             </RunForm>
             <Results report=experiment.report render=|r| r.wake_latency.clone().map(|wake| view! { <WakeResults wake=wake /> }.into_any()) />
+            <Comparison experiment=Experiment::WakeLatency report=experiment.report />
         </section>
     }
 }

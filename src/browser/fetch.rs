@@ -1,0 +1,31 @@
+//! `fetch` of a same-origin text file, with every failure as a message.
+
+use super::js_error_message;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::JsFuture;
+
+/// The body of `url` (relative to the page), or why it could not be read.
+/// Main thread only.
+pub async fn fetch_text(url: &str) -> Result<String, String> {
+    let window = web_sys::window().ok_or("fetch needs a window")?;
+    let response = JsFuture::from(window.fetch_with_str(url))
+        .await
+        .map_err(|e| format!("could not fetch {url}: {}", js_error_message(&e)))?;
+    let response: web_sys::Response = response
+        .dyn_into()
+        .map_err(|_| format!("fetch of {url} did not return a response"))?;
+    if !response.ok() {
+        return Err(format!(
+            "{url} could not be loaded (HTTP {})",
+            response.status()
+        ));
+    }
+    let body = response
+        .text()
+        .map_err(|e| format!("could not read {url}: {}", js_error_message(&e)))?;
+    JsFuture::from(body)
+        .await
+        .map_err(|e| format!("could not read {url}: {}", js_error_message(&e)))?
+        .as_string()
+        .ok_or_else(|| format!("{url} is not text"))
+}

@@ -1,0 +1,363 @@
+//! Results beside native numbers: the selector of bundled sets, and per
+//! experiment one table and one chart where this browser's run, the native
+//! probe's runs and the article's stated figures share columns. The rows
+//! come from `waitlab_core::compare`; this file only draws them.
+
+use crate::hooks::{Loading, ReferenceSets};
+use leptos::prelude::*;
+use waitlab_core::chart::Scale;
+use waitlab_core::compare::{self, Experiment, Group, Origin, Value};
+use waitlab_core::schema::Report;
+
+/// The reference sets from context (provided by the page).
+fn sets() -> ReferenceSets {
+    expect_context::<ReferenceSets>()
+}
+
+fn origin_id(origin: Origin) -> &'static str {
+    match origin {
+        Origin::Browser => "browser",
+        Origin::Native => "native",
+        Origin::Stated => "stated",
+    }
+}
+
+/// The `data-testid` of a set's entry: `set-` and its file stem.
+fn set_testid(file: &str) -> String {
+    format!("set-{}", file.trim_end_matches(".json").replace('.', "-"))
+}
+
+/// The card that lists the bundled sets, lets the reader choose which are
+/// shown, and says where each comes from.
+#[component]
+pub fn ReferencePanel() -> impl IntoView {
+    let sets = sets();
+    let list = move || {
+        match sets.loading.get() {
+        Loading::Pending => view! { <p class="lead" data-testid="reference-loading">"Loading the bundled native sets…"</p> }.into_any(),
+        Loading::Failed(message) => view! {
+            <p class="error" role="alert" data-testid="reference-error">
+                "The native sets could not be loaded: "{message}". Everything measured in this browser still works."
+            </p>
+        }
+        .into_any(),
+        Loading::Done(loaded) => loaded
+            .into_iter()
+            .map(|set| {
+                let file = set.file.clone();
+                let checked = {
+                    let file = file.clone();
+                    move || sets.shown.with(|s| s.contains(&file))
+                };
+                let toggle = move |_| {
+                    sets.shown.update(|s| {
+                        if let Some(i) = s.iter().position(|f| *f == file) {
+                            s.remove(i);
+                        } else {
+                            s.push(file.clone());
+                        }
+                    })
+                };
+                match set.report {
+                    Ok(report) => {
+                        let native = report.env.native.clone().unwrap_or_else(|| unreachable!("validated sets have provenance"));
+                        view! {
+                            <li class="reference-set" data-testid=set_testid(&set.file)>
+                                <label>
+                                    <input type="checkbox" prop:checked=checked on:change=toggle />
+                                    <strong>{native.name}</strong>
+                                </label>
+                                <span class="provenance">{format!("{} · {} · {}", native.runtime, native.os, native.cpu)}</span>
+                                <span class="provenance">{native.source}{native.samples.map(|n| format!(" · {n} samples per probe"))}</span>
+                            </li>
+                        }
+                        .into_any()
+                    }
+                    Err(message) => view! {
+                        <li class="reference-set error" role="alert" data-testid=set_testid(&set.file)>
+                            {format!("{}: not shown, {message}", set.file)}
+                        </li>
+                    }
+                    .into_any(),
+                }
+            })
+            .collect_view()
+            .into_any(),
+    }
+    };
+    view! {
+        <section class="card" data-testid="reference">
+            <h2>"Native numbers beside yours"</h2>
+            <p class="lead">"Each experiment below sets this browser's results beside native ones: the \
+                figures the article states for .NET 10 on an Apple M4 (only those it states), and runs \
+                of waitlab-native, a Rust program that repeats the experiments with std::thread::sleep, \
+                tokio's timer, condvars, parking and futexes. Run it to add your machine: \
+                cargo run --release -p waitlab-native -- --out my-machine.json."</p>
+            <ul class="reference-sets">{list}</ul>
+        </section>
+    }
+}
+
+/// One experiment's comparison: this browser's last run (if any) and the
+/// shown reference sets, in one chart and one table.
+#[component]
+pub fn Comparison(
+    /// Which experiment.
+    experiment: Experiment,
+    /// This browser's last run.
+    report: RwSignal<Option<Report>>,
+) -> impl IntoView {
+    let sets = sets();
+    move || {
+        let references = sets.shown_reports();
+        // This browser's run is colour 0; a set keeps colour 1 + its index.
+        let mut groups: Vec<(usize, Group)> = report
+            .get()
+            .and_then(|r| compare::group(experiment, &r))
+            .map(|g| (0, g))
+            .into_iter()
+            .collect();
+        let mut silent = Vec::new();
+        for (i, r) in &references {
+            match compare::group(experiment, r) {
+                Some(g) => groups.push((i + 1, g)),
+                None => silent.push(r.env.short_name()),
+            }
+        }
+        if groups.is_empty() && silent.is_empty() {
+            return None;
+        }
+        let waiting = groups.iter().all(|(_, g)| g.origin != Origin::Browser);
+        Some(view! {
+            <div class="comparison" data-testid="comparison">
+                <h3>"Beside native numbers"
+                    {waiting.then(|| view! { <small>" (press Run to add this browser's)"</small> })}
+                </h3>
+                {(!silent.is_empty()).then(|| view! {
+                    <p class="lead">{format!("No figures for this experiment from: {}.", silent.join(", "))}</p>
+                })}
+                {(!groups.is_empty()).then(|| view! {
+                    <ComparisonChart experiment=experiment groups=groups.clone() />
+                    <ComparisonTable experiment=experiment groups=groups />
+                })}
+            </div>
+        })
+    }
+}
+
+/// The comparison table: one body per source.
+#[component]
+fn ComparisonTable(
+    /// Which experiment.
+    experiment: Experiment,
+    /// The sources with their colours.
+    groups: Vec<(usize, Group)>,
+) -> impl IntoView {
+    let columns = experiment.columns();
+    let bodies = groups
+        .into_iter()
+        .map(|(colour, g)| {
+            let rows = g
+                .rows
+                .into_iter()
+                .map(|row| {
+                    let cells = row
+                        .values
+                        .iter()
+                        .zip(columns)
+                        .map(|(v, c)| {
+                            let stated = matches!(v, Value::Stated { .. });
+                            view! {
+                                <td class="num" class:stated=stated
+                                    title=stated.then_some("stated in the article, not measured")>{v.format(c.unit)}</td>
+                            }
+                        })
+                        .collect_view();
+                    view! {
+                        <tr data-testid="cmp-row">
+                            <td class="mech">{row.what}
+                                {row.notes.into_iter().map(|n| view! { <div class="note">{n}</div> }).collect_view()}
+                            </td>
+                            <td class="analogue">{row.analogue}</td>
+                            {cells}
+                        </tr>
+                    }
+                })
+                .collect_view();
+            view! {
+                <tbody data-testid=format!("group-{}", origin_id(g.origin))>
+                    <tr class="group"><th colspan=2 + columns.len()>
+                        <span class=format!("swatch src-{}", colour % 4)></span>{g.source}
+                    </th></tr>
+                    {rows}
+                </tbody>
+            }
+        })
+        .collect_view();
+    view! {
+        <div class="table-wrap">
+            <table class="results compare" data-testid="comparison-table">
+                <thead><tr>
+                    <th>"What ran"</th>
+                    <th>".NET analogue"</th>
+                    {columns.iter().map(|c| view! { <th class="num">{c.header}</th> }).collect_view()}
+                </tr></thead>
+                {bodies}
+            </table>
+        </div>
+    }
+}
+
+/// The shape of a charted column's mark.
+fn mark(column: usize, x: f64, y: f64, class: String) -> AnyView {
+    match column {
+        0 => view! { <circle class=class cx=x cy=y r="4" /> }.into_any(),
+        1 => view! { <rect class=class x=x - 3.5 y=y - 3.5 width="7" height="7" /> }.into_any(),
+        _ => view! { <polygon class=class points=format!("{x},{} {},{y} {x},{} {},{y}", y - 5.0, x + 5.0, y + 5.0, x - 5.0) /> }.into_any(),
+    }
+}
+
+/// A row label that fits left of the plot: at most 46 characters.
+fn short_label(what: &str) -> String {
+    if what.chars().count() <= 46 {
+        what.to_owned()
+    } else {
+        what.chars().take(45).chain(['…']).collect()
+    }
+}
+
+/// One charted value of a row: which mark (slot in the charted columns),
+/// its span on the axis, and whether it is stated rather than measured.
+struct ChartMark {
+    slot: usize,
+    lo: f64,
+    hi: f64,
+    stated: bool,
+}
+
+/// One row of the comparison chart.
+struct ChartRow {
+    colour: usize,
+    label: String,
+    marks: Vec<ChartMark>,
+}
+
+/// Every row's charted values on one log axis, coloured by source (as in
+/// the table); a stated range is a bar from its low to its high end.
+#[component]
+fn ComparisonChart(
+    /// Which experiment.
+    experiment: Experiment,
+    /// The sources with their colours.
+    groups: Vec<(usize, Group)>,
+) -> impl IntoView {
+    const WIDTH: f64 = 760.0;
+    const LEFT: f64 = 320.0;
+    const ROW: f64 = 18.0;
+    const TOP: f64 = 8.0;
+    let columns = experiment.columns();
+    let charted: Vec<usize> = experiment
+        .charted()
+        .iter()
+        .copied()
+        .filter(|&c| columns[c].unit.to_axis(1.0).is_some())
+        .collect();
+    let rows: Vec<ChartRow> = groups
+        .iter()
+        .flat_map(|(colour, g)| {
+            let charted = &charted;
+            g.rows.iter().filter_map(move |r| {
+                let marks: Vec<_> = charted
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(slot, &c)| {
+                        let v = &r.values[c];
+                        let (lo, hi) = v.span()?;
+                        let to_axis = |x| columns[c].unit.to_axis(x).filter(|m| *m > 0.0);
+                        Some(ChartMark {
+                            slot,
+                            lo: to_axis(lo)?,
+                            hi: to_axis(hi)?,
+                            stated: matches!(v, Value::Stated { .. }),
+                        })
+                    })
+                    .collect();
+                (!marks.is_empty()).then(|| ChartRow {
+                    colour: *colour,
+                    label: short_label(&r.what),
+                    marks,
+                })
+            })
+        })
+        .collect();
+    if rows.is_empty() {
+        return None;
+    }
+    let lo = rows
+        .iter()
+        .flat_map(|r| r.marks.iter().map(|m| m.lo))
+        .fold(f64::INFINITY, f64::min);
+    let hi = rows
+        .iter()
+        .flat_map(|r| r.marks.iter().map(|m| m.hi))
+        .fold(0.0, f64::max);
+    let x = Scale::log_decades(lo, hi, 0.0001, LEFT, WIDTH - 24.0);
+    let bottom = TOP + ROW * rows.len() as f64 + 4.0;
+    let height = bottom + 52.0;
+    let ticks = x
+        .ticks()
+        .into_iter()
+        .map(|t| {
+            view! {
+                <line class="grid" x1=t.pos x2=t.pos y1=TOP y2=bottom />
+                <text class="tick" x=t.pos y=bottom + 14.0 text-anchor="middle">{t.label}</text>
+            }
+        })
+        .collect_view();
+    let marks = rows
+        .into_iter()
+        .enumerate()
+        .map(|(i, row)| {
+            let y = TOP + ROW * (i as f64 + 0.5);
+            let src = format!("src-{}", row.colour % 4);
+            let shapes = row
+                .marks
+                .into_iter()
+                .map(|ChartMark { slot, lo, hi, stated }| {
+                    let bar = (hi > lo).then(|| view! {
+                        <line class=format!("stated-range {src}") x1=x.map(lo) x2=x.map(hi) y1=y y2=y />
+                    });
+                    let class = format!("mark {src}{}", if stated { " stated" } else { "" });
+                    view! { {bar} {mark(slot, x.map(lo), y, class)} }
+                })
+                .collect_view();
+            view! {
+                <g data-testid=format!("cmp-mark-{}", row.colour)>
+                    <text class="row-label" x=LEFT - 8.0 y=y + 4.0 text-anchor="end">{row.label}</text>
+                    {shapes}
+                </g>
+            }
+        })
+        .collect_view();
+    let legend_y = height - 8.0;
+    let legend = charted
+        .iter()
+        .enumerate()
+        .map(|(slot, &c)| {
+            let lx = 16.0 + 170.0 * slot as f64;
+            view! {
+                {mark(slot, lx, legend_y - 4.0, "mark legend-mark".to_owned())}
+                <text class="axis-label" x=lx + 9.0 y=legend_y>{columns[c].header}</text>
+            }
+        })
+        .collect_view();
+    Some(view! {
+        <svg class="chart" viewBox=format!("0 0 {WIDTH} {height}") role="img"
+            aria-label=format!("This browser's numbers beside the native sets: {}", experiment.chart_axis())>
+            {ticks}
+            {marks}
+            <text class="axis-label" x=WIDTH - 12.0 y=bottom + 28.0 text-anchor="end">{format!("{} · colour = source, as in the table · hollow = stated in the article", experiment.chart_axis())}</text>
+            {legend}
+        </svg>
+    })
+}

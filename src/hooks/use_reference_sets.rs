@@ -1,0 +1,99 @@
+//! `use_reference_sets`: the bundled native and article sets, fetched once
+//! at start-up and validated with waitlab-core, plus which ones the reader
+//! chose to show. Provided as context by the page so every experiment's
+//! comparison reads the same state.
+
+use crate::browser::fetch::fetch_text;
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+use waitlab_core::reference::{INDEX_PATH, ReferenceIndex, parse_set};
+use waitlab_core::schema::Report;
+
+/// One bundled set as loaded.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LoadedSet {
+    /// Its file name (stable key of the selector).
+    pub file: String,
+    /// The set, or why it could not be used.
+    pub report: Result<Report, String>,
+}
+
+/// Where loading stands.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Loading {
+    /// Still fetching.
+    Pending,
+    /// The index could not be used, so no set is available.
+    Failed(String),
+    /// Every set listed in the index, loaded or with its error.
+    Done(Vec<LoadedSet>),
+}
+
+/// What [`use_reference_sets`] returns.
+#[derive(Debug, Clone, Copy)]
+pub struct ReferenceSets {
+    /// The loading state.
+    pub loading: RwSignal<Loading>,
+    /// Files of the sets the reader shows.
+    pub shown: RwSignal<Vec<String>>,
+}
+
+impl ReferenceSets {
+    /// The shown sets that loaded, each with its position in the index
+    /// (which picks its colour, so a set keeps it while others come and
+    /// go).
+    pub fn shown_reports(&self) -> Vec<(usize, Report)> {
+        let shown = self.shown.get();
+        match self.loading.get() {
+            Loading::Done(sets) => sets
+                .into_iter()
+                .enumerate()
+                .filter(|(_, s)| shown.contains(&s.file))
+                .filter_map(|(i, s)| Some((i, s.report.ok()?)))
+                .collect(),
+            Loading::Pending | Loading::Failed(_) => Vec::new(),
+        }
+    }
+}
+
+async fn load() -> (Loading, Vec<String>) {
+    let index = match fetch_text(INDEX_PATH).await {
+        Ok(text) => match ReferenceIndex::from_json(&text) {
+            Ok(index) => index,
+            Err(e) => return (Loading::Failed(e.to_string()), Vec::new()),
+        },
+        Err(e) => return (Loading::Failed(e), Vec::new()),
+    };
+    let base = INDEX_PATH.rsplit_once('/').map_or("", |(dir, _)| dir);
+    let mut sets = Vec::with_capacity(index.sets.len());
+    for entry in &index.sets {
+        let report = fetch_text(&format!("{base}/{}", entry.file))
+            .await
+            .and_then(|text| parse_set(&text).map_err(|e| e.to_string()));
+        sets.push(LoadedSet {
+            file: entry.file.clone(),
+            report,
+        });
+    }
+    let shown = index
+        .sets
+        .into_iter()
+        .filter(|e| e.shown)
+        .map(|e| e.file)
+        .collect();
+    (Loading::Done(sets), shown)
+}
+
+/// Starts loading the bundled sets and returns their state.
+pub fn use_reference_sets() -> ReferenceSets {
+    let sets = ReferenceSets {
+        loading: RwSignal::new(Loading::Pending),
+        shown: RwSignal::new(Vec::new()),
+    };
+    spawn_local(async move {
+        let (loading, shown) = load().await;
+        sets.shown.set(shown);
+        sets.loading.set(loading);
+    });
+    sets
+}
