@@ -139,7 +139,8 @@ fn test() -> Result {
     run(cargo()
         .args(["doc", "--workspace", "--no-deps"])
         .env("RUSTDOCFLAGS", "-D warnings"))?;
-    // Core unit and golden tests, and the tidy checks (the app's own tests
+    // Core unit and golden tests (bundled sets included), the native
+    // probe's CLI tests and the tidy checks (the app's own tests
     // need a browser and the built dist: they run below).
     run(cargo().args(["test", "--workspace", "--exclude", "waitlab"]))?;
     run(cargo().args([
