@@ -13,7 +13,7 @@ use waitlab_core::stats::{Samples, Summary};
 const WIDTH: f64 = 760.0;
 
 /// Vertical grid lines and labels of an x axis.
-fn x_axis(scale: &Scale, top: f64, bottom: f64) -> impl IntoView + use<> {
+pub fn x_axis(scale: &Scale, top: f64, bottom: f64) -> impl IntoView + use<> {
     scale
         .ticks()
         .into_iter()

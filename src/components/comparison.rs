@@ -3,6 +3,7 @@
 //! probe's runs and the article's stated figures share columns. The rows
 //! come from `waitlab_core::compare`; this file only draws them.
 
+use crate::components::charts::x_axis;
 use crate::hooks::{Loading, ReferenceSets};
 use leptos::prelude::*;
 use waitlab_core::chart::Scale;
@@ -304,16 +305,6 @@ fn ComparisonChart(
     let x = Scale::log_decades(lo, hi, 0.0001, LEFT, WIDTH - 24.0);
     let bottom = TOP + ROW * rows.len() as f64 + 4.0;
     let height = bottom + 52.0;
-    let ticks = x
-        .ticks()
-        .into_iter()
-        .map(|t| {
-            view! {
-                <line class="grid" x1=t.pos x2=t.pos y1=TOP y2=bottom />
-                <text class="tick" x=t.pos y=bottom + 14.0 text-anchor="middle">{t.label}</text>
-            }
-        })
-        .collect_view();
     let marks = rows
         .into_iter()
         .enumerate()
@@ -354,7 +345,7 @@ fn ComparisonChart(
     Some(view! {
         <svg class="chart" viewBox=format!("0 0 {WIDTH} {height}") role="img"
             aria-label=format!("This browser's numbers beside the native sets: {}", experiment.chart_axis())>
-            {ticks}
+            {x_axis(&x, TOP, bottom)}
             {marks}
             <text class="axis-label" x=WIDTH - 12.0 y=bottom + 28.0 text-anchor="end">{format!("{} · colour = source, as in the table · hollow = stated in the article", experiment.chart_axis())}</text>
             {legend}
