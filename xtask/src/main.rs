@@ -38,7 +38,7 @@ fn main() -> ExitCode {
         Some("test") => test(),
         Some("dist") => dist().map(|_| ()),
         Some("bench") => bench(),
-        Some("native") => native().map(drop),
+        Some("native") => native(),
         Some("-h" | "--help" | "help") => {
             print!("{HELP}");
             Ok(())
@@ -139,8 +139,8 @@ fn test() -> Result {
     run(cargo()
         .args(["doc", "--workspace", "--no-deps"])
         .env("RUSTDOCFLAGS", "-D warnings"))?;
-    // Core unit and golden tests (bundled sets included), the native
-    // probe's CLI tests and the tidy checks (the app's own tests
+    // Core unit and golden tests, the native probe's CLI and bundled-set
+    // tests, and the tidy checks (the app's own tests
     // need a browser and the built dist: they run below).
     run(cargo().args(["test", "--workspace", "--exclude", "waitlab"]))?;
     run(cargo().args([
@@ -183,41 +183,61 @@ fn test() -> Result {
     Ok(())
 }
 
-/// Builds the native probe (release) and runs it with its defaults,
-/// writing `www/data/native/rust-<os>-<arch>.json` and listing it in the
-/// index if it is new. Returns the run's wall time in seconds.
-fn native() -> Result<f64> {
+/// Builds the native probe (release) and runs it with its defaults from
+/// the workspace root, writing its result to `out` (relative to the root).
+/// Returns the run's wall time in seconds.
+fn run_native(out: &str) -> Result<f64> {
     run(cargo().args(["build", "--release", "--package", "waitlab-native"]))?;
-    let data = root().join("www/data/native");
+    let exe = root().join("target/release/waitlab-native");
+    let started = Instant::now();
+    run(Command::new(exe).arg("--out").arg(out).current_dir(root()))?;
+    Ok(started.elapsed().as_secs_f64())
+}
+
+/// `cargo xtask native`: rewrites this machine's set,
+/// `www/data/native/rust-<os>-<arch>.json`, and lists it in the index if
+/// it is new.
+fn native() -> Result {
     let name = format!(
         "rust-{}-{}.json",
         std::env::consts::OS,
         std::env::consts::ARCH
     );
-    let exe = root().join("target/release/waitlab-native");
-    let started = Instant::now();
     let out = format!("www/data/native/{name}");
-    run(Command::new(exe).arg("--out").arg(&out).current_dir(root()))?;
-    let seconds = started.elapsed().as_secs_f64();
-    let index_path = data.join("index.json");
+    let seconds = run_native(&out)?;
+    let index_path = root().join("www/data/native/index.json");
     let index = std::fs::read_to_string(&index_path)
         .map_err(|e| format!("{}: {e}", index_path.display()))?;
-    if !index.contains(&format!("\"{name}\"")) {
-        let entry = format!("    {{ \"file\": \"{name}\" }}\n  ]");
-        let updated = index
-            .rsplit_once("\n  ]")
-            .map(|(head, tail)| format!("{head},\n{entry}{tail}"))
-            .ok_or("www/data/native/index.json: no sets list to add to")?;
+    if let Some(updated) = with_set(&index, &name)? {
         std::fs::write(&index_path, updated).map_err(|e| e.to_string())?;
         println!("xtask: added {name} to {}", index_path.display());
     }
     println!("xtask: wrote {out} in {seconds:.1} s");
-    Ok(seconds)
+    Ok(())
+}
+
+/// The index text with `file` appended to its sets (in the layout the
+/// committed index uses), or `None` if it already lists it.
+fn with_set(index: &str, file: &str) -> Result<Option<String>> {
+    if index.contains(&format!("\"{file}\"")) {
+        return Ok(None);
+    }
+    let (head, tail) = index
+        .rsplit_once("\n  ]")
+        .ok_or("www/data/native/index.json: no sets list to add to")?;
+    let comma = if head.trim_end().ends_with('[') {
+        ""
+    } else {
+        ","
+    };
+    Ok(Some(format!(
+        "{head}{comma}\n    {{ \"file\": \"{file}\" }}\n  ]{tail}"
+    )))
 }
 
 fn bench() -> Result {
     println!("== native probe (waitlab-native, defaults) ==");
-    let seconds = native()?;
+    let seconds = run_native("target/native-bench.json")?;
     println!("  default native run {seconds:>13.1} s (goal <= 30 s)");
     let dist = dist()?;
     let browsers = tools::ensure_browsers()?;
@@ -264,4 +284,25 @@ fn e2e(dist: &Path, browsers: &tools::Browsers, release: bool, extra: &[&str]) -
         .env("CHROMEDRIVER", &browsers.chromedriver)
         .env("GECKODRIVER", &browsers.geckodriver);
     cmd
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_new_set_is_listed_once() {
+        let index = "{\n  \"sets\": [\n    { \"file\": \"a.json\" }\n  ]\n}\n";
+        let updated = super::with_set(index, "b.json").unwrap().unwrap();
+        assert_eq!(
+            updated,
+            "{\n  \"sets\": [\n    { \"file\": \"a.json\" },\n    { \"file\": \"b.json\" }\n  ]\n}\n"
+        );
+        assert_eq!(super::with_set(&updated, "b.json").unwrap(), None);
+        let empty = "{\n  \"sets\": [\n  ]\n}\n";
+        assert!(
+            super::with_set(empty, "b.json")
+                .unwrap()
+                .unwrap()
+                .contains("[\n    { \"file\": \"b.json\" }\n  ]")
+        );
+    }
 }
