@@ -118,7 +118,34 @@ impl Experiment {
         Experiment::WakeLatency,
     ];
 
-    /// Stable identifier (the page's section ids use it too).
+    /// The page's name for it: section ids and `?embed=` values.
+    pub fn slug(self) -> &'static str {
+        match self {
+            Experiment::TimedWaits => "timed-waits",
+            Experiment::MainStarvation => "main-starvation",
+            Experiment::PoolStarvation => "pool-starvation",
+            Experiment::SpinLadder => "spin-ladder",
+            Experiment::WakeLatency => "wake-latency",
+        }
+    }
+
+    /// The experiment named `slug`, if any.
+    pub fn from_slug(slug: &str) -> Option<Experiment> {
+        Experiment::ALL.into_iter().find(|e| e.slug() == slug)
+    }
+
+    /// Whether `report` has results of this experiment.
+    pub fn is_in(self, report: &Report) -> bool {
+        match self {
+            Experiment::TimedWaits => report.timed_waits.is_some(),
+            Experiment::MainStarvation => report.main_starvation.is_some(),
+            Experiment::PoolStarvation => report.pool_starvation.is_some(),
+            Experiment::SpinLadder => report.spin_ladder.is_some(),
+            Experiment::WakeLatency => report.wake_latency.is_some(),
+        }
+    }
+
+    /// Stable identifier in the schema.
     pub fn id(self) -> &'static str {
         match self {
             Experiment::TimedWaits => "timed_waits",
@@ -276,6 +303,8 @@ pub enum Origin {
     Native,
     /// Stated by a text.
     Stated,
+    /// Measured in someone's browser and opened from a share link.
+    Shared,
 }
 
 /// The rows one source contributes to an experiment's table.
@@ -366,6 +395,7 @@ pub fn group(experiment: Experiment, report: &Report) -> Option<Group> {
         return None;
     }
     let origin = match (native, report.stated.is_empty()) {
+        (false, _) if report.from_link => Origin::Shared,
         (false, _) => Origin::Browser,
         (true, true) => Origin::Native,
         (true, false) => Origin::Stated,

@@ -15,6 +15,7 @@ pub mod probe;
 pub mod protocol;
 pub mod reference;
 pub mod schema;
+pub mod share;
 pub mod starvation;
 pub mod stats;
 pub mod wake;

@@ -58,8 +58,8 @@ pub struct Environment {
     pub clock: Option<ClockInfo>,
     /// When the run started, ms since the Unix epoch.
     pub started_at_unix_ms: f64,
-    /// Whether the page was hidden at any time during the run, which lets
-    /// browsers throttle timers.
+    /// Whether the page was hidden (or, embedded, scrolled out of view)
+    /// at any time during the run, which lets browsers throttle timers.
     pub hidden_during_run: bool,
     /// For numbers not measured in a browser: what produced them and on
     /// which machine.
@@ -249,6 +249,10 @@ pub struct Report {
     /// Figures stated by a source rather than measured (the article's).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub stated: Vec<StatedFigure>,
+    /// Whether this report was decoded from a share link: its statistics
+    /// are quantized and its samples reconstructed (see `share`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub from_link: bool,
 }
 
 impl Report {
@@ -265,7 +269,27 @@ impl Report {
             wake_latency: None,
             failure: None,
             stated: Vec::new(),
+            from_link: false,
         }
+    }
+
+    /// One report holding every experiment of `parts` (the first part
+    /// that has an experiment gives it), with the first part's
+    /// environment, marked hidden if any part was; `None` without parts.
+    pub fn combine(parts: &[Report]) -> Option<Report> {
+        let first = parts.first()?;
+        let mut env = first.env.clone();
+        env.hidden_during_run = parts.iter().any(|p| p.env.hidden_during_run);
+        let pick = |f: &dyn Fn(&Report) -> bool| parts.iter().find(|p| f(p));
+        let mut all = Report::new(env, None);
+        all.timed_waits = pick(&|p| p.timed_waits.is_some()).and_then(|p| p.timed_waits.clone());
+        all.main_starvation =
+            pick(&|p| p.main_starvation.is_some()).and_then(|p| p.main_starvation.clone());
+        all.pool_starvation =
+            pick(&|p| p.pool_starvation.is_some()).and_then(|p| p.pool_starvation.clone());
+        all.spin_ladder = pick(&|p| p.spin_ladder.is_some()).and_then(|p| p.spin_ladder.clone());
+        all.wake_latency = pick(&|p| p.wake_latency.is_some()).and_then(|p| p.wake_latency.clone());
+        Some(all)
     }
 
     /// Pretty JSON, as exported by the page.
@@ -345,6 +369,31 @@ mod tests {
             "Safari 18 on macOS",
         );
         check("curl", "curl");
+    }
+
+    #[test]
+    fn combining_keeps_every_experiment_once() {
+        let env = |hidden| Environment {
+            user_agent: "x".into(),
+            hardware_concurrency: 2,
+            cross_origin_isolated: true,
+            clock: None,
+            started_at_unix_ms: 0.0,
+            hidden_during_run: hidden,
+            native: None,
+        };
+        let mut a = Report::new(env(false), None);
+        a.wake_latency = Some(crate::wake::WakeLatency {
+            config: crate::wake::WakeConfig::default(),
+            skew_ms: None,
+            results: Vec::new(),
+        });
+        let b = Report::new(env(true), None);
+        let all = Report::combine(&[a.clone(), b]).unwrap();
+        assert!(all.env.hidden_during_run);
+        assert_eq!(all.wake_latency, a.wake_latency);
+        assert!(all.timed_waits.is_none());
+        assert!(Report::combine(&[]).is_none());
     }
 
     #[test]
