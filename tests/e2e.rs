@@ -23,7 +23,7 @@ mod support;
 use serde_json::Value;
 use std::path::PathBuf;
 use std::sync::OnceLock;
-use support::server::Server;
+use support::server::{Mode, Server};
 use support::webdriver::{Browser, Session};
 use waitlab_core::probe::Mechanism;
 use waitlab_core::schema::{Outcome, Report, TimedWaits};
@@ -54,12 +54,12 @@ fn dist() -> PathBuf {
 
 fn isolated_server() -> &'static Server {
     static S: OnceLock<Server> = OnceLock::new();
-    S.get_or_init(|| Server::start(&dist(), true))
+    S.get_or_init(|| Server::start(&dist(), Mode::Isolated))
 }
 
 fn plain_server() -> &'static Server {
     static S: OnceLock<Server> = OnceLock::new();
-    S.get_or_init(|| Server::start(&dist(), false))
+    S.get_or_init(|| Server::start(&dist(), Mode::Plain))
 }
 
 /// Configures and runs experiment 1, then reads the exported report.
@@ -669,6 +669,7 @@ fn bench_suite_chromium() {
     println!("== full suite with default settings, headless Chromium (goal <= 20 s) ==");
     let mut total = 0.0;
     let mut wake = None;
+    let mut links = Vec::new();
     for section in [
         "timed-waits",
         "main-starvation",
@@ -690,6 +691,14 @@ fn bench_suite_chromium() {
         for f in findings.as_array().into_iter().flatten() {
             println!("      · {}", f.as_str().unwrap_or(""));
         }
+        s.click(&sel("share-link-button"));
+        s.wait_for_element(&sel("share-link"), 10);
+        let link = value(&mut s, &sel("share-link"));
+        let payload = link.split_once('#').map_or(0, |(_, p)| p.len());
+        links.push(format!(
+            "  {section:<18} {payload:>6} characters of payload, {:>5} with the address",
+            link.len()
+        ));
         if section == "wake-latency" {
             wake = Report::from_json(&s.text(&sel("report-json")).unwrap())
                 .unwrap()
@@ -697,6 +706,19 @@ fn bench_suite_chromium() {
         }
     }
     println!("  {:<18} {total:>6.1} s", "total");
+    println!("== share links of these runs (goal: one experiment <= 600, all <= 2000) ==");
+    for line in &links {
+        println!("{line}");
+    }
+    s.click(&tid("share-all-button"));
+    s.wait_for_element(&tid("share-all"), 10);
+    let all = value(&mut s, &tid("share-all"));
+    println!(
+        "  {:<18} {:>6} characters of payload, {:>5} with the address",
+        "all five",
+        all.split_once('#').map_or(0, |(_, p)| p.len()),
+        all.len()
+    );
     let wake = wake.expect("wake results");
     let ours = wake
         .results
@@ -809,7 +831,7 @@ fn reference_data_broken() {
     copy_dir(&dist(), &copy);
     let data = copy.join("data/native");
     std::fs::write(data.join("rust-linux-x86_64.json"), "{ <b>not json").unwrap();
-    let server = Server::start(&copy, true);
+    let server = Server::start(&copy, Mode::Isolated);
     let mut s = Session::start(Browser::Chromium);
     s.open(&server.origin);
     let broken = format!("{}.error", tid("set-rust-linux-x86_64"));
@@ -852,4 +874,279 @@ fn copy_dir(from: &std::path::Path, to: &std::path::Path) {
             std::fs::copy(entry.path(), &target).unwrap();
         }
     }
+}
+
+// Share links, compare, embeds and the service worker.
+
+/// The value of the input matching `selector`.
+fn value(s: &mut Session, selector: &str) -> String {
+    s.eval(&format!(
+        "return document.querySelector({}).value;",
+        Value::from(selector)
+    ))
+    .as_str()
+    .unwrap_or_default()
+    .to_owned()
+}
+
+/// Presses a section's "Share this result" and returns the link.
+fn share_link(s: &mut Session) -> String {
+    s.click(&in_tw("share-link-button"));
+    s.wait_for_element(&in_tw("share-link"), 10);
+    value(s, &in_tw("share-link"))
+}
+
+/// Opens `link` as a fresh page and reads the shared report it shows.
+fn open_link(s: &mut Session, link: &str) -> Report {
+    s.navigate("about:blank");
+    s.open(link);
+    s.wait_for_element(&in_tw("shared-label"), 20);
+    Report::from_json(&s.text(&in_tw("report-json")).unwrap()).expect("the shared report parses")
+}
+
+/// Every statistic of `shown` is the one of `original` within the link's
+/// precision (±0.5 %, values under 0.1 µs as 0).
+fn assert_same_numbers(original: &Report, shown: &Report) {
+    let (a, b) = (
+        original.timed_waits.as_ref().unwrap(),
+        shown.timed_waits.as_ref().unwrap(),
+    );
+    assert_eq!(a.config, b.config);
+    assert_eq!(a.cells.len(), b.cells.len());
+    let close =
+        |x: f64, y: f64| (x.abs() < 1e-4 && y.abs() < 1e-4) || ((x - y) / x).abs() <= 0.0051;
+    for (x, y) in a.cells.iter().zip(&b.cells) {
+        assert_eq!(x.key, y.key);
+        match (x.outcome.summary(), y.outcome.summary()) {
+            (Some(p), Some(q)) => {
+                for (u, v) in [
+                    (p.p50, q.p50),
+                    (p.p90, q.p90),
+                    (p.p99, q.p99),
+                    (p.max, q.max),
+                    (p.mean, q.mean),
+                ] {
+                    assert!(close(u, v), "{}: {u} vs {v}", x.key.id());
+                }
+            }
+            (None, None) => {}
+            _ => panic!("{}: the outcome changed kind", x.key.id()),
+        }
+    }
+}
+
+fn share_round_trip(from: Browser, to: Browser) {
+    let mut s = Session::start(from);
+    s.open(&isolated_server().origin);
+    let original = run_experiment(&mut s, "1, 10", "20", "share-source");
+    let link = share_link(&mut s);
+    assert!(link.contains("#v1:"), "{link}");
+    let shown = open_link(&mut s, &link);
+    assert!(shown.from_link);
+    assert_same_numbers(&original, &shown);
+    s.eval("document.querySelector('[data-testid=timed-waits]').scrollIntoView();");
+    s.screenshot("shared-view");
+    // "Run on my machine": both runs side by side in one table.
+    run_experiment(&mut s, "1, 10", "20", "share-mine");
+    s.wait_for(
+        "!document.querySelector('[data-testid=timed-waits] [data-testid=shared-label]')",
+        60,
+    );
+    let rows = |s: &mut Session, group: &str| {
+        count(
+            s,
+            &format!("[data-testid=timed-waits] [data-testid=group-{group}] [data-testid=cmp-row]"),
+        )
+    };
+    assert!(rows(&mut s, "shared") >= 1 && rows(&mut s, "browser") >= 1);
+    // Compare: a second link pasted into the panel joins the tables.
+    let mine = share_link(&mut s);
+    s.type_into(&tid("compare-link"), &mine);
+    s.click(&tid("compare-add"));
+    s.wait_for(
+        "document.querySelectorAll('[data-testid=timed-waits] [data-testid=group-shared]').length === 2",
+        10,
+    );
+    assert_eq!(count(&mut s, &tid("shared-run")), 2);
+    scroll_to(&mut s, "[data-testid=timed-waits] [data-testid=comparison]");
+    s.screenshot("compare-view");
+    assert_no_page_errors(&mut s);
+    drop(s);
+    // The same link in the other browser shows the same numbers.
+    let mut other = Session::start(to);
+    let shown = open_link(&mut other, &link);
+    assert_same_numbers(&original, &shown);
+    assert_no_page_errors(&mut other);
+}
+
+#[test]
+fn share_chromium_to_firefox() {
+    share_round_trip(Browser::Chromium, Browser::Firefox);
+}
+
+#[test]
+fn share_firefox_to_chromium() {
+    share_round_trip(Browser::Firefox, Browser::Chromium);
+}
+
+fn hostile_links(browser: Browser) {
+    let mut s = Session::start(browser);
+    let base = isolated_server().origin.clone();
+    s.open(&base);
+    let scripts = count(&mut s, "script");
+    let garbage = format!("v1:{}", "Zm9vYmFy".repeat(40));
+    let long = format!("v1:{}", "A".repeat(20_000));
+    for (fragment, expect) in [
+        ("v1:%00%ff%fe", "damaged"),
+        (garbage.as_str(), "damaged"),
+        (long.as_str(), "too long"),
+        ("<script>window.__pwned=1</script>", "does not hold"),
+        ("<img src=x onerror=window.__pwned=1>", "does not hold"),
+        ("v9:AAAA", "newer"),
+    ] {
+        s.navigate("about:blank");
+        s.open(&format!("{base}/#{fragment}"));
+        s.wait_for_element(&tid("link-problem"), 10);
+        let message = s.text(&tid("link-problem")).unwrap();
+        assert!(message.contains(expect), "{fragment:.40}: {message}");
+        assert_eq!(
+            s.eval("return window.__pwned === undefined;"),
+            Value::Bool(true)
+        );
+        assert_eq!(
+            count(&mut s, "script"),
+            scripts,
+            "no element came from the link"
+        );
+        assert_eq!(count(&mut s, "img"), 0);
+    }
+    scroll_to(&mut s, &tid("share-panel"));
+    s.screenshot("hostile-link");
+    // The page still works.
+    let report = run_experiment(&mut s, "1", "5", "hostile-then-run");
+    assert!(report.timed_waits.is_some());
+    assert_no_page_errors(&mut s);
+}
+
+#[test]
+fn hostile_links_chromium() {
+    hostile_links(Browser::Chromium);
+}
+
+#[test]
+fn hostile_links_firefox() {
+    hostile_links(Browser::Firefox);
+}
+
+/// A blog page on another origin that embeds `src` and records the
+/// height messages, served as `mode`.
+fn blog_page(name: &str, src: &str, mode: Mode) -> Server {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("index.html"),
+        format!(
+            "<!doctype html><html><head><meta charset=\"utf-8\"><title>A blog post</title></head>\
+             <body style=\"font:16px serif;max-width:760px;margin:20px auto\"><h1>How my code waits</h1>\
+             <p>Here is the experiment, live:</p>\
+             <iframe class=\"waitlab\" src=\"{src}\" style=\"width:100%;border:1px solid #ccc\" height=\"300\" \
+             allow=\"cross-origin-isolated\"></iframe><p>Text after the embed.</p>\
+             <script>window.heights=[];addEventListener('message',e=>{{if(e.data&&e.data.type==='waitlab:height'){{\
+             window.heights.push(e.data.height);document.querySelector('iframe').style.height=e.data.height+'px';}}}});</script>\
+             </body></html>"
+        ),
+    )
+    .unwrap();
+    Server::start(&dir, mode)
+}
+
+fn embed(browser: Browser, parent: Mode) {
+    let isolated_parent = parent == Mode::Isolated;
+    let blog = blog_page(
+        &format!("blog-{}-{isolated_parent}", browser.name()),
+        &format!("{}/?embed=timed-waits", isolated_server().origin),
+        parent,
+    );
+    let mut s = Session::start(browser);
+    s.navigate(&blog.origin);
+    s.wait_for("window.heights && window.heights.length > 0", 30);
+    s.frame(Some(0));
+    s.wait_for_element(&tid("embed"), 30);
+    assert_eq!(
+        count(&mut s, "header.site"),
+        0,
+        "no site chrome in an embed"
+    );
+    assert!(count(&mut s, &tid("open-in-waitlab")) == 1);
+    let isolated = s.eval("return self.crossOriginIsolated;") == Value::Bool(true);
+    assert_eq!(isolated, isolated_parent, "isolation follows the parent");
+    let report = run_experiment(
+        &mut s,
+        "1",
+        "5",
+        &format!("embed-parent-isolated-{isolated_parent}"),
+    );
+    let tw = report.timed_waits.unwrap();
+    let atomics = tw
+        .cells
+        .iter()
+        .find(|c| c.key.mechanism == Mechanism::WorkerAtomicsWait)
+        .unwrap();
+    match (&atomics.outcome, isolated_parent) {
+        (Outcome::Measured { .. }, true) | (Outcome::Unavailable { .. }, false) => {}
+        (other, _) => panic!("Atomics.wait in the embed: {other:?}"),
+    }
+    assert!(
+        samples(&tw, Mechanism::TimeoutFreshTask, Some(1)).len() == 5,
+        "timers run anyway"
+    );
+    assert_no_page_errors(&mut s);
+    s.frame(None);
+    let heights = s.eval("return window.heights;");
+    let heights: Vec<f64> = serde_json::from_value(heights).unwrap();
+    assert!(
+        heights.iter().any(|&h| h > 300.0),
+        "the embed grew with its results: {heights:?}"
+    );
+    s.eval("document.querySelector('iframe').scrollIntoView();");
+    s.screenshot(&format!("embed-in-blog-parent-isolated-{isolated_parent}"));
+}
+
+#[test]
+fn embed_in_plain_blog_chromium() {
+    embed(Browser::Chromium, Mode::Plain);
+}
+
+#[test]
+fn embed_in_plain_blog_firefox() {
+    embed(Browser::Firefox, Mode::Plain);
+}
+
+#[test]
+fn embed_in_isolated_blog_chromium() {
+    embed(Browser::Chromium, Mode::Isolated);
+}
+
+/// On a host that cannot send headers, the service worker adds them and
+/// the page reloads once, isolated.
+fn service_worker(browser: Browser) {
+    static S: OnceLock<Server> = OnceLock::new();
+    let server = S.get_or_init(|| Server::start(&dist(), Mode::PlainWithServiceWorker));
+    let mut s = Session::start(browser);
+    s.navigate(&server.origin);
+    s.wait_for("self.crossOriginIsolated === true", 30);
+    s.wait_for_element(&tid("timed-waits"), 30);
+    assert_eq!(count(&mut s, &tid("no-coi")), 0);
+    s.screenshot("service-worker-isolated");
+    assert_no_page_errors(&mut s);
+}
+
+#[test]
+fn service_worker_chromium() {
+    service_worker(Browser::Chromium);
+}
+
+#[test]
+fn service_worker_firefox() {
+    service_worker(Browser::Firefox);
 }

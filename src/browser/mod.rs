@@ -7,6 +7,7 @@
 
 pub mod clock;
 pub mod fetch;
+pub mod location;
 pub mod page;
 pub mod shared;
 pub mod wait;

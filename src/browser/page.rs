@@ -55,6 +55,74 @@ impl Drop for VisibilityListener {
     }
 }
 
+/// Calls `f(out_of_view)` whenever the page's body enters or leaves the
+/// top-level viewport (an embed scrolled away), until dropped. Browsers
+/// throttle an out-of-view iframe much as a hidden tab.
+pub struct ViewListener {
+    observer: Option<web_sys::IntersectionObserver>,
+    _closure: Closure<dyn FnMut(js_sys::Array)>,
+}
+
+impl ViewListener {
+    /// Starts observing.
+    pub fn new(mut f: impl FnMut(bool) + 'static) -> Self {
+        let closure = Closure::<dyn FnMut(js_sys::Array)>::new(move |entries: js_sys::Array| {
+            if let Some(entry) = entries
+                .iter()
+                .last()
+                .and_then(|e| e.dyn_into::<web_sys::IntersectionObserverEntry>().ok())
+            {
+                f(!entry.is_intersecting());
+            }
+        });
+        let observer = web_sys::IntersectionObserver::new(closure.as_ref().unchecked_ref()).ok();
+        if let (Some(o), Some(body)) = (&observer, window().document().and_then(|d| d.body())) {
+            o.observe(&body);
+        }
+        Self {
+            observer,
+            _closure: closure,
+        }
+    }
+}
+
+impl Drop for ViewListener {
+    fn drop(&mut self) {
+        if let Some(o) = &self.observer {
+            o.disconnect();
+        }
+    }
+}
+
+/// Calls `f` whenever the page's body changes size, until dropped.
+pub struct ResizeListener {
+    observer: Option<web_sys::ResizeObserver>,
+    _closure: Closure<dyn FnMut()>,
+}
+
+impl ResizeListener {
+    /// Starts observing.
+    pub fn new(f: impl FnMut() + 'static) -> Self {
+        let closure = Closure::<dyn FnMut()>::new(f);
+        let observer = web_sys::ResizeObserver::new(closure.as_ref().unchecked_ref()).ok();
+        if let (Some(o), Some(body)) = (&observer, window().document().and_then(|d| d.body())) {
+            o.observe(&body);
+        }
+        Self {
+            observer,
+            _closure: closure,
+        }
+    }
+}
+
+impl Drop for ResizeListener {
+    fn drop(&mut self) {
+        if let Some(o) = &self.observer {
+            o.disconnect();
+        }
+    }
+}
+
 /// The frame callback, shared with itself so it can request the next frame.
 type FrameSlot = Rc<RefCell<Option<Closure<dyn FnMut()>>>>;
 

@@ -4,7 +4,14 @@
 //! come from `waitlab_core::compare`; this file only draws them.
 
 use crate::components::charts::x_axis;
-use crate::hooks::{Loading, ReferenceSets};
+use crate::components::share::run_name;
+use crate::hooks::{Loading, ReferenceSets, SharedRuns};
+
+/// The first colour of runs opened from links (after this browser's and
+/// the bundled sets').
+const SHARED_COLOURS: usize = 4;
+/// Colours in the stylesheet (`src-0` …).
+const COLOURS: usize = 8;
 use leptos::prelude::*;
 use waitlab_core::chart::Scale;
 use waitlab_core::compare::{self, Experiment, Group, Origin, Value};
@@ -20,6 +27,7 @@ fn origin_id(origin: Origin) -> &'static str {
         Origin::Browser => "browser",
         Origin::Native => "native",
         Origin::Stated => "stated",
+        Origin::Shared => "shared",
     }
 }
 
@@ -109,15 +117,25 @@ pub fn Comparison(
     report: RwSignal<Option<Report>>,
 ) -> impl IntoView {
     let sets = sets();
+    let shared = expect_context::<SharedRuns>();
     move || {
         let references = sets.shown_reports();
-        // This browser's run is colour 0; a set keeps colour 1 + its index.
+        // This browser's run is colour 0, a bundled set keeps colour 1 + its
+        // index, runs opened from links take the colours after those.
         let mut groups: Vec<(usize, Group)> = report
             .get()
+            .filter(|r| !r.from_link)
             .and_then(|r| compare::group(experiment, &r))
             .map(|g| (0, g))
             .into_iter()
             .collect();
+        let opened = shared.opened.get();
+        for (j, run) in opened.iter().enumerate() {
+            if let Some(mut g) = compare::group(experiment, &run.report) {
+                g.source = format!("Shared: {}", run_name(&run.report.env));
+                groups.push((SHARED_COLOURS + j, g));
+            }
+        }
         let mut silent = Vec::new();
         for (i, r) in &references {
             match compare::group(experiment, r) {
@@ -188,7 +206,7 @@ fn ComparisonTable(
             view! {
                 <tbody data-testid=format!("group-{}", origin_id(g.origin))>
                     <tr class="group"><th colspan=2 + columns.len()>
-                        <span class=format!("swatch src-{}", colour % 4)></span>{g.source}
+                        <span class=format!("swatch src-{}", colour % COLOURS)></span>{g.source}
                     </th></tr>
                     {rows}
                 </tbody>
@@ -310,7 +328,7 @@ fn ComparisonChart(
         .enumerate()
         .map(|(i, row)| {
             let y = TOP + ROW * (i as f64 + 0.5);
-            let src = format!("src-{}", row.colour % 4);
+            let src = format!("src-{}", row.colour % COLOURS);
             let shapes = row
                 .marks
                 .into_iter()

@@ -8,4 +8,5 @@ pub mod field;
 pub mod raw_report;
 pub mod results_table;
 pub mod run_controls;
+pub mod share;
 pub mod ticker;

@@ -90,30 +90,33 @@ pub fn environment() -> Environment {
     }
 }
 
-/// The environment, and whether the page was hidden, over one run.
+/// The environment, and whether the page was hidden or scrolled out of
+/// view (an embed), over one run.
 pub(crate) struct RunScope {
     env: Environment,
     hidden: Rc<Cell<bool>>,
     _listener: page::VisibilityListener,
+    _view: page::ViewListener,
 }
 
 impl RunScope {
     /// Measures the environment and starts watching visibility.
     pub(crate) fn begin() -> Self {
         let hidden = Rc::new(Cell::new(page::is_hidden()));
-        let _listener = page::VisibilityListener::new({
+        let mark = {
             let hidden = hidden.clone();
-            move |now_hidden| hidden.set(hidden.get() || now_hidden)
-        });
+            move |now_hidden: bool| hidden.set(hidden.get() || now_hidden)
+        };
         Self {
             env: environment(),
             hidden,
-            _listener,
+            _listener: page::VisibilityListener::new(mark.clone()),
+            _view: page::ViewListener::new(mark),
         }
     }
 
     /// The report of the run: the environment, marked if the page was
-    /// hidden at any time, and what `fill` adds.
+    /// hidden or out of view at any time, and what `fill` adds.
     pub(crate) fn finish(self, fill: impl FnOnce(&mut Report)) -> Report {
         let mut env = self.env;
         env.hidden_during_run = self.hidden.get();

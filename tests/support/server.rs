@@ -1,6 +1,8 @@
 //! A small static file server over the built dist, on a free loopback
-//! port. With `isolated` it sends COOP/COEP, as `cargo xtask serve` and the
-//! `_headers` file do; without, it is an ordinary host. It can also inject
+//! port. [`Mode::Isolated`] sends COOP/COEP/CORP, as `cargo xtask serve` and
+//! the `_headers` file do; [`Mode::Plain`] is an ordinary host where the
+//! service worker cannot be installed (its script is missing), and
+//! [`Mode::PlainWithServiceWorker`] an ordinary host that serves it. It also injects
 //! an error probe into `index.html` that records console errors and
 //! uncaught exceptions in `window.__waitlabErrors` from the first moment.
 
@@ -14,6 +16,17 @@ const ERROR_PROBE: &str = "<script>window.__waitlabErrors=[];\
 addEventListener('error',function(ev){window.__waitlabErrors.push('error: '+ev.message);});\
 addEventListener('unhandledrejection',function(ev){window.__waitlabErrors.push('rejection: '+ev.reason);});})();</script>";
 
+/// What kind of host the server plays.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    /// Sends the cross-origin isolation headers.
+    Isolated,
+    /// No headers, and no service worker script (so no isolation at all).
+    Plain,
+    /// No headers, but the service worker that adds them is served.
+    PlainWithServiceWorker,
+}
+
 /// A running server; it lives until the test process ends.
 pub struct Server {
     /// `http://127.0.0.1:PORT`.
@@ -22,7 +35,7 @@ pub struct Server {
 
 impl Server {
     /// Serves `dist` on a free port.
-    pub fn start(dist: &Path, isolated: bool) -> Server {
+    pub fn start(dist: &Path, mode: Mode) -> Server {
         let listener = TcpListener::bind("127.0.0.1:0").expect("bind loopback");
         let origin = format!("http://{}", listener.local_addr().unwrap());
         let dist = dist.to_path_buf();
@@ -30,7 +43,7 @@ impl Server {
             for stream in listener.incoming().flatten() {
                 let dist = dist.clone();
                 std::thread::spawn(move || {
-                    let _ = handle(stream, &dist, isolated);
+                    let _ = handle(stream, &dist, mode);
                 });
             }
         });
@@ -49,7 +62,7 @@ fn content_type(path: &Path) -> &'static str {
     }
 }
 
-fn handle(mut stream: TcpStream, dist: &Path, isolated: bool) -> std::io::Result<()> {
+fn handle(mut stream: TcpStream, dist: &Path, mode: Mode) -> std::io::Result<()> {
     let mut reader = BufReader::new(stream.try_clone()?);
     let mut request_line = String::new();
     reader.read_line(&mut request_line)?;
@@ -67,7 +80,9 @@ fn handle(mut stream: TcpStream, dist: &Path, isolated: bool) -> std::io::Result
         path.trim_start_matches('/')
     };
     let file: PathBuf = dist.join(relative);
-    let inside = !relative.split('/').any(|part| part == "..");
+    let escapes = relative.split('/').any(|part| part == "..");
+    let withheld = mode == Mode::Plain && relative == "coi-sw.js";
+    let inside = !escapes && !withheld;
     let (status, body, kind) = match std::fs::read(&file) {
         Ok(mut body) if inside => {
             if relative == "index.html" {
@@ -86,8 +101,8 @@ fn handle(mut stream: TcpStream, dist: &Path, isolated: bool) -> std::io::Result
         "HTTP/1.1 {status}\r\nContent-Type: {kind}\r\nContent-Length: {}\r\nCache-Control: no-store\r\nConnection: close\r\n",
         body.len()
     );
-    if isolated {
-        head.push_str("Cross-Origin-Opener-Policy: same-origin\r\nCross-Origin-Embedder-Policy: require-corp\r\n");
+    if mode == Mode::Isolated {
+        head.push_str("Cross-Origin-Opener-Policy: same-origin\r\nCross-Origin-Embedder-Policy: require-corp\r\nCross-Origin-Resource-Policy: cross-origin\r\n");
     }
     head.push_str("\r\n");
     stream.write_all(head.as_bytes())?;

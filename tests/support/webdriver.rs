@@ -176,6 +176,18 @@ impl Session {
         );
     }
 
+    /// Navigates to `url` without waiting for the app (a page that is not
+    /// waitlab, or an embed).
+    pub fn navigate(&mut self, url: &str) {
+        self.command("POST", "/url", json!({ "url": url }));
+    }
+
+    /// Moves into the `index`-th frame of the page (`None`: back to the
+    /// top-level page).
+    pub fn frame(&mut self, index: Option<u32>) {
+        self.command("POST", "/frame", json!({ "id": index }));
+    }
+
     /// Polls until an element matches `selector`.
     pub fn wait_for_element(&mut self, selector: &str, seconds: u64) {
         self.wait_for(

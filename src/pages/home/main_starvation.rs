@@ -3,9 +3,9 @@
 
 use crate::components::blocks::{Findings, NumbersTable};
 use crate::components::charts::FrameGapChart;
-use crate::components::comparison::Comparison;
 use crate::components::field::Field;
-use crate::components::run_controls::{Results, RunForm};
+use crate::components::run_controls::RunForm;
+use crate::components::share::ExperimentOutput;
 use crate::components::ticker::Ticker;
 use crate::hooks::use_experiment;
 use crate::runner::run_main_starvation;
@@ -45,8 +45,7 @@ pub fn MainStarvationSection() -> impl IntoView {
                 <Field label="Jobs" testid="jobs" value=jobs numeric=true />
                 <Field label="Each waits, ms" testid="wait" value=wait_ms numeric=true />
             </RunForm>
-            <Results report=experiment.report render=|r| r.main_starvation.clone().map(|ms| view! { <MainStarvationResults ms=ms /> }.into_any()) />
-            <Comparison experiment=Experiment::MainStarvation report=experiment.report />
+            <ExperimentOutput experiment=Experiment::MainStarvation report=experiment.report render=|r| r.main_starvation.clone().map(|ms| view! { <MainStarvationResults ms=ms /> }.into_any()) />
         </section>
     }
 }

@@ -4,9 +4,9 @@
 use crate::browser::page;
 use crate::components::blocks::{Findings, NumbersTable};
 use crate::components::charts::PoolGantt;
-use crate::components::comparison::Comparison;
 use crate::components::field::Field;
-use crate::components::run_controls::{Results, RunForm};
+use crate::components::run_controls::RunForm;
+use crate::components::share::ExperimentOutput;
 use crate::hooks::use_experiment;
 use crate::runner::run_pool_starvation;
 use leptos::prelude::*;
@@ -48,8 +48,7 @@ pub fn PoolStarvationSection() -> impl IntoView {
                 <Field label="Jobs" testid="jobs" value=jobs numeric=true />
                 <Field label="Each waits, ms" testid="wait" value=wait_ms numeric=true />
             </RunForm>
-            <Results report=experiment.report render=|r| r.pool_starvation.clone().map(|ps| view! { <PoolResults ps=ps /> }.into_any()) />
-            <Comparison experiment=Experiment::PoolStarvation report=experiment.report />
+            <ExperimentOutput experiment=Experiment::PoolStarvation report=experiment.report render=|r| r.pool_starvation.clone().map(|ps| view! { <PoolResults ps=ps /> }.into_any()) />
         </section>
     }
 }

@@ -3,9 +3,9 @@
 
 use crate::components::blocks::{Findings, NumbersTable};
 use crate::components::charts::LadderChart;
-use crate::components::comparison::Comparison;
 use crate::components::field::Field;
-use crate::components::run_controls::{Results, RunForm};
+use crate::components::run_controls::RunForm;
+use crate::components::share::ExperimentOutput;
 use crate::hooks::use_experiment;
 use crate::runner::run_spin_ladder;
 use leptos::prelude::*;
@@ -44,11 +44,10 @@ pub fn SpinLadderSection() -> impl IntoView {
                 <Field label="Ladders (30 steps each)" testid="repeats" value=repeats numeric=true />
                 <Field label="Each spin-until, ms" testid="spin-until" value=spin_until numeric=true />
             </RunForm>
-            <Results report=experiment.report render=|r| {
+            <ExperimentOutput experiment=Experiment::SpinLadder report=experiment.report render=|r| {
                 let tolerance = r.env.clock.map_or(0.001, |c| c.tolerance_ms());
                 r.spin_ladder.clone().map(|ladder| view! { <LadderResults ladder=ladder tolerance_ms=tolerance /> }.into_any())
             } />
-            <Comparison experiment=Experiment::SpinLadder report=experiment.report />
         </section>
     }
 }

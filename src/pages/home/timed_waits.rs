@@ -4,10 +4,10 @@ use crate::components::blocks::Findings;
 use crate::components::charts::{
     ChainChart, HistogramChart, OverviewChart, OverviewRow, samples_of,
 };
-use crate::components::comparison::Comparison;
 use crate::components::field::Field;
 use crate::components::results_table::ResultsTable;
-use crate::components::run_controls::{Results, RunForm};
+use crate::components::run_controls::RunForm;
+use crate::components::share::ExperimentOutput;
 use crate::hooks::use_experiment;
 use crate::runner::run_timed_waits;
 use leptos::prelude::*;
@@ -53,8 +53,7 @@ pub fn TimedWaitsSection() -> impl IntoView {
                 <Field label="Durations, ms" testid="durations" value=durations />
                 <Field label="Samples per cell" testid="samples" value=samples numeric=true />
             </RunForm>
-            <Results report=experiment.report render=|r| r.timed_waits.is_some().then(|| view! { <TimedWaitsResults report=r.clone() /> }.into_any()) />
-            <Comparison experiment=Experiment::TimedWaits report=experiment.report />
+            <ExperimentOutput experiment=Experiment::TimedWaits report=experiment.report render=|r| r.timed_waits.is_some().then(|| view! { <TimedWaitsResults report=r.clone() /> }.into_any()) />
         </section>
     }
 }
@@ -96,9 +95,6 @@ fn TimedWaitsResults(
     };
     view! {
         <div class="results-block" data-testid="results">
-            {report.env.hidden_during_run.then(|| view! {
-                <p class="banner warn" data-testid="throttled">"Throttled: the page was hidden during this run"</p>
-            })}
             <Findings items=findings::timed_waits(&tw, tolerance) />
             <h3>"Every wait at a glance"</h3>
             <OverviewChart rows=overview />

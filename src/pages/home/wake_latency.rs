@@ -3,9 +3,9 @@
 
 use crate::components::blocks::{Findings, NumbersTable};
 use crate::components::charts::{OverviewChart, OverviewRow};
-use crate::components::comparison::Comparison;
 use crate::components::field::Field;
-use crate::components::run_controls::{Results, RunForm};
+use crate::components::run_controls::RunForm;
+use crate::components::share::ExperimentOutput;
 use crate::hooks::use_experiment;
 use crate::runner::run_wake_latency;
 use leptos::prelude::*;
@@ -37,8 +37,7 @@ pub fn WakeLatencySection() -> impl IntoView {
                 hint=Signal::derive(move || config.get().ok().map(|c| format!("about {} s", format_ms(f64::from(c.rounds) * 0.02))))>
                 <Field label="Rounds per strategy" testid="rounds" value=rounds numeric=true />
             </RunForm>
-            <Results report=experiment.report render=|r| r.wake_latency.clone().map(|wake| view! { <WakeResults wake=wake /> }.into_any()) />
-            <Comparison experiment=Experiment::WakeLatency report=experiment.report />
+            <ExperimentOutput experiment=Experiment::WakeLatency report=experiment.report render=|r| r.wake_latency.clone().map(|wake| view! { <WakeResults wake=wake /> }.into_any()) />
         </section>
     }
 }

@@ -1,0 +1,110 @@
+//! The page's address (share payloads in the fragment, `?embed=`), the
+//! clipboard, and messages to an embedding page. Window only.
+
+use super::js_error_message;
+use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen_futures::JsFuture;
+
+fn window() -> web_sys::Window {
+    web_sys::window().expect("page code runs in a window")
+}
+
+/// The fragment without its `#` (empty if none).
+pub fn fragment() -> String {
+    let hash = window().location().hash().unwrap_or_default();
+    hash.strip_prefix('#').unwrap_or(&hash).to_owned()
+}
+
+/// The value of query parameter `name`, URI-decoded, if present.
+pub fn query_param(name: &str) -> Option<String> {
+    let search = window().location().search().unwrap_or_default();
+    search
+        .trim_start_matches('?')
+        .split('&')
+        .filter_map(|pair| pair.split_once('=').or(Some((pair, ""))))
+        .find(|(k, _)| *k == name)
+        .map(|(_, v)| {
+            js_sys::decode_uri_component(v)
+                .ok()
+                .and_then(|s| s.as_string())
+                .unwrap_or_default()
+        })
+}
+
+/// The page's address without query or fragment.
+pub fn page_url() -> String {
+    let l = window().location();
+    format!(
+        "{}{}",
+        l.origin().unwrap_or_default(),
+        l.pathname().unwrap_or_default()
+    )
+}
+
+/// Replaces the fragment without adding a history entry or reloading.
+pub fn replace_fragment(fragment: &str) {
+    let url = if fragment.is_empty() {
+        format!(
+            "{}{}",
+            page_url(),
+            window().location().search().unwrap_or_default()
+        )
+    } else {
+        format!(
+            "{}{}#{fragment}",
+            page_url(),
+            window().location().search().unwrap_or_default()
+        )
+    };
+    if let Ok(history) = window().history() {
+        let _ = history.replace_state_with_url(&JsValue::NULL, "", Some(&url));
+    }
+}
+
+/// Copies `text` to the clipboard.
+pub async fn copy_text(text: &str) -> Result<(), String> {
+    let navigator = window().navigator();
+    let clipboard = js_sys::Reflect::get(&navigator, &JsValue::from_str("clipboard"))
+        .ok()
+        .filter(|c| !c.is_undefined())
+        .ok_or("this browser gives the page no clipboard")?;
+    let write: js_sys::Function = js_sys::Reflect::get(&clipboard, &JsValue::from_str("writeText"))
+        .map_err(|e| js_error_message(&e))?
+        .dyn_into()
+        .map_err(|_| "this browser's clipboard cannot write text".to_owned())?;
+    let promise: js_sys::Promise = write
+        .call1(&clipboard, &JsValue::from_str(text))
+        .map_err(|e| js_error_message(&e))?
+        .dyn_into()
+        .map_err(|_| "the clipboard did not answer".to_owned())?;
+    JsFuture::from(promise)
+        .await
+        .map(drop)
+        .map_err(|e| js_error_message(&e))
+}
+
+/// The message type an embed posts with its height.
+pub const HEIGHT_MESSAGE: &str = "waitlab:height";
+
+/// Tells the embedding page (if any) the document's height, as
+/// `{ type: "waitlab:height", height }`.
+pub fn post_height() {
+    let w = window();
+    let (Ok(Some(parent)), Some(doc)) = (w.parent(), w.document()) else {
+        return;
+    };
+    if parent == w {
+        return;
+    }
+    let Some(root) = doc.document_element() else {
+        return;
+    };
+    let message = js_sys::Object::new();
+    let _ = js_sys::Reflect::set(&message, &"type".into(), &HEIGHT_MESSAGE.into());
+    let _ = js_sys::Reflect::set(
+        &message,
+        &"height".into(),
+        &JsValue::from_f64(f64::from(root.scroll_height())),
+    );
+    let _ = parent.post_message(&message, "*");
+}

@@ -1,0 +1,238 @@
+//! Sharing: the per-experiment output (results, share bar, comparison),
+//! the panel of runs opened from links, and the embed's frame. Every piece
+//! of a link that reaches the page is decoded by `waitlab_core::share` and
+//! rendered as text.
+
+use crate::browser::location;
+use crate::components::comparison::Comparison;
+use crate::components::run_controls::Results;
+use crate::hooks::SharedRuns;
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+use waitlab_core::compare::Experiment;
+use waitlab_core::schema::{Environment, Report};
+use waitlab_core::share;
+
+/// Whether the page runs as an embed (`?embed=`); provided by the page.
+#[derive(Debug, Clone, Copy)]
+pub struct Embedded(pub bool);
+
+fn shared() -> SharedRuns {
+    expect_context::<SharedRuns>()
+}
+
+/// The day a run started, `YYYY-MM-DD`.
+pub fn run_date(env: &Environment) -> String {
+    let date = js_sys::Date::new(&env.started_at_unix_ms.into());
+    String::from(date.to_iso_string())
+        .chars()
+        .take(10)
+        .collect()
+}
+
+/// "Chrome 156 on Linux, 2026-11-30": whose run, and when.
+pub fn run_name(env: &Environment) -> String {
+    format!("{}, {}", env.short_name(), run_date(env))
+}
+
+/// A text to copy: the button that copies it, then the text itself (so it
+/// can be copied by hand where the clipboard is refused) and its length.
+#[component]
+fn CopyField(
+    /// The button's label.
+    label: &'static str,
+    /// `data-testid` of the field.
+    testid: &'static str,
+    /// Makes the text when the button is pressed.
+    make: Callback<(), String>,
+) -> impl IntoView {
+    let text = RwSignal::new(None::<String>);
+    let status = RwSignal::new(None::<String>);
+    let copy = move |_| {
+        let value = make.run(());
+        text.set(Some(value.clone()));
+        spawn_local(async move {
+            status.set(Some(match location::copy_text(&value).await {
+                Ok(()) => "copied".to_owned(),
+                Err(e) => format!("copy it by hand ({e})"),
+            }));
+        });
+    };
+    view! {
+        <button type="button" data-testid=format!("{testid}-button") on:click=copy>{label}</button>
+        {move || text.get().map(|t| view! {
+            <div class="copy-field">
+                <input readonly data-testid=testid prop:value=t.clone()
+                    on:focus=|e| { event_target::<web_sys::HtmlInputElement>(&e).select(); } />
+                <span class="hint">{format!("{} characters", t.chars().count())}
+                    {move || status.get().map(|s| format!(" · {s}"))}</span>
+            </div>
+        })}
+    }
+}
+
+/// Share and embed buttons for the run shown (this browser's, or a shared
+/// one passed on).
+#[component]
+fn ShareBar(
+    /// The experiment.
+    experiment: Experiment,
+    /// The run.
+    report: Report,
+) -> impl IntoView {
+    let payload = StoredValue::new(share::encode(&report));
+    let link = Callback::new(move |()| format!("{}#{}", location::page_url(), payload.get_value()));
+    let embed = Callback::new(move |()| {
+        let src = format!(
+            "{}?embed={}#{}",
+            location::page_url(),
+            experiment.slug(),
+            payload.get_value()
+        );
+        embed_snippet(&src)
+    });
+    view! {
+        <div class="share-bar" data-testid="share-bar">
+            <CopyField label="Share this result" testid="share-link" make=link />
+            <CopyField label="Copy embed code" testid="embed-code" make=embed />
+        </div>
+    }
+}
+
+/// The HTML a blog pastes: the iframe and the listener that sizes it.
+fn embed_snippet(src: &str) -> String {
+    let origin = src.split('/').take(3).collect::<Vec<_>>().join("/");
+    format!(
+        "<iframe class=\"waitlab\" src=\"{src}\" title=\"waitlab experiment\" width=\"100%\" height=\"640\" \
+         style=\"border:0\" loading=\"lazy\" allow=\"cross-origin-isolated; clipboard-write\"></iframe>\
+         <script>addEventListener(\"message\",e=>{{if(e.origin!==\"{origin}\"||!e.data||e.data.type!==\"{}\")return;\
+         for(const f of document.querySelectorAll(\"iframe.waitlab\"))if(f.contentWindow===e.source)f.style.height=e.data.height+\"px\"}})</script>",
+        location::HEIGHT_MESSAGE
+    )
+}
+
+/// Everything below an experiment's form: its last report (this browser's,
+/// or a shared one, labelled), the share bar, and the comparison with
+/// shared and native runs. Records this browser's runs for "share all".
+#[component]
+pub fn ExperimentOutput(
+    /// The experiment.
+    experiment: Experiment,
+    /// Its last report.
+    report: RwSignal<Option<Report>>,
+    /// Renders the experiment's part of a report.
+    render: fn(&Report) -> Option<AnyView>,
+) -> impl IntoView {
+    let runs = shared();
+    let embedded = use_context::<Embedded>().is_some_and(|e| e.0);
+    if let Some(r) = runs.first_with(experiment) {
+        report.set(Some(r));
+    }
+    Effect::new(move |_| {
+        if let Some(r) = report.get().filter(|r| !r.from_link) {
+            runs.record(&r);
+        }
+    });
+    let label = move || {
+        report.get().map(|r| {
+            let shared = r.from_link.then(|| view! {
+                <p class="banner shared" data-testid="shared-label">
+                    <strong>"Someone else's run: "</strong>{run_name(&r.env)}
+                    ". Opened from a link, read-only; statistics within ±0.5 %. Press Run to measure \
+                    this browser and see both side by side."
+                </p>
+            });
+            let throttled = r.env.hidden_during_run.then(|| view! {
+                <p class="banner warn" data-testid="throttled">
+                    "Throttled: the page was hidden or scrolled out of view during this run, so the browser may have slowed its timers"
+                </p>
+            });
+            view! { {shared} {throttled} }
+        })
+    };
+    let share_bar = move || {
+        report
+            .get()
+            .filter(|_| !embedded)
+            .map(|r| view! { <ShareBar experiment=experiment report=r /> })
+    };
+    view! {
+        {label}
+        <Results report=report render=render />
+        {share_bar}
+        <Comparison experiment=experiment report=report />
+    }
+}
+
+/// The panel of runs opened from links: who made them, a field to add
+/// another link, and a button to share every run made here in one link.
+#[component]
+pub fn SharePanel() -> impl IntoView {
+    let runs = shared();
+    let input = RwSignal::new(String::new());
+    let add_error = RwSignal::new(None::<String>);
+    let add = move |e: leptos::ev::SubmitEvent| {
+        e.prevent_default();
+        match runs.add(&input.get()) {
+            Ok(_) => {
+                input.set(String::new());
+                add_error.set(None);
+            }
+            Err(message) => add_error.set(Some(message)),
+        }
+    };
+    let all = Callback::new(move |()| {
+        let combined = runs.mine.with(|m| Report::combine(m));
+        combined.map_or_else(String::new, |r| {
+            format!("{}#{}", location::page_url(), share::encode(&r))
+        })
+    });
+    let opened = move || {
+        runs.opened
+            .get()
+            .into_iter()
+            .enumerate()
+            .map(|(i, run)| {
+                let experiments = Experiment::ALL
+                    .iter()
+                    .filter(|e| e.is_in(&run.report))
+                    .map(|e| e.slug())
+                    .collect::<Vec<_>>()
+                    .join(", ");
+                view! {
+                    <li data-testid="shared-run">
+                        <strong>{run_name(&run.report.env)}</strong>
+                        <span class="provenance">{experiments}</span>
+                        <button type="button" class="link" on:click=move |_| runs.remove(i)>"remove"</button>
+                    </li>
+                }
+            })
+            .collect_view()
+    };
+    view! {
+        <section class="card" data-testid="share-panel">
+            <h2>"Shared runs"</h2>
+            {move || runs.problems.get().into_iter().map(|p| view! {
+                <p class="error" role="alert" data-testid="link-problem">{p}</p>
+            }).collect_view()}
+            {move || runs.opened.with(Vec::is_empty).then(|| view! {
+                <p class="lead">"Open a result someone shared, or several side by side: each experiment's \
+                    comparison then shows their numbers beside yours and the native ones."</p>
+            })}
+            <ul class="shared-runs">{opened}</ul>
+            <form class="controls" on:submit=add>
+                <label>"Compare with a waitlab link"
+                    <input type="text" data-testid="compare-link" placeholder="https://…#v1:…"
+                        prop:value=move || input.get() on:input=move |e| input.set(event_target_value(&e)) />
+                </label>
+                <button type="submit" data-testid="compare-add">"Add"</button>
+            </form>
+            {move || add_error.get().map(|e| view! { <p class="error" role="alert" data-testid="compare-error">{e}</p> })}
+            {move || runs.mine.with(|m| !m.is_empty()).then(|| view! {
+                <div class="share-bar">
+                    <CopyField label="Share all my results" testid="share-all" make=all />
+                </div>
+            })}
+        </section>
+    }
+}

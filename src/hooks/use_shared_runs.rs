@@ -1,0 +1,126 @@
+//! `use_shared_runs`: results opened from share links (the page's fragment
+//! holds one or more payloads separated by `;`), links added to compare,
+//! and this browser's latest run of each experiment for "share all".
+//! Provided as context by the page.
+
+use crate::browser::location;
+use leptos::prelude::*;
+use waitlab_core::schema::Report;
+use waitlab_core::share;
+
+/// Most runs opened side by side.
+pub const MAX_SHARED: usize = 8;
+
+/// One run opened from a link.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SharedRun {
+    /// Its payload (`v1:…`), kept to rebuild the fragment.
+    pub payload: String,
+    /// The decoded report.
+    pub report: Report,
+}
+
+/// What [`use_shared_runs`] returns.
+#[derive(Debug, Clone, Copy)]
+pub struct SharedRuns {
+    /// The runs opened from links, in link order.
+    pub opened: RwSignal<Vec<SharedRun>>,
+    /// Why parts of a link could not be read (plain text).
+    pub problems: RwSignal<Vec<String>>,
+    /// This browser's latest run of each experiment.
+    pub mine: RwSignal<Vec<Report>>,
+}
+
+impl SharedRuns {
+    /// Opens every payload of `link`; returns how many were added, or why
+    /// none could be.
+    pub fn add(&self, link: &str) -> Result<usize, String> {
+        let mut added = 0;
+        let mut problems = Vec::new();
+        for payload in share::payloads(link) {
+            let payload = payload.to_owned();
+            if self.opened.with(|o| o.len()) >= MAX_SHARED {
+                problems.push(format!("at most {MAX_SHARED} runs can be compared at once"));
+                break;
+            }
+            if self.opened.with(|o| o.iter().any(|r| r.payload == payload)) {
+                continue;
+            }
+            match share::decode(&payload) {
+                Ok(report) => {
+                    self.opened
+                        .update(|o| o.push(SharedRun { payload, report }));
+                    added += 1;
+                }
+                Err(e) => problems.push(e.to_string()),
+            }
+        }
+        self.sync_fragment();
+        match (added, problems.is_empty()) {
+            (0, false) => Err(problems.join("; ")),
+            (0, true) => Err("that link holds no waitlab result".to_owned()),
+            _ => {
+                self.problems.update(|p| p.extend(problems));
+                Ok(added)
+            }
+        }
+    }
+
+    /// Closes the opened run at `index`.
+    pub fn remove(&self, index: usize) {
+        self.opened.update(|o| {
+            if index < o.len() {
+                o.remove(index);
+            }
+        });
+        self.sync_fragment();
+    }
+
+    /// Records this browser's latest run (replacing its earlier run of the
+    /// same experiments).
+    pub fn record(&self, report: &Report) {
+        self.mine.update(|mine| {
+            mine.retain(|r| {
+                waitlab_core::compare::Experiment::ALL
+                    .iter()
+                    .all(|e| !(e.is_in(r) && e.is_in(report)))
+            });
+            mine.push(report.clone());
+        });
+    }
+
+    /// The first opened run with results of `experiment`.
+    pub fn first_with(&self, experiment: waitlab_core::compare::Experiment) -> Option<Report> {
+        self.opened.with_untracked(|o| {
+            o.iter()
+                .find(|r| experiment.is_in(&r.report))
+                .map(|r| r.report.clone())
+        })
+    }
+
+    fn sync_fragment(&self) {
+        let fragment = self.opened.with_untracked(|o| {
+            o.iter()
+                .map(|r| r.payload.as_str())
+                .collect::<Vec<_>>()
+                .join(";")
+        });
+        location::replace_fragment(&fragment);
+    }
+}
+
+/// Reads the page's fragment and returns the shared runs.
+pub fn use_shared_runs() -> SharedRuns {
+    let runs = SharedRuns {
+        opened: RwSignal::new(Vec::new()),
+        problems: RwSignal::new(Vec::new()),
+        mine: RwSignal::new(Vec::new()),
+    };
+    let fragment = location::fragment();
+    if !fragment.is_empty()
+        && let Err(problem) = runs.add(&fragment)
+    {
+        runs.problems.set(vec![problem]);
+    }
+    runs
+}
