@@ -944,6 +944,7 @@ fn share_round_trip(from: Browser, to: Browser) {
     let shown = open_link(&mut s, &link);
     assert!(shown.from_link);
     assert_same_numbers(&original, &shown);
+    assert_eq!(s.text(&in_tw("run")).unwrap().trim(), "Run on my machine");
     s.eval("document.querySelector('[data-testid=timed-waits]').scrollIntoView();");
     s.screenshot("shared-view");
     // "Run on my machine": both runs side by side in one table.

@@ -20,13 +20,18 @@ fn RunButtons(
     can_run: Signal<bool>,
     /// Cancels the run.
     cancel: Callback<()>,
+    /// Whether the results shown are someone else's (opened from a link).
+    #[prop(into)]
+    showing_shared: Signal<bool>,
 ) -> impl IntoView {
     view! {
         <Show
             when=move || progress.with(Option::is_some)
             fallback=move || view! {
                 <button type="submit" class="primary" data-testid="run"
-                    disabled=move || !can_run.get()>"Run"</button>
+                    disabled=move || !can_run.get()>
+                    {move || if showing_shared.get() { "Run on my machine" } else { "Run" }}
+                </button>
             }
         >
             <button type="button" data-testid="cancel" on:click=move |_| cancel.run(())>"Cancel"</button>
@@ -97,8 +102,10 @@ pub fn RunForm<C: Clone + PartialEq + Send + Sync + 'static>(
         notice,
         run,
         cancel,
-        ..
+        report,
     } = experiment;
+    let showing_shared =
+        Signal::derive(move || report.with(|r| r.as_ref().is_some_and(|r| r.from_link)));
     view! {
         <form class="controls" on:submit=move |e| {
             e.prevent_default();
@@ -107,7 +114,8 @@ pub fn RunForm<C: Clone + PartialEq + Send + Sync + 'static>(
             }
         }>
             {children()}
-            <RunButtons progress=progress can_run=Signal::derive(move || config.with(Result::is_ok)) cancel=cancel />
+            <RunButtons progress=progress can_run=Signal::derive(move || config.with(Result::is_ok)) cancel=cancel
+                showing_shared=showing_shared />
             <span class="hint">{move || hint.get()}</span>
         </form>
         <ConfigError config=config />

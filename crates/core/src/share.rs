@@ -7,8 +7,8 @@
 //! by sample but as a sketch: [`SKETCH_QUANTILES`] type-7 quantiles and the
 //! mean, each value log-quantized to within ±[`RELATIVE_PRECISION`]/2
 //! (values under [`FLOOR_MS`] in magnitude become 0), delta-coded as
-//! LEB128 varints. Timelines (frames, job spans) keep every event at
-//! 0.01 ms resolution. A decoded report has `from_link` set, its summaries
+//! LEB128 varints. Timelines keep every event: frames to 0.01 ms, job
+//! spans to 0.1 ms. A decoded report has `from_link` set, its summaries
 //! are the stored quantiles, and its samples are reconstructed from them
 //! (inverse-CDF, piecewise linear), enough for histograms.
 //!
@@ -43,11 +43,15 @@ pub const RELATIVE_PRECISION: f64 = 0.01;
 pub const FLOOR_MS: f64 = 1e-4;
 /// The quantiles a sketch keeps.
 pub const SKETCH_QUANTILES: [f64; 8] = [0.0, 0.1, 0.25, 0.5, 0.75, 0.9, 0.99, 1.0];
+/// The median's index in [`SKETCH_QUANTILES`].
+const MEDIAN: usize = 3;
 /// Largest quantization step read (about 10¹² ms), so every decoded value
 /// is finite.
 const MAX_STEPS: u64 = 3700;
 /// Resolution of timeline events (frames, job starts and ends), ms.
 const TICK_MS: f64 = 0.01;
+/// Resolution of job spans (starts and ends), ms.
+const SPAN_TICK_MS: f64 = 0.1;
 /// Longest string kept (reasons, messages, names), characters.
 const MAX_TEXT: usize = 240;
 
@@ -264,9 +268,10 @@ fn mode_code(m: JobMode) -> u8 {
     }
 }
 
-fn ticks(ms: f64) -> i64 {
+/// `ms` in whole `tick`s.
+fn ticks(ms: f64, tick: f64) -> i64 {
     if ms.is_finite() {
-        (ms / TICK_MS).round() as i64
+        (ms / tick).round() as i64
     } else {
         0
     }
@@ -320,14 +325,16 @@ impl Writer {
         }
     }
 
+    /// A summary: count, the five quantiles, and the mean as a difference
+    /// to the median's code (usually one byte).
     fn summary(&mut self, s: &Summary) {
         self.uvar(u64::from(s.n));
         self.deltas([s.min, s.p50, s.p90, s.p99, s.max].map(quantize));
-        self.q(s.mean);
+        self.ivar(quantize(s.mean) - quantize(s.p50));
     }
 
-    /// An outcome; a sample count equal to `usual_n` (the configured
-    /// count) is written as 0.
+    /// An outcome. A sketch whose sample count is `usual_n` (the configured
+    /// count) is tagged 0 and omits it; other counts are tagged 5.
     fn outcome(&mut self, o: &Outcome, usual_n: u32) {
         match o {
             Outcome::Measured {
@@ -335,11 +342,16 @@ impl Writer {
                 samples_ms,
             } => match Samples::new(samples_ms.clone()) {
                 Ok(samples) => {
-                    self.byte(0);
                     let n = samples.len() as u64;
-                    self.uvar(if n == u64::from(usual_n) { 0 } else { n });
-                    self.deltas(SKETCH_QUANTILES.map(|q| quantize(samples.quantile(q))));
-                    self.q(summary.mean);
+                    if n == u64::from(usual_n) {
+                        self.byte(0);
+                    } else {
+                        self.byte(5);
+                        self.uvar(n);
+                    }
+                    let codes = SKETCH_QUANTILES.map(|q| quantize(samples.quantile(q)));
+                    self.deltas(codes);
+                    self.ivar(quantize(summary.mean) - codes[MEDIAN]);
                 }
                 Err(_) => {
                     self.byte(1);
@@ -414,7 +426,7 @@ fn main_starvation(w: &mut Writer, m: &MainStarvation) {
         w.q(run.timer_queue_wait_ms);
         w.q(run.message_queue_wait_ms);
         w.len(run.frames_ms.len());
-        w.deltas(run.frames_ms.iter().map(|&f| ticks(f)));
+        w.deltas(run.frames_ms.iter().map(|&f| ticks(f, TICK_MS)));
     }
 }
 
@@ -433,9 +445,13 @@ fn pool_starvation(w: &mut Writer, p: &PoolStarvation) {
         for s in &run.spans {
             w.uvar(u64::from(s.worker));
             w.ivar(i64::from(s.job) - job);
-            w.ivar(ticks(s.start_ms) - start);
-            w.ivar(ticks(s.end_ms) - ticks(s.start_ms));
-            (job, start) = (i64::from(s.job), ticks(s.start_ms));
+            let (t0, t1) = (
+                ticks(s.start_ms, SPAN_TICK_MS),
+                ticks(s.end_ms, SPAN_TICK_MS),
+            );
+            w.ivar(t0 - start);
+            w.ivar(t1 - t0);
+            (job, start) = (i64::from(s.job), t0);
         }
     }
 }
@@ -444,9 +460,18 @@ fn spin_ladder(w: &mut Writer, l: &SpinLadder) {
     w.uvar(u64::from(l.config.steps));
     w.uvar(u64::from(l.config.repeats));
     w.uvar(u64::from(l.config.spin_until_ms));
+    // The page measures calls 0, 1, 2, …; then the call numbers are implied.
+    let implied = l
+        .steps
+        .iter()
+        .enumerate()
+        .all(|(i, s)| s.count as usize == i);
+    w.byte(u8::from(implied));
     w.len(l.steps.len());
     for s in &l.steps {
-        w.uvar(u64::from(s.count));
+        if !implied {
+            w.uvar(u64::from(s.count));
+        }
         w.q(s.p50_ms);
         w.q(s.max_ms);
     }
@@ -553,8 +578,9 @@ impl Reader<'_> {
 
     fn summary(&mut self) -> Result<Summary, ShareError> {
         let n = self.upto(u64::from(u32::MAX))?;
-        let v: Vec<f64> = self.deltas(5)?.into_iter().map(dequantize).collect();
-        let mean = self.q()?;
+        let codes = self.deltas(5)?;
+        let mean = dequantize(codes[1].saturating_add(self.ivar()?));
+        let v: Vec<f64> = codes.into_iter().map(dequantize).collect();
         if n == 0 || v.windows(2).any(|p| p[0] > p[1]) {
             return damaged("an impossible summary");
         }
@@ -572,18 +598,16 @@ impl Reader<'_> {
     /// An outcome written with `usual_n` (see [`Writer::outcome`]).
     fn outcome(&mut self, usual_n: u32) -> Result<Outcome, ShareError> {
         match self.byte()? {
-            0 => {
+            tag @ (0 | 5) => {
                 let most = TimedWaitsConfig::MAX_SAMPLES.max(WakeConfig::MAX_ROUNDS);
-                let n = match self.upto(u64::from(most))? {
-                    0 => usual_n as usize,
-                    n => n as usize,
+                let n = if tag == 0 {
+                    usual_n as usize
+                } else {
+                    self.upto(u64::from(most))? as usize
                 };
-                let q: Vec<f64> = self
-                    .deltas(SKETCH_QUANTILES.len())?
-                    .into_iter()
-                    .map(dequantize)
-                    .collect();
-                let mean = self.q()?;
+                let codes = self.deltas(SKETCH_QUANTILES.len())?;
+                let mean = dequantize(codes[MEDIAN].saturating_add(self.ivar()?));
+                let q: Vec<f64> = codes.into_iter().map(dequantize).collect();
                 if n == 0 || q.windows(2).any(|p| p[0] > p[1]) {
                     return damaged("an impossible sketch");
                 }
@@ -782,8 +806,8 @@ impl Reader<'_> {
                             worker,
                             job: u32::try_from(job)
                                 .map_err(|_| ShareError::Damaged("a bad job"))?,
-                            start_ms: start as f64 * TICK_MS,
-                            end_ms: end as f64 * TICK_MS,
+                            start_ms: start as f64 * SPAN_TICK_MS,
+                            end_ms: end as f64 * SPAN_TICK_MS,
                         })
                     })
                     .collect::<Result<Vec<_>, ShareError>>()?;
@@ -808,10 +832,15 @@ impl Reader<'_> {
             repeats: self.upto(200)?,
             spin_until_ms: self.upto(5000)?,
         };
+        let implied = self.flag()?;
         let n = self.upto(u64::from(config.steps))?;
         let steps = (0..n)
-            .map(|_| {
-                let count = self.upto(u64::from(config.steps))?;
+            .map(|i| {
+                let count = if implied {
+                    i
+                } else {
+                    self.upto(u64::from(config.steps))?
+                };
                 Ok(StepCost {
                     count,
                     step: step(count, Some(SLEEP1_THRESHOLD)),
@@ -946,6 +975,7 @@ mod tests {
 
     #[test]
     fn a_sketch_reproduces_its_quantiles() {
+        assert_eq!(SKETCH_QUANTILES[MEDIAN], 0.5);
         let q = [1.0, 1.2, 1.3, 1.5, 2.0, 2.5, 5.0, 9.0];
         let samples = reconstruct(&q, 201);
         let s = Samples::new(samples).unwrap();
@@ -1039,7 +1069,7 @@ mod tests {
             assert!(close(x.extra_job_wait_ms, y.extra_job_wait_ms));
             for (s, t) in x.spans.iter().zip(&y.spans) {
                 assert_eq!((s.worker, s.job), (t.worker, t.job));
-                assert!((s.end_ms - t.end_ms).abs() <= TICK_MS + 1e-9);
+                assert!((s.end_ms - t.end_ms).abs() <= SPAN_TICK_MS + 1e-9);
             }
         }
         let (l, lb) = (original.spin_ladder.unwrap(), back.spin_ladder.unwrap());
@@ -1177,37 +1207,33 @@ mod tests {
         );
     }
 
+    /// The length budgets (one experiment ≤ 600 characters, all five ≤
+    /// 2,000) hold for a real run of every experiment with default settings.
     #[test]
-    fn print_lengths() {
+    fn links_fit_the_length_budgets() {
         let suite = native_suite();
-        let one = |f: &dyn Fn(&mut Report)| {
-            let mut r = suite.clone();
-            r.timed_waits = None;
-            r.main_starvation = None;
-            r.pool_starvation = None;
-            r.spin_ladder = None;
-            r.wake_latency = None;
-            f(&mut r);
-            encode(&r).len()
-        };
-        eprintln!("suite {}", encode(&suite).len());
-        eprintln!("tw {}", one(&|r| r.timed_waits = suite.timed_waits.clone()));
-        eprintln!(
-            "main {}",
-            one(&|r| r.main_starvation = suite.main_starvation.clone())
-        );
-        eprintln!(
-            "pool {}",
-            one(&|r| r.pool_starvation = suite.pool_starvation.clone())
-        );
-        eprintln!(
-            "ladder {}",
-            one(&|r| r.spin_ladder = suite.spin_ladder.clone())
-        );
-        eprintln!(
-            "wake {}",
-            one(&|r| r.wake_latency = suite.wake_latency.clone())
-        );
-        eprintln!("browser tw {}", encode(&browser_timed_waits()).len());
+        assert!(encode(&suite).len() <= 2000, "{}", encode(&suite).len());
+        for experiment in crate::compare::Experiment::ALL {
+            let mut one = Report::new(suite.env.clone(), None);
+            match experiment {
+                crate::compare::Experiment::TimedWaits => {
+                    one.timed_waits = suite.timed_waits.clone()
+                }
+                crate::compare::Experiment::MainStarvation => {
+                    one.main_starvation = suite.main_starvation.clone()
+                }
+                crate::compare::Experiment::PoolStarvation => {
+                    one.pool_starvation = suite.pool_starvation.clone()
+                }
+                crate::compare::Experiment::SpinLadder => {
+                    one.spin_ladder = suite.spin_ladder.clone()
+                }
+                crate::compare::Experiment::WakeLatency => {
+                    one.wake_latency = suite.wake_latency.clone()
+                }
+            }
+            let n = encode(&one).len();
+            assert!(n <= 600, "{}: {n} characters", experiment.id());
+        }
     }
 }
