@@ -12,6 +12,14 @@
 //! - `native_*`: the bundled native and article sets beside the browser's
 //!   rows in every experiment; `reference_data_broken` the page with a
 //!   malformed set and without an index.
+//! - `share_*`: a link made in one browser opens read-only with the same
+//!   numbers in it and in the other; "Run on my machine" and a pasted link
+//!   join the comparison. `hostile_links_*`: damaged, long, foreign, future
+//!   and markup fragments give a message and no injected element.
+//! - `embed_*`: `?embed=` inside a blog page on another origin, plain (the
+//!   fallback runs, height messages arrive) and isolated (the full run).
+//! - `service_worker_*`: a host without headers gets isolated through the
+//!   service worker after one reload.
 //! - `bench_*` (ignored; `cargo xtask bench` runs them): fidelity ratios
 //!   against a raw-JS probe in the same browser session.
 //!
