@@ -129,13 +129,14 @@ pub fn Comparison(
             .map(|g| (0, g))
             .into_iter()
             .collect();
-        let opened = shared.opened.get();
-        for (j, run) in opened.iter().enumerate() {
-            if let Some(mut g) = compare::group(experiment, &run.report) {
-                g.source = format!("Shared: {}", run_name(&run.report.env));
-                groups.push((SHARED_COLOURS + j, g));
+        shared.opened.with(|opened| {
+            for (j, run) in opened.iter().enumerate() {
+                if let Some(mut g) = compare::group(experiment, &run.report) {
+                    g.source = format!("Shared: {}", run_name(&run.report.env));
+                    groups.push((SHARED_COLOURS + j, g));
+                }
             }
-        }
+        });
         let mut silent = Vec::new();
         for (i, r) in &references {
             match compare::group(experiment, r) {

@@ -80,14 +80,16 @@ fn ShareBar(
     /// The run.
     report: Report,
 ) -> impl IntoView {
-    let payload = StoredValue::new(share::encode(&report));
-    let link = Callback::new(move |()| format!("{}#{}", location::page_url(), payload.get_value()));
+    // Encoded when a button is pressed, not on every render.
+    let report = StoredValue::new(report);
+    let payload = move || report.with_value(share::encode);
+    let link = Callback::new(move |()| format!("{}#{}", location::page_url(), payload()));
     let embed = Callback::new(move |()| {
         let src = format!(
             "{}?embed={}#{}",
             location::page_url(),
             experiment.slug(),
-            payload.get_value()
+            payload()
         );
         embed_snippet(&src)
     });

@@ -6,6 +6,7 @@
 use crate::browser::fetch::fetch_text;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
+use std::sync::Arc;
 use waitlab_core::reference::{INDEX_PATH, ReferenceIndex, parse_set};
 use waitlab_core::schema::Report;
 
@@ -14,8 +15,9 @@ use waitlab_core::schema::Report;
 pub struct LoadedSet {
     /// Its file name (stable key of the selector).
     pub file: String,
-    /// The set, or why it could not be used.
-    pub report: Result<Report, String>,
+    /// The set (shared, as every comparison reads it), or why it could not
+    /// be used.
+    pub report: Result<Arc<Report>, String>,
 }
 
 /// Where loading stands.
@@ -42,17 +44,17 @@ impl ReferenceSets {
     /// The shown sets that loaded, each with its position in the index
     /// (which picks its colour, so a set keeps it while others come and
     /// go).
-    pub fn shown_reports(&self) -> Vec<(usize, Report)> {
+    pub fn shown_reports(&self) -> Vec<(usize, Arc<Report>)> {
         let shown = self.shown.get();
-        match self.loading.get() {
+        self.loading.with(|loading| match loading {
             Loading::Done(sets) => sets
-                .into_iter()
+                .iter()
                 .enumerate()
                 .filter(|(_, s)| shown.contains(&s.file))
-                .filter_map(|(i, s)| Some((i, s.report.ok()?)))
+                .filter_map(|(i, s)| Some((i, s.report.as_ref().ok()?.clone())))
                 .collect(),
             Loading::Pending | Loading::Failed(_) => Vec::new(),
-        }
+        })
     }
 }
 
@@ -69,7 +71,7 @@ async fn load() -> (Loading, Vec<String>) {
     for entry in &index.sets {
         let report = fetch_text(&format!("{base}/{}", entry.file))
             .await
-            .and_then(|text| parse_set(&text).map_err(|e| e.to_string()));
+            .and_then(|text| parse_set(&text).map(Arc::new).map_err(|e| e.to_string()));
         sets.push(LoadedSet {
             file: entry.file.clone(),
             report,

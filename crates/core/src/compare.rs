@@ -435,83 +435,70 @@ fn outcome_row(
     }
 }
 
+/// How a starvation job waits, as code: natively, or in the browser where
+/// `browser_blocking` names the blocking wait.
+fn job_call(mode: JobMode, native: bool, browser_blocking: &'static str) -> &'static str {
+    match (mode, native) {
+        (JobMode::Blocking, true) => "std::thread::sleep",
+        (JobMode::Blocking, false) => browser_blocking,
+        (JobMode::Async, true) => "tokio sleep",
+        (JobMode::Async, false) => "await setTimeout",
+    }
+}
+
 fn main_rows(m: &MainStarvation, native: bool) -> Vec<Row> {
     let c = &m.config;
+    let on = if native {
+        "a current-thread runtime"
+    } else {
+        "the main thread"
+    };
     m.runs
         .iter()
-        .map(|run| {
-            let (what, analogue) = match (run.mode, native) {
-                (JobMode::Blocking, false) => (
-                    format!(
-                        "{} busy-waits of {} ms on the main thread",
-                        c.jobs, c.wait_ms
-                    ),
-                    "Thread.Sleep(T) on the UI thread",
-                ),
-                (JobMode::Async, false) => (
-                    format!(
-                        "{} × await setTimeout({}) on the main thread",
-                        c.jobs, c.wait_ms
-                    ),
-                    "await Task.Delay(T) on the UI thread",
-                ),
-                (JobMode::Blocking, true) => (
-                    format!(
-                        "{} × std::thread::sleep({} ms) on a current-thread runtime",
-                        c.jobs, c.wait_ms
-                    ),
-                    "Thread.Sleep(T) on the UI thread",
-                ),
-                (JobMode::Async, true) => (
-                    format!(
-                        "{} × tokio sleep({} ms) on a current-thread runtime",
-                        c.jobs, c.wait_ms
-                    ),
-                    "await Task.Delay(T) on the UI thread",
-                ),
-            };
-            Row {
-                what,
-                analogue: analogue.to_owned(),
-                values: vec![
-                    Value::of(run.batch_ms),
-                    Value::of(run.timer_queue_wait_ms),
-                    Value::of(run.longest_frame_gap()),
-                ],
-                notes: Vec::new(),
-            }
+        .map(|run| Row {
+            what: format!(
+                "{} × {}({} ms) on {on}",
+                c.jobs,
+                job_call(run.mode, native, "busy-wait"),
+                c.wait_ms
+            ),
+            analogue: run.mode.main_analogue().to_owned(),
+            values: vec![
+                Value::of(run.batch_ms),
+                Value::of(run.timer_queue_wait_ms),
+                Value::of(run.longest_frame_gap()),
+            ],
+            notes: Vec::new(),
         })
         .collect()
 }
 
 fn pool_rows(p: &PoolStarvation, native: bool) -> Vec<Row> {
     let c = &p.config;
+    let blocking = if p.blocking_sleeps {
+        "Atomics.wait"
+    } else {
+        "busy-wait"
+    };
+    let on = if native { "tokio workers" } else { "workers" };
     p.runs
         .iter()
-        .map(|run| {
-            let how = match (run.mode, native, p.blocking_sleeps) {
-                (JobMode::Blocking, true, _) => "std::thread::sleep",
-                (JobMode::Blocking, false, true) => "Atomics.wait",
-                (JobMode::Blocking, false, false) => "busy-wait",
-                (JobMode::Async, true, _) => "tokio sleep",
-                (JobMode::Async, false, _) => "await setTimeout",
-            };
-            let on = if native { "tokio workers" } else { "workers" };
-            let analogue = match run.mode {
-                JobMode::Blocking => "Thread.Sleep(T) in each work item",
-                JobMode::Async => "await Task.Delay(T) in each work item",
-            };
-            Row {
-                what: format!("{} × {how}({} ms) on {} {on}", c.jobs, c.wait_ms, c.workers),
-                analogue: analogue.to_owned(),
-                values: vec![
-                    Value::of(run.batch_ms),
-                    Value::of(c.expected_batch_ms(run.mode)),
-                    Value::of(run.extra_job_wait_ms),
-                    Value::of(f64::from(c.workers)),
-                ],
-                notes: Vec::new(),
-            }
+        .map(|run| Row {
+            what: format!(
+                "{} × {}({} ms) on {} {on}",
+                c.jobs,
+                job_call(run.mode, native, blocking),
+                c.wait_ms,
+                c.workers
+            ),
+            analogue: run.mode.pool_analogue().to_owned(),
+            values: vec![
+                Value::of(run.batch_ms),
+                Value::of(c.expected_batch_ms(run.mode)),
+                Value::of(run.extra_job_wait_ms),
+                Value::of(f64::from(c.workers)),
+            ],
+            notes: Vec::new(),
         })
         .collect()
 }
@@ -632,7 +619,7 @@ mod tests {
         StatedFigure {
             experiment: Experiment::PoolStarvation,
             what: "200 × Thread.Sleep(1000)".into(),
-            analogue: "Thread.Sleep(T) in each work item".into(),
+            analogue: JobMode::Blocking.pool_analogue().into(),
             value: Some(StatedValue {
                 column: column.into(),
                 low,

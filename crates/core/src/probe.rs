@@ -67,6 +67,12 @@ impl Mechanism {
         Mechanism::WorkerWaitAsync,
     ];
 
+    /// Every mechanism, the page's then the native probe's (share links
+    /// code a mechanism as its position here).
+    pub fn every() -> impl Iterator<Item = Mechanism> {
+        Mechanism::BROWSER.into_iter().chain(Mechanism::NATIVE)
+    }
+
     /// Every mechanism the native probe measures, in display order.
     pub const NATIVE: [Mechanism; 4] = [
         Mechanism::ThreadSleep,
@@ -411,10 +417,7 @@ mod tests {
 
     #[test]
     fn ids_are_unique() {
-        let all: Vec<_> = Mechanism::BROWSER
-            .iter()
-            .chain(&Mechanism::NATIVE)
-            .collect();
+        let all: Vec<_> = Mechanism::every().collect();
         let mut ids: Vec<_> = all.iter().map(|m| m.id()).collect();
         ids.sort_unstable();
         ids.dedup();

@@ -246,19 +246,11 @@ mod base64url {
 /// Every mechanism and strategy has a one-byte code: its index in the
 /// browser list followed by the native list.
 fn mechanism_code(m: Mechanism) -> u8 {
-    Mechanism::BROWSER
-        .iter()
-        .chain(&Mechanism::NATIVE)
-        .position(|&x| x == m)
-        .unwrap_or(0) as u8
+    Mechanism::every().position(|x| x == m).unwrap_or(0) as u8
 }
 
 fn strategy_code(s: Strategy) -> u8 {
-    Strategy::BROWSER
-        .iter()
-        .chain(&Strategy::NATIVE)
-        .position(|&x| x == s)
-        .unwrap_or(0) as u8
+    Strategy::every().position(|x| x == s).unwrap_or(0) as u8
 }
 
 fn mode_code(m: JobMode) -> u8 {
@@ -677,21 +669,15 @@ impl Reader<'_> {
 
     fn mechanism(&mut self) -> Result<Mechanism, ShareError> {
         let i = self.byte()? as usize;
-        Mechanism::BROWSER
-            .iter()
-            .chain(&Mechanism::NATIVE)
+        Mechanism::every()
             .nth(i)
-            .copied()
             .ok_or(ShareError::Damaged("an unknown mechanism"))
     }
 
     fn strategy(&mut self) -> Result<Strategy, ShareError> {
         let i = self.byte()? as usize;
-        Strategy::BROWSER
-            .iter()
-            .chain(&Strategy::NATIVE)
+        Strategy::every()
             .nth(i)
-            .copied()
             .ok_or(ShareError::Damaged("an unknown strategy"))
     }
 
@@ -874,7 +860,7 @@ impl Reader<'_> {
             seed: self.uvar()?,
         };
         let skew_ms = if self.flag()? { Some(self.q()?) } else { None };
-        let n = self.upto((Strategy::BROWSER.len() + Strategy::NATIVE.len()) as u64)?;
+        let n = self.upto(Strategy::every().count() as u64)?;
         let results = (0..n)
             .map(|_| {
                 Ok(WakeResult {

@@ -31,6 +31,22 @@ impl JobMode {
             JobMode::Async => "async",
         }
     }
+
+    /// What jobs of this mode on the UI thread are in the article's terms.
+    pub fn main_analogue(self) -> &'static str {
+        match self {
+            JobMode::Blocking => "Thread.Sleep(T) on the UI thread",
+            JobMode::Async => "await Task.Delay(T) on the UI thread",
+        }
+    }
+
+    /// What jobs of this mode in a pool are in the article's terms.
+    pub fn pool_analogue(self) -> &'static str {
+        match self {
+            JobMode::Blocking => "Thread.Sleep(T) in each work item",
+            JobMode::Async => "await Task.Delay(T) in each work item",
+        }
+    }
 }
 
 /// Why a starvation configuration was refused.

@@ -51,6 +51,12 @@ impl Strategy {
         Strategy::PostMessage,
     ];
 
+    /// Every strategy, the page's then the native probe's (share links
+    /// code a strategy as its position here).
+    pub fn every() -> impl Iterator<Item = Strategy> {
+        Strategy::BROWSER.into_iter().chain(Strategy::NATIVE)
+    }
+
     /// Every strategy the native probe measures, in display order.
     pub const NATIVE: [Strategy; 7] = [
         Strategy::NativeSpinUntil,

@@ -16,23 +16,19 @@ fn sample_all(
 ) -> Vec<f64> {
     let d = Duration::from_millis(u64::from(key.requested_ms.unwrap_or(0)));
     let n = samples as usize;
+    let on_this_thread = |wait: &dyn Fn()| {
+        (0..n)
+            .map(|_| {
+                let t = Instant::now();
+                wait();
+                tick.inc(1);
+                ms_since(t)
+            })
+            .collect()
+    };
     match key.mechanism {
-        Mechanism::ThreadSleep => (0..n)
-            .map(|_| {
-                let t = Instant::now();
-                std::thread::sleep(d);
-                tick.inc(1);
-                ms_since(t)
-            })
-            .collect(),
-        Mechanism::ThreadYield => (0..n)
-            .map(|_| {
-                let t = Instant::now();
-                std::thread::yield_now();
-                tick.inc(1);
-                ms_since(t)
-            })
-            .collect(),
+        Mechanism::ThreadSleep => on_this_thread(&|| std::thread::sleep(d)),
+        Mechanism::ThreadYield => on_this_thread(&std::thread::yield_now),
         Mechanism::TokioSleep | Mechanism::TokioYield => {
             let sleep = key.mechanism == Mechanism::TokioSleep;
             let tick = tick.clone();

@@ -63,10 +63,7 @@ fn MainStarvationResults(
             view! {
                 <tr data-testid=format!("row-{}", run.mode.name())>
                     <td>{run.mode.name()}</td>
-                    <td class="analogue">{match run.mode {
-                        JobMode::Blocking => "Thread.Sleep on a pool thread",
-                        JobMode::Async => "await Task.Delay",
-                    }}</td>
+                    <td class="analogue">{run.mode.main_analogue()}</td>
                     <td class="num">{format_ms(run.batch_ms)}</td>
                     <td class="num">{format_ms(ms.config.expected_batch_ms(run.mode))}</td>
                     <td class="num">{format_ms(run.timer_queue_wait_ms)}</td>

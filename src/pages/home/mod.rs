@@ -9,7 +9,7 @@ mod spin_ladder;
 mod timed_waits;
 mod wake_latency;
 
-use crate::browser::{location, page};
+use crate::browser::{clock, location, page};
 use crate::components::comparison::ReferencePanel;
 use crate::components::env_block::EnvBlock;
 use crate::components::share::{Embedded, SharePanel};
@@ -114,7 +114,7 @@ fn Embed(
             format!("{}#{fragment}", location::page_url())
         }
     };
-    let isolated = environment().cross_origin_isolated;
+    let isolated = clock::cross_origin_isolated();
     let body = match Experiment::from_slug(&slug) {
         Some(experiment) => section(experiment),
         None => view! {

@@ -66,10 +66,7 @@ fn PoolResults(
             view! {
                 <tr data-testid=format!("row-{}", run.mode.name())>
                     <td>{run.mode.name()}</td>
-                    <td class="analogue">{match run.mode {
-                        JobMode::Blocking => "Thread.Sleep(T) in each work item",
-                        JobMode::Async => "await Task.Delay(T) in each work item",
-                    }}</td>
+                    <td class="analogue">{run.mode.pool_analogue()}</td>
                     <td class="num">{format_ms(run.batch_ms)}</td>
                     <td class="num">{format_ms(ps.config.expected_batch_ms(run.mode))}</td>
                     <td class="num">{format_ms(run.extra_job_wait_ms)}</td>
