@@ -100,12 +100,25 @@ fn blocking_on_the_main_thread_is_refused_not_a_crash() {
 
 #[wasm_bindgen_test]
 async fn scheduler_probes_report_absence_instead_of_failing() {
-    assert_eq!(
-        wait::has_scheduler_yield(),
-        wait::scheduler_yield().await.is_ok()
-    );
-    assert_eq!(
-        wait::has_scheduler_post_task(),
-        wait::scheduler_post_task().await.is_ok()
-    );
+    for (present, call) in [
+        (
+            wait::has_scheduler_yield(),
+            wait::SchedulerCall::yield_now(),
+        ),
+        (
+            wait::has_scheduler_post_task(),
+            wait::SchedulerCall::post_task(),
+        ),
+    ] {
+        match call {
+            Ok(call) => {
+                assert!(present);
+                call.call().await.expect("the scheduler answers");
+            }
+            Err(reason) => {
+                assert!(!present);
+                assert!(reason.contains("is not supported"), "{reason}");
+            }
+        }
+    }
 }

@@ -29,10 +29,6 @@ fn slots() -> Option<Slots> {
     MEMORY.with(|m| m.borrow().clone()).map(Slots::new)
 }
 
-fn no_memory() -> String {
-    format!("the worker {}", shared::NOT_ISOLATED)
-}
-
 fn post(msg: &FromWorker) {
     let scope: DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
     let _ = scope.post_message(&JsValue::from_str(&msg.to_json()));
@@ -117,7 +113,7 @@ fn handle(data: JsValue) {
                 });
             } else {
                 let result = slots()
-                    .ok_or_else(no_memory)
+                    .ok_or_else(|| shared::NOT_SHARED.to_owned())
                     .and_then(|s| wake::set_rounds(&s, &delays_us));
                 post(&FromWorker::SetterDone { result });
             }
@@ -132,13 +128,13 @@ fn handle(data: JsValue) {
         }
         Ok(ToWorker::SkewPong { exchanges }) => {
             let result = slots()
-                .ok_or_else(no_memory)
+                .ok_or_else(|| shared::NOT_SHARED.to_owned())
                 .and_then(|s| wake::pong(&s, exchanges));
             post(&FromWorker::SetterDone { result });
         }
         Ok(ToWorker::SkewPing { exchanges }) => {
             let result = slots()
-                .ok_or_else(no_memory)
+                .ok_or_else(|| shared::NOT_SHARED.to_owned())
                 .and_then(|s| wake::ping(&s, exchanges));
             post(&FromWorker::SkewDone { result });
         }

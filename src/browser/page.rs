@@ -24,35 +24,55 @@ pub fn is_hidden() -> bool {
     window().document().is_some_and(|d| d.hidden())
 }
 
-/// Calls `f` whenever the page's visibility changes, until the returned
-/// guard is dropped.
-pub struct VisibilityListener {
+/// An event listener that is removed when dropped.
+pub struct EventListener {
+    target: web_sys::EventTarget,
+    event: &'static str,
     closure: Closure<dyn FnMut()>,
 }
 
-impl VisibilityListener {
-    /// Starts listening.
-    pub fn new(mut f: impl FnMut(bool) + 'static) -> Self {
-        let closure = Closure::<dyn FnMut()>::new(move || f(is_hidden()));
-        if let Some(d) = window().document() {
-            let _ = d.add_event_listener_with_callback(
-                "visibilitychange",
-                closure.as_ref().unchecked_ref(),
-            );
+impl EventListener {
+    /// Calls `f` on every `event` at `target` until dropped.
+    pub fn new(
+        target: web_sys::EventTarget,
+        event: &'static str,
+        f: impl FnMut() + 'static,
+    ) -> Self {
+        let closure = Closure::<dyn FnMut()>::new(f);
+        let _ = target.add_event_listener_with_callback(event, closure.as_ref().unchecked_ref());
+        Self {
+            target,
+            event,
+            closure,
         }
-        Self { closure }
+    }
+
+    /// Calls `f(hidden)` whenever the page's visibility changes.
+    pub fn visibility(mut f: impl FnMut(bool) + 'static) -> Self {
+        let document = window().document().expect("a window has a document");
+        Self::new(document.into(), "visibilitychange", move || f(is_hidden()))
+    }
+
+    /// Calls `f` when `coi.js` has given up on isolating the page (see
+    /// [`isolation_problem`]).
+    pub fn isolation_problem(f: impl FnMut() + 'static) -> Self {
+        Self::new(window().into(), "waitlab:coi", f)
     }
 }
 
-impl Drop for VisibilityListener {
+impl Drop for EventListener {
     fn drop(&mut self) {
-        if let Some(d) = window().document() {
-            let _ = d.remove_event_listener_with_callback(
-                "visibilitychange",
-                self.closure.as_ref().unchecked_ref(),
-            );
-        }
+        let _ = self
+            .target
+            .remove_event_listener_with_callback(self.event, self.closure.as_ref().unchecked_ref());
     }
+}
+
+/// Why `coi.js` could not isolate the page through its service worker,
+/// if it tried and failed (it says so in `window.waitlabCoiProblem` and
+/// fires `waitlab:coi`).
+pub fn isolation_problem() -> Option<String> {
+    super::global_property("waitlabCoiProblem").and_then(|v| v.as_string())
 }
 
 /// Calls `f(out_of_view)` whenever the page's body enters or leaves the

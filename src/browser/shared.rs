@@ -5,16 +5,34 @@ use js_sys::{Int32Array, Reflect, SharedArrayBuffer};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 
-/// Why shared memory cannot be had here.
+/// The page is not cross-origin isolated, so no browser lets it share memory.
 pub const NOT_ISOLATED: &str = "needs SharedArrayBuffer, which browsers only allow on a \
 cross-origin isolated page, and this one is not (see the note at the top of the page)";
+/// The page is isolated, yet this browser has no `SharedArrayBuffer` (seen
+/// in WebKitGTK).
+pub const NO_SHARED_ARRAY_BUFFER: &str = "needs SharedArrayBuffer, which this browser does \
+not provide, although the page is cross-origin isolated";
+/// Said by a worker asked to block without the run's shared memory.
+pub const NOT_SHARED: &str = "the page did not share memory with the worker";
+
+/// Why shared memory cannot be had here, from what the browser says of
+/// itself: not isolated, or isolated without `SharedArrayBuffer`.
+pub fn unavailable_reason() -> Option<&'static str> {
+    if !super::clock::cross_origin_isolated() {
+        Some(NOT_ISOLATED)
+    } else if global_property("SharedArrayBuffer").is_none() {
+        Some(NO_SHARED_ARRAY_BUFFER)
+    } else {
+        None
+    }
+}
 
 /// A new shared `Int32Array` of `len` slots, or the reason there is none.
 pub fn new_shared_i32(len: u32) -> Result<Int32Array, &'static str> {
-    if !super::clock::cross_origin_isolated() || global_property("SharedArrayBuffer").is_none() {
-        return Err(NOT_ISOLATED);
+    match unavailable_reason() {
+        Some(reason) => Err(reason),
+        None => Ok(Int32Array::new(&SharedArrayBuffer::new(len * 4))),
     }
-    Ok(Int32Array::new(&SharedArrayBuffer::new(len * 4)))
 }
 
 /// How an `Atomics.wait` returned.

@@ -9,6 +9,11 @@
 
 use super::{global_property, js_error_message};
 use js_sys::{Function, Promise, Reflect};
+use std::cell::{Cell, RefCell};
+use std::future::Future;
+use std::rc::Rc;
+use std::task::{Poll, Waker};
+use wasm_bindgen::prelude::Closure;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 
@@ -28,16 +33,84 @@ fn callback_promise(register: impl FnOnce(Function)) -> JsFuture {
 }
 
 /// Resumes in a new task: posts a message on a fresh `MessageChannel` and
-/// waits for it to arrive.
+/// waits for it to arrive. A loop that hops often keeps a [`FreshTask`].
 pub async fn fresh_task() {
-    let channel = web_sys::MessageChannel::new().expect("MessageChannel exists everywhere");
-    let arrived = callback_promise(|resolve| channel.port1().set_onmessage(Some(&resolve)));
-    channel
-        .port2()
-        .post_message(&JsValue::NULL)
-        .expect("posting null never fails");
-    let _ = arrived.await;
-    channel.port1().close();
+    FreshTask::new().hop().await;
+}
+
+/// One `MessageChannel` and one message handler for a whole probe loop,
+/// so that a hop allocates nothing (no channel, no closure, no promise)
+/// and leaves no garbage for a collection to sweep inside later samples.
+pub struct FreshTask {
+    sender: web_sys::MessagePort,
+    receiver: web_sys::MessagePort,
+    hop: Rc<HopState>,
+    _on_message: Closure<dyn FnMut()>,
+}
+
+/// Whether the posted message arrived, and who waits for it.
+#[derive(Default)]
+struct HopState {
+    arrived: Cell<bool>,
+    waker: RefCell<Option<Waker>>,
+}
+
+impl FreshTask {
+    /// Opens the channel.
+    pub fn new() -> Self {
+        let channel = web_sys::MessageChannel::new().expect("MessageChannel exists everywhere");
+        let hop = Rc::new(HopState::default());
+        let on_message = {
+            let hop = hop.clone();
+            Closure::<dyn FnMut()>::new(move || {
+                hop.arrived.set(true);
+                if let Some(waker) = hop.waker.borrow_mut().take() {
+                    waker.wake();
+                }
+            })
+        };
+        channel
+            .port1()
+            .set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+        Self {
+            sender: channel.port2(),
+            receiver: channel.port1(),
+            hop,
+            _on_message: on_message,
+        }
+    }
+
+    /// Resumes in a new task.
+    pub fn hop(&self) -> impl Future<Output = ()> + '_ {
+        self.hop.arrived.set(false);
+        self.sender
+            .post_message(&JsValue::NULL)
+            .expect("posting null never fails");
+        std::future::poll_fn(move |cx| {
+            if self.hop.arrived.get() {
+                Poll::Ready(())
+            } else {
+                let mut waker = self.hop.waker.borrow_mut();
+                if !waker.as_ref().is_some_and(|w| w.will_wake(cx.waker())) {
+                    *waker = Some(cx.waker().clone());
+                }
+                Poll::Pending
+            }
+        })
+    }
+}
+
+impl Default for FreshTask {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Drop for FreshTask {
+    fn drop(&mut self) {
+        self.receiver.set_onmessage(None);
+        self.receiver.close();
+    }
 }
 
 /// The data of the next message on `port` (replaces its `onmessage`).
@@ -54,51 +127,81 @@ pub async fn resolved_promise() {
     let _ = JsFuture::from(Promise::resolve(&JsValue::UNDEFINED)).await;
 }
 
-fn scheduler_method(name: &str) -> Option<(JsValue, Function)> {
-    let scheduler = global_property("scheduler")?;
-    let method = Reflect::get(&scheduler, &JsValue::from_str(name))
-        .ok()?
-        .dyn_into::<Function>()
-        .ok()?;
-    Some((scheduler, method))
+/// A `scheduler` method looked up once, with what it is called with, so
+/// a probe loop calls it without a property look-up or a new function.
+pub struct SchedulerCall {
+    scheduler: JsValue,
+    method: Function,
+    /// `postTask`'s empty task; `None` for `yield`.
+    task: Option<Function>,
+}
+
+impl SchedulerCall {
+    fn find(name: &str) -> Option<(JsValue, Function)> {
+        let scheduler = global_property("scheduler")?;
+        let method = Reflect::get(&scheduler, &JsValue::from_str(name))
+            .ok()?
+            .dyn_into::<Function>()
+            .ok()?;
+        Some((scheduler, method))
+    }
+
+    /// `scheduler.yield()`, or why there is none.
+    pub fn yield_now() -> Result<Self, String> {
+        let (scheduler, method) =
+            Self::find("yield").ok_or("scheduler.yield() is not supported in this browser")?;
+        Ok(Self {
+            scheduler,
+            method,
+            task: None,
+        })
+    }
+
+    /// `scheduler.postTask(() => {})`, or why there is none.
+    pub fn post_task() -> Result<Self, String> {
+        let (scheduler, method) = Self::find("postTask")
+            .ok_or("scheduler.postTask() is not supported in this browser")?;
+        Ok(Self {
+            scheduler,
+            method,
+            task: Some(Function::new_no_args("")),
+        })
+    }
+
+    /// Calls it and awaits the promise it returns.
+    pub async fn call(&self) -> Result<(), String> {
+        let called = match &self.task {
+            Some(task) => self.method.call1(&self.scheduler, task),
+            None => self.method.call0(&self.scheduler),
+        };
+        let promise = called
+            .map_err(|e| js_error_message(&e))?
+            .dyn_into::<Promise>()
+            .map_err(|_| "the scheduler did not return a promise".to_owned())?;
+        JsFuture::from(promise)
+            .await
+            .map(drop)
+            .map_err(|e| js_error_message(&e))
+    }
 }
 
 /// Whether `scheduler.yield()` exists here.
 pub fn has_scheduler_yield() -> bool {
-    scheduler_method("yield").is_some()
+    SchedulerCall::find("yield").is_some()
 }
 
 /// Whether `scheduler.postTask()` exists here.
 pub fn has_scheduler_post_task() -> bool {
-    scheduler_method("postTask").is_some()
+    SchedulerCall::find("postTask").is_some()
 }
 
-fn await_call(result: Result<JsValue, JsValue>) -> Result<JsFuture, String> {
-    let value = result.map_err(|e| js_error_message(&e))?;
-    let promise = value
-        .dyn_into::<Promise>()
-        .map_err(|_| "the scheduler did not return a promise".to_owned())?;
-    Ok(JsFuture::from(promise))
-}
-
-/// `await scheduler.yield()`.
-pub async fn scheduler_yield() -> Result<(), String> {
-    let (scheduler, method) =
-        scheduler_method("yield").ok_or("scheduler.yield() is not supported in this browser")?;
-    await_call(method.call0(&scheduler))?
-        .await
-        .map(drop)
-        .map_err(|e| js_error_message(&e))
-}
-
-/// `await scheduler.postTask(() => {})`.
-pub async fn scheduler_post_task() -> Result<(), String> {
-    let (scheduler, method) = scheduler_method("postTask")
-        .ok_or("scheduler.postTask() is not supported in this browser")?;
-    await_call(method.call1(&scheduler, &Function::new_no_args("")))?
-        .await
-        .map(drop)
-        .map_err(|e| js_error_message(&e))
+/// Hands the page a moment to render: the next animation frame (or 50 ms,
+/// where a hidden page draws none), then a fresh task after it. Window
+/// only; a probe loop calls it between samples, never inside one.
+pub async fn let_page_render() {
+    let frame = Box::pin(animation_frame());
+    let _ = futures::future::select(frame, Box::pin(timeout(50))).await;
+    fresh_task().await;
 }
 
 /// The next `requestAnimationFrame` callback. Window only; browsers do not

@@ -2,28 +2,46 @@
 //! shared memory, send jobs, read replies. Window only.
 //!
 //! Replies arrive on an unbounded channel, so a job awaits them as a stream.
-//! A worker that fails to load or crashes turns into an error message on
-//! the same channel, so nothing waits forever. Dropping a [`ProbeWorker`]
+//! Nothing waits forever: a worker that fails to load, throws or crashes
+//! turns into an error message on the same channel at once, and one that
+//! goes silent (never says ready, or stops answering) is given up on
+//! [`GRACE_MS`] after a healthy one would have spoken: while loading, its
+//! loader script says `loading` every [`LOADING_BEAT_MS`]; while working,
+//! each job says how long it may be silent
+//! ([`ToWorker::longest_silence_ms`]). Dropping a [`ProbeWorker`]
 //! terminates the worker, which is how a run is cancelled.
 
 use super::js_error_message;
 use futures::StreamExt;
 use futures::channel::mpsc;
-use waitlab_core::protocol::{FromWorker, PROTOCOL_VERSION, ToWorker};
+use futures::future::{Either, select};
+use waitlab_core::protocol::{FromWorker, GRACE_MS, LOADING_BEAT_MS, PROTOCOL_VERSION, ToWorker};
 use wasm_bindgen::prelude::Closure;
 use wasm_bindgen::{JsCast, JsValue};
 
 /// The worker's loader script, relative to the page (copied by trunk).
 pub const WORKER_URL: &str = "./worker_loader.js";
-/// How long a worker may take to load before the page gives up, ms.
-const READY_TIMEOUT_MS: u32 = 15_000;
+/// How long a worker may keep loading (saying `loading`) before the page
+/// gives up, ms: a very slow network, not a broken worker.
+const LOAD_LIMIT_MS: u32 = 30_000;
 
 type Reply = Result<FromWorker, String>;
+
+/// Why no message came.
+enum Unheard {
+    /// The worker errored, crashed or sent something unreadable.
+    Said(String),
+    /// Nothing came for this many ms.
+    Silence(u32),
+}
+use Unheard::{Said, Silence};
 
 /// A running probe worker.
 pub struct ProbeWorker {
     worker: web_sys::Worker,
     replies: mpsc::UnboundedReceiver<Reply>,
+    /// The longest silence of the jobs sent so far, ms.
+    patience_ms: u32,
     _on_message: Closure<dyn FnMut(web_sys::MessageEvent)>,
     _on_error: Closure<dyn FnMut(web_sys::ErrorEvent)>,
 }
@@ -57,31 +75,46 @@ impl ProbeWorker {
         let mut this = ProbeWorker {
             worker,
             replies,
+            patience_ms: 0,
             _on_message: on_message,
             _on_error: on_error,
         };
-        let first = match futures::future::select(
-            Box::pin(this.next()),
-            Box::pin(gloo_timers::future::TimeoutFuture::new(READY_TIMEOUT_MS)),
-        )
-        .await
-        {
-            futures::future::Either::Left((reply, _)) => Some(reply),
-            futures::future::Either::Right(_) => None,
-        };
-        match first {
-            Some(Ok(FromWorker::Ready { protocol })) if protocol == PROTOCOL_VERSION => Ok(this),
-            Some(Ok(FromWorker::Ready { protocol })) => Err(format!(
-                "the probe worker speaks protocol {protocol}, the page {PROTOCOL_VERSION}: reload the page"
-            )),
-            Some(Ok(other)) => Err(format!(
-                "the probe worker did not say ready first: {other:?}"
-            )),
-            Some(Err(e)) => Err(e),
-            None => Err(format!(
-                "the probe worker did not start within {} s",
-                READY_TIMEOUT_MS / 1000
-            )),
+        let started = super::clock::now();
+        loop {
+            let quiet = LOADING_BEAT_MS + GRACE_MS;
+            match this.receive(quiet).await {
+                Ok(FromWorker::Loading)
+                    if super::clock::now() - started < f64::from(LOAD_LIMIT_MS) => {}
+                Ok(FromWorker::Loading) => {
+                    return Err(format!(
+                        "the probe worker was still loading after {} s",
+                        LOAD_LIMIT_MS / 1000
+                    ));
+                }
+                Ok(FromWorker::Ready { protocol }) if protocol == PROTOCOL_VERSION => {
+                    return Ok(this);
+                }
+                Ok(FromWorker::Ready { protocol }) => {
+                    return Err(format!(
+                        "the probe worker speaks protocol {protocol}, the page {PROTOCOL_VERSION}: reload the page"
+                    ));
+                }
+                Ok(FromWorker::Loaded) => {
+                    return Err("the probe worker loaded but never said it was ready".to_owned());
+                }
+                Ok(other) => {
+                    return Err(format!(
+                        "the probe worker did not say ready first: {other:?}"
+                    ));
+                }
+                Err(Silence(ms)) => {
+                    return Err(format!(
+                        "the probe worker did not start: no sign of life for {:.1} s",
+                        f64::from(ms) / 1000.0
+                    ));
+                }
+                Err(Said(e)) => return Err(e),
+            }
         }
     }
 
@@ -99,19 +132,44 @@ impl ProbeWorker {
             .map_err(|e| js_error_message(&e))
     }
 
-    /// Sends a job.
-    pub fn send(&self, msg: &ToWorker) -> Result<(), String> {
+    /// Sends a job; the worker may now be silent as long as it says.
+    pub fn send(&mut self, msg: &ToWorker) -> Result<(), String> {
+        self.patience_ms = self.patience_ms.max(msg.longest_silence_ms());
         self.worker
             .post_message(&JsValue::from_str(&msg.to_json()))
             .map_err(|e| js_error_message(&e))
     }
 
-    /// The next reply; an error if the worker crashed or went away.
+    /// The next reply to a job; an error if the worker crashed, went away
+    /// or stayed silent longer than its jobs allow.
     pub async fn next(&mut self) -> Reply {
-        self.replies
-            .next()
-            .await
-            .unwrap_or_else(|| Err("the probe worker went away".to_owned()))
+        loop {
+            match self
+                .receive(self.patience_ms.saturating_add(GRACE_MS))
+                .await
+            {
+                Ok(FromWorker::Loading | FromWorker::Loaded) => {}
+                Ok(reply) => return Ok(reply),
+                Err(Silence(ms)) => {
+                    return Err(format!(
+                        "the probe worker stopped answering: nothing for {:.1} s",
+                        f64::from(ms) / 1000.0
+                    ));
+                }
+                Err(Said(e)) => return Err(e),
+            }
+        }
+    }
+
+    /// The next message of any kind, or why there is none: an error the
+    /// worker raised, or `quiet_ms` of silence.
+    async fn receive(&mut self, quiet_ms: u32) -> Result<FromWorker, Unheard> {
+        let silence = Box::pin(gloo_timers::future::TimeoutFuture::new(quiet_ms));
+        match select(self.replies.next(), silence).await {
+            Either::Left((Some(reply), _)) => reply.map_err(Said),
+            Either::Left((None, _)) => Err(Said("the probe worker went away".to_owned())),
+            Either::Right(_) => Err(Silence(quiet_ms)),
+        }
     }
 }
 

@@ -44,6 +44,13 @@ pub fn ReferencePanel() -> impl IntoView {
     let list = move || {
         match sets.loading.get() {
         Loading::Pending => view! { <p class="lead" data-testid="reference-loading">"Loading the bundled native sets…"</p> }.into_any(),
+        Loading::Slow(file) => view! {
+            <p class="error" role="alert" data-testid="reference-slow">
+                {format!("Still waiting for {file}: the server has not answered. ")}
+                "Everything measured in this browser works meanwhile."
+            </p>
+        }
+        .into_any(),
         Loading::Failed(message) => view! {
             <p class="error" role="alert" data-testid="reference-error">
                 "The native sets could not be loaded: "{message}". Everything measured in this browser still works."

@@ -20,7 +20,7 @@ pub fn EnvBlock(
         None => "the clock did not move while it was read".to_owned(),
     };
     let isolation = if env.cross_origin_isolated {
-        "yes: shared memory and fine clock"
+        "yes"
     } else {
         "no: no shared memory, coarse clock"
     };

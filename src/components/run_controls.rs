@@ -3,7 +3,7 @@
 
 use crate::components::field::ConfigError;
 use crate::components::raw_report::RawReport;
-use crate::hooks::UseExperiment;
+use crate::hooks::{Notice, UseExperiment};
 use crate::runner::Progress;
 use leptos::prelude::*;
 use waitlab_core::schema::Report;
@@ -47,13 +47,16 @@ fn RunStatus(
     progress: Signal<Option<Progress>>,
     /// The last notice.
     #[prop(into)]
-    notice: Signal<Option<String>>,
+    notice: Signal<Option<Notice>>,
     /// What the progress counts.
     unit: &'static str,
 ) -> impl IntoView {
     view! {
         {move || progress.get().map(|p| view! { <ProgressBar progress=p unit=unit /> })}
-        {move || notice.get().map(|n| view! { <p class="notice" role="status" data-testid="notice">{n}</p> })}
+        {move || notice.get().map(|n| view! {
+            <p class="notice" class:failed=n.failed role=if n.failed { "alert" } else { "status" }
+                data-testid="notice">{n.text}</p>
+        })}
     }
 }
 

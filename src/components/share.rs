@@ -131,7 +131,7 @@ pub fn ExperimentOutput(
         report.set(Some(r));
     }
     Effect::new(move |_| {
-        if let Some(r) = report.get().filter(|r| !r.from_link) {
+        if let Some(r) = report.get().filter(|r| !r.from_link && experiment.is_in(r)) {
             runs.record(&r);
         }
     });
@@ -155,7 +155,7 @@ pub fn ExperimentOutput(
     let share_bar = move || {
         report
             .get()
-            .filter(|_| !embedded)
+            .filter(|r| !embedded && experiment.is_in(r))
             .map(|r| view! { <ShareBar experiment=experiment report=r /> })
     };
     view! {

@@ -1,35 +1,62 @@
 //! A live animation driven by `requestAnimationFrame`: a ball that glides
 //! back and forth. It only moves when the main thread is free to render a
 //! frame, so a blocked main thread freezes it for everyone to see.
+//!
+//! It runs only while its experiment runs (and a moment after), so it
+//! never shares the main thread with another experiment's probes, and it
+//! moves the ball with a transform, which needs no layout.
 
 use crate::browser::page::AnimationLoop;
+use crate::browser::wait;
 use leptos::html::Div;
 use leptos::prelude::*;
 
 /// Period of one back-and-forth, ms.
 const PERIOD_MS: f64 = 1600.0;
+/// How long the ball keeps moving after the run, ms.
+const LINGER_MS: u32 = 600;
 
-/// The ball on its track.
+/// The ball on its track, moving while `running`.
 #[component]
-pub fn Ticker() -> impl IntoView {
-    let ball = NodeRef::<Div>::new();
+pub fn Ticker(
+    /// Whether the experiment runs.
+    #[prop(into)]
+    running: Signal<bool>,
+) -> impl IntoView {
+    let slider = NodeRef::<Div>::new();
     let frames = StoredValue::new_local(None::<AnimationLoop>);
+    // Each start or stop bumps the generation, so a stop scheduled by an
+    // earlier run cannot end a later one.
+    let generation = StoredValue::new(0_u32);
     Effect::new(move |_| {
-        if ball.get().is_some() {
+        let run = running.get();
+        let current = generation.get_value().wrapping_add(1);
+        generation.set_value(current);
+        if run {
             frames.set_value(Some(AnimationLoop::start(move |t| {
-                if let Some(el) = ball.get_untracked() {
+                if let Some(el) = slider.get_untracked() {
                     let phase = (t % PERIOD_MS) / PERIOD_MS;
                     let x = 1.0 - (2.0 * phase - 1.0).abs();
-                    let _ =
-                        el.set_attribute("style", &format!("left: calc({x:.4} * (100% - 18px))"));
+                    let _ = el.set_attribute(
+                        "style",
+                        &format!("transform: translateX({:.2}%)", x * 100.0),
+                    );
                 }
             })));
+        } else {
+            leptos::task::spawn_local(async move {
+                wait::timeout(LINGER_MS).await;
+                if generation.try_get_value() == Some(current) {
+                    frames.set_value(None);
+                }
+            });
         }
     });
     on_cleanup(move || frames.set_value(None));
     view! {
-        <div class="ticker" title="Moved by requestAnimationFrame: it freezes while the main thread is blocked">
-            <div class="ball" node_ref=ball></div>
+        <div class="ticker" data-testid="ticker"
+            title="Moved by requestAnimationFrame while the experiment runs: it freezes while the main thread is blocked">
+            <div class="slider" node_ref=slider><div class="ball"></div></div>
         </div>
     }
 }

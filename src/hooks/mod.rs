@@ -5,6 +5,6 @@ mod use_experiment;
 mod use_reference_sets;
 mod use_shared_runs;
 
-pub use use_experiment::{UseExperiment, use_experiment};
+pub use use_experiment::{Notice, UseExperiment, use_experiment};
 pub use use_reference_sets::{Loading, ReferenceSets, use_reference_sets};
 pub use use_shared_runs::{SharedRun, SharedRuns, use_shared_runs};

@@ -13,6 +13,24 @@ use waitlab_core::schema::Report;
 /// less often keeps rendering work out of the measured waits.
 const PROGRESS_EVERY_MS: f64 = 100.0;
 
+/// A message about the last run.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Notice {
+    /// What to say.
+    pub text: String,
+    /// Whether the run failed (an alert) rather than a note about it.
+    pub failed: bool,
+}
+
+impl Notice {
+    fn note(text: &str) -> Self {
+        Self {
+            text: text.to_owned(),
+            failed: false,
+        }
+    }
+}
+
 /// What [`use_experiment`] returns.
 pub struct UseExperiment<C: 'static> {
     /// Progress of the run under way; `None` when idle.
@@ -20,7 +38,7 @@ pub struct UseExperiment<C: 'static> {
     /// The last finished run's report.
     pub report: RwSignal<Option<Report>>,
     /// A message about the last run (cancelled, failed).
-    pub notice: ReadSignal<Option<String>>,
+    pub notice: ReadSignal<Option<Notice>>,
     /// Starts a run (cancelling one under way).
     pub run: Callback<C>,
     /// Cancels the run under way: pending timers are cleared and the worker
@@ -45,7 +63,7 @@ where
 {
     let (progress, set_progress) = signal(None::<Progress>);
     let report = RwSignal::new(None::<Report>);
-    let (notice, set_notice) = signal(None::<String>);
+    let (notice, set_notice) = signal(None::<Notice>);
     let handle = StoredValue::new(None::<AbortHandle>);
 
     let stop = move || {
@@ -59,7 +77,7 @@ where
     let cancel = Callback::new(move |()| {
         if stop() {
             set_progress.set(None);
-            set_notice.set(Some("Run cancelled: nothing is left running".to_owned()));
+            set_notice.set(Some(Notice::note("Run cancelled: nothing is left running")));
         }
     });
     let run = Callback::new(move |config: C| {
@@ -80,13 +98,15 @@ where
         spawn_local(async move {
             if let Ok(r) = Abortable::new(runner(config, publish), registration).await {
                 if let Some(failure) = &r.failure {
-                    set_notice.set(Some(failure.clone()));
+                    set_notice.set(Some(Notice {
+                        text: failure.clone(),
+                        failed: true,
+                    }));
                 } else if r.env.hidden_during_run {
-                    set_notice.set(Some(
+                    set_notice.set(Some(Notice::note(
                         "The page was hidden during this run: browsers throttle timers in \
-                         background tabs, so these numbers are marked as throttled"
-                            .to_owned(),
-                    ));
+                         background tabs, so these numbers are marked as throttled",
+                    )));
                 }
                 report.set(Some(r));
                 handle.set_value(None);

@@ -3,7 +3,7 @@
 //! chose to show. Provided as context by the page so every experiment's
 //! comparison reads the same state.
 
-use crate::browser::fetch::fetch_text;
+use crate::browser::fetch::fetch_text_within;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use std::sync::Arc;
@@ -25,6 +25,8 @@ pub struct LoadedSet {
 pub enum Loading {
     /// Still fetching.
     Pending,
+    /// Still fetching this file, which is slow to come.
+    Slow(String),
     /// The index could not be used, so no set is available.
     Failed(String),
     /// Every set listed in the index, loaded or with its error.
@@ -53,13 +55,29 @@ impl ReferenceSets {
                 .filter(|(_, s)| shown.contains(&s.file))
                 .filter_map(|(i, s)| Some((i, s.report.as_ref().ok()?.clone())))
                 .collect(),
-            Loading::Pending | Loading::Failed(_) => Vec::new(),
+            Loading::Pending | Loading::Slow(_) | Loading::Failed(_) => Vec::new(),
         })
     }
 }
 
-async fn load() -> (Loading, Vec<String>) {
-    let index = match fetch_text(INDEX_PATH).await {
+/// When a slow file is named on the page, ms.
+const SLOW_MS: u32 = 1_000;
+/// When a file that has not come is given up on, ms.
+const LIMIT_MS: u32 = 20_000;
+
+async fn load(loading: RwSignal<Loading>) -> (Loading, Vec<String>) {
+    let fetch = |url: String| async move {
+        let slow = url.clone();
+        let result = fetch_text_within(&url, SLOW_MS, LIMIT_MS, move || {
+            loading.set(Loading::Slow(slow))
+        })
+        .await;
+        if loading.with_untracked(|l| matches!(l, Loading::Slow(u) if *u == url)) {
+            loading.set(Loading::Pending);
+        }
+        result
+    };
+    let index = match fetch(INDEX_PATH.to_owned()).await {
         Ok(text) => match ReferenceIndex::from_json(&text) {
             Ok(index) => index,
             Err(e) => return (Loading::Failed(e.to_string()), Vec::new()),
@@ -69,7 +87,7 @@ async fn load() -> (Loading, Vec<String>) {
     let base = INDEX_PATH.rsplit_once('/').map_or("", |(dir, _)| dir);
     let mut sets = Vec::with_capacity(index.sets.len());
     for entry in &index.sets {
-        let report = fetch_text(&format!("{base}/{}", entry.file))
+        let report = fetch(format!("{base}/{}", entry.file))
             .await
             .and_then(|text| parse_set(&text).map(Arc::new).map_err(|e| e.to_string()));
         sets.push(LoadedSet {
@@ -93,7 +111,7 @@ pub fn use_reference_sets() -> ReferenceSets {
         shown: RwSignal::new(Vec::new()),
     };
     spawn_local(async move {
-        let (loading, shown) = load().await;
+        let (loading, shown) = load(sets.loading).await;
         sets.shown.set(shown);
         sets.loading.set(loading);
     });

@@ -28,10 +28,12 @@ enum Stop {
     NeverFired(f64),
 }
 
-/// Runs `one` `samples` times, calling `tick` after each sample.
+/// Runs `one` `samples` times, calling `tick` after each sample; when
+/// `tick` says so, lets the page render before the next sample, so no
+/// rendering lands inside a measured wait.
 async fn sample_loop<F, Fut>(
     samples: u32,
-    tick: &mut dyn FnMut(),
+    tick: &mut dyn FnMut() -> bool,
     mut one: F,
 ) -> Result<Vec<f64>, Stop>
 where
@@ -41,7 +43,9 @@ where
     let mut out = Vec::with_capacity(samples as usize);
     for _ in 0..samples {
         out.push(one().await?);
-        tick();
+        if tick() {
+            wait::let_page_render().await;
+        }
     }
     Ok(out)
 }
@@ -79,7 +83,8 @@ pub fn main_unavailable(mechanism: Mechanism) -> Option<String> {
     missing.then(|| format!("{} is not supported in this browser", mechanism.label()))
 }
 
-/// Measures a main-thread mechanism.
+/// Measures a main-thread mechanism. `tick` is called after each sample
+/// and says when the page should render its progress (between samples).
 ///
 /// # Panics
 /// If `mechanism` runs in a worker.
@@ -87,22 +92,33 @@ pub async fn measure_main(
     mechanism: Mechanism,
     requested_ms: u32,
     samples: u32,
-    tick: &mut dyn FnMut(),
+    tick: &mut dyn FnMut() -> bool,
 ) -> Outcome {
     let result = match mechanism {
         Mechanism::TimeoutAwaited => sample_loop(samples, tick, || timed(wait::timeout(requested_ms))).await,
         Mechanism::TimeoutFreshTask => {
+            let fresh = wait::FreshTask::new();
             sample_loop(samples, tick, || async {
-                wait::fresh_task().await;
+                fresh.hop().await;
                 timed(wait::timeout(requested_ms)).await
             })
             .await
         }
         Mechanism::ResolvedPromise => sample_loop(samples, tick, || timed(wait::resolved_promise())).await,
-        Mechanism::MessageChannel => sample_loop(samples, tick, || timed(wait::fresh_task())).await,
-        Mechanism::SchedulerYield => sample_loop(samples, tick, || timed_result(wait::scheduler_yield())).await,
-        Mechanism::SchedulerPostTask => {
-            sample_loop(samples, tick, || timed_result(wait::scheduler_post_task())).await
+        Mechanism::MessageChannel => {
+            let fresh = wait::FreshTask::new();
+            sample_loop(samples, tick, || timed(fresh.hop())).await
+        }
+        Mechanism::SchedulerYield | Mechanism::SchedulerPostTask => {
+            let call = if mechanism == Mechanism::SchedulerYield {
+                wait::SchedulerCall::yield_now()
+            } else {
+                wait::SchedulerCall::post_task()
+            };
+            match call {
+                Ok(call) => sample_loop(samples, tick, || timed_result(call.call())).await,
+                Err(message) => Err(Stop::Failed(message)),
+            }
         }
         Mechanism::AnimationFrame => {
             sample_loop(samples, tick, || {
@@ -127,16 +143,20 @@ pub async fn measure_main(
 
 /// The delay of each level of a nested `setTimeout(0)` chain, `runs` times.
 /// Each chain starts from a fresh task, so level 1 has nesting level 0.
-pub async fn nested_chain(depth: u32, runs: u32, tick: &mut dyn FnMut()) -> Vec<Vec<f64>> {
+/// `tick` is called after each chain, as in [`measure_main`].
+pub async fn nested_chain(depth: u32, runs: u32, tick: &mut dyn FnMut() -> bool) -> Vec<Vec<f64>> {
     let mut levels = vec![Vec::with_capacity(runs as usize); depth as usize];
+    let fresh = wait::FreshTask::new();
     for _ in 0..runs {
-        wait::fresh_task().await;
+        fresh.hop().await;
         for level in levels.iter_mut() {
             let t0 = now();
             wait::timeout(0).await;
             level.push(now() - t0);
         }
-        tick();
+        if tick() {
+            wait::let_page_render().await;
+        }
     }
     levels
 }
@@ -151,6 +171,11 @@ pub async fn measure_in_worker(
     tick: &mut dyn FnMut(),
 ) -> WorkerOutcome {
     let d = f64::from(requested_ms);
+    // A worker renders nothing: it only counts.
+    let tick = &mut || {
+        tick();
+        false
+    };
     let result = match (mechanism, memory) {
         (Mechanism::WorkerTimeout, _) => {
             sample_loop(samples, tick, || timed(wait::timeout(requested_ms))).await
@@ -179,9 +204,9 @@ pub async fn measure_in_worker(
             })
             .await
         }
-        (Mechanism::WorkerAtomicsWait | Mechanism::WorkerWaitAsync, None) => Err(Stop::Failed(
-            "the page did not share memory with the worker".to_owned(),
-        )),
+        (Mechanism::WorkerAtomicsWait | Mechanism::WorkerWaitAsync, None) => {
+            Err(Stop::Failed(shared::NOT_SHARED.to_owned()))
+        }
         (other, _) => Err(Stop::Failed(format!(
             "{} does not run in a worker",
             other.id()
@@ -209,6 +234,6 @@ pub fn measure_ladder(
     config: &LadderConfig,
     memory: Option<&js_sys::Int32Array>,
 ) -> Result<SpinLadder, String> {
-    let memory = memory.ok_or_else(|| format!("the spin ladder {}", shared::NOT_ISOLATED))?;
+    let memory = memory.ok_or(shared::NOT_SHARED)?;
     ladder::measure(config, &now, &|s| ladder_step(s, memory))
 }

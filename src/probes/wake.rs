@@ -95,7 +95,7 @@ pub async fn wait_rounds(
             let t_set = wait::next_message(port).await.as_f64().unwrap_or(f64::NAN);
             out.push(epoch_now() - t_set);
         } else {
-            let slots = slots.ok_or_else(|| format!("this strategy {}", shared::NOT_ISOLATED))?;
+            let slots = slots.ok_or(shared::NOT_SHARED)?;
             slots.store_and_notify(FLAG, 0);
             slots.store_and_notify(GO, round as i32 + 1);
             notice(strategy, slots).await?;

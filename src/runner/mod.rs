@@ -49,11 +49,17 @@ impl Progress {
 /// Publishes progress to whoever shows it.
 pub type Publish = Rc<dyn Fn(Progress)>;
 
+/// How often a main-thread probe pauses to let the page show its
+/// progress, ms of sampling.
+const PACE_MS: f64 = 250.0;
+
 /// Shared progress state plus the callback that publishes it.
 #[derive(Clone)]
 pub(crate) struct Reporter {
     state: Rc<RefCell<Progress>>,
     publish: Publish,
+    /// When progress was last published, `performance.now()`.
+    published: Rc<Cell<f64>>,
 }
 
 impl Reporter {
@@ -64,7 +70,20 @@ impl Reporter {
                 ..Progress::default()
             })),
             publish,
+            published: Rc::new(Cell::new(clock::now())),
         }
+    }
+
+    /// Counts one main-thread sample without publishing (a render now would
+    /// land in the next sample); every [`PACE_MS`] publishes and returns
+    /// true: the probe then lets the page render before it goes on.
+    pub(crate) fn count(&self) -> bool {
+        self.state.borrow_mut().done += 1;
+        let due = clock::now() - self.published.get() >= PACE_MS;
+        if due {
+            self.update(|_| {});
+        }
+        due
     }
 
     pub(crate) fn update(&self, f: impl FnOnce(&mut Progress)) {
@@ -73,6 +92,7 @@ impl Reporter {
             f(&mut state);
             state.clone()
         };
+        self.published.set(clock::now());
         (self.publish)(snapshot);
     }
 }
@@ -95,7 +115,7 @@ pub fn environment() -> Environment {
 pub(crate) struct RunScope {
     env: Environment,
     hidden: Rc<Cell<bool>>,
-    _listener: page::VisibilityListener,
+    _listener: page::EventListener,
     _view: page::ViewListener,
 }
 
@@ -110,7 +130,7 @@ impl RunScope {
         Self {
             env: environment(),
             hidden,
-            _listener: page::VisibilityListener::new(mark.clone()),
+            _listener: page::EventListener::visibility(mark.clone()),
             _view: page::ViewListener::new(mark),
         }
     }

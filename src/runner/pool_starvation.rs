@@ -23,7 +23,7 @@ async fn run_mode(
 ) -> Result<PoolRun, String> {
     wait::fresh_task().await;
     let t0 = epoch_now();
-    let send = |worker: &ProbeWorker, job: u32| {
+    let send = |worker: &mut ProbeWorker, job: u32| {
         worker.send(&ToWorker::PoolJob {
             job,
             mode,
@@ -31,11 +31,11 @@ async fn run_mode(
         })
     };
     for job in 0..config.jobs {
-        send(&workers[config.worker_for(job) as usize], job)?;
+        send(&mut workers[config.worker_for(job) as usize], job)?;
     }
     let extra = config.jobs;
     let extra_queued = epoch_now();
-    send(&workers[config.worker_for(extra) as usize], extra)?;
+    send(&mut workers[config.worker_for(extra) as usize], extra)?;
 
     let mut spans = Vec::with_capacity(extra as usize + 1);
     for (w, worker) in workers.iter_mut().enumerate() {

@@ -1,18 +1,20 @@
 //! Runs experiment 1 ("timed waits") end to end.
 //!
-//! The main-thread probes and the worker probes run at the same time: they
-//! wait on different threads and mostly sleep, so running them side by side
-//! halves the wall time without contending for a core. Cells that cannot run
-//! here (no shared memory, no `scheduler.yield`) are filled in first as
-//! unavailable, with the reason. Cancelling is dropping the future: its
-//! pending timers are cleared and the worker is terminated by `Drop`.
+//! The worker's cells run first, then the main thread's, never both at
+//! once: a worker's messages would otherwise be parsed, and the progress
+//! they carry rendered, on the main thread while it measures. The main
+//! thread publishes progress only between samples and then lets the page
+//! render before it goes on. Cells that cannot run here (no shared memory,
+//! no `scheduler.yield`) are filled in first as unavailable, with the
+//! reason. A worker that fails (does not start, throws, crashes, stops
+//! answering) ends the run at once with the reason; the cells measured by
+//! then are kept. Cancelling is dropping the future:
+//! its pending timers are cleared and the worker is terminated by `Drop`.
 
-use super::{Progress, Publish, Reporter, RunScope};
+use super::{Publish, Reporter, RunScope};
 use crate::browser::{shared, wait, worker_host::ProbeWorker};
 use crate::probes;
-use futures::future::join;
 use std::cell::RefCell;
-use std::rc::Rc;
 use waitlab_core::probe::{CellKey, Mechanism, Thread, TimedWaitsConfig};
 use waitlab_core::protocol::{FromWorker, ToWorker, shared_slots};
 use waitlab_core::schema::{Cell, NestedChain, Outcome, Report, TimedWaits};
@@ -40,11 +42,11 @@ pub async fn run_timed_waits(config: TimedWaitsConfig, publish: Publish) -> Repo
     let memory = shared::new_shared_i32(shared_slots::LEN);
 
     let keys = config.cells();
-    let outcomes: Rc<RefCell<Vec<Option<Outcome>>>> = Rc::new(RefCell::new(
+    let outcomes: RefCell<Vec<Option<Outcome>>> = RefCell::new(
         keys.iter()
             .map(|&k| unavailable(k, &memory).map(|reason| Outcome::Unavailable { reason }))
             .collect(),
-    ));
+    );
     let pending = |thread: Thread| -> Vec<(usize, CellKey)> {
         let outcomes = outcomes.borrow();
         keys.iter()
@@ -54,37 +56,49 @@ pub async fn run_timed_waits(config: TimedWaitsConfig, publish: Publish) -> Repo
             .collect()
     };
     let (main_cells, worker_cells) = (pending(Thread::Main), pending(Thread::Worker));
-    let reporter = Reporter {
-        state: Rc::new(RefCell::new(Progress {
-            total: (main_cells.len() + worker_cells.len()) as u32 * config.samples
-                + config.chain_runs,
-            ..Progress::default()
-        })),
+    let reporter = Reporter::new(
         publish,
-    };
+        (main_cells.len() + worker_cells.len()) as u32 * config.samples + config.chain_runs,
+    );
 
-    let main_part = {
-        let (reporter, outcomes) = (reporter.clone(), outcomes.clone());
-        async move {
+    // The worker's cells first, while the page only waits (its messages
+    // and the progress they render touch no measured wait), then the main
+    // thread's, with the worker gone. A worker that fails ends the run at
+    // once: the reader learns why now, and keeps what was measured.
+    let mut failure = None;
+    if !worker_cells.is_empty() {
+        let memory = memory.as_ref().ok().cloned();
+        if let Err(message) =
+            run_worker_cells(&worker_cells, memory, config.samples, &reporter, &outcomes).await
+        {
+            failure = Some(message);
+        }
+        reporter.update(|p| p.worker = None);
+    }
+    let chain = match failure {
+        Some(_) => NestedChain { levels: Vec::new() },
+        None => {
             for (i, key) in main_cells {
                 reporter.update(|p| p.main = Some(key.label()));
                 // Let the page render the new state before measuring, so
                 // no rendering work lands inside the first samples.
-                wait::fresh_task().await;
-                let mut tick = || reporter.update(|p| p.done += 1);
+                wait::let_page_render().await;
                 let outcome = probes::measure_main(
                     key.mechanism,
                     key.requested_ms.unwrap_or(0),
                     config.samples,
-                    &mut tick,
+                    &mut || reporter.count(),
                 )
                 .await;
                 outcomes.borrow_mut()[i] = Some(outcome);
             }
+            reporter.update(|p| p.main = Some("nested setTimeout(0) chains".to_owned()));
+            wait::let_page_render().await;
+            let levels = probes::nested_chain(config.chain_depth, config.chain_runs, &mut || {
+                reporter.count()
+            })
+            .await;
             reporter.update(|p| p.main = None);
-            let mut tick = || reporter.update(|p| p.done += 1);
-            let levels =
-                probes::nested_chain(config.chain_depth, config.chain_runs, &mut tick).await;
             NestedChain {
                 levels: levels
                     .into_iter()
@@ -93,49 +107,37 @@ pub async fn run_timed_waits(config: TimedWaitsConfig, publish: Publish) -> Repo
             }
         }
     };
-    let worker_part = {
-        let (reporter, outcomes) = (reporter.clone(), outcomes.clone());
-        let memory = memory.as_ref().ok().cloned();
-        async move {
-            if worker_cells.is_empty() {
-                return;
-            }
-            let failed =
-                match run_worker_cells(&worker_cells, memory, config.samples, &reporter, &outcomes)
-                    .await
-                {
-                    Ok(()) => return,
-                    Err(message) => message,
-                };
-            // The worker could not start or crashed: every cell it had not
-            // finished gets the message.
-            for (i, _) in worker_cells {
-                outcomes.borrow_mut()[i].get_or_insert_with(|| Outcome::Failed {
-                    message: failed.clone(),
-                });
-            }
-        }
-    };
-    let (chain, ()) = join(main_part, worker_part).await;
-    reporter.update(|p| p.worker = None);
 
     let outcomes = outcomes.take();
+    // The reason is said once, in the run's alert; the cells it cut short
+    // only say so. A run that measured nothing shows no results at all.
+    let measured_any = outcomes
+        .iter()
+        .flatten()
+        .any(|o| !matches!(o, Outcome::Unavailable { .. }));
+    let unfinished = if failure.is_some() {
+        "not measured: the run stopped"
+    } else {
+        "not measured"
+    };
     let cells = keys
         .into_iter()
         .zip(outcomes)
         .map(|(key, outcome)| Cell {
             key,
             outcome: outcome.unwrap_or_else(|| Outcome::Failed {
-                message: "not measured".to_owned(),
+                message: unfinished.to_owned(),
             }),
         })
         .collect();
+    let results = (failure.is_none() || measured_any).then_some(TimedWaits {
+        config,
+        cells,
+        chain,
+    });
     scope.finish(|r| {
-        r.timed_waits = Some(TimedWaits {
-            config,
-            cells,
-            chain,
-        })
+        r.failure = failure.map(|message| format!("The run stopped: {message}"));
+        r.timed_waits = results;
     })
 }
 

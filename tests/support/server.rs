@@ -5,6 +5,8 @@
 //! [`Mode::PlainWithServiceWorker`] an ordinary host that serves it. It also injects
 //! an error probe into `index.html` that records console errors and
 //! uncaught exceptions in `window.__waitlabErrors` from the first moment.
+//! A [`Fault`] makes it a broken host: a damaged or replaced file, a
+//! response that never comes, or a script that runs before the page's own.
 
 use std::io::{BufRead, BufReader, Write};
 use std::net::{TcpListener, TcpStream};
@@ -27,6 +29,21 @@ pub enum Mode {
     PlainWithServiceWorker,
 }
 
+/// How a host misbehaves.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Fault {
+    /// Serves only the first 1,000 bytes of this file.
+    Truncate(&'static str),
+    /// Serves this text instead of the file.
+    Replace(&'static str, &'static str),
+    /// Serves this text, then the file.
+    Prepend(&'static str, &'static str),
+    /// Never answers for this file (holds the connection a minute).
+    Hang(&'static str),
+    /// Runs this script in `index.html` before any of the page's own.
+    HeadScript(&'static str),
+}
+
 /// A running server; it lives until the test process ends.
 pub struct Server {
     /// `http://127.0.0.1:PORT`.
@@ -36,14 +53,20 @@ pub struct Server {
 impl Server {
     /// Serves `dist` on a free port.
     pub fn start(dist: &Path, mode: Mode) -> Server {
+        Self::start_with(dist, mode, &[])
+    }
+
+    /// Serves `dist` on a free port with `faults`.
+    pub fn start_with(dist: &Path, mode: Mode, faults: &[Fault]) -> Server {
+        let faults = faults.to_vec();
         let listener = TcpListener::bind("127.0.0.1:0").expect("bind loopback");
         let origin = format!("http://{}", listener.local_addr().unwrap());
         let dist = dist.to_path_buf();
         std::thread::spawn(move || {
             for stream in listener.incoming().flatten() {
-                let dist = dist.clone();
+                let (dist, faults) = (dist.clone(), faults.clone());
                 std::thread::spawn(move || {
-                    let _ = handle(stream, &dist, mode);
+                    let _ = handle(stream, &dist, mode, &faults);
                 });
             }
         });
@@ -62,7 +85,7 @@ fn content_type(path: &Path) -> &'static str {
     }
 }
 
-fn handle(mut stream: TcpStream, dist: &Path, mode: Mode) -> std::io::Result<()> {
+fn handle(mut stream: TcpStream, dist: &Path, mode: Mode, faults: &[Fault]) -> std::io::Result<()> {
     let mut reader = BufReader::new(stream.try_clone()?);
     let mut request_line = String::new();
     reader.read_line(&mut request_line)?;
@@ -83,15 +106,39 @@ fn handle(mut stream: TcpStream, dist: &Path, mode: Mode) -> std::io::Result<()>
     let escapes = relative.split('/').any(|part| part == "..");
     let withheld = mode == Mode::Plain && relative == "coi-sw.js";
     let inside = !escapes && !withheld;
+    if faults
+        .iter()
+        .any(|f| matches!(f, Fault::Hang(path) if *path == relative))
+    {
+        std::thread::sleep(std::time::Duration::from_secs(60));
+        return Ok(());
+    }
     let (status, body, kind) = match std::fs::read(&file) {
         Ok(mut body) if inside => {
             if relative == "index.html" {
+                let scripts: String = faults
+                    .iter()
+                    .filter_map(|f| match f {
+                        Fault::HeadScript(js) => Some(format!("<script>{js}</script>")),
+                        _ => None,
+                    })
+                    .collect();
                 let html = String::from_utf8_lossy(&body).replacen(
                     "<head>",
-                    &format!("<head>{ERROR_PROBE}"),
+                    &format!("<head>{ERROR_PROBE}{scripts}"),
                     1,
                 );
                 body = html.into_bytes();
+            }
+            for fault in faults {
+                match *fault {
+                    Fault::Truncate(f) if f == relative => body.truncate(1000),
+                    Fault::Replace(f, text) if f == relative => body = text.as_bytes().to_vec(),
+                    Fault::Prepend(f, text) if f == relative => {
+                        body.splice(0..0, text.bytes());
+                    }
+                    _ => {}
+                }
             }
             ("200 OK", body, content_type(&file))
         }

@@ -1,6 +1,8 @@
 //! A minimal W3C WebDriver client (the handful of commands the tests use),
 //! driving Debian's Chromium through chromedriver and Firefox ESR through
-//! geckodriver, both headless.
+//! geckodriver, both headless, and WebKitGTK's MiniBrowser through
+//! WebKitWebDriver, which needs a display (`cargo xtask test` runs the
+//! suite under `xvfb-run`).
 
 use serde_json::{Value, json};
 use std::process::{Child, Command, Stdio};
@@ -13,6 +15,9 @@ pub enum Browser {
     Chromium,
     /// Debian's firefox-esr via geckodriver.
     Firefox,
+    /// WebKitGTK's MiniBrowser via WebKitWebDriver (Debian's
+    /// webkit2gtk-driver): Safari's engine.
+    WebKit,
 }
 
 impl Browser {
@@ -21,9 +26,30 @@ impl Browser {
         match self {
             Browser::Chromium => "chromium",
             Browser::Firefox => "firefox",
+            Browser::WebKit => "webkit",
+        }
+    }
+
+    /// Whether this browser can be driven here; `Err` says why not. Only
+    /// WebKit may be missing: `cargo xtask test` installs the others, and
+    /// names WebKit's driver in `WEBKITDRIVER` when it could install it.
+    pub fn available(self) -> Result<(), String> {
+        match self {
+            Browser::Chromium | Browser::Firefox => Ok(()),
+            Browser::WebKit if std::env::var_os("WEBKITDRIVER").is_none() => Err(
+                "WEBKITDRIVER is not set (cargo xtask test sets it where WebKitGTK installs)"
+                    .into(),
+            ),
+            Browser::WebKit if std::env::var_os("DISPLAY").is_none() => {
+                Err("WebKitGTK needs a display (run under xvfb-run)".into())
+            }
+            Browser::WebKit => Ok(()),
         }
     }
 }
+
+/// WebKitGTK's browser for automation, beside its library.
+const MINIBROWSER: &str = "/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser";
 
 /// A browser session; closed (and its driver killed) on drop.
 pub struct Session {
@@ -92,6 +118,17 @@ impl Session {
                     }
                 }),
             ),
+            Browser::WebKit => (
+                driver_path("WEBKITDRIVER", "WebKitWebDriver"),
+                vec![format!("--port={port}")],
+                json!({
+                    "browserName": "MiniBrowser",
+                    "webkitgtk:browserOptions": {
+                        "binary": std::env::var("WAITLAB_MINIBROWSER").unwrap_or_else(|_| MINIBROWSER.to_owned()),
+                        "args": ["--automation"]
+                    }
+                }),
+            ),
         };
         let driver = Command::new(&program)
             .args(&args)
@@ -133,7 +170,7 @@ impl Session {
             "/timeouts",
             json!({ "script": 170_000, "pageLoad": 60_000 }),
         );
-        if browser == Browser::Firefox {
+        if browser != Browser::Chromium {
             session.command(
                 "POST",
                 "/window/rect",

@@ -236,6 +236,19 @@ fn with_set(index: &str, file: &str) -> Result<Option<String>> {
 }
 
 fn bench() -> Result {
+    println!("== share-link decoder under hostile input ==");
+    run(cargo().args([
+        "test",
+        "--release",
+        "--quiet",
+        "--package",
+        "waitlab-core",
+        "--lib",
+        "--",
+        "--ignored",
+        "--nocapture",
+        "bench_hostile_payloads_million",
+    ]))?;
     println!("== native probe (waitlab-native, defaults) ==");
     let seconds = run_native("target/native-bench.json")?;
     println!("  default native run {seconds:>13.1} s (goal <= 30 s)");
@@ -271,9 +284,22 @@ fn bench() -> Result {
 }
 
 /// The end-to-end suite against `dist`, one browser at a time (the tests
-/// assert timing invariants); `release` for benchmarks.
+/// assert timing invariants); `release` for benchmarks. With WebKit it
+/// runs under `xvfb-run`, since WebKitGTK needs a display; without, it
+/// says why in one line and the WebKit tests say they did not run.
 fn e2e(dist: &Path, browsers: &tools::Browsers, release: bool, extra: &[&str]) -> Command {
-    let mut cmd = cargo();
+    let mut cmd = match &browsers.webkit {
+        Ok(_) => {
+            let mut xvfb = Command::new("xvfb-run");
+            xvfb.args(["-a", "-s", "-screen 0 1280x1800x24"])
+                .arg(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
+            xvfb
+        }
+        Err(why) => {
+            eprintln!("xtask: WebKit: not tested here: {why}");
+            cargo()
+        }
+    };
     cmd.args(["test", "--package", "waitlab", "--test", "e2e"]);
     if release {
         cmd.arg("--release");
@@ -283,6 +309,10 @@ fn e2e(dist: &Path, browsers: &tools::Browsers, release: bool, extra: &[&str]) -
         .env("WAITLAB_DIST", dist)
         .env("CHROMEDRIVER", &browsers.chromedriver)
         .env("GECKODRIVER", &browsers.geckodriver);
+    if let Ok(webkit) = &browsers.webkit {
+        cmd.env("WEBKITDRIVER", &webkit.driver)
+            .env("WAITLAB_MINIBROWSER", &webkit.minibrowser);
+    }
     cmd
 }
 

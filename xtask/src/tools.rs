@@ -127,11 +127,48 @@ pub fn ensure_build_tools() -> Result<PathBuf> {
 pub struct Browsers {
     pub chromedriver: PathBuf,
     pub geckodriver: PathBuf,
+    /// WebKitWebDriver and the MiniBrowser it drives, or why WebKit cannot
+    /// run here.
+    pub webkit: std::result::Result<WebKit, String>,
 }
 
-/// Debian's chromium, chromium-driver and firefox-esr, and geckodriver from
-/// crates.io; also the build tools (the browser tests need
-/// wasm-bindgen-test-runner).
+/// WebKitGTK for the end-to-end tests: Safari's engine on Linux.
+pub struct WebKit {
+    pub driver: PathBuf,
+    pub minibrowser: PathBuf,
+}
+
+/// Debian's WebKitGTK WebDriver and a virtual display for it, installed
+/// if missing; `Err` says in one line why WebKit cannot run here.
+fn ensure_webkit() -> std::result::Result<WebKit, String> {
+    let driver = PathBuf::from("/usr/bin/WebKitWebDriver");
+    if !driver.exists() || !Path::new("/usr/bin/xvfb-run").exists() {
+        let status = Command::new("apt-get")
+            .args(["install", "-y", "-qq", "--no-install-recommends"])
+            .args(["webkit2gtk-driver", "xvfb", "xauth"])
+            .env("DEBIAN_FRONTEND", "noninteractive")
+            .status();
+        if !status.is_ok_and(|s| s.success()) {
+            return Err("apt could not install webkit2gtk-driver and xvfb".into());
+        }
+    }
+    // MiniBrowser lives in WebKitGTK's library folder, under the
+    // machine's multiarch name.
+    let minibrowser = std::fs::read_dir("/usr/lib")
+        .map_err(|e| format!("/usr/lib: {e}"))?
+        .filter_map(|e| e.ok())
+        .map(|e| e.path().join("webkit2gtk-4.1/MiniBrowser"))
+        .find(|p| p.is_file())
+        .ok_or("WebKitGTK's MiniBrowser is not installed")?;
+    Ok(WebKit {
+        driver,
+        minibrowser,
+    })
+}
+
+/// Debian's chromium, chromium-driver and firefox-esr, WebKitGTK where
+/// Debian has it for this machine, and geckodriver from crates.io; also
+/// the build tools (the browser tests need wasm-bindgen-test-runner).
 pub fn ensure_browsers() -> Result<Browsers> {
     ensure_build_tools()?;
     let missing: Vec<&str> = [
@@ -143,8 +180,11 @@ pub fn ensure_browsers() -> Result<Browsers> {
     .filter(|(bin, _)| !Path::new(bin).exists())
     .map(|(_, pkg)| pkg)
     .collect();
-    if !missing.is_empty() {
+    let webkit_missing = !Path::new("/usr/bin/WebKitWebDriver").exists();
+    if !missing.is_empty() || webkit_missing {
         run(Command::new("apt-get").args(["update", "-qq"]))?;
+    }
+    if !missing.is_empty() {
         run(Command::new("apt-get")
             .args(["install", "-y", "-qq", "--no-install-recommends"])
             .args(&missing)
@@ -157,6 +197,7 @@ pub fn ensure_browsers() -> Result<Browsers> {
     Ok(Browsers {
         chromedriver: "/usr/bin/chromedriver".into(),
         geckodriver,
+        webkit: ensure_webkit(),
     })
 }
 

@@ -40,6 +40,13 @@ pub fn timed_waits(tw: &TimedWaits, tolerance_ms: f64) -> Vec<String> {
                     format_ms(loop_.p50),
                     format_ms(fresh.p50)
                 )
+            } else if f64::from(d) < NestedChain::CLAMP_MS {
+                format!(
+                    "setTimeout({d}) takes {} ms at the median awaited back to back and {} ms from \
+                     a fresh task: this browser does not clamp timers awaited back to back",
+                    format_ms(loop_.p50),
+                    format_ms(fresh.p50)
+                )
             } else {
                 format!(
                     "setTimeout({d}) takes {} ms at the median awaited back to back and {} ms from \
@@ -65,10 +72,16 @@ pub fn timed_waits(tw: &TimedWaits, tolerance_ms: f64) -> Vec<String> {
             format_ms(p.p50)
         ));
     }
-    if let Some(level) = tw.chain.clamp_onset(tolerance_ms) {
-        out.push(format!(
+    match tw.chain.clamp_onset(tolerance_ms) {
+        Some(level) => out.push(format!(
             "A nested setTimeout(0) chain runs at ≥ 4 ms per level from nesting level {level} on"
-        ));
+        )),
+        None if !tw.chain.levels.is_empty() => out.push(format!(
+            "A nested setTimeout(0) chain stays under 4 ms per level down to level {}: this \
+             browser does not clamp nested timers",
+            tw.chain.levels.len()
+        )),
+        None => {}
     }
     let earliest = tw
         .cells

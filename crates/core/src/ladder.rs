@@ -114,6 +114,12 @@ impl LadderConfig {
         let sleeps = self.steps.saturating_sub(SLEEP1_THRESHOLD);
         f64::from(self.repeats * sleeps) * 1.1 + 2.0 * f64::from(self.spin_until_ms)
     }
+
+    /// The longest a healthy run takes, ms: twice the estimate (a busy
+    /// machine stretches sleeps) plus half a second for the spins and yields.
+    pub fn longest_ms(&self) -> u32 {
+        (2.0 * self.estimated_ms()).min(f64::from(u32::MAX / 2)) as u32 + 500
+    }
 }
 
 impl Default for LadderConfig {

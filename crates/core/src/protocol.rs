@@ -17,7 +17,12 @@ use crate::wake::Strategy;
 use serde::{Deserialize, Serialize};
 
 /// Version of this protocol; bump on any change of the message shapes.
-pub const PROTOCOL_VERSION: u32 = 3;
+pub const PROTOCOL_VERSION: u32 = 4;
+
+/// How long past its expected silence a worker may stay quiet before the
+/// page takes it for dead, ms: a crashed, hung or muted worker ends in a
+/// message this long after its next reply was due, never in a hang.
+pub const GRACE_MS: u32 = 1_000;
 
 /// Layout of the shared memory the page posts to its workers: one
 /// `SharedArrayBuffer` seen as an `Int32Array` (the `i32` slots) and as a
@@ -108,6 +113,12 @@ pub enum ToWorker {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum FromWorker {
+    /// A sign of life from the worker's loader script while the wasm
+    /// loads (posted every [`LOADING_BEAT_MS`] from its first line).
+    Loading,
+    /// The loader saw the wasm start. `Ready` comes before it from a
+    /// healthy worker, so `Loaded` without `Ready` is a broken worker.
+    Loaded,
     /// The worker has loaded and accepts work.
     Ready {
         /// The worker's [`PROTOCOL_VERSION`].
@@ -199,12 +210,43 @@ impl WorkerOutcome {
     }
 }
 
+/// How often the loader script says [`FromWorker::Loading`], ms.
+pub const LOADING_BEAT_MS: u32 = 250;
+
+/// Rounds of wake latency or skew exchanges take at most this long each
+/// (the largest random delay, a timer-polled wake, and the handshake), ms.
+const ROUND_MS: u32 = 25;
+
 /// Why a message could not be read.
 #[derive(Debug, thiserror::Error)]
 #[error("unreadable worker message: {0}")]
 pub struct ProtocolError(#[from] serde_json::Error);
 
 impl ToWorker {
+    /// The longest a healthy worker stays silent while doing this job, ms:
+    /// the time to its first (or next) reply when nothing goes wrong. The
+    /// page waits this plus [`GRACE_MS`] before it gives up on a worker.
+    pub fn longest_silence_ms(&self) -> u32 {
+        match self {
+            // Progress goes out after every sample at most every 50 ms; a
+            // sample is the wait, a clamped timer or a raced waitAsync.
+            ToWorker::Run { requested_ms, .. } => requested_ms.saturating_add(100),
+            ToWorker::PoolJob { wait_ms, .. } => *wait_ms,
+            ToWorker::WakeSet { delays_us, .. } => {
+                let delays: u64 = delays_us.iter().map(|&d| u64::from(d)).sum();
+                let rounds = u32::try_from(delays_us.len()).unwrap_or(u32::MAX);
+                u32::try_from(delays / 1000)
+                    .unwrap_or(u32::MAX)
+                    .saturating_add(rounds.saturating_mul(ROUND_MS))
+            }
+            ToWorker::WakeWait { rounds, .. } => rounds.saturating_mul(ROUND_MS + 3),
+            ToWorker::SkewPong { exchanges } | ToWorker::SkewPing { exchanges } => {
+                exchanges.saturating_mul(ROUND_MS)
+            }
+            ToWorker::Ladder { config } => config.longest_ms(),
+        }
+    }
+
     /// Serializes for `postMessage`.
     pub fn to_json(&self) -> String {
         serde_json::to_string(self).expect("ToWorker always serializes")
@@ -260,5 +302,37 @@ mod tests {
             FromWorker::Ready { protocol: 2 }.to_json(),
             r#"{"ready":{"protocol":2}}"#
         );
+        // What www/worker_loader.js posts, JSON.stringify("loading") and
+        // JSON.stringify("loaded"), in its own words.
+        assert_eq!(
+            FromWorker::from_json("\"loading\"").unwrap(),
+            FromWorker::Loading
+        );
+        assert_eq!(
+            FromWorker::from_json("\"loaded\"").unwrap(),
+            FromWorker::Loaded
+        );
+    }
+
+    #[test]
+    fn every_job_says_how_long_it_may_be_silent() {
+        let run = |requested_ms| ToWorker::Run {
+            job: 0,
+            mechanism: Mechanism::WorkerTimeout,
+            requested_ms,
+            samples: 5000,
+        };
+        // A sample's length, not the job's: progress comes in between.
+        assert_eq!(run(10).longest_silence_ms(), 110);
+        assert_eq!(run(u32::MAX).longest_silence_ms(), u32::MAX);
+        let set = ToWorker::WakeSet {
+            strategy: Strategy::Event,
+            delays_us: vec![3000; 200],
+        };
+        assert_eq!(set.longest_silence_ms(), 600 + 200 * ROUND_MS);
+        let ladder = ToWorker::Ladder {
+            config: LadderConfig::default(),
+        };
+        assert!(ladder.longest_silence_ms() >= 2 * LadderConfig::default().spin_until_ms);
     }
 }

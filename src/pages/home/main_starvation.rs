@@ -36,7 +36,7 @@ pub fn MainStarvationSection() -> impl IntoView {
                     messages, input and rendering all wait; jobs that await a timer hold nothing. Watch \
                     the ball: requestAnimationFrame moves it, and it freezes while the blocking batch runs."</p>
             </div>
-            <Ticker />
+            <Ticker running=Signal::derive(move || experiment.progress.with(Option::is_some)) />
             <RunForm experiment=experiment config=config unit="batches"
                 hint=Signal::derive(move || config.get().ok().map(|c| format!(
                     "the page freezes for about {} s during the blocking batch",

@@ -9,7 +9,7 @@ mod spin_ladder;
 mod timed_waits;
 mod wake_latency;
 
-use crate::browser::{clock, location, page};
+use crate::browser::{location, page, shared, wait};
 use crate::components::comparison::ReferencePanel;
 use crate::components::env_block::EnvBlock;
 use crate::components::share::{Embedded, SharePanel};
@@ -47,17 +47,38 @@ pub fn App() -> impl IntoView {
     }
 }
 
-/// Shared memory is off: what that costs, said once at the top.
+/// Shared memory is off: why (detected, never guessed) and what that
+/// costs, said once at the top.
 #[component]
-fn NoIsolationBanner() -> impl IntoView {
+fn NoSharedMemoryBanner(
+    /// Why, as `shared::unavailable_reason` says.
+    reason: &'static str,
+) -> impl IntoView {
+    let why = if reason == shared::NO_SHARED_ARRAY_BUFFER {
+        " The page is cross-origin isolated, but this browser provides no SharedArrayBuffer. \
+        The worker probes that block in Atomics.wait are shown as unavailable; everything else \
+        still runs."
+    } else {
+        " The page is not cross-origin isolated, so browsers withhold SharedArrayBuffer \
+        and coarsen the clock. The worker probes that block in Atomics.wait are shown as \
+        unavailable; everything else still runs. To get them, serve waitlab with the headers \
+        Cross-Origin-Opener-Policy: same-origin and Cross-Origin-Embedder-Policy: \
+        require-corp (cargo xtask serve does)."
+    };
+    // coi.js may give up on its service worker after the page mounted.
+    let problem = RwSignal::new(page::isolation_problem());
+    let listener =
+        StoredValue::new_local(Some(page::EventListener::isolation_problem(move || {
+            problem.set(page::isolation_problem())
+        })));
+    on_cleanup(move || listener.set_value(None));
     view! {
         <aside class="banner" data-testid="no-coi" role="status">
             <strong>"Shared memory is off on this page."</strong>
-            " The page is not cross-origin isolated, so browsers withhold SharedArrayBuffer \
-            and coarsen the clock. The worker probes that block in Atomics.wait are shown as \
-            unavailable; everything else still runs. To get them, serve waitlab with the headers \
-            Cross-Origin-Opener-Policy: same-origin and Cross-Origin-Embedder-Policy: \
-            require-corp (cargo xtask serve does)."
+            {why}
+            {move || problem.get().map(|p| view! {
+                <span data-testid="coi-problem">{format!(" Isolating it without those headers did not work: {p}.")}</span>
+            })}
         </aside>
     }
 }
@@ -65,8 +86,17 @@ fn NoIsolationBanner() -> impl IntoView {
 /// The whole playground.
 #[component]
 fn Playground() -> impl IntoView {
-    let env = environment();
-    let isolated = env.cross_origin_isolated;
+    // The clock is read in a busy loop for a few ms: after the first paint
+    // (or a moment, where a hidden page paints nothing), so the page shows
+    // at once.
+    let env = RwSignal::new(None);
+    leptos::task::spawn_local(async move {
+        let frame = Box::pin(wait::animation_frame());
+        let _ = futures::future::select(frame, Box::pin(wait::timeout(200))).await;
+        wait::fresh_task().await;
+        env.set(Some(environment()));
+    });
+    let no_shared_memory = shared::unavailable_reason();
     view! {
         <header class="site">
             <h1>"waitlab"</h1>
@@ -78,9 +108,12 @@ fn Playground() -> impl IntoView {
                 <h2>"This browser"</h2>
                 <p class="lead">"Every number below depends on the clock: a wait shorter than one \
                     step of performance.now() cannot be told from zero."</p>
-                <EnvBlock env=env />
+                {move || match env.get() {
+                    Some(env) => view! { <EnvBlock env=env /> }.into_any(),
+                    None => view! { <p class="lead" data-testid="env-measuring">"Reading the clock…"</p> }.into_any(),
+                }}
             </section>
-            {(!isolated).then(|| view! { <NoIsolationBanner /> })}
+            {no_shared_memory.map(|reason| view! { <NoSharedMemoryBanner reason=reason /> })}
             <SharePanel />
             <ReferencePanel />
             {Experiment::ALL.into_iter().map(section).collect_view()}
@@ -114,7 +147,7 @@ fn Embed(
             format!("{}#{fragment}", location::page_url())
         }
     };
-    let isolated = clock::cross_origin_isolated();
+    let shared_memory = shared::unavailable_reason().is_none();
     let body = match Experiment::from_slug(&slug) {
         Some(experiment) => section(experiment),
         None => view! {
@@ -134,7 +167,7 @@ fn Embed(
                 <strong>"waitlab"</strong>
                 <a href=open target="_blank" rel="noopener" data-testid="open-in-waitlab">"Open in waitlab ↗"</a>
             </div>
-            {(!isolated).then(|| view! {
+            {(!shared_memory).then(|| view! {
                 <p class="embed-note" data-testid="no-coi">
                     "Shared memory is off in this embed, so the probes that block in Atomics.wait \
                     need the full page (Open in waitlab); everything else runs here."
