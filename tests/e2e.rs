@@ -1352,6 +1352,74 @@ fn service_worker_refused(browser: Browser) {
     assert_no_page_errors(&mut s);
 }
 
+/// Records, from before the page's own scripts, when each `setTimeout`
+/// was set and fired (with its delay), when animation frames ran and when
+/// the DOM changed, in `window.__quiet`.
+const QUIET_RECORDER: Fault = Fault::HeadScript(
+    "window.__quiet = { timers: [], frames: [], mutations: [] };\
+     (() => { const q = window.__quiet, st = window.setTimeout, raf = window.requestAnimationFrame;\
+       window.setTimeout = function (f, d, ...a) { const t0 = performance.now();\
+         return st.call(window, function (...x) { q.timers.push([t0, performance.now(), d | 0]); return f.apply(this, x); }, d, ...a); };\
+       window.requestAnimationFrame = function (f) { return raf.call(window, (t) => { q.frames.push(performance.now()); return f(t); }); };\
+       new MutationObserver(() => q.mutations.push(performance.now()))\
+         .observe(document, { subtree: true, childList: true, attributes: true, characterData: true }); })();",
+);
+
+/// The page is quiet while a main-thread probe measures: no animation
+/// frame runs and nothing on the page changes while one of its timers is
+/// pending (progress is shown between samples).
+fn quiet_page(browser: Browser) {
+    static S: OnceLock<Server> = OnceLock::new();
+    let server = S.get_or_init(|| Server::start_with(&dist(), Mode::Isolated, &[QUIET_RECORDER]));
+    let mut s = Session::start(browser);
+    s.open(&server.origin);
+    // Durations no other timer of the page uses: every 3 or 7 ms timer is
+    // a sample.
+    run_experiment(&mut s, "3, 7", "60", "quiet");
+    let q = s.eval("return window.__quiet;");
+    let times = |key: &str| -> Vec<f64> {
+        q[key]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_f64().unwrap())
+            .collect()
+    };
+    let (frames, mutations) = (times("frames"), times("mutations"));
+    let samples: Vec<(f64, f64)> = q["timers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|t| matches!(t[2].as_u64(), Some(3 | 7)))
+        .map(|t| (t[0].as_f64().unwrap(), t[1].as_f64().unwrap()))
+        .collect();
+    assert!(
+        samples.len() >= 4 * 60,
+        "{} samples recorded",
+        samples.len()
+    );
+    assert!(!mutations.is_empty(), "the page did render its progress");
+    for (label, events) in [("animation frame", &frames), ("DOM change", &mutations)] {
+        let inside: Vec<_> = events
+            .iter()
+            .filter(|&&t| samples.iter().any(|&(a, b)| a < t && t < b))
+            .collect();
+        assert!(
+            inside.is_empty(),
+            "{}: {label}s inside a measured wait at {inside:?}",
+            browser.name()
+        );
+    }
+    println!(
+        "{}: quiet page: {} timer samples, {} frames and {} DOM changes, none inside a sample",
+        browser.name(),
+        samples.len(),
+        frames.len(),
+        mutations.len()
+    );
+    assert_no_page_errors(&mut s);
+}
+
 // Faults: each served by a host of its own, each must end in a message.
 
 /// Clicks Run in `section` and returns how long, in ms of the page's
@@ -1546,6 +1614,21 @@ fn service_worker_firefox() {
 #[test]
 fn service_worker_webkit() {
     in_webkit(service_worker);
+}
+
+#[test]
+fn quiet_page_chromium() {
+    quiet_page(Browser::Chromium);
+}
+
+#[test]
+fn quiet_page_firefox() {
+    quiet_page(Browser::Firefox);
+}
+
+#[test]
+fn quiet_page_webkit() {
+    in_webkit(quiet_page);
 }
 
 #[test]

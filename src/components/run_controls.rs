@@ -68,7 +68,8 @@ fn ProgressBar(
     /// What `done` and `total` count.
     unit: &'static str,
 ) -> impl IntoView {
-    let pct = progress.fraction() * 100.0;
+    let fraction = progress.fraction();
+    let pct = fraction * 100.0;
     let doing = [("main thread", progress.main), ("worker", progress.worker)]
         .into_iter()
         .filter_map(|(thread, key)| key.map(|k| format!("{thread}: {k}")))
@@ -77,7 +78,7 @@ fn ProgressBar(
     view! {
         <div class="progress" data-testid="progress" role="progressbar"
             aria-valuemin="0" aria-valuemax="100" aria-valuenow=format!("{pct:.0}")>
-            <div class="fill" style:width=format!("{pct:.1}%")></div>
+            <div class="fill" style:transform=format!("scaleX({fraction:.3})")></div>
         </div>
         <p class="progress-text">{format!("{} of {} {unit}", progress.done, progress.total)}
             {(!doing.is_empty()).then(|| format!(" — measuring {doing}"))}</p>
