@@ -24,7 +24,8 @@ use waitlab_core::schema::Report;
 use waitlab_core::starvation::{MainConfig, PoolConfig};
 use waitlab_core::wake::WakeConfig;
 
-/// Progress shared by every experiment (cheap to clone, thread-safe).
+/// Progress shared by every experiment (cheap to clone, thread-safe). The
+/// experiments report it between cells or runs, never while they time.
 pub type Progress = ProgressBar;
 
 /// Milliseconds since `t`.

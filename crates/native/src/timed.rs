@@ -1,37 +1,36 @@
 //! Experiment 1 natively: `std::thread::sleep`, tokio's timer and the two
 //! yields, each timed back to back.
+//!
+//! Between a sample's two clock readings runs the wait alone: the samples
+//! go into a buffer allocated before the first one, and progress is
+//! reported once a cell is done.
 
 use crate::{Progress, ms_since, runtime};
 use std::time::{Duration, Instant};
 use waitlab_core::probe::{CellKey, Mechanism, TimedWaitsConfig};
 use waitlab_core::schema::{Cell, NestedChain, Outcome, TimedWaits};
 
-/// One sample of `key`, ms. Tokio probes run inside a task on the
+/// `samples` back-to-back timings of `wait` on this thread, ms.
+fn time_each(samples: usize, wait: impl Fn()) -> Vec<f64> {
+    let mut out = Vec::with_capacity(samples);
+    for _ in 0..samples {
+        let t = Instant::now();
+        wait();
+        out.push(ms_since(t));
+    }
+    out
+}
+
+/// Every sample of `key`, ms. Tokio probes run inside a task on the
 /// multi-thread runtime, as awaited code would.
-fn sample_all(
-    key: CellKey,
-    samples: u32,
-    rt: &tokio::runtime::Runtime,
-    tick: &Progress,
-) -> Vec<f64> {
+fn sample_all(key: CellKey, samples: u32, rt: &tokio::runtime::Runtime) -> Vec<f64> {
     let d = Duration::from_millis(u64::from(key.requested_ms.unwrap_or(0)));
     let n = samples as usize;
-    let on_this_thread = |wait: &dyn Fn()| {
-        (0..n)
-            .map(|_| {
-                let t = Instant::now();
-                wait();
-                tick.inc(1);
-                ms_since(t)
-            })
-            .collect()
-    };
     match key.mechanism {
-        Mechanism::ThreadSleep => on_this_thread(&|| std::thread::sleep(d)),
-        Mechanism::ThreadYield => on_this_thread(&std::thread::yield_now),
+        Mechanism::ThreadSleep => time_each(n, || std::thread::sleep(d)),
+        Mechanism::ThreadYield => time_each(n, std::thread::yield_now),
         Mechanism::TokioSleep | Mechanism::TokioYield => {
             let sleep = key.mechanism == Mechanism::TokioSleep;
-            let tick = tick.clone();
             rt.block_on(async move {
                 tokio::spawn(async move {
                     let mut out = Vec::with_capacity(n);
@@ -43,7 +42,6 @@ fn sample_all(
                             tokio::task::yield_now().await;
                         }
                         out.push(ms_since(t));
-                        tick.inc(1);
                     }
                     out
                 })
@@ -68,10 +66,11 @@ pub fn run(config: &TimedWaitsConfig, tick: &Progress) -> TimedWaits {
         .into_iter()
         .map(|key| {
             tick.set_message(key.label());
-            let outcome = Outcome::measured(sample_all(key, config.samples, &rt, tick))
-                .unwrap_or_else(|e| Outcome::Failed {
-                    message: e.to_string(),
-                });
+            let samples = sample_all(key, config.samples, &rt);
+            tick.inc(u64::from(config.samples));
+            let outcome = Outcome::measured(samples).unwrap_or_else(|e| Outcome::Failed {
+                message: e.to_string(),
+            });
             Cell { key, outcome }
         })
         .collect();

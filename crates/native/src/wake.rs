@@ -1,31 +1,61 @@
-//! Experiment 4 natively: a setter thread busy-waits a random 0–3 ms,
-//! stamps the time and raises a flag; the waiter notices it by polling or
-//! by being woken. Both read one monotonic clock, so there is no skew to
-//! correct.
+//! Experiment 4 natively: for each strategy, two long-lived threads, a
+//! setter and a waiter, meet at a barrier before every round. The setter
+//! then busy-waits the round's random 0–3 ms, stamps the time, raises the
+//! flag and wakes the waiter by the strategy; the waiter notices the flag
+//! by polling or by being woken, and stamps the time. So every wake goes
+//! from one running thread to another, as in the article, rather than
+//! from a thread spawned for the round. Both read one monotonic clock, so
+//! there is no skew to correct.
+//!
+//! The flag holds the number of the round last raised (rounds count from
+//! 1), and the waiter of round k waits for the value k: a late wake, a
+//! leftover park token or a stored `Notify` permit from an earlier round
+//! only makes it check again. The waiter builds its tokio runtime (current
+//! thread) once, for the tokio strategies.
 
 use crate::{Progress, runtime};
 use std::sync::atomic::{AtomicU32, Ordering};
-use std::sync::{Condvar, Mutex};
+use std::sync::{Barrier, Condvar, Mutex};
+use std::thread::Thread;
 use std::time::{Duration, Instant};
 use waitlab_core::schema::Outcome;
 use waitlab_core::wake::{Strategy, WakeConfig, WakeLatency, WakeResult};
 
-/// What one round shares between the setter and the waiter.
-#[derive(Default)]
-struct Round {
+/// What the setter and the waiter share over one strategy's rounds.
+struct Meeting {
+    /// The round last raised, 0 before the first.
     flag: AtomicU32,
-    raised: Mutex<bool>,
+    /// The round last raised, as the condition variable's state.
+    raised: Mutex<u32>,
     condvar: Condvar,
     notify: tokio::sync::Notify,
+    /// Where the two threads meet before each round.
+    barrier: Barrier,
 }
 
-impl Round {
-    /// The setter's side: raise the flag and wake the waiter by `strategy`.
-    fn raise(&self, strategy: Strategy, waiter: &std::thread::Thread) {
-        self.flag.store(1, Ordering::Release);
+impl Meeting {
+    fn new() -> Meeting {
+        Meeting {
+            flag: AtomicU32::new(0),
+            raised: Mutex::new(0),
+            condvar: Condvar::new(),
+            notify: tokio::sync::Notify::new(),
+            barrier: Barrier::new(2),
+        }
+    }
+
+    /// Whether `round` has been raised.
+    fn up(&self, round: u32) -> bool {
+        self.flag.load(Ordering::Acquire) == round
+    }
+
+    /// The setter's side: raise the flag for `round` and wake the waiter
+    /// by `strategy`.
+    fn raise(&self, strategy: Strategy, round: u32, waiter: &Thread) {
+        self.flag.store(round, Ordering::Release);
         match strategy {
             Strategy::Condvar => {
-                *self.raised.lock().expect("round lock") = true;
+                *self.raised.lock().expect("meeting lock") = round;
                 self.condvar.notify_one();
             }
             Strategy::Park => waiter.unpark(),
@@ -35,68 +65,98 @@ impl Round {
         }
     }
 
-    fn up(&self) -> bool {
-        self.flag.load(Ordering::Acquire) != 0
-    }
-
-    /// The waiter's side: return once the flag is up, noticed by `strategy`.
-    fn notice(&self, strategy: Strategy, rt: &tokio::runtime::Runtime) {
+    /// The waiter's side: the time it noticed `round` raised, by
+    /// `strategy`.
+    fn notice(&self, strategy: Strategy, round: u32, rt: &tokio::runtime::Runtime) -> Instant {
         match strategy {
             Strategy::NativeSpinUntil => {
-                while !self.up() {
+                while !self.up(round) {
                     std::hint::spin_loop();
                 }
             }
             Strategy::NativeSleepPoll => {
-                while !self.up() {
+                while !self.up(round) {
                     std::thread::sleep(Duration::from_millis(1));
                 }
             }
-            Strategy::NativeTimerPoll => rt.block_on(async {
-                while !self.up() {
-                    tokio::time::sleep(Duration::from_millis(1)).await;
-                }
-            }),
+            Strategy::NativeTimerPoll => {
+                return rt.block_on(async {
+                    while !self.up(round) {
+                        tokio::time::sleep(Duration::from_millis(1)).await;
+                    }
+                    Instant::now()
+                });
+            }
             Strategy::Condvar => {
-                let mut raised = self.raised.lock().expect("round lock");
-                while !*raised {
-                    raised = self.condvar.wait(raised).expect("round lock");
+                let mut raised = self.raised.lock().expect("meeting lock");
+                while *raised != round {
+                    raised = self.condvar.wait(raised).expect("meeting lock");
                 }
             }
             Strategy::Park => {
-                while !self.up() {
+                while !self.up(round) {
                     std::thread::park();
                 }
             }
             Strategy::Futex => {
-                while !self.up() {
-                    atomic_wait::wait(&self.flag, 0);
+                while !self.up(round) {
+                    atomic_wait::wait(&self.flag, round - 1);
                 }
             }
-            Strategy::TokioNotify => rt.block_on(self.notify.notified()),
+            Strategy::TokioNotify => {
+                return rt.block_on(async {
+                    while !self.up(round) {
+                        self.notify.notified().await;
+                    }
+                    Instant::now()
+                });
+            }
             other => unreachable!("{} is not a native strategy", other.id()),
         }
+        Instant::now()
     }
 }
 
-/// One round: set→noticed, ms.
-fn round(strategy: Strategy, delay: Duration, rt: &tokio::runtime::Runtime) -> f64 {
-    let shared = Round::default();
-    let waiter = std::thread::current();
+/// The set→noticed times of `strategy`, ms: one round per delay of
+/// `delays_us`, between a waiter thread and a setter thread that live for
+/// all the rounds.
+fn measure(strategy: Strategy, delays_us: &[u32]) -> Vec<f64> {
+    let meeting = Meeting::new();
+    let meeting = &meeting;
     std::thread::scope(|s| {
-        let setter = s.spawn(|| {
-            let t = Instant::now();
-            while t.elapsed() < delay {
-                std::hint::spin_loop();
+        let waiter = s.spawn(move || {
+            let rt = runtime::current_thread();
+            let mut noticed = Vec::with_capacity(delays_us.len());
+            for round in (1..).take(delays_us.len()) {
+                meeting.barrier.wait();
+                noticed.push(meeting.notice(strategy, round, &rt));
             }
-            let set_at = Instant::now();
-            shared.raise(strategy, &waiter);
-            set_at
+            noticed
         });
-        shared.notice(strategy, rt);
-        let noticed = Instant::now();
-        let set_at = setter.join().expect("the setter does not panic");
-        noticed.saturating_duration_since(set_at).as_secs_f64() * 1000.0
+        let waiter_thread = waiter.thread().clone();
+        let setter = s.spawn(move || {
+            let mut set = Vec::with_capacity(delays_us.len());
+            for (round, &us) in (1..).zip(delays_us) {
+                let delay = Duration::from_micros(u64::from(us));
+                meeting.barrier.wait();
+                let t = Instant::now();
+                while t.elapsed() < delay {
+                    std::hint::spin_loop();
+                }
+                let set_at = Instant::now();
+                meeting.raise(strategy, round, &waiter_thread);
+                set.push(set_at);
+            }
+            set
+        });
+        let noticed = waiter.join().expect("the waiter does not panic");
+        let set = setter.join().expect("the setter does not panic");
+        set.iter()
+            .zip(&noticed)
+            .map(|(&set_at, noticed)| {
+                noticed.saturating_duration_since(set_at).as_secs_f64() * 1000.0
+            })
+            .collect()
     })
 }
 
@@ -107,20 +167,13 @@ pub fn units(config: &WakeConfig) -> u64 {
 
 /// Runs experiment 4 with `config`.
 pub fn run(config: &WakeConfig, tick: &Progress) -> WakeLatency {
-    let rt = runtime::current_thread();
     let delays = config.delays_us();
     let results = Strategy::NATIVE
         .into_iter()
         .map(|strategy| {
             tick.set_message(strategy.label());
-            let samples = delays
-                .iter()
-                .map(|&us| {
-                    let ms = round(strategy, Duration::from_micros(u64::from(us)), &rt);
-                    tick.inc(1);
-                    ms
-                })
-                .collect();
+            let samples = measure(strategy, &delays);
+            tick.inc(u64::from(config.rounds));
             let outcome = Outcome::measured(samples).unwrap_or_else(|e| Outcome::Failed {
                 message: e.to_string(),
             });
