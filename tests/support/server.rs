@@ -18,6 +18,9 @@ const ERROR_PROBE: &str = "<script>window.__waitlabErrors=[];\
 addEventListener('error',function(ev){window.__waitlabErrors.push('error: '+ev.message);});\
 addEventListener('unhandledrejection',function(ev){window.__waitlabErrors.push('rejection: '+ev.reason);});})();</script>";
 
+/// The path of a blank page every server has.
+pub const BLANK: &str = "__blank.html";
+
 /// What kind of host the server plays.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Mode {
@@ -113,6 +116,17 @@ fn handle(mut stream: TcpStream, dist: &Path, mode: Mode, faults: &[Fault]) -> s
         std::thread::sleep(std::time::Duration::from_secs(60));
         return Ok(());
     }
+    // A blank page of the same origin, for probes that need a page
+    // without waitlab in it.
+    if relative == BLANK {
+        return respond(
+            &mut stream,
+            mode,
+            "200 OK",
+            b"<!doctype html><title>blank</title>",
+            "text/html",
+        );
+    }
     let (status, body, kind) = match std::fs::read(&file) {
         Ok(mut body) if inside => {
             if relative == "index.html" {
@@ -144,6 +158,16 @@ fn handle(mut stream: TcpStream, dist: &Path, mode: Mode, faults: &[Fault]) -> s
         }
         _ => ("404 Not Found", b"not found".to_vec(), "text/plain"),
     };
+    respond(&mut stream, mode, status, &body, kind)
+}
+
+fn respond(
+    stream: &mut TcpStream,
+    mode: Mode,
+    status: &str,
+    body: &[u8],
+    kind: &str,
+) -> std::io::Result<()> {
     let mut head = format!(
         "HTTP/1.1 {status}\r\nContent-Type: {kind}\r\nContent-Length: {}\r\nCache-Control: no-store\r\nConnection: close\r\n",
         body.len()
@@ -153,6 +177,6 @@ fn handle(mut stream: TcpStream, dist: &Path, mode: Mode, faults: &[Fault]) -> s
     }
     head.push_str("\r\n");
     stream.write_all(head.as_bytes())?;
-    stream.write_all(&body)?;
+    stream.write_all(body)?;
     stream.flush()
 }

@@ -9,6 +9,10 @@
 
 use serde::{Deserialize, Serialize};
 
+/// How many clock steps a figure must span to count as measured: below
+/// that, one step of rounding is more than 5 % of it.
+pub const RESOLVED_STEPS: f64 = 20.0;
+
 /// Measured granularity of a clock, in milliseconds.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct ClockInfo {
@@ -45,6 +49,16 @@ impl ClockInfo {
     pub fn tolerance_ms(&self) -> f64 {
         self.typical_step_ms.max(self.min_step_ms).max(0.001)
     }
+
+    /// The smallest figure this clock measures: [`RESOLVED_STEPS`] steps.
+    pub fn resolution_ms(&self) -> f64 {
+        RESOLVED_STEPS * self.tolerance_ms()
+    }
+
+    /// Whether `value_ms` spans enough steps to count as measured.
+    pub fn resolves(&self, value_ms: f64) -> bool {
+        value_ms.abs() >= self.resolution_ms()
+    }
 }
 
 #[cfg(test)]
@@ -60,5 +74,17 @@ mod tests {
         assert_eq!(c.readings, 9);
         assert_eq!(ClockInfo::from_readings(&[1.0, 1.0]), None);
         assert_eq!(ClockInfo::from_readings(&[]), None);
+    }
+
+    #[test]
+    fn twenty_steps_resolve_a_figure() {
+        let c = ClockInfo {
+            min_step_ms: 0.005,
+            typical_step_ms: 0.005,
+            readings: 100,
+        };
+        assert!((c.resolution_ms() - 0.1).abs() < 1e-12);
+        assert!(c.resolves(0.1) && c.resolves(-0.2));
+        assert!(!c.resolves(0.025), "five steps is not a measurement");
     }
 }

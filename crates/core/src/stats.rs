@@ -70,6 +70,22 @@ impl Samples {
         self.sorted.iter().sum::<f64>() / self.sorted.len() as f64
     }
 
+    /// The mean of the samples left after dropping the lowest and the
+    /// highest `fraction` of them each (`fraction` clamped to `[0, 0.49]`;
+    /// at least one sample stays). Unlike the median it is not stuck to the
+    /// clock's steps: samples that are rounded to a step with a random
+    /// phase average out to a figure finer than one step.
+    pub fn trimmed_mean(&self, fraction: f64) -> f64 {
+        let fraction = if fraction.is_nan() {
+            0.0
+        } else {
+            fraction.clamp(0.0, 0.49)
+        };
+        let cut = (self.sorted.len() as f64 * fraction).floor() as usize;
+        let kept = &self.sorted[cut..self.sorted.len() - cut];
+        kept.iter().sum::<f64>() / kept.len() as f64
+    }
+
     /// The `q` quantile by the type-7 rule in the module docs; `q` is
     /// clamped to `[0, 1]` (NaN counts as 0).
     pub fn quantile(&self, q: f64) -> f64 {
@@ -215,6 +231,19 @@ mod tests {
                 count: 2
             }]
         );
+    }
+
+    #[test]
+    fn trimmed_mean_drops_both_tails() {
+        // 10 samples, 10 % off each end: the 0.0 and the 100.0 go.
+        let x = s(&[0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 100.0]);
+        assert_eq!(x.trimmed_mean(0.1), 4.5);
+        assert_eq!(x.trimmed_mean(0.0), x.mean());
+        assert_eq!(s(&[2.0]).trimmed_mean(0.49), 2.0);
+        // Steps of 5 with a random phase average to the true 12.
+        let quantized = s(&[10.0, 10.0, 10.0, 15.0, 15.0]);
+        assert_eq!(quantized.quantile(0.5), 10.0);
+        assert_eq!(quantized.trimmed_mean(0.0), 12.0);
     }
 
     #[test]
