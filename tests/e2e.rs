@@ -325,12 +325,26 @@ fn isolated_on(browser: Browser, server: &Server) {
         Mechanism::TimeoutAwaited,
         Mechanism::TimeoutFreshTask,
         Mechanism::WorkerTimeout,
+        Mechanism::WorkerTimeoutFreshTask,
     ] {
         assert_at_least(
             &samples(tw, m, Some(10)),
             timer_floor(browser, 10.0, tol),
             m,
         );
+    }
+    // A timer started from a fresh task escapes the nesting clamp, in a
+    // worker as on the main thread.
+    for m in [
+        Mechanism::TimeoutFreshTask,
+        Mechanism::WorkerTimeoutFreshTask,
+    ] {
+        for d in [0, 1] {
+            let p50 = waitlab_core::stats::Samples::new(samples(tw, m, Some(d)))
+                .unwrap()
+                .quantile(0.5);
+            assert!(p50 < 4.0 - tol, "{m:?}({d}) p50 {p50} ms: clamped");
+        }
     }
     // A resolved promise does not yield: nearly every await stays far under
     // a millisecond (a rare garbage-collection pause may not).
@@ -361,6 +375,30 @@ fn isolated_on(browser: Browser, server: &Server) {
             findings.contains("does not clamp nested timers"),
             "{findings}"
         ),
+    }
+    // Every figure of the table under 20 clock steps is marked as such.
+    let resolution = report.env.clock.unwrap().resolution_ms();
+    let figures = s.eval(
+        "return Array.from(document.querySelectorAll('[data-testid=timed-waits] [data-testid=results-table] tbody tr'))\
+           .filter(r => r.children.length === 11)\
+           .flatMap(r => Array.from(r.children).slice(4, 10))\
+           .map(td => [td.firstChild ? td.firstChild.textContent : '', td.querySelector('[data-testid=below-clock]') !== null]);",
+    );
+    let mut marks = 0;
+    for f in figures.as_array().unwrap() {
+        let (text, marked) = (f[0].as_str().unwrap(), f[1].as_bool().unwrap());
+        if let Ok(v) = text.trim().parse::<f64>() {
+            if v.abs() < resolution * 0.99 {
+                assert!(marked, "{text} ms is under {resolution} ms and not marked");
+            }
+            marks += usize::from(marked);
+        }
+    }
+    if marks > 0 {
+        assert!(
+            s.text(&in_tw("clock-note")).is_some(),
+            "the marks are explained"
+        );
     }
     // Every cell is in the table.
     for cell in &tw.cells {

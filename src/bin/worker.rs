@@ -138,6 +138,13 @@ fn handle(data: JsValue) {
                 .and_then(|s| wake::ping(&s, exchanges));
             post(&FromWorker::SkewDone { result });
         }
+        Ok(ToWorker::ClockPing) => {
+            let received_ms = epoch_now();
+            post(&FromWorker::ClockPong {
+                received_ms,
+                sent_ms: epoch_now(),
+            });
+        }
         Ok(ToWorker::Ladder { config }) => {
             let memory = MEMORY.with(|m| m.borrow().clone());
             let result = measure_ladder(&config, memory.as_ref());

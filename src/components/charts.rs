@@ -72,7 +72,7 @@ pub fn OverviewChart(
     /// Measured rows, in display order.
     rows: Vec<OverviewRow>,
 ) -> impl IntoView {
-    const LEFT: f64 = 300.0;
+    const LEFT: f64 = 360.0;
     const ROW: f64 = 20.0;
     const TOP: f64 = 8.0;
     let height = TOP + ROW * rows.len() as f64 + 40.0;

@@ -3,8 +3,29 @@
 
 use leptos::prelude::*;
 use waitlab_core::chart::format_ms;
+use waitlab_core::clock::{ClockInfo, RESOLVED_STEPS};
 use waitlab_core::probe::{CellKey, Thread};
 use waitlab_core::schema::{Cell, Outcome};
+
+/// One figure, ms, marked ‡ when it spans fewer than 20 steps of `clock`
+/// (then it is rounding, not a measurement), with the step it would need.
+fn figure(value: f64, clock: Option<ClockInfo>) -> impl IntoView {
+    let below = clock.filter(|c| !c.resolves(value));
+    view! {
+        <td class="num" class:below-clock=below.is_some()>
+            {format_ms(value)}
+            {below.map(|c| view! {
+                <abbr class="clock-mark" data-testid="below-clock" title=format!(
+                    "Below this clock's resolution ({} ms = {RESOLVED_STEPS} steps of {} ms): \
+                     measuring it would need a step of {} ms or finer",
+                    format_ms(c.resolution_ms()),
+                    format_ms(c.tolerance_ms()),
+                    format_ms(value.abs() / RESOLVED_STEPS)
+                )>"‡"</abbr>
+            })}
+        </td>
+    }
+}
 
 fn thread_name(thread: Thread) -> &'static str {
     match thread {
@@ -15,21 +36,20 @@ fn thread_name(thread: Thread) -> &'static str {
 }
 
 /// The statistics columns of one row.
-fn stat_cells(cell: &Cell) -> AnyView {
+fn stat_cells(cell: &Cell, clock: Option<ClockInfo>) -> AnyView {
     match &cell.outcome {
         Outcome::Measured { summary: s, .. } => {
-            let overshoot = cell
-                .key
-                .requested_ms
-                .map(|d| format_ms(s.overshoot(f64::from(d))))
-                .unwrap_or_else(|| "–".to_owned());
+            let overshoot = match cell.key.requested_ms {
+                Some(d) => figure(s.overshoot(f64::from(d)), clock).into_any(),
+                None => view! { <td class="num">"–"</td> }.into_any(),
+            };
             view! {
-                <td class="num" data-testid="p50">{format_ms(s.p50)}</td>
-                <td class="num">{format_ms(s.p90)}</td>
-                <td class="num">{format_ms(s.p99)}</td>
-                <td class="num">{format_ms(s.max)}</td>
-                <td class="num">{format_ms(s.mean)}</td>
-                <td class="num">{overshoot}</td>
+                {figure(s.p50, clock)}
+                {figure(s.p90, clock)}
+                {figure(s.p99, clock)}
+                {figure(s.max, clock)}
+                {figure(s.mean, clock)}
+                {overshoot}
                 <td class="num">{s.n}</td>
             }
             .into_any()
@@ -56,7 +76,19 @@ pub fn ResultsTable(
     cells: Vec<Cell>,
     /// The cell shown in the histogram.
     selected: RwSignal<Option<CellKey>>,
+    /// The clock the run read, which decides what counts as measured.
+    clock: Option<ClockInfo>,
 ) -> impl IntoView {
+    let marked = clock.is_some_and(|c| {
+        cells
+            .iter()
+            .filter_map(|cell| cell.outcome.summary())
+            .any(|s| {
+                [s.p50, s.p90, s.p99, s.max, s.mean]
+                    .iter()
+                    .any(|&v| !c.resolves(v))
+            })
+    });
     let rows = cells
         .into_iter()
         .map(|cell| {
@@ -77,7 +109,7 @@ pub fn ResultsTable(
                     <td class="analogue">{key.analogue()}</td>
                     <td>{thread_name(key.mechanism.thread())}</td>
                     <td class="num">{requested}</td>
-                    {stat_cells(&cell)}
+                    {stat_cells(&cell, clock)}
                 </tr>
             }
         })
@@ -103,5 +135,16 @@ pub fn ResultsTable(
                 <tbody>{rows}</tbody>
             </table>
         </div>
+        {clock.filter(|_| marked).map(|c| view! {
+            <p class="note" data-testid="clock-note">
+                {format!(
+                    "‡ below this clock's resolution: a figure under {} ms spans fewer than {RESOLVED_STEPS} \
+                     steps of performance.now() ({} ms a step here), so it is rounding, not a \
+                     measurement. Hover a mark for the step it would need.",
+                    format_ms(c.resolution_ms()),
+                    format_ms(c.tolerance_ms())
+                )}
+            </p>
+        })}
     }
 }

@@ -180,6 +180,14 @@ pub async fn measure_in_worker(
         (Mechanism::WorkerTimeout, _) => {
             sample_loop(samples, tick, || timed(wait::timeout(requested_ms))).await
         }
+        (Mechanism::WorkerTimeoutFreshTask, _) => {
+            let fresh = wait::FreshTask::new();
+            sample_loop(samples, tick, || async {
+                fresh.hop().await;
+                timed(wait::timeout(requested_ms)).await
+            })
+            .await
+        }
         (Mechanism::WorkerAtomicsWait, Some(mem)) => {
             sample_loop(samples, tick, || async move {
                 let t0 = now();

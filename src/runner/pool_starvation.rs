@@ -4,8 +4,9 @@
 //!
 //! Jobs are handed out round robin as soon as the batch starts, so they
 //! queue in the workers' event loops the way work items queue in a thread
-//! pool. Spans come back in `timeOrigin + now()` time and are shown relative
-//! to the moment the batch was queued.
+//! pool. Spans come back in each worker's `timeOrigin + now()` time, are put
+//! on the page's clock with the offset measured by ping-pong before the
+//! batch, and are shown relative to the moment the batch was queued.
 
 use super::{Publish, Reporter, RunScope};
 use crate::browser::clock::epoch_now;
@@ -14,6 +15,28 @@ use futures::future::try_join_all;
 use waitlab_core::protocol::{FromWorker, ToWorker, shared_slots};
 use waitlab_core::schema::Report;
 use waitlab_core::starvation::{JobMode, JobSpan, PoolConfig, PoolRun, PoolStarvation};
+use waitlab_core::wake::skew_ms;
+
+/// Clock exchanges per worker before a batch.
+const CLOCK_EXCHANGES: usize = 16;
+
+/// How far `worker`'s `timeOrigin + now()` is ahead of the page's, ms,
+/// from ping-pong exchanges (NTP's formula, `wake::skew_ms`).
+async fn clock_offset(worker: &mut ProbeWorker) -> Result<f64, String> {
+    let mut exchanges = Vec::with_capacity(CLOCK_EXCHANGES);
+    for _ in 0..CLOCK_EXCHANGES {
+        let sent = epoch_now();
+        worker.send(&ToWorker::ClockPing)?;
+        match worker.next().await? {
+            FromWorker::ClockPong {
+                received_ms,
+                sent_ms,
+            } => exchanges.push([sent, received_ms, sent_ms, epoch_now()]),
+            other => return Err(format!("unexpected message from a pool worker: {other:?}")),
+        }
+    }
+    Ok(skew_ms(&exchanges))
+}
 
 async fn run_mode(
     mode: JobMode,
@@ -21,6 +44,10 @@ async fn run_mode(
     workers: &mut [ProbeWorker],
     reporter: &Reporter,
 ) -> Result<PoolRun, String> {
+    let mut offsets = Vec::with_capacity(workers.len());
+    for worker in workers.iter_mut() {
+        offsets.push(clock_offset(worker).await?);
+    }
     wait::fresh_task().await;
     let t0 = epoch_now();
     let send = |worker: &mut ProbeWorker, job: u32| {
@@ -52,8 +79,8 @@ async fn run_mode(
                     spans.push(JobSpan {
                         worker: w as u32,
                         job,
-                        start_ms: start_ms - t0,
-                        end_ms: end_ms - t0,
+                        start_ms: start_ms - offsets[w] - t0,
+                        end_ms: end_ms - offsets[w] - t0,
                     });
                     reporter.update(|p| p.done += 1);
                 }

@@ -56,6 +56,19 @@ pub fn timed_waits(tw: &TimedWaits, tolerance_ms: f64) -> Vec<String> {
                 )
             });
         }
+        if let (Some(loop_), Some(fresh)) = (
+            summary(tw, Mechanism::WorkerTimeout, Some(d)),
+            summary(tw, Mechanism::WorkerTimeoutFreshTask, Some(d)),
+        ) && loop_.p50 >= NestedChain::CLAMP_MS - tolerance_ms
+            && fresh.p50 < loop_.p50 - 1.0
+        {
+            out.push(format!(
+                "A worker clamps nested timers too: setTimeout({d}) awaited back to back takes \
+                 {} ms at the median there, {} ms from a fresh task",
+                format_ms(loop_.p50),
+                format_ms(fresh.p50)
+            ));
+        }
         if let Some(sleep) = summary(tw, Mechanism::WorkerAtomicsWait, Some(d)) {
             out.push(format!(
                 "Atomics.wait({d}) in a worker, the Thread.Sleep analogue, overshoots by {} ms at \
@@ -317,7 +330,9 @@ mod tests {
         assert!(f[0].contains("4.20 ms") && f[0].contains("1.10 ms"));
         assert!(f[1].contains("0.005 ms"));
         assert!(f[2].contains("level 3"));
-        assert!(f[3].contains("setTimeout(1) in a worker returned up to 0.1 ms before"));
+        assert!(
+            f[3].contains("setTimeout(1) in a worker, back to back returned up to 0.1 ms before")
+        );
         assert!(f[4].contains("51.0 ms"));
     }
 }

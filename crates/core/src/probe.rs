@@ -38,8 +38,12 @@ pub enum Mechanism {
     AnimationFrame,
     /// `Atomics.wait(i32, i, v, d)` in a worker: blocks the worker thread.
     WorkerAtomicsWait,
-    /// `await setTimeout(d)` back to back in a worker.
+    /// `await setTimeout(d)` back to back in a worker (clamped like the
+    /// main thread's after a few levels).
     WorkerTimeout,
+    /// A `MessageChannel` hop to a fresh task, then `await setTimeout(d)`,
+    /// in a worker.
+    WorkerTimeoutFreshTask,
     /// `await Atomics.waitAsync(i32, i, v, d)` in a worker, raced with a timer.
     WorkerWaitAsync,
     /// Native: `std::thread::sleep(d)`.
@@ -54,7 +58,23 @@ pub enum Mechanism {
 
 impl Mechanism {
     /// Every mechanism the page measures, in display order.
-    pub const BROWSER: [Mechanism; 10] = [
+    pub const BROWSER: [Mechanism; 11] = [
+        Mechanism::TimeoutAwaited,
+        Mechanism::TimeoutFreshTask,
+        Mechanism::ResolvedPromise,
+        Mechanism::MessageChannel,
+        Mechanism::SchedulerYield,
+        Mechanism::SchedulerPostTask,
+        Mechanism::AnimationFrame,
+        Mechanism::WorkerAtomicsWait,
+        Mechanism::WorkerTimeout,
+        Mechanism::WorkerTimeoutFreshTask,
+        Mechanism::WorkerWaitAsync,
+    ];
+
+    /// What the page measured before the worker's fresh-task timer came:
+    /// the cell order of share links made then.
+    pub const BROWSER_V1: [Mechanism; 10] = [
         Mechanism::TimeoutAwaited,
         Mechanism::TimeoutFreshTask,
         Mechanism::ResolvedPromise,
@@ -67,10 +87,14 @@ impl Mechanism {
         Mechanism::WorkerWaitAsync,
     ];
 
-    /// Every mechanism, the page's then the native probe's (share links
-    /// code a mechanism as its position here).
+    /// Every mechanism, in the order share links code them (a mechanism's
+    /// code is its position here): the page's first ones, the native
+    /// probe's, then those added since, so old links keep their meaning.
     pub fn every() -> impl Iterator<Item = Mechanism> {
-        Mechanism::BROWSER.into_iter().chain(Mechanism::NATIVE)
+        Mechanism::BROWSER_V1
+            .into_iter()
+            .chain(Mechanism::NATIVE)
+            .chain([Mechanism::WorkerTimeoutFreshTask])
     }
 
     /// Every mechanism the native probe measures, in display order.
@@ -93,6 +117,7 @@ impl Mechanism {
             Mechanism::AnimationFrame => "animation_frame",
             Mechanism::WorkerAtomicsWait => "worker_atomics_wait",
             Mechanism::WorkerTimeout => "worker_timeout",
+            Mechanism::WorkerTimeoutFreshTask => "worker_timeout_fresh_task",
             Mechanism::WorkerWaitAsync => "worker_wait_async",
             Mechanism::ThreadSleep => "thread_sleep",
             Mechanism::TokioSleep => "tokio_sleep",
@@ -112,7 +137,10 @@ impl Mechanism {
             Mechanism::SchedulerPostTask => "await scheduler.postTask(f)",
             Mechanism::AnimationFrame => "await requestAnimationFrame",
             Mechanism::WorkerAtomicsWait => "Atomics.wait(d) in a worker",
-            Mechanism::WorkerTimeout => "await setTimeout(d) in a worker",
+            Mechanism::WorkerTimeout => "await setTimeout(d) in a worker, back to back",
+            Mechanism::WorkerTimeoutFreshTask => {
+                "await setTimeout(d) in a worker from a fresh task"
+            }
             Mechanism::WorkerWaitAsync => "await Atomics.waitAsync(d) in a worker",
             Mechanism::ThreadSleep => "std::thread::sleep(d)",
             Mechanism::TokioSleep => "tokio::time::sleep(d).await",
@@ -127,6 +155,7 @@ impl Mechanism {
             Mechanism::TimeoutAwaited
             | Mechanism::TimeoutFreshTask
             | Mechanism::WorkerTimeout
+            | Mechanism::WorkerTimeoutFreshTask
             | Mechanism::TokioSleep => "await Task.Delay(d)",
             Mechanism::ResolvedPromise => "await Task.Delay(0): completes without yielding",
             Mechanism::MessageChannel
@@ -145,6 +174,7 @@ impl Mechanism {
         match self {
             Mechanism::WorkerAtomicsWait
             | Mechanism::WorkerTimeout
+            | Mechanism::WorkerTimeoutFreshTask
             | Mechanism::WorkerWaitAsync => Thread::Worker,
             Mechanism::ThreadSleep
             | Mechanism::TokioSleep
@@ -163,6 +193,7 @@ impl Mechanism {
                 | Mechanism::TimeoutFreshTask
                 | Mechanism::WorkerAtomicsWait
                 | Mechanism::WorkerTimeout
+                | Mechanism::WorkerTimeoutFreshTask
                 | Mechanism::WorkerWaitAsync
                 | Mechanism::ThreadSleep
                 | Mechanism::TokioSleep
@@ -365,6 +396,12 @@ impl TimedWaitsConfig {
         self.cells_of(&Mechanism::BROWSER)
     }
 
+    /// The cells a run measured before the worker's fresh-task timer came
+    /// (share links made then imply these keys).
+    pub fn cells_v1(&self) -> Vec<CellKey> {
+        self.cells_of(&Mechanism::BROWSER_V1)
+    }
+
     /// The cells of `mechanisms`: timed ones once per duration, yields
     /// once (the native probe passes [`Mechanism::NATIVE`]).
     pub fn cells_of(&self, mechanisms: &[Mechanism]) -> Vec<CellKey> {
@@ -444,16 +481,17 @@ mod tests {
     fn default_config_is_valid_with_expected_cells() {
         let c = TimedWaitsConfig::default();
         c.validate().unwrap();
-        // 5 timed mechanisms x 4 durations + 5 yields.
-        assert_eq!(c.cells().len(), 25);
+        // 6 timed mechanisms x 4 durations + 5 yields.
+        assert_eq!(c.cells().len(), 29);
+        assert_eq!(c.cells_v1().len(), 25);
     }
 
     #[test]
     fn the_estimate_adds_both_threads() {
-        // Defaults: the worker (91 ms a sample), then the main thread
+        // Defaults: the worker (119 ms a sample), then the main thread
         // (about 84 ms a sample plus the chain).
         let ms = TimedWaitsConfig::default().estimated_ms();
-        assert!((35_000.0..37_500.0).contains(&ms), "{ms}");
+        assert!((40_000.0..42_500.0).contains(&ms), "{ms}");
     }
 
     #[test]

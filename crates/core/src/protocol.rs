@@ -17,7 +17,7 @@ use crate::wake::Strategy;
 use serde::{Deserialize, Serialize};
 
 /// Version of this protocol; bump on any change of the message shapes.
-pub const PROTOCOL_VERSION: u32 = 4;
+pub const PROTOCOL_VERSION: u32 = 5;
 
 /// How long past its expected silence a worker may stay quiet before the
 /// page takes it for dead, ms: a crashed, hung or muted worker ends in a
@@ -102,6 +102,10 @@ pub enum ToWorker {
         /// How many.
         exchanges: u32,
     },
+    /// One clock exchange with the page: answer at once with
+    /// [`FromWorker::ClockPong`], so the page can put the worker's stamps on
+    /// its own clock (`wake::skew_ms`).
+    ClockPing,
     /// Walk the `SpinOnce` ladder and run the spin-untils.
     Ladder {
         /// What to measure.
@@ -156,6 +160,14 @@ pub enum FromWorker {
     SkewDone {
         /// The exchanges, or why there are none.
         result: Result<Vec<[f64; 4]>, String>,
+    },
+    /// The answer to [`ToWorker::ClockPing`]: when the worker received it
+    /// and when it answered, `timeOrigin + now()` of the worker.
+    ClockPong {
+        /// When the ping arrived.
+        received_ms: f64,
+        /// When the pong left.
+        sent_ms: f64,
     },
     /// The ladder finished (or could not run).
     LadderDone {
@@ -244,6 +256,7 @@ impl ToWorker {
                 exchanges.saturating_mul(ROUND_MS)
             }
             ToWorker::Ladder { config } => config.longest_ms(),
+            ToWorker::ClockPing => 0,
         }
     }
 

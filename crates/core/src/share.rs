@@ -97,6 +97,13 @@ pub fn dequantize(code: i64) -> f64 {
     code.signum() as f64 * FLOOR_MS * (steps * RELATIVE_PRECISION.ln_1p()).exp()
 }
 
+/// How a timed-waits section names its cells' keys: each cell lists its
+/// own, or they are implied by the configuration: as the page measures now,
+/// or as it did before the worker's fresh-task timer came (links made then).
+const KEYS_LISTED: u8 = 0;
+const KEYS_IMPLIED_V1: u8 = 1;
+const KEYS_IMPLIED: u8 = 2;
+
 /// Encodes `report` as a share payload (`v1:…`).
 pub fn encode(report: &Report) -> String {
     let mut w = Writer::default();
@@ -391,9 +398,11 @@ fn timed_waits(w: &mut Writer, tw: &TimedWaits) {
     w.uvar(u64::from(c.samples));
     w.uvar(u64::from(c.chain_depth));
     w.uvar(u64::from(c.chain_runs));
-    // The page's cells follow `config.cells()`; then the keys are implied.
+    // The page's cells follow `config.cells()`; then the keys are implied
+    // (2; links made before the worker's fresh-task timer say 1 and imply
+    // `config.cells_v1()`), else each cell names its key (0).
     let implied = tw.cells.iter().map(|c| c.key).eq(c.cells());
-    w.byte(u8::from(implied));
+    w.byte(if implied { KEYS_IMPLIED } else { KEYS_LISTED });
     w.len(tw.cells.len());
     for cell in &tw.cells {
         if !implied {
@@ -703,8 +712,14 @@ impl Reader<'_> {
         config
             .validate()
             .map_err(|_| ShareError::Damaged("an invalid configuration"))?;
-        let implied = self.flag()?;
-        let keys = config.cells();
+        let keys = match self.byte()? {
+            KEYS_LISTED => None,
+            KEYS_IMPLIED_V1 => Some(config.cells_v1()),
+            KEYS_IMPLIED => Some(config.cells()),
+            _ => return damaged("a bad flag"),
+        };
+        let implied = keys.is_some();
+        let keys = keys.unwrap_or_default();
         let n = self.upto(if implied { keys.len() as u64 } else { 256 })?;
         let cells = (0..n as usize)
             .map(|i| {
@@ -1069,6 +1084,27 @@ mod tests {
         for (x, y) in w.results.iter().zip(&wb.results) {
             assert_eq!(x.strategy, y.strategy);
             assert_summaries_close(&x.outcome, &y.outcome, x.strategy.id());
+        }
+    }
+
+    /// A link made before the worker's fresh-task timer came (by the code
+    /// of that day, from a report whose cells followed the configuration,
+    /// so its keys were implied) opens with the cells it had.
+    #[test]
+    fn links_made_before_the_worker_fresh_task_timer_still_open() {
+        const OLD: &str = "v1:Jc0xCgIxEAXQndnZIQxhTSJYWKXwAhZ6AVuvIWjhLgiCpQew3EosrDyAYGsl4gEsLMUDWFqbZKeZx-fD707mq3o588PR2NeVny6q9QYBGm74eIDz_fJiAMAQSZFfS9cfeCNZVuSPjpQ9pzl6b1iMVslPQ0oLU_TWEotqfbLIShFG3ywRMyEGvy0GY8p_lpCp7ewcEiUjfMNiOPiY9P8";
+        let report = decode(OLD).expect("an old link opens");
+        let tw = report.timed_waits.unwrap();
+        let keys: Vec<_> = tw.cells.iter().map(|c| c.key).collect();
+        assert_eq!(keys, tw.config.cells_v1());
+        assert!(
+            !keys
+                .iter()
+                .any(|k| k.mechanism == Mechanism::WorkerTimeoutFreshTask)
+        );
+        for (i, cell) in tw.cells.iter().enumerate() {
+            let p50 = cell.outcome.summary().unwrap().p50;
+            assert!(close(p50, 1.5 + i as f64), "{}: {p50}", cell.key.id());
         }
     }
 

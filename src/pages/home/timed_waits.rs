@@ -101,7 +101,7 @@ fn TimedWaitsResults(
             <h3>"Distribution of one cell "<small>"(click a row of the table to choose)"</small></h3>
             {histogram}
             <h3>"All numbers, ms"</h3>
-            <ResultsTable cells=tw.cells.clone() selected=selected />
+            <ResultsTable cells=tw.cells.clone() selected=selected clock=report.env.clock />
             <h3>"Nested setTimeout(0): where the clamp starts"</h3>
             <ChainChart chain=tw.chain.clone() tolerance_ms=tolerance />
         </div>
