@@ -598,6 +598,19 @@ fn spin_ladder(browser: Browser) {
         assert!(st.p50_ms >= 1.0 - tol, "{st:?}");
     }
     assert!(ladder.cumulative_ms(0..10) < 1.0);
+    // Every step is timed in blocks long enough for the clock (20 steps;
+    // half that allowed, as warm code runs faster than it calibrated).
+    let resolution = report.env.clock.unwrap().resolution_ms();
+    for st in &ladder.steps {
+        assert!(
+            f64::from(st.block) * st.p50_ms >= 0.5 * resolution,
+            "{st:?}: a block under 20 clock steps of {resolution} ms"
+        );
+    }
+    assert!(
+        s.text("[data-testid=spin-ladder] [data-testid=ladder-blocks]")
+            .is_some()
+    );
     // Without the sleep stage the worker is busier.
     let (with_sleep, pure) = (&ladder.spin_until[0], &ladder.spin_until[1]);
     assert!(with_sleep.sleep_stage && !pure.sleep_stage);

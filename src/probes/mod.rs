@@ -243,5 +243,8 @@ pub fn measure_ladder(
     memory: Option<&js_sys::Int32Array>,
 ) -> Result<SpinLadder, String> {
     let memory = memory.ok_or(shared::NOT_SHARED)?;
-    ladder::measure(config, &now, &|s| ladder_step(s, memory))
+    // The worker's own clock decides how many calls a timed block needs.
+    let resolution =
+        crate::browser::clock::measure_granularity(10.0).map_or(0.1, |c| c.resolution_ms());
+    ladder::measure(config, &now, resolution, &|s| ladder_step(s, memory))
 }

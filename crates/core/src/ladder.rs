@@ -139,10 +139,20 @@ pub struct StepCost {
     pub count: u32,
     /// What it did.
     pub step: Step,
-    /// Median cost over the repeats, ms.
+    /// Median cost of one call over the repeats, ms.
     pub p50_ms: f64,
-    /// Largest cost, ms.
+    /// Largest cost of one call, ms.
     pub max_ms: f64,
+    /// Calls timed together, back to back, as one block whose time is
+    /// divided by them: enough that a block spans 20 clock steps, so a
+    /// call far shorter than one step is still measured (1 for data made
+    /// before blocks, which timed each call alone).
+    #[serde(default = "one_call")]
+    pub block: u32,
+}
+
+fn one_call() -> u32 {
+    1
 }
 
 /// A spin-until: `SpinOnce` in a loop until a deadline.
@@ -193,22 +203,26 @@ impl SpinLadder {
 }
 
 impl SpinLadder {
-    /// Assembles the result from per-call costs (`costs[c]` over repeats).
+    /// Assembles the result from per-call costs (`costs[c]` over repeats,
+    /// each the time of a block of `blocks[c]` calls divided by them).
     pub fn from_costs(
         config: LadderConfig,
         costs: &[Vec<f64>],
+        blocks: &[u32],
         spin_until: Vec<SpinUntil>,
     ) -> Self {
         let steps = costs
             .iter()
+            .zip(blocks)
             .enumerate()
-            .filter_map(|(c, v)| {
+            .filter_map(|(c, (v, &block))| {
                 let samples = crate::stats::Samples::new(v.clone()).ok()?;
                 Some(StepCost {
                     count: c as u32,
                     step: step(c as u32, Some(SLEEP1_THRESHOLD)),
                     p50_ms: samples.quantile(0.5),
                     max_ms: samples.max(),
+                    block,
                 })
             })
             .collect();
@@ -231,29 +245,83 @@ pub fn spin(units: u32) {
     }
 }
 
+/// The most calls one block may hold.
+pub const MAX_BLOCK: u32 = 1 << 20;
+
+/// How many back-to-back calls of `s` it takes to span `resolution_ms`
+/// (20 clock steps): doubled from one until a block is long enough.
+fn calls_per_block<E>(
+    s: Step,
+    resolution_ms: f64,
+    now: &dyn Fn() -> f64,
+    perform: &dyn Fn(Step) -> Result<(), E>,
+) -> Result<u32, E> {
+    let mut calls = 1;
+    loop {
+        let t = now();
+        for _ in 0..calls {
+            perform(s)?;
+        }
+        if now() - t >= resolution_ms || calls >= MAX_BLOCK {
+            return Ok(calls);
+        }
+        calls *= 2;
+    }
+}
+
 /// Walks the ladder `config.repeats` times and runs the two spin-untils
 /// (with the `Sleep(1)` stage, then without), timing with `now` (ms) and
 /// performing each step with `perform`. The browser worker and the native
 /// probe bring their own clock and their own yield and sleep.
+///
+/// A step far shorter than one clock step cannot be timed alone: each is
+/// first given a block size, the calls it takes to span `resolution_ms`
+/// (20 steps of `now`), and then timed as a block of that many calls,
+/// divided by them; a block that comes out shorter is doubled and timed
+/// again, so every recorded block spans the resolution.
 pub fn measure<E>(
     config: &LadderConfig,
     now: &dyn Fn() -> f64,
+    resolution_ms: f64,
     perform: &dyn Fn(Step) -> Result<(), E>,
 ) -> Result<SpinLadder, E> {
+    let mut blocks = (0..config.steps)
+        .map(|count| {
+            let s = step(count, Some(SLEEP1_THRESHOLD));
+            calls_per_block(s, resolution_ms, now, perform)
+        })
+        .collect::<Result<Vec<_>, _>>()?;
     let mut costs = vec![Vec::with_capacity(config.repeats as usize); config.steps as usize];
     for _ in 0..config.repeats {
-        for (count, cost) in costs.iter_mut().enumerate() {
+        for (count, (cost, block)) in costs.iter_mut().zip(&mut blocks).enumerate() {
             let s = step(count as u32, Some(SLEEP1_THRESHOLD));
-            let t = now();
-            perform(s)?;
-            cost.push(now() - t);
+            // Code runs faster once the engine has optimised it: a block
+            // that came out too short is doubled and timed again, so every
+            // recorded block spans the resolution.
+            loop {
+                let t = now();
+                for _ in 0..*block {
+                    perform(s)?;
+                }
+                let took = now() - t;
+                if took >= resolution_ms || *block >= MAX_BLOCK {
+                    cost.push(took / f64::from(*block));
+                    break;
+                }
+                *block = (*block * 2).min(MAX_BLOCK);
+            }
         }
     }
     let spin_until = [true, false]
         .into_iter()
         .map(|sleep_stage| spin_until(config.spin_until_ms, sleep_stage, now, perform))
         .collect::<Result<Vec<_>, _>>()?;
-    Ok(SpinLadder::from_costs(config.clone(), &costs, spin_until))
+    Ok(SpinLadder::from_costs(
+        config.clone(),
+        &costs,
+        &blocks,
+        spin_until,
+    ))
 }
 
 /// `SpinOnce` in a loop until `ms` have passed; time in `Sleep(1)` steps
@@ -348,11 +416,44 @@ mod tests {
     #[test]
     fn results_from_costs() {
         let costs = vec![vec![0.001, 0.003, 0.002]; 22];
-        let l = SpinLadder::from_costs(LadderConfig::default(), &costs, vec![]);
+        let l = SpinLadder::from_costs(LadderConfig::default(), &costs, &[64; 22], vec![]);
         assert_eq!(l.steps.len(), 22);
+        assert_eq!(l.steps[3].block, 64);
         assert_eq!(l.steps[21].step, Step::Sleep1);
         assert_eq!(l.steps[0].p50_ms, 0.002);
         assert!((l.cumulative_ms(0..10) - 0.02).abs() < 1e-12);
+    }
+
+    /// A fake clock that advances 0.001 ms a call to `now` and a spin
+    /// that costs nothing: blocks grow until they span the resolution.
+    #[test]
+    fn blocks_span_the_resolution() {
+        let t = std::cell::Cell::new(0.0);
+        let now = || {
+            t.set(t.get() + 0.001);
+            t.get()
+        };
+        let perform = |s: Step| -> Result<(), ()> {
+            if s == Step::Sleep1 {
+                t.set(t.get() + 1.0);
+            }
+            Ok(())
+        };
+        let config = LadderConfig {
+            steps: 22,
+            repeats: 2,
+            spin_until_ms: 1,
+        };
+        let l = measure(&config, &now, 0.1, &perform).unwrap();
+        // A spin costs nothing here, so its block is as large as allowed;
+        // a Sleep(1) spans the resolution alone.
+        assert_eq!(l.steps[0].block, MAX_BLOCK);
+        assert_eq!(l.steps[21].block, 1);
+        assert!(
+            (l.steps[21].p50_ms - 1.001).abs() < 1e-9,
+            "{:?}",
+            l.steps[21]
+        );
     }
 
     #[test]

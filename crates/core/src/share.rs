@@ -19,7 +19,9 @@
 //! stays bounded on any input.
 
 use crate::clock::ClockInfo;
-use crate::ladder::{LadderConfig, SLEEP1_THRESHOLD, SpinLadder, SpinUntil, StepCost, step};
+use crate::ladder::{
+    LadderConfig, MAX_BLOCK, SLEEP1_THRESHOLD, SpinLadder, SpinUntil, StepCost, step,
+};
 use crate::probe::{CellKey, Mechanism, TimedWaitsConfig};
 use crate::schema::{Cell, Environment, NestedChain, Outcome, Report, TimedWaits};
 use crate::starvation::{
@@ -461,13 +463,15 @@ fn spin_ladder(w: &mut Writer, l: &SpinLadder) {
     w.uvar(u64::from(l.config.steps));
     w.uvar(u64::from(l.config.repeats));
     w.uvar(u64::from(l.config.spin_until_ms));
-    // The page measures calls 0, 1, 2, …; then the call numbers are implied.
+    // The page measures calls 0, 1, 2, …; then the call numbers are implied
+    // (3, else 2: both with each step's block; links made before blocks say
+    // 1 or 0 and carry none).
     let implied = l
         .steps
         .iter()
         .enumerate()
         .all(|(i, s)| s.count as usize == i);
-    w.byte(u8::from(implied));
+    w.byte(2 + u8::from(implied));
     w.len(l.steps.len());
     for s in &l.steps {
         if !implied {
@@ -475,6 +479,7 @@ fn spin_ladder(w: &mut Writer, l: &SpinLadder) {
         }
         w.q(s.p50_ms);
         w.q(s.max_ms);
+        w.uvar(u64::from(s.block));
     }
     w.len(l.spin_until.len());
     for s in &l.spin_until {
@@ -833,7 +838,10 @@ impl Reader<'_> {
             repeats: self.upto(200)?,
             spin_until_ms: self.upto(5000)?,
         };
-        let implied = self.flag()?;
+        let (implied, blocks) = match self.byte()? {
+            b @ 0..=3 => (b % 2 == 1, b >= 2),
+            _ => return damaged("a bad flag"),
+        };
         let n = self.upto(u64::from(config.steps))?;
         let steps = (0..n)
             .map(|i| {
@@ -847,6 +855,11 @@ impl Reader<'_> {
                     step: step(count, Some(SLEEP1_THRESHOLD)),
                     p50_ms: self.q()?,
                     max_ms: self.q()?,
+                    block: if blocks {
+                        self.upto(u64::from(MAX_BLOCK))?.max(1)
+                    } else {
+                        1
+                    },
                 })
             })
             .collect::<Result<Vec<_>, ShareError>>()?;

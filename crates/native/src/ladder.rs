@@ -29,7 +29,8 @@ pub fn run(config: &LadderConfig, tick: &Progress) -> SpinLadder {
         config.repeats, config.steps, config.spin_until_ms
     ));
     let origin = Instant::now();
-    let result = ladder::measure(config, &|| ms_since(origin), &perform);
+    let resolution = crate::env::clock().map_or(0.001, |c| c.resolution_ms());
+    let result = ladder::measure(config, &|| ms_since(origin), resolution, &perform);
     tick.inc(units(config));
     match result {
         Ok(ladder) => ladder,

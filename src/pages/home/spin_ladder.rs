@@ -80,10 +80,28 @@ fn LadderResults(
             <Findings items=findings::spin_ladder(&ladder, tolerance_ms) />
             <h3>"Cost of each SpinOnce"</h3>
             <LadderChart steps=ladder.steps.clone() />
+            {blocks_note(&ladder)}
             <h3>"Spin-until"</h3>
             <NumbersTable headers=&["Ladder", "Wall, ms", "Busy, ms", "Busy", "SpinOnce calls"] numeric_from=1>
                 {rows}
             </NumbersTable>
         </div>
     }
+}
+
+/// How the calls were timed: most far shorter than one clock step, each
+/// is the time of a block of back-to-back calls divided by their number.
+fn blocks_note(ladder: &SpinLadder) -> Option<impl IntoView + use<>> {
+    let most = ladder.steps.iter().map(|s| s.block).max()?;
+    let least = ladder.steps.iter().map(|s| s.block).min()?;
+    (most > 1).then(|| {
+        view! {
+            <p class="note" data-testid="ladder-blocks">{format!(
+                "A call is mostly far shorter than one clock step, so each cost is a block of \
+                 back-to-back calls timed together and divided by their number: from {most} calls \
+                 for the shortest spins to {least} for the longest steps, each block at least 20 \
+                 clock steps long."
+            )}</p>
+        }
+    })
 }
