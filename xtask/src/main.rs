@@ -111,76 +111,133 @@ fn dist() -> Result<PathBuf> {
     Ok(dist)
 }
 
+/// The wall time of each phase of a run, printed at its end (also when a
+/// phase fails, so a slow or failing step is easy to find).
+#[derive(Default)]
+struct Phases(Vec<(&'static str, f64)>);
+
+impl Phases {
+    /// Runs one phase and records how long it took.
+    fn run(&mut self, name: &'static str, f: impl FnOnce() -> Result) -> Result {
+        let started = Instant::now();
+        let result = f();
+        self.0.push((name, started.elapsed().as_secs_f64()));
+        result
+    }
+
+    fn print(&self) {
+        eprintln!("xtask: phases");
+        for (name, secs) in &self.0 {
+            eprintln!("  {name:<44} {secs:>7.1} s");
+        }
+        let total: f64 = self.0.iter().map(|(_, s)| s).sum();
+        eprintln!("  {:<44} {total:>7.1} s", "total");
+    }
+}
+
 fn test() -> Result {
-    let started = Instant::now();
-    run(cargo().args(["fmt", "--all", "--", "--check"]))?;
-    run(cargo().args([
-        "clippy",
-        "--workspace",
-        "--all-targets",
-        "--",
-        "-D",
-        "warnings",
-    ]))?;
-    tools::ensure_wasm_target()?;
-    run(cargo().args([
-        "clippy",
-        "--package",
-        "waitlab",
-        "--package",
-        "waitlab-core",
-        "--target",
-        "wasm32-unknown-unknown",
-        "--all-targets",
-        "--",
-        "-D",
-        "warnings",
-    ]))?;
-    run(cargo()
-        .args(["doc", "--workspace", "--no-deps"])
-        .env("RUSTDOCFLAGS", "-D warnings"))?;
-    // Core unit and golden tests, the native probe's CLI and bundled-set
-    // tests, and the tidy checks (the app's own tests
-    // need a browser and the built dist: they run below).
-    run(cargo().args(["test", "--workspace", "--exclude", "waitlab"]))?;
-    run(cargo().args([
-        "build",
-        "--package",
-        "waitlab-core",
-        "--target",
-        "wasm32-unknown-unknown",
-    ]))?;
-    let dist = dist()?;
-    let browsers = tools::ensure_browsers()?;
-    // Browser-layer tests under wasm-bindgen-test-runner, in both browsers.
-    for (name, var, driver) in [
-        ("Chromium", "CHROMEDRIVER", &browsers.chromedriver),
-        ("Firefox", "GECKODRIVER", &browsers.geckodriver),
-    ] {
-        eprintln!("xtask: browser tests in headless {name}");
-        let mut cmd = cargo();
-        cmd.args([
-            "test",
+    let mut phases = Phases::default();
+    let result = test_phases(&mut phases);
+    phases.print();
+    result?;
+    eprintln!("xtask: all tests passed");
+    Ok(())
+}
+
+fn test_phases(phases: &mut Phases) -> Result {
+    phases.run("fmt --check", || {
+        run(cargo().args(["fmt", "--all", "--", "--check"]))
+    })?;
+    phases.run("clippy (host)", || {
+        run(cargo().args([
+            "clippy",
+            "--workspace",
+            "--all-targets",
+            "--",
+            "-D",
+            "warnings",
+        ]))
+    })?;
+    phases.run("clippy (wasm32: app, worker, core)", || {
+        tools::ensure_wasm_target()?;
+        run(cargo().args([
+            "clippy",
             "--package",
             "waitlab",
+            "--package",
+            "waitlab-core",
             "--target",
             "wasm32-unknown-unknown",
-            "--test",
-            "browser",
-            "--test",
-            "in_worker",
-        ])
-        .env("PATH", tools::path_with_tools())
-        .env(var, driver);
-        run(&mut cmd)?;
+            "--all-targets",
+            "--",
+            "-D",
+            "warnings",
+        ]))
+    })?;
+    phases.run("docs", || {
+        run(cargo()
+            .args(["doc", "--workspace", "--no-deps"])
+            .env("RUSTDOCFLAGS", "-D warnings"))
+    })?;
+    // Core unit and golden tests, the native probe's CLI and bundled-set
+    // tests, and the tidy checks (the app's own tests need a browser and
+    // the built dist: they run below).
+    phases.run("unit, golden, native CLI and tidy tests", || {
+        run(cargo().args(["test", "--workspace", "--exclude", "waitlab"]))?;
+        run(cargo().args([
+            "build",
+            "--package",
+            "waitlab-core",
+            "--target",
+            "wasm32-unknown-unknown",
+        ]))
+    })?;
+    let mut dist_path = PathBuf::new();
+    phases.run("release build (trunk)", || {
+        dist_path = dist()?;
+        Ok(())
+    })?;
+    let mut browsers = None;
+    phases.run("browsers and drivers", || {
+        browsers = Some(tools::ensure_browsers()?);
+        Ok(())
+    })?;
+    let browsers = browsers.expect("set by its phase");
+    // Browser-layer tests under wasm-bindgen-test-runner, in both browsers.
+    for (phase, var, driver) in [
+        (
+            "wasm-bindgen tests, Chromium",
+            "CHROMEDRIVER",
+            &browsers.chromedriver,
+        ),
+        (
+            "wasm-bindgen tests, Firefox",
+            "GECKODRIVER",
+            &browsers.geckodriver,
+        ),
+    ] {
+        phases.run(phase, || {
+            let mut cmd = cargo();
+            cmd.args([
+                "test",
+                "--package",
+                "waitlab",
+                "--target",
+                "wasm32-unknown-unknown",
+                "--test",
+                "browser",
+                "--test",
+                "in_worker",
+            ])
+            .env("PATH", tools::path_with_tools())
+            .env(var, driver);
+            run(&mut cmd)
+        })?;
     }
     // End to end: the built dist in real browsers, with and without isolation.
-    run(&mut e2e(&dist, &browsers, false, &[]))?;
-    eprintln!(
-        "xtask: all tests passed in {:.0} s",
-        started.elapsed().as_secs_f64()
-    );
-    Ok(())
+    phases.run("end to end (Chromium, Firefox, WebKit)", || {
+        run(&mut e2e(&dist_path, &browsers, false, &[]))
+    })
 }
 
 /// Builds the native probe (release) and runs it with its defaults from
