@@ -248,24 +248,26 @@ pub fn spin(units: u32) {
 /// The most calls one block may hold.
 pub const MAX_BLOCK: u32 = 1 << 20;
 
-/// How many back-to-back calls of `s` it takes to span `resolution_ms`
-/// (20 clock steps): doubled from one until a block is long enough.
-fn calls_per_block<E>(
+/// Times `s` as a block of `*calls` back-to-back calls, doubling `*calls`
+/// until a block spans `resolution_ms` (20 clock steps) or holds
+/// [`MAX_BLOCK`] calls; returns the time of one call, ms.
+fn time_block<E>(
     s: Step,
+    calls: &mut u32,
     resolution_ms: f64,
     now: &dyn Fn() -> f64,
     perform: &dyn Fn(Step) -> Result<(), E>,
-) -> Result<u32, E> {
-    let mut calls = 1;
+) -> Result<f64, E> {
     loop {
         let t = now();
-        for _ in 0..calls {
+        for _ in 0..*calls {
             perform(s)?;
         }
-        if now() - t >= resolution_ms || calls >= MAX_BLOCK {
-            return Ok(calls);
+        let took = now() - t;
+        if took >= resolution_ms || *calls >= MAX_BLOCK {
+            return Ok(took / f64::from(*calls));
         }
-        calls *= 2;
+        *calls = (*calls * 2).min(MAX_BLOCK);
     }
 }
 
@@ -285,31 +287,27 @@ pub fn measure<E>(
     resolution_ms: f64,
     perform: &dyn Fn(Step) -> Result<(), E>,
 ) -> Result<SpinLadder, E> {
+    // Each step's block starts at the calls it takes to span the
+    // resolution; code runs faster once the engine has optimised it, so a
+    // block that later comes out too short is doubled and timed again.
     let mut blocks = (0..config.steps)
         .map(|count| {
-            let s = step(count, Some(SLEEP1_THRESHOLD));
-            calls_per_block(s, resolution_ms, now, perform)
+            let mut calls = 1;
+            time_block(
+                step(count, Some(SLEEP1_THRESHOLD)),
+                &mut calls,
+                resolution_ms,
+                now,
+                perform,
+            )
+            .map(|_| calls)
         })
         .collect::<Result<Vec<_>, _>>()?;
     let mut costs = vec![Vec::with_capacity(config.repeats as usize); config.steps as usize];
     for _ in 0..config.repeats {
-        for (count, (cost, block)) in costs.iter_mut().zip(&mut blocks).enumerate() {
+        for (count, (cost, calls)) in costs.iter_mut().zip(&mut blocks).enumerate() {
             let s = step(count as u32, Some(SLEEP1_THRESHOLD));
-            // Code runs faster once the engine has optimised it: a block
-            // that came out too short is doubled and timed again, so every
-            // recorded block spans the resolution.
-            loop {
-                let t = now();
-                for _ in 0..*block {
-                    perform(s)?;
-                }
-                let took = now() - t;
-                if took >= resolution_ms || *block >= MAX_BLOCK {
-                    cost.push(took / f64::from(*block));
-                    break;
-                }
-                *block = (*block * 2).min(MAX_BLOCK);
-            }
+            cost.push(time_block(s, calls, resolution_ms, now, perform)?);
         }
     }
     let spin_until = [true, false]

@@ -72,29 +72,27 @@ impl Mechanism {
         Mechanism::WorkerWaitAsync,
     ];
 
-    /// What the page measured before the worker's fresh-task timer came:
-    /// the cell order of share links made then.
-    pub const BROWSER_V1: [Mechanism; 10] = [
-        Mechanism::TimeoutAwaited,
-        Mechanism::TimeoutFreshTask,
-        Mechanism::ResolvedPromise,
-        Mechanism::MessageChannel,
-        Mechanism::SchedulerYield,
-        Mechanism::SchedulerPostTask,
-        Mechanism::AnimationFrame,
-        Mechanism::WorkerAtomicsWait,
-        Mechanism::WorkerTimeout,
-        Mechanism::WorkerWaitAsync,
-    ];
+    /// What the page has measured since share links began to be made, in
+    /// the order links code them after those of [`Mechanism::browser_v1`].
+    pub const ADDED_SINCE_V1: [Mechanism; 1] = [Mechanism::WorkerTimeoutFreshTask];
+
+    /// What the page measured before [`Mechanism::ADDED_SINCE_V1`] came,
+    /// in display order: the cells of share links made then.
+    pub fn browser_v1() -> Vec<Mechanism> {
+        Mechanism::BROWSER
+            .into_iter()
+            .filter(|m| !Mechanism::ADDED_SINCE_V1.contains(m))
+            .collect()
+    }
 
     /// Every mechanism, in the order share links code them (a mechanism's
     /// code is its position here): the page's first ones, the native
     /// probe's, then those added since, so old links keep their meaning.
     pub fn every() -> impl Iterator<Item = Mechanism> {
-        Mechanism::BROWSER_V1
+        Mechanism::browser_v1()
             .into_iter()
             .chain(Mechanism::NATIVE)
-            .chain([Mechanism::WorkerTimeoutFreshTask])
+            .chain(Mechanism::ADDED_SINCE_V1)
     }
 
     /// Every mechanism the native probe measures, in display order.
@@ -399,7 +397,7 @@ impl TimedWaitsConfig {
     /// The cells a run measured before the worker's fresh-task timer came
     /// (share links made then imply these keys).
     pub fn cells_v1(&self) -> Vec<CellKey> {
-        self.cells_of(&Mechanism::BROWSER_V1)
+        self.cells_of(&Mechanism::browser_v1())
     }
 
     /// The cells of `mechanisms`: timed ones once per duration, yields
