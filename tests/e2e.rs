@@ -734,12 +734,12 @@ fn fallback_firefox() {
     fallback(Browser::Firefox);
 }
 
-/// The raw-JS reference probe: the waits written by hand, 200 samples of
-/// each, returned raw: `setTimeout(1)` and `(10)` awaited back to back and
+/// The raw-JS reference probe: the waits written by hand, `N` samples of
+/// each (`raw_probe_into` fills it in), returned raw: `setTimeout(1)` and `(10)` awaited back to back and
 /// from a fresh task (one `MessageChannel` hop), and a blob worker's
 /// `Atomics.wait(1)` and `(10)`.
 const RAW_PROBE: &str = r#"
-const N = 200;
+const N = __N__;
 const timer = d => new Promise(r => setTimeout(r, d));
 const ch = new MessageChannel(); let arrived = null; ch.port1.onmessage = () => arrived();
 const hop = () => new Promise(r => { arrived = r; ch.port2.postMessage(0); });
@@ -843,9 +843,14 @@ impl Budgets {
     }
 }
 
-/// Runs [`RAW_PROBE`] where `s` is and adds its samples to `pool`.
-fn raw_probe_into(s: &mut Session, pool: &mut std::collections::BTreeMap<String, Vec<f64>>) {
-    let out = s.eval_async(RAW_PROBE);
+/// Runs [`RAW_PROBE`] with `n` samples of each wait where `s` is and adds
+/// them to `pool`.
+fn raw_probe_into(
+    s: &mut Session,
+    n: u32,
+    pool: &mut std::collections::BTreeMap<String, Vec<f64>>,
+) {
+    let out = s.eval_async(&RAW_PROBE.replace("__N__", &n.to_string()));
     for (key, values) in out.as_object().expect("probe results") {
         let values = values
             .as_array()
@@ -858,27 +863,31 @@ fn raw_probe_into(s: &mut Session, pool: &mut std::collections::BTreeMap<String,
 
 /// Page noise and fidelity, in one headless Chromium session. Noise: the
 /// same raw-JS probe inside the idle waitlab page and inside a blank page
-/// of the same origin, three times each, alternating. Fidelity: waitlab's
-/// own cells against the raw probe in the blank page. Printed by
+/// of the same origin, in ten alternating turns. Fidelity: waitlab's own
+/// cells in five runs, each beside the raw probe in the blank page. Printed by
 /// `cargo xtask bench`, which fails when a ratio is outside its budget.
 #[test]
 #[ignore = "benchmark: run by cargo xtask bench"]
 fn bench_noise_and_fidelity_chromium() {
-    const ROUNDS: usize = 3;
+    // The machine drifts over minutes, so the pages alternate in short
+    // turns: 10 x 100 samples each for the noise, 5 waitlab runs of 200
+    // each beside 200 raw ones for the fidelity.
+    const TURNS: usize = 10;
+    const RUNS: usize = 5;
     let mut s = Session::start(Browser::Chromium);
     let origin = isolated_server().origin.clone();
     let blank_page = format!("{origin}/{}", support::server::BLANK);
     let (mut blank, mut idle) = (Default::default(), Default::default());
-    for _ in 0..ROUNDS {
+    for _ in 0..TURNS {
         s.navigate(&blank_page);
-        raw_probe_into(&mut s, &mut blank);
+        raw_probe_into(&mut s, 100, &mut blank);
         s.open(&origin);
         std::thread::sleep(std::time::Duration::from_secs(1));
-        raw_probe_into(&mut s, &mut idle);
+        raw_probe_into(&mut s, 100, &mut idle);
     }
     let mut budgets = Budgets::default();
     Budgets::header(
-        "page noise: raw-JS probe in the idle waitlab page / in a blank page, 3 x 200 samples",
+        "page noise: raw-JS probe in the idle waitlab page / in a blank page, 10 x 100 samples, alternating",
         "waitlab page",
         "blank page",
     );
@@ -890,7 +899,7 @@ fn bench_noise_and_fidelity_chromium() {
         std::collections::BTreeMap::<&str, Vec<f64>>::new(),
         Default::default(),
     );
-    for round in 0..ROUNDS {
+    for round in 0..RUNS {
         s.open(&origin);
         let report = run_experiment(&mut s, "1, 10", "200", &format!("bench-{round}"));
         let tw = report.timed_waits.as_ref().unwrap();
@@ -905,10 +914,10 @@ fn bench_noise_and_fidelity_chromium() {
                 .extend(samples(tw, Mechanism::TimeoutAwaited, Some(d)));
         }
         s.navigate(&blank_page);
-        raw_probe_into(&mut s, &mut raw);
+        raw_probe_into(&mut s, 200, &mut raw);
     }
     Budgets::header(
-        "fidelity: waitlab's cells / the raw-JS probe in a blank page, 3 x 200 samples, alternating",
+        "fidelity: waitlab's cells / the raw-JS probe in a blank page, 5 x 200 samples, alternating",
         "waitlab",
         "raw JS",
     );
