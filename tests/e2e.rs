@@ -377,29 +377,14 @@ fn isolated_on(browser: Browser, server: &Server) {
         ),
     }
     // Every figure of the table under 20 clock steps is marked as such.
-    let resolution = report.env.clock.unwrap().resolution_ms();
-    let figures = s.eval(
-        "return Array.from(document.querySelectorAll('[data-testid=timed-waits] [data-testid=results-table] tbody tr'))\
-           .filter(r => r.children.length === 11)\
-           .flatMap(r => Array.from(r.children).slice(4, 10))\
-           .map(td => [td.firstChild ? td.firstChild.textContent : '', td.querySelector('[data-testid=below-clock]') !== null]);",
+    assert_marked(
+        &mut s,
+        "[data-testid=timed-waits] [data-testid=results-table] tbody tr",
+        11,
+        4..10,
+        report.env.clock.unwrap().resolution_ms(),
     );
-    let mut marks = 0;
-    for f in figures.as_array().unwrap() {
-        let (text, marked) = (f[0].as_str().unwrap(), f[1].as_bool().unwrap());
-        if let Ok(v) = text.trim().parse::<f64>() {
-            if v.abs() < resolution * 0.99 {
-                assert!(marked, "{text} ms is under {resolution} ms and not marked");
-            }
-            marks += usize::from(marked);
-        }
-    }
-    if marks > 0 {
-        assert!(
-            s.text(&in_tw("clock-note")).is_some(),
-            "the marks are explained"
-        );
-    }
+    assert!(s.text(&in_tw("clock-note")).is_some() || count(&mut s, &in_tw("below-clock")) == 0);
     // Every cell is in the table.
     for cell in &tw.cells {
         assert!(
@@ -409,6 +394,34 @@ fn isolated_on(browser: Browser, server: &Server) {
         );
     }
     assert_no_page_errors(&mut s);
+}
+
+/// In the rows matching `rows` that have `cells` cells, every figure in
+/// the columns `columns` under `resolution` ms carries the ‡ mark.
+fn assert_marked(
+    s: &mut Session,
+    rows: &str,
+    cells: usize,
+    columns: std::ops::Range<usize>,
+    resolution: f64,
+) {
+    let figures = s.eval(&format!(
+        "return Array.from(document.querySelectorAll({}))\
+           .filter(r => r.children.length === {cells})\
+           .flatMap(r => Array.from(r.children).slice({}, {}))\
+           .map(td => [td.firstChild ? td.firstChild.textContent : '', td.querySelector('[data-testid=below-clock]') !== null]);",
+        Value::from(rows),
+        columns.start,
+        columns.end
+    ));
+    for f in figures.as_array().unwrap() {
+        let (text, marked) = (f[0].as_str().unwrap(), f[1].as_bool().unwrap());
+        if let Ok(v) = text.trim().parse::<f64>()
+            && v.abs() < resolution * 0.99
+        {
+            assert!(marked, "{text} ms is under {resolution} ms and not marked");
+        }
+    }
 }
 
 /// Removes what browsers added recently (Firefox ESR 140 has neither
@@ -634,6 +647,13 @@ fn wake_latency(browser: Browser) {
         "wake-latency-results",
     );
     let tol = report.env.clock.unwrap().tolerance_ms();
+    assert_marked(
+        &mut s,
+        "[data-testid=wake-latency] [data-testid=results] tbody tr",
+        7,
+        2..5,
+        report.env.clock.unwrap().resolution_ms(),
+    );
     let wake = report.wake_latency.expect("experiment 4 results");
     assert_wake_outcomes(&wake, features);
     if !features.shared_memory() {

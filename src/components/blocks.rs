@@ -1,7 +1,10 @@
-//! Building blocks of every results view: the findings list and a plain
-//! numbers table.
+//! Building blocks of every results view: the findings list, a plain
+//! numbers table, and figures marked when they are below the clock's
+//! resolution.
 
 use leptos::prelude::*;
+use waitlab_core::chart::format_ms;
+use waitlab_core::clock::{ClockInfo, RESOLVED_STEPS};
 
 /// "What this run shows": the findings, one sentence each.
 #[component]
@@ -38,4 +41,47 @@ pub fn NumbersTable(
             </table>
         </div>
     }
+}
+
+/// One figure, ms, in a table cell, marked ‡ when it spans fewer than 20
+/// steps of `clock` (then it is rounding, not a measurement), with the
+/// step it would need.
+pub fn figure(value: f64, clock: Option<ClockInfo>) -> impl IntoView {
+    let below = clock.filter(|c| !c.resolves(value));
+    view! {
+        <td class="num" class:below-clock=below.is_some()>
+            {format_ms(value)}
+            {below.map(|c| view! {
+                <abbr class="clock-mark" data-testid="below-clock" title=format!(
+                    "Below this clock's resolution ({} ms = {RESOLVED_STEPS} steps of {} ms): \
+                     measuring it would need a step of {} ms or finer",
+                    format_ms(c.resolution_ms()),
+                    format_ms(c.tolerance_ms()),
+                    format_ms(value.abs() / RESOLVED_STEPS)
+                )>"‡"</abbr>
+            })}
+        </td>
+    }
+}
+
+/// What the ‡ marks of a table mean; nothing without a clock (pass `None`
+/// where the table has no mark).
+#[component]
+pub fn ClockNote(
+    /// The clock the run read, if the table has marks.
+    clock: Option<ClockInfo>,
+) -> impl IntoView {
+    clock.map(|c| {
+        view! {
+            <p class="note" data-testid="clock-note">
+                {format!(
+                    "‡ below this clock's resolution: a figure under {} ms spans fewer than \
+                     {RESOLVED_STEPS} steps of performance.now() ({} ms a step here), so it is \
+                     rounding, not a measurement. Hover a mark for the step it would need.",
+                    format_ms(c.resolution_ms()),
+                    format_ms(c.tolerance_ms())
+                )}
+            </p>
+        }
+    })
 }

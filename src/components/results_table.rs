@@ -1,31 +1,12 @@
 //! The timed-waits table: one row per cell, what it is the analogue of, and
 //! its statistics. Clicking a measured row selects it for the histogram.
 
+use crate::components::blocks::{ClockNote, figure};
 use leptos::prelude::*;
 use waitlab_core::chart::format_ms;
-use waitlab_core::clock::{ClockInfo, RESOLVED_STEPS};
+use waitlab_core::clock::ClockInfo;
 use waitlab_core::probe::{CellKey, Thread};
 use waitlab_core::schema::{Cell, Outcome};
-
-/// One figure, ms, marked ‡ when it spans fewer than 20 steps of `clock`
-/// (then it is rounding, not a measurement), with the step it would need.
-fn figure(value: f64, clock: Option<ClockInfo>) -> impl IntoView {
-    let below = clock.filter(|c| !c.resolves(value));
-    view! {
-        <td class="num" class:below-clock=below.is_some()>
-            {format_ms(value)}
-            {below.map(|c| view! {
-                <abbr class="clock-mark" data-testid="below-clock" title=format!(
-                    "Below this clock's resolution ({} ms = {RESOLVED_STEPS} steps of {} ms): \
-                     measuring it would need a step of {} ms or finer",
-                    format_ms(c.resolution_ms()),
-                    format_ms(c.tolerance_ms()),
-                    format_ms(value.abs() / RESOLVED_STEPS)
-                )>"‡"</abbr>
-            })}
-        </td>
-    }
-}
 
 fn thread_name(thread: Thread) -> &'static str {
     match thread {
@@ -135,16 +116,6 @@ pub fn ResultsTable(
                 <tbody>{rows}</tbody>
             </table>
         </div>
-        {clock.filter(|_| marked).map(|c| view! {
-            <p class="note" data-testid="clock-note">
-                {format!(
-                    "‡ below this clock's resolution: a figure under {} ms spans fewer than {RESOLVED_STEPS} \
-                     steps of performance.now() ({} ms a step here), so it is rounding, not a \
-                     measurement. Hover a mark for the step it would need.",
-                    format_ms(c.resolution_ms()),
-                    format_ms(c.tolerance_ms())
-                )}
-            </p>
-        })}
+        <ClockNote clock=clock.filter(|_| marked) />
     }
 }

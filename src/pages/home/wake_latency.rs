@@ -1,7 +1,7 @@
 //! Experiment 4, wake latency: controls, the distribution per strategy and
 //! the table with each strategy's median as a multiple of the event wait.
 
-use crate::components::blocks::{Findings, NumbersTable};
+use crate::components::blocks::{ClockNote, Findings, NumbersTable, figure};
 use crate::components::charts::{OverviewChart, OverviewRow};
 use crate::components::field::Field;
 use crate::components::run_controls::RunForm;
@@ -10,6 +10,7 @@ use crate::hooks::use_experiment;
 use crate::runner::run_wake_latency;
 use leptos::prelude::*;
 use waitlab_core::chart::format_ms;
+use waitlab_core::clock::ClockInfo;
 use waitlab_core::compare::Experiment;
 use waitlab_core::findings;
 use waitlab_core::schema::Outcome;
@@ -37,7 +38,7 @@ pub fn WakeLatencySection() -> impl IntoView {
                 hint=Signal::derive(move || config.get().ok().map(|c| format!("about {} s", format_ms(f64::from(c.rounds) * 0.02))))>
                 <Field label="Rounds per strategy" testid="rounds" value=rounds numeric=true />
             </RunForm>
-            <ExperimentOutput experiment=Experiment::WakeLatency report=experiment.report render=|r| r.wake_latency.clone().map(|wake| view! { <WakeResults wake=wake /> }.into_any()) />
+            <ExperimentOutput experiment=Experiment::WakeLatency report=experiment.report render=|r| r.wake_latency.clone().map(|wake| view! { <WakeResults wake=wake clock=r.env.clock /> }.into_any()) />
         </section>
     }
 }
@@ -47,8 +48,16 @@ pub fn WakeLatencySection() -> impl IntoView {
 fn WakeResults(
     /// The results.
     wake: WakeLatency,
+    /// The clock the run read, which decides what counts as measured.
+    clock: Option<ClockInfo>,
 ) -> impl IntoView {
     let ratios = wake.ratios_to_event();
+    let marked = clock.is_some_and(|c| {
+        wake.results
+            .iter()
+            .filter_map(|r| r.outcome.summary())
+            .any(|s| [s.p50, s.p99, s.max].iter().any(|&v| !c.resolves(v)))
+    });
     let rows = wake
         .results
         .iter()
@@ -71,9 +80,9 @@ fn WakeResults(
                 .map_or_else(|| "–".to_owned(), |(_, x)| format!("{x:.1}×"));
             let stats = match &r.outcome {
                 Outcome::Measured { summary: s, .. } => view! {
-                    <td class="num">{format_ms(s.p50)}</td>
-                    <td class="num">{format_ms(s.p99)}</td>
-                    <td class="num">{format_ms(s.max)}</td>
+                    {figure(s.p50, clock)}
+                    {figure(s.p99, clock)}
+                    {figure(s.max, clock)}
                     <td class="num">{ratio}</td>
                     <td class="num">{s.n}</td>
                 }
@@ -101,6 +110,7 @@ fn WakeResults(
             <NumbersTable headers=&["Waiter", ".NET analogue", "p50, ms", "p99", "max", "× event", "n"] numeric_from=2>
                 {table}
             </NumbersTable>
+            <ClockNote clock=clock.filter(|_| marked) />
         </div>
     }
 }
