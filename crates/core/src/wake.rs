@@ -92,9 +92,7 @@ impl Strategy {
         match self {
             Strategy::SpinUntil => "spin on Atomics.load",
             Strategy::SleepPoll => "poll, Atomics.wait 1 ms between checks",
-            Strategy::TimerPoll => {
-                "poll, await setTimeout(1) back to back between checks (4 ms once clamped)"
-            }
+            Strategy::TimerPoll => "poll, await setTimeout(1) back to back",
             Strategy::Event => "Atomics.wait + Atomics.notify",
             Strategy::AsyncEvent => "await Atomics.waitAsync + notify",
             Strategy::PostMessage => "postMessage from the setter",
