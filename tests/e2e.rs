@@ -611,6 +611,29 @@ fn spin_ladder(browser: Browser) {
         assert!(st.p50_ms >= 1.0 - tol, "{st:?}");
     }
     assert!(ladder.cumulative_ms(0..10) < 1.0);
+    // The spin unit is calibrated near .NET's 37 ns (or is one turn of the
+    // loop, if one turn is longer), and the spins last what it says: with
+    // 37 ns units, calls 0–9 spin 1 + 2 + 4 + 7 × 7 = 56 units (half
+    // allowed, as warm code runs faster than it calibrated).
+    let c = ladder.calibration.expect("calibrated spin units");
+    assert!(
+        c.turns_per_unit == 1 || (18.0..=74.0).contains(&c.unit_ns),
+        "{c:?}"
+    );
+    let spins: u32 = (0..10)
+        .map(
+            |n| match waitlab_core::ladder::step(n, None, c.max_units()) {
+                waitlab_core::ladder::Step::Spin { units } => units,
+                other => panic!("call {n} is {other:?}"),
+            },
+        )
+        .sum();
+    assert!(spins >= 56 || c.unit_ns > 40.0, "{spins} units of {c:?}");
+    assert!(
+        ladder.cumulative_ms(0..10) * 1e6 >= 0.5 * f64::from(spins) * c.unit_ns,
+        "calls 0–9 took {} ms, under half of {spins} units of {c:?}",
+        ladder.cumulative_ms(0..10)
+    );
     // Every step is timed in blocks long enough for the clock (20 steps;
     // half that allowed, as warm code runs faster than it calibrated).
     let resolution = report.env.clock.unwrap().resolution_ms();
@@ -1176,7 +1199,7 @@ fn native_comparison(browser: Browser) {
     s.click(&format!("{} input", tid("set-dotnet10-article-apple-m4")));
     assert_eq!(count(&mut s, &tid("group-stated")), 0);
     // A browser run joins the same table, above the native rows.
-    run_experiment(&mut s, "1, 10", "5", "native-tw");
+    let report = run_experiment(&mut s, "1, 10", "5", "native-tw");
     assert_eq!(
         count(
             &mut s,
@@ -1184,6 +1207,14 @@ fn native_comparison(browser: Browser) {
         ),
         count(&mut s, &format!("{} tbody tr", in_tw("results-table"))),
         "every browser cell has a comparison row"
+    );
+    // Its figures under the clock's resolution are marked there too.
+    assert_marked(
+        &mut s,
+        "[data-testid=timed-waits] [data-testid=group-browser] [data-testid=cmp-row]",
+        6,
+        2..6,
+        report.env.clock.unwrap().resolution_ms(),
     );
     scroll_to(&mut s, "[data-testid=timed-waits] [data-testid=comparison]");
     s.screenshot("native-timed-waits-with-browser");

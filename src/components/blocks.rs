@@ -48,40 +48,50 @@ pub fn NumbersTable(
 /// step it would need.
 pub fn figure(value: f64, clock: Option<ClockInfo>) -> impl IntoView {
     let below = clock.filter(|c| !c.resolves(value));
+    marked_cell(format_ms(value), value, below)
+}
+
+/// A numeric cell showing `text`; with `below`, marked ‡ as a figure of
+/// `figure_ms` that this clock does not resolve.
+pub fn marked_cell(text: String, figure_ms: f64, below: Option<ClockInfo>) -> impl IntoView {
     view! {
         <td class="num" class:below-clock=below.is_some()>
-            {format_ms(value)}
+            {text}
             {below.map(|c| view! {
                 <abbr class="clock-mark" data-testid="below-clock" title=format!(
                     "Below this clock's resolution ({} ms = {RESOLVED_STEPS} steps of {} ms): \
                      measuring it would need a step of {} ms or finer",
                     format_ms(c.resolution_ms()),
                     format_ms(c.tolerance_ms()),
-                    format_ms(value.abs() / RESOLVED_STEPS)
+                    format_ms(figure_ms.abs() / RESOLVED_STEPS)
                 )>"‡"</abbr>
             })}
         </td>
     }
 }
 
-/// What the ‡ marks of a table mean; nothing without a clock (pass `None`
-/// where the table has no mark).
+/// What the ‡ marks of a table mean, if `clock` leaves one of `figures`
+/// (ms) unresolved; nothing otherwise.
 #[component]
 pub fn ClockNote(
-    /// The clock the run read, if the table has marks.
+    /// The clock the run read.
     clock: Option<ClockInfo>,
+    /// Every figure the table shows, ms.
+    figures: Vec<f64>,
 ) -> impl IntoView {
-    clock.map(|c| {
-        view! {
-            <p class="note" data-testid="clock-note">
-                {format!(
-                    "‡ below this clock's resolution: a figure under {} ms spans fewer than \
-                     {RESOLVED_STEPS} steps of performance.now() ({} ms a step here), so it is \
-                     rounding, not a measurement. Hover a mark for the step it would need.",
-                    format_ms(c.resolution_ms()),
-                    format_ms(c.tolerance_ms())
-                )}
-            </p>
-        }
-    })
+    clock
+        .filter(|c| figures.iter().any(|&v| !c.resolves(v)))
+        .map(|c| {
+            view! {
+                <p class="note" data-testid="clock-note">
+                    {format!(
+                        "‡ below this clock's resolution: a figure under {} ms spans fewer than \
+                         {RESOLVED_STEPS} steps of performance.now() ({} ms a step here), so it is \
+                         rounding, not a measurement. Hover a mark for the step it would need.",
+                        format_ms(c.resolution_ms()),
+                        format_ms(c.tolerance_ms())
+                    )}
+                </p>
+            }
+        })
 }

@@ -3,6 +3,7 @@
 //! probe's runs and the article's stated figures share columns. The rows
 //! come from `waitlab_core::compare`; this file only draws them.
 
+use crate::components::blocks::marked_cell;
 use crate::components::charts::x_axis;
 use crate::components::share::run_name;
 use crate::hooks::{Loading, ReferenceSets, SharedRuns};
@@ -181,6 +182,13 @@ fn ComparisonTable(
     groups: Vec<(usize, Group)>,
 ) -> impl IntoView {
     let columns = experiment.columns();
+    let marked = groups.iter().any(|(_, g)| {
+        g.rows.iter().any(|r| {
+            r.values
+                .iter()
+                .any(|v| matches!(v, Value::Unresolved { .. }))
+        })
+    });
     let bodies = groups
         .into_iter()
         .map(|(colour, g)| {
@@ -192,12 +200,15 @@ fn ComparisonTable(
                         .values
                         .iter()
                         .zip(columns)
-                        .map(|(v, c)| {
-                            let stated = matches!(v, Value::Stated { .. });
-                            view! {
-                                <td class="num" class:stated=stated
-                                    title=stated.then_some("stated in the article, not measured")>{v.format(c.unit)}</td>
+                        .map(|(v, c)| match *v {
+                            Value::Unresolved { value, figure_ms, clock } => {
+                                marked_cell(c.unit.format(value), figure_ms, Some(clock)).into_any()
                             }
+                            Value::Stated { .. } => view! {
+                                <td class="num stated" title="stated in the article, not measured">{v.format(c.unit)}</td>
+                            }
+                            .into_any(),
+                            Value::Absent | Value::Measured(_) => view! { <td class="num">{v.format(c.unit)}</td> }.into_any(),
                         })
                         .collect_view();
                     view! {
@@ -232,6 +243,12 @@ fn ComparisonTable(
                 {bodies}
             </table>
         </div>
+        {marked.then(|| view! {
+            <p class="note" data-testid="clock-note">"‡ below the resolution of its source's clock: \
+                the figure (or, for a ratio, the time it divides by) spans fewer than 20 steps of the \
+                clock that read it, so it is rounding, not a measurement. Hover a mark for the step it \
+                would need."</p>
+        })}
     }
 }
 
@@ -260,6 +277,7 @@ struct ChartMark {
     lo: f64,
     hi: f64,
     stated: bool,
+    unresolved: bool,
 }
 
 /// One row of the comparison chart.
@@ -306,6 +324,7 @@ fn ComparisonChart(
                             lo: to_axis(lo)?,
                             hi: to_axis(hi)?,
                             stated: matches!(v, Value::Stated { .. }),
+                            unresolved: matches!(v, Value::Unresolved { .. }),
                         })
                     })
                     .collect();
@@ -329,6 +348,7 @@ fn ComparisonChart(
         .flat_map(|r| r.marks.iter().map(|m| m.hi))
         .fold(0.0, f64::max);
     let x = Scale::log_decades(lo, hi, 0.0001, LEFT, WIDTH - 24.0);
+    let any_unresolved = rows.iter().any(|r| r.marks.iter().any(|m| m.unresolved));
     let bottom = TOP + ROW * rows.len() as f64 + 4.0;
     let height = bottom + 52.0;
     let marks = rows
@@ -340,11 +360,15 @@ fn ComparisonChart(
             let shapes = row
                 .marks
                 .into_iter()
-                .map(|ChartMark { slot, lo, hi, stated }| {
+                .map(|ChartMark { slot, lo, hi, stated, unresolved }| {
                     let bar = (hi > lo).then(|| view! {
                         <line class=format!("stated-range {src}") x1=x.map(lo) x2=x.map(hi) y1=y y2=y />
                     });
-                    let class = format!("mark {src}{}", if stated { " stated" } else { "" });
+                    let class = format!(
+                        "mark {src}{}{}",
+                        if stated { " stated" } else { "" },
+                        if unresolved { " unresolved" } else { "" }
+                    );
                     view! { {bar} {mark(slot, x.map(lo), y, class)} }
                 })
                 .collect_view();
@@ -373,7 +397,11 @@ fn ComparisonChart(
             aria-label=format!("This browser's numbers beside the native sets: {}", experiment.chart_axis())>
             {x_axis(&x, TOP, bottom)}
             {marks}
-            <text class="axis-label" x=WIDTH - 12.0 y=bottom + 28.0 text-anchor="end">{format!("{} · colour = source, as in the table · hollow = stated in the article", experiment.chart_axis())}</text>
+            <text class="axis-label" x=WIDTH - 12.0 y=bottom + 28.0 text-anchor="end">{format!(
+                "{} · colour = source, as in the table · hollow = stated in the article{}",
+                experiment.chart_axis(),
+                if any_unresolved { " · faint = ‡ below its clock's resolution" } else { "" }
+            )}</text>
             {legend}
         </svg>
     })

@@ -223,16 +223,11 @@ pub async fn measure_in_worker(
     finish(result)
 }
 
-/// Performs one `SpinOnce` step in a worker.
-fn ladder_step(step: Step, memory: &js_sys::Int32Array) -> Result<(), String> {
-    match step {
-        Step::Spin { units } => {
-            ladder::spin(units);
-            Ok(())
-        }
-        Step::Yield | Step::Sleep0 => shared::wait(memory, shared_slots::SLEEP, 0, 0.0).map(drop),
-        Step::Sleep1 => shared::wait(memory, shared_slots::SLEEP, 0, 1.0).map(drop),
-    }
+/// Performs one `SpinOnce` yield or sleep in a worker (the core does the
+/// spins, with its calibrated busy loop).
+fn ladder_rest(step: Step, memory: &js_sys::Int32Array) -> Result<(), String> {
+    let ms = if step == Step::Sleep1 { 1.0 } else { 0.0 };
+    shared::wait(memory, shared_slots::SLEEP, 0, ms).map(drop)
 }
 
 /// Walks the `SpinOnce` ladder `config.repeats` times and runs the two
@@ -246,5 +241,5 @@ pub fn measure_ladder(
     // The worker's own clock decides how many calls a timed block needs.
     let resolution =
         crate::browser::clock::measure_granularity(10.0).map_or(0.1, |c| c.resolution_ms());
-    ladder::measure(config, &now, resolution, &|s| ladder_step(s, memory))
+    ladder::measure(config, &now, resolution, &|s| ladder_rest(s, memory))
 }

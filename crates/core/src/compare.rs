@@ -8,7 +8,8 @@
 //! derived or invented.
 
 use crate::chart::format_ms;
-use crate::ladder::{SLEEP1_THRESHOLD, SpinLadder, Step, YIELD_THRESHOLD};
+use crate::clock::ClockInfo;
+use crate::ladder::{NS_PER_SPIN_UNIT, SLEEP1_THRESHOLD, SpinLadder, Step, YIELD_THRESHOLD};
 use crate::schema::{Outcome, Report};
 use crate::starvation::{JobMode, MainStarvation, PoolStarvation};
 use crate::stats::Samples;
@@ -231,6 +232,18 @@ pub enum Value {
     Absent,
     /// Measured.
     Measured(f64),
+    /// Measured, but from figures spanning fewer than
+    /// [`crate::clock::RESOLVED_STEPS`] steps of its source's clock:
+    /// rounding, not a measurement (the page marks it ‡).
+    Unresolved {
+        /// The value.
+        value: f64,
+        /// The figure under the clock's resolution, ms: the value itself,
+        /// or for a ratio the time it divides by.
+        figure_ms: f64,
+        /// The clock that read it.
+        clock: ClockInfo,
+    },
     /// Stated by the source: a value or a range, maybe approximate.
     Stated {
         /// Low end (or the value).
@@ -257,6 +270,7 @@ impl Value {
         match self {
             Value::Absent => "–".to_owned(),
             Value::Measured(v) => unit.format(*v),
+            Value::Unresolved { value, .. } => format!("{}‡", unit.format(*value)),
             Value::Stated {
                 low,
                 high,
@@ -271,11 +285,33 @@ impl Value {
         }
     }
 
+    /// Marks a measured time of `unit` below `clock`'s resolution; other
+    /// values stay as they are.
+    fn resolved_by(self, unit: Unit, clock: ClockInfo) -> Value {
+        let Value::Measured(value) = self else {
+            return self;
+        };
+        let figure_ms = match unit {
+            Unit::Ms => value,
+            Unit::Us => value / 1000.0,
+            Unit::Times | Unit::Count => return self,
+        };
+        if clock.resolves(figure_ms) {
+            self
+        } else {
+            Value::Unresolved {
+                value,
+                figure_ms,
+                clock,
+            }
+        }
+    }
+
     /// The span the value covers, `(low, high)`, if it has a number.
     pub fn span(&self) -> Option<(f64, f64)> {
         match self {
             Value::Absent => None,
-            Value::Measured(v) => Some((*v, *v)),
+            Value::Measured(v) | Value::Unresolved { value: v, .. } => Some((*v, *v)),
             Value::Stated { low, high, .. } => Some((*low, high.unwrap_or(*low))),
         }
     }
@@ -383,10 +419,25 @@ pub fn group(experiment: Experiment, report: &Report) -> Option<Group> {
         Experiment::SpinLadder => report
             .spin_ladder
             .as_ref()
-            .map(|l| vec![ladder_row(l, native)]),
-        Experiment::WakeLatency => report.wake_latency.as_ref().map(wake_rows),
+            .map(|l| vec![ladder_row(l, native, report.env.clock)]),
+        Experiment::WakeLatency => report
+            .wake_latency
+            .as_ref()
+            .map(|w| wake_rows(w, report.env.clock)),
     }
     .unwrap_or_default();
+    // The ladder's figures are block times, which its rows mark themselves.
+    if let Some(clock) = report
+        .env
+        .clock
+        .filter(|_| experiment != Experiment::SpinLadder)
+    {
+        for row in &mut rows {
+            for (v, c) in row.values.iter_mut().zip(experiment.columns()) {
+                *v = std::mem::replace(v, Value::Absent).resolved_by(c.unit, clock);
+            }
+        }
+    }
     rows.extend(stated_rows(experiment, report));
     for row in &mut rows {
         row.values.resize(experiment.columns().len(), Value::Absent);
@@ -503,7 +554,10 @@ fn pool_rows(p: &PoolStarvation, native: bool) -> Vec<Row> {
         .collect()
 }
 
-fn ladder_row(l: &SpinLadder, native: bool) -> Row {
+/// Experiment 3's row. Each call was timed in a block of calls that spans
+/// the clock's resolution, so a total is marked only where one of its
+/// blocks did not (data made before blocks timed each call alone).
+fn ladder_row(l: &SpinLadder, native: bool, clock: Option<ClockInfo>) -> Row {
     let us = |ms: f64| Value::of(ms * 1000.0);
     let sleeps: Vec<f64> = l
         .steps
@@ -514,10 +568,23 @@ fn ladder_row(l: &SpinLadder, native: bool) -> Row {
     let each_sleep = Samples::new(sleeps).map_or(Value::Absent, |s| us(s.quantile(0.5)));
     let complete = |end: u32| l.steps.iter().any(|s| s.count + 1 >= end);
     let total = |from: u32, to: u32| {
-        if complete(to) {
-            us(l.cumulative_ms(from..to))
-        } else {
-            Value::Absent
+        if !complete(to) {
+            return Value::Absent;
+        }
+        let value = l.cumulative_ms(from..to);
+        let shortest_block = l
+            .steps
+            .iter()
+            .filter(|s| (from..to).contains(&s.count))
+            .map(|s| f64::from(s.block) * s.p50_ms)
+            .fold(f64::INFINITY, f64::min);
+        match clock.filter(|c| !c.resolves(shortest_block)) {
+            Some(clock) => Value::Unresolved {
+                value: value * 1000.0,
+                figure_ms: shortest_block,
+                clock,
+            },
+            None => us(value),
         }
     };
     Row {
@@ -536,19 +603,40 @@ fn ladder_row(l: &SpinLadder, native: bool) -> Row {
             total(YIELD_THRESHOLD, SLEEP1_THRESHOLD),
             each_sleep,
         ],
-        notes: Vec::new(),
+        notes: vec![match l.calibration {
+            Some(c) => format!(
+                "spin unit: {} (calibrated to .NET's {NS_PER_SPIN_UNIT:.0} ns)",
+                c.describe()
+            ),
+            None => "spin units of eight loop turns (made before calibration): its spins do not \
+                     compare with .NET's"
+                .to_owned(),
+        }],
     }
 }
 
-fn wake_rows(w: &WakeLatency) -> Vec<Row> {
+/// Experiment 4's rows; a ratio to an event wait shorter than the clock
+/// resolves is marked with it.
+fn wake_rows(w: &WakeLatency, clock: Option<ClockInfo>) -> Vec<Row> {
     let ratios = w.ratios_to_event();
+    let unresolved_event = w
+        .event_p50()
+        .zip(clock)
+        .filter(|(event, clock)| !clock.resolves(*event));
     w.results
         .iter()
         .map(|r| {
-            let ratio = ratios
-                .iter()
-                .find(|(s, _)| *s == r.strategy)
-                .map_or(Value::Absent, |(_, x)| Value::of(*x));
+            let ratio = ratios.iter().find(|(s, _)| *s == r.strategy).map_or(
+                Value::Absent,
+                |&(_, value)| match unresolved_event {
+                    Some((figure_ms, clock)) => Value::Unresolved {
+                        value,
+                        figure_ms,
+                        clock,
+                    },
+                    None => Value::of(value),
+                },
+            );
             outcome_row(
                 r.strategy.label().to_owned(),
                 r.strategy.analogue().to_owned(),
@@ -718,5 +806,71 @@ mod tests {
         assert!((overshoot - 0.3).abs() < 1e-9);
         assert_eq!(g.rows[1].values, vec![Value::Absent; 4]);
         assert_eq!(g.rows[1].notes, ["not available: x"]);
+    }
+
+    /// With a clock of 5 µs steps (0.1 ms resolves), a 0.01 ms median is
+    /// marked, a 10.3 ms one is not, and a ratio to an unresolved event
+    /// wait is marked with the event's figure.
+    #[test]
+    fn figures_under_the_clock_are_marked() {
+        use crate::wake::{Strategy, WakeConfig, WakeResult};
+        let clock = ClockInfo {
+            min_step_ms: 0.005,
+            typical_step_ms: 0.005,
+            readings: 100,
+        };
+        let mut e = env(false);
+        e.clock = Some(clock);
+        let cell = |mechanism, requested_ms, v: f64| Cell {
+            key: CellKey {
+                mechanism,
+                requested_ms,
+            },
+            outcome: Outcome::measured(vec![v; 3]).unwrap(),
+        };
+        let tw = TimedWaits {
+            config: TimedWaitsConfig::default(),
+            cells: vec![
+                cell(Mechanism::ThreadSleep, Some(10), 10.3),
+                cell(Mechanism::ResolvedPromise, None, 0.01),
+            ],
+            chain: NestedChain { levels: Vec::new() },
+        };
+        let mut r = Report::new(e, Some(tw));
+        let g = group(Experiment::TimedWaits, &r).unwrap();
+        assert_eq!(g.rows[0].values[0], Value::Measured(10.3));
+        assert!(
+            matches!(g.rows[0].values[3], Value::Measured(_)),
+            "an overshoot of 0.3 ms spans 60 steps"
+        );
+        assert_eq!(
+            g.rows[1].values[0],
+            Value::Unresolved {
+                value: 0.01,
+                figure_ms: 0.01,
+                clock
+            }
+        );
+        assert_eq!(g.rows[1].values[0].format(Unit::Ms), "0.01‡");
+        r.wake_latency = Some(WakeLatency {
+            config: WakeConfig::default(),
+            skew_ms: None,
+            results: [(Strategy::Event, 0.03), (Strategy::SleepPoll, 1.5)]
+                .into_iter()
+                .map(|(strategy, v)| WakeResult {
+                    strategy,
+                    outcome: Outcome::measured(vec![v; 3]).unwrap(),
+                })
+                .collect(),
+        });
+        let g = group(Experiment::WakeLatency, &r).unwrap();
+        assert!(matches!(g.rows[0].values[0], Value::Unresolved { .. }));
+        assert_eq!(g.rows[1].values[0], Value::Measured(1.5));
+        match g.rows[1].values[2] {
+            Value::Unresolved {
+                value, figure_ms, ..
+            } => assert!((value - 50.0).abs() < 1e-9 && figure_ms == 0.03),
+            ref other => panic!("{other:?}"),
+        }
     }
 }

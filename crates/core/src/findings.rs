@@ -2,12 +2,63 @@
 //! derived from its numbers (never written in advance).
 
 use crate::chart::format_ms;
-use crate::ladder::{SLEEP1_THRESHOLD, SpinLadder, YIELD_THRESHOLD};
+use crate::clock::{ClockInfo, RESOLVED_STEPS};
+use crate::ladder::{NS_PER_SPIN_UNIT, SLEEP1_THRESHOLD, SpinLadder, YIELD_THRESHOLD};
 use crate::probe::{CellKey, Mechanism};
 use crate::schema::{NestedChain, Outcome, TimedWaits};
 use crate::starvation::{MainStarvation, PoolStarvation};
 use crate::stats::Summary;
 use crate::wake::{Strategy, WakeLatency};
+
+/// The figures of one experiment's findings: each marked ‡ when its
+/// clock does not resolve it, and what the mark means said once at the
+/// end.
+struct Figures {
+    clock: Option<ClockInfo>,
+    marked: std::cell::Cell<bool>,
+}
+
+impl Figures {
+    fn new(clock: Option<ClockInfo>) -> Self {
+        Self {
+            clock,
+            marked: std::cell::Cell::new(false),
+        }
+    }
+
+    /// One step of the clock (a microsecond without one).
+    fn tolerance_ms(&self) -> f64 {
+        self.clock.map_or(0.001, |c| c.tolerance_ms())
+    }
+
+    /// "‡" if the clock does not resolve `figure_ms`, else nothing.
+    fn mark(&self, figure_ms: f64) -> &'static str {
+        if self.clock.is_some_and(|c| !c.resolves(figure_ms)) {
+            self.marked.set(true);
+            "‡"
+        } else {
+            ""
+        }
+    }
+
+    /// A figure, ms, with its mark.
+    fn ms(&self, v: f64) -> String {
+        format!("{}{}", format_ms(v), self.mark(v))
+    }
+
+    /// The findings, with what ‡ means if a figure was marked.
+    fn finish(self, mut out: Vec<String>) -> Vec<String> {
+        if let (true, Some(c)) = (self.marked.get(), self.clock) {
+            out.push(format!(
+                "‡ below this clock's resolution: a figure under {} ms spans fewer than \
+                 {RESOLVED_STEPS} steps of {} ms, so it is rounding, not a measurement",
+                format_ms(c.resolution_ms()),
+                format_ms(c.tolerance_ms())
+            ));
+        }
+        out
+    }
+}
 
 fn summary(tw: &TimedWaits, mechanism: Mechanism, requested_ms: Option<u32>) -> Option<&Summary> {
     let key = CellKey {
@@ -22,7 +73,9 @@ fn summary(tw: &TimedWaits, mechanism: Mechanism, requested_ms: Option<u32>) -> 
 
 /// The headline findings of a timed-waits run. `tolerance_ms` is one clock
 /// step of the run's clock.
-pub fn timed_waits(tw: &TimedWaits, tolerance_ms: f64) -> Vec<String> {
+pub fn timed_waits(tw: &TimedWaits, clock: Option<ClockInfo>) -> Vec<String> {
+    let f = Figures::new(clock);
+    let tolerance_ms = f.tolerance_ms();
     let mut out = Vec::new();
     let smallest_timed = tw.config.durations_ms.iter().copied().find(|&d| d > 0);
     if let Some(d) = smallest_timed {
@@ -37,22 +90,22 @@ pub fn timed_waits(tw: &TimedWaits, tolerance_ms: f64) -> Vec<String> {
                     "setTimeout({d}) awaited back to back takes {} ms at the median, {} ms when \
                      started from a fresh task: the 4 ms clamp on nested timers is the web's \
                      counterpart of Task.Delay(1) taking 15.6 ms on Windows",
-                    format_ms(loop_.p50),
-                    format_ms(fresh.p50)
+                    f.ms(loop_.p50),
+                    f.ms(fresh.p50)
                 )
             } else if f64::from(d) < NestedChain::CLAMP_MS {
                 format!(
                     "setTimeout({d}) takes {} ms at the median awaited back to back and {} ms from \
                      a fresh task: this browser does not clamp timers awaited back to back",
-                    format_ms(loop_.p50),
-                    format_ms(fresh.p50)
+                    f.ms(loop_.p50),
+                    f.ms(fresh.p50)
                 )
             } else {
                 format!(
                     "setTimeout({d}) takes {} ms at the median awaited back to back and {} ms from \
                      a fresh task: above 4 ms the nesting clamp makes no difference",
-                    format_ms(loop_.p50),
-                    format_ms(fresh.p50)
+                    f.ms(loop_.p50),
+                    f.ms(fresh.p50)
                 )
             });
         }
@@ -65,16 +118,16 @@ pub fn timed_waits(tw: &TimedWaits, tolerance_ms: f64) -> Vec<String> {
             out.push(format!(
                 "A worker clamps nested timers too: setTimeout({d}) awaited back to back takes \
                  {} ms at the median there, {} ms from a fresh task",
-                format_ms(loop_.p50),
-                format_ms(fresh.p50)
+                f.ms(loop_.p50),
+                f.ms(fresh.p50)
             ));
         }
         if let Some(sleep) = summary(tw, Mechanism::WorkerAtomicsWait, Some(d)) {
             out.push(format!(
                 "Atomics.wait({d}) in a worker, the Thread.Sleep analogue, overshoots by {} ms at \
                  the median and {} ms at p99, but holds its thread for the whole wait",
-                format_ms(sleep.overshoot(f64::from(d))),
-                format_ms(sleep.p99 - f64::from(d))
+                f.ms(sleep.overshoot(f64::from(d))),
+                f.ms(sleep.p99 - f64::from(d))
             ));
         }
     }
@@ -82,7 +135,7 @@ pub fn timed_waits(tw: &TimedWaits, tolerance_ms: f64) -> Vec<String> {
         out.push(format!(
             "await Promise.resolve() takes {} ms at the median: like Task.Delay(0) it completes \
              at once and never yields to rendering or input",
-            format_ms(p.p50)
+            f.ms(p.p50)
         ));
     }
     match tw.chain.clamp_onset(tolerance_ms) {
@@ -107,7 +160,7 @@ pub fn timed_waits(tw: &TimedWaits, tolerance_ms: f64) -> Vec<String> {
             "{} returned up to {} ms before the requested {d} ms: this browser fires some timers \
              slightly early",
             key.label(),
-            format_ms(f64::from(d) - s.min)
+            f.ms(f64::from(d) - s.min)
         ));
     }
     let never_fired = tw.cells.iter().find_map(|c| match c.outcome {
@@ -119,15 +172,17 @@ pub fn timed_waits(tw: &TimedWaits, tolerance_ms: f64) -> Vec<String> {
             "{}: its own timeout never fired in this browser; a fallback timer ended the wait \
              after {} ms",
             key.mechanism.label(),
-            format_ms(waited_ms)
+            f.ms(waited_ms)
         ));
     }
-    out
+    f.finish(out)
 }
 
 /// The headline findings of a main-thread starvation run.
-pub fn main_starvation(ms: &MainStarvation) -> Vec<String> {
-    ms.runs
+pub fn main_starvation(ms: &MainStarvation, clock: Option<ClockInfo>) -> Vec<String> {
+    let f = Figures::new(clock);
+    let out = ms
+        .runs
         .iter()
         .map(|run| {
             let expected = ms.config.expected_batch_ms(run.mode);
@@ -137,20 +192,23 @@ pub fn main_starvation(ms: &MainStarvation) -> Vec<String> {
                 ms.config.jobs,
                 ms.config.wait_ms,
                 run.mode.name(),
-                format_ms(run.batch_ms),
-                format_ms(expected),
-                format_ms(run.timer_queue_wait_ms),
-                format_ms(run.message_queue_wait_ms),
-                format_ms(run.longest_frame_gap())
+                f.ms(run.batch_ms),
+                f.ms(expected),
+                f.ms(run.timer_queue_wait_ms),
+                f.ms(run.message_queue_wait_ms),
+                f.ms(run.longest_frame_gap())
             )
         })
-        .collect()
+        .collect();
+    f.finish(out)
 }
 
 /// The headline findings of a worker-pool starvation run.
-pub fn pool_starvation(ps: &PoolStarvation) -> Vec<String> {
+pub fn pool_starvation(ps: &PoolStarvation, clock: Option<ClockInfo>) -> Vec<String> {
+    let f = Figures::new(clock);
     let c = &ps.config;
-    ps.runs
+    let out = ps
+        .runs
         .iter()
         .map(|run| {
             format!(
@@ -160,17 +218,18 @@ pub fn pool_starvation(ps: &PoolStarvation) -> Vec<String> {
                 c.wait_ms,
                 c.workers,
                 run.mode.name(),
-                format_ms(run.batch_ms),
-                format_ms(c.expected_batch_ms(run.mode)),
-                format_ms(run.extra_job_wait_ms)
+                f.ms(run.batch_ms),
+                f.ms(c.expected_batch_ms(run.mode)),
+                f.ms(run.extra_job_wait_ms)
             )
         })
-        .collect()
+        .collect();
+    f.finish(out)
 }
 
 /// The headline findings of a spin-ladder run, beside the article's.
-/// `tolerance_ms` is one step of the run's clock.
-pub fn spin_ladder(l: &SpinLadder, tolerance_ms: f64) -> Vec<String> {
+pub fn spin_ladder(l: &SpinLadder, clock: Option<ClockInfo>) -> Vec<String> {
+    let tolerance_ms = Figures::new(clock).tolerance_ms();
     let us = |ms: f64| {
         let us = ms * 1000.0;
         if us >= 100.0 {
@@ -198,9 +257,19 @@ pub fn spin_ladder(l: &SpinLadder, tolerance_ms: f64) -> Vec<String> {
             us(tolerance_ms)
         )
     };
+    let units = match l.calibration {
+        Some(c) => format!(
+            "a spin unit calibrated to {} of the busy loop, as .NET calibrates Thread.SpinWait \
+             to about {NS_PER_SPIN_UNIT:.0} ns",
+            c.describe()
+        ),
+        None => "spin units of eight loop turns, made before units were calibrated, so the \
+                 spins do not compare with .NET's"
+            .to_owned(),
+    };
     let mut out = vec![format!(
         "Steps 0–9 (pure spins) took {} together and steps 10–19 (spins and yields) another {} \
-         (the article on .NET: 9.8 µs and 10 µs); {timing}",
+         (the article on .NET: 9.8 µs and 10 µs); {timing}; {units}",
         us(l.cumulative_ms(0..YIELD_THRESHOLD)),
         us(l.cumulative_ms(YIELD_THRESHOLD..SLEEP1_THRESHOLD)),
     )];
@@ -229,7 +298,8 @@ pub fn spin_ladder(l: &SpinLadder, tolerance_ms: f64) -> Vec<String> {
 }
 
 /// The headline findings of a wake-latency run, beside the article's.
-pub fn wake_latency(w: &WakeLatency) -> Vec<String> {
+pub fn wake_latency(w: &WakeLatency, clock: Option<ClockInfo>) -> Vec<String> {
+    let f = Figures::new(clock);
     let mut out = Vec::new();
     let ratios = w.ratios_to_event();
     let event = w
@@ -240,12 +310,14 @@ pub fn wake_latency(w: &WakeLatency) -> Vec<String> {
     if let Some(event) = event {
         out.push(format!(
             "Atomics.wait + notify, the event wait, noticed the flag {} ms after it was set (median)",
-            format_ms(event.p50)
+            f.ms(event.p50)
         ));
+        // A ratio is only as resolved as the event wait it divides by.
+        let mark = f.mark(event.p50);
         let polls: Vec<String> = ratios
             .iter()
             .filter(|(s, _)| matches!(s, Strategy::SleepPoll | Strategy::TimerPoll))
-            .map(|(s, r)| format!("{} {:.0}×", s.label(), r))
+            .map(|(s, r)| format!("{} {:.0}×{mark}", s.label(), r))
             .collect();
         if !polls.is_empty() {
             out.push(format!(
@@ -257,14 +329,15 @@ pub fn wake_latency(w: &WakeLatency) -> Vec<String> {
     }
     out.push(match w.skew_ms {
         Some(skew) => format!(
-            "The two workers' clocks differ by {} ms (measured by ping-pong and corrected for)",
+            "The two workers' clocks differ by {} ms (averaged over ping-pong exchanges, finer \
+             than one clock step, and corrected for)",
             format_ms(skew)
         ),
         None => "The skew between the two workers' clocks could not be measured without shared \
                  memory; times are uncorrected"
             .to_owned(),
     });
-    out
+    f.finish(out)
 }
 
 #[cfg(test)]
@@ -291,7 +364,7 @@ mod tests {
             config: MainConfig::default(),
             runs: vec![run(JobMode::Blocking, 2001.0), run(JobMode::Async, 251.0)],
         };
-        let f = main_starvation(&ms);
+        let f = main_starvation(&ms, None);
         assert!(
             f[0].contains("blocking: the batch took 2001 ms (expected 2000 ms)"),
             "{}",
@@ -336,13 +409,19 @@ mod tests {
                     .collect(),
             },
         };
-        let f = timed_waits(&tw, 0.005);
-        assert_eq!(f.len(), 5, "{f:#?}");
+        let clock = ClockInfo {
+            min_step_ms: 0.005,
+            typical_step_ms: 0.005,
+            readings: 100,
+        };
+        let f = timed_waits(&tw, Some(clock));
+        assert_eq!(f.len(), 6, "{f:#?}");
         assert!(f[0].contains("4.20 ms") && f[0].contains("1.10 ms"));
-        assert!(f[1].contains("0.005 ms"));
+        assert!(f[1].contains("0.005‡ ms"), "one clock step is marked");
+        assert!(f[5].starts_with("‡ below this clock's resolution: a figure under 0.1 ms"));
         assert!(f[2].contains("level 3"));
         assert!(
-            f[3].contains("setTimeout(1) in a worker, back to back returned up to 0.1 ms before")
+            f[3].contains("setTimeout(1) in a worker, back to back returned up to 0.1‡ ms before")
         );
         assert!(f[4].contains("51.0 ms"));
     }

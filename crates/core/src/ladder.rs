@@ -15,10 +15,19 @@ pub const YIELD_THRESHOLD: u32 = 10;
 pub const SLEEP0_EVERY_HOW_MANY_YIELDS: u32 = 5;
 /// .NET `SpinWait.DefaultSleep1Threshold`.
 pub const SLEEP1_THRESHOLD: u32 = 20;
-/// The spin cap per step, in spin units (.NET's
-/// `Thread.OptimalMaxSpinWaitsPerSpinIteration` is calibrated per machine;
-/// this fixed cap keeps the browser ladder comparable between runs).
-pub const MAX_SPIN_UNITS: u32 = 1 << 9;
+/// How long one spin unit lasts, ns. .NET calibrates `Thread.SpinWait` at
+/// start-up so that one of its iterations (a "normalized yield") takes at
+/// least this long (coreclr's `MinNsPerNormalizedYield`); the browser and
+/// the native probe calibrate their busy loop to the same length, so a
+/// spin of n units means the same time in every column.
+pub const NS_PER_SPIN_UNIT: f64 = 37.0;
+/// The longest spin of one call, ns: .NET caps a spin at the units that
+/// last this long (coreclr's `TargetMaxNsPerSpinIteration`, which makes
+/// `Thread.OptimalMaxSpinWaitsPerSpinIteration` 7 for a 37 ns unit).
+pub const MAX_NS_PER_SPIN: f64 = 272.0;
+/// The cap of data made before units were calibrated: units of eight
+/// loop turns, up to 512 a call.
+pub const UNCALIBRATED_MAX_SPIN_UNITS: u32 = 1 << 9;
 
 /// What one `SpinOnce` call does.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -48,19 +57,21 @@ impl Step {
     }
 }
 
-/// The step `SpinOnce` takes on call number `count` (0-based).
+/// The step `SpinOnce` takes on call number `count` (0-based), its spins
+/// capped at `max_units` ([`SpinCalibration::max_units`], or
+/// [`UNCALIBRATED_MAX_SPIN_UNITS`] for data made before calibration).
 /// `sleep1_threshold` of `None` disables the `Sleep(1)` stage, as
 /// `SpinOnce(sleep1Threshold: -1)` does.
-pub fn step(count: u32, sleep1_threshold: Option<u32>) -> Step {
+pub fn step(count: u32, sleep1_threshold: Option<u32>, max_units: u32) -> Step {
     let sleeps = sleep1_threshold.is_some_and(|t| count >= t);
     let yields =
         count >= YIELD_THRESHOLD && (sleeps || (count - YIELD_THRESHOLD).is_multiple_of(2));
     if !yields {
         return Step::Spin {
             units: if count < 31 {
-                (1u32 << count).min(MAX_SPIN_UNITS)
+                (1u32 << count).min(max_units)
             } else {
-                MAX_SPIN_UNITS
+                max_units
             },
         };
     }
@@ -189,6 +200,43 @@ pub struct SpinLadder {
     pub steps: Vec<StepCost>,
     /// The spin-until runs: with the sleep stage, then without.
     pub spin_until: Vec<SpinUntil>,
+    /// How the spin unit was calibrated (`None` for data made before
+    /// calibration, whose units were eight loop turns each).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub calibration: Option<SpinCalibration>,
+}
+
+/// The busy loop's calibration: how many turns make one spin unit of
+/// [`NS_PER_SPIN_UNIT`], as measured on the thread that spins.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct SpinCalibration {
+    /// Loop turns per spin unit.
+    pub turns_per_unit: u32,
+    /// What one unit of that many turns took when calibrated, ns.
+    pub unit_ns: f64,
+}
+
+impl SpinCalibration {
+    /// The spin cap per call, in units: .NET's
+    /// `OptimalMaxSpinWaitsPerSpinIteration`, the units nearest to
+    /// [`MAX_NS_PER_SPIN`] (at least one).
+    pub fn max_units(&self) -> u32 {
+        if self.unit_ns > 0.0 {
+            (MAX_NS_PER_SPIN / self.unit_ns).round().max(1.0) as u32
+        } else {
+            1
+        }
+    }
+
+    /// "3 loop turns, 37 ns".
+    pub fn describe(&self) -> String {
+        format!(
+            "{} loop turn{}, {:.0} ns",
+            self.turns_per_unit,
+            if self.turns_per_unit == 1 { "" } else { "s" },
+            self.unit_ns
+        )
+    }
 }
 
 impl SpinLadder {
@@ -210,7 +258,9 @@ impl SpinLadder {
         costs: &[Vec<f64>],
         blocks: &[u32],
         spin_until: Vec<SpinUntil>,
+        calibration: Option<SpinCalibration>,
     ) -> Self {
+        let cap = calibration.map_or(UNCALIBRATED_MAX_SPIN_UNITS, |c| c.max_units());
         let steps = costs
             .iter()
             .zip(blocks)
@@ -219,7 +269,7 @@ impl SpinLadder {
                 let samples = crate::stats::Samples::new(v.clone()).ok()?;
                 Some(StepCost {
                     count: c as u32,
-                    step: step(c as u32, Some(SLEEP1_THRESHOLD)),
+                    step: step(c as u32, Some(SLEEP1_THRESHOLD), cap),
                     p50_ms: samples.quantile(0.5),
                     max_ms: samples.max(),
                     block,
@@ -230,18 +280,56 @@ impl SpinLadder {
             config,
             steps,
             spin_until,
+            calibration,
         }
     }
 }
 
-/// Busy-loop iterations per spin unit of the ladder.
-pub const SPIN_UNIT_ITERATIONS: u32 = 8;
-
-/// Busy-waits `units` spin units, as `Thread.SpinWait(n)` does.
-pub fn spin(units: u32) {
-    for i in 0..units * SPIN_UNIT_ITERATIONS {
+/// Busy-waits `turns` turns of the loop every spin is made of.
+fn spin_turns(turns: u64) {
+    for i in 0..turns {
         std::hint::black_box(i);
         std::hint::spin_loop();
+    }
+}
+
+/// Busy-waits `units` calibrated spin units, as `Thread.SpinWait(n)` does.
+pub fn spin(units: u32, calibration: SpinCalibration) {
+    spin_turns(u64::from(units) * u64::from(calibration.turns_per_unit));
+}
+
+/// The most loop turns a calibration block may hold.
+const MAX_CALIBRATION_TURNS: u64 = 1 << 30;
+/// The most turns a unit may take (for a clock that never moved).
+const MAX_TURNS_PER_UNIT: u32 = 1 << 16;
+
+/// Calibrates the spin unit on this thread, as .NET's runtime does for
+/// `Thread.SpinWait`: grows a block of loop turns until it spans
+/// `resolution_ms` (20 clock steps of `now`), times it five more times,
+/// and from the shortest (the least interrupted) sets the turns that
+/// make [`NS_PER_SPIN_UNIT`].
+pub fn calibrate(now: &dyn Fn() -> f64, resolution_ms: f64) -> SpinCalibration {
+    let mut turns: u64 = 64;
+    let time = |turns| {
+        let t = now();
+        spin_turns(turns);
+        now() - t
+    };
+    while time(turns) < resolution_ms && turns < MAX_CALIBRATION_TURNS {
+        turns *= 2;
+    }
+    let best = (0..5).map(|_| time(turns)).fold(f64::INFINITY, f64::min);
+    let ns_per_turn = best.max(0.0) * 1e6 / turns as f64;
+    let turns_per_unit = if ns_per_turn > 0.0 {
+        (NS_PER_SPIN_UNIT / ns_per_turn)
+            .round()
+            .clamp(1.0, f64::from(MAX_TURNS_PER_UNIT)) as u32
+    } else {
+        MAX_TURNS_PER_UNIT
+    };
+    SpinCalibration {
+        turns_per_unit,
+        unit_ns: ns_per_turn * f64::from(turns_per_unit),
     }
 }
 
@@ -272,8 +360,9 @@ fn time_block<E>(
 }
 
 /// Walks the ladder `config.repeats` times and runs the two spin-untils
-/// (with the `Sleep(1)` stage, then without), timing with `now` (ms) and
-/// performing each step with `perform`. The browser worker and the native
+/// (with the `Sleep(1)` stage, then without), timing with `now` (ms). The
+/// spins are this module's busy loop, calibrated first ([`calibrate`]);
+/// `perform` does the other steps: the browser worker and the native
 /// probe bring their own clock and their own yield and sleep.
 ///
 /// A step far shorter than one clock step cannot be timed alone: each is
@@ -287,6 +376,15 @@ pub fn measure<E>(
     resolution_ms: f64,
     perform: &dyn Fn(Step) -> Result<(), E>,
 ) -> Result<SpinLadder, E> {
+    let calibration = calibrate(now, resolution_ms);
+    let cap = calibration.max_units();
+    let perform = &|s: Step| match s {
+        Step::Spin { units } => {
+            spin(units, calibration);
+            Ok(())
+        }
+        other => perform(other),
+    };
     // Each step's block starts at the calls it takes to span the
     // resolution; code runs faster once the engine has optimised it, so a
     // block that later comes out too short is doubled and timed again.
@@ -294,7 +392,7 @@ pub fn measure<E>(
         .map(|count| {
             let mut calls = 1;
             time_block(
-                step(count, Some(SLEEP1_THRESHOLD)),
+                step(count, Some(SLEEP1_THRESHOLD), cap),
                 &mut calls,
                 resolution_ms,
                 now,
@@ -306,19 +404,20 @@ pub fn measure<E>(
     let mut costs = vec![Vec::with_capacity(config.repeats as usize); config.steps as usize];
     for _ in 0..config.repeats {
         for (count, (cost, calls)) in costs.iter_mut().zip(&mut blocks).enumerate() {
-            let s = step(count as u32, Some(SLEEP1_THRESHOLD));
+            let s = step(count as u32, Some(SLEEP1_THRESHOLD), cap);
             cost.push(time_block(s, calls, resolution_ms, now, perform)?);
         }
     }
     let spin_until = [true, false]
         .into_iter()
-        .map(|sleep_stage| spin_until(config.spin_until_ms, sleep_stage, now, perform))
+        .map(|sleep_stage| spin_until(config.spin_until_ms, sleep_stage, cap, now, perform))
         .collect::<Result<Vec<_>, _>>()?;
     Ok(SpinLadder::from_costs(
         config.clone(),
         &costs,
         &blocks,
         spin_until,
+        Some(calibration),
     ))
 }
 
@@ -327,13 +426,14 @@ pub fn measure<E>(
 fn spin_until<E>(
     ms: u32,
     sleep_stage: bool,
+    max_units: u32,
     now: &dyn Fn() -> f64,
     perform: &dyn Fn(Step) -> Result<(), E>,
 ) -> Result<SpinUntil, E> {
     let threshold = sleep_stage.then_some(SLEEP1_THRESHOLD);
     let (start, mut idle, mut calls) = (now(), 0.0, 0);
     while now() - start < f64::from(ms) {
-        let s = step(calls, threshold);
+        let s = step(calls, threshold, max_units);
         let t = now();
         perform(s)?;
         if s == Step::Sleep1 {
@@ -356,44 +456,32 @@ mod tests {
 
     #[test]
     fn the_ladder_matches_dotnet() {
-        let s: Vec<Step> = (0..26).map(|c| step(c, Some(SLEEP1_THRESHOLD))).collect();
+        const CAP: u32 = 7;
+        let s: Vec<Step> = (0..26)
+            .map(|c| step(c, Some(SLEEP1_THRESHOLD), CAP))
+            .collect();
         for (c, st) in s.iter().enumerate().take(10) {
-            assert_eq!(*st, Step::Spin { units: 1 << c });
+            assert_eq!(
+                *st,
+                Step::Spin {
+                    units: (1 << c).min(CAP)
+                }
+            );
         }
         // From 10: yield on even offsets, spin on odd ones.
         assert_eq!(s[10], Step::Yield);
-        assert_eq!(
-            s[11],
-            Step::Spin {
-                units: MAX_SPIN_UNITS
-            }
-        );
+        assert_eq!(s[11], Step::Spin { units: CAP });
         assert_eq!(s[12], Step::Yield);
         // The fifth yield (count 18) is a Sleep(0).
         assert_eq!(s[18], Step::Sleep0);
-        assert_eq!(
-            s[19],
-            Step::Spin {
-                units: MAX_SPIN_UNITS
-            }
-        );
+        assert_eq!(s[19], Step::Spin { units: CAP });
         // From 20 on: Sleep(1) every time.
         assert!(s[20..].iter().all(|&x| x == Step::Sleep1));
         // Without the sleep stage it keeps alternating.
-        assert_eq!(step(20, None), Step::Yield);
-        assert_eq!(step(28, None), Step::Sleep0);
-        assert_eq!(
-            step(29, None),
-            Step::Spin {
-                units: MAX_SPIN_UNITS
-            }
-        );
-        assert_eq!(
-            step(u32::MAX, None),
-            Step::Spin {
-                units: MAX_SPIN_UNITS
-            }
-        );
+        assert_eq!(step(20, None, CAP), Step::Yield);
+        assert_eq!(step(28, None, CAP), Step::Sleep0);
+        assert_eq!(step(29, None, CAP), Step::Spin { units: CAP });
+        assert_eq!(step(u32::MAX, None, CAP), Step::Spin { units: CAP });
     }
 
     #[test]
@@ -414,7 +502,7 @@ mod tests {
     #[test]
     fn results_from_costs() {
         let costs = vec![vec![0.001, 0.003, 0.002]; 22];
-        let l = SpinLadder::from_costs(LadderConfig::default(), &costs, &[64; 22], vec![]);
+        let l = SpinLadder::from_costs(LadderConfig::default(), &costs, &[64; 22], vec![], None);
         assert_eq!(l.steps.len(), 22);
         assert_eq!(l.steps[3].block, 64);
         assert_eq!(l.steps[21].step, Step::Sleep1);
@@ -422,18 +510,16 @@ mod tests {
         assert!((l.cumulative_ms(0..10) - 0.02).abs() < 1e-12);
     }
 
-    /// A fake clock that advances 0.001 ms a call to `now` and a spin
-    /// that costs nothing: blocks grow until they span the resolution.
+    /// A real clock, yields and sleeps: the unit is calibrated near 37 ns
+    /// and every block spans the resolution.
     #[test]
     fn blocks_span_the_resolution() {
-        let t = std::cell::Cell::new(0.0);
-        let now = || {
-            t.set(t.get() + 0.001);
-            t.get()
-        };
+        let origin = std::time::Instant::now();
+        let now = || origin.elapsed().as_secs_f64() * 1000.0;
         let perform = |s: Step| -> Result<(), ()> {
-            if s == Step::Sleep1 {
-                t.set(t.get() + 1.0);
+            match s {
+                Step::Sleep1 => std::thread::sleep(std::time::Duration::from_millis(1)),
+                _ => std::thread::yield_now(),
             }
             Ok(())
         };
@@ -442,23 +528,51 @@ mod tests {
             repeats: 2,
             spin_until_ms: 1,
         };
-        let l = measure(&config, &now, 0.1, &perform).unwrap();
-        // A spin costs nothing here, so its block is as large as allowed;
-        // a Sleep(1) spans the resolution alone.
-        assert_eq!(l.steps[0].block, MAX_BLOCK);
-        assert_eq!(l.steps[21].block, 1);
+        let resolution = 0.1;
+        let l = measure(&config, &now, resolution, &perform).unwrap();
+        let c = l.calibration.expect("calibrated");
+        // One turn may already be longer than a unit (then a unit is one
+        // turn, as a normalized yield is one pause in .NET); otherwise
+        // rounding keeps the unit within half a turn of 37 ns.
         assert!(
-            (l.steps[21].p50_ms - 1.001).abs() < 1e-9,
-            "{:?}",
-            l.steps[21]
+            c.turns_per_unit == 1 || (18.0..=74.0).contains(&c.unit_ns),
+            "{c:?}"
         );
+        for s in &l.steps {
+            assert!(
+                f64::from(s.block) * s.p50_ms >= 0.5 * resolution || s.block == MAX_BLOCK,
+                "{s:?}"
+            );
+        }
+        assert_eq!(l.steps[21].block, 1, "a Sleep(1) spans 0.1 ms alone");
+        assert!(l.steps[21].p50_ms >= 1.0);
+    }
+
+    #[test]
+    fn uncalibrated_data_keeps_its_cap() {
+        let textbook = SpinCalibration {
+            turns_per_unit: 10,
+            unit_ns: 37.0,
+        };
+        assert_eq!(textbook.max_units(), 7, ".NET's default");
+        let pause = SpinCalibration {
+            turns_per_unit: 1,
+            unit_ns: 49.0,
+        };
+        assert_eq!(pause.max_units(), 6);
+        assert_eq!(step(9, Some(20), 7), Step::Spin { units: 7 });
+        assert_eq!(
+            step(9, Some(20), UNCALIBRATED_MAX_SPIN_UNITS),
+            Step::Spin { units: 512 }
+        );
+        assert_eq!(step(2, Some(20), 7), Step::Spin { units: 4 });
     }
 
     #[test]
     fn phases_and_fractions() {
-        assert_eq!(step(3, Some(20)).phase(), "spin");
-        assert_eq!(step(10, Some(20)).phase(), "yield");
-        assert_eq!(step(25, Some(20)).phase(), "sleep");
+        assert_eq!(step(3, Some(20), 7).phase(), "spin");
+        assert_eq!(step(10, Some(20), 7).phase(), "yield");
+        assert_eq!(step(25, Some(20), 7).phase(), "sleep");
         let su = SpinUntil {
             sleep_stage: false,
             wall_ms: 200.0,

@@ -20,7 +20,8 @@
 
 use crate::clock::ClockInfo;
 use crate::ladder::{
-    LadderConfig, MAX_BLOCK, SLEEP1_THRESHOLD, SpinLadder, SpinUntil, StepCost, step,
+    LadderConfig, MAX_BLOCK, SLEEP1_THRESHOLD, SpinCalibration, SpinLadder, SpinUntil, StepCost,
+    UNCALIBRATED_MAX_SPIN_UNITS, step,
 };
 use crate::probe::{CellKey, Mechanism, TimedWaitsConfig};
 use crate::schema::{Cell, Environment, NestedChain, Outcome, Report, TimedWaits};
@@ -464,14 +465,19 @@ fn spin_ladder(w: &mut Writer, l: &SpinLadder) {
     w.uvar(u64::from(l.config.repeats));
     w.uvar(u64::from(l.config.spin_until_ms));
     // The page measures calls 0, 1, 2, …; then the call numbers are implied
-    // (3, else 2: both with each step's block; links made before blocks say
-    // 1 or 0 and carry none).
+    // (odd flags). 4 and 5 carry the spin unit's calibration and each
+    // step's block; 2 and 3 blocks only (links made before calibration);
+    // 0 and 1 neither (links made before blocks).
     let implied = l
         .steps
         .iter()
         .enumerate()
         .all(|(i, s)| s.count as usize == i);
-    w.byte(2 + u8::from(implied));
+    w.byte(if l.calibration.is_some() { 4 } else { 2 } + u8::from(implied));
+    if let Some(c) = l.calibration {
+        w.uvar(u64::from(c.turns_per_unit));
+        w.q(c.unit_ns);
+    }
     w.len(l.steps.len());
     for s in &l.steps {
         if !implied {
@@ -838,10 +844,19 @@ impl Reader<'_> {
             repeats: self.upto(200)?,
             spin_until_ms: self.upto(5000)?,
         };
-        let (implied, blocks) = match self.byte()? {
-            b @ 0..=3 => (b % 2 == 1, b >= 2),
+        let (implied, blocks, calibrated) = match self.byte()? {
+            b @ 0..=5 => (b % 2 == 1, b >= 2, b >= 4),
             _ => return damaged("a bad flag"),
         };
+        let calibration = if calibrated {
+            Some(SpinCalibration {
+                turns_per_unit: self.upto(u64::from(u32::MAX))?.max(1),
+                unit_ns: self.q()?,
+            })
+        } else {
+            None
+        };
+        let cap = calibration.map_or(UNCALIBRATED_MAX_SPIN_UNITS, |c| c.max_units());
         let n = self.upto(u64::from(config.steps))?;
         let steps = (0..n)
             .map(|i| {
@@ -852,7 +867,7 @@ impl Reader<'_> {
                 };
                 Ok(StepCost {
                     count,
-                    step: step(count, Some(SLEEP1_THRESHOLD)),
+                    step: step(count, Some(SLEEP1_THRESHOLD), cap),
                     p50_ms: self.q()?,
                     max_ms: self.q()?,
                     block: if blocks {
@@ -878,6 +893,7 @@ impl Reader<'_> {
             config,
             steps,
             spin_until,
+            calibration,
         })
     }
 
@@ -1092,6 +1108,25 @@ mod tests {
             assert_eq!((x.count, x.step), (y.count, y.step));
             assert!(close(x.p50_ms, y.p50_ms));
         }
+        let (c, cb) = (l.calibration.unwrap(), lb.calibration.unwrap());
+        assert_eq!(c.turns_per_unit, cb.turns_per_unit);
+        assert!(close(c.unit_ns, cb.unit_ns));
+        // A ladder made before calibration travels without one and keeps
+        // its old units (512 at most a call).
+        let mut old = Report {
+            spin_ladder: Some(SpinLadder {
+                calibration: None,
+                ..l.clone()
+            }),
+            ..Report::new(original.env.clone(), None)
+        };
+        old.env.native = None;
+        let old_back = decode(&encode(&old)).unwrap().spin_ladder.unwrap();
+        assert_eq!(old_back.calibration, None);
+        assert_eq!(
+            old_back.steps[9].step,
+            crate::ladder::Step::Spin { units: 512 }
+        );
         let (w, wb) = (original.wake_latency.unwrap(), back.wake_latency.unwrap());
         assert_eq!(w.config, wb.config);
         for (x, y) in w.results.iter().zip(&wb.results) {

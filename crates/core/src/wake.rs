@@ -255,17 +255,21 @@ pub struct WakeLatency {
 }
 
 impl WakeLatency {
-    /// Each measured strategy's median as a multiple of the event wait's
-    /// (`Atomics.wait` + `notify`, or `Condvar` natively), in result order.
-    pub fn ratios_to_event(&self) -> Vec<(Strategy, f64)> {
-        let Some(event) = self
-            .results
+    /// The median of the event wait (`Atomics.wait` + `notify`, or
+    /// `Condvar` natively), ms, if it was measured and is above zero.
+    pub fn event_p50(&self) -> Option<f64> {
+        self.results
             .iter()
             .find(|r| r.strategy.is_reference_event())
             .and_then(|r| r.outcome.summary())
             .map(|x| x.p50)
             .filter(|&e| e > 0.0)
-        else {
+    }
+
+    /// Each measured strategy's median as a multiple of the event wait's,
+    /// in result order.
+    pub fn ratios_to_event(&self) -> Vec<(Strategy, f64)> {
+        let Some(event) = self.event_p50() else {
             return Vec::new();
         };
         self.results

@@ -1,5 +1,6 @@
-//! Experiment 3 natively: the `SpinOnce` ladder on an OS thread, with
-//! `std::hint::spin_loop` spins, `std::thread::yield_now` for both yield
+//! Experiment 3 natively: the `SpinOnce` ladder on an OS thread, with the
+//! core's calibrated spins (`std::hint::spin_loop`, the CPU's pause
+//! instruction), `std::thread::yield_now` for both yield
 //! and `Sleep(0)` (a zero `std::thread::sleep` returns without a system
 //! call on Unix), and `std::thread::sleep(1 ms)` for `Sleep(1)`.
 
@@ -8,11 +9,12 @@ use std::convert::Infallible;
 use std::time::{Duration, Instant};
 use waitlab_core::ladder::{self, LadderConfig, SpinLadder, Step};
 
-fn perform(step: Step) -> Result<(), Infallible> {
-    match step {
-        Step::Spin { units } => ladder::spin(units),
-        Step::Yield | Step::Sleep0 => std::thread::yield_now(),
-        Step::Sleep1 => std::thread::sleep(Duration::from_millis(1)),
+/// One yield or sleep of the ladder (the core does the spins).
+fn rest(step: Step) -> Result<(), Infallible> {
+    if step == Step::Sleep1 {
+        std::thread::sleep(Duration::from_millis(1));
+    } else {
+        std::thread::yield_now();
     }
     Ok(())
 }
@@ -30,7 +32,7 @@ pub fn run(config: &LadderConfig, tick: &Progress) -> SpinLadder {
     ));
     let origin = Instant::now();
     let resolution = crate::env::clock().map_or(0.001, |c| c.resolution_ms());
-    let result = ladder::measure(config, &|| ms_since(origin), resolution, &perform);
+    let result = ladder::measure(config, &|| ms_since(origin), resolution, &rest);
     tick.inc(units(config));
     match result {
         Ok(ladder) => ladder,

@@ -189,6 +189,12 @@ fn summary(report: &Report) -> String {
             out.push('\n');
         }
     }
+    if out.contains('‡') {
+        out.push_str(
+            "\n‡ below the clock's resolution: fewer than 20 clock steps, rounding rather than a \
+             measurement\n",
+        );
+    }
     out
 }
 

@@ -1,7 +1,7 @@
 //! Experiment 2a, starvation of the main thread: the live animation, the
 //! controls, the frame-gap chart and the numbers.
 
-use crate::components::blocks::{Findings, NumbersTable};
+use crate::components::blocks::{ClockNote, Findings, NumbersTable, figure};
 use crate::components::charts::FrameGapChart;
 use crate::components::field::Field;
 use crate::components::run_controls::RunForm;
@@ -11,6 +11,7 @@ use crate::hooks::use_experiment;
 use crate::runner::run_main_starvation;
 use leptos::prelude::*;
 use waitlab_core::chart::format_ms;
+use waitlab_core::clock::ClockInfo;
 use waitlab_core::compare::Experiment;
 use waitlab_core::findings;
 use waitlab_core::starvation::{JobMode, MainConfig, MainStarvation};
@@ -45,7 +46,7 @@ pub fn MainStarvationSection() -> impl IntoView {
                 <Field label="Jobs" testid="jobs" value=jobs numeric=true />
                 <Field label="Each waits, ms" testid="wait" value=wait_ms numeric=true />
             </RunForm>
-            <ExperimentOutput experiment=Experiment::MainStarvation report=experiment.report render=|r| r.main_starvation.clone().map(|ms| view! { <MainStarvationResults ms=ms /> }.into_any()) />
+            <ExperimentOutput experiment=Experiment::MainStarvation report=experiment.report render=|r| r.main_starvation.clone().map(|ms| view! { <MainStarvationResults ms=ms clock=r.env.clock /> }.into_any()) />
         </section>
     }
 }
@@ -55,7 +56,21 @@ pub fn MainStarvationSection() -> impl IntoView {
 fn MainStarvationResults(
     /// The results.
     ms: MainStarvation,
+    /// The clock the run read, which decides what counts as measured.
+    clock: Option<ClockInfo>,
 ) -> impl IntoView {
+    let figures: Vec<f64> = ms
+        .runs
+        .iter()
+        .flat_map(|run| {
+            [
+                run.batch_ms,
+                run.timer_queue_wait_ms,
+                run.message_queue_wait_ms,
+                run.longest_frame_gap(),
+            ]
+        })
+        .collect();
     let rows = ms
         .runs
         .iter()
@@ -64,11 +79,11 @@ fn MainStarvationResults(
                 <tr data-testid=format!("row-{}", run.mode.name())>
                     <td>{run.mode.name()}</td>
                     <td class="analogue">{run.mode.main_analogue()}</td>
-                    <td class="num">{format_ms(run.batch_ms)}</td>
+                    {figure(run.batch_ms, clock)}
                     <td class="num">{format_ms(ms.config.expected_batch_ms(run.mode))}</td>
-                    <td class="num">{format_ms(run.timer_queue_wait_ms)}</td>
-                    <td class="num">{format_ms(run.message_queue_wait_ms)}</td>
-                    <td class="num">{format_ms(run.longest_frame_gap())}</td>
+                    {figure(run.timer_queue_wait_ms, clock)}
+                    {figure(run.message_queue_wait_ms, clock)}
+                    {figure(run.longest_frame_gap(), clock)}
                     <td class="num">{run.frames_ms.len()}</td>
                 </tr>
             }
@@ -76,12 +91,13 @@ fn MainStarvationResults(
         .collect_view();
     view! {
         <div class="results-block" data-testid="results">
-            <Findings items=findings::main_starvation(&ms) />
+            <Findings items=findings::main_starvation(&ms, clock) />
             <h3>"Time between animation frames"</h3>
             <FrameGapChart runs=ms.runs.clone() />
             <NumbersTable headers=&["Jobs", ".NET analogue", "Batch, ms", "Expected", "setTimeout(0) waited", "Message waited", "Longest frame gap", "Frames"] numeric_from=2>
                 {rows}
             </NumbersTable>
+            <ClockNote clock=clock figures=figures />
         </div>
     }
 }

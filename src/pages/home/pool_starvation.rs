@@ -2,7 +2,7 @@
 //! timeline and the numbers.
 
 use crate::browser::page;
-use crate::components::blocks::{Findings, NumbersTable};
+use crate::components::blocks::{ClockNote, Findings, NumbersTable, figure};
 use crate::components::charts::PoolGantt;
 use crate::components::field::Field;
 use crate::components::run_controls::RunForm;
@@ -11,6 +11,7 @@ use crate::hooks::use_experiment;
 use crate::runner::run_pool_starvation;
 use leptos::prelude::*;
 use waitlab_core::chart::format_ms;
+use waitlab_core::clock::ClockInfo;
 use waitlab_core::compare::Experiment;
 use waitlab_core::findings;
 use waitlab_core::starvation::{JobMode, PoolConfig, PoolStarvation};
@@ -48,7 +49,7 @@ pub fn PoolStarvationSection() -> impl IntoView {
                 <Field label="Jobs" testid="jobs" value=jobs numeric=true />
                 <Field label="Each waits, ms" testid="wait" value=wait_ms numeric=true />
             </RunForm>
-            <ExperimentOutput experiment=Experiment::PoolStarvation report=experiment.report render=|r| r.pool_starvation.clone().map(|ps| view! { <PoolResults ps=ps /> }.into_any()) />
+            <ExperimentOutput experiment=Experiment::PoolStarvation report=experiment.report render=|r| r.pool_starvation.clone().map(|ps| view! { <PoolResults ps=ps clock=r.env.clock /> }.into_any()) />
         </section>
     }
 }
@@ -58,7 +59,14 @@ pub fn PoolStarvationSection() -> impl IntoView {
 fn PoolResults(
     /// The results.
     ps: PoolStarvation,
+    /// The clock the run read, which decides what counts as measured.
+    clock: Option<ClockInfo>,
 ) -> impl IntoView {
+    let figures: Vec<f64> = ps
+        .runs
+        .iter()
+        .flat_map(|run| [run.batch_ms, run.extra_job_wait_ms])
+        .collect();
     let rows = ps
         .runs
         .iter()
@@ -67,16 +75,16 @@ fn PoolResults(
                 <tr data-testid=format!("row-{}", run.mode.name())>
                     <td>{run.mode.name()}</td>
                     <td class="analogue">{run.mode.pool_analogue()}</td>
-                    <td class="num">{format_ms(run.batch_ms)}</td>
+                    {figure(run.batch_ms, clock)}
                     <td class="num">{format_ms(ps.config.expected_batch_ms(run.mode))}</td>
-                    <td class="num">{format_ms(run.extra_job_wait_ms)}</td>
+                    {figure(run.extra_job_wait_ms, clock)}
                 </tr>
             }
         })
         .collect_view();
     view! {
         <div class="results-block" data-testid="results">
-            <Findings items=findings::pool_starvation(&ps) />
+            <Findings items=findings::pool_starvation(&ps, clock) />
             <ul class="findings">
                 {(!ps.blocking_sleeps).then(|| view! {
                     <li>"Shared memory is off here, so blocking jobs busy-waited instead of sleeping in Atomics.wait"</li>
@@ -87,6 +95,7 @@ fn PoolResults(
             <NumbersTable headers=&["Jobs", ".NET analogue", "Batch, ms", "Model: ceil(N/K)·T or T", "Extra job waited, ms"] numeric_from=2>
                 {rows}
             </NumbersTable>
+            <ClockNote clock=clock figures=figures />
         </div>
     }
 }

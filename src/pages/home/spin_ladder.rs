@@ -1,7 +1,7 @@
 //! Experiment 3, the spin ladder: controls, the step-cost chart and the
 //! spin-until numbers.
 
-use crate::components::blocks::{Findings, NumbersTable};
+use crate::components::blocks::{Findings, NumbersTable, figure};
 use crate::components::charts::LadderChart;
 use crate::components::field::Field;
 use crate::components::run_controls::RunForm;
@@ -10,6 +10,7 @@ use crate::hooks::use_experiment;
 use crate::runner::run_spin_ladder;
 use leptos::prelude::*;
 use waitlab_core::chart::format_ms;
+use waitlab_core::clock::ClockInfo;
 use waitlab_core::compare::Experiment;
 use waitlab_core::findings;
 use waitlab_core::ladder::{LadderConfig, SpinLadder};
@@ -34,7 +35,12 @@ pub fn SpinLadderSection() -> impl IntoView {
                     spins, Atomics.wait(…, 0) for the yields and Atomics.wait(…, 1) for Sleep(1). Then it \
                     runs a spin-until twice, with and without the sleep stage, and counts how much of the \
                     time it kept its core busy."</p>
-                <p>"A spin unit is eight turns of std::hint::spin_loop. In wasm that is an empty                     loop; natively it is the CPU's pause instruction, over a hundred cycles on recent                     x86, so the native probe's spins cost more per unit than the worker's."</p>
+                <p>"A spin unit is calibrated the way .NET calibrates Thread.SpinWait: before the \
+                    ladder the worker times its busy loop and takes as one unit the turns that last 37 ns \
+                    (one turn if a single turn is longer), and caps a spin call at the units nearest to \
+                    272 ns (7 of 37 ns), .NET's targets. The native probe calibrates its loop (the CPU's \
+                    pause instruction) the same way, so a spin means the same time in the browser, \
+                    native and article columns."</p>
             </div>
             <RunForm experiment=experiment config=config unit="runs"
                 hint=Signal::derive(move || config.get().ok().map(|c| format!(
@@ -45,8 +51,7 @@ pub fn SpinLadderSection() -> impl IntoView {
                 <Field label="Each spin-until, ms" testid="spin-until" value=spin_until numeric=true />
             </RunForm>
             <ExperimentOutput experiment=Experiment::SpinLadder report=experiment.report render=|r| {
-                let tolerance = r.env.clock.map_or(0.001, |c| c.tolerance_ms());
-                r.spin_ladder.clone().map(|ladder| view! { <LadderResults ladder=ladder tolerance_ms=tolerance /> }.into_any())
+                r.spin_ladder.clone().map(|ladder| view! { <LadderResults ladder=ladder clock=r.env.clock /> }.into_any())
             } />
         </section>
     }
@@ -57,8 +62,8 @@ pub fn SpinLadderSection() -> impl IntoView {
 fn LadderResults(
     /// The results.
     ladder: SpinLadder,
-    /// One clock step, ms.
-    tolerance_ms: f64,
+    /// The clock the run read.
+    clock: Option<ClockInfo>,
 ) -> impl IntoView {
     let rows = ladder
         .spin_until
@@ -67,8 +72,8 @@ fn LadderResults(
             view! {
                 <tr>
                     <td>{if su.sleep_stage { "with Sleep(1) from call 20" } else { "pure spin (sleep1Threshold: -1)" }}</td>
-                    <td class="num">{format_ms(su.wall_ms)}</td>
-                    <td class="num">{format_ms(su.busy_ms)}</td>
+                    {figure(su.wall_ms, clock)}
+                    {figure(su.busy_ms, clock)}
                     <td class="num">{format!("{:.0} %", su.busy_fraction() * 100.0)}</td>
                     <td class="num">{su.calls}</td>
                 </tr>
@@ -77,7 +82,7 @@ fn LadderResults(
         .collect_view();
     view! {
         <div class="results-block" data-testid="results">
-            <Findings items=findings::spin_ladder(&ladder, tolerance_ms) />
+            <Findings items=findings::spin_ladder(&ladder, clock) />
             <h3>"Cost of each SpinOnce"</h3>
             <LadderChart steps=ladder.steps.clone() />
             {blocks_note(&ladder)}

@@ -95,7 +95,7 @@ fn TimedWaitsResults(
     };
     view! {
         <div class="results-block" data-testid="results">
-            <Findings items=findings::timed_waits(&tw, tolerance) />
+            <Findings items=findings::timed_waits(&tw, report.env.clock) />
             <h3>"Every wait at a glance"</h3>
             <OverviewChart rows=overview />
             <h3>"Distribution of one cell "<small>"(click a row of the table to choose)"</small></h3>

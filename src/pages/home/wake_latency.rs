@@ -1,7 +1,7 @@
 //! Experiment 4, wake latency: controls, the distribution per strategy and
 //! the table with each strategy's median as a multiple of the event wait.
 
-use crate::components::blocks::{ClockNote, Findings, NumbersTable, figure};
+use crate::components::blocks::{ClockNote, Findings, NumbersTable, figure, marked_cell};
 use crate::components::charts::{OverviewChart, OverviewRow};
 use crate::components::field::Field;
 use crate::components::run_controls::RunForm;
@@ -52,12 +52,15 @@ fn WakeResults(
     clock: Option<ClockInfo>,
 ) -> impl IntoView {
     let ratios = wake.ratios_to_event();
-    let marked = clock.is_some_and(|c| {
-        wake.results
-            .iter()
-            .filter_map(|r| r.outcome.summary())
-            .any(|s| [s.p50, s.p99, s.max].iter().any(|&v| !c.resolves(v)))
-    });
+    let figures: Vec<f64> = wake
+        .results
+        .iter()
+        .filter_map(|r| r.outcome.summary())
+        .flat_map(|s| [s.p50, s.p99, s.max])
+        .collect();
+    // A ratio is only as resolved as the event wait it divides by.
+    let event = wake.event_p50().unwrap_or(f64::INFINITY);
+    let ratio_clock = clock.filter(|c| !c.resolves(event));
     let rows = wake
         .results
         .iter()
@@ -78,12 +81,13 @@ fn WakeResults(
                 .iter()
                 .find(|(s, _)| *s == r.strategy)
                 .map_or_else(|| "–".to_owned(), |(_, x)| format!("{x:.1}×"));
+            let ratio = marked_cell(ratio, event, ratio_clock);
             let stats = match &r.outcome {
                 Outcome::Measured { summary: s, .. } => view! {
                     {figure(s.p50, clock)}
                     {figure(s.p99, clock)}
                     {figure(s.max, clock)}
-                    <td class="num">{ratio}</td>
+                    {ratio}
                     <td class="num">{s.n}</td>
                 }
                 .into_any(),
@@ -104,13 +108,13 @@ fn WakeResults(
         .collect_view();
     view! {
         <div class="results-block" data-testid="results">
-            <Findings items=findings::wake_latency(&wake) />
+            <Findings items=findings::wake_latency(&wake, clock) />
             <h3>"Set → noticed, per strategy"</h3>
             <OverviewChart rows=rows />
             <NumbersTable headers=&["Waiter", ".NET analogue", "p50, ms", "p99", "max", "× event", "n"] numeric_from=2>
                 {table}
             </NumbersTable>
-            <ClockNote clock=clock.filter(|_| marked) />
+            <ClockNote clock=clock figures=figures />
         </div>
     }
 }
