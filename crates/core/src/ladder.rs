@@ -285,7 +285,10 @@ impl SpinLadder {
     }
 }
 
-/// Busy-waits `turns` turns of the loop every spin is made of.
+/// Busy-waits `turns` turns of the loop every spin is made of. Never
+/// inlined: the calibration and the ladder run this same function, so an
+/// engine that compiles it in tiers runs the same code in both once warm.
+#[inline(never)]
 fn spin_turns(turns: u64) {
     for i in 0..turns {
         std::hint::black_box(i);
@@ -302,12 +305,17 @@ pub fn spin(units: u32, calibration: SpinCalibration) {
 const MAX_CALIBRATION_TURNS: u64 = 1 << 30;
 /// The most turns a unit may take (for a clock that never moved).
 const MAX_TURNS_PER_UNIT: u32 = 1 << 16;
+/// How long the calibration keeps timing blocks, ms.
+const CALIBRATION_MS: f64 = 20.0;
 
 /// Calibrates the spin unit on this thread, as .NET's runtime does for
-/// `Thread.SpinWait`: grows a block of loop turns until it spans
-/// `resolution_ms` (20 clock steps of `now`), times it five more times,
-/// and from the shortest (the least interrupted) sets the turns that
-/// make [`NS_PER_SPIN_UNIT`].
+/// `Thread.SpinWait`: runs the loop for [`CALIBRATION_MS`] to warm it
+/// (wasm engines start a function in a baseline compiler and swap in
+/// optimised code between calls, several times faster for this loop),
+/// then times five blocks of loop turns, each spanning `resolution_ms`
+/// (20 clock steps of `now`; a block that comes out shorter is doubled
+/// and the five start again), and from the shortest (the least
+/// interrupted) sets the turns that make [`NS_PER_SPIN_UNIT`].
 pub fn calibrate(now: &dyn Fn() -> f64, resolution_ms: f64) -> SpinCalibration {
     let mut turns: u64 = 64;
     let time = |turns| {
@@ -315,10 +323,26 @@ pub fn calibrate(now: &dyn Fn() -> f64, resolution_ms: f64) -> SpinCalibration {
         spin_turns(turns);
         now() - t
     };
-    while time(turns) < resolution_ms && turns < MAX_CALIBRATION_TURNS {
-        turns *= 2;
+    // A block shorter than the resolution is doubled; below the cap on
+    // turns, a clock that never moves ends the loops too.
+    let too_short = |took: f64, turns: u64| took < resolution_ms && turns < MAX_CALIBRATION_TURNS;
+    let start = now();
+    for _ in 0..1000 {
+        if too_short(time(turns), turns) {
+            turns *= 2;
+        } else if now() - start >= CALIBRATION_MS {
+            break;
+        }
     }
-    let best = (0..5).map(|_| time(turns)).fold(f64::INFINITY, f64::min);
+    let (mut best, mut blocks) = (f64::INFINITY, 0);
+    while blocks < 5 {
+        let took = time(turns);
+        if too_short(took, turns) {
+            (turns, best, blocks) = (turns * 2, f64::INFINITY, 0);
+        } else {
+            (best, blocks) = (best.min(took), blocks + 1);
+        }
+    }
     let ns_per_turn = best.max(0.0) * 1e6 / turns as f64;
     let turns_per_unit = if ns_per_turn > 0.0 {
         (NS_PER_SPIN_UNIT / ns_per_turn)
