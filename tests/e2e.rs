@@ -45,9 +45,10 @@ use std::path::PathBuf;
 use std::sync::OnceLock;
 use support::server::{Fault, Mode, Server};
 use support::webdriver::{Browser, Session};
-use waitlab_core::probe::Mechanism;
-use waitlab_core::schema::{Outcome, Report, TimedWaits};
+use waitlab_core::outcome::Outcome;
+use waitlab_core::schema::{Report, TimedWaits};
 use waitlab_core::starvation::JobMode;
+use waitlab_core::timed::Mechanism;
 use waitlab_core::wake::Strategy;
 
 /// A CSS selector for the page-level element with this test id.

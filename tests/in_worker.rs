@@ -8,8 +8,8 @@
 use waitlab::browser::shared::WaitEnd;
 use waitlab::browser::{clock, shared};
 use waitlab::probes::measure_in_worker;
-use waitlab_core::probe::Mechanism;
 use waitlab_core::protocol::WorkerOutcome;
+use waitlab_core::timed::Mechanism;
 use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_dedicated_worker);

@@ -5,10 +5,11 @@
 use leptos::prelude::*;
 use waitlab_core::chart::{Scale, format_ms, histogram_bars};
 use waitlab_core::ladder::StepCost;
-use waitlab_core::probe::CellKey;
-use waitlab_core::schema::{NestedChain, Outcome};
+use waitlab_core::outcome::Outcome;
+use waitlab_core::schema::NestedChain;
 use waitlab_core::starvation::{MainRun, PoolConfig, PoolRun};
 use waitlab_core::stats::{Samples, Summary};
+use waitlab_core::timed::CellKey;
 
 const WIDTH: f64 = 760.0;
 

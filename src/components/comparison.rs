@@ -5,7 +5,6 @@
 
 use crate::components::blocks::marked_cell;
 use crate::components::charts::x_axis;
-use crate::components::share::run_name;
 use crate::hooks::{Loading, ReferenceSets, SharedRuns};
 
 /// The first colour of runs opened from links (after this browser's and
@@ -15,7 +14,8 @@ const SHARED_COLOURS: usize = 4;
 const COLOURS: usize = 8;
 use leptos::prelude::*;
 use waitlab_core::chart::Scale;
-use waitlab_core::compare::{self, Experiment, Group, Origin, Value};
+use waitlab_core::compare::{self, Group, Origin, Value};
+use waitlab_core::experiment::Experiment;
 use waitlab_core::schema::Report;
 
 /// The reference sets from context (provided by the page).
@@ -140,7 +140,7 @@ pub fn Comparison(
         shared.opened.with(|opened| {
             for (j, run) in opened.iter().enumerate() {
                 if let Some(mut g) = compare::group(experiment, &run.report) {
-                    g.source = format!("Shared: {}", run_name(&run.report.env));
+                    g.source = format!("Shared: {}", run.report.env.run_name());
                     groups.push((SHARED_COLOURS + j, g));
                 }
             }

@@ -5,8 +5,9 @@ use crate::components::blocks::{ClockNote, figure};
 use leptos::prelude::*;
 use waitlab_core::chart::format_ms;
 use waitlab_core::clock::ClockInfo;
-use waitlab_core::probe::{CellKey, Thread};
-use waitlab_core::schema::{Cell, Outcome};
+use waitlab_core::outcome::Outcome;
+use waitlab_core::schema::Cell;
+use waitlab_core::timed::{CellKey, Thread};
 
 fn thread_name(thread: Thread) -> &'static str {
     match thread {

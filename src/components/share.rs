@@ -9,8 +9,8 @@ use crate::components::run_controls::Results;
 use crate::hooks::SharedRuns;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
-use waitlab_core::compare::Experiment;
-use waitlab_core::schema::{Environment, Report};
+use waitlab_core::experiment::Experiment;
+use waitlab_core::schema::Report;
 use waitlab_core::share;
 
 /// Whether the page runs as an embed (`?embed=`); provided by the page.
@@ -19,20 +19,6 @@ pub struct Embedded(pub bool);
 
 fn shared() -> SharedRuns {
     expect_context::<SharedRuns>()
-}
-
-/// The day a run started, `YYYY-MM-DD`.
-pub fn run_date(env: &Environment) -> String {
-    let date = js_sys::Date::new(&env.started_at_unix_ms.into());
-    String::from(date.to_iso_string())
-        .chars()
-        .take(10)
-        .collect()
-}
-
-/// "Chrome 156 on Linux, 2026-11-30": whose run, and when.
-pub fn run_name(env: &Environment) -> String {
-    format!("{}, {}", env.short_name(), run_date(env))
 }
 
 /// A text to copy: the button that copies it, then the text itself (so it
@@ -131,7 +117,7 @@ pub fn ExperimentOutput(
         report.set(Some(r));
     }
     Effect::new(move |_| {
-        if let Some(r) = report.get().filter(|r| !r.from_link && experiment.is_in(r)) {
+        if let Some(r) = report.get().filter(|r| !r.from_link && r.has(experiment)) {
             runs.record(&r);
         }
     });
@@ -139,7 +125,7 @@ pub fn ExperimentOutput(
         report.get().map(|r| {
             let shared = r.from_link.then(|| view! {
                 <p class="banner shared" data-testid="shared-label">
-                    <strong>"Someone else's run: "</strong>{run_name(&r.env)}
+                    <strong>"Someone else's run: "</strong>{r.env.run_name()}
                     ". Opened from a link, read-only; statistics within ±0.5 %. Press Run to measure \
                     this browser and see both side by side."
                 </p>
@@ -155,7 +141,7 @@ pub fn ExperimentOutput(
     let share_bar = move || {
         report
             .get()
-            .filter(|r| !embedded && experiment.is_in(r))
+            .filter(|r| !embedded && r.has(experiment))
             .map(|r| view! { <ShareBar experiment=experiment report=r /> })
     };
     view! {
@@ -197,13 +183,13 @@ pub fn SharePanel() -> impl IntoView {
             .map(|(i, run)| {
                 let experiments = Experiment::ALL
                     .iter()
-                    .filter(|e| e.is_in(&run.report))
+                    .filter(|e| run.report.has(**e))
                     .map(|e| e.slug())
                     .collect::<Vec<_>>()
                     .join(", ");
                 view! {
                     <li data-testid="shared-run">
-                        <strong>{run_name(&run.report.env)}</strong>
+                        <strong>{run.report.env.run_name()}</strong>
                         <span class="provenance">{experiments}</span>
                         <button type="button" class="link" on:click=move |_| runs.remove(i)>"remove"</button>
                     </li>

@@ -81,19 +81,19 @@ impl SharedRuns {
     pub fn record(&self, report: &Report) {
         self.mine.update(|mine| {
             mine.retain(|r| {
-                waitlab_core::compare::Experiment::ALL
+                waitlab_core::experiment::Experiment::ALL
                     .iter()
-                    .all(|e| !(e.is_in(r) && e.is_in(report)))
+                    .all(|&e| !(r.has(e) && report.has(e)))
             });
             mine.push(report.clone());
         });
     }
 
     /// The first opened run with results of `experiment`.
-    pub fn first_with(&self, experiment: waitlab_core::compare::Experiment) -> Option<Report> {
+    pub fn first_with(&self, experiment: waitlab_core::experiment::Experiment) -> Option<Report> {
         self.opened.with_untracked(|o| {
             o.iter()
-                .find(|r| experiment.is_in(&r.report))
+                .find(|r| r.report.has(experiment))
                 .map(|r| r.report.clone())
         })
     }

@@ -12,9 +12,9 @@ use crate::browser::{clock::now, shared, wait};
 use futures::future::{Either, select};
 use std::future::Future;
 use waitlab_core::ladder::{self, LadderConfig, SpinLadder, Step};
-use waitlab_core::probe::Mechanism;
+use waitlab_core::outcome::Outcome;
 use waitlab_core::protocol::{WorkerOutcome, shared_slots};
-use waitlab_core::schema::Outcome;
+use waitlab_core::timed::Mechanism;
 
 /// How long past its own timeout an `Atomics.waitAsync` may take before the
 /// probe declares that the timeout never fires (Firefox ESR's behaviour).

@@ -15,10 +15,11 @@ use super::{Publish, Reporter, RunScope};
 use crate::browser::{shared, wait, worker_host::ProbeWorker};
 use crate::probes;
 use std::cell::RefCell;
-use waitlab_core::probe::{CellKey, Mechanism, Thread, TimedWaitsConfig};
+use waitlab_core::outcome::Outcome;
 use waitlab_core::protocol::{FromWorker, ToWorker, shared_slots};
-use waitlab_core::schema::{Cell, NestedChain, Outcome, Report, TimedWaits};
+use waitlab_core::schema::{Cell, NestedChain, Report, TimedWaits};
 use waitlab_core::stats::Samples;
+use waitlab_core::timed::{CellKey, Mechanism, Thread, TimedWaitsConfig};
 
 /// Why a cell cannot run here, before anything is measured.
 fn unavailable(key: CellKey, memory: &Result<js_sys::Int32Array, &'static str>) -> Option<String> {

@@ -10,8 +10,9 @@ use super::{Publish, Reporter, RunScope};
 use crate::browser::shared::{self, Slots};
 use crate::browser::{wait, worker_host::ProbeWorker};
 use futures::future::{Either, select, try_join};
+use waitlab_core::outcome::Outcome;
 use waitlab_core::protocol::{FromWorker, ToWorker, shared_slots};
-use waitlab_core::schema::{Outcome, Report};
+use waitlab_core::schema::Report;
 use waitlab_core::wake::{Strategy, WakeConfig, WakeLatency, WakeResult, skew_ms};
 
 /// Ping-pong exchanges for the skew estimate.

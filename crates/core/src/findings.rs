@@ -4,10 +4,11 @@
 use crate::chart::format_ms;
 use crate::clock::{ClockInfo, RESOLVED_STEPS};
 use crate::ladder::{NS_PER_SPIN_UNIT, SLEEP1_THRESHOLD, SpinLadder, YIELD_THRESHOLD};
-use crate::probe::{CellKey, Mechanism};
-use crate::schema::{NestedChain, Outcome, TimedWaits};
+use crate::outcome::Outcome;
+use crate::schema::{NestedChain, TimedWaits};
 use crate::starvation::{MainStarvation, PoolStarvation};
 use crate::stats::Summary;
+use crate::timed::{CellKey, Mechanism};
 use crate::wake::{Strategy, WakeLatency};
 
 /// The figures of one experiment's findings: each marked ‡ when its
@@ -343,8 +344,8 @@ pub fn wake_latency(w: &WakeLatency, clock: Option<ClockInfo>) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::probe::TimedWaitsConfig;
     use crate::schema::Cell;
+    use crate::timed::TimedWaitsConfig;
 
     fn measured(v: &[f64]) -> Outcome {
         Outcome::measured(v.to_vec()).unwrap()

@@ -9,13 +9,15 @@
 pub mod chart;
 pub mod clock;
 pub mod compare;
+pub mod experiment;
 pub mod findings;
 pub mod ladder;
-pub mod probe;
+pub mod outcome;
 pub mod protocol;
 pub mod reference;
 pub mod schema;
 pub mod share;
 pub mod starvation;
 pub mod stats;
+pub mod timed;
 pub mod wake;

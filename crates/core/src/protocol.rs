@@ -10,9 +10,9 @@
 //! message and costs the worker tens of kilobytes of wasm.
 
 use crate::ladder::{LadderConfig, SpinLadder};
-use crate::probe::Mechanism;
-use crate::schema::Outcome;
+use crate::outcome::Outcome;
 use crate::starvation::JobMode;
+use crate::timed::Mechanism;
 use crate::wake::Strategy;
 use serde::{Deserialize, Serialize};
 

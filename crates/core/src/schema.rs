@@ -9,11 +9,12 @@
 //! wire format.
 
 use crate::clock::ClockInfo;
-use crate::compare::StatedFigure;
+use crate::experiment::{Experiment, StatedFigure};
 use crate::ladder::SpinLadder;
-use crate::probe::{CellKey, TimedWaitsConfig};
+use crate::outcome::Outcome;
 use crate::starvation::{MainStarvation, PoolStarvation};
-use crate::stats::{Samples, SamplesError, Summary};
+use crate::stats::Summary;
+use crate::timed::{CellKey, TimedWaitsConfig};
 use crate::wake::WakeLatency;
 use serde::{Deserialize, Serialize};
 
@@ -87,6 +88,17 @@ pub struct NativeEnv {
 }
 
 impl Environment {
+    /// "Chrome 156 on Linux, 2026-11-30": whose run, and when.
+    pub fn run_name(&self) -> String {
+        format!("{}, {}", self.short_name(), self.run_date())
+    }
+
+    /// The day the run started, `YYYY-MM-DD` (UTC).
+    pub fn run_date(&self) -> String {
+        let (y, m, d) = civil_date(self.started_at_unix_ms);
+        format!("{y:04}-{m:02}-{d:02}")
+    }
+
     /// A short name of the browser (or runtime) and OS, such as
     /// "Chrome 156 on Linux", read from the user agent.
     pub fn short_name(&self) -> String {
@@ -121,55 +133,6 @@ impl Environment {
             (Some(b), Some(os)) => format!("{b} on {os}"),
             (Some(b), None) => b,
             (None, _) => ua.chars().take(60).collect(),
-        }
-    }
-}
-
-/// The outcome of one cell.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
-pub enum Outcome {
-    /// Measured: summary and (for runs made here) the samples.
-    Measured {
-        /// Statistics of the samples.
-        summary: Summary,
-        /// The samples, ms, in measurement order; empty when only the
-        /// summary is known.
-        #[serde(default, skip_serializing_if = "Vec::is_empty")]
-        samples_ms: Vec<f64>,
-    },
-    /// Not available here, with the reason shown to the reader.
-    Unavailable {
-        /// Why, and how to get it.
-        reason: String,
-    },
-    /// The mechanism's own timeout never fired; a fallback ended the wait.
-    TimeoutNeverFired {
-        /// How long it waited before the fallback.
-        waited_ms: f64,
-    },
-    /// The probe failed.
-    Failed {
-        /// What went wrong.
-        message: String,
-    },
-}
-
-impl Outcome {
-    /// A measured outcome from raw samples.
-    pub fn measured(samples_ms: Vec<f64>) -> Result<Outcome, SamplesError> {
-        let summary = Samples::new(samples_ms.clone())?.summary();
-        Ok(Outcome::Measured {
-            summary,
-            samples_ms,
-        })
-    }
-
-    /// The summary, if measured.
-    pub fn summary(&self) -> Option<&Summary> {
-        match self {
-            Outcome::Measured { summary, .. } => Some(summary),
-            _ => None,
         }
     }
 }
@@ -256,6 +219,17 @@ pub struct Report {
 }
 
 impl Report {
+    /// Whether it has results of `experiment`.
+    pub fn has(&self, experiment: Experiment) -> bool {
+        match experiment {
+            Experiment::TimedWaits => self.timed_waits.is_some(),
+            Experiment::MainStarvation => self.main_starvation.is_some(),
+            Experiment::PoolStarvation => self.pool_starvation.is_some(),
+            Experiment::SpinLadder => self.spin_ladder.is_some(),
+            Experiment::WakeLatency => self.wake_latency.is_some(),
+        }
+    }
+
     /// A report of the current version.
     pub fn new(env: Environment, timed_waits: Option<TimedWaits>) -> Report {
         Report {
@@ -321,9 +295,39 @@ impl Report {
     }
 }
 
+/// The UTC calendar date (year, month, day) of a Unix time in ms, in the
+/// proleptic Gregorian calendar (H. Hinnant's `civil_from_days`); any
+/// input, a link's included, gives some date and never panics.
+fn civil_date(unix_ms: f64) -> (i64, u32, u32) {
+    let days = (unix_ms / 86_400_000.0).floor().clamp(-1e9, 1e9) as i64;
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    (year, month, day)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::stats::Samples;
+
+    #[test]
+    fn calendar_dates() {
+        assert_eq!(civil_date(0.0), (1970, 1, 1));
+        assert_eq!(civil_date(951_782_400_000.0), (2000, 2, 29));
+        assert_eq!(civil_date(1_796_083_199_999.0), (2026, 11, 30));
+        assert_eq!(civil_date(1_796_083_200_000.0), (2026, 12, 1));
+        assert_eq!(civil_date(-86_400_000.0), (1969, 12, 31));
+        for hostile in [f64::NAN, f64::INFINITY, f64::NEG_INFINITY, 1e300, -1e300] {
+            civil_date(hostile);
+        }
+    }
 
     fn summary(p50: f64) -> Summary {
         Samples::new(vec![p50]).unwrap().summary()

@@ -23,12 +23,13 @@ use crate::ladder::{
     LadderConfig, MAX_BLOCK, SLEEP1_THRESHOLD, SpinCalibration, SpinLadder, SpinUntil, StepCost,
     UNCALIBRATED_MAX_SPIN_UNITS, step,
 };
-use crate::probe::{CellKey, Mechanism, TimedWaitsConfig};
-use crate::schema::{Cell, Environment, NestedChain, Outcome, Report, TimedWaits};
+use crate::outcome::Outcome;
+use crate::schema::{Cell, Environment, NestedChain, Report, TimedWaits};
 use crate::starvation::{
     JobMode, JobSpan, MainConfig, MainRun, MainStarvation, PoolConfig, PoolRun, PoolStarvation,
 };
 use crate::stats::{Samples, Summary};
+use crate::timed::{CellKey, Mechanism, TimedWaitsConfig};
 use crate::wake::{Strategy, WakeConfig, WakeLatency, WakeResult};
 
 /// The payload prefix of this version.
@@ -1014,12 +1015,10 @@ mod tests {
         }
     }
 
-    /// A real run of every experiment (the native probe's bundled set).
+    /// A real run of every experiment: a frozen copy of a native set (the
+    /// bundled one is rewritten per machine by `cargo xtask native`).
     fn native_suite() -> Report {
-        Report::from_json(include_str!(
-            "../../../www/data/native/rust-linux-x86_64.json"
-        ))
-        .unwrap()
+        Report::from_json(include_str!("../tests/data/native_report.json")).unwrap()
     }
 
     /// A real browser run of experiment 1 (the golden file).
@@ -1307,22 +1306,22 @@ mod tests {
     fn links_fit_the_length_budgets() {
         let suite = native_suite();
         assert!(encode(&suite).len() <= 2000, "{}", encode(&suite).len());
-        for experiment in crate::compare::Experiment::ALL {
+        for experiment in crate::experiment::Experiment::ALL {
             let mut one = Report::new(suite.env.clone(), None);
             match experiment {
-                crate::compare::Experiment::TimedWaits => {
+                crate::experiment::Experiment::TimedWaits => {
                     one.timed_waits = suite.timed_waits.clone()
                 }
-                crate::compare::Experiment::MainStarvation => {
+                crate::experiment::Experiment::MainStarvation => {
                     one.main_starvation = suite.main_starvation.clone()
                 }
-                crate::compare::Experiment::PoolStarvation => {
+                crate::experiment::Experiment::PoolStarvation => {
                     one.pool_starvation = suite.pool_starvation.clone()
                 }
-                crate::compare::Experiment::SpinLadder => {
+                crate::experiment::Experiment::SpinLadder => {
                     one.spin_ladder = suite.spin_ladder.clone()
                 }
-                crate::compare::Experiment::WakeLatency => {
+                crate::experiment::Experiment::WakeLatency => {
                     one.wake_latency = suite.wake_latency.clone()
                 }
             }

@@ -5,7 +5,7 @@
 //! one time base across threads up to a small skew, which the run measures
 //! by ping-pong (see [`skew_ms`]) and reports.
 
-use crate::schema::Outcome;
+use crate::outcome::Outcome;
 use serde::{Deserialize, Serialize};
 
 /// How the waiter notices the flag.

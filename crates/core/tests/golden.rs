@@ -5,6 +5,8 @@
 //!   implementation of the same definition.
 //! - `data/report_v1.json`: a version-1 report as the page exports it; it
 //!   must keep parsing and round-trip byte for byte.
+//! - `data/native_report.json` (read by the link codec's tests): a frozen
+//!   native run of every experiment, with a calibrated spin ladder.
 
 use waitlab_core::schema::Report;
 use waitlab_core::stats::Samples;

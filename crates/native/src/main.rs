@@ -17,11 +17,12 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::Write;
 use std::path::PathBuf;
 use std::time::Instant;
-use waitlab_core::compare::{self, Experiment};
+use waitlab_core::compare;
+use waitlab_core::experiment::Experiment;
 use waitlab_core::ladder::LadderConfig;
-use waitlab_core::probe::TimedWaitsConfig;
 use waitlab_core::schema::Report;
 use waitlab_core::starvation::{MainConfig, PoolConfig};
+use waitlab_core::timed::TimedWaitsConfig;
 use waitlab_core::wake::WakeConfig;
 
 /// Progress shared by every experiment (cheap to clone, thread-safe). The

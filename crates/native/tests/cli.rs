@@ -3,8 +3,8 @@
 //! the invariants every machine must show.
 
 use std::process::{Command, Output};
-use waitlab_core::probe::Mechanism;
 use waitlab_core::schema::Report;
+use waitlab_core::timed::Mechanism;
 use waitlab_core::wake::Strategy;
 
 fn cli(args: &[&str]) -> Output {

@@ -12,7 +12,7 @@ use crate::runner::run_main_starvation;
 use leptos::prelude::*;
 use waitlab_core::chart::format_ms;
 use waitlab_core::clock::ClockInfo;
-use waitlab_core::compare::Experiment;
+use waitlab_core::experiment::Experiment;
 use waitlab_core::findings;
 use waitlab_core::starvation::{JobMode, MainConfig, MainStarvation};
 

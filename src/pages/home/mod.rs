@@ -20,7 +20,7 @@ use main_starvation::MainStarvationSection;
 use pool_starvation::PoolStarvationSection;
 use spin_ladder::SpinLadderSection;
 use timed_waits::TimedWaitsSection;
-use waitlab_core::compare::Experiment;
+use waitlab_core::experiment::Experiment;
 use wake_latency::WakeLatencySection;
 
 /// The section of one experiment.

@@ -11,7 +11,7 @@ use crate::runner::run_spin_ladder;
 use leptos::prelude::*;
 use waitlab_core::chart::format_ms;
 use waitlab_core::clock::ClockInfo;
-use waitlab_core::compare::Experiment;
+use waitlab_core::experiment::Experiment;
 use waitlab_core::findings;
 use waitlab_core::ladder::{LadderConfig, SpinLadder};
 

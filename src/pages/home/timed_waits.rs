@@ -11,10 +11,10 @@ use crate::components::share::ExperimentOutput;
 use crate::hooks::use_experiment;
 use crate::runner::run_timed_waits;
 use leptos::prelude::*;
-use waitlab_core::compare::Experiment;
+use waitlab_core::experiment::Experiment;
 use waitlab_core::findings;
-use waitlab_core::probe::{CellKey, Mechanism, TimedWaitsConfig};
 use waitlab_core::schema::{Report, TimedWaits};
+use waitlab_core::timed::{CellKey, Mechanism, TimedWaitsConfig};
 
 /// Experiment 1: controls, progress and results.
 #[component]

@@ -11,9 +11,9 @@ use crate::runner::run_wake_latency;
 use leptos::prelude::*;
 use waitlab_core::chart::format_ms;
 use waitlab_core::clock::ClockInfo;
-use waitlab_core::compare::Experiment;
+use waitlab_core::experiment::Experiment;
 use waitlab_core::findings;
-use waitlab_core::schema::Outcome;
+use waitlab_core::outcome::Outcome;
 use waitlab_core::wake::{WakeConfig, WakeLatency};
 
 /// Experiment 4.

@@ -1,4 +1,4 @@
-//! Probe definitions: which waiting mechanisms exist, what each is the
+//! Experiment 1, timed waits: which waiting mechanisms exist, what each is the
 //! analogue of in the article, and the validated configuration of a run.
 //!
 //! The mechanisms are plain data so that the page, the worker, the tables and

@@ -1,0 +1,205 @@
+//! The experiments: their names, the statistic columns each one's
+//! comparison table has, and the figures a source (the article) states
+//! for them. A leaf: the schema, the comparison and the link codec all
+//! name experiments through it.
+
+use crate::chart::format_ms;
+use serde::{Deserialize, Serialize};
+
+/// The experiments, as named in stated figures and comparison tables.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Experiment {
+    /// Experiment 1.
+    TimedWaits,
+    /// Experiment 2a.
+    MainStarvation,
+    /// Experiment 2b.
+    PoolStarvation,
+    /// Experiment 3.
+    SpinLadder,
+    /// Experiment 4.
+    WakeLatency,
+}
+
+/// What a column's numbers count.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Unit {
+    /// Milliseconds.
+    Ms,
+    /// Microseconds.
+    Us,
+    /// A ratio ("50×").
+    Times,
+    /// A count (threads).
+    Count,
+}
+
+impl Unit {
+    /// A value of this unit on a chart axis: times in ms, ratios as they
+    /// are; `None` for counts, which are not charted.
+    pub fn to_axis(self, v: f64) -> Option<f64> {
+        match self {
+            Unit::Ms | Unit::Times => Some(v),
+            Unit::Us => Some(v / 1000.0),
+            Unit::Count => None,
+        }
+    }
+
+    /// A number formatted for this unit (without the unit's name).
+    pub fn format(self, v: f64) -> String {
+        match self {
+            Unit::Ms | Unit::Us => format_ms(v),
+            Unit::Times => format!("{v:.1}×"),
+            Unit::Count => format!("{v:.0}"),
+        }
+    }
+}
+
+/// One statistic column of a comparison table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Column {
+    /// Stable identifier, used by stated figures.
+    pub id: &'static str,
+    /// Header text, with the unit.
+    pub header: &'static str,
+    /// The unit of its values.
+    pub unit: Unit,
+}
+
+const fn col(id: &'static str, header: &'static str, unit: Unit) -> Column {
+    Column { id, header, unit }
+}
+
+const TIMED_WAITS: &[Column] = &[
+    col("p50", "p50, ms", Unit::Ms),
+    col("p99", "p99, ms", Unit::Ms),
+    col("max", "max, ms", Unit::Ms),
+    col("overshoot", "overshoot, ms", Unit::Ms),
+];
+const MAIN_STARVATION: &[Column] = &[
+    col("batch", "batch, ms", Unit::Ms),
+    col("timer_wait", "queued timer waited, ms", Unit::Ms),
+    col("longest_gap", "longest frame gap, ms", Unit::Ms),
+];
+const POOL_STARVATION: &[Column] = &[
+    col("batch", "batch, ms", Unit::Ms),
+    col("model", "model, ms", Unit::Ms),
+    col("extra_wait", "extra job waited, ms", Unit::Ms),
+    col("threads", "threads at the end", Unit::Count),
+];
+const SPIN_LADDER: &[Column] = &[
+    col("spins_0_9", "calls 0–9 in total, µs", Unit::Us),
+    col("spins_10_19", "calls 10–19 in total, µs", Unit::Us),
+    col("sleep1_each", "each later call, µs", Unit::Us),
+];
+const WAKE_LATENCY: &[Column] = &[
+    col("p50", "p50, ms", Unit::Ms),
+    col("p99", "p99, ms", Unit::Ms),
+    col("ratio", "× event", Unit::Times),
+];
+
+impl Experiment {
+    /// Every experiment, in page order.
+    pub const ALL: [Experiment; 5] = [
+        Experiment::TimedWaits,
+        Experiment::MainStarvation,
+        Experiment::PoolStarvation,
+        Experiment::SpinLadder,
+        Experiment::WakeLatency,
+    ];
+
+    /// The page's name for it: section ids and `?embed=` values.
+    pub fn slug(self) -> &'static str {
+        match self {
+            Experiment::TimedWaits => "timed-waits",
+            Experiment::MainStarvation => "main-starvation",
+            Experiment::PoolStarvation => "pool-starvation",
+            Experiment::SpinLadder => "spin-ladder",
+            Experiment::WakeLatency => "wake-latency",
+        }
+    }
+
+    /// The experiment named `slug`, if any.
+    pub fn from_slug(slug: &str) -> Option<Experiment> {
+        Experiment::ALL.into_iter().find(|e| e.slug() == slug)
+    }
+
+    /// Stable identifier in the schema.
+    pub fn id(self) -> &'static str {
+        match self {
+            Experiment::TimedWaits => "timed_waits",
+            Experiment::MainStarvation => "main_starvation",
+            Experiment::PoolStarvation => "pool_starvation",
+            Experiment::SpinLadder => "spin_ladder",
+            Experiment::WakeLatency => "wake_latency",
+        }
+    }
+
+    /// The statistic columns of its comparison table.
+    pub fn columns(self) -> &'static [Column] {
+        match self {
+            Experiment::TimedWaits => TIMED_WAITS,
+            Experiment::MainStarvation => MAIN_STARVATION,
+            Experiment::PoolStarvation => POOL_STARVATION,
+            Experiment::SpinLadder => SPIN_LADDER,
+            Experiment::WakeLatency => WAKE_LATENCY,
+        }
+    }
+
+    /// The columns its comparison chart plots, as indexes into
+    /// [`Experiment::columns`], all on one axis (times, or ratios).
+    pub fn charted(self) -> &'static [usize] {
+        match self {
+            Experiment::TimedWaits => &[0, 3],
+            Experiment::WakeLatency => &[2],
+            Experiment::MainStarvation => &[0, 2],
+            Experiment::PoolStarvation => &[0, 2],
+            Experiment::SpinLadder => &[0, 1, 2],
+        }
+    }
+
+    /// What the comparison chart's axis shows.
+    pub fn chart_axis(self) -> &'static str {
+        match self {
+            Experiment::WakeLatency => "median as a multiple of the event wait's (log scale)",
+            _ => "ms (log scale)",
+        }
+    }
+
+    pub(crate) fn column_index(self, id: &str) -> Option<usize> {
+        self.columns().iter().position(|c| c.id == id)
+    }
+}
+
+/// A figure stated by a source (the article) rather than measured here.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct StatedFigure {
+    /// The experiment it belongs to.
+    pub experiment: Experiment,
+    /// What was measured, in the source's terms.
+    pub what: String,
+    /// What it corresponds to in the article's vocabulary.
+    pub analogue: String,
+    /// The number, if the statement has one (`None` for a fact such as
+    /// "completes synchronously").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub value: Option<StatedValue>,
+    /// The statement, in a sentence.
+    pub quote: String,
+}
+
+/// The number of a stated figure, in its column's unit.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct StatedValue {
+    /// The column it fills ([`Column::id`]).
+    pub column: String,
+    /// The value, or the low end of a stated range.
+    pub low: f64,
+    /// The high end of a stated range.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub high: Option<f64>,
+    /// Whether the source gives it as approximate ("about 50×").
+    #[serde(default)]
+    pub approximate: bool,
+}
