@@ -5,7 +5,7 @@
 
 use std::cell::Cell;
 use std::rc::Rc;
-use waitlab::browser::{clock, shared, wait};
+use waitlab::browser::{clock, memory, wait};
 use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
@@ -89,9 +89,9 @@ async fn a_fresh_task_escapes_the_nesting_clamp() {
 
 #[wasm_bindgen_test]
 fn blocking_on_the_main_thread_is_refused_not_a_crash() {
-    match shared::new_shared_i32(4) {
+    match memory::new_shared_i32(4) {
         Ok(memory) => {
-            let err = shared::wait(&memory, 0, 0, 1.0).expect_err("Atomics.wait is forbidden here");
+            let err = memory::wait(&memory, 0, 0, 1.0).expect_err("Atomics.wait is forbidden here");
             assert!(!err.is_empty());
         }
         Err(reason) => assert!(reason.contains("SharedArrayBuffer")),

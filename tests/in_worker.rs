@@ -5,8 +5,8 @@
 //! checks that the reason names what is missing instead.
 #![cfg(target_arch = "wasm32")]
 
-use waitlab::browser::shared::WaitEnd;
-use waitlab::browser::{clock, shared};
+use waitlab::browser::memory::WaitEnd;
+use waitlab::browser::{clock, memory};
 use waitlab::probes::measure_in_worker;
 use waitlab_core::protocol::WorkerOutcome;
 use waitlab_core::timed::Mechanism;
@@ -23,7 +23,7 @@ fn step() -> f64 {
 /// Shared memory, or `None` (with the reason checked) where the browser
 /// offers none.
 fn memory() -> Option<js_sys::Int32Array> {
-    match shared::new_shared_i32(4) {
+    match memory::new_shared_i32(4) {
         Ok(memory) => Some(memory),
         Err(reason) => {
             assert!(reason.contains("SharedArrayBuffer"), "{reason}");
@@ -40,7 +40,7 @@ fn atomics_wait_times_out_no_earlier_than_asked() {
     };
     for ms in [1.0, 5.0, 10.0] {
         let t0 = clock::now();
-        let result = shared::wait(&memory, 0, 0, ms).unwrap();
+        let result = memory::wait(&memory, 0, 0, ms).unwrap();
         let took = clock::now() - t0;
         assert_eq!(result, WaitEnd::TimedOut);
         assert!(
@@ -57,7 +57,7 @@ fn atomics_wait_on_a_changed_value_returns_at_once() {
     };
     memory.set_index(1, 7);
     assert_eq!(
-        shared::wait(&memory, 1, 0, 1000.0).unwrap(),
+        memory::wait(&memory, 1, 0, 1000.0).unwrap(),
         WaitEnd::NotEqual
     );
 }

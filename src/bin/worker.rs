@@ -7,8 +7,8 @@
 
 use std::cell::RefCell;
 use waitlab::browser::clock::{busy_wait_until, epoch_now, now};
-use waitlab::browser::shared::Slots;
-use waitlab::browser::{shared, wait};
+use waitlab::browser::memory::Slots;
+use waitlab::browser::{memory, wait};
 use waitlab::probes::{measure_in_worker, measure_ladder, wake};
 use waitlab_core::protocol::{FromWorker, PROTOCOL_VERSION, ToWorker, WorkerOutcome, shared_slots};
 use waitlab_core::starvation::JobMode;
@@ -77,7 +77,7 @@ fn handle(data: JsValue) {
                     match memory {
                         Some(memory) => {
                             let _ =
-                                shared::wait(&memory, shared_slots::SLEEP, 0, f64::from(wait_ms));
+                                memory::wait(&memory, shared_slots::SLEEP, 0, f64::from(wait_ms));
                         }
                         // Without shared memory the only way to block is to spin.
                         None => busy_wait_until(now() + f64::from(wait_ms)),
@@ -113,7 +113,7 @@ fn handle(data: JsValue) {
                 });
             } else {
                 let result = slots()
-                    .ok_or_else(|| shared::NOT_SHARED.to_owned())
+                    .ok_or_else(|| memory::NOT_SHARED.to_owned())
                     .and_then(|s| wake::set_rounds(&s, &delays_us));
                 post(&FromWorker::SetterDone { result });
             }
@@ -128,13 +128,13 @@ fn handle(data: JsValue) {
         }
         Ok(ToWorker::SkewPong { exchanges }) => {
             let result = slots()
-                .ok_or_else(|| shared::NOT_SHARED.to_owned())
+                .ok_or_else(|| memory::NOT_SHARED.to_owned())
                 .and_then(|s| wake::pong(&s, exchanges));
             post(&FromWorker::SetterDone { result });
         }
         Ok(ToWorker::SkewPing { exchanges }) => {
             let result = slots()
-                .ok_or_else(|| shared::NOT_SHARED.to_owned())
+                .ok_or_else(|| memory::NOT_SHARED.to_owned())
                 .and_then(|s| wake::ping(&s, exchanges));
             post(&FromWorker::SkewDone { result });
         }

@@ -8,8 +8,8 @@
 pub mod clock;
 pub mod fetch;
 pub mod location;
+pub mod memory;
 pub mod page;
-pub mod shared;
 pub mod wait;
 pub mod worker_host;
 

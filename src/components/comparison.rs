@@ -5,7 +5,7 @@
 
 use crate::components::blocks::marked_cell;
 use crate::components::charts::x_axis;
-use crate::hooks::{Loading, ReferenceSets, SharedRuns};
+use crate::hooks::{LinkedRuns, Loading, ReferenceSets};
 
 /// The first colour of runs opened from links (after this browser's and
 /// the bundled sets').
@@ -28,7 +28,7 @@ fn origin_id(origin: Origin) -> &'static str {
         Origin::Browser => "browser",
         Origin::Native => "native",
         Origin::Stated => "stated",
-        Origin::Shared => "shared",
+        Origin::Linked => "shared",
     }
 }
 
@@ -125,7 +125,7 @@ pub fn Comparison(
     report: RwSignal<Option<Report>>,
 ) -> impl IntoView {
     let sets = sets();
-    let shared = expect_context::<SharedRuns>();
+    let shared = expect_context::<LinkedRuns>();
     move || {
         let references = sets.shown_reports();
         // This browser's run is colour 0, a bundled set keeps colour 1 + its

@@ -8,7 +8,7 @@
 
 pub mod wake;
 
-use crate::browser::{clock::now, shared, wait};
+use crate::browser::{clock::now, memory, wait};
 use futures::future::{Either, select};
 use std::future::Future;
 use waitlab_core::ladder::{self, LadderConfig, SpinLadder, Step};
@@ -191,7 +191,7 @@ pub async fn measure_in_worker(
         (Mechanism::WorkerAtomicsWait, Some(mem)) => {
             sample_loop(samples, tick, || async move {
                 let t0 = now();
-                shared::wait(mem, shared_slots::SLEEP, 0, d).map_err(Stop::Failed)?;
+                memory::wait(mem, shared_slots::SLEEP, 0, d).map_err(Stop::Failed)?;
                 Ok(now() - t0)
             })
             .await
@@ -199,7 +199,7 @@ pub async fn measure_in_worker(
         (Mechanism::WorkerWaitAsync, Some(mem)) => {
             sample_loop(samples, tick, || async move {
                 let t0 = now();
-                match shared::wait_async(mem, shared_slots::SLEEP, 0, d).map_err(Stop::Failed)? {
+                match memory::wait_async(mem, shared_slots::SLEEP, 0, d).map_err(Stop::Failed)? {
                     Err(_) => {}
                     Ok(pending) => {
                         let limit = Box::pin(wait::timeout(requested_ms + WAIT_ASYNC_GRACE_MS));
@@ -213,7 +213,7 @@ pub async fn measure_in_worker(
             .await
         }
         (Mechanism::WorkerAtomicsWait | Mechanism::WorkerWaitAsync, None) => {
-            Err(Stop::Failed(shared::NOT_SHARED.to_owned()))
+            Err(Stop::Failed(memory::NOT_SHARED.to_owned()))
         }
         (other, _) => Err(Stop::Failed(format!(
             "{} does not run in a worker",
@@ -227,7 +227,7 @@ pub async fn measure_in_worker(
 /// spins, with its calibrated busy loop).
 fn ladder_rest(step: Step, memory: &js_sys::Int32Array) -> Result<(), String> {
     let ms = if step == Step::Sleep1 { 1.0 } else { 0.0 };
-    shared::wait(memory, shared_slots::SLEEP, 0, ms).map(drop)
+    memory::wait(memory, shared_slots::SLEEP, 0, ms).map(drop)
 }
 
 /// Walks the `SpinOnce` ladder `config.repeats` times and runs the two
@@ -237,7 +237,7 @@ pub fn measure_ladder(
     config: &LadderConfig,
     memory: Option<&js_sys::Int32Array>,
 ) -> Result<SpinLadder, String> {
-    let memory = memory.ok_or(shared::NOT_SHARED)?;
+    let memory = memory.ok_or(memory::NOT_SHARED)?;
     // The worker's own clock decides how many calls a timed block needs.
     let resolution =
         crate::browser::clock::measure_granularity(10.0).map_or(0.1, |c| c.resolution_ms());

@@ -8,7 +8,7 @@
 //! load, so the stamp is always the one of this round.
 
 use crate::browser::clock::{busy_wait_until, epoch_now, now};
-use crate::browser::shared::{self, Slots};
+use crate::browser::memory::{self, Slots};
 use crate::browser::wait;
 use futures::future::select;
 use waitlab_core::protocol::shared_slots::{B_RECV, B_SEND, FLAG, GO, PING, PONG, SLEEP, T_SET};
@@ -57,11 +57,11 @@ async fn notice(strategy: Strategy, slots: &Slots) -> Result<(), String> {
     while slots.load(FLAG) == 0 {
         match strategy {
             Strategy::SpinUntil => std::hint::spin_loop(),
-            Strategy::SleepPoll => drop(shared::wait(ints, SLEEP, 0, 1.0)?),
+            Strategy::SleepPoll => drop(memory::wait(ints, SLEEP, 0, 1.0)?),
             Strategy::TimerPoll => wait::timeout(1).await,
-            Strategy::Event => drop(shared::wait(ints, FLAG, 0, f64::INFINITY)?),
+            Strategy::Event => drop(memory::wait(ints, FLAG, 0, f64::INFINITY)?),
             Strategy::AsyncEvent => {
-                if let Ok(pending) = shared::wait_async(ints, FLAG, 0, f64::from(ASYNC_RECHECK_MS))?
+                if let Ok(pending) = memory::wait_async(ints, FLAG, 0, f64::from(ASYNC_RECHECK_MS))?
                 {
                     let limit = Box::pin(wait::timeout(ASYNC_RECHECK_MS + 10));
                     select(pending, limit).await;
@@ -95,7 +95,7 @@ pub async fn wait_rounds(
             let t_set = wait::next_message(port).await.as_f64().unwrap_or(f64::NAN);
             out.push(epoch_now() - t_set);
         } else {
-            let slots = slots.ok_or(shared::NOT_SHARED)?;
+            let slots = slots.ok_or(memory::NOT_SHARED)?;
             slots.store_and_notify(FLAG, 0);
             slots.store_and_notify(GO, round as i32 + 1);
             notice(strategy, slots).await?;

@@ -10,7 +10,7 @@
 
 use super::{Publish, Reporter, RunScope};
 use crate::browser::clock::epoch_now;
-use crate::browser::{shared, wait, worker_host::ProbeWorker};
+use crate::browser::{memory, wait, worker_host::ProbeWorker};
 use futures::future::try_join_all;
 use waitlab_core::protocol::{FromWorker, ToWorker, shared_slots};
 use waitlab_core::schema::Report;
@@ -109,7 +109,7 @@ async fn run_mode(
 async fn measure(config: &PoolConfig, reporter: &Reporter) -> Result<(Vec<PoolRun>, bool), String> {
     reporter.update(|p| p.worker = Some(format!("starting {} workers", config.workers)));
     let mut workers = try_join_all((0..config.workers).map(|_| ProbeWorker::start())).await?;
-    let memory = shared::new_shared_i32(shared_slots::LEN).ok();
+    let memory = memory::new_shared_i32(shared_slots::LEN).ok();
     if let Some(memory) = &memory {
         for w in &workers {
             w.share(memory)?;

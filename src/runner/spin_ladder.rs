@@ -2,13 +2,13 @@
 //! spin-until with and without the sleep stage.
 
 use super::{Publish, Reporter, RunScope};
-use crate::browser::{shared, worker_host::ProbeWorker};
+use crate::browser::{memory, worker_host::ProbeWorker};
 use waitlab_core::ladder::{LadderConfig, SpinLadder};
 use waitlab_core::protocol::{FromWorker, ToWorker, shared_slots};
 use waitlab_core::schema::Report;
 
 async fn measure(config: &LadderConfig, reporter: &Reporter) -> Result<SpinLadder, String> {
-    let memory = shared::new_shared_i32(shared_slots::LEN)
+    let memory = memory::new_shared_i32(shared_slots::LEN)
         .map_err(|reason| format!("Not available here: the spin ladder {reason}"))?;
     reporter.update(|p| p.worker = Some("starting the worker".to_owned()));
     let mut worker = ProbeWorker::start().await?;

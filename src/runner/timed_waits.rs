@@ -12,7 +12,7 @@
 //! its pending timers are cleared and the worker is terminated by `Drop`.
 
 use super::{Publish, Reporter, RunScope};
-use crate::browser::{shared, wait, worker_host::ProbeWorker};
+use crate::browser::{memory, wait, worker_host::ProbeWorker};
 use crate::probes;
 use std::cell::RefCell;
 use waitlab_core::outcome::Outcome;
@@ -28,7 +28,7 @@ fn unavailable(key: CellKey, memory: &Result<js_sys::Int32Array, &'static str>) 
         Thread::Main => probes::main_unavailable(m),
         Thread::Worker => match memory {
             Err(reason) if m.needs_shared_memory() => Some((*reason).to_owned()),
-            _ if m == Mechanism::WorkerWaitAsync && !shared::has_wait_async() => {
+            _ if m == Mechanism::WorkerWaitAsync && !memory::has_wait_async() => {
                 Some("Atomics.waitAsync is not supported in this browser".to_owned())
             }
             _ => None,
@@ -40,7 +40,7 @@ fn unavailable(key: CellKey, memory: &Result<js_sys::Int32Array, &'static str>) 
 /// Runs experiment 1 with `config`, publishing progress as it goes.
 pub async fn run_timed_waits(config: TimedWaitsConfig, publish: Publish) -> Report {
     let scope = RunScope::begin();
-    let memory = shared::new_shared_i32(shared_slots::LEN);
+    let memory = memory::new_shared_i32(shared_slots::LEN);
 
     let keys = config.cells();
     let outcomes: RefCell<Vec<Option<Outcome>>> = RefCell::new(

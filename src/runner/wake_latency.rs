@@ -7,7 +7,7 @@
 //! finish in time fails the run, and dropping the workers ends them.
 
 use super::{Publish, Reporter, RunScope};
-use crate::browser::shared::{self, Slots};
+use crate::browser::memory::{self, Slots};
 use crate::browser::{wait, worker_host::ProbeWorker};
 use futures::future::{Either, select, try_join};
 use waitlab_core::outcome::Outcome;
@@ -50,7 +50,7 @@ fn unavailable(strategy: Strategy, slots: &Result<Slots, &'static str>) -> Optio
         Err(reason) if strategy.needs_shared_memory() => {
             Some(format!("{}: {reason}", strategy.label()))
         }
-        _ if strategy == Strategy::AsyncEvent && !shared::has_wait_async() => {
+        _ if strategy == Strategy::AsyncEvent && !memory::has_wait_async() => {
             Some("Atomics.waitAsync is not supported in this browser".to_owned())
         }
         _ => None,
@@ -58,7 +58,7 @@ fn unavailable(strategy: Strategy, slots: &Result<Slots, &'static str>) -> Optio
 }
 
 async fn measure(config: &WakeConfig, reporter: &Reporter) -> Result<WakeLatency, String> {
-    let slots = shared::new_shared_i32(shared_slots::LEN).map(Slots::new);
+    let slots = memory::new_shared_i32(shared_slots::LEN).map(Slots::new);
     reporter.update(|p| p.worker = Some("starting the setter and the waiter".to_owned()));
     let (mut setter, mut waiter) = try_join(ProbeWorker::start(), ProbeWorker::start()).await?;
     let mut skew = None;

@@ -2,10 +2,10 @@
 //! run, a native run and a set of figures stated by the article all fill.
 //!
 //! Every source becomes a [`Group`] of [`Row`]s with one [`Value`] per
-//! [`Column`] of the experiment. Measured sections are read from the
-//! report; stated figures fill only the cells their source states, so a
-//! figure the article does not give stays [`Value::Absent`], never
-//! derived or invented.
+//! [`Column`](crate::experiment::Column) of the experiment. Measured
+//! sections are read from the report; stated figures fill only the cells
+//! their source states, so a figure the article does not give stays
+//! [`Value::Absent`], never derived or invented.
 
 use crate::chart::format_ms;
 use crate::clock::ClockInfo;
@@ -131,8 +131,8 @@ pub enum Origin {
     Native,
     /// Stated by a text.
     Stated,
-    /// Measured in someone's browser and opened from a share link.
-    Shared,
+    /// Measured in someone's browser and opened from a result link.
+    Linked,
 }
 
 /// The rows one source contributes to an experiment's table.
@@ -238,7 +238,7 @@ pub fn group(experiment: Experiment, report: &Report) -> Option<Group> {
         return None;
     }
     let origin = match (native, report.stated.is_empty()) {
-        (false, _) if report.from_link => Origin::Shared,
+        (false, _) if report.from_link => Origin::Linked,
         (false, _) => Origin::Browser,
         (true, true) => Origin::Native,
         (true, false) => Origin::Stated,

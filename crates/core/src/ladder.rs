@@ -309,7 +309,7 @@ const MAX_TURNS_PER_UNIT: u32 = 1 << 16;
 const CALIBRATION_MS: f64 = 20.0;
 
 /// Calibrates the spin unit on this thread, as .NET's runtime does for
-/// `Thread.SpinWait`: runs the loop for [`CALIBRATION_MS`] to warm it
+/// `Thread.SpinWait`: runs the loop for 20 ms to warm it
 /// (wasm engines start a function in a baseline compiler and swap in
 /// optimised code between calls, several times faster for this loop),
 /// then times five blocks of loop turns, each spanning `resolution_ms`

@@ -4,8 +4,8 @@
 use crate::components::blocks::{ClockNote, Findings, NumbersTable, figure};
 use crate::components::charts::FrameGapChart;
 use crate::components::field::Field;
+use crate::components::links::ExperimentOutput;
 use crate::components::run_controls::RunForm;
-use crate::components::share::ExperimentOutput;
 use crate::components::ticker::Ticker;
 use crate::hooks::use_experiment;
 use crate::runner::run_main_starvation;

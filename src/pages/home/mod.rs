@@ -9,11 +9,11 @@ mod spin_ladder;
 mod timed_waits;
 mod wake_latency;
 
-use crate::browser::{location, page, shared, wait};
+use crate::browser::{location, memory, page, wait};
 use crate::components::comparison::ReferencePanel;
 use crate::components::env_block::EnvBlock;
-use crate::components::share::{Embedded, SharePanel};
-use crate::hooks::{use_reference_sets, use_shared_runs};
+use crate::components::links::{Embedded, SharePanel};
+use crate::hooks::{use_linked_runs, use_reference_sets};
 use crate::runner::environment;
 use leptos::prelude::*;
 use main_starvation::MainStarvationSection;
@@ -38,7 +38,7 @@ fn section(experiment: Experiment) -> AnyView {
 #[component]
 pub fn App() -> impl IntoView {
     provide_context(use_reference_sets());
-    provide_context(use_shared_runs());
+    provide_context(use_linked_runs());
     let embed = location::query_param("embed");
     provide_context(Embedded(embed.is_some()));
     match embed {
@@ -51,10 +51,10 @@ pub fn App() -> impl IntoView {
 /// costs, said once at the top.
 #[component]
 fn NoSharedMemoryBanner(
-    /// Why, as `shared::unavailable_reason` says.
+    /// Why, as `memory::unavailable_reason` says.
     reason: &'static str,
 ) -> impl IntoView {
-    let why = if reason == shared::NO_SHARED_ARRAY_BUFFER {
+    let why = if reason == memory::NO_SHARED_ARRAY_BUFFER {
         " The page is cross-origin isolated, but this browser provides no SharedArrayBuffer. \
         The worker probes that block in Atomics.wait are shown as unavailable; everything else \
         still runs."
@@ -96,7 +96,7 @@ fn Playground() -> impl IntoView {
         wait::fresh_task().await;
         env.set(Some(environment()));
     });
-    let no_shared_memory = shared::unavailable_reason();
+    let no_shared_memory = memory::unavailable_reason();
     view! {
         <header class="site">
             <h1>"waitlab"</h1>
@@ -147,7 +147,7 @@ fn Embed(
             format!("{}#{fragment}", location::page_url())
         }
     };
-    let shared_memory = shared::unavailable_reason().is_none();
+    let shared_memory = memory::unavailable_reason().is_none();
     let body = match Experiment::from_slug(&slug) {
         Some(experiment) => section(experiment),
         None => view! {

@@ -4,8 +4,8 @@
 use crate::components::blocks::{Findings, NumbersTable, figure};
 use crate::components::charts::LadderChart;
 use crate::components::field::Field;
+use crate::components::links::ExperimentOutput;
 use crate::components::run_controls::RunForm;
-use crate::components::share::ExperimentOutput;
 use crate::hooks::use_experiment;
 use crate::runner::run_spin_ladder;
 use leptos::prelude::*;

@@ -5,9 +5,9 @@ use crate::components::charts::{
     ChainChart, HistogramChart, OverviewChart, OverviewRow, samples_of,
 };
 use crate::components::field::Field;
+use crate::components::links::ExperimentOutput;
 use crate::components::results_table::ResultsTable;
 use crate::components::run_controls::RunForm;
-use crate::components::share::ExperimentOutput;
 use crate::hooks::use_experiment;
 use crate::runner::run_timed_waits;
 use leptos::prelude::*;

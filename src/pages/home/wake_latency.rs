@@ -4,8 +4,8 @@
 use crate::components::blocks::{ClockNote, Findings, NumbersTable, figure, marked_cell};
 use crate::components::charts::{OverviewChart, OverviewRow};
 use crate::components::field::Field;
+use crate::components::links::ExperimentOutput;
 use crate::components::run_controls::RunForm;
-use crate::components::share::ExperimentOutput;
 use crate::hooks::use_experiment;
 use crate::runner::run_wake_latency;
 use leptos::prelude::*;

@@ -1,43 +1,43 @@
-//! `use_shared_runs`: results opened from share links (the page's fragment
+//! `use_linked_runs`: results opened from share links (the page's fragment
 //! holds one or more payloads separated by `;`), links added to compare,
 //! and this browser's latest run of each experiment for "share all".
 //! Provided as context by the page.
 
 use crate::browser::location;
 use leptos::prelude::*;
+use waitlab_core::link;
 use waitlab_core::schema::Report;
-use waitlab_core::share;
 
 /// Most runs opened side by side.
 pub const MAX_SHARED: usize = 8;
 
 /// One run opened from a link.
 #[derive(Debug, Clone, PartialEq)]
-pub struct SharedRun {
+pub struct LinkedRun {
     /// Its payload (`v1:…`), kept to rebuild the fragment.
     pub payload: String,
     /// The decoded report.
     pub report: Report,
 }
 
-/// What [`use_shared_runs`] returns.
+/// What [`use_linked_runs`] returns.
 #[derive(Debug, Clone, Copy)]
-pub struct SharedRuns {
+pub struct LinkedRuns {
     /// The runs opened from links, in link order.
-    pub opened: RwSignal<Vec<SharedRun>>,
+    pub opened: RwSignal<Vec<LinkedRun>>,
     /// Why parts of a link could not be read (plain text).
     pub problems: RwSignal<Vec<String>>,
     /// This browser's latest run of each experiment.
     pub mine: RwSignal<Vec<Report>>,
 }
 
-impl SharedRuns {
+impl LinkedRuns {
     /// Opens every payload of `link`; returns how many were added, or why
     /// none could be.
     pub fn add(&self, link: &str) -> Result<usize, String> {
         let mut added = 0;
         let mut problems = Vec::new();
-        for payload in share::payloads(link) {
+        for payload in link::payloads(link) {
             let payload = payload.to_owned();
             if self.opened.with(|o| o.len()) >= MAX_SHARED {
                 problems.push(format!("at most {MAX_SHARED} runs can be compared at once"));
@@ -46,10 +46,10 @@ impl SharedRuns {
             if self.opened.with(|o| o.iter().any(|r| r.payload == payload)) {
                 continue;
             }
-            match share::decode(&payload) {
+            match link::decode(&payload) {
                 Ok(report) => {
                     self.opened
-                        .update(|o| o.push(SharedRun { payload, report }));
+                        .update(|o| o.push(LinkedRun { payload, report }));
                     added += 1;
                 }
                 Err(e) => problems.push(e.to_string()),
@@ -110,8 +110,8 @@ impl SharedRuns {
 }
 
 /// Reads the page's fragment and returns the shared runs.
-pub fn use_shared_runs() -> SharedRuns {
-    let runs = SharedRuns {
+pub fn use_linked_runs() -> LinkedRuns {
+    let runs = LinkedRuns {
         opened: RwSignal::new(Vec::new()),
         problems: RwSignal::new(Vec::new()),
         mine: RwSignal::new(Vec::new()),

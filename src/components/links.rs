@@ -1,24 +1,24 @@
-//! Sharing: the per-experiment output (results, share bar, comparison),
-//! the panel of runs opened from links, and the embed's frame. Every piece
-//! of a link that reaches the page is decoded by `waitlab_core::share` and
+//! Result links: the per-experiment output (results, share bar,
+//! comparison), the panel of runs opened from links, and the embed's frame. Every piece
+//! of a link that reaches the page is decoded by `waitlab_core::link` and
 //! rendered as text.
 
 use crate::browser::location;
 use crate::components::comparison::Comparison;
 use crate::components::run_controls::Results;
-use crate::hooks::SharedRuns;
+use crate::hooks::LinkedRuns;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use waitlab_core::experiment::Experiment;
+use waitlab_core::link;
 use waitlab_core::schema::Report;
-use waitlab_core::share;
 
 /// Whether the page runs as an embed (`?embed=`); provided by the page.
 #[derive(Debug, Clone, Copy)]
 pub struct Embedded(pub bool);
 
-fn shared() -> SharedRuns {
-    expect_context::<SharedRuns>()
+fn shared() -> LinkedRuns {
+    expect_context::<LinkedRuns>()
 }
 
 /// A text to copy: the button that copies it, then the text itself (so it
@@ -68,7 +68,7 @@ fn ShareBar(
 ) -> impl IntoView {
     // Encoded when a button is pressed, not on every render.
     let report = StoredValue::new(report);
-    let payload = move || report.with_value(share::encode);
+    let payload = move || report.with_value(link::encode);
     let link = Callback::new(move |()| format!("{}#{}", location::page_url(), payload()));
     let embed = Callback::new(move |()| {
         let src = format!(
@@ -172,7 +172,7 @@ pub fn SharePanel() -> impl IntoView {
     let all = Callback::new(move |()| {
         let combined = runs.mine.with(|m| Report::combine(m));
         combined.map_or_else(String::new, |r| {
-            format!("{}#{}", location::page_url(), share::encode(&r))
+            format!("{}#{}", location::page_url(), link::encode(&r))
         })
     });
     let opened = move || {

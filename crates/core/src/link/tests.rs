@@ -1,0 +1,387 @@
+//! The codec's tests: round trips within the stated precision, old links,
+//! and hostile input.
+
+use super::starvation::{SPAN_TICK_MS, TICK_MS};
+use super::wire::{MEDIAN, reconstruct};
+use super::*;
+use crate::ladder::SpinLadder;
+use crate::outcome::Outcome;
+use crate::stats::Samples;
+use crate::timed::Mechanism;
+
+#[test]
+fn quantization_keeps_half_a_step() {
+    for v in [1e-4, 0.00123, 0.5, 1.0, 4.2, 15.6, 1000.0, 18_000.0, -0.02] {
+        let back = dequantize(quantize(v));
+        assert!(
+            ((back - v) / v).abs() <= RELATIVE_PRECISION / 2.0 + 1e-12,
+            "{v} -> {back}"
+        );
+    }
+    assert_eq!(quantize(0.0), 0);
+    assert_eq!(quantize(5e-5), 0);
+    assert_eq!(quantize(f64::NAN), 0);
+    assert!(dequantize(i64::MIN).is_finite() && dequantize(i64::MAX).is_finite());
+}
+
+#[test]
+fn payloads_come_from_the_fragment() {
+    assert_eq!(payloads("https://x/y?embed=a#v1:A;v1:B"), ["v1:A", "v1:B"]);
+    assert_eq!(payloads(" v1:A "), ["v1:A"]);
+    assert!(payloads("https://x/y#").is_empty());
+}
+
+#[test]
+fn base64url_round_trips() {
+    for len in 0..40 {
+        let bytes: Vec<u8> = (0..len).map(|i| (i * 37 + 11) as u8).collect();
+        let text = base64url::encode(&bytes);
+        assert!(
+            text.bytes()
+                .all(|c| c.is_ascii_alphanumeric() || c == b'-' || c == b'_')
+        );
+        assert_eq!(base64url::decode(&text).unwrap(), bytes);
+    }
+    assert!(base64url::decode("A").is_none());
+    assert!(base64url::decode("AB=C").is_none());
+}
+
+#[test]
+fn versions_and_garbage_are_refused() {
+    assert_eq!(
+        decode("v2:AAAA"),
+        Err(LinkError::UnknownVersion("v2".into()))
+    );
+    assert_eq!(decode("hello"), Err(LinkError::NotALink));
+    assert_eq!(
+        decode("<script>alert(1)</script>"),
+        Err(LinkError::NotALink)
+    );
+    assert!(matches!(decode("v1:%%%"), Err(LinkError::Damaged(_))));
+    assert!(matches!(decode("v1:AAAA"), Err(LinkError::Damaged(_))));
+    let long = format!("v1:{}", "A".repeat(MAX_LINK_CHARS));
+    assert!(matches!(decode(&long), Err(LinkError::TooLong(_))));
+}
+
+#[test]
+fn a_sketch_reproduces_its_quantiles() {
+    assert_eq!(SKETCH_QUANTILES[MEDIAN], 0.5);
+    let q = [1.0, 1.2, 1.3, 1.5, 2.0, 2.5, 5.0, 9.0];
+    let samples = reconstruct(&q, 201);
+    let s = Samples::new(samples).unwrap();
+    for (p, v) in SKETCH_QUANTILES.iter().zip(q) {
+        assert!((s.quantile(*p) - v).abs() < 1e-9, "p={p}");
+    }
+}
+
+/// A real run of every experiment: a frozen copy of a native set (the
+/// bundled one is rewritten per machine by `cargo xtask native`).
+fn native_suite() -> Report {
+    Report::from_json(include_str!("../../tests/data/native_report.json")).unwrap()
+}
+
+/// A real browser run of experiment 1 (the golden file).
+fn browser_timed_waits() -> Report {
+    Report::from_json(include_str!("../../tests/data/report_v1.json")).unwrap()
+}
+
+fn close(a: f64, b: f64) -> bool {
+    (a.abs() < FLOOR_MS && b.abs() < FLOOR_MS)
+        || ((a - b) / a).abs() <= RELATIVE_PRECISION / 2.0 + 1e-9
+}
+
+fn assert_summaries_close(a: &Outcome, b: &Outcome, what: &str) {
+    match (a.summary(), b.summary()) {
+        (Some(x), Some(y)) => {
+            assert_eq!(x.n, y.n, "{what}");
+            for (u, v) in [
+                (x.min, y.min),
+                (x.p50, y.p50),
+                (x.p90, y.p90),
+                (x.p99, y.p99),
+                (x.max, y.max),
+                (x.mean, y.mean),
+            ] {
+                assert!(close(u, v), "{what}: {u} vs {v}");
+            }
+        }
+        (None, None) => match (a, b) {
+            (
+                Outcome::TimeoutNeverFired { waited_ms: x },
+                Outcome::TimeoutNeverFired { waited_ms: y },
+            ) => assert!(close(*x, *y), "{what}"),
+            _ => assert_eq!(a, b, "{what}"),
+        },
+        _ => panic!("{what}: outcome kind changed"),
+    }
+}
+
+#[test]
+fn round_trips_within_the_stated_precision() {
+    for original in [native_suite(), browser_timed_waits()] {
+        let link = encode(&original);
+        let back = decode(&link).unwrap();
+        assert!(back.from_link);
+        assert_eq!(back.env.short_name(), original.env.short_name());
+        let relinked = decode(&encode(&back)).unwrap();
+        let (a, b) = (original.timed_waits.unwrap(), back.timed_waits.unwrap());
+        assert_eq!(a.config, b.config);
+        assert_eq!(a.cells.len(), b.cells.len());
+        for (x, y) in a.cells.iter().zip(&b.cells) {
+            assert_eq!(x.key, y.key);
+            assert_summaries_close(&x.outcome, &y.outcome, &x.key.id());
+        }
+        assert_eq!(a.chain.levels.len(), b.chain.levels.len());
+        // Re-sharing a decoded link gives the same numbers again.
+        assert_eq!(relinked.timed_waits.unwrap().config, b.config);
+    }
+    let original = native_suite();
+    let back = decode(&encode(&original)).unwrap();
+    let (m, mb) = (
+        original.main_starvation.unwrap(),
+        back.main_starvation.unwrap(),
+    );
+    for (x, y) in m.runs.iter().zip(&mb.runs) {
+        assert!(close(x.batch_ms, y.batch_ms));
+        assert_eq!(x.frames_ms.len(), y.frames_ms.len());
+        for (f, g) in x.frames_ms.iter().zip(&y.frames_ms) {
+            assert!((f - g).abs() <= TICK_MS / 2.0 + 1e-9);
+        }
+    }
+    let (p, pb) = (
+        original.pool_starvation.unwrap(),
+        back.pool_starvation.unwrap(),
+    );
+    assert_eq!(p.config, pb.config);
+    for (x, y) in p.runs.iter().zip(&pb.runs) {
+        assert!(close(x.extra_job_wait_ms, y.extra_job_wait_ms));
+        for (s, t) in x.spans.iter().zip(&y.spans) {
+            assert_eq!((s.worker, s.job), (t.worker, t.job));
+            assert!((s.end_ms - t.end_ms).abs() <= SPAN_TICK_MS + 1e-9);
+        }
+    }
+    let (l, lb) = (original.spin_ladder.unwrap(), back.spin_ladder.unwrap());
+    assert_eq!(l.steps.len(), lb.steps.len());
+    for (x, y) in l.steps.iter().zip(&lb.steps) {
+        assert_eq!((x.count, x.step), (y.count, y.step));
+        assert!(close(x.p50_ms, y.p50_ms));
+    }
+    let (c, cb) = (l.calibration.unwrap(), lb.calibration.unwrap());
+    assert_eq!(c.turns_per_unit, cb.turns_per_unit);
+    assert!(close(c.unit_ns, cb.unit_ns));
+    // A ladder made before calibration travels without one and keeps
+    // its old units (512 at most a call).
+    let mut old = Report {
+        spin_ladder: Some(SpinLadder {
+            calibration: None,
+            ..l.clone()
+        }),
+        ..Report::new(original.env.clone(), None)
+    };
+    old.env.native = None;
+    let old_back = decode(&encode(&old)).unwrap().spin_ladder.unwrap();
+    assert_eq!(old_back.calibration, None);
+    assert_eq!(
+        old_back.steps[9].step,
+        crate::ladder::Step::Spin { units: 512 }
+    );
+    let (w, wb) = (original.wake_latency.unwrap(), back.wake_latency.unwrap());
+    assert_eq!(w.config, wb.config);
+    for (x, y) in w.results.iter().zip(&wb.results) {
+        assert_eq!(x.strategy, y.strategy);
+        assert_summaries_close(&x.outcome, &y.outcome, x.strategy.id());
+    }
+}
+
+/// A link made before the worker's fresh-task timer came (by the code
+/// of that day, from a report whose cells followed the configuration,
+/// so its keys were implied) opens with the cells it had.
+#[test]
+fn links_made_before_the_worker_fresh_task_timer_still_open() {
+    const OLD: &str = "v1:Jc0xCgIxEAXQndnZIQxhTSJYWKXwAhZ6AVuvIWjhLgiCpQew3EosrDyAYGsl4gEsLMUDWFqbZKeZx-fD707mq3o588PR2NeVny6q9QYBGm74eIDz_fJiAMAQSZFfS9cfeCNZVuSPjpQ9pzl6b1iMVslPQ0oLU_TWEotqfbLIShFG3ywRMyEGvy0GY8p_lpCp7ewcEiUjfMNiOPiY9P8";
+    let report = decode(OLD).expect("an old link opens");
+    let tw = report.timed_waits.unwrap();
+    let keys: Vec<_> = tw.cells.iter().map(|c| c.key).collect();
+    assert_eq!(keys, tw.config.cells_v1());
+    assert!(
+        !keys
+            .iter()
+            .any(|k| k.mechanism == Mechanism::WorkerTimeoutFreshTask)
+    );
+    for (i, cell) in tw.cells.iter().enumerate() {
+        let p50 = cell.outcome.summary().unwrap().p50;
+        assert!(close(p50, 1.5 + i as f64), "{}: {p50}", cell.key.id());
+    }
+}
+
+/// A tiny deterministic generator for the fuzz inputs.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n.max(1) as u64) as usize
+    }
+}
+
+/// Decoding never panics and stays bounded on 120,000 hostile inputs.
+#[test]
+fn hostile_payloads_never_panic() {
+    fuzz(120_000);
+}
+
+/// The same over 1,000,000 inputs, with the count and the largest
+/// decoded report printed (`cargo xtask bench`). Memory stays bounded
+/// by the decoder's caps, which `fuzz` asserts on every decoded report.
+#[test]
+#[ignore = "benchmark: run by cargo xtask bench"]
+fn bench_hostile_payloads_million() {
+    let started = std::time::Instant::now();
+    let (decoded, largest) = fuzz(1_000_000);
+    println!(
+        "  1000000 hostile links in {:.1} s: 0 panics, {decoded} decoded (mutations of real \
+         links), largest {largest} samples (cap {MAX_TOTAL_SAMPLES}), inflated bodies capped \
+         at {MAX_BODY_BYTES} bytes",
+        started.elapsed().as_secs_f64()
+    );
+}
+
+/// Feeds `count` hostile inputs to the decoder: random text, mutated
+/// real links, and valid compression around random or mutated bodies
+/// (which reaches every field reader). Returns how many decoded and the
+/// most samples one decoded report held.
+fn fuzz(count: usize) -> (usize, usize) {
+    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+    let links = [encode(&native_suite()), encode(&browser_timed_waits())];
+    let mut bodies = Vec::new();
+    for r in [native_suite(), browser_timed_waits()] {
+        let packed = base64url::decode(&encode(&r)[PREFIX.len()..]).unwrap();
+        bodies.push(miniz_oxide::inflate::decompress_to_vec(&packed).unwrap());
+    }
+    let alphabet: Vec<char> = "ABCxyz019-_v1:<>&\"'%#/= é\u{0}".chars().collect();
+    let (mut decoded_ok, mut largest) = (0, 0);
+    let mut check = |input: &str| {
+        if let Ok(report) = decode(input) {
+            decoded_ok += 1;
+            let samples: usize = report
+                .timed_waits
+                .iter()
+                .flat_map(|t| &t.cells)
+                .map(|c| match &c.outcome {
+                    Outcome::Measured { samples_ms, .. } => samples_ms.len(),
+                    _ => 0,
+                })
+                .sum();
+            assert!(samples <= MAX_TOTAL_SAMPLES);
+            largest = largest.max(samples);
+            let _ = encode(&report);
+        }
+    };
+    for i in 0..count {
+        let input = match i % 4 {
+            0 => {
+                let n = rng.below(120);
+                let mut s = if rng.below(2) == 0 {
+                    PREFIX.to_owned()
+                } else {
+                    String::new()
+                };
+                s.extend((0..n).map(|_| alphabet[rng.below(alphabet.len())]));
+                s
+            }
+            1 => {
+                let link = &links[rng.below(links.len())];
+                let mut chars: Vec<char> = link.chars().collect();
+                match rng.below(3) {
+                    0 => chars.truncate(rng.below(chars.len())),
+                    1 => {
+                        let at = rng.below(chars.len());
+                        chars[at] = alphabet[rng.below(alphabet.len())];
+                    }
+                    _ => {
+                        let at = rng.below(chars.len());
+                        chars.insert(at, alphabet[rng.below(alphabet.len())]);
+                    }
+                }
+                chars.into_iter().collect()
+            }
+            2 => {
+                let n = rng.below(300);
+                let body: Vec<u8> = (0..n).map(|_| rng.next() as u8).collect();
+                format!(
+                    "{PREFIX}{}",
+                    base64url::encode(&miniz_oxide::deflate::compress_to_vec(&body, 1))
+                )
+            }
+            _ => {
+                let mut body = bodies[rng.below(bodies.len())].clone();
+                for _ in 0..=rng.below(4) {
+                    if body.is_empty() {
+                        break;
+                    }
+                    let at = rng.below(body.len());
+                    match rng.below(3) {
+                        0 => body[at] = rng.next() as u8,
+                        1 => body.truncate(at),
+                        _ => body.insert(at, rng.next() as u8),
+                    }
+                }
+                format!(
+                    "{PREFIX}{}",
+                    base64url::encode(&miniz_oxide::deflate::compress_to_vec(&body, 1))
+                )
+            }
+        };
+        check(&input);
+    }
+    assert!(decoded_ok > 0, "some mutations of real bodies still decode");
+    assert!(decoded_ok < count);
+    (decoded_ok, largest)
+}
+
+#[test]
+fn a_huge_inflation_is_refused() {
+    let zeros = vec![0u8; MAX_BODY_BYTES * 4];
+    let bomb = format!(
+        "{PREFIX}{}",
+        base64url::encode(&miniz_oxide::deflate::compress_to_vec(&zeros, 10))
+    );
+    assert!(bomb.len() < MAX_LINK_CHARS);
+    assert_eq!(decode(&bomb), Err(LinkError::Damaged("cannot be inflated")));
+}
+
+/// The length budgets (one experiment ≤ 600 characters, all five ≤
+/// 2,000) hold for a real run of every experiment with default settings.
+#[test]
+fn links_fit_the_length_budgets() {
+    let suite = native_suite();
+    assert!(encode(&suite).len() <= 2000, "{}", encode(&suite).len());
+    for experiment in crate::experiment::Experiment::ALL {
+        let mut one = Report::new(suite.env.clone(), None);
+        match experiment {
+            crate::experiment::Experiment::TimedWaits => {
+                one.timed_waits = suite.timed_waits.clone()
+            }
+            crate::experiment::Experiment::MainStarvation => {
+                one.main_starvation = suite.main_starvation.clone()
+            }
+            crate::experiment::Experiment::PoolStarvation => {
+                one.pool_starvation = suite.pool_starvation.clone()
+            }
+            crate::experiment::Experiment::SpinLadder => {
+                one.spin_ladder = suite.spin_ladder.clone()
+            }
+            crate::experiment::Experiment::WakeLatency => {
+                one.wake_latency = suite.wake_latency.clone()
+            }
+        }
+        let n = encode(&one).len();
+        assert!(n <= 600, "{}: {n} characters", experiment.id());
+    }
+}

@@ -1,0 +1,51 @@
+//! Experiment 4's section: the configuration, the clocks' skew, and each
+//! strategy's sketch.
+
+use super::LinkError;
+use super::wire::{Reader, Writer, strategy_code};
+use crate::wake::{Strategy, WakeConfig, WakeLatency, WakeResult};
+
+impl Writer {
+    pub(super) fn wake_latency(&mut self, wl: &WakeLatency) {
+        self.uvar(u64::from(wl.config.rounds));
+        self.uvar(u64::from(wl.config.max_delay_us));
+        self.uvar(wl.config.seed);
+        match wl.skew_ms {
+            Some(s) => {
+                self.byte(1);
+                self.q(s);
+            }
+            None => self.byte(0),
+        }
+        self.len(wl.results.len());
+        for r in &wl.results {
+            self.byte(strategy_code(r.strategy));
+            self.outcome(&r.outcome, wl.config.rounds);
+        }
+    }
+}
+
+impl Reader<'_> {
+    pub(super) fn wake_latency(&mut self) -> Result<WakeLatency, LinkError> {
+        let config = WakeConfig {
+            rounds: self.upto(u64::from(WakeConfig::MAX_ROUNDS))?,
+            max_delay_us: self.upto(1_000_000)?,
+            seed: self.uvar()?,
+        };
+        let skew_ms = if self.flag()? { Some(self.q()?) } else { None };
+        let n = self.upto(Strategy::every().count() as u64)?;
+        let results = (0..n)
+            .map(|_| {
+                Ok(WakeResult {
+                    strategy: self.strategy()?,
+                    outcome: self.outcome(config.rounds)?,
+                })
+            })
+            .collect::<Result<Vec<_>, LinkError>>()?;
+        Ok(WakeLatency {
+            config,
+            skew_ms,
+            results,
+        })
+    }
+}
