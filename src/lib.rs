@@ -1,17 +1,16 @@
 //! waitlab: how should code wait? The article's experiments, re-run in the
 //! reader's browser.
 //!
-//! The page (`bin/app` via `main.rs`) and the probe worker (`bin/worker`)
-//! share this library. Layers, from the outside in: `pages` and
-//! `components` render; `hooks` give them reactive state; `runner` and
-//! `probes` measure; `browser` wraps web-sys and js-sys. Everything that can
-//! be computed without a browser lives in the `waitlab-core` crate.
+//! The page (`bin/app` via `main.rs`). Layers, from the outside in:
+//! `pages` and `components` render; `hooks` give them reactive state;
+//! `runner` runs each experiment. The probes, the probe worker and the
+//! wrappers over web-sys and js-sys live in the `waitlab-browser` crate,
+//! which has no Leptos; everything that can be computed without a browser
+//! lives in `waitlab-core`.
 
-pub mod browser;
 pub mod components;
 pub mod hooks;
 pub mod pages;
-pub mod probes;
 pub mod runner;
 
 pub use pages::App;

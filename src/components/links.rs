@@ -3,12 +3,12 @@
 //! of a link that reaches the page is decoded by `waitlab_core::link` and
 //! rendered as text.
 
-use crate::browser::location;
 use crate::components::comparison::Comparison;
 use crate::components::run_controls::Results;
 use crate::hooks::LinkedRuns;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
+use waitlab_browser::location;
 use waitlab_core::experiment::Experiment;
 use waitlab_core::link;
 use waitlab_core::schema::Report;

@@ -6,10 +6,10 @@
 //! never shares the main thread with another experiment's probes, and it
 //! moves the ball with a transform, which needs no layout.
 
-use crate::browser::page::AnimationLoop;
-use crate::browser::wait;
 use leptos::html::Div;
 use leptos::prelude::*;
+use waitlab_browser::page::AnimationLoop;
+use waitlab_browser::wait;
 
 /// Period of one back-and-forth, ms.
 const PERIOD_MS: f64 = 1600.0;

@@ -1,10 +1,15 @@
-//! leptos-use style hooks over `browser/` and the runners: each returns a
-//! named struct of signals and actions, and cleans up in `on_cleanup`.
+//! leptos-use style hooks over the browser glue and the runners: each
+//! returns a named struct of signals and actions, and cleans up in
+//! `on_cleanup`. Pages reach the browser through these, never directly.
 
+mod use_embed;
+mod use_environment;
 mod use_experiment;
 mod use_linked_runs;
 mod use_reference_sets;
 
+pub use use_embed::{UseEmbed, embed_slug, use_embed};
+pub use use_environment::{SharedMemoryOff, UseEnvironment, use_environment};
 pub use use_experiment::{Notice, UseExperiment, use_experiment};
 pub use use_linked_runs::{LinkedRun, LinkedRuns, use_linked_runs};
 pub use use_reference_sets::{Loading, ReferenceSets, use_reference_sets};

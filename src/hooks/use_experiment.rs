@@ -88,7 +88,7 @@ where
         set_progress.set(Some(Progress::default()));
         let last = std::cell::Cell::new(f64::NEG_INFINITY);
         let publish: Publish = Rc::new(move |p: Progress| {
-            let now = crate::browser::clock::now();
+            let now = waitlab_browser::clock::now();
             let edge = p.done == 0 || p.done >= p.total;
             if edge || now - last.get() >= PROGRESS_EVERY_MS {
                 last.set(now);

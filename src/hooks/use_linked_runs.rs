@@ -3,8 +3,8 @@
 //! and this browser's latest run of each experiment for "share all".
 //! Provided as context by the page.
 
-use crate::browser::location;
 use leptos::prelude::*;
+use waitlab_browser::location;
 use waitlab_core::link;
 use waitlab_core::schema::Report;
 

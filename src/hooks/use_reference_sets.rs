@@ -3,10 +3,10 @@
 //! chose to show. Provided as context by the page so every experiment's
 //! comparison reads the same state.
 
-use crate::browser::fetch::fetch_text_within;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use std::sync::Arc;
+use waitlab_browser::fetch::fetch_text_within;
 use waitlab_core::reference::{INDEX_PATH, ReferenceIndex, parse_set};
 use waitlab_core::schema::Report;
 

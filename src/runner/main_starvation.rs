@@ -9,11 +9,11 @@
 //! cancelled, jobs not yet started see the flag and return at once.
 
 use super::{Publish, Reporter, RunScope};
-use crate::browser::clock::{busy_wait_until, now};
-use crate::browser::page::AnimationLoop;
-use crate::browser::wait;
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
+use waitlab_browser::clock::{busy_wait_until, now};
+use waitlab_browser::page::AnimationLoop;
+use waitlab_browser::wait;
 use waitlab_core::schema::Report;
 use waitlab_core::starvation::{JobMode, MainConfig, MainRun, MainStarvation};
 use wasm_bindgen::JsCast;

@@ -17,9 +17,9 @@ pub use spin_ladder::run_spin_ladder;
 pub use timed_waits::run_timed_waits;
 pub use wake_latency::run_wake_latency;
 
-use crate::browser::{clock, page};
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
+use waitlab_browser::{clock, page};
 use waitlab_core::schema::{Environment, Report};
 
 /// Where a run stands.

@@ -9,9 +9,9 @@
 //! batch, and are shown relative to the moment the batch was queued.
 
 use super::{Publish, Reporter, RunScope};
-use crate::browser::clock::epoch_now;
-use crate::browser::{memory, wait, worker_host::ProbeWorker};
 use futures::future::try_join_all;
+use waitlab_browser::clock::epoch_now;
+use waitlab_browser::{memory, wait, worker_host::ProbeWorker};
 use waitlab_core::protocol::{FromWorker, ToWorker, shared_slots};
 use waitlab_core::schema::Report;
 use waitlab_core::starvation::{JobMode, JobSpan, PoolConfig, PoolRun, PoolStarvation};

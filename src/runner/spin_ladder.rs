@@ -2,7 +2,7 @@
 //! spin-until with and without the sleep stage.
 
 use super::{Publish, Reporter, RunScope};
-use crate::browser::{memory, worker_host::ProbeWorker};
+use waitlab_browser::{memory, worker_host::ProbeWorker};
 use waitlab_core::ladder::{LadderConfig, SpinLadder};
 use waitlab_core::protocol::{FromWorker, ToWorker, shared_slots};
 use waitlab_core::schema::Report;

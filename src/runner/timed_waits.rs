@@ -12,9 +12,9 @@
 //! its pending timers are cleared and the worker is terminated by `Drop`.
 
 use super::{Publish, Reporter, RunScope};
-use crate::browser::{memory, wait, worker_host::ProbeWorker};
-use crate::probes;
 use std::cell::RefCell;
+use waitlab_browser::probes;
+use waitlab_browser::{memory, wait, worker_host::ProbeWorker};
 use waitlab_core::outcome::Outcome;
 use waitlab_core::protocol::{FromWorker, ToWorker, shared_slots};
 use waitlab_core::schema::{Cell, NestedChain, Report, TimedWaits};

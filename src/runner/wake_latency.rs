@@ -7,9 +7,9 @@
 //! finish in time fails the run, and dropping the workers ends them.
 
 use super::{Publish, Reporter, RunScope};
-use crate::browser::memory::{self, Slots};
-use crate::browser::{wait, worker_host::ProbeWorker};
 use futures::future::{Either, select, try_join};
+use waitlab_browser::memory::{self, Slots};
+use waitlab_browser::{wait, worker_host::ProbeWorker};
 use waitlab_core::outcome::Outcome;
 use waitlab_core::protocol::{FromWorker, ToWorker, shared_slots};
 use waitlab_core::schema::Report;
@@ -93,8 +93,8 @@ async fn measure(config: &WakeConfig, reporter: &Reporter) -> Result<WakeLatency
             continue;
         }
         if strategy == Strategy::PostMessage {
-            let channel =
-                web_sys::MessageChannel::new().map_err(|e| crate::browser::js_error_message(&e))?;
+            let channel = web_sys::MessageChannel::new()
+                .map_err(|e| waitlab_browser::js_error_message(&e))?;
             waiter.share_port(&channel.port1())?;
             setter.share_port(&channel.port2())?;
         } else if let Ok(slots) = &slots {

@@ -80,6 +80,9 @@ fn run(cmd: &mut Command) -> Result {
     }
 }
 
+/// The packages built for wasm32 only: the app and the browser glue.
+const WASM_ONLY: [&str; 2] = ["waitlab", "waitlab-browser"];
+
 fn cargo() -> Command {
     Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
 }
@@ -148,42 +151,42 @@ fn test_phases(phases: &mut Phases) -> Result {
     phases.run("fmt --check", || {
         run(cargo().args(["fmt", "--all", "--", "--check"]))
     })?;
-    phases.run("clippy (host)", || {
-        run(cargo().args([
-            "clippy",
-            "--workspace",
-            "--all-targets",
-            "--",
-            "-D",
-            "warnings",
-        ]))
+    // The app and the browser glue are wasm-only: they are checked for
+    // wasm32 alone, so the Leptos tree is compiled twice in all (checked
+    // for wasm32 here, built for release by trunk) and never for the host.
+    phases.run("clippy (host: core, native, e2e, xtask)", || {
+        run(cargo()
+            .args(["clippy", "--workspace"])
+            .args(WASM_ONLY.iter().flat_map(|p| ["--exclude", p]))
+            .args(["--all-targets", "--", "-D", "warnings"]))
     })?;
-    phases.run("clippy (wasm32: app, worker, core)", || {
+    phases.run("clippy (wasm32: app, browser glue, core)", || {
         tools::ensure_wasm_target()?;
-        run(cargo().args([
-            "clippy",
-            "--package",
-            "waitlab",
-            "--package",
-            "waitlab-core",
-            "--target",
-            "wasm32-unknown-unknown",
-            "--all-targets",
-            "--",
-            "-D",
-            "warnings",
-        ]))
+        run(cargo()
+            .arg("clippy")
+            .args(WASM_ONLY.iter().flat_map(|p| ["--package", p]))
+            .args(["--package", "waitlab-core"])
+            .args(["--target", "wasm32-unknown-unknown", "--all-targets"])
+            .args(["--", "-D", "warnings"]))
     })?;
     phases.run("docs", || {
         run(cargo()
             .args(["doc", "--workspace", "--no-deps"])
+            .args(WASM_ONLY.iter().flat_map(|p| ["--exclude", p]))
+            .env("RUSTDOCFLAGS", "-D warnings"))?;
+        run(cargo()
+            .args(["doc", "--no-deps", "--target", "wasm32-unknown-unknown"])
+            .args(WASM_ONLY.iter().flat_map(|p| ["--package", p]))
             .env("RUSTDOCFLAGS", "-D warnings"))
     })?;
     // Core unit and golden tests, the native probe's CLI and bundled-set
-    // tests, and the tidy checks (the app's own tests need a browser and
-    // the built dist: they run below).
+    // tests, and the tidy checks (the browser glue's tests need a browser
+    // and the end-to-end tests the built dist: they run below).
     phases.run("unit, golden, native CLI and tidy tests", || {
-        run(cargo().args(["test", "--workspace", "--exclude", "waitlab"]))?;
+        run(cargo()
+            .args(["test", "--workspace"])
+            .args(WASM_ONLY.iter().flat_map(|p| ["--exclude", p]))
+            .args(["--exclude", "waitlab-e2e"]))?;
         run(cargo().args([
             "build",
             "--package",
@@ -221,7 +224,7 @@ fn test_phases(phases: &mut Phases) -> Result {
             cmd.args([
                 "test",
                 "--package",
-                "waitlab",
+                "waitlab-browser",
                 "--target",
                 "wasm32-unknown-unknown",
                 "--test",
@@ -357,7 +360,7 @@ fn e2e(dist: &Path, browsers: &tools::Browsers, release: bool, extra: &[&str]) -
             cargo()
         }
     };
-    cmd.args(["test", "--package", "waitlab", "--test", "e2e"]);
+    cmd.args(["test", "--package", "waitlab-e2e", "--test", "e2e"]);
     if release {
         cmd.arg("--release");
     }

@@ -54,6 +54,25 @@ fn core_is_pure() {
     }
 }
 
+/// Architecture invariant: the browser glue (and so the worker and the
+/// browser-layer tests) never compiles Leptos; the end-to-end tests depend
+/// on the core, not on the app.
+#[test]
+fn glue_and_tests_stay_light() {
+    let browser = read(&root().join("crates/browser/Cargo.toml"));
+    assert!(
+        !browser.contains("leptos"),
+        "crates/browser/Cargo.toml must not depend on leptos"
+    );
+    let e2e = read(&root().join("tests/e2e/Cargo.toml"));
+    for banned in ["leptos", "waitlab-browser", "\nwaitlab ="] {
+        assert!(
+            !e2e.contains(banned),
+            "tests/e2e/Cargo.toml must not depend on {banned}"
+        );
+    }
+}
+
 /// Every Rust file opens with a `//!` line saying what lives there.
 #[test]
 fn every_file_has_a_module_header() {
@@ -71,6 +90,7 @@ fn every_file_has_a_module_header() {
 fn no_html_injection_points() {
     let mut files = Vec::new();
     rust_files(&root().join("src"), &mut files);
+    rust_files(&root().join("crates/browser"), &mut files);
     for f in files {
         let text = read(&f);
         for banned in [

@@ -9,12 +9,13 @@ mod spin_ladder;
 mod timed_waits;
 mod wake_latency;
 
-use crate::browser::{location, memory, page, wait};
 use crate::components::comparison::ReferencePanel;
 use crate::components::env_block::EnvBlock;
 use crate::components::links::{Embedded, SharePanel};
-use crate::hooks::{use_linked_runs, use_reference_sets};
-use crate::runner::environment;
+use crate::hooks::{
+    SharedMemoryOff, UseEnvironment, embed_slug, use_embed, use_environment, use_linked_runs,
+    use_reference_sets,
+};
 use leptos::prelude::*;
 use main_starvation::MainStarvationSection;
 use pool_starvation::PoolStarvationSection;
@@ -39,7 +40,8 @@ fn section(experiment: Experiment) -> AnyView {
 pub fn App() -> impl IntoView {
     provide_context(use_reference_sets());
     provide_context(use_linked_runs());
-    let embed = location::query_param("embed");
+    provide_context(use_environment());
+    let embed = embed_slug();
     provide_context(Embedded(embed.is_some()));
     match embed {
         Some(slug) => view! { <Embed slug=slug /> }.into_any(),
@@ -51,27 +53,24 @@ pub fn App() -> impl IntoView {
 /// costs, said once at the top.
 #[component]
 fn NoSharedMemoryBanner(
-    /// Why, as `memory::unavailable_reason` says.
-    reason: &'static str,
+    /// Why.
+    off: SharedMemoryOff,
 ) -> impl IntoView {
-    let why = if reason == memory::NO_SHARED_ARRAY_BUFFER {
-        " The page is cross-origin isolated, but this browser provides no SharedArrayBuffer. \
-        The worker probes that block in Atomics.wait are shown as unavailable; everything else \
-        still runs."
-    } else {
-        " The page is not cross-origin isolated, so browsers withhold SharedArrayBuffer \
-        and coarsen the clock. The worker probes that block in Atomics.wait are shown as \
-        unavailable; everything else still runs. To get them, serve waitlab with the headers \
-        Cross-Origin-Opener-Policy: same-origin and Cross-Origin-Embedder-Policy: \
-        require-corp (cargo xtask serve does)."
+    let why = match off {
+        SharedMemoryOff::NoSharedArrayBuffer => {
+            " The page is cross-origin isolated, but this browser provides no SharedArrayBuffer. \
+            The worker probes that block in Atomics.wait are shown as unavailable; everything else \
+            still runs."
+        }
+        SharedMemoryOff::NotIsolated => {
+            " The page is not cross-origin isolated, so browsers withhold SharedArrayBuffer \
+            and coarsen the clock. The worker probes that block in Atomics.wait are shown as \
+            unavailable; everything else still runs. To get them, serve waitlab with the headers \
+            Cross-Origin-Opener-Policy: same-origin and Cross-Origin-Embedder-Policy: \
+            require-corp (cargo xtask serve does)."
+        }
     };
-    // coi.js may give up on its service worker after the page mounted.
-    let problem = RwSignal::new(page::isolation_problem());
-    let listener =
-        StoredValue::new_local(Some(page::EventListener::isolation_problem(move || {
-            problem.set(page::isolation_problem())
-        })));
-    on_cleanup(move || listener.set_value(None));
+    let problem = expect_context::<UseEnvironment>().isolation_problem;
     view! {
         <aside class="banner" data-testid="no-coi" role="status">
             <strong>"Shared memory is off on this page."</strong>
@@ -86,17 +85,9 @@ fn NoSharedMemoryBanner(
 /// The whole playground.
 #[component]
 fn Playground() -> impl IntoView {
-    // The clock is read in a busy loop for a few ms: after the first paint
-    // (or a moment, where a hidden page paints nothing), so the page shows
-    // at once.
-    let env = RwSignal::new(None);
-    leptos::task::spawn_local(async move {
-        let frame = Box::pin(wait::animation_frame());
-        let _ = futures::future::select(frame, Box::pin(wait::timeout(200))).await;
-        wait::fresh_task().await;
-        env.set(Some(environment()));
-    });
-    let no_shared_memory = memory::unavailable_reason();
+    let environment = expect_context::<UseEnvironment>();
+    environment.measure_after_first_paint();
+    let (env, shared_memory_off) = (environment.env, environment.shared_memory_off);
     view! {
         <header class="site">
             <h1>"waitlab"</h1>
@@ -113,7 +104,7 @@ fn Playground() -> impl IntoView {
                     None => view! { <p class="lead" data-testid="env-measuring">"Reading the clock…"</p> }.into_any(),
                 }}
             </section>
-            {no_shared_memory.map(|reason| view! { <NoSharedMemoryBanner reason=reason /> })}
+            {shared_memory_off.map(|off| view! { <NoSharedMemoryBanner off=off /> })}
             <SharePanel />
             <ReferencePanel />
             {Experiment::ALL.into_iter().map(section).collect_view()}
@@ -132,22 +123,10 @@ fn Embed(
     /// The `?embed=` value.
     slug: String,
 ) -> impl IntoView {
-    // After the first render: report the height now and on every resize.
-    let resize = StoredValue::new_local(None::<page::ResizeListener>);
-    Effect::new(move |_| {
-        resize.set_value(Some(page::ResizeListener::new(location::post_height)));
-        location::post_height();
-    });
-    on_cleanup(move || resize.set_value(None));
-    let open = {
-        let fragment = location::fragment();
-        if fragment.is_empty() {
-            location::page_url()
-        } else {
-            format!("{}#{fragment}", location::page_url())
-        }
-    };
-    let shared_memory = memory::unavailable_reason().is_none();
+    let open = use_embed().open_url;
+    let shared_memory = expect_context::<UseEnvironment>()
+        .shared_memory_off
+        .is_none();
     let body = match Experiment::from_slug(&slug) {
         Some(experiment) => section(experiment),
         None => view! {

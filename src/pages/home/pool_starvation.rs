@@ -1,13 +1,12 @@
 //! Experiment 2b, starvation of a worker pool: controls, the per-worker
 //! timeline and the numbers.
 
-use crate::browser::page;
 use crate::components::blocks::{ClockNote, Findings, NumbersTable, figure};
 use crate::components::charts::PoolGantt;
 use crate::components::field::Field;
 use crate::components::links::ExperimentOutput;
 use crate::components::run_controls::RunForm;
-use crate::hooks::use_experiment;
+use crate::hooks::{UseEnvironment, use_experiment};
 use crate::runner::run_pool_starvation;
 use leptos::prelude::*;
 use waitlab_core::chart::format_ms;
@@ -19,7 +18,7 @@ use waitlab_core::starvation::{JobMode, PoolConfig, PoolStarvation};
 /// Experiment 2b.
 #[component]
 pub fn PoolStarvationSection() -> impl IntoView {
-    let defaults = PoolConfig::for_cores(page::hardware_concurrency());
+    let defaults = PoolConfig::for_cores(expect_context::<UseEnvironment>().cores);
     let workers = RwSignal::new(defaults.workers.to_string());
     let jobs = RwSignal::new(defaults.jobs.to_string());
     let wait_ms = RwSignal::new(defaults.wait_ms.to_string());

@@ -5,7 +5,7 @@
 
 use std::cell::Cell;
 use std::rc::Rc;
-use waitlab::browser::{clock, memory, wait};
+use waitlab_browser::{clock, memory, wait};
 use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_browser);

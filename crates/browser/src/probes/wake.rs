@@ -7,9 +7,9 @@
 //! store, and the waiter reads it after seeing the flag with an atomic
 //! load, so the stamp is always the one of this round.
 
-use crate::browser::clock::{busy_wait_until, epoch_now, now};
-use crate::browser::memory::{self, Slots};
-use crate::browser::wait;
+use crate::clock::{busy_wait_until, epoch_now, now};
+use crate::memory::{self, Slots};
+use crate::wait;
 use futures::future::select;
 use waitlab_core::protocol::shared_slots::{B_RECV, B_SEND, FLAG, GO, PING, PONG, SLEEP, T_SET};
 use waitlab_core::wake::Strategy;
@@ -46,7 +46,7 @@ pub async fn set_rounds_by_message(
         wait::next_message(port).await;
         spin_us(delay);
         port.post_message(&JsValue::from_f64(epoch_now()))
-            .map_err(|e| crate::browser::js_error_message(&e))?;
+            .map_err(|e| crate::js_error_message(&e))?;
     }
     Ok(())
 }
@@ -91,7 +91,7 @@ pub async fn wait_rounds(
         if strategy == Strategy::PostMessage {
             let port = port.ok_or("the page did not pass a message port")?;
             port.post_message(&JsValue::from(round))
-                .map_err(|e| crate::browser::js_error_message(&e))?;
+                .map_err(|e| crate::js_error_message(&e))?;
             let t_set = wait::next_message(port).await.as_f64().unwrap_or(f64::NAN);
             out.push(epoch_now() - t_set);
         } else {

@@ -8,7 +8,7 @@
 
 pub mod wake;
 
-use crate::browser::{clock::now, memory, wait};
+use crate::{clock::now, memory, wait};
 use futures::future::{Either, select};
 use std::future::Future;
 use waitlab_core::ladder::{self, LadderConfig, SpinLadder, Step};
@@ -239,7 +239,6 @@ pub fn measure_ladder(
 ) -> Result<SpinLadder, String> {
     let memory = memory.ok_or(memory::NOT_SHARED)?;
     // The worker's own clock decides how many calls a timed block needs.
-    let resolution =
-        crate::browser::clock::measure_granularity(10.0).map_or(0.1, |c| c.resolution_ms());
+    let resolution = crate::clock::measure_granularity(10.0).map_or(0.1, |c| c.resolution_ms());
     ladder::measure(config, &now, resolution, &|s| ladder_rest(s, memory))
 }

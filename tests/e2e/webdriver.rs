@@ -329,7 +329,7 @@ impl Session {
         let png = base64::engine::general_purpose::STANDARD
             .decode(data.as_str().unwrap_or(""))
             .expect("base64 screenshot");
-        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target/screenshots");
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/screenshots");
         std::fs::create_dir_all(&dir).unwrap();
         std::fs::write(dir.join(format!("{}-{name}.png", self.browser.name())), png).unwrap();
     }

@@ -5,9 +5,9 @@
 //! checks that the reason names what is missing instead.
 #![cfg(target_arch = "wasm32")]
 
-use waitlab::browser::memory::WaitEnd;
-use waitlab::browser::{clock, memory};
-use waitlab::probes::measure_in_worker;
+use waitlab_browser::memory::WaitEnd;
+use waitlab_browser::probes::measure_in_worker;
+use waitlab_browser::{clock, memory};
 use waitlab_core::protocol::WorkerOutcome;
 use waitlab_core::timed::Mechanism;
 use wasm_bindgen_test::*;

@@ -6,10 +6,10 @@
 //! one `Done`.
 
 use std::cell::RefCell;
-use waitlab::browser::clock::{busy_wait_until, epoch_now, now};
-use waitlab::browser::memory::Slots;
-use waitlab::browser::{memory, wait};
-use waitlab::probes::{measure_in_worker, measure_ladder, wake};
+use waitlab_browser::clock::{busy_wait_until, epoch_now, now};
+use waitlab_browser::memory::Slots;
+use waitlab_browser::probes::{measure_in_worker, measure_ladder, wake};
+use waitlab_browser::{memory, wait};
 use waitlab_core::protocol::{FromWorker, PROTOCOL_VERSION, ToWorker, WorkerOutcome, shared_slots};
 use waitlab_core::starvation::JobMode;
 use waitlab_core::wake::Strategy;

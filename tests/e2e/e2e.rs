@@ -38,18 +38,16 @@
 //! Screenshots of every state land in `target/screenshots/`.
 #![cfg(not(target_arch = "wasm32"))]
 
-mod support;
-
 use serde_json::Value;
 use std::path::PathBuf;
 use std::sync::OnceLock;
-use support::server::{Fault, Mode, Server};
-use support::webdriver::{Browser, Session};
 use waitlab_core::outcome::Outcome;
 use waitlab_core::schema::{Report, TimedWaits};
 use waitlab_core::starvation::JobMode;
 use waitlab_core::timed::Mechanism;
 use waitlab_core::wake::Strategy;
+use waitlab_e2e::server::{Fault, Mode, Server};
+use waitlab_e2e::webdriver::{Browser, Session};
 
 /// A CSS selector for the page-level element with this test id.
 fn tid(id: &str) -> String {
@@ -62,7 +60,7 @@ fn in_tw(id: &str) -> String {
 }
 
 /// What the browser under test offers, as the page detects it (the same
-/// checks as `waitlab::browser`).
+/// checks as `waitlab_browser`).
 #[derive(Debug, Clone, Copy)]
 struct Features {
     isolated: bool,
@@ -150,7 +148,7 @@ fn in_webkit(scenario: fn(Browser)) {
 fn dist() -> PathBuf {
     let dist = std::env::var_os("WAITLAB_DIST")
         .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("dist"));
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../dist"));
     assert!(
         dist.join("index.html").is_file(),
         "no built dist at {} (cargo xtask test builds it first)",
@@ -920,7 +918,7 @@ fn bench_noise_and_fidelity_chromium() {
     const RUNS: usize = 5;
     let mut s = Session::start(Browser::Chromium);
     let origin = isolated_server().origin.clone();
-    let blank_page = format!("{origin}/{}", support::server::BLANK);
+    let blank_page = format!("{origin}/{}", waitlab_e2e::server::BLANK);
     let (mut blank, mut idle) = (Default::default(), Default::default());
     for _ in 0..TURNS {
         s.navigate(&blank_page);

@@ -1,0 +1,37 @@
+//! `use_embed`: the page as an iframe in someone's blog post. Which
+//! experiment the `?embed=` parameter asks for, the link that opens the
+//! same view (and the runs in its fragment) on the full page, and the
+//! page's height posted to the parent on every resize.
+
+use leptos::prelude::*;
+use waitlab_browser::{location, page};
+
+/// The experiment slug the page is embedded with (`?embed=`), if any.
+pub fn embed_slug() -> Option<String> {
+    location::query_param("embed")
+}
+
+/// What [`use_embed`] returns.
+#[derive(Debug, Clone)]
+pub struct UseEmbed {
+    /// The full page with this page's fragment (its linked runs).
+    pub open_url: String,
+}
+
+/// Posts the page's height to the parent now and on every resize, until
+/// the calling component is cleaned up.
+pub fn use_embed() -> UseEmbed {
+    let resize = StoredValue::new_local(None::<page::ResizeListener>);
+    Effect::new(move |_| {
+        resize.set_value(Some(page::ResizeListener::new(location::post_height)));
+        location::post_height();
+    });
+    on_cleanup(move || resize.set_value(None));
+    let fragment = location::fragment();
+    let open_url = if fragment.is_empty() {
+        location::page_url()
+    } else {
+        format!("{}#{fragment}", location::page_url())
+    };
+    UseEmbed { open_url }
+}
