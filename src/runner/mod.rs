@@ -50,8 +50,9 @@ impl Progress {
 pub type Publish = Rc<dyn Fn(Progress)>;
 
 /// How often a main-thread probe pauses to let the page show its
-/// progress, ms of sampling.
-const PACE_MS: f64 = 250.0;
+/// progress, ms of sampling (each pause costs two frames, and the drawing
+/// it lets happen is work the machine does beside the next samples).
+const PACE_MS: f64 = 500.0;
 
 /// Shared progress state plus the callback that publishes it.
 #[derive(Clone)]

@@ -156,29 +156,26 @@ async fn run_worker_cells(
     for (job, &(i, key)) in cells.iter().enumerate() {
         let job = job as u32;
         reporter.update(|p| p.worker = Some(key.label()));
+        // The page draws the update before the worker starts measuring, so
+        // that drawing does not share the machine with its samples.
+        wait::let_page_render().await;
         worker.send(&ToWorker::Run {
             job,
             mechanism: key.mechanism,
             requested_ms: key.requested_ms.unwrap_or(0),
             samples,
         })?;
-        let mut counted = 0;
-        loop {
-            match worker.next().await? {
-                FromWorker::Progress { job: j, done } if j == job => {
-                    reporter.update(|p| p.done += done.saturating_sub(counted));
-                    counted = counted.max(done);
-                }
-                FromWorker::Done { job: j, outcome } if j == job => {
-                    reporter.update(|p| p.done += samples.saturating_sub(counted));
-                    outcomes.borrow_mut()[i] = Some(outcome.into_outcome());
-                    break;
-                }
-                other => {
-                    return Err(format!(
-                        "unexpected message from the probe worker: {other:?}"
-                    ));
-                }
+        // The worker says nothing while a cell measures: progress moves
+        // a cell at a time.
+        match worker.next().await? {
+            FromWorker::Done { job: j, outcome } if j == job => {
+                reporter.update(|p| p.done += samples);
+                outcomes.borrow_mut()[i] = Some(outcome.into_outcome());
+            }
+            other => {
+                return Err(format!(
+                    "unexpected message from the probe worker: {other:?}"
+                ));
             }
         }
     }

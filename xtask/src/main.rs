@@ -237,11 +237,33 @@ fn test_phases(phases: &mut Phases) -> Result {
             run(&mut cmd)
         })?;
     }
-    // End to end: the built dist in real browsers, with and without isolation.
-    phases.run("end to end (Chromium, Firefox, WebKit)", || {
-        run(&mut e2e(&dist_path, &browsers, false, &[]))
+    // End to end: the built dist in real browsers, with and without
+    // isolation. The tests that measure nothing run two at a time; the
+    // ones that measure (or wait for a deadline) run alone after them.
+    let untimed: Vec<String> = UNTIMED_E2E.iter().map(|t| t.to_string()).collect();
+    let skip_untimed: Vec<String> = UNTIMED_E2E
+        .iter()
+        .flat_map(|t| ["--skip".to_owned(), t.to_string()])
+        .collect();
+    phases.run(
+        "end to end, untimed, 2 at a time (Chromium, Firefox, WebKit)",
+        || run(&mut e2e(&dist_path, &browsers, false, 2, &untimed)),
+    )?;
+    phases.run("end to end, timed, one at a time", || {
+        run(&mut e2e(&dist_path, &browsers, false, 1, &skip_untimed))
     })
 }
+
+/// End-to-end tests (name prefixes) that measure no timing and wait for no
+/// deadline, so they may share the machine with another test.
+const UNTIMED_E2E: [&str; 6] = [
+    "embed_",
+    "hostile_links_",
+    "native_comparison_",
+    "reference_data_broken",
+    "service_worker",
+    "share_",
+];
 
 /// Builds the native probe (release) and runs it with its defaults from
 /// the workspace root, writing its result to `out` (relative to the root).
@@ -339,15 +361,23 @@ fn bench() -> Result {
         &dist,
         &browsers,
         true,
+        1,
         &["--ignored", "--nocapture", "bench_"],
     ))
 }
 
-/// The end-to-end suite against `dist`, one browser at a time (the tests
-/// assert timing invariants); `release` for benchmarks. With WebKit it
+/// The end-to-end suite against `dist`, `threads` tests at a time (1 for
+/// the tests that assert timing invariants), with libtest's `extra`
+/// arguments (filters, `--skip`); `release` for benchmarks. With WebKit it
 /// runs under `xvfb-run`, since WebKitGTK needs a display; without, it
 /// says why in one line and the WebKit tests say they did not run.
-fn e2e(dist: &Path, browsers: &tools::Browsers, release: bool, extra: &[&str]) -> Command {
+fn e2e(
+    dist: &Path,
+    browsers: &tools::Browsers,
+    release: bool,
+    threads: usize,
+    extra: &[impl AsRef<std::ffi::OsStr>],
+) -> Command {
     let mut cmd = match &browsers.webkit {
         Ok(_) => {
             let mut xvfb = Command::new("xvfb-run");
@@ -364,7 +394,7 @@ fn e2e(dist: &Path, browsers: &tools::Browsers, release: bool, extra: &[&str]) -
     if release {
         cmd.arg("--release");
     }
-    cmd.args(["--", "--test-threads", "1"])
+    cmd.args(["--", "--test-threads", &threads.to_string()])
         .args(extra)
         .env("WAITLAB_DIST", dist)
         .env("CHROMEDRIVER", &browsers.chromedriver)

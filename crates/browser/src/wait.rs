@@ -195,12 +195,16 @@ pub fn has_scheduler_post_task() -> bool {
     SchedulerCall::find("postTask").is_some()
 }
 
-/// Hands the page a moment to render: the next animation frame (or 50 ms,
-/// where a hidden page draws none), then a fresh task after it. Window
-/// only; a probe loop calls it between samples, never inside one.
+/// Hands the page a moment to render: two animation frames (the second
+/// comes once the first has been drawn, so the compositor and raster work
+/// of the update is over; or 50 ms each, where a hidden page draws none),
+/// then a fresh task after them. Window only; a probe loop calls it between
+/// samples, never inside one.
 pub async fn let_page_render() {
-    let frame = Box::pin(animation_frame());
-    let _ = futures::future::select(frame, Box::pin(timeout(50))).await;
+    for _ in 0..2 {
+        let frame = Box::pin(animation_frame());
+        let _ = futures::future::select(frame, Box::pin(timeout(50))).await;
+    }
     fresh_task().await;
 }
 

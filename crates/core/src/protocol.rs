@@ -17,7 +17,7 @@ use crate::wake::Strategy;
 use serde::{Deserialize, Serialize};
 
 /// Version of this protocol; bump on any change of the message shapes.
-pub const PROTOCOL_VERSION: u32 = 5;
+pub const PROTOCOL_VERSION: u32 = 6;
 
 /// How long past its expected silence a worker may stay quiet before the
 /// page takes it for dead, ms: a crashed, hung or muted worker ends in a
@@ -128,13 +128,6 @@ pub enum FromWorker {
         /// The worker's [`PROTOCOL_VERSION`].
         protocol: u32,
     },
-    /// `done` of the job's samples are measured.
-    Progress {
-        /// The job.
-        job: u32,
-        /// Samples measured so far.
-        done: u32,
-    },
     /// A pool job finished. Times are `timeOrigin + now()` of the
     /// worker, ms since the Unix epoch.
     JobDone {
@@ -240,9 +233,14 @@ impl ToWorker {
     /// page waits this plus [`GRACE_MS`] before it gives up on a worker.
     pub fn longest_silence_ms(&self) -> u32 {
         match self {
-            // Progress goes out after every sample at most every 50 ms; a
+            // A cell says nothing until it is done (a message would make
+            // the page parse and render while the worker measures); a
             // sample is the wait, a clamped timer or a raced waitAsync.
-            ToWorker::Run { requested_ms, .. } => requested_ms.saturating_add(100),
+            ToWorker::Run {
+                requested_ms,
+                samples,
+                ..
+            } => requested_ms.saturating_add(100).saturating_mul(*samples),
             ToWorker::PoolJob { wait_ms, .. } => *wait_ms,
             ToWorker::WakeSet { delays_us, .. } => {
                 let delays: u64 = delays_us.iter().map(|&d| u64::from(d)).sum();
@@ -335,8 +333,8 @@ mod tests {
             requested_ms,
             samples: 5000,
         };
-        // A sample's length, not the job's: progress comes in between.
-        assert_eq!(run(10).longest_silence_ms(), 110);
+        // The whole cell's length: it reports only when done.
+        assert_eq!(run(10).longest_silence_ms(), 110 * 5000);
         assert_eq!(run(u32::MAX).longest_silence_ms(), u32::MAX);
         let set = ToWorker::WakeSet {
             strategy: Strategy::Event,

@@ -17,9 +17,6 @@ use wasm_bindgen::prelude::Closure;
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
 
-/// Minimum time between two progress messages, ms.
-const PROGRESS_EVERY_MS: f64 = 50.0;
-
 thread_local! {
     static MEMORY: RefCell<Option<js_sys::Int32Array>> = const { RefCell::new(None) };
     static PORT: RefCell<Option<web_sys::MessagePort>> = const { RefCell::new(None) };
@@ -56,17 +53,11 @@ fn handle(data: JsValue) {
             samples,
         }) => wasm_bindgen_futures::spawn_local(async move {
             let memory = MEMORY.with(|m| m.borrow().clone());
-            let (mut done, mut last) = (0, now());
-            let mut tick = || {
-                done += 1;
-                if now() - last >= PROGRESS_EVERY_MS {
-                    last = now();
-                    post(&FromWorker::Progress { job, done });
-                }
-            };
+            // Silent until the cell is done: a progress message would make
+            // the page parse and render while this worker measures, and on
+            // two cores that shows in the samples.
             let outcome =
-                measure_in_worker(mechanism, requested_ms, samples, memory.as_ref(), &mut tick)
-                    .await;
+                measure_in_worker(mechanism, requested_ms, samples, memory.as_ref()).await;
             post(&FromWorker::Done { job, outcome });
         }),
         Ok(ToWorker::PoolJob { job, mode, wait_ms }) => {
