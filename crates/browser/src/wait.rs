@@ -1,6 +1,7 @@
 //! Every non-blocking way to wait or yield, as a future.
 //!
-//! `setTimeout` goes through gloo-timers. Everything else is a promise that
+//! `setTimeout` goes through gloo-timers, or, in a probe loop, through one
+//! reusable [`Timer`] that stamps its own callback. Everything else is a promise that
 //! a browser callback resolves, awaited with wasm-bindgen-futures. Note how
 //! continuations run: after a future resolves, the code after `.await` runs
 //! in a microtask of the task that resolved it. So awaiting a timer keeps
@@ -110,6 +111,99 @@ impl Drop for FreshTask {
     fn drop(&mut self) {
         self.receiver.set_onmessage(None);
         self.receiver.close();
+    }
+}
+
+/// One `setTimeout` callback for a whole probe loop. A timed wait
+/// allocates nothing (no closure, no promise) and is stamped by the
+/// callback itself, so the sample is the time from the `setTimeout` call to
+/// the timer's callback: the executor's hop back to the awaiting code is
+/// not in it. Window or worker.
+pub struct Timer {
+    set_timeout: Function,
+    clear_timeout: Function,
+    state: Rc<TimerState>,
+    callback: Closure<dyn FnMut()>,
+}
+
+/// When the pending timer fired, its id, and who waits for it.
+#[derive(Default)]
+struct TimerState {
+    fired_at: Cell<Option<f64>>,
+    id: Cell<Option<i32>>,
+    waker: RefCell<Option<Waker>>,
+}
+
+impl Timer {
+    /// Looks up the global `setTimeout` and makes the one callback.
+    pub fn new() -> Self {
+        let function = |name: &str| {
+            global_property(name)
+                .and_then(|f| f.dyn_into::<Function>().ok())
+                .unwrap_or_else(|| panic!("{name} exists in windows and workers"))
+        };
+        let state = Rc::new(TimerState::default());
+        let callback = {
+            let state = state.clone();
+            Closure::<dyn FnMut()>::new(move || {
+                state.fired_at.set(Some(super::clock::now()));
+                state.id.set(None);
+                if let Some(waker) = state.waker.borrow_mut().take() {
+                    waker.wake();
+                }
+            })
+        };
+        Self {
+            set_timeout: function("setTimeout"),
+            clear_timeout: function("clearTimeout"),
+            state,
+            callback,
+        }
+    }
+
+    /// Waits `ms` with `setTimeout`; resolves to the time from the call to
+    /// the callback, ms.
+    pub fn time(&self, ms: u32) -> impl Future<Output = f64> + '_ {
+        self.state.fired_at.set(None);
+        let t0 = super::clock::now();
+        let id = self
+            .set_timeout
+            .call2(
+                &JsValue::UNDEFINED,
+                self.callback.as_ref(),
+                &JsValue::from(ms),
+            )
+            .ok()
+            .and_then(|id| id.as_f64());
+        self.state.id.set(id.map(|id| id as i32));
+        std::future::poll_fn(move |cx| match self.state.fired_at.get() {
+            Some(fired_at) => Poll::Ready(fired_at - t0),
+            None => {
+                let mut waker = self.state.waker.borrow_mut();
+                if !waker.as_ref().is_some_and(|w| w.will_wake(cx.waker())) {
+                    *waker = Some(cx.waker().clone());
+                }
+                Poll::Pending
+            }
+        })
+    }
+}
+
+impl Default for Timer {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Drop for Timer {
+    /// A cancelled run drops its timer: the pending one must never call
+    /// the dropped callback.
+    fn drop(&mut self) {
+        if let Some(id) = self.state.id.take() {
+            let _ = self
+                .clear_timeout
+                .call1(&JsValue::UNDEFINED, &JsValue::from(id));
+        }
     }
 }
 

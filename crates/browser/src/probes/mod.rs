@@ -95,12 +95,15 @@ pub async fn measure_main(
     tick: &mut dyn FnMut() -> bool,
 ) -> Outcome {
     let result = match mechanism {
-        Mechanism::TimeoutAwaited => sample_loop(samples, tick, || timed(wait::timeout(requested_ms))).await,
+        Mechanism::TimeoutAwaited => {
+            let timer = wait::Timer::new();
+            sample_loop(samples, tick, || async { Ok(timer.time(requested_ms).await) }).await
+        }
         Mechanism::TimeoutFreshTask => {
-            let fresh = wait::FreshTask::new();
+            let (fresh, timer) = (wait::FreshTask::new(), wait::Timer::new());
             sample_loop(samples, tick, || async {
                 fresh.hop().await;
-                timed(wait::timeout(requested_ms)).await
+                Ok(timer.time(requested_ms).await)
             })
             .await
         }
@@ -174,13 +177,17 @@ pub async fn measure_in_worker(
     let tick = &mut || false;
     let result = match (mechanism, memory) {
         (Mechanism::WorkerTimeout, _) => {
-            sample_loop(samples, tick, || timed(wait::timeout(requested_ms))).await
+            let timer = wait::Timer::new();
+            sample_loop(samples, tick, || async {
+                Ok(timer.time(requested_ms).await)
+            })
+            .await
         }
         (Mechanism::WorkerTimeoutFreshTask, _) => {
-            let fresh = wait::FreshTask::new();
+            let (fresh, timer) = (wait::FreshTask::new(), wait::Timer::new());
             sample_loop(samples, tick, || async {
                 fresh.hop().await;
-                timed(wait::timeout(requested_ms)).await
+                Ok(timer.time(requested_ms).await)
             })
             .await
         }
