@@ -165,17 +165,24 @@ async fn run_worker_cells(
             requested_ms: key.requested_ms.unwrap_or(0),
             samples,
         })?;
-        // The worker says nothing while a cell measures: progress moves
-        // a cell at a time.
-        match worker.next().await? {
-            FromWorker::Done { job: j, outcome } if j == job => {
-                reporter.update(|p| p.done += samples);
-                outcomes.borrow_mut()[i] = Some(outcome.into_outcome());
-            }
-            other => {
-                return Err(format!(
-                    "unexpected message from the probe worker: {other:?}"
-                ));
+        // The worker says how far it got about once a second.
+        let mut counted = 0;
+        loop {
+            match worker.next().await? {
+                FromWorker::Progress { job: j, done } if j == job => {
+                    reporter.update(|p| p.done += done.saturating_sub(counted));
+                    counted = counted.max(done);
+                }
+                FromWorker::Done { job: j, outcome } if j == job => {
+                    reporter.update(|p| p.done += samples.saturating_sub(counted));
+                    outcomes.borrow_mut()[i] = Some(outcome.into_outcome());
+                    break;
+                }
+                other => {
+                    return Err(format!(
+                        "unexpected message from the probe worker: {other:?}"
+                    ));
+                }
             }
         }
     }

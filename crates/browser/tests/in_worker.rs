@@ -67,11 +67,19 @@ async fn worker_probe_measures_blocking_sleeps() {
     let (Some(memory), tol) = (memory(), step()) else {
         return;
     };
-    let outcome = measure_in_worker(Mechanism::WorkerAtomicsWait, 2, 5, Some(&memory)).await;
+    let mut ticks = 0;
+    let outcome = measure_in_worker(
+        Mechanism::WorkerAtomicsWait,
+        2,
+        5,
+        Some(&memory),
+        &mut || ticks += 1,
+    )
+    .await;
     let WorkerOutcome::Samples { samples_ms } = outcome else {
         panic!("{outcome:?}");
     };
-    assert_eq!(samples_ms.len(), 5);
+    assert_eq!((samples_ms.len(), ticks), (5, 5));
     assert!(samples_ms.iter().all(|&v| v >= 2.0 - tol), "{samples_ms:?}");
 }
 
@@ -80,7 +88,8 @@ async fn wait_async_is_measured_or_reported_never_hangs() {
     let Some(memory) = memory() else {
         return;
     };
-    let outcome = measure_in_worker(Mechanism::WorkerWaitAsync, 2, 3, Some(&memory)).await;
+    let outcome =
+        measure_in_worker(Mechanism::WorkerWaitAsync, 2, 3, Some(&memory), &mut || ()).await;
     match outcome {
         WorkerOutcome::Samples { samples_ms } => assert_eq!(samples_ms.len(), 3),
         WorkerOutcome::TimeoutNeverFired { waited_ms } => assert!(waited_ms >= 2.0),
@@ -90,7 +99,7 @@ async fn wait_async_is_measured_or_reported_never_hangs() {
 
 #[wasm_bindgen_test]
 async fn blocking_probes_without_shared_memory_fail_with_a_message() {
-    let outcome = measure_in_worker(Mechanism::WorkerAtomicsWait, 1, 1, None).await;
+    let outcome = measure_in_worker(Mechanism::WorkerAtomicsWait, 1, 1, None, &mut || ()).await;
     assert!(
         matches!(outcome, WorkerOutcome::Failed { message } if message.contains("share memory"))
     );

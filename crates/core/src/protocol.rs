@@ -16,6 +16,12 @@ use crate::timed::Mechanism;
 use crate::wake::Strategy;
 use serde::{Deserialize, Serialize};
 
+/// How often, at most, a worker measuring a cell says how far it got, ms:
+/// seldom, since each message makes the page parse and draw while the
+/// worker measures (every 50 ms showed in the worker's p90 on two cores),
+/// and often enough that a hung worker is noticed within seconds.
+pub const HEARTBEAT_MS: u32 = 1000;
+
 /// Version of this protocol; bump on any change of the message shapes.
 pub const PROTOCOL_VERSION: u32 = 6;
 
@@ -128,6 +134,14 @@ pub enum FromWorker {
         /// The worker's [`PROTOCOL_VERSION`].
         protocol: u32,
     },
+    /// A sign of life during a cell, at most every [`HEARTBEAT_MS`]:
+    /// `done` of the job's samples are measured.
+    Progress {
+        /// The job.
+        job: u32,
+        /// Samples measured so far.
+        done: u32,
+    },
     /// A pool job finished. Times are `timeOrigin + now()` of the
     /// worker, ms since the Unix epoch.
     JobDone {
@@ -233,14 +247,12 @@ impl ToWorker {
     /// page waits this plus [`GRACE_MS`] before it gives up on a worker.
     pub fn longest_silence_ms(&self) -> u32 {
         match self {
-            // A cell says nothing until it is done (a message would make
-            // the page parse and render while the worker measures); a
-            // sample is the wait, a clamped timer or a raced waitAsync.
-            ToWorker::Run {
-                requested_ms,
-                samples,
-                ..
-            } => requested_ms.saturating_add(100).saturating_mul(*samples),
+            // A cell says how far it got after the first sample that ends
+            // HEARTBEAT_MS after its last word; a sample is the wait, a
+            // clamped timer or a raced waitAsync.
+            ToWorker::Run { requested_ms, .. } => requested_ms
+                .saturating_add(100)
+                .saturating_add(HEARTBEAT_MS),
             ToWorker::PoolJob { wait_ms, .. } => *wait_ms,
             ToWorker::WakeSet { delays_us, .. } => {
                 let delays: u64 = delays_us.iter().map(|&d| u64::from(d)).sum();
@@ -333,8 +345,8 @@ mod tests {
             requested_ms,
             samples: 5000,
         };
-        // The whole cell's length: it reports only when done.
-        assert_eq!(run(10).longest_silence_ms(), 110 * 5000);
+        // A heartbeat plus one sample, not the job's length.
+        assert_eq!(run(10).longest_silence_ms(), 110 + HEARTBEAT_MS);
         assert_eq!(run(u32::MAX).longest_silence_ms(), u32::MAX);
         let set = ToWorker::WakeSet {
             strategy: Strategy::Event,

@@ -10,7 +10,9 @@ use waitlab_browser::clock::{busy_wait_until, epoch_now, now};
 use waitlab_browser::memory::Slots;
 use waitlab_browser::probes::{measure_in_worker, measure_ladder, wake};
 use waitlab_browser::{memory, wait};
-use waitlab_core::protocol::{FromWorker, PROTOCOL_VERSION, ToWorker, WorkerOutcome, shared_slots};
+use waitlab_core::protocol::{
+    FromWorker, HEARTBEAT_MS, PROTOCOL_VERSION, ToWorker, WorkerOutcome, shared_slots,
+};
 use waitlab_core::starvation::JobMode;
 use waitlab_core::wake::Strategy;
 use wasm_bindgen::prelude::Closure;
@@ -53,11 +55,19 @@ fn handle(data: JsValue) {
             samples,
         }) => wasm_bindgen_futures::spawn_local(async move {
             let memory = MEMORY.with(|m| m.borrow().clone());
-            // Silent until the cell is done: a progress message would make
-            // the page parse and render while this worker measures, and on
-            // two cores that shows in the samples.
+            // A sign of life every HEARTBEAT_MS, no more often: each one
+            // makes the page parse and draw while this worker measures.
+            let (mut done, mut last) = (0, now());
+            let mut tick = || {
+                done += 1;
+                if now() - last >= f64::from(HEARTBEAT_MS) {
+                    last = now();
+                    post(&FromWorker::Progress { job, done });
+                }
+            };
             let outcome =
-                measure_in_worker(mechanism, requested_ms, samples, memory.as_ref()).await;
+                measure_in_worker(mechanism, requested_ms, samples, memory.as_ref(), &mut tick)
+                    .await;
             post(&FromWorker::Done { job, outcome });
         }),
         Ok(ToWorker::PoolJob { job, mode, wait_ms }) => {

@@ -171,10 +171,14 @@ pub async fn measure_in_worker(
     requested_ms: u32,
     samples: u32,
     memory: Option<&js_sys::Int32Array>,
+    tick: &mut dyn FnMut(),
 ) -> WorkerOutcome {
     let d = f64::from(requested_ms);
-    // A worker renders nothing and reports only when the cell is done.
-    let tick = &mut || false;
+    // A worker renders nothing: it only counts.
+    let tick = &mut || {
+        tick();
+        false
+    };
     let result = match (mechanism, memory) {
         (Mechanism::WorkerTimeout, _) => {
             let timer = wait::Timer::new();
