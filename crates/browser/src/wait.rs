@@ -65,9 +65,7 @@ impl FreshTask {
             let hop = hop.clone();
             Closure::<dyn FnMut()>::new(move || {
                 hop.arrived.set(true);
-                if let Some(waker) = hop.waker.borrow_mut().take() {
-                    waker.wake();
-                }
+                wake(&hop.waker);
             })
         };
         channel
@@ -91,11 +89,7 @@ impl FreshTask {
             if self.hop.arrived.get() {
                 Poll::Ready(())
             } else {
-                let mut waker = self.hop.waker.borrow_mut();
-                if !waker.as_ref().is_some_and(|w| w.will_wake(cx.waker())) {
-                    *waker = Some(cx.waker().clone());
-                }
-                Poll::Pending
+                park(&self.hop.waker, cx)
             }
         })
     }
@@ -111,6 +105,22 @@ impl Drop for FreshTask {
     fn drop(&mut self) {
         self.receiver.set_onmessage(None);
         self.receiver.close();
+    }
+}
+
+/// Keeps `cx`'s waker in `slot` (once) for a callback to wake: pending.
+fn park<T>(slot: &RefCell<Option<Waker>>, cx: &std::task::Context<'_>) -> Poll<T> {
+    let mut waker = slot.borrow_mut();
+    if !waker.as_ref().is_some_and(|w| w.will_wake(cx.waker())) {
+        *waker = Some(cx.waker().clone());
+    }
+    Poll::Pending
+}
+
+/// Wakes the future parked in `slot`, if any.
+fn wake(slot: &RefCell<Option<Waker>>) {
+    if let Some(waker) = slot.borrow_mut().take() {
+        waker.wake();
     }
 }
 
@@ -148,9 +158,7 @@ impl Timer {
             Closure::<dyn FnMut()>::new(move || {
                 state.fired_at.set(Some(super::clock::now()));
                 state.id.set(None);
-                if let Some(waker) = state.waker.borrow_mut().take() {
-                    waker.wake();
-                }
+                wake(&state.waker);
             })
         };
         Self {
@@ -178,13 +186,7 @@ impl Timer {
         self.state.id.set(id.map(|id| id as i32));
         std::future::poll_fn(move |cx| match self.state.fired_at.get() {
             Some(fired_at) => Poll::Ready(fired_at - t0),
-            None => {
-                let mut waker = self.state.waker.borrow_mut();
-                if !waker.as_ref().is_some_and(|w| w.will_wake(cx.waker())) {
-                    *waker = Some(cx.waker().clone());
-                }
-                Poll::Pending
-            }
+            None => park(&self.state.waker, cx),
         })
     }
 }
