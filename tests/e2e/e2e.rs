@@ -35,11 +35,14 @@
 //! - `bench_*` (ignored; `cargo xtask bench` runs them): fidelity ratios
 //!   against a raw-JS probe in the same browser session.
 //!
-//! Screenshots of every state land in `target/screenshots/`.
+//! Screenshots of the states a reviewer looks at ([`REVIEW_SHOTS`]), and
+//! of any failing test's page, land in `target/screenshots/`.
 #![cfg(not(target_arch = "wasm32"))]
 
+use libtest_mimic::{Arguments, Completion, Trial};
 use serde_json::Value;
 use std::path::PathBuf;
+use std::process::ExitCode;
 use std::sync::OnceLock;
 use waitlab_core::outcome::Outcome;
 use waitlab_core::schema::{Report, TimedWaits};
@@ -47,7 +50,7 @@ use waitlab_core::starvation::JobMode;
 use waitlab_core::timed::Mechanism;
 use waitlab_core::wake::Strategy;
 use waitlab_e2e::server::{Fault, Mode, Server};
-use waitlab_e2e::webdriver::{Browser, Session};
+use waitlab_e2e::webdriver::{Browser, Session, close_pool, name_this_test};
 
 /// A CSS selector for the page-level element with this test id.
 fn tid(id: &str) -> String {
@@ -57,6 +60,49 @@ fn tid(id: &str) -> String {
 /// A CSS selector for an element of the timed-waits section.
 fn in_tw(id: &str) -> String {
     format!("[data-testid=timed-waits] [data-testid={id}]")
+}
+
+/// The states a reviewer looks at, saved in each browser as
+/// `target/screenshots/BROWSER-STATE.png`: the page idle, running and with
+/// results, every experiment's results, the no-COI fallback, a shared link
+/// and a comparison, an embed in a blog page, a hostile link's message,
+/// the native sets, the service-worker states and a broken worker's and
+/// data file's messages. Other states are saved only with
+/// `WAITLAB_SCREENSHOTS=all`; a failing test's page always is
+/// (`failed-TEST`).
+const REVIEW_SHOTS: &[&str] = &[
+    "idle",
+    "isolated-running",
+    "isolated-results",
+    "cancelled",
+    "main-starvation-results",
+    "pool-starvation-results",
+    "spin-ladder-results",
+    "wake-latency-results",
+    "nocoi-idle",
+    "nocoi-results",
+    "native-panel",
+    "native-timed-waits-with-browser",
+    "shared-view",
+    "compare-view",
+    "hostile-link",
+    "embed-in-blog-parent-isolated-false",
+    "embed-in-blog-parent-isolated-true",
+    "service-worker-isolated",
+    "service-worker-refused",
+    "fault-stops-answering",
+    "fault-damaged-wasm",
+    "fault-data-hangs",
+    "reference-broken-set",
+];
+
+/// Saves a screenshot of `state` if it is one a reviewer looks at.
+fn review_shot(s: &mut Session, state: &str) {
+    static ALL: OnceLock<bool> = OnceLock::new();
+    let all = *ALL.get_or_init(|| std::env::var("WAITLAB_SCREENSHOTS").is_ok_and(|v| v == "all"));
+    if all || REVIEW_SHOTS.contains(&state) {
+        s.screenshot(state);
+    }
 }
 
 /// What the browser under test offers, as the page detects it (the same
@@ -137,14 +183,6 @@ fn assert_unavailable(outcome: &Outcome, missing: &str, what: &str) {
     }
 }
 
-/// Runs `scenario` in WebKit where it can be driven, else says why not.
-fn in_webkit(scenario: fn(Browser)) {
-    match Browser::WebKit.available() {
-        Ok(()) => scenario(Browser::WebKit),
-        Err(why) => eprintln!("webkit: not run here: {why}"),
-    }
-}
-
 fn dist() -> PathBuf {
     let dist = std::env::var_os("WAITLAB_DIST")
         .map(PathBuf::from)
@@ -173,10 +211,10 @@ fn run_experiment(s: &mut Session, durations: &str, samples: &str, shot: &str) -
     s.type_into(&in_tw("samples"), samples);
     s.click(&in_tw("run"));
     s.wait_for_element(&in_tw("progress"), 10);
-    s.screenshot(&format!("{shot}-running"));
+    review_shot(s, &format!("{shot}-running"));
     s.wait_for_element(&in_tw("report-json"), 150);
     s.eval("document.querySelector('[data-testid=timed-waits] [data-testid=results]').scrollIntoView();");
-    s.screenshot(&format!("{shot}-results"));
+    review_shot(s, &format!("{shot}-results"));
     let json = s.text(&in_tw("report-json")).expect("report JSON");
     Report::from_json(&json).expect("the exported report parses")
 }
@@ -200,7 +238,7 @@ fn run_section(
         "document.querySelector({}).scrollIntoView();",
         Value::from(sel("results"))
     ));
-    s.screenshot(shot);
+    review_shot(s, shot);
     Report::from_json(&s.text(&sel("report-json")).unwrap()).expect("the exported report parses")
 }
 
@@ -247,7 +285,7 @@ fn isolated(browser: Browser) {
 /// measured where the browser offers its feature and says what is missing
 /// where it does not.
 fn isolated_on(browser: Browser, server: &Server) {
-    let mut s = Session::start(browser);
+    let mut s = Session::lease(browser);
     s.open(&server.origin);
     let features = Features::detect(&mut s);
     assert!(features.isolated, "the server sends COOP and COEP");
@@ -264,7 +302,7 @@ fn isolated_on(browser: Browser, server: &Server) {
             assert!(banner.contains("provides no SharedArrayBuffer"), "{banner}");
         }
     }
-    s.screenshot("idle");
+    review_shot(&mut s, "idle");
 
     // Bad input gets a message and cannot start a run.
     s.type_into(&in_tw("samples"), "999999");
@@ -439,7 +477,7 @@ fn isolated_without_new_features(browser: Browser) {
 }
 
 fn cancel(browser: Browser) {
-    let mut s = Session::start(browser);
+    let mut s = Session::lease(browser);
     s.open(&isolated_server().origin);
     s.type_into(&in_tw("durations"), "15");
     s.type_into(&in_tw("samples"), "1000");
@@ -460,18 +498,18 @@ fn cancel(browser: Browser) {
         s.text(&in_tw("report-json")).is_none(),
         "a cancelled run leaves no result"
     );
-    s.screenshot("cancelled");
+    review_shot(&mut s, "cancelled");
     assert_no_page_errors(&mut s);
 }
 
 fn fallback(browser: Browser) {
-    let mut s = Session::start(browser);
+    let mut s = Session::lease(browser);
     s.open(&plain_server().origin);
     let features = Features::detect(&mut s);
     assert!(!features.isolated, "a host without headers is not isolated");
     let banner = s.text(&tid("no-coi")).expect("the fallback banner");
     assert!(banner.contains("Cross-Origin-Embedder-Policy"), "{banner}");
-    s.screenshot("nocoi-idle");
+    review_shot(&mut s, "nocoi-idle");
     let report = run_experiment(&mut s, "10", "10", "nocoi");
     let tw = report.timed_waits.as_ref().unwrap();
     let tol = report.env.clock.expect("the clock moved").tolerance_ms();
@@ -516,7 +554,7 @@ fn assert_ladder_unavailable(s: &mut Session) {
 }
 
 fn starvation_main(browser: Browser) {
-    let mut s = Session::start(browser);
+    let mut s = Session::lease(browser);
     s.open(&isolated_server().origin);
     let report = run_section(
         &mut s,
@@ -546,7 +584,7 @@ fn starvation_main(browser: Browser) {
 }
 
 fn starvation_pool(browser: Browser) {
-    let mut s = Session::start(browser);
+    let mut s = Session::lease(browser);
     s.open(&isolated_server().origin);
     let features = Features::detect(&mut s);
     let report = run_section(
@@ -579,18 +617,8 @@ fn starvation_pool(browser: Browser) {
     assert_no_page_errors(&mut s);
 }
 
-#[test]
-fn starvation_pool_chromium() {
-    starvation_pool(Browser::Chromium);
-}
-
-#[test]
-fn starvation_pool_firefox() {
-    starvation_pool(Browser::Firefox);
-}
-
 fn spin_ladder(browser: Browser) {
-    let mut s = Session::start(browser);
+    let mut s = Session::lease(browser);
     s.open(&isolated_server().origin);
     if !Features::detect(&mut s).shared_memory() {
         assert_ladder_unavailable(&mut s);
@@ -658,7 +686,7 @@ fn spin_ladder(browser: Browser) {
 }
 
 fn wake_latency(browser: Browser) {
-    let mut s = Session::start(browser);
+    let mut s = Session::lease(browser);
     s.open(&isolated_server().origin);
     let features = Features::detect(&mut s);
     let report = run_section(
@@ -724,56 +752,6 @@ fn assert_wake_outcomes(wake: &waitlab_core::wake::WakeLatency, features: Featur
             ),
         }
     }
-}
-
-#[test]
-fn wake_latency_chromium() {
-    wake_latency(Browser::Chromium);
-}
-
-#[test]
-fn wake_latency_firefox() {
-    wake_latency(Browser::Firefox);
-}
-
-#[test]
-fn spin_ladder_chromium() {
-    spin_ladder(Browser::Chromium);
-}
-
-#[test]
-fn spin_ladder_firefox() {
-    spin_ladder(Browser::Firefox);
-}
-
-#[test]
-fn starvation_main_chromium() {
-    starvation_main(Browser::Chromium);
-}
-
-#[test]
-fn starvation_main_firefox() {
-    starvation_main(Browser::Firefox);
-}
-
-#[test]
-fn cancel_chromium() {
-    cancel(Browser::Chromium);
-}
-
-#[test]
-fn cancel_firefox() {
-    cancel(Browser::Firefox);
-}
-
-#[test]
-fn fallback_chromium() {
-    fallback(Browser::Chromium);
-}
-
-#[test]
-fn fallback_firefox() {
-    fallback(Browser::Firefox);
 }
 
 /// The raw-JS reference probe: the waits written by hand, `N` samples of
@@ -927,15 +905,13 @@ fn raw_probe_into(s: &mut Session, n: u32, turns: &mut Turns) {
 /// of the same origin, in ten alternating turns. Fidelity: waitlab's own
 /// cells in five runs, each beside the raw probe in the blank page. Printed by
 /// `cargo xtask bench`, which fails when a ratio is outside its budget.
-#[test]
-#[ignore = "benchmark: run by cargo xtask bench"]
 fn bench_noise_and_fidelity_chromium() {
     // The machine drifts over minutes, so the pages alternate in short
     // turns: 10 x 100 samples each for the noise, 5 waitlab runs of 200
     // each beside 200 raw ones for the fidelity.
     const TURNS: usize = 10;
     const RUNS: usize = 5;
-    let mut s = Session::start(Browser::Chromium);
+    let mut s = Session::lease(Browser::Chromium);
     let origin = isolated_server().origin.clone();
     let blank_page = format!("{origin}/{}", waitlab_e2e::server::BLANK);
     let (mut blank, mut idle) = (Turns::new(), Turns::new());
@@ -1047,10 +1023,8 @@ return all;
 /// The whole suite with default settings, one experiment after the other
 /// as a reader would run them, timed, with the length of each share link.
 /// Printed by `cargo xtask bench`.
-#[test]
-#[ignore = "benchmark: run by cargo xtask bench"]
 fn bench_suite_chromium() {
-    let mut s = Session::start(Browser::Chromium);
+    let mut s = Session::lease(Browser::Chromium);
     s.open(&isolated_server().origin);
     println!("== full suite with default settings, headless Chromium (goal <= 20 s) ==");
     let mut total = 0.0;
@@ -1107,10 +1081,8 @@ fn bench_suite_chromium() {
 /// printed with its size in steps and, below 20 steps, marked as
 /// clock-limited with its bound; the ratio compares 10 %-trimmed means,
 /// which average the rounding out. Printed by `cargo xtask bench`.
-#[test]
-#[ignore = "benchmark: run by cargo xtask bench"]
 fn bench_event_wake_chromium() {
-    let mut s = Session::start(Browser::Chromium);
+    let mut s = Session::lease(Browser::Chromium);
     s.open(&isolated_server().origin);
     let report = run_section(
         &mut s,
@@ -1185,11 +1157,11 @@ const SECTIONS: [&str; 5] = [
 ];
 
 fn native_comparison(browser: Browser) {
-    let mut s = Session::start(browser);
+    let mut s = Session::lease(browser);
     s.open(&isolated_server().origin);
     s.wait_for_element(&tid("set-rust-linux-x86_64"), 20);
     scroll_to(&mut s, &tid("reference"));
-    s.screenshot("native-panel");
+    review_shot(&mut s, "native-panel");
     // Before any run every experiment shows the native probe's rows and
     // chart marks, and the article's where it states figures (it states
     // none for the main-thread experiment, which has no .NET counterpart).
@@ -1206,7 +1178,7 @@ fn native_comparison(browser: Browser) {
             &mut s,
             &format!("[data-testid={section}] [data-testid=comparison]"),
         );
-        s.screenshot(&format!("native-{section}"));
+        review_shot(&mut s, &format!("native-{section}"));
     }
     // The article's ladder figures sit in the same columns as the native ones.
     let ladder = s
@@ -1238,23 +1210,12 @@ fn native_comparison(browser: Browser) {
         report.env.clock.unwrap().resolution_ms(),
     );
     scroll_to(&mut s, "[data-testid=timed-waits] [data-testid=comparison]");
-    s.screenshot("native-timed-waits-with-browser");
+    review_shot(&mut s, "native-timed-waits-with-browser");
     assert_no_page_errors(&mut s);
-}
-
-#[test]
-fn native_comparison_chromium() {
-    native_comparison(Browser::Chromium);
-}
-
-#[test]
-fn native_comparison_firefox() {
-    native_comparison(Browser::Firefox);
 }
 
 /// A malformed set is named with its error and the others still show; a
 /// missing index leaves a message in the panel; the experiments run.
-#[test]
 fn reference_data_broken() {
     let copy = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("dist-broken-data");
     let _ = std::fs::remove_dir_all(&copy);
@@ -1262,7 +1223,7 @@ fn reference_data_broken() {
     let data = copy.join("data/native");
     std::fs::write(data.join("rust-linux-x86_64.json"), "{ <b>not json").unwrap();
     let server = Server::start(&copy, Mode::Isolated);
-    let mut s = Session::start(Browser::Chromium);
+    let mut s = Session::lease(Browser::Chromium);
     s.open(&server.origin);
     let broken = format!("{}.error", tid("set-rust-linux-x86_64"));
     s.wait_for_element(&broken, 20);
@@ -1277,7 +1238,7 @@ fn reference_data_broken() {
         "the article's set still shows"
     );
     scroll_to(&mut s, &tid("reference"));
-    s.screenshot("reference-broken-set");
+    review_shot(&mut s, "reference-broken-set");
     run_experiment(&mut s, "1", "3", "reference-broken");
 
     std::fs::remove_file(data.join("index.json")).unwrap();
@@ -1289,7 +1250,7 @@ fn reference_data_broken() {
             .contains("HTTP 404")
     );
     scroll_to(&mut s, &tid("reference"));
-    s.screenshot("reference-no-index");
+    review_shot(&mut s, "reference-no-index");
     run_experiment(&mut s, "1", "3", "reference-no-index");
     assert_no_page_errors(&mut s);
 }
@@ -1366,7 +1327,7 @@ fn assert_same_numbers(original: &Report, shown: &Report) {
 }
 
 fn share_round_trip(from: Browser, to: Browser) {
-    let mut s = Session::start(from);
+    let mut s = Session::lease(from);
     s.open(&isolated_server().origin);
     let original = run_experiment(&mut s, "1, 10", "20", "share-source");
     let link = share_link(&mut s);
@@ -1376,7 +1337,7 @@ fn share_round_trip(from: Browser, to: Browser) {
     assert_same_numbers(&original, &shown);
     assert_eq!(s.text(&in_tw("run")).unwrap().trim(), "Run on my machine");
     s.eval("document.querySelector('[data-testid=timed-waits]').scrollIntoView();");
-    s.screenshot("shared-view");
+    review_shot(&mut s, "shared-view");
     // "Run on my machine": both runs side by side in one table.
     run_experiment(&mut s, "1, 10", "20", "share-mine");
     s.wait_for(
@@ -1400,28 +1361,18 @@ fn share_round_trip(from: Browser, to: Browser) {
     );
     assert_eq!(count(&mut s, &tid("shared-run")), 2);
     scroll_to(&mut s, "[data-testid=timed-waits] [data-testid=comparison]");
-    s.screenshot("compare-view");
+    review_shot(&mut s, "compare-view");
     assert_no_page_errors(&mut s);
     drop(s);
     // The same link in the other browser shows the same numbers.
-    let mut other = Session::start(to);
+    let mut other = Session::lease(to);
     let shown = open_link(&mut other, &link);
     assert_same_numbers(&original, &shown);
     assert_no_page_errors(&mut other);
 }
 
-#[test]
-fn share_chromium_to_firefox() {
-    share_round_trip(Browser::Chromium, Browser::Firefox);
-}
-
-#[test]
-fn share_firefox_to_chromium() {
-    share_round_trip(Browser::Firefox, Browser::Chromium);
-}
-
 fn hostile_links(browser: Browser) {
-    let mut s = Session::start(browser);
+    let mut s = Session::lease(browser);
     let base = isolated_server().origin.clone();
     s.open(&base);
     let scripts = count(&mut s, "script");
@@ -1452,21 +1403,11 @@ fn hostile_links(browser: Browser) {
         assert_eq!(count(&mut s, "img"), 0);
     }
     scroll_to(&mut s, &tid("share-panel"));
-    s.screenshot("hostile-link");
+    review_shot(&mut s, "hostile-link");
     // The page still works.
     let report = run_experiment(&mut s, "1", "5", "hostile-then-run");
     assert!(report.timed_waits.is_some());
     assert_no_page_errors(&mut s);
-}
-
-#[test]
-fn hostile_links_chromium() {
-    hostile_links(Browser::Chromium);
-}
-
-#[test]
-fn hostile_links_firefox() {
-    hostile_links(Browser::Firefox);
 }
 
 /// A blog page on another origin that embeds `src` and records the
@@ -1498,7 +1439,7 @@ fn embed(browser: Browser, parent: Mode) {
         &format!("{}/?embed=timed-waits", isolated_server().origin),
         parent,
     );
-    let mut s = Session::start(browser);
+    let mut s = Session::lease(browser);
     s.navigate(&blog.origin);
     s.wait_for("window.heights && window.heights.length > 0", 30);
     s.frame(Some(0));
@@ -1547,22 +1488,10 @@ fn embed(browser: Browser, parent: Mode) {
         "the embed grew with its results: {heights:?}"
     );
     s.eval("window.scrollTo(0, 0);");
-    s.screenshot(&format!("embed-in-blog-parent-isolated-{isolated_parent}"));
-}
-
-#[test]
-fn embed_in_plain_blog_chromium() {
-    embed(Browser::Chromium, Mode::Plain);
-}
-
-#[test]
-fn embed_in_plain_blog_firefox() {
-    embed(Browser::Firefox, Mode::Plain);
-}
-
-#[test]
-fn embed_in_isolated_blog_chromium() {
-    embed(Browser::Chromium, Mode::Isolated);
+    review_shot(
+        &mut s,
+        &format!("embed-in-blog-parent-isolated-{isolated_parent}"),
+    );
 }
 
 /// On a host that cannot send headers, the service worker adds them and
@@ -1581,7 +1510,7 @@ fn service_worker(browser: Browser) {
                 .unwrap()
                 .contains("no service workers")
         );
-        s.screenshot("service-worker-unavailable");
+        review_shot(&mut s, "service-worker-unavailable");
         assert_no_page_errors(&mut s);
         return;
     }
@@ -1592,7 +1521,7 @@ fn service_worker(browser: Browser) {
         count(&mut s, &tid("no-coi")),
         u64::from(!features.shared_memory())
     );
-    s.screenshot("service-worker-isolated");
+    review_shot(&mut s, "service-worker-isolated");
     assert_no_page_errors(&mut s);
 }
 
@@ -1615,7 +1544,7 @@ fn service_worker_refused(browser: Browser) {
     let problem = s.text(&tid("coi-problem")).unwrap();
     assert!(problem.contains("service worker"), "{problem}");
     scroll_to(&mut s, &tid("no-coi"));
-    s.screenshot("service-worker-refused");
+    review_shot(&mut s, "service-worker-refused");
     let report = run_experiment(&mut s, "1", "3", "service-worker-refused");
     assert!(report.timed_waits.is_some());
     assert_no_page_errors(&mut s);
@@ -1640,7 +1569,7 @@ const QUIET_RECORDER: Fault = Fault::HeadScript(
 fn quiet_page(browser: Browser) {
     static S: OnceLock<Server> = OnceLock::new();
     let server = S.get_or_init(|| Server::start_with(&dist(), Mode::Isolated, &[QUIET_RECORDER]));
-    let mut s = Session::start(browser);
+    let mut s = Session::lease(browser);
     s.open(&server.origin);
     // Durations no other timer of the page uses: every 3 or 7 ms timer is
     // a sample.
@@ -1720,7 +1649,7 @@ fn run_until_alert(s: &mut Session, section: &str) -> f64 {
 /// still runs. Prints the time from Run to the message.
 fn worker_fault(browser: Browser, name: &str, fault: Fault, expect: &str) {
     let server = Server::start_with(&dist(), Mode::Isolated, &[fault]);
-    let mut s = Session::start(browser);
+    let mut s = Session::lease(browser);
     s.open(&server.origin);
     s.type_into(&in_tw("durations"), "10");
     s.type_into(&in_tw("samples"), "100");
@@ -1733,7 +1662,7 @@ fn worker_fault(browser: Browser, name: &str, fault: Fault, expect: &str) {
     assert!(alert.contains(expect), "{name}: {alert}");
     assert!(ms < 5000.0, "{name}: the message took {ms:.0} ms");
     scroll_to(&mut s, &in_tw("notice"));
-    s.screenshot(&format!("fault-{name}"));
+    review_shot(&mut s, &format!("fault-{name}"));
     // The worker's cells come first, so nothing was measured: no results,
     // only the message. The page goes on.
     assert_eq!(count(&mut s, &in_tw("results")), 0, "no results");
@@ -1823,7 +1752,7 @@ fn fault_data_hangs(browser: Browser) {
         Mode::Isolated,
         &[Fault::Hang("data/native/index.json")],
     );
-    let mut s = Session::start(browser);
+    let mut s = Session::lease(browser);
     s.open(&server.origin);
     s.wait_for_element(&tid("reference-slow"), 10);
     let since_navigation = s.eval("return performance.now();").as_f64().unwrap();
@@ -1839,183 +1768,194 @@ fn fault_data_hangs(browser: Browser) {
         Value::from("alert")
     );
     scroll_to(&mut s, &tid("reference"));
-    s.screenshot("fault-data-hangs");
+    review_shot(&mut s, "fault-data-hangs");
     let report = run_experiment(&mut s, "1", "3", "fault-data-hangs");
     assert!(report.timed_waits.is_some());
     assert_no_page_errors(&mut s);
 }
 
-#[test]
-fn isolated_chromium() {
-    isolated(Browser::Chromium);
+/// Whether a test measures (or waits for a deadline), and so runs alone,
+/// or may share the machine with another test.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Timing {
+    Untimed,
+    Timed,
 }
 
-#[test]
-fn isolated_firefox() {
-    isolated(Browser::Firefox);
+/// One test: its name, the browsers it drives, and how it runs.
+struct Case {
+    name: String,
+    browsers: Vec<Browser>,
+    timing: Timing,
+    /// A benchmark: run by `cargo xtask bench` (`--ignored`), never by
+    /// the test command.
+    bench: bool,
+    run: Box<dyn FnOnce() + Send>,
 }
 
-#[test]
-fn isolated_webkit() {
-    in_webkit(isolated);
+impl Case {
+    fn new(
+        name: String,
+        browsers: &[Browser],
+        timing: Timing,
+        run: impl FnOnce() + Send + 'static,
+    ) -> Case {
+        Case {
+            name,
+            browsers: browsers.to_vec(),
+            timing,
+            bench: false,
+            run: Box::new(run),
+        }
+    }
+
+    /// The same scenario in each browser, named `NAME_BROWSER`.
+    fn each(name: &str, browsers: &[Browser], timing: Timing, scenario: fn(Browser)) -> Vec<Case> {
+        browsers
+            .iter()
+            .map(|&b| {
+                Case::new(format!("{name}_{}", b.name()), &[b], timing, move || {
+                    scenario(b)
+                })
+            })
+            .collect()
+    }
+
+    fn bench(name: &str, run: fn()) -> Case {
+        Case {
+            bench: true,
+            ..Case::new(name.to_owned(), &[Browser::Chromium], Timing::Timed, run)
+        }
+    }
+
+    /// The libtest-mimic trial: not run (and said why) where one of its
+    /// browsers cannot be driven.
+    fn trial(self) -> Trial {
+        let Case {
+            name,
+            browsers,
+            bench,
+            run,
+            ..
+        } = self;
+        let label = name.clone();
+        Trial::ignorable_test(name, move || {
+            if let Some(why) = browsers.iter().find_map(|b| b.available().err()) {
+                return Ok(Completion::Ignored { reason: Some(why) });
+            }
+            name_this_test(&label);
+            run();
+            Ok(Completion::Completed)
+        })
+        .with_ignored_flag(bench)
+    }
 }
 
-#[test]
-fn isolated_without_new_features_chromium() {
-    isolated_without_new_features(Browser::Chromium);
+fn cases() -> Vec<Case> {
+    use Browser::{Chromium, Firefox, WebKit};
+    use Timing::{Timed, Untimed};
+    const ALL: &[Browser] = &[Chromium, Firefox, WebKit];
+    const BLINK_GECKO: &[Browser] = &[Chromium, Firefox];
+    let mut cases = Vec::new();
+    for (name, browsers, timing, scenario) in [
+        ("isolated", ALL, Timed, isolated as fn(Browser)),
+        (
+            "isolated_without_new_features",
+            BLINK_GECKO,
+            Timed,
+            isolated_without_new_features,
+        ),
+        ("cancel", ALL, Timed, cancel),
+        ("fallback", ALL, Timed, fallback),
+        ("quiet_page", ALL, Timed, quiet_page),
+        ("starvation_main", ALL, Timed, starvation_main),
+        ("starvation_pool", ALL, Timed, starvation_pool),
+        ("spin_ladder", ALL, Timed, spin_ladder),
+        ("wake_latency", ALL, Timed, wake_latency),
+        ("fault_damaged_wasm", BLINK_GECKO, Timed, fault_damaged_wasm),
+        (
+            "fault_throws_at_start",
+            BLINK_GECKO,
+            Timed,
+            fault_throws_at_start,
+        ),
+        (
+            "fault_throws_in_job",
+            BLINK_GECKO,
+            Timed,
+            fault_throws_in_job,
+        ),
+        ("fault_never_ready", BLINK_GECKO, Timed, fault_never_ready),
+        (
+            "fault_stops_answering",
+            BLINK_GECKO,
+            Timed,
+            fault_stops_answering,
+        ),
+        ("fault_data_hangs", BLINK_GECKO, Timed, fault_data_hangs),
+        ("native_comparison", ALL, Untimed, native_comparison),
+        ("hostile_links", ALL, Untimed, hostile_links),
+        ("service_worker", ALL, Untimed, service_worker),
+        (
+            "service_worker_refused",
+            BLINK_GECKO,
+            Untimed,
+            service_worker_refused,
+        ),
+        ("embed_in_plain_blog", ALL, Untimed, |b| {
+            embed(b, Mode::Plain)
+        }),
+        ("embed_in_isolated_blog", &[Chromium], Untimed, |b| {
+            embed(b, Mode::Isolated)
+        }),
+    ] {
+        cases.extend(Case::each(name, browsers, timing, scenario));
+    }
+    for (from, to) in [(Chromium, Firefox), (Firefox, Chromium), (WebKit, Chromium)] {
+        let name = format!("share_{}_to_{}", from.name(), to.name());
+        cases.push(Case::new(name, &[from, to], Untimed, move || {
+            share_round_trip(from, to)
+        }));
+    }
+    cases.push(Case::new(
+        "reference_data_broken".into(),
+        &[Chromium],
+        Untimed,
+        reference_data_broken,
+    ));
+    cases.push(Case::bench(
+        "bench_noise_and_fidelity_chromium",
+        bench_noise_and_fidelity_chromium,
+    ));
+    cases.push(Case::bench("bench_suite_chromium", bench_suite_chromium));
+    cases.push(Case::bench(
+        "bench_event_wake_chromium",
+        bench_event_wake_chromium,
+    ));
+    cases
 }
 
-#[test]
-fn isolated_without_new_features_firefox() {
-    isolated_without_new_features(Browser::Firefox);
-}
-
-#[test]
-fn service_worker_chromium() {
-    service_worker(Browser::Chromium);
-}
-
-#[test]
-fn service_worker_firefox() {
-    service_worker(Browser::Firefox);
-}
-
-#[test]
-fn service_worker_webkit() {
-    in_webkit(service_worker);
-}
-
-#[test]
-fn quiet_page_chromium() {
-    quiet_page(Browser::Chromium);
-}
-
-#[test]
-fn quiet_page_firefox() {
-    quiet_page(Browser::Firefox);
-}
-
-#[test]
-fn quiet_page_webkit() {
-    in_webkit(quiet_page);
-}
-
-#[test]
-fn service_worker_refused_chromium() {
-    service_worker_refused(Browser::Chromium);
-}
-
-#[test]
-fn service_worker_refused_firefox() {
-    service_worker_refused(Browser::Firefox);
-}
-
-#[test]
-fn fault_damaged_wasm_chromium() {
-    fault_damaged_wasm(Browser::Chromium);
-}
-
-#[test]
-fn fault_damaged_wasm_firefox() {
-    fault_damaged_wasm(Browser::Firefox);
-}
-
-#[test]
-fn fault_throws_at_start_chromium() {
-    fault_throws_at_start(Browser::Chromium);
-}
-
-#[test]
-fn fault_throws_at_start_firefox() {
-    fault_throws_at_start(Browser::Firefox);
-}
-
-#[test]
-fn fault_throws_in_job_chromium() {
-    fault_throws_in_job(Browser::Chromium);
-}
-
-#[test]
-fn fault_throws_in_job_firefox() {
-    fault_throws_in_job(Browser::Firefox);
-}
-
-#[test]
-fn fault_never_ready_chromium() {
-    fault_never_ready(Browser::Chromium);
-}
-
-#[test]
-fn fault_never_ready_firefox() {
-    fault_never_ready(Browser::Firefox);
-}
-
-#[test]
-fn fault_stops_answering_chromium() {
-    fault_stops_answering(Browser::Chromium);
-}
-
-#[test]
-fn fault_stops_answering_firefox() {
-    fault_stops_answering(Browser::Firefox);
-}
-
-#[test]
-fn fault_data_hangs_chromium() {
-    fault_data_hangs(Browser::Chromium);
-}
-
-#[test]
-fn fault_data_hangs_firefox() {
-    fault_data_hangs(Browser::Firefox);
-}
-
-#[test]
-fn cancel_webkit() {
-    in_webkit(cancel);
-}
-
-#[test]
-fn fallback_webkit() {
-    in_webkit(fallback);
-}
-
-#[test]
-fn starvation_main_webkit() {
-    in_webkit(starvation_main);
-}
-
-#[test]
-fn starvation_pool_webkit() {
-    in_webkit(starvation_pool);
-}
-
-#[test]
-fn spin_ladder_webkit() {
-    in_webkit(spin_ladder);
-}
-
-#[test]
-fn wake_latency_webkit() {
-    in_webkit(wake_latency);
-}
-
-#[test]
-fn native_comparison_webkit() {
-    in_webkit(native_comparison);
-}
-
-#[test]
-fn hostile_links_webkit() {
-    in_webkit(hostile_links);
-}
-
-#[test]
-fn embed_in_plain_blog_webkit() {
-    in_webkit(|b| embed(b, Mode::Plain));
-}
-
-#[test]
-fn share_webkit_to_chromium() {
-    in_webkit(|b| share_round_trip(b, Browser::Chromium));
+/// The tests that measure nothing run first, two at a time (sharing the
+/// pooled browser sessions); the ones that measure run after them, one at
+/// a time. `--test-threads` sets both.
+fn main() -> ExitCode {
+    let args = Arguments::from_args();
+    let (untimed, timed): (Vec<Case>, Vec<Case>) = cases()
+        .into_iter()
+        .partition(|c| c.timing == Timing::Untimed);
+    let mut failed = false;
+    for (cases, threads) in [(untimed, 2), (timed, 1)] {
+        let args = Arguments {
+            test_threads: args.test_threads.or(Some(threads)),
+            ..args.clone()
+        };
+        let conclusion = libtest_mimic::run(&args, cases.into_iter().map(Case::trial).collect());
+        failed |= conclusion.has_failed();
+    }
+    close_pool();
+    if failed {
+        ExitCode::from(101)
+    } else {
+        ExitCode::SUCCESS
+    }
 }

@@ -6,6 +6,7 @@
 
 use serde_json::{Value, json};
 use std::process::{Child, Command, Stdio};
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 /// Which browser.
@@ -51,7 +52,8 @@ impl Browser {
 /// WebKitGTK's browser for automation, beside its library.
 const MINIBROWSER: &str = "/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser";
 
-/// A browser session; closed (and its driver killed) on drop.
+/// A browser session; closed (and its driver killed) on drop. Tests lease
+/// one from a pool ([`Session::lease`]).
 pub struct Session {
     agent: ureq::Agent,
     base: String,
@@ -181,27 +183,31 @@ impl Session {
     }
 
     fn command(&mut self, method: &str, path: &str, body: Value) -> Value {
+        self.try_command(method, path, body)
+            .unwrap_or_else(|e| panic!("{} {method} {path}: {e}", self.browser.name()))
+    }
+
+    /// One WebDriver command; `Err` says why it failed (never panics, so
+    /// it may run while a failed test unwinds).
+    fn try_command(&mut self, method: &str, path: &str, body: Value) -> Result<Value, String> {
         let url = format!("{}{path}", self.base);
         let resp = match method {
             "GET" => self.agent.get(&url).call(),
             "DELETE" => self.agent.delete(&url).call(),
             _ => self.agent.post(&url).send_json(&body),
         };
-        let mut resp = resp.unwrap_or_else(|e| panic!("{method} {path}: {e}"));
+        let mut resp = resp.map_err(|e| e.to_string())?;
         let status = resp.status();
         let value: Value = resp
             .body_mut()
             .with_config()
             .limit(64 * 1024 * 1024)
             .read_json()
-            .unwrap_or_else(|e| panic!("{method} {path}: unreadable reply: {e}"));
-        assert!(
-            status.is_success(),
-            "{} {method} {path} failed ({status}): {}",
-            self.browser.name(),
-            value["value"]
-        );
-        value["value"].clone()
+            .map_err(|e| format!("unreadable reply: {e}"))?;
+        if !status.is_success() {
+            return Err(format!("failed ({status}): {}", value["value"]));
+        }
+        Ok(value["value"].clone())
     }
 
     /// Opens `url` and waits for the app to mount.
@@ -322,16 +328,104 @@ impl Session {
             .unwrap_or_default()
     }
 
-    /// Saves a PNG screenshot of the viewport to `target/screenshots/NAME.png`.
+    /// Saves a PNG screenshot of the viewport to
+    /// `target/screenshots/BROWSER-NAME.png`.
     pub fn screenshot(&mut self, name: &str) {
+        if let Err(e) = self.try_screenshot(name) {
+            panic!("{} screenshot {name}: {e}", self.browser.name());
+        }
+    }
+
+    fn try_screenshot(&mut self, name: &str) -> Result<(), String> {
         use base64::Engine;
-        let data = self.command("GET", "/screenshot", Value::Null);
+        let data = self.try_command("GET", "/screenshot", Value::Null)?;
         let png = base64::engine::general_purpose::STANDARD
             .decode(data.as_str().unwrap_or(""))
-            .expect("base64 screenshot");
+            .map_err(|e| format!("not base64: {e}"))?;
         let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/screenshots");
-        std::fs::create_dir_all(&dir).unwrap();
-        std::fs::write(dir.join(format!("{}-{name}.png", self.browser.name())), png).unwrap();
+        std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
+        std::fs::write(dir.join(format!("{}-{name}.png", self.browser.name())), png)
+            .map_err(|e| e.to_string())
+    }
+
+    /// A session of `browser` that earlier tests used, on a blank page and
+    /// the top-level frame, or a new one when none is idle. It goes back to
+    /// the pool when the lease drops, unless its test failed: then the page
+    /// is saved as `failed-TEST` (see [`name_this_test`]) and the session
+    /// closed. The servers never reuse a port and send `no-store`, so
+    /// nothing a page leaves behind reaches the next test's origin; a test
+    /// that registers a service worker takes a fresh [`Session::start`].
+    pub fn lease(browser: Browser) -> Lease {
+        let idle = {
+            let mut pool = pool();
+            let found = pool.iter().position(|s| s.browser == browser);
+            found.map(|i| pool.swap_remove(i))
+        };
+        Lease(Some(idle.unwrap_or_else(|| Session::start(browser))))
+    }
+
+    /// Leaves the page and its frames (and so stops its workers) for the
+    /// next test; `false` if the browser does not answer.
+    fn reset(&mut self) -> bool {
+        self.try_command("POST", "/frame", json!({ "id": null }))
+            .and_then(|_| self.try_command("POST", "/url", json!({ "url": "about:blank" })))
+            .is_ok()
+    }
+}
+
+fn pool() -> std::sync::MutexGuard<'static, Vec<Session>> {
+    static POOL: Mutex<Vec<Session>> = Mutex::new(Vec::new());
+    POOL.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+/// Closes every idle session (and its driver and browser); the harness
+/// calls it once all tests have run, since statics are never dropped.
+pub fn close_pool() {
+    pool().clear();
+}
+
+thread_local! {
+    static TEST_NAME: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) };
+}
+
+/// Names the test running on this thread, for the screenshot of its page
+/// if it fails.
+pub fn name_this_test(name: &str) {
+    TEST_NAME.with(|n| *n.borrow_mut() = name.to_owned());
+}
+
+/// A pooled [`Session`], lent to one test (see [`Session::lease`]).
+pub struct Lease(Option<Session>);
+
+impl std::ops::Deref for Lease {
+    type Target = Session;
+    fn deref(&self) -> &Session {
+        self.0.as_ref().expect("leased until dropped")
+    }
+}
+
+impl std::ops::DerefMut for Lease {
+    fn deref_mut(&mut self) -> &mut Session {
+        self.0.as_mut().expect("leased until dropped")
+    }
+}
+
+impl Drop for Lease {
+    fn drop(&mut self) {
+        let Some(mut session) = self.0.take() else {
+            return;
+        };
+        if std::thread::panicking() {
+            let name = TEST_NAME.with(|n| format!("failed-{}", n.borrow()));
+            if let Err(e) = session.try_screenshot(&name) {
+                eprintln!(
+                    "{}: no screenshot of the failed page: {e}",
+                    session.browser.name()
+                );
+            }
+        } else if session.reset() {
+            pool().push(session);
+        }
     }
 }
 

@@ -231,32 +231,12 @@ fn test_phases(phases: &mut Phases) -> Result {
         })?;
     }
     // End to end: the built dist in real browsers, with and without
-    // isolation. The tests that measure nothing run two at a time; the
-    // ones that measure (or wait for a deadline) run alone after them.
-    let untimed: Vec<String> = UNTIMED_E2E.iter().map(|t| t.to_string()).collect();
-    let skip_untimed: Vec<String> = UNTIMED_E2E
-        .iter()
-        .flat_map(|t| ["--skip".to_owned(), t.to_string()])
-        .collect();
-    phases.run(
-        "end to end, untimed, 2 at a time (Chromium, Firefox, WebKit)",
-        || run(&mut e2e(&dist_path, &browsers, false, 2, &untimed)),
-    )?;
-    phases.run("end to end, timed, one at a time", || {
-        run(&mut e2e(&dist_path, &browsers, false, 1, &skip_untimed))
+    // isolation. The suite's own harness runs the tests that measure
+    // nothing two at a time, then the ones that measure alone.
+    phases.run("end to end (Chromium, Firefox, WebKit)", || {
+        run(&mut e2e(&dist_path, &browsers, false, &[] as &[&str]))
     })
 }
-
-/// End-to-end tests (name prefixes) that measure no timing and wait for no
-/// deadline, so they may share the machine with another test.
-const UNTIMED_E2E: [&str; 6] = [
-    "embed_",
-    "hostile_links_",
-    "native_comparison_",
-    "reference_data_broken",
-    "service_worker",
-    "share_",
-];
 
 /// Builds the native probe (release) and runs it with its defaults from
 /// the workspace root, writing its result to `out` (relative to the root).
@@ -350,25 +330,17 @@ fn bench() -> Result {
         total,
         total as f64 / 1024.0
     );
-    run(&mut e2e(
-        &dist,
-        &browsers,
-        true,
-        1,
-        &["--ignored", "--nocapture", "bench_"],
-    ))
+    run(&mut e2e(&dist, &browsers, true, &["--ignored", "bench_"]))
 }
 
-/// The end-to-end suite against `dist`, `threads` tests at a time (1 for
-/// the tests that assert timing invariants), with libtest's `extra`
-/// arguments (filters, `--skip`); `release` for benchmarks. With WebKit it
+/// The end-to-end suite against `dist`, with libtest's `extra` arguments
+/// (a filter, `--skip`, `--ignored`); `release` for benchmarks. With WebKit it
 /// runs under `xvfb-run`, since WebKitGTK needs a display; without, it
 /// says why in one line and the WebKit tests say they did not run.
 fn e2e(
     dist: &Path,
     browsers: &tools::Browsers,
     release: bool,
-    threads: usize,
     extra: &[impl AsRef<std::ffi::OsStr>],
 ) -> Command {
     let mut cmd = match &browsers.webkit {
@@ -387,7 +359,7 @@ fn e2e(
     if release {
         cmd.arg("--release");
     }
-    cmd.args(["--", "--test-threads", &threads.to_string()])
+    cmd.arg("--")
         .args(extra)
         .env("WAITLAB_DIST", dist)
         .env("CHROMEDRIVER", &browsers.chromedriver)
