@@ -54,9 +54,9 @@ fn core_is_pure() {
     }
 }
 
-/// Architecture invariant: the browser glue (and so the worker and the
-/// browser-layer tests) never compiles Leptos; the end-to-end tests depend
-/// on the core, not on the app.
+/// Architecture invariant: the browser glue (and so the browser-layer
+/// tests) never compiles Leptos; the end-to-end tests depend on the core,
+/// not on the app.
 #[test]
 fn glue_and_tests_stay_light() {
     let browser = read(&root().join("crates/browser/Cargo.toml"));

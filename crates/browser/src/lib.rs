@@ -1,10 +1,10 @@
 //! waitlab-browser: the browser glue that the page and the probe worker
 //! share. Thin wrappers over web-sys and js-sys (the clock, timers and
 //! yields, shared memory, the worker host, page facts) and the probes that
-//! time each mechanism sample by sample; the worker's entry is
-//! `bin/worker.rs`. No Leptos here, so the worker and the browser-layer
-//! tests never compile it, and nothing that decides what a number means
-//! (that is waitlab-core's job).
+//! time each mechanism sample by sample, and the probe worker itself
+//! ([`worker`]). No Leptos here, so the browser-layer tests never compile
+//! it, and nothing that decides what a number means (that is
+//! waitlab-core's job).
 //!
 //! Every function works in a window and in a dedicated worker unless its
 //! docs say otherwise.
@@ -16,6 +16,7 @@ pub mod memory;
 pub mod page;
 pub mod probes;
 pub mod wait;
+pub mod worker;
 pub mod worker_host;
 
 use wasm_bindgen::{JsCast, JsValue};

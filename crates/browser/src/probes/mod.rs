@@ -3,7 +3,7 @@
 //! One sample is the time from just before a wait starts to the first
 //! instruction after it ends, read with `performance.now()` on the thread
 //! that waits. Main-thread probes run in the page; worker probes run in
-//! `bin/worker.rs`, which calls [`measure_in_worker`], [`measure_ladder`]
+//! [`crate::worker`], which calls [`measure_in_worker`], [`measure_ladder`]
 //! and the wake-latency sides in [`wake`].
 
 pub mod wake;

@@ -1,15 +1,16 @@
 //! The probe worker: says "ready", then measures what the page asks for.
 //!
-//! Built by trunk as a no-modules worker (`data-type="worker"`) and started
-//! through `www/worker_loader.js`. It blocks only inside a job (in
+//! [`run`] is all of the worker binary (the top-level package's
+//! `src/bin/worker.rs`), which trunk builds as a no-modules worker
+//! (`data-type="worker"`) and `www/worker_loader.js` starts. It blocks only inside a job (in
 //! `Atomics.wait`), never between jobs, and answers every job with exactly
 //! one `Done`.
 
+use crate::clock::{busy_wait_until, epoch_now, now};
+use crate::memory::Slots;
+use crate::probes::{measure_in_worker, measure_ladder, wake};
+use crate::{memory, wait};
 use std::cell::RefCell;
-use waitlab_browser::clock::{busy_wait_until, epoch_now, now};
-use waitlab_browser::memory::Slots;
-use waitlab_browser::probes::{measure_in_worker, measure_ladder, wake};
-use waitlab_browser::{memory, wait};
 use waitlab_core::protocol::{
     FromWorker, HEARTBEAT_MS, PROTOCOL_VERSION, ToWorker, WorkerOutcome, shared_slots,
 };
@@ -158,7 +159,8 @@ fn handle(data: JsValue) {
     }
 }
 
-fn main() {
+/// Starts the worker: installs the message handler and says "ready".
+pub fn run() {
     console_error_panic_hook::set_once();
     let scope: DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
     let on_message = Closure::<dyn FnMut(MessageEvent)>::new(|e: MessageEvent| handle(e.data()));
