@@ -1852,20 +1852,20 @@ impl Case {
     }
 }
 
+/// A scenario's row: name, browsers, timing, and the scenario.
+type Row = (&'static str, &'static [Browser], Timing, fn(Browser));
+
 fn cases() -> Vec<Case> {
     use Browser::{Chromium, Firefox, WebKit};
     use Timing::{Timed, Untimed};
     const ALL: &[Browser] = &[Chromium, Firefox, WebKit];
     const BLINK_GECKO: &[Browser] = &[Chromium, Firefox];
     let mut cases = Vec::new();
-    for (name, browsers, timing, scenario) in [
+    // One scenario a row, in the browsers it runs in.
+    #[rustfmt::skip]
+    let table: [Row; 21] = [
         ("isolated", ALL, Timed, isolated as fn(Browser)),
-        (
-            "isolated_without_new_features",
-            BLINK_GECKO,
-            Timed,
-            isolated_without_new_features,
-        ),
+        ("isolated_without_new_features", BLINK_GECKO, Timed, isolated_without_new_features),
         ("cancel", ALL, Timed, cancel),
         ("fallback", ALL, Timed, fallback),
         ("quiet_page", ALL, Timed, quiet_page),
@@ -1874,42 +1874,19 @@ fn cases() -> Vec<Case> {
         ("spin_ladder", ALL, Timed, spin_ladder),
         ("wake_latency", ALL, Timed, wake_latency),
         ("fault_damaged_wasm", BLINK_GECKO, Timed, fault_damaged_wasm),
-        (
-            "fault_throws_at_start",
-            BLINK_GECKO,
-            Timed,
-            fault_throws_at_start,
-        ),
-        (
-            "fault_throws_in_job",
-            BLINK_GECKO,
-            Timed,
-            fault_throws_in_job,
-        ),
+        ("fault_throws_at_start", BLINK_GECKO, Timed, fault_throws_at_start),
+        ("fault_throws_in_job", BLINK_GECKO, Timed, fault_throws_in_job),
         ("fault_never_ready", BLINK_GECKO, Timed, fault_never_ready),
-        (
-            "fault_stops_answering",
-            BLINK_GECKO,
-            Timed,
-            fault_stops_answering,
-        ),
+        ("fault_stops_answering", BLINK_GECKO, Timed, fault_stops_answering),
         ("fault_data_hangs", BLINK_GECKO, Timed, fault_data_hangs),
         ("native_comparison", ALL, Untimed, native_comparison),
         ("hostile_links", ALL, Untimed, hostile_links),
         ("service_worker", ALL, Untimed, service_worker),
-        (
-            "service_worker_refused",
-            BLINK_GECKO,
-            Untimed,
-            service_worker_refused,
-        ),
-        ("embed_in_plain_blog", ALL, Untimed, |b| {
-            embed(b, Mode::Plain)
-        }),
-        ("embed_in_isolated_blog", &[Chromium], Untimed, |b| {
-            embed(b, Mode::Isolated)
-        }),
-    ] {
+        ("service_worker_refused", BLINK_GECKO, Untimed, service_worker_refused),
+        ("embed_in_plain_blog", ALL, Untimed, |b| embed(b, Mode::Plain)),
+        ("embed_in_isolated_blog", &[Chromium], Untimed, |b| embed(b, Mode::Isolated)),
+    ];
+    for (name, browsers, timing, scenario) in table {
         cases.extend(Case::each(name, browsers, timing, scenario));
     }
     for (from, to) in [(Chromium, Firefox), (Firefox, Chromium), (WebKit, Chromium)] {
