@@ -1863,7 +1863,9 @@ impl Case {
                 return Ok(Completion::Ignored { reason: Some(why) });
             }
             name_this_test(&label);
+            let started = std::time::Instant::now();
             run();
+            eprintln!("{label}: {:.1} s", started.elapsed().as_secs_f64());
             Ok(Completion::Completed)
         })
         .with_ignored_flag(bench)

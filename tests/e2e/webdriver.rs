@@ -210,11 +210,16 @@ impl Session {
         Ok(value["value"].clone())
     }
 
-    /// Opens `url` and waits for the app to mount.
+    /// Opens `url` and waits for the app to mount and settle.
     pub fn open(&mut self, url: &str) {
         self.command("POST", "/url", json!({ "url": url }));
+        // Settled: the app is up and the bundled sets' panel is no longer
+        // loading (loaded, failed or named as slow), so nothing above a
+        // button moves it while a click is under way (WebKit once clicked
+        // beside Run as the panel grew).
         self.wait_for(
-            "document.querySelector('[data-testid=timed-waits]') !== null",
+            "document.querySelector('[data-testid=timed-waits]') !== null\
+             && document.querySelector('[data-testid=reference-loading]') === null",
             30,
         );
     }
