@@ -6,7 +6,7 @@
 // "loaded" (a healthy worker said "ready" before that). A wasm that fails
 // to load is thrown again as an uncaught error, which the page receives as
 // the worker's error event, with the reason, at once.
-const say = (word) => postMessage(JSON.stringify(word));
+const say = (word) => postMessage(word);
 say("loading");
 const beat = setInterval(() => say("loading"), 250);
 importScripts("./worker.js");

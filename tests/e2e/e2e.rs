@@ -1732,7 +1732,7 @@ fn fault_throws_in_job(browser: Browser) {
         "throws-in-job",
         Fault::Prepend(
             "worker_loader.js",
-            "addEventListener('message', (e) => { if (typeof e.data === 'string' && e.data.startsWith('{\"run\"')) throw new Error('injected: the worker threw during a job'); });\n",
+            "addEventListener('message', (e) => { if (e.data instanceof Uint8Array && e.data[0] === 0) throw new Error('injected: the worker threw during a job'); });\n",
         ),
         "threw during a job",
     );
@@ -1757,7 +1757,7 @@ fn fault_stops_answering(browser: Browser) {
         Fault::Prepend(
             "worker_loader.js",
             "{ const post = self.postMessage.bind(self); let ready = false;\
-             self.postMessage = (m, t) => { if (ready) return; ready = String(m).includes('ready'); post(m, t); }; }\n",
+             self.postMessage = (m, t) => { if (ready) return; ready = m instanceof Uint8Array && m[0] === 2; post(m, t); }; }\n",
         ),
         "stopped answering",
     );

@@ -39,3 +39,9 @@ pub fn js_error_message(err: &JsValue) -> String {
         format!("{err:?}")
     }
 }
+
+/// `bytes` in a `Uint8Array` of their own, whose buffer a `postMessage` can
+/// transfer instead of copying.
+pub fn transferable(bytes: &[u8]) -> js_sys::Uint8Array {
+    js_sys::Uint8Array::from(bytes)
+}

@@ -31,7 +31,8 @@ fn slots() -> Option<Slots> {
 
 fn post(msg: &FromWorker) {
     let scope: DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
-    let _ = scope.post_message(&JsValue::from_str(&msg.to_json()));
+    let bytes = crate::transferable(&msg.encode());
+    let _ = scope.post_message_with_transfer(&bytes, &js_sys::Array::of1(&bytes.buffer()));
 }
 
 fn handle(data: JsValue) {
@@ -45,9 +46,9 @@ fn handle(data: JsValue) {
         return;
     }
     let request = data
-        .as_string()
-        .ok_or_else(|| "the page sent a message that is not text".to_owned())
-        .and_then(|s| ToWorker::from_json(&s).map_err(|e| e.to_string()));
+        .dyn_ref::<js_sys::Uint8Array>()
+        .ok_or_else(|| "the page sent a message that is not bytes".to_owned())
+        .and_then(|bytes| ToWorker::decode(&bytes.to_vec()).map_err(|e| e.to_string()));
     match request {
         Ok(ToWorker::Run {
             job,

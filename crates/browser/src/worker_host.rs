@@ -15,9 +15,11 @@ use super::js_error_message;
 use futures::StreamExt;
 use futures::channel::mpsc;
 use futures::future::{Either, select};
-use waitlab_core::protocol::{FromWorker, GRACE_MS, LOADING_BEAT_MS, PROTOCOL_VERSION, ToWorker};
+use waitlab_core::protocol::{
+    FromWorker, GRACE_MS, LOADING_BEAT_MS, PROTOCOL_VERSION, ProtocolError, ToWorker,
+};
+use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::Closure;
-use wasm_bindgen::{JsCast, JsValue};
 
 /// The worker's loader script, relative to the page (copied by trunk).
 pub const WORKER_URL: &str = "./worker_loader.js";
@@ -54,10 +56,15 @@ impl ProbeWorker {
         let (tx, replies) = mpsc::unbounded::<Reply>();
         let tx_error = tx.clone();
         let on_message = Closure::<dyn FnMut(_)>::new(move |e: web_sys::MessageEvent| {
-            let reply = match e.data().as_string() {
-                Some(s) => FromWorker::from_json(&s).map_err(|e| e.to_string()),
-                None => Err("the worker sent a message that is not text".to_owned()),
-            };
+            let data = e.data();
+            let reply = match data.as_string() {
+                Some(word) => FromWorker::from_loader(&word),
+                None => match data.dyn_ref::<js_sys::Uint8Array>() {
+                    Some(bytes) => FromWorker::decode(&bytes.to_vec()),
+                    None => Err(ProtocolError("neither bytes nor the loader's word")),
+                },
+            }
+            .map_err(|e| e.to_string());
             let _ = tx.unbounded_send(reply);
         });
         let on_error = Closure::<dyn FnMut(_)>::new(move |e: web_sys::ErrorEvent| {
@@ -135,8 +142,9 @@ impl ProbeWorker {
     /// Sends a job; the worker may now be silent as long as it says.
     pub fn send(&mut self, msg: &ToWorker) -> Result<(), String> {
         self.patience_ms = self.patience_ms.max(msg.longest_silence_ms());
+        let bytes = super::transferable(&msg.encode());
         self.worker
-            .post_message(&JsValue::from_str(&msg.to_json()))
+            .post_message_with_transfer(&bytes, &js_sys::Array::of1(&bytes.buffer()))
             .map_err(|e| js_error_message(&e))
     }
 

@@ -6,6 +6,7 @@
 //! protocol and chart geometry is tested with a plain `cargo test` and
 //! behaves the same natively and in wasm32.
 
+pub mod bytes;
 pub mod chart;
 pub mod clock;
 pub mod compare;

@@ -1,20 +1,24 @@
 //! The message protocol between the page and its probe worker.
 //!
-//! Every message is a JSON string (this module's types, serialized with
-//! serde), except one: right after the worker says [`FromWorker::Ready`] the
-//! page may post the run's `SharedArrayBuffer` itself, which cannot travel
-//! inside JSON. The worker never receives work before it said `Ready`.
-//! [`PROTOCOL_VERSION`] travels in `Ready` so a stale cached worker is
-//! detected instead of misread. Enums are externally tagged
-//! (`{"variant":{…}}`): serde's internally tagged form buffers every
-//! message and costs the worker tens of kilobytes of wasm.
+//! Every message is bytes (`encode`/`decode`, in `codec`), posted in a
+//! transferred `Uint8Array`, except three: right after the worker says
+//! [`FromWorker::Ready`] the page may post the run's `SharedArrayBuffer`
+//! and a `MessagePort` themselves, and the worker's loader script says
+//! `"loading"` and `"loaded"` as plain strings ([`FromWorker::from_loader`])
+//! before and after the wasm starts. The worker never receives work before
+//! it said `Ready`. [`PROTOCOL_VERSION`] travels in `Ready` so a stale
+//! cached worker is detected instead of misread.
+//!
+//! Bytes, not JSON: the worker then links no serializer at all, the page
+//! parses no text while a probe measures, and samples cross exactly.
 
 use crate::ladder::{LadderConfig, SpinLadder};
 use crate::outcome::Outcome;
 use crate::starvation::JobMode;
 use crate::timed::Mechanism;
 use crate::wake::Strategy;
-use serde::{Deserialize, Serialize};
+
+mod codec;
 
 /// How often, at most, a worker measuring a cell says how far it got, ms:
 /// seldom, since each message makes the page parse and draw while the
@@ -23,7 +27,7 @@ use serde::{Deserialize, Serialize};
 pub const HEARTBEAT_MS: u32 = 1000;
 
 /// Version of this protocol; bump on any change of the message shapes.
-pub const PROTOCOL_VERSION: u32 = 6;
+pub const PROTOCOL_VERSION: u32 = 7;
 
 /// How long past its expected silence a worker may stay quiet before the
 /// page takes it for dead, ms: a crashed, hung or muted worker ends in a
@@ -56,8 +60,7 @@ pub mod shared_slots {
 }
 
 /// A request from the page.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, PartialEq)]
 pub enum ToWorker {
     /// Measure `samples` waits of `requested_ms` with `mechanism`.
     Run {
@@ -120,8 +123,7 @@ pub enum ToWorker {
 }
 
 /// A reply from the worker.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, PartialEq)]
 pub enum FromWorker {
     /// A sign of life from the worker's loader script while the wasm
     /// loads (posted every [`LOADING_BEAT_MS`] from its first line).
@@ -191,8 +193,7 @@ pub enum FromWorker {
 }
 
 /// What a worker job produced.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, PartialEq)]
 pub enum WorkerOutcome {
     /// Every sample, ms.
     Samples {
@@ -237,9 +238,15 @@ pub const LOADING_BEAT_MS: u32 = 250;
 const ROUND_MS: u32 = 25;
 
 /// Why a message could not be read.
-#[derive(Debug, thiserror::Error)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
 #[error("unreadable worker message: {0}")]
-pub struct ProtocolError(#[from] serde_json::Error);
+pub struct ProtocolError(pub &'static str);
+
+impl From<crate::bytes::Damaged> for ProtocolError {
+    fn from(d: crate::bytes::Damaged) -> Self {
+        ProtocolError(d.0)
+    }
+}
 
 impl ToWorker {
     /// The longest a healthy worker stays silent while doing this job, ms:
@@ -269,27 +276,18 @@ impl ToWorker {
             ToWorker::ClockPing => 0,
         }
     }
-
-    /// Serializes for `postMessage`.
-    pub fn to_json(&self) -> String {
-        serde_json::to_string(self).expect("ToWorker always serializes")
-    }
-
-    /// Parses a message the page posted.
-    pub fn from_json(s: &str) -> Result<Self, ProtocolError> {
-        Ok(serde_json::from_str(s)?)
-    }
 }
 
 impl FromWorker {
-    /// Serializes for `postMessage`.
-    pub fn to_json(&self) -> String {
-        serde_json::to_string(self).expect("FromWorker always serializes")
-    }
-
-    /// Parses a message the worker posted.
-    pub fn from_json(s: &str) -> Result<Self, ProtocolError> {
-        Ok(serde_json::from_str(s)?)
+    /// What the worker's loader script (`www/worker_loader.js`) says as a
+    /// plain string: `"loading"` while the wasm loads, `"loaded"` once it
+    /// started.
+    pub fn from_loader(word: &str) -> Result<Self, ProtocolError> {
+        match word {
+            "loading" => Ok(FromWorker::Loading),
+            "loaded" => Ok(FromWorker::Loaded),
+            _ => Err(ProtocolError("a text message that is not the loader's")),
+        }
     }
 }
 
@@ -305,36 +303,141 @@ mod tests {
             requested_ms: 10,
             samples: 200,
         };
-        let json = run.to_json();
-        assert_eq!(
-            json,
-            r#"{"run":{"job":3,"mechanism":"worker_atomics_wait","requested_ms":10,"samples":200}}"#
-        );
-        assert_eq!(ToWorker::from_json(&json).unwrap(), run);
+        let code = Mechanism::WorkerAtomicsWait.code();
+        assert_eq!(run.encode(), [0, 3, code, 10, 200, 1]);
         let done = FromWorker::Done {
             job: 3,
             outcome: WorkerOutcome::TimeoutNeverFired { waited_ms: 60.5 },
         };
-        assert_eq!(
-            done.to_json(),
-            r#"{"done":{"job":3,"outcome":{"timeout_never_fired":{"waited_ms":60.5}}}}"#
-        );
-        assert_eq!(FromWorker::from_json(&done.to_json()).unwrap(), done);
-        assert!(FromWorker::from_json("{\"nope\":{}}").is_err());
-        assert_eq!(
-            FromWorker::Ready { protocol: 2 }.to_json(),
-            r#"{"ready":{"protocol":2}}"#
-        );
-        // What www/worker_loader.js posts, JSON.stringify("loading") and
-        // JSON.stringify("loaded"), in its own words.
-        assert_eq!(
-            FromWorker::from_json("\"loading\"").unwrap(),
-            FromWorker::Loading
-        );
-        assert_eq!(
-            FromWorker::from_json("\"loaded\"").unwrap(),
-            FromWorker::Loaded
-        );
+        let mut want = vec![10, 3, 1];
+        want.extend(60.5f64.to_le_bytes());
+        assert_eq!(done.encode(), want);
+        // Ready is tag 2 and the version in every version of the protocol.
+        assert_eq!(FromWorker::Ready { protocol: 2 }.encode(), [2, 2]);
+        assert_eq!(FromWorker::from_loader("loading"), Ok(FromWorker::Loading));
+        assert_eq!(FromWorker::from_loader("loaded"), Ok(FromWorker::Loaded));
+        assert!(FromWorker::from_loader("ready").is_err());
+    }
+
+    #[test]
+    fn every_message_round_trips_exactly() {
+        let ladder = SpinLadder {
+            config: LadderConfig::default(),
+            steps: vec![crate::ladder::StepCost {
+                count: 0,
+                step: crate::ladder::Step::Spin { units: 7 },
+                p50_ms: 0.000_259_999_999_999_999_97,
+                max_ms: 0.01,
+                block: 400,
+            }],
+            spin_until: vec![crate::ladder::SpinUntil {
+                sleep_stage: true,
+                wall_ms: 200.01,
+                busy_ms: 3.5,
+                calls: 123,
+            }],
+            calibration: Some(crate::ladder::SpinCalibration {
+                turns_per_unit: 81,
+                unit_ns: 37.2,
+            }),
+        };
+        let to = [
+            ToWorker::Run {
+                job: u32::MAX,
+                mechanism: Mechanism::WorkerTimeoutFreshTask,
+                requested_ms: 0,
+                samples: 5000,
+            },
+            ToWorker::PoolJob {
+                job: 1,
+                mode: JobMode::Async,
+                wait_ms: 100,
+            },
+            ToWorker::WakeSet {
+                strategy: Strategy::AsyncEvent,
+                delays_us: vec![0, 1, 3000],
+            },
+            ToWorker::WakeWait {
+                strategy: Strategy::PostMessage,
+                rounds: 200,
+            },
+            ToWorker::SkewPong { exchanges: 32 },
+            ToWorker::SkewPing { exchanges: 32 },
+            ToWorker::ClockPing,
+            ToWorker::Ladder {
+                config: LadderConfig::default(),
+            },
+        ];
+        for m in to {
+            assert_eq!(ToWorker::decode(&m.encode()), Ok(m));
+        }
+        let from = [
+            FromWorker::Loading,
+            FromWorker::Loaded,
+            FromWorker::Ready { protocol: 7 },
+            FromWorker::Progress { job: 2, done: 99 },
+            FromWorker::JobDone {
+                job: 8,
+                start_ms: 1_796_083_200_000.125,
+                end_ms: 1_796_083_200_100.25,
+            },
+            FromWorker::WakeDone {
+                result: Ok(vec![0.025, -0.005]),
+            },
+            FromWorker::WakeDone {
+                result: Err("the page did not share memory".into()),
+            },
+            FromWorker::SetterDone { result: Ok(()) },
+            FromWorker::SkewDone {
+                result: Ok(vec![[1.0, 2.0, 3.0, 4.5]]),
+            },
+            FromWorker::ClockPong {
+                received_ms: 1.5,
+                sent_ms: 1.505,
+            },
+            FromWorker::LadderDone {
+                result: Ok(ladder.clone()),
+            },
+            FromWorker::LadderDone {
+                result: Ok(SpinLadder {
+                    calibration: None,
+                    ..ladder
+                }),
+            },
+            FromWorker::Done {
+                job: 0,
+                outcome: WorkerOutcome::Samples {
+                    samples_ms: vec![1.1, 1.000_000_000_000_000_2, 4.2],
+                },
+            },
+            FromWorker::Done {
+                job: 0,
+                outcome: WorkerOutcome::Failed {
+                    message: "Atomics.waitAsync is not supported in this browser".into(),
+                },
+            },
+        ];
+        for m in from {
+            assert_eq!(FromWorker::decode(&m.encode()), Ok(m));
+        }
+    }
+
+    #[test]
+    fn damaged_messages_are_errors() {
+        assert!(ToWorker::decode(&[]).is_err());
+        assert!(ToWorker::decode(&[99]).is_err());
+        assert!(ToWorker::decode(&[6, 0]).is_err(), "trailing data");
+        assert!(FromWorker::decode(&[10, 0, 0, 0xff, 0xff, 0xff, 0xff, 0x7f]).is_err());
+        let whole = FromWorker::Done {
+            job: 1,
+            outcome: WorkerOutcome::Samples {
+                samples_ms: vec![1.0; 10],
+            },
+        }
+        .encode();
+        for cut in 0..whole.len() {
+            assert!(FromWorker::decode(&whole[..cut]).is_err(), "{cut}");
+        }
     }
 
     #[test]

@@ -24,6 +24,20 @@ impl JobMode {
     /// Both modes, blocking first.
     pub const ALL: [JobMode; 2] = [JobMode::Blocking, JobMode::Async];
 
+    /// Whether jobs await a timer (the wire's flag: 1 async, 0 blocking).
+    pub fn is_async(self) -> bool {
+        self == JobMode::Async
+    }
+
+    /// The mode of a wire flag.
+    pub fn from_flag(is_async: bool) -> JobMode {
+        if is_async {
+            JobMode::Async
+        } else {
+            JobMode::Blocking
+        }
+    }
+
     /// Display name.
     pub fn name(self) -> &'static str {
         match self {

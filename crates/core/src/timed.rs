@@ -57,6 +57,17 @@ pub enum Mechanism {
 }
 
 impl Mechanism {
+    /// Its one-byte code on the wire (links, the worker protocol): its
+    /// index in [`Mechanism::every`], which only ever grows at its end.
+    pub fn code(self) -> u8 {
+        Mechanism::every().position(|x| x == self).unwrap_or(0) as u8
+    }
+
+    /// The mechanism of a wire code, if there is one.
+    pub fn from_code(code: u8) -> Option<Mechanism> {
+        Mechanism::every().nth(usize::from(code))
+    }
+
     /// Every mechanism the page measures, in display order.
     pub const BROWSER: [Mechanism; 11] = [
         Mechanism::TimeoutAwaited,

@@ -41,6 +41,17 @@ pub enum Strategy {
 }
 
 impl Strategy {
+    /// Its one-byte code on the wire (links, the worker protocol): its
+    /// index in [`Strategy::every`], which only ever grows at its end.
+    pub fn code(self) -> u8 {
+        Strategy::every().position(|x| x == self).unwrap_or(0) as u8
+    }
+
+    /// The strategy of a wire code, if there is one.
+    pub fn from_code(code: u8) -> Option<Strategy> {
+        Strategy::every().nth(usize::from(code))
+    }
+
     /// Every strategy the page measures, in display order.
     pub const BROWSER: [Strategy; 6] = [
         Strategy::SpinUntil,

@@ -72,6 +72,12 @@ pub enum LinkError {
     Damaged(&'static str),
 }
 
+impl From<crate::bytes::Damaged> for LinkError {
+    fn from(d: crate::bytes::Damaged) -> Self {
+        LinkError::Damaged(d.0)
+    }
+}
+
 pub(super) fn damaged<T>(what: &'static str) -> Result<T, LinkError> {
     Err(LinkError::Damaged(what))
 }
@@ -131,7 +137,7 @@ pub fn encode(report: &Report) -> String {
     if let Some(f) = &report.failure {
         w.text(f);
     }
-    let packed = miniz_oxide::deflate::compress_to_vec(&w.0, 10);
+    let packed = miniz_oxide::deflate::compress_to_vec(&w.0.0, 10);
     format!("{PREFIX}{}", base64url::encode(&packed))
 }
 
@@ -157,8 +163,7 @@ pub fn decode(payload: &str) -> Result<Report, LinkError> {
     let bytes = miniz_oxide::inflate::decompress_to_vec_with_limit(&packed, MAX_BODY_BYTES)
         .map_err(|_| LinkError::Damaged("cannot be inflated"))?;
     let mut r = Reader {
-        bytes: &bytes,
-        pos: 0,
+        r: crate::bytes::Reader::new(&bytes),
         samples_left: MAX_TOTAL_SAMPLES,
     };
     let env = r.env()?;
@@ -187,9 +192,7 @@ pub fn decode(payload: &str) -> Result<Report, LinkError> {
     if has(5) {
         report.failure = Some(r.text()?);
     }
-    if r.pos != bytes.len() {
-        return damaged("trailing data");
-    }
+    r.finish()?;
     Ok(report)
 }
 

@@ -2,7 +2,7 @@
 //! (frames to [`TICK_MS`], job spans to [`SPAN_TICK_MS`]).
 
 use super::LinkError;
-use super::wire::{Reader, Writer, mode_code, ticks};
+use super::wire::{Reader, Writer, ticks};
 use crate::starvation::{
     JobSpan, MainConfig, MainRun, MainStarvation, PoolConfig, PoolRun, PoolStarvation,
 };
@@ -18,7 +18,7 @@ impl Writer {
         self.uvar(u64::from(m.config.wait_ms));
         self.len(m.runs.len());
         for run in &m.runs {
-            self.byte(mode_code(run.mode));
+            self.flag(run.mode.is_async());
             self.q(run.batch_ms);
             self.q(run.timer_queue_wait_ms);
             self.q(run.message_queue_wait_ms);
@@ -34,7 +34,7 @@ impl Writer {
         self.byte(u8::from(p.blocking_sleeps));
         self.len(p.runs.len());
         for run in &p.runs {
-            self.byte(mode_code(run.mode));
+            self.flag(run.mode.is_async());
             self.q(run.batch_ms);
             self.q(run.extra_job_wait_ms);
             self.len(run.spans.len());

@@ -2,7 +2,7 @@
 //! implied by the configuration where the page measured it), and the
 //! nested chain's levels.
 
-use super::wire::{Reader, Writer, mechanism_code};
+use super::wire::{Reader, Writer};
 use super::{LinkError, damaged};
 use crate::schema::{Cell, NestedChain, TimedWaits};
 use crate::timed::{CellKey, TimedWaitsConfig};
@@ -32,7 +32,7 @@ impl Writer {
         self.len(tw.cells.len());
         for cell in &tw.cells {
             if !implied {
-                self.byte(mechanism_code(cell.key.mechanism));
+                self.byte(cell.key.mechanism.code());
                 self.uvar(cell.key.requested_ms.map_or(0, |d| u64::from(d) + 1));
             }
             self.outcome(&cell.outcome, c.samples);

@@ -2,7 +2,7 @@
 //! strategy's sketch.
 
 use super::LinkError;
-use super::wire::{Reader, Writer, strategy_code};
+use super::wire::{Reader, Writer};
 use crate::wake::{Strategy, WakeConfig, WakeLatency, WakeResult};
 
 impl Writer {
@@ -19,7 +19,7 @@ impl Writer {
         }
         self.len(wl.results.len());
         for r in &wl.results {
-            self.byte(strategy_code(r.strategy));
+            self.byte(r.strategy.code());
             self.outcome(&r.outcome, wl.config.rounds);
         }
     }

@@ -4,6 +4,7 @@
 //! URL-safe base64 around the deflated body.
 
 use super::{LinkError, SKETCH_QUANTILES, damaged, dequantize, quantize};
+use crate::bytes;
 use crate::outcome::Outcome;
 use crate::starvation::JobMode;
 use crate::stats::{Samples, Summary};
@@ -52,23 +53,6 @@ pub(super) mod base64url {
     }
 }
 
-/// Every mechanism and strategy has a one-byte code: its index in the
-/// browser list followed by the native list.
-pub(super) fn mechanism_code(m: Mechanism) -> u8 {
-    Mechanism::every().position(|x| x == m).unwrap_or(0) as u8
-}
-
-pub(super) fn strategy_code(s: Strategy) -> u8 {
-    Strategy::every().position(|x| x == s).unwrap_or(0) as u8
-}
-
-pub(super) fn mode_code(m: JobMode) -> u8 {
-    match m {
-        JobMode::Blocking => 0,
-        JobMode::Async => 1,
-    }
-}
-
 /// `ms` in whole `tick`s.
 pub(super) fn ticks(ms: f64, tick: f64) -> i64 {
     if ms.is_finite() {
@@ -78,42 +62,33 @@ pub(super) fn ticks(ms: f64, tick: f64) -> i64 {
     }
 }
 
+/// A link body's writer: the shared byte primitives plus the link's own
+/// quantized values, sketches and outcomes.
 #[derive(Default)]
-pub(super) struct Writer(pub(super) Vec<u8>);
+pub(super) struct Writer(pub(super) bytes::Writer);
+
+impl std::ops::Deref for Writer {
+    type Target = bytes::Writer;
+    fn deref(&self) -> &bytes::Writer {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for Writer {
+    fn deref_mut(&mut self) -> &mut bytes::Writer {
+        &mut self.0
+    }
+}
 
 impl Writer {
-    pub(super) fn byte(&mut self, b: u8) {
-        self.0.push(b);
-    }
-
-    pub(super) fn uvar(&mut self, mut v: u64) {
-        loop {
-            let low = (v & 0x7f) as u8;
-            v >>= 7;
-            if v == 0 {
-                self.0.push(low);
-                return;
-            }
-            self.0.push(low | 0x80);
-        }
-    }
-
-    pub(super) fn ivar(&mut self, v: i64) {
-        self.uvar(((v << 1) ^ (v >> 63)) as u64);
-    }
-
     pub(super) fn q(&mut self, v: f64) {
         self.ivar(quantize(v));
     }
 
-    pub(super) fn len(&mut self, n: usize) {
-        self.uvar(n as u64);
-    }
-
+    /// A text, cut to [`MAX_TEXT`] characters.
     pub(super) fn text(&mut self, s: &str) {
         let s: String = s.chars().take(MAX_TEXT).collect();
-        self.len(s.len());
-        self.0.extend_from_slice(s.as_bytes());
+        self.0.text(&s);
     }
 
     /// Values as codes, each after the first as the difference to the
@@ -176,66 +151,32 @@ impl Writer {
 }
 
 pub(super) struct Reader<'a> {
-    pub(super) bytes: &'a [u8],
-    pub(super) pos: usize,
+    pub(super) r: bytes::Reader<'a>,
+    /// How many more samples the body may make the decoder reconstruct.
     pub(super) samples_left: usize,
 }
 
+impl<'a> std::ops::Deref for Reader<'a> {
+    type Target = bytes::Reader<'a>;
+    fn deref(&self) -> &bytes::Reader<'a> {
+        &self.r
+    }
+}
+
+impl<'a> std::ops::DerefMut for Reader<'a> {
+    fn deref_mut(&mut self) -> &mut bytes::Reader<'a> {
+        &mut self.r
+    }
+}
+
 impl Reader<'_> {
-    pub(super) fn byte(&mut self) -> Result<u8, LinkError> {
-        let b = *self
-            .bytes
-            .get(self.pos)
-            .ok_or(LinkError::Damaged("truncated"))?;
-        self.pos += 1;
-        Ok(b)
-    }
-
-    pub(super) fn uvar(&mut self) -> Result<u64, LinkError> {
-        let mut v = 0u64;
-        for shift in (0..64).step_by(7) {
-            let b = self.byte()?;
-            v |= u64::from(b & 0x7f).checked_shl(shift).unwrap_or(0);
-            if b & 0x80 == 0 {
-                return Ok(v);
-            }
-        }
-        damaged("overlong number")
-    }
-
-    pub(super) fn ivar(&mut self) -> Result<i64, LinkError> {
-        let u = self.uvar()?;
-        Ok((u >> 1) as i64 ^ -((u & 1) as i64))
-    }
-
-    /// A number no larger than `max`.
-    pub(super) fn upto(&mut self, max: u64) -> Result<u32, LinkError> {
-        match self.uvar()? {
-            v if v <= max => Ok(v as u32),
-            _ => damaged("a number out of range"),
-        }
-    }
-
     pub(super) fn q(&mut self) -> Result<f64, LinkError> {
         Ok(dequantize(self.ivar()?))
     }
 
-    pub(super) fn flag(&mut self) -> Result<bool, LinkError> {
-        match self.byte()? {
-            0 => Ok(false),
-            1 => Ok(true),
-            _ => damaged("a bad flag"),
-        }
-    }
-
+    /// A text written by [`Writer::text`].
     pub(super) fn text(&mut self) -> Result<String, LinkError> {
-        let n = self.upto(MAX_TEXT as u64 * 4)? as usize;
-        let end = self.pos.checked_add(n).filter(|&e| e <= self.bytes.len());
-        let end = end.ok_or(LinkError::Damaged("truncated"))?;
-        let s = std::str::from_utf8(&self.bytes[self.pos..end])
-            .map_err(|_| LinkError::Damaged("bad text"))?;
-        self.pos = end;
-        Ok(s.to_owned())
+        Ok(self.r.text(MAX_TEXT * 4)?)
     }
 
     /// `n` delta-coded codes as values.
@@ -321,25 +262,15 @@ impl Reader<'_> {
     }
 
     pub(super) fn mechanism(&mut self) -> Result<Mechanism, LinkError> {
-        let i = self.byte()? as usize;
-        Mechanism::every()
-            .nth(i)
-            .ok_or(LinkError::Damaged("an unknown mechanism"))
+        Mechanism::from_code(self.byte()?).ok_or(LinkError::Damaged("an unknown mechanism"))
     }
 
     pub(super) fn strategy(&mut self) -> Result<Strategy, LinkError> {
-        let i = self.byte()? as usize;
-        Strategy::every()
-            .nth(i)
-            .ok_or(LinkError::Damaged("an unknown strategy"))
+        Strategy::from_code(self.byte()?).ok_or(LinkError::Damaged("an unknown strategy"))
     }
 
     pub(super) fn mode(&mut self) -> Result<JobMode, LinkError> {
-        Ok(if self.flag()? {
-            JobMode::Async
-        } else {
-            JobMode::Blocking
-        })
+        Ok(JobMode::from_flag(self.flag()?))
     }
 }
 
