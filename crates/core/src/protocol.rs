@@ -326,7 +326,7 @@ mod tests {
             steps: vec![crate::ladder::StepCost {
                 count: 0,
                 step: crate::ladder::Step::Spin { units: 7 },
-                p50_ms: 0.000_259_999_999_999_999_97,
+                p50_ms: 1.0 / 3.0 * 0.000_78,
                 max_ms: 0.01,
                 block: 400,
             }],
