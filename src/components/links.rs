@@ -1,16 +1,15 @@
 //! Result links: the per-experiment output (results, share bar,
 //! comparison), the panel of runs opened from links, and the embed's frame. Every piece
-//! of a link that reaches the page is decoded by `waitlab_core::link` and
-//! rendered as text.
+//! of a link that reaches the page is decoded by `waitlab_core::link` (the
+//! browser inflating it, `waitlab_browser::links`) and rendered as text.
 
 use crate::components::comparison::Comparison;
 use crate::components::run_controls::Results;
 use crate::hooks::LinkedRuns;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
-use waitlab_browser::location;
+use waitlab_browser::{links, location};
 use waitlab_core::experiment::Experiment;
-use waitlab_core::link;
 use waitlab_core::schema::Report;
 
 /// Whether the page runs as an embed (`?embed=`); provided by the page.
@@ -23,20 +22,24 @@ fn shared() -> LinkedRuns {
 
 /// A text to copy: the button that copies it, then the text itself (so it
 /// can be copied by hand where the clipboard is refused) and its length.
+/// The button waits until the text is made (links are compressed by the
+/// browser, a moment after the run), so copying stays inside the click.
 #[component]
 fn CopyField(
     /// The button's label.
     label: &'static str,
     /// `data-testid` of the field.
     testid: &'static str,
-    /// Makes the text when the button is pressed.
-    make: Callback<(), String>,
+    /// The text to copy, once made, or why it could not be.
+    text: Signal<Option<Result<String, String>>>,
 ) -> impl IntoView {
-    let text = RwSignal::new(None::<String>);
+    let shown = RwSignal::new(None::<String>);
     let status = RwSignal::new(None::<String>);
     let copy = move |_| {
-        let value = make.run(());
-        text.set(Some(value.clone()));
+        let Some(Ok(value)) = text.get_untracked() else {
+            return;
+        };
+        shown.set(Some(value.clone()));
         spawn_local(async move {
             status.set(Some(match location::copy_text(&value).await {
                 Ok(()) => "copied".to_owned(),
@@ -45,16 +48,42 @@ fn CopyField(
         });
     };
     view! {
-        <button type="button" data-testid=format!("{testid}-button") on:click=copy>{label}</button>
-        {move || text.get().map(|t| view! {
-            <div class="copy-field">
-                <input readonly data-testid=testid prop:value=t.clone()
-                    on:focus=|e| { event_target::<web_sys::HtmlInputElement>(&e).select(); } />
-                <span class="hint">{format!("{} characters", t.chars().count())}
-                    {move || status.get().map(|s| format!(" · {s}"))}</span>
-            </div>
-        })}
+        <button type="button" data-testid=format!("{testid}-button") on:click=copy
+            disabled=move || !matches!(text.get(), Some(Ok(_)))>{label}</button>
+        {move || match text.get() {
+            Some(Err(e)) => Some(view! { <p class="error" role="alert">{format!("No link: {e}")}</p> }.into_any()),
+            _ => shown.get().map(|t| view! {
+                <div class="copy-field">
+                    <input readonly data-testid=testid prop:value=t.clone()
+                        on:focus=|e| { event_target::<web_sys::HtmlInputElement>(&e).select(); } />
+                    <span class="hint">{format!("{} characters", t.chars().count())}
+                        {move || status.get().map(|s| format!(" · {s}"))}</span>
+                </div>
+            }.into_any()),
+        }}
     }
+}
+
+/// The payload of `report` once the browser has compressed it: `None`
+/// until then.
+fn payload_of(report: Signal<Option<Report>>) -> RwSignal<Option<Result<String, String>>> {
+    let payload = RwSignal::new(None);
+    // Only the newest report's payload lands, whichever finishes first.
+    let newest = StoredValue::new(0u64);
+    Effect::new(move |_| {
+        payload.set(None);
+        newest.update_value(|n| *n += 1);
+        let this = newest.get_value();
+        if let Some(r) = report.get() {
+            spawn_local(async move {
+                let encoded = links::encode(&r).await;
+                if newest.get_value() == this {
+                    payload.set(Some(encoded));
+                }
+            });
+        }
+    });
+    payload
 }
 
 /// Share and embed buttons for the run shown (this browser's, or a shared
@@ -66,23 +95,27 @@ fn ShareBar(
     /// The run.
     report: Report,
 ) -> impl IntoView {
-    // Encoded when a button is pressed, not on every render.
-    let report = StoredValue::new(report);
-    let payload = move || report.with_value(link::encode);
-    let link = Callback::new(move |()| format!("{}#{}", location::page_url(), payload()));
-    let embed = Callback::new(move |()| {
-        let src = format!(
-            "{}?embed={}#{}",
-            location::page_url(),
-            experiment.slug(),
-            payload()
-        );
-        embed_snippet(&src)
+    let payload = payload_of(Signal::stored(Some(report)));
+    let link = Signal::derive(move || {
+        payload
+            .get()
+            .map(|p| p.map(|p| format!("{}#{p}", location::page_url())))
+    });
+    let embed = Signal::derive(move || {
+        payload.get().map(|p| {
+            p.map(|p| {
+                embed_snippet(&format!(
+                    "{}?embed={}#{p}",
+                    location::page_url(),
+                    experiment.slug(),
+                ))
+            })
+        })
     });
     view! {
         <div class="share-bar" data-testid="share-bar">
-            <CopyField label="Share this result" testid="share-link" make=link />
-            <CopyField label="Copy embed code" testid="embed-code" make=embed />
+            <CopyField label="Share this result" testid="share-link" text=link />
+            <CopyField label="Copy embed code" testid="embed-code" text=embed />
         </div>
     }
 }
@@ -113,9 +146,14 @@ pub fn ExperimentOutput(
 ) -> impl IntoView {
     let runs = shared();
     let embedded = use_context::<Embedded>().is_some_and(|e| e.0);
-    if let Some(r) = runs.first_with(experiment) {
-        report.set(Some(r));
-    }
+    // A run opened from a link shows until this browser has one.
+    Effect::new(move |_| {
+        if let Some(r) = runs.first_with(experiment)
+            && report.with_untracked(|mine| mine.as_ref().is_none_or(|m| m.from_link))
+        {
+            report.set(Some(r));
+        }
+    });
     Effect::new(move |_| {
         if let Some(r) = report.get().filter(|r| !r.from_link && r.has(experiment)) {
             runs.record(&r);
@@ -161,19 +199,23 @@ pub fn SharePanel() -> impl IntoView {
     let add_error = RwSignal::new(None::<String>);
     let add = move |e: leptos::ev::SubmitEvent| {
         e.prevent_default();
-        match runs.add(&input.get()) {
-            Ok(_) => {
-                input.set(String::new());
-                add_error.set(None);
+        let text = input.get();
+        spawn_local(async move {
+            match runs.add(&text).await {
+                Ok(_) => {
+                    input.set(String::new());
+                    add_error.set(None);
+                }
+                Err(message) => add_error.set(Some(message)),
             }
-            Err(message) => add_error.set(Some(message)),
-        }
+        });
     };
-    let all = Callback::new(move |()| {
-        let combined = runs.mine.with(|m| Report::combine(m));
-        combined.map_or_else(String::new, |r| {
-            format!("{}#{}", location::page_url(), link::encode(&r))
-        })
+    let combined = Signal::derive(move || runs.mine.with(|m| Report::combine(m)));
+    let payload = payload_of(combined);
+    let all = Signal::derive(move || {
+        payload
+            .get()
+            .map(|p| p.map(|p| format!("{}#{p}", location::page_url())))
     });
     let opened = move || {
         runs.opened
@@ -218,7 +260,7 @@ pub fn SharePanel() -> impl IntoView {
             {move || add_error.get().map(|e| view! { <p class="error" role="alert" data-testid="compare-error">{e}</p> })}
             {move || runs.mine.with(|m| !m.is_empty()).then(|| view! {
                 <div class="share-bar">
-                    <CopyField label="Share all my results" testid="share-all" make=all />
+                    <CopyField label="Share all my results" testid="share-all" text=all />
                 </div>
             })}
         </section>

@@ -4,7 +4,8 @@
 //! Provided as context by the page.
 
 use leptos::prelude::*;
-use waitlab_browser::location;
+use leptos::task::spawn_local;
+use waitlab_browser::{links, location};
 use waitlab_core::link;
 use waitlab_core::schema::Report;
 
@@ -34,7 +35,7 @@ pub struct LinkedRuns {
 impl LinkedRuns {
     /// Opens every payload of `link`; returns how many were added, or why
     /// none could be.
-    pub fn add(&self, link: &str) -> Result<usize, String> {
+    pub async fn add(&self, link: &str) -> Result<usize, String> {
         let mut added = 0;
         let mut problems = Vec::new();
         for payload in link::payloads(link) {
@@ -46,7 +47,7 @@ impl LinkedRuns {
             if self.opened.with(|o| o.iter().any(|r| r.payload == payload)) {
                 continue;
             }
-            match link::decode(&payload) {
+            match links::decode(&payload).await {
                 Ok(report) => {
                     self.opened
                         .update(|o| o.push(LinkedRun { payload, report }));
@@ -89,9 +90,10 @@ impl LinkedRuns {
         });
     }
 
-    /// The first opened run with results of `experiment`.
+    /// The first opened run with results of `experiment` (tracked: it
+    /// changes as links are decoded).
     pub fn first_with(&self, experiment: waitlab_core::experiment::Experiment) -> Option<Report> {
-        self.opened.with_untracked(|o| {
+        self.opened.with(|o| {
             o.iter()
                 .find(|r| r.report.has(experiment))
                 .map(|r| r.report.clone())
@@ -109,7 +111,8 @@ impl LinkedRuns {
     }
 }
 
-/// Reads the page's fragment and returns the shared runs.
+/// Reads the page's fragment and returns the shared runs (decoded as the
+/// browser inflates them, a moment after the page starts).
 pub fn use_linked_runs() -> LinkedRuns {
     let runs = LinkedRuns {
         opened: RwSignal::new(Vec::new()),
@@ -117,10 +120,12 @@ pub fn use_linked_runs() -> LinkedRuns {
         mine: RwSignal::new(Vec::new()),
     };
     let fragment = location::fragment();
-    if !fragment.is_empty()
-        && let Err(problem) = runs.add(&fragment)
-    {
-        runs.problems.set(vec![problem]);
+    if !fragment.is_empty() {
+        spawn_local(async move {
+            if let Err(problem) = runs.add(&fragment).await {
+                runs.problems.set(vec![problem]);
+            }
+        });
     }
     runs
 }

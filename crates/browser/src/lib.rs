@@ -10,7 +10,9 @@
 //! docs say otherwise.
 
 pub mod clock;
+pub mod deflate;
 pub mod fetch;
+pub mod links;
 pub mod location;
 pub mod memory;
 pub mod page;

@@ -122,3 +122,70 @@ async fn scheduler_probes_report_absence_instead_of_failing() {
         }
     }
 }
+
+/// A report with one small timed-waits cell, as a link carries it.
+fn small_report() -> waitlab_core::schema::Report {
+    use waitlab_core::schema::{Cell, Environment, NestedChain, Report, TimedWaits};
+    use waitlab_core::timed::{CellKey, Mechanism, TimedWaitsConfig};
+    let env = Environment {
+        user_agent: "Mozilla/5.0 Chrome/156.0".into(),
+        hardware_concurrency: 2,
+        cross_origin_isolated: true,
+        clock: None,
+        started_at_unix_ms: 1.79e12,
+        hidden_during_run: false,
+        native: None,
+    };
+    let config = TimedWaitsConfig::default();
+    let cells = vec![Cell {
+        key: CellKey {
+            mechanism: Mechanism::TimeoutFreshTask,
+            requested_ms: Some(1),
+        },
+        outcome: waitlab_core::outcome::Outcome::measured(vec![1.1; 200]).unwrap(),
+    }];
+    let tw = TimedWaits {
+        config,
+        cells,
+        chain: NestedChain { levels: Vec::new() },
+    };
+    Report::new(env, Some(tw))
+}
+
+#[wasm_bindgen_test]
+async fn links_round_trip_through_the_browsers_deflate() {
+    use waitlab_browser::links;
+    let report = small_report();
+    let payload = links::encode(&report)
+        .await
+        .expect("the browser compresses");
+    assert!(payload.starts_with("v1:"), "{payload}");
+    let back = links::decode(&payload).await.expect("it opens again");
+    assert!(back.from_link);
+    let cell = &back.timed_waits.unwrap().cells[0];
+    match &cell.outcome {
+        waitlab_core::outcome::Outcome::Measured { summary, .. } => {
+            assert!((summary.p50 - 1.1).abs() < 0.01, "{summary:?}");
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+#[wasm_bindgen_test]
+async fn inflation_stops_at_its_cap() {
+    use waitlab_browser::deflate::{InflateError, deflate, inflate};
+    // 64 KiB + 1 of zeros deflate to a few hundred bytes.
+    let bomb = deflate(&vec![0u8; 64 * 1024 + 1]).await.unwrap();
+    assert!(bomb.len() < 1024, "{} bytes", bomb.len());
+    assert_eq!(inflate(&bomb, 64 * 1024).await, Err(InflateError::TooLarge));
+    assert_eq!(
+        inflate(&bomb, 65 * 1024).await.map(|b| b.len()),
+        Ok(64 * 1024 + 1)
+    );
+    assert!(matches!(
+        inflate(b"not deflate at all", 1024).await,
+        Err(InflateError::Corrupt(_))
+    ));
+    let damaged = waitlab_browser::links::decode("v1:AAAA").await;
+    assert!(damaged.is_err(), "{damaged:?}");
+}

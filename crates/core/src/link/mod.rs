@@ -12,11 +12,16 @@
 //! are the stored quantiles, and its samples are reconstructed from them
 //! (inverse-CDF, piecewise linear), enough for histograms.
 //!
-//! [`decode`] takes untrusted text: it never panics, refuses links longer
-//! than [`MAX_LINK_CHARS`], inflates at most [`MAX_BODY_BYTES`], caps every
-//! count it reads and the total of reconstructed samples
-//! ([`MAX_TOTAL_SAMPLES`]), and validates every configuration, so memory
-//! stays bounded on any input.
+//! This crate does no compression: a link is made by [`encode_body`],
+//! deflated at the edge (the page through the browser's
+//! `CompressionStream`, native code with any raw-DEFLATE library) and
+//! wrapped by [`wrap`]; it is read by [`unwrap`], inflated at the edge to
+//! at most [`MAX_BODY_BYTES`], and decoded by [`decode_body`]. Both
+//! readers take untrusted input: they never panic, [`unwrap`] refuses
+//! links longer than [`MAX_LINK_CHARS`], and [`decode_body`] refuses
+//! bodies over [`MAX_BODY_BYTES`], caps every count it reads and the total
+//! of reconstructed samples ([`MAX_TOTAL_SAMPLES`]), and validates every
+//! configuration, so memory stays bounded on any input.
 //!
 //! Each section's writer and reader sit side by side, one module per
 //! section (`env`, `timed`, `starvation`, `ladder`, `wake`); `wire` holds
@@ -33,6 +38,9 @@ mod wire;
 
 use crate::schema::Report;
 use wire::{Reader, Writer, base64url};
+
+/// The message for a body that cannot be inflated.
+pub const NOT_INFLATABLE: LinkError = LinkError::Damaged("cannot be inflated");
 
 /// The payload prefix of this version.
 pub const PREFIX: &str = "v1:";
@@ -101,8 +109,8 @@ pub fn dequantize(code: i64) -> f64 {
     code.signum() as f64 * FLOOR_MS * (steps * RELATIVE_PRECISION.ln_1p()).exp()
 }
 
-/// Encodes `report` as a share payload (`v1:…`).
-pub fn encode(report: &Report) -> String {
+/// The uncompressed body of `report`'s link.
+pub fn encode_body(report: &Report) -> Vec<u8> {
     let mut w = Writer::default();
     w.env(&report.env);
     let present = [
@@ -137,12 +145,17 @@ pub fn encode(report: &Report) -> String {
     if let Some(f) = &report.failure {
         w.text(f);
     }
-    let packed = miniz_oxide::deflate::compress_to_vec(&w.0.0, 10);
-    format!("{PREFIX}{}", base64url::encode(&packed))
+    w.0.0
 }
 
-/// Decodes a share payload (the text after `#`). Never panics.
-pub fn decode(payload: &str) -> Result<Report, LinkError> {
+/// The share payload (`v1:…`) of a raw-DEFLATE-compressed body.
+pub fn wrap(deflated: &[u8]) -> String {
+    format!("{PREFIX}{}", base64url::encode(deflated))
+}
+
+/// The compressed body of a share payload (the text after `#`), still to
+/// be inflated (to at most [`MAX_BODY_BYTES`]). Never panics.
+pub fn unwrap(payload: &str) -> Result<Vec<u8>, LinkError> {
     let payload = payload.trim();
     if payload.len() > MAX_LINK_CHARS {
         return Err(LinkError::TooLong(payload.len()));
@@ -159,11 +172,16 @@ pub fn decode(payload: &str) -> Result<Report, LinkError> {
             _ => Err(LinkError::NotALink),
         };
     };
-    let packed = base64url::decode(body).ok_or(LinkError::Damaged("not base64url"))?;
-    let bytes = miniz_oxide::inflate::decompress_to_vec_with_limit(&packed, MAX_BODY_BYTES)
-        .map_err(|_| LinkError::Damaged("cannot be inflated"))?;
+    base64url::decode(body).ok_or(LinkError::Damaged("not base64url"))
+}
+
+/// Decodes an inflated link body. Never panics.
+pub fn decode_body(bytes: &[u8]) -> Result<Report, LinkError> {
+    if bytes.len() > MAX_BODY_BYTES {
+        return damaged("inflates to more than 64 KiB");
+    }
     let mut r = Reader {
-        r: crate::bytes::Reader::new(&bytes),
+        r: crate::bytes::Reader::new(bytes),
         samples_left: MAX_TOTAL_SAMPLES,
     };
     let env = r.env()?;
