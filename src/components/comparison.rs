@@ -32,9 +32,9 @@ fn origin_id(origin: Origin) -> &'static str {
     }
 }
 
-/// The `data-testid` of a set's entry: `set-` and its file stem.
-fn set_testid(file: &str) -> String {
-    format!("set-{}", file.trim_end_matches(".json").replace('.', "-"))
+/// The `data-testid` of a set's entry: `set-` and its name.
+fn set_testid(set: &str) -> String {
+    format!("set-{}", set.replace('.', "-"))
 }
 
 /// The card that lists the bundled sets, lets the reader choose which are
@@ -61,38 +61,36 @@ pub fn ReferencePanel() -> impl IntoView {
         Loading::Done(loaded) => loaded
             .into_iter()
             .map(|set| {
-                let file = set.file.clone();
+                let name = set.set.clone();
                 let checked = {
-                    let file = file.clone();
-                    move || sets.shown.with(|s| s.contains(&file))
+                    let name = name.clone();
+                    move || sets.shown.with(|s| s.contains(&name))
                 };
                 let toggle = move |_| {
                     sets.shown.update(|s| {
-                        if let Some(i) = s.iter().position(|f| *f == file) {
+                        if let Some(i) = s.iter().position(|f| *f == name) {
                             s.remove(i);
                         } else {
-                            s.push(file.clone());
+                            s.push(name.clone());
                         }
                     })
                 };
+                let native = set.native;
                 match set.report {
-                    Ok(report) => {
-                        let native = report.env.native.clone().unwrap_or_else(|| unreachable!("validated sets have provenance"));
-                        view! {
-                            <li class="reference-set" data-testid=set_testid(&set.file)>
-                                <label>
-                                    <input type="checkbox" prop:checked=checked on:change=toggle />
-                                    <strong>{native.name}</strong>
-                                </label>
-                                <span class="provenance">{format!("{} · {} · {}", native.runtime, native.os, native.cpu)}</span>
-                                <span class="provenance">{native.source}{native.samples.map(|n| format!(" · {n} samples per probe"))}</span>
-                            </li>
-                        }
-                        .into_any()
+                    Ok(_) => view! {
+                        <li class="reference-set" data-testid=set_testid(&set.set)>
+                            <label>
+                                <input type="checkbox" prop:checked=checked on:change=toggle />
+                                <strong>{native.name}</strong>
+                            </label>
+                            <span class="provenance">{format!("{} · {} · {}", native.runtime, native.os, native.cpu)}</span>
+                            <span class="provenance">{native.source}{native.samples.map(|n| format!(" · {n} samples per probe"))}</span>
+                        </li>
                     }
+                    .into_any(),
                     Err(message) => view! {
-                        <li class="reference-set error" role="alert" data-testid=set_testid(&set.file)>
-                            {format!("{}: not shown, {message}", set.file)}
+                        <li class="reference-set error" role="alert" data-testid=set_testid(&set.set)>
+                            {format!("{}: not shown, {message}", native.name)}
                         </li>
                     }
                     .into_any(),

@@ -1,22 +1,30 @@
 //! `use_reference_sets`: the bundled native and article sets, fetched once
-//! at start-up and validated with waitlab-core, plus which ones the reader
-//! chose to show. Provided as context by the page so every experiment's
-//! comparison reads the same state.
+//! at start-up as packs (`waitlab_core::link::set`: an index, then one
+//! part per set and experiment shown; an embed fetches its experiment's
+//! parts only), inflated by the browser and validated by waitlab-core,
+//! plus which ones the reader chose to show. Provided as context by the
+//! page so every experiment's comparison reads the same state.
 
+use futures::future::join_all;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use std::sync::Arc;
-use waitlab_browser::fetch::fetch_text_within;
-use waitlab_core::reference::{INDEX_PATH, ReferenceIndex, parse_set};
-use waitlab_core::schema::Report;
+use waitlab_browser::deflate::inflate;
+use waitlab_browser::fetch::fetch_bytes_within;
+use waitlab_core::experiment::Experiment;
+use waitlab_core::link::MAX_BODY_BYTES;
+use waitlab_core::link::set::{self, INDEX_PATH, IndexedSet};
+use waitlab_core::schema::{NativeEnv, Report};
 
 /// One bundled set as loaded.
 #[derive(Debug, Clone, PartialEq)]
 pub struct LoadedSet {
-    /// Its file name (stable key of the selector).
-    pub file: String,
-    /// The set (shared, as every comparison reads it), or why it could not
-    /// be used.
+    /// Its name, the stem of its JSON file (stable key of the selector).
+    pub set: String,
+    /// Where its numbers come from, as the index says.
+    pub native: NativeEnv,
+    /// Its parts for the experiments on the page in one report (shared, as
+    /// every comparison reads it), or why it could not be used.
     pub report: Result<Arc<Report>, String>,
 }
 
@@ -38,7 +46,7 @@ pub enum Loading {
 pub struct ReferenceSets {
     /// The loading state.
     pub loading: RwSignal<Loading>,
-    /// Files of the sets the reader shows.
+    /// Names of the sets the reader shows.
     pub shown: RwSignal<Vec<String>>,
 }
 
@@ -52,7 +60,7 @@ impl ReferenceSets {
             Loading::Done(sets) => sets
                 .iter()
                 .enumerate()
-                .filter(|(_, s)| shown.contains(&s.file))
+                .filter(|(_, s)| shown.contains(&s.set))
                 .filter_map(|(i, s)| Some((i, s.report.as_ref().ok()?.clone())))
                 .collect(),
             Loading::Pending | Loading::Slow(_) | Loading::Failed(_) => Vec::new(),
@@ -65,53 +73,87 @@ const SLOW_MS: u32 = 1_000;
 /// When a file that has not come is given up on, ms.
 const LIMIT_MS: u32 = 20_000;
 
-async fn load(loading: RwSignal<Loading>) -> (Loading, Vec<String>) {
-    let fetch = |url: String| async move {
-        let slow = url.clone();
-        let result = fetch_text_within(&url, SLOW_MS, LIMIT_MS, move || {
-            loading.set(Loading::Slow(slow))
-        })
-        .await;
-        if loading.with_untracked(|l| matches!(l, Loading::Slow(u) if *u == url)) {
-            loading.set(Loading::Pending);
-        }
-        result
-    };
-    let index = match fetch(INDEX_PATH.to_owned()).await {
-        Ok(text) => match ReferenceIndex::from_json(&text) {
+/// One pack, fetched (naming it while it is slow) and inflated.
+async fn fetch_pack(loading: RwSignal<Loading>, url: String) -> Result<Vec<u8>, String> {
+    let slow = url.clone();
+    let result = fetch_bytes_within(&url, SLOW_MS, LIMIT_MS, move || {
+        loading.set(Loading::Slow(slow))
+    })
+    .await;
+    if loading.with_untracked(|l| matches!(l, Loading::Slow(u) if *u == url)) {
+        loading.set(Loading::Pending);
+    }
+    inflate(&result?, MAX_BODY_BYTES)
+        .await
+        .map_err(|_| format!("{url} is damaged: it cannot be inflated"))
+}
+
+/// `entry`'s parts for `experiments`, in one report.
+async fn load_set(
+    loading: RwSignal<Loading>,
+    entry: &IndexedSet,
+    experiments: &[Experiment],
+) -> Result<Arc<Report>, String> {
+    let wanted = entry.experiments.iter().filter(|e| experiments.contains(e));
+    let parts = join_all(wanted.map(|&e| async move {
+        let url = set::part_path(&entry.set, e);
+        let bytes = fetch_pack(loading, url.clone()).await?;
+        set::decode_part(&bytes).map_err(|e| format!("{url}: {e}"))
+    }))
+    .await
+    .into_iter()
+    .collect::<Result<Vec<Report>, String>>()?;
+    let mut all = Report::combine(&parts).ok_or("it has none of these experiments")?;
+    all.from_link = true;
+    all.stated = parts.into_iter().flat_map(|p| p.stated).collect();
+    Ok(Arc::new(all))
+}
+
+async fn load(loading: RwSignal<Loading>, experiments: Vec<Experiment>) -> (Loading, Vec<String>) {
+    let index = match fetch_pack(loading, INDEX_PATH.to_owned()).await {
+        Ok(bytes) => match set::decode_index(&bytes) {
             Ok(index) => index,
-            Err(e) => return (Loading::Failed(e.to_string()), Vec::new()),
+            Err(e) => {
+                return (
+                    Loading::Failed(format!("the index is not valid: {e}")),
+                    Vec::new(),
+                );
+            }
         },
         Err(e) => return (Loading::Failed(e), Vec::new()),
     };
-    let base = INDEX_PATH.rsplit_once('/').map_or("", |(dir, _)| dir);
-    let mut sets = Vec::with_capacity(index.sets.len());
-    for entry in &index.sets {
-        let report = fetch(format!("{base}/{}", entry.file))
-            .await
-            .and_then(|text| parse_set(&text).map(Arc::new).map_err(|e| e.to_string()));
-        sets.push(LoadedSet {
-            file: entry.file.clone(),
-            report,
-        });
-    }
+    let reports = join_all(
+        index
+            .iter()
+            .map(|entry| load_set(loading, entry, &experiments)),
+    )
+    .await;
     let shown = index
-        .sets
-        .into_iter()
+        .iter()
         .filter(|e| e.shown)
-        .map(|e| e.file)
+        .map(|e| e.set.clone())
+        .collect();
+    let sets = index
+        .into_iter()
+        .zip(reports)
+        .map(|(entry, report)| LoadedSet {
+            set: entry.set,
+            native: entry.native,
+            report,
+        })
         .collect();
     (Loading::Done(sets), shown)
 }
 
-/// Starts loading the bundled sets and returns their state.
-pub fn use_reference_sets() -> ReferenceSets {
+/// Starts loading the bundled sets' parts for `experiments` and returns
+/// their state.
+pub fn use_reference_sets(experiments: Vec<Experiment>) -> ReferenceSets {
     let sets = ReferenceSets {
         loading: RwSignal::new(Loading::Pending),
         shown: RwSignal::new(Vec::new()),
     };
     spawn_local(async move {
-        let (loading, shown) = load(sets.loading).await;
+        let (loading, shown) = load(sets.loading, experiments).await;
         sets.shown.set(shown);
         sets.loading.set(loading);
     });

@@ -1240,7 +1240,11 @@ fn reference_data_broken() {
     let _ = std::fs::remove_dir_all(&copy);
     copy_dir(&dist(), &copy);
     let data = copy.join("data/native");
-    std::fs::write(data.join("rust-linux-x86_64.json"), "{ <b>not json").unwrap();
+    std::fs::write(
+        data.join("packs/rust-linux-x86_64.timed-waits.bin"),
+        "{ <b>not a pack",
+    )
+    .unwrap();
     let server = Server::start(&copy, Mode::Isolated);
     let mut s = Session::lease(Browser::Chromium);
     s.open(&server.origin);
@@ -1260,7 +1264,7 @@ fn reference_data_broken() {
     review_shot(&mut s, "reference-broken-set");
     run_experiment(&mut s, "1", "3", "reference-broken");
 
-    std::fs::remove_file(data.join("index.json")).unwrap();
+    std::fs::remove_file(data.join("packs/index.bin")).unwrap();
     s.open(&server.origin);
     s.wait_for_element(&tid("reference-error"), 20);
     assert!(
@@ -1769,7 +1773,7 @@ fn fault_data_hangs(browser: Browser) {
     let server = Server::start_with(
         &dist(),
         Mode::Isolated,
-        &[Fault::Hang("data/native/index.json")],
+        &[Fault::Hang("data/native/packs/index.bin")],
     );
     let mut s = Session::lease(browser);
     s.open(&server.origin);

@@ -5,6 +5,7 @@
 //! README's two commands work on a fresh machine. Installed tools are reused
 //! from `~/.cargo/bin` and `~/.cache/waitlab`.
 
+mod packs;
 mod tools;
 
 #[cfg(test)]
@@ -28,7 +29,9 @@ commands:
   bench   bundle sizes, fidelity ratios against a raw-JS probe, and the
           wall time of a default native run
   native  run waitlab-native with its defaults and write this machine's
-          set to www/data/native/ (listed in its index.json)
+          set to www/data/native/ (listed in its index.json), then its packs
+  packs   write the packs the page loads (www/data/native/packs/) from the
+          JSON sets listed in www/data/native/index.json
 ";
 
 fn main() -> ExitCode {
@@ -39,6 +42,7 @@ fn main() -> ExitCode {
         Some("dist") => dist().map(|_| ()),
         Some("bench") => bench(),
         Some("native") => native(),
+        Some("packs") => packs::write(),
         Some("-h" | "--help" | "help") => {
             print!("{HELP}");
             Ok(())
@@ -268,7 +272,7 @@ fn native() -> Result {
         println!("xtask: added {name} to {}", index_path.display());
     }
     println!("xtask: wrote {out} in {seconds:.1} s");
-    Ok(())
+    packs::write()
 }
 
 /// The index text with `file` appended to its sets (in the layout the

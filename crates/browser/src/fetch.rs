@@ -1,5 +1,5 @@
-//! `fetch` of a same-origin text file, with every failure as a message,
-//! and never a hang: a response that does not come is given up on.
+//! `fetch` of a same-origin file as bytes, with every failure as a
+//! message, and never a hang: a response that does not come is given up on.
 
 use super::js_error_message;
 use futures::future::{Either, select};
@@ -9,7 +9,7 @@ use wasm_bindgen_futures::JsFuture;
 
 /// The body of `url` (relative to the page), or why it could not be read.
 /// Main thread only.
-pub async fn fetch_text(url: &str) -> Result<String, String> {
+pub async fn fetch_bytes(url: &str) -> Result<Vec<u8>, String> {
     let window = web_sys::window().ok_or("fetch needs a window")?;
     let response = JsFuture::from(window.fetch_with_str(url))
         .await
@@ -23,25 +23,23 @@ pub async fn fetch_text(url: &str) -> Result<String, String> {
             response.status()
         ));
     }
-    let body = response
-        .text()
-        .map_err(|e| format!("could not read {url}: {}", js_error_message(&e)))?;
-    JsFuture::from(body)
+    let unreadable =
+        |e: wasm_bindgen::JsValue| format!("could not read {url}: {}", js_error_message(&e));
+    let body = JsFuture::from(response.array_buffer().map_err(unreadable)?)
         .await
-        .map_err(|e| format!("could not read {url}: {}", js_error_message(&e)))?
-        .as_string()
-        .ok_or_else(|| format!("{url} is not text"))
+        .map_err(unreadable)?;
+    Ok(js_sys::Uint8Array::new(&body).to_vec())
 }
 
-/// [`fetch_text`] that calls `on_slow` once if `url` has not arrived
+/// [`fetch_bytes`] that calls `on_slow` once if `url` has not arrived
 /// after `slow_ms`, and gives up after `limit_ms`.
-pub async fn fetch_text_within(
+pub async fn fetch_bytes_within(
     url: &str,
     slow_ms: u32,
     limit_ms: u32,
     on_slow: impl FnOnce(),
-) -> Result<String, String> {
-    let fetch = Box::pin(fetch_text(url));
+) -> Result<Vec<u8>, String> {
+    let fetch = Box::pin(fetch_bytes(url));
     let fetch = match select(fetch, TimeoutFuture::new(slow_ms)).await {
         Either::Left((result, _)) => return result,
         Either::Right((_, fetch)) => fetch,

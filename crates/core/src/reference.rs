@@ -1,10 +1,11 @@
 //! Bundled reference sets: native results and the article's stated figures,
-//! shipped as JSON beside the page and listed in an index, so adding a
-//! machine is adding a file and a line.
+//! kept as JSON in `www/data/native/` and listed in an index, so adding a
+//! machine is adding a file and a line (and `cargo xtask packs`).
 //!
-//! Both the index and every set are untrusted input to the page: they are
-//! validated here (schema name, version, file names, stated columns), and
-//! every refusal is a message, never a panic.
+//! The page reads neither: it loads the packs `cargo xtask packs` makes of
+//! them (`crate::link::set`). This module reads the sources for the tools
+//! that write packs and check sets, validating them (schema name, version,
+//! file names, stated columns), every refusal a message, never a panic.
 
 use crate::compare::check_stated;
 use crate::schema::Report;
@@ -14,8 +15,6 @@ use serde::{Deserialize, Serialize};
 pub const INDEX_SCHEMA: &str = "waitlab.reference-index";
 /// The index version this build reads and writes.
 pub const INDEX_VERSION: u32 = 1;
-/// Where the page finds the index, relative to the page.
-pub const INDEX_PATH: &str = "data/native/index.json";
 
 /// The list of bundled sets.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

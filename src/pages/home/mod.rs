@@ -38,10 +38,16 @@ fn section(experiment: Experiment) -> AnyView {
 /// The page: the whole playground, or one embedded experiment.
 #[component]
 pub fn App() -> impl IntoView {
-    provide_context(use_reference_sets());
+    let embed = embed_slug();
+    // An embed loads the native parts of its experiment only.
+    let shown = match embed.as_deref().map(Experiment::from_slug) {
+        Some(Some(experiment)) => vec![experiment],
+        Some(None) => Vec::new(),
+        None => Experiment::ALL.to_vec(),
+    };
+    provide_context(use_reference_sets(shown));
     provide_context(use_linked_runs());
     provide_context(use_environment());
-    let embed = embed_slug();
     provide_context(Embedded(embed.is_some()));
     match embed {
         Some(slug) => view! { <Embed slug=slug /> }.into_any(),

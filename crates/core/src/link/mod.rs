@@ -29,6 +29,7 @@
 
 mod env;
 mod ladder;
+pub mod set;
 mod starvation;
 #[cfg(test)]
 mod tests;
@@ -57,8 +58,8 @@ pub const RELATIVE_PRECISION: f64 = 0.01;
 pub const FLOOR_MS: f64 = 1e-4;
 /// The quantiles a sketch keeps.
 pub const SKETCH_QUANTILES: [f64; 8] = [0.0, 0.1, 0.25, 0.5, 0.75, 0.9, 0.99, 1.0];
-/// Largest quantization step read (about 10¹² ms), so every decoded value
-/// is finite.
+/// Largest quantization step a link reads (about 10¹² ms), so every
+/// decoded value is finite.
 const MAX_STEPS: u64 = 3700;
 
 /// Why a link could not be read.
@@ -90,62 +91,111 @@ pub(super) fn damaged<T>(what: &'static str) -> Result<T, LinkError> {
     Err(LinkError::Damaged(what))
 }
 
-/// The quantization code of `v`: 0 for magnitudes under [`FLOOR_MS`],
-/// otherwise the signed index of its log step.
-pub fn quantize(v: f64) -> i64 {
-    if !v.is_finite() || v.abs() < FLOOR_MS {
-        return 0;
-    }
-    let steps = ((v.abs() / FLOOR_MS).ln() / RELATIVE_PRECISION.ln_1p()).round() as i64;
-    v.signum() as i64 * (steps + 1)
+/// How a body quantizes its values: the smallest magnitude it keeps and
+/// its largest step (about 10¹² ms either way, so every decoded value is
+/// finite).
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Scale {
+    floor_ms: f64,
+    max_steps: u64,
 }
 
-/// The value of a quantization code.
-pub fn dequantize(code: i64) -> f64 {
-    if code == 0 {
-        return 0.0;
+/// Links: values down to [`FLOOR_MS`] (a browser's clock steps 5 µs at
+/// best).
+pub(super) const LINK_SCALE: Scale = Scale {
+    floor_ms: FLOOR_MS,
+    max_steps: MAX_STEPS,
+};
+
+/// Bundled sets: values down to a femtosecond, since native clocks step in
+/// tens of nanoseconds and spins last a few.
+pub(super) const SET_SCALE: Scale = Scale {
+    floor_ms: 1e-12,
+    max_steps: 5600,
+};
+
+impl Default for Scale {
+    fn default() -> Self {
+        LINK_SCALE
     }
-    let steps = (code.unsigned_abs() - 1).min(MAX_STEPS) as f64;
-    code.signum() as f64 * FLOOR_MS * (steps * RELATIVE_PRECISION.ln_1p()).exp()
+}
+
+impl Scale {
+    /// The quantization code of `v`: 0 for magnitudes under the floor,
+    /// otherwise the signed index of its log step.
+    pub(super) fn quantize(self, v: f64) -> i64 {
+        if !v.is_finite() || v.abs() < self.floor_ms {
+            return 0;
+        }
+        let steps = ((v.abs() / self.floor_ms).ln() / RELATIVE_PRECISION.ln_1p()).round() as i64;
+        v.signum() as i64 * (steps + 1)
+    }
+
+    /// The value of a quantization code.
+    pub(super) fn dequantize(self, code: i64) -> f64 {
+        if code == 0 {
+            return 0.0;
+        }
+        let steps = (code.unsigned_abs() - 1).min(self.max_steps) as f64;
+        code.signum() as f64 * self.floor_ms * (steps * RELATIVE_PRECISION.ln_1p()).exp()
+    }
+}
+
+/// A link's quantization code of `v`: 0 for magnitudes under
+/// [`FLOOR_MS`], otherwise the signed index of its log step.
+pub fn quantize(v: f64) -> i64 {
+    LINK_SCALE.quantize(v)
+}
+
+/// The value of a link's quantization code.
+pub fn dequantize(code: i64) -> f64 {
+    LINK_SCALE.dequantize(code)
 }
 
 /// The uncompressed body of `report`'s link.
 pub fn encode_body(report: &Report) -> Vec<u8> {
     let mut w = Writer::default();
-    w.env(&report.env);
-    let present = [
-        report.timed_waits.is_some(),
-        report.main_starvation.is_some(),
-        report.pool_starvation.is_some(),
-        report.spin_ladder.is_some(),
-        report.wake_latency.is_some(),
-        report.failure.is_some(),
-    ];
-    w.byte(
-        present
-            .iter()
-            .enumerate()
-            .fold(0, |m, (i, &p)| m | (u8::from(p) << i)),
-    );
-    if let Some(tw) = &report.timed_waits {
-        w.timed_waits(tw);
-    }
-    if let Some(m) = &report.main_starvation {
-        w.main_starvation(m);
-    }
-    if let Some(p) = &report.pool_starvation {
-        w.pool_starvation(p);
-    }
-    if let Some(l) = &report.spin_ladder {
-        w.spin_ladder(l);
-    }
-    if let Some(wl) = &report.wake_latency {
-        w.wake_latency(wl);
-    }
-    if let Some(f) = &report.failure {
-        w.text(f);
-    }
+    w.body(report);
     w.0.0
+}
+
+impl Writer {
+    /// A report: the environment, which sections follow, and each.
+    fn body(&mut self, report: &Report) {
+        self.env(&report.env);
+        let present = [
+            report.timed_waits.is_some(),
+            report.main_starvation.is_some(),
+            report.pool_starvation.is_some(),
+            report.spin_ladder.is_some(),
+            report.wake_latency.is_some(),
+            report.failure.is_some(),
+        ];
+        self.byte(
+            present
+                .iter()
+                .enumerate()
+                .fold(0, |m, (i, &p)| m | (u8::from(p) << i)),
+        );
+        if let Some(tw) = &report.timed_waits {
+            self.timed_waits(tw);
+        }
+        if let Some(m) = &report.main_starvation {
+            self.main_starvation(m);
+        }
+        if let Some(p) = &report.pool_starvation {
+            self.pool_starvation(p);
+        }
+        if let Some(l) = &report.spin_ladder {
+            self.spin_ladder(l);
+        }
+        if let Some(wl) = &report.wake_latency {
+            self.wake_latency(wl);
+        }
+        if let Some(f) = &report.failure {
+            self.text(f);
+        }
+    }
 }
 
 /// The share payload (`v1:…`) of a raw-DEFLATE-compressed body.
@@ -183,35 +233,44 @@ pub fn decode_body(bytes: &[u8]) -> Result<Report, LinkError> {
     let mut r = Reader {
         r: crate::bytes::Reader::new(bytes),
         samples_left: MAX_TOTAL_SAMPLES,
+        scale: LINK_SCALE,
     };
-    let env = r.env()?;
-    let present = r.byte()?;
-    if present >> 6 != 0 {
-        return damaged("unknown sections");
-    }
-    let has = |i: u8| present & (1 << i) != 0;
-    let mut report = Report::new(env, None);
-    report.from_link = true;
-    if has(0) {
-        report.timed_waits = Some(r.timed_waits()?);
-    }
-    if has(1) {
-        report.main_starvation = Some(r.main_starvation()?);
-    }
-    if has(2) {
-        report.pool_starvation = Some(r.pool_starvation()?);
-    }
-    if has(3) {
-        report.spin_ladder = Some(r.spin_ladder()?);
-    }
-    if has(4) {
-        report.wake_latency = Some(r.wake_latency()?);
-    }
-    if has(5) {
-        report.failure = Some(r.text()?);
-    }
+    let report = r.body()?;
     r.finish()?;
     Ok(report)
+}
+
+impl Reader<'_> {
+    /// A report written by [`Writer::body`], marked as decoded.
+    fn body(&mut self) -> Result<Report, LinkError> {
+        let env = self.env()?;
+        let present = self.byte()?;
+        if present >> 6 != 0 {
+            return damaged("unknown sections");
+        }
+        let has = |i: u8| present & (1 << i) != 0;
+        let mut report = Report::new(env, None);
+        report.from_link = true;
+        if has(0) {
+            report.timed_waits = Some(self.timed_waits()?);
+        }
+        if has(1) {
+            report.main_starvation = Some(self.main_starvation()?);
+        }
+        if has(2) {
+            report.pool_starvation = Some(self.pool_starvation()?);
+        }
+        if has(3) {
+            report.spin_ladder = Some(self.spin_ladder()?);
+        }
+        if has(4) {
+            report.wake_latency = Some(self.wake_latency()?);
+        }
+        if has(5) {
+            report.failure = Some(self.text()?);
+        }
+        Ok(report)
+    }
 }
 
 /// The payloads of a link or fragment: what follows `#` if there is one,

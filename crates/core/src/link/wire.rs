@@ -3,7 +3,7 @@
 //! back by [`Reader`], which checks every count against a limit; and the
 //! URL-safe base64 around the deflated body.
 
-use super::{LinkError, SKETCH_QUANTILES, damaged, dequantize, quantize};
+use super::{LinkError, SKETCH_QUANTILES, Scale, damaged};
 use crate::bytes;
 use crate::outcome::Outcome;
 use crate::starvation::JobMode;
@@ -63,9 +63,9 @@ pub(super) fn ticks(ms: f64, tick: f64) -> i64 {
 }
 
 /// A link body's writer: the shared byte primitives plus the link's own
-/// quantized values, sketches and outcomes.
+/// quantized values (on its scale), sketches and outcomes.
 #[derive(Default)]
-pub(super) struct Writer(pub(super) bytes::Writer);
+pub(super) struct Writer(pub(super) bytes::Writer, pub(super) Scale);
 
 impl std::ops::Deref for Writer {
     type Target = bytes::Writer;
@@ -82,7 +82,8 @@ impl std::ops::DerefMut for Writer {
 
 impl Writer {
     pub(super) fn q(&mut self, v: f64) {
-        self.ivar(quantize(v));
+        let code = self.1.quantize(v);
+        self.ivar(code);
     }
 
     /// A text, cut to [`MAX_TEXT`] characters.
@@ -105,8 +106,11 @@ impl Writer {
     /// to the median's code (usually one byte).
     pub(super) fn summary(&mut self, s: &Summary) {
         self.uvar(u64::from(s.n));
-        self.deltas([s.min, s.p50, s.p90, s.p99, s.max].map(quantize));
-        self.ivar(quantize(s.mean) - quantize(s.p50));
+        let q = |v| self.1.quantize(v);
+        let codes = [s.min, s.p50, s.p90, s.p99, s.max].map(q);
+        let mean = q(s.mean) - q(s.p50);
+        self.deltas(codes);
+        self.ivar(mean);
     }
 
     /// An outcome. A sketch whose sample count is `usual_n` (the configured
@@ -125,9 +129,10 @@ impl Writer {
                         self.byte(5);
                         self.uvar(n);
                     }
-                    let codes = SKETCH_QUANTILES.map(|q| quantize(samples.quantile(q)));
+                    let scale = self.1;
+                    let codes = SKETCH_QUANTILES.map(|q| scale.quantize(samples.quantile(q)));
                     self.deltas(codes);
-                    self.ivar(quantize(summary.mean) - codes[MEDIAN]);
+                    self.ivar(scale.quantize(summary.mean) - codes[MEDIAN]);
                 }
                 Err(_) => {
                     self.byte(1);
@@ -154,6 +159,8 @@ pub(super) struct Reader<'a> {
     pub(super) r: bytes::Reader<'a>,
     /// How many more samples the body may make the decoder reconstruct.
     pub(super) samples_left: usize,
+    /// How the body's values were quantized.
+    pub(super) scale: Scale,
 }
 
 impl<'a> std::ops::Deref for Reader<'a> {
@@ -171,7 +178,7 @@ impl<'a> std::ops::DerefMut for Reader<'a> {
 
 impl Reader<'_> {
     pub(super) fn q(&mut self) -> Result<f64, LinkError> {
-        Ok(dequantize(self.ivar()?))
+        Ok(self.scale.dequantize(self.ivar()?))
     }
 
     /// A text written by [`Writer::text`].
@@ -193,8 +200,9 @@ impl Reader<'_> {
     pub(super) fn summary(&mut self) -> Result<Summary, LinkError> {
         let n = self.upto(u64::from(u32::MAX))?;
         let codes = self.deltas(5)?;
-        let mean = dequantize(codes[1].saturating_add(self.ivar()?));
-        let v: Vec<f64> = codes.into_iter().map(dequantize).collect();
+        let scale = self.scale;
+        let mean = scale.dequantize(codes[1].saturating_add(self.ivar()?));
+        let v: Vec<f64> = codes.into_iter().map(|c| scale.dequantize(c)).collect();
         if n == 0 || v.windows(2).any(|p| p[0] > p[1]) {
             return damaged("an impossible summary");
         }
@@ -220,8 +228,9 @@ impl Reader<'_> {
                     self.upto(u64::from(most))? as usize
                 };
                 let codes = self.deltas(SKETCH_QUANTILES.len())?;
-                let mean = dequantize(codes[MEDIAN].saturating_add(self.ivar()?));
-                let q: Vec<f64> = codes.into_iter().map(dequantize).collect();
+                let scale = self.scale;
+                let mean = scale.dequantize(codes[MEDIAN].saturating_add(self.ivar()?));
+                let q: Vec<f64> = codes.into_iter().map(|c| scale.dequantize(c)).collect();
                 if n == 0 || q.windows(2).any(|p| p[0] > p[1]) {
                     return damaged("an impossible sketch");
                 }
