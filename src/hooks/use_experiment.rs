@@ -6,6 +6,7 @@ use futures::future::{AbortHandle, Abortable};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use std::future::Future;
+use std::pin::Pin;
 use std::rc::Rc;
 use waitlab_core::schema::Report;
 
@@ -54,6 +55,10 @@ impl<C> Clone for UseExperiment<C> {
 
 impl<C> Copy for UseExperiment<C> {}
 
+/// A run under way, type-erased so one copy of the machinery below serves
+/// every experiment.
+type RunFuture = Pin<Box<dyn Future<Output = Report>>>;
+
 /// An experiment as reactive state: `runner` measures one run.
 pub fn use_experiment<C, F, Fut>(runner: F) -> UseExperiment<C>
 where
@@ -61,67 +66,95 @@ where
     F: Fn(C, Publish) -> Fut + Copy + Send + Sync + 'static,
     Fut: Future<Output = Report> + 'static,
 {
-    let (progress, set_progress) = signal(None::<Progress>);
-    let report = RwSignal::new(None::<Report>);
-    let (notice, set_notice) = signal(None::<Notice>);
-    let handle = StoredValue::new(None::<AbortHandle>);
+    let state = State::new();
+    let run = Callback::new(move |config: C| {
+        state.start(Box::new(move |publish| Box::pin(runner(config, publish))));
+    });
+    UseExperiment {
+        progress: state.progress.read_only(),
+        report: state.report,
+        notice: state.notice.read_only(),
+        run,
+        cancel: Callback::new(move |()| state.cancel()),
+    }
+}
 
-    let stop = move || {
-        if let Some(h) = handle.try_update_value(Option::take).flatten() {
+/// The signals of one experiment and the handle of its run under way.
+#[derive(Clone, Copy)]
+struct State {
+    progress: RwSignal<Option<Progress>>,
+    report: RwSignal<Option<Report>>,
+    notice: RwSignal<Option<Notice>>,
+    handle: StoredValue<Option<AbortHandle>>,
+}
+
+impl State {
+    fn new() -> Self {
+        let state = State {
+            progress: RwSignal::new(None),
+            report: RwSignal::new(None),
+            notice: RwSignal::new(None),
+            handle: StoredValue::new(None),
+        };
+        on_cleanup(move || {
+            state.stop();
+        });
+        state
+    }
+
+    /// Drops the run under way, if any; whether there was one.
+    fn stop(self) -> bool {
+        if let Some(h) = self.handle.try_update_value(Option::take).flatten() {
             h.abort();
             true
         } else {
             false
         }
-    };
-    let cancel = Callback::new(move |()| {
-        if stop() {
-            set_progress.set(None);
-            set_notice.set(Some(Notice::note("Run cancelled: nothing is left running")));
+    }
+
+    fn cancel(self) {
+        if self.stop() {
+            self.progress.set(None);
+            self.notice
+                .set(Some(Notice::note("Run cancelled: nothing is left running")));
         }
-    });
-    let run = Callback::new(move |config: C| {
-        stop();
+    }
+
+    /// Starts the run `make` builds (cancelling one under way).
+    fn start(self, make: Box<dyn FnOnce(Publish) -> RunFuture>) {
+        self.stop();
         let (abort, registration) = AbortHandle::new_pair();
-        handle.set_value(Some(abort));
-        set_notice.set(None);
-        set_progress.set(Some(Progress::default()));
+        self.handle.set_value(Some(abort));
+        self.notice.set(None);
+        self.progress.set(Some(Progress::default()));
         let last = std::cell::Cell::new(f64::NEG_INFINITY);
+        let progress = self.progress;
         let publish: Publish = Rc::new(move |p: Progress| {
             let now = waitlab_browser::clock::now();
             let edge = p.done == 0 || p.done >= p.total;
             if edge || now - last.get() >= PROGRESS_EVERY_MS {
                 last.set(now);
-                set_progress.set(Some(p));
+                progress.set(Some(p));
             }
         });
+        let run = make(publish);
         spawn_local(async move {
-            if let Ok(r) = Abortable::new(runner(config, publish), registration).await {
+            if let Ok(r) = Abortable::new(run, registration).await {
                 if let Some(failure) = &r.failure {
-                    set_notice.set(Some(Notice {
+                    self.notice.set(Some(Notice {
                         text: failure.clone(),
                         failed: true,
                     }));
                 } else if r.env.hidden_during_run {
-                    set_notice.set(Some(Notice::note(
+                    self.notice.set(Some(Notice::note(
                         "The page was hidden during this run: browsers throttle timers in \
                          background tabs, so these numbers are marked as throttled",
                     )));
                 }
-                report.set(Some(r));
-                handle.set_value(None);
-                set_progress.set(None);
+                self.report.set(Some(r));
+                self.handle.set_value(None);
+                self.progress.set(None);
             }
         });
-    });
-    on_cleanup(move || {
-        stop();
-    });
-    UseExperiment {
-        progress,
-        report,
-        notice,
-        run,
-        cancel,
     }
 }

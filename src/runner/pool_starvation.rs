@@ -88,7 +88,7 @@ async fn run_mode(
             }
         }
     }
-    spans.sort_by(|a, b| a.start_ms.total_cmp(&b.start_ms));
+    spans.sort_unstable_by(|a, b| a.start_ms.total_cmp(&b.start_ms));
     let batch_ms = spans
         .iter()
         .filter(|s| s.job < extra)

@@ -36,7 +36,7 @@ impl ClockInfo {
         if steps.is_empty() {
             return None;
         }
-        steps.sort_by(f64::total_cmp);
+        steps.sort_unstable_by(f64::total_cmp);
         Some(ClockInfo {
             min_step_ms: steps[0],
             typical_step_ms: steps[steps.len() / 2],

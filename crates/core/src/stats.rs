@@ -36,7 +36,7 @@ impl Samples {
         if let Some(i) = values.iter().position(|v| !v.is_finite()) {
             return Err(SamplesError::NotFinite(i));
         }
-        values.sort_by(f64::total_cmp);
+        values.sort_unstable_by(f64::total_cmp);
         Ok(Self { sorted: values })
     }
 

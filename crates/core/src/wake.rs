@@ -238,7 +238,7 @@ pub fn skew_ms(exchanges: &[[f64; 4]]) -> f64 {
     if by_round_trip.is_empty() {
         return 0.0;
     }
-    by_round_trip.sort_by(|a, b| a.0.total_cmp(&b.0));
+    by_round_trip.sort_unstable_by(|a, b| a.0.total_cmp(&b.0));
     let best = &by_round_trip[..by_round_trip.len().div_ceil(4)];
     best.iter().map(|(_, offset)| offset).sum::<f64>() / best.len() as f64
 }
