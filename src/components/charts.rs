@@ -13,6 +13,12 @@ use waitlab_core::timed::CellKey;
 
 const WIDTH: f64 = 760.0;
 
+/// An SVG coordinate or length, to a tenth of a pixel (written by
+/// `waitlab_core::number`, the page's one float formatter).
+pub(crate) fn coord(v: f64) -> String {
+    waitlab_core::number::fixed(v, 1)
+}
+
 /// Vertical grid lines and labels of an x axis.
 pub fn x_axis(scale: &Scale, top: f64, bottom: f64) -> impl IntoView + use<> {
     scale
@@ -20,8 +26,8 @@ pub fn x_axis(scale: &Scale, top: f64, bottom: f64) -> impl IntoView + use<> {
         .into_iter()
         .map(|t| {
             view! {
-                <line class="grid" x1=t.pos x2=t.pos y1=top y2=bottom />
-                <text class="tick" x=t.pos y=bottom + 14.0 text-anchor="middle">{t.label}</text>
+                <line class="grid" x1=coord(t.pos) x2=coord(t.pos) y1=coord(top) y2=coord(bottom) />
+                <text class="tick" x=coord(t.pos) y=coord(bottom + 14.0) text-anchor="middle">{t.label}</text>
             }
         })
         .collect_view()
@@ -59,8 +65,8 @@ fn y_axis(scale: &Scale, left: f64, right: f64) -> impl IntoView + use<> {
         .into_iter()
         .map(|t| {
             view! {
-                <line class="grid" x1=left x2=right y1=t.pos y2=t.pos />
-                <text class="tick" x=left - 6.0 y=t.pos + 4.0 text-anchor="end">{t.label}</text>
+                <line class="grid" x1=coord(left) x2=coord(right) y1=coord(t.pos) y2=coord(t.pos) />
+                <text class="tick" x=coord(left - 6.0) y=coord(t.pos + 4.0) text-anchor="end">{t.label}</text>
             }
         })
         .collect_view()
@@ -92,26 +98,26 @@ pub fn OverviewChart(
             let y = TOP + ROW * (i as f64 + 0.5);
             let notch = row.requested_ms.filter(|&d| d > 0.0).map(|d| {
                 let px = x.map(d);
-                view! { <line class="requested" x1=px x2=px y1=y - 7.0 y2=y + 7.0 /> }
+                view! { <line class="requested" x1=coord(px) x2=coord(px) y1=coord(y - 7.0) y2=coord(y + 7.0) /> }
             });
             view! {
                 <g data-testid=format!("overview-{}", row.id)>
-                    <text class="row-label" x=LEFT - 8.0 y=y + 4.0 text-anchor="end">{row.label.clone()}</text>
-                    <line class="range" x1=x.map(s.min) x2=x.map(s.max) y1=y y2=y />
-                    <line class="spread" x1=x.map(s.p50) x2=x.map(s.p99) y1=y y2=y />
+                    <text class="row-label" x=coord(LEFT - 8.0) y=coord(y + 4.0) text-anchor="end">{row.label.clone()}</text>
+                    <line class="range" x1=coord(x.map(s.min)) x2=coord(x.map(s.max)) y1=coord(y) y2=coord(y) />
+                    <line class="spread" x1=coord(x.map(s.p50)) x2=coord(x.map(s.p99)) y1=coord(y) y2=coord(y) />
                     {notch}
-                    <circle class="median" cx=x.map(s.p50) cy=y r="4" />
+                    <circle class="median" cx=coord(x.map(s.p50)) cy=coord(y) r="4" />
                     <title>{format!("{}: p50 {} ms, p99 {} ms, max {} ms", row.label, format_ms(s.p50), format_ms(s.p99), format_ms(s.max))}</title>
                 </g>
             }
         })
         .collect_view();
     view! {
-        <svg class="chart" viewBox=format!("0 0 {WIDTH} {height}") role="img"
+        <svg class="chart" viewBox=format!("0 0 {} {}", coord(WIDTH), coord(height)) role="img"
             aria-label="Median, p99 and range of every measured wait, log scale in milliseconds">
             {x_axis(&x, TOP, bottom)}
             {marks}
-            <text class="axis-label" x=WIDTH - 12.0 y=height - 2.0 text-anchor="end">"ms (log scale) · dot p50 · bar to p99 · line min–max · notch = requested"</text>
+            <text class="axis-label" x=coord(WIDTH - 12.0) y=coord(height - 2.0) text-anchor="end">"ms (log scale) · dot p50 · bar to p99 · line min–max · notch = requested"</text>
         </svg>
     }
 }
@@ -145,7 +151,7 @@ pub fn HistogramChart(
         .zip(&bins)
         .map(|(r, b)| {
             view! {
-                <rect class="bar" x=r.x y=r.y width=r.width height=r.height>
+                <rect class="bar" x=coord(r.x) y=coord(r.y) width=coord(r.width) height=coord(r.height)>
                     <title>{format!("{}–{} ms: {} samples", format_ms(b.lo), format_ms(b.hi), b.count)}</title>
                 </rect>
             }
@@ -154,21 +160,21 @@ pub fn HistogramChart(
     let marker = |class: &'static str, value: f64, label_y: f64, text: String| {
         let px = x.map(value);
         view! {
-            <line class=class x1=px x2=px y1=TOP y2=bottom />
-            <text class=format!("{class}-label") x=px + 3.0 y=label_y>{text}</text>
+            <line class=class x1=coord(px) x2=coord(px) y1=coord(TOP) y2=coord(bottom) />
+            <text class=format!("{class}-label") x=coord(px + 3.0) y=coord(label_y)>{text}</text>
         }
     };
     let p50 = samples.quantile(0.5);
     let p99 = samples.quantile(0.99);
     view! {
-        <svg class="chart" viewBox=format!("0 0 {WIDTH} {HEIGHT}") role="img"
+        <svg class="chart" viewBox=format!("0 0 {} {}", coord(WIDTH), coord(HEIGHT)) role="img"
             aria-label=format!("Histogram of {}", key.label())>
             {x_axis(&x, TOP, bottom)}
             {bars}
             {requested.map(|d| marker("requested", d, bottom - 6.0, format!("asked {} ms", format_ms(d))))}
             {marker("p50", p50, TOP + 10.0, format!("p50 {}", format_ms(p50)))}
             {marker("p99", p99, TOP + 23.0, format!("p99 {}", format_ms(p99)))}
-            <text class="axis-label" x=WIDTH - 12.0 y=HEIGHT - 2.0 text-anchor="end">
+            <text class="axis-label" x=coord(WIDTH - 12.0) y=coord(HEIGHT - 2.0) text-anchor="end">
                 {match key.requested_ms {
                     Some(d) if requested.is_none() => format!("{} · {} samples · ms · asked {d} ms, off the left edge", key.label(), samples.len()),
                     _ => format!("{} · {} samples · ms", key.label(), samples.len()),
@@ -210,24 +216,24 @@ pub fn ChainChart(
             let clamped = onset.is_some_and(|o| level >= o);
             let (top, whisker) = (y.map(s.p50), y.map(s.p90));
             view! {
-                <rect class=if clamped { "bar clamped" } else { "bar" } x=x0 y=top width=slot * 0.7 height=bottom - top>
+                <rect class=if clamped { "bar clamped" } else { "bar" } x=coord(x0) y=coord(top) width=coord(slot * 0.7) height=coord(bottom - top)>
                     <title>{format!("level {level}: p50 {} ms, p90 {} ms", format_ms(s.p50), format_ms(s.p90))}</title>
                 </rect>
-                <line class="whisker" x1=x0 + slot * 0.35 x2=x0 + slot * 0.35 y1=top y2=whisker />
-                <text class="tick" x=x0 + slot * 0.35 y=bottom + 14.0 text-anchor="middle">{level}</text>
+                <line class="whisker" x1=coord(x0 + slot * 0.35) x2=coord(x0 + slot * 0.35) y1=coord(top) y2=coord(whisker) />
+                <text class="tick" x=coord(x0 + slot * 0.35) y=coord(bottom + 14.0) text-anchor="middle">{level}</text>
             }
         })
         .collect_view();
     let ticks = y_axis(&y, LEFT, WIDTH - 12.0);
     let clamp_y = y.map(NestedChain::CLAMP_MS);
     view! {
-        <svg class="chart" viewBox=format!("0 0 {WIDTH} {HEIGHT}") role="img"
+        <svg class="chart" viewBox=format!("0 0 {} {}", coord(WIDTH), coord(HEIGHT)) role="img"
             aria-label="Delay of each level of a nested setTimeout(0) chain">
             {ticks}
             {bars}
-            <line class="clamp" x1=LEFT x2=WIDTH - 12.0 y1=clamp_y y2=clamp_y />
-            <text class="clamp-label" x=WIDTH - 14.0 y=clamp_y - 4.0 text-anchor="end">"4 ms clamp"</text>
-            <text class="axis-label" x=WIDTH - 12.0 y=HEIGHT - 2.0 text-anchor="end">
+            <line class="clamp" x1=coord(LEFT) x2=coord(WIDTH - 12.0) y1=coord(clamp_y) y2=coord(clamp_y) />
+            <text class="clamp-label" x=coord(WIDTH - 14.0) y=coord(clamp_y - 4.0) text-anchor="end">"4 ms clamp"</text>
+            <text class="axis-label" x=coord(WIDTH - 12.0) y=coord(HEIGHT - 2.0) text-anchor="end">
                 {match onset {
                     Some(level) => format!("nesting level · clamped from level {level} · bar p50, whisker p90, ms"),
                     None => "nesting level · no clamp seen · bar p50, whisker p90, ms".to_owned(),
@@ -274,7 +280,13 @@ pub fn FrameGapChart(
             let points = run
                 .frame_gaps()
                 .into_iter()
-                .map(|(t, gap)| format!("{:.1},{:.1}", x.map(t), y.map(gap)))
+                .map(|(t, gap)| {
+                    format!(
+                        "{},{}",
+                        waitlab_core::number::fixed(x.map(t), 1),
+                        waitlab_core::number::fixed(y.map(gap), 1)
+                    )
+                })
                 .collect::<Vec<_>>()
                 .join(" ");
             view! { <polyline class=format!("gaps {}", run.mode.name()) points=points /> }
@@ -283,15 +295,15 @@ pub fn FrameGapChart(
     let y_ticks = y_axis(&y, LEFT, WIDTH - 12.0);
     let frame_y = y.map(1000.0 / 60.0);
     view! {
-        <svg class="chart" viewBox=format!("0 0 {WIDTH} {HEIGHT}") role="img"
+        <svg class="chart" viewBox=format!("0 0 {} {}", coord(WIDTH), coord(HEIGHT)) role="img"
             aria-label="Time between animation frames during each batch, log scale">
             {y_ticks}
             {x_axis(&x, TOP, bottom)}
-            <line class="frame-line" x1=LEFT x2=WIDTH - 12.0 y1=frame_y y2=frame_y />
+            <line class="frame-line" x1=coord(LEFT) x2=coord(WIDTH - 12.0) y1=coord(frame_y) y2=coord(frame_y) />
             {lines}
-            <text class="legend blocking" x=LEFT + 8.0 y=TOP + 12.0>"— blocking"</text>
-            <text class="legend async" x=LEFT + 90.0 y=TOP + 12.0>"— async"</text>
-            <text class="axis-label" x=WIDTH - 12.0 y=HEIGHT - 2.0 text-anchor="end">
+            <text class="legend blocking" x=coord(LEFT + 8.0) y=coord(TOP + 12.0)>"— blocking"</text>
+            <text class="legend async" x=coord(LEFT + 90.0) y=coord(TOP + 12.0)>"— async"</text>
+            <text class="axis-label" x=coord(WIDTH - 12.0) y=coord(HEIGHT - 2.0) text-anchor="end">
                 "ms since the batch was queued · gap between frames, ms (log) · dashed = 60 fps"
             </text>
         </svg>
@@ -331,8 +343,8 @@ pub fn PoolGantt(
                     let extra = s.job == config.jobs;
                     view! {
                         <rect class=if extra { "job extra" } else { "job" }
-                            x=x0 y=top + ROW * f64::from(s.worker) + 2.0
-                            width=(x1 - x0).max(1.5) height=ROW - 4.0>
+                            x=coord(x0) y=coord(top + ROW * f64::from(s.worker) + 2.0)
+                            width=coord((x1 - x0).max(1.5)) height=coord(ROW - 4.0)>
                             <title>{format!("job {}{}: {}–{} ms", s.job, if extra { " (extra)" } else { "" }, format_ms(s.start_ms), format_ms(s.end_ms))}</title>
                         </rect>
                     }
@@ -341,25 +353,25 @@ pub fn PoolGantt(
             let labels = (0..config.workers)
                 .map(|w| {
                     view! {
-                        <text class="tick" x=LEFT - 6.0 y=top + ROW * f64::from(w) + ROW - 4.0 text-anchor="end">
+                        <text class="tick" x=coord(LEFT - 6.0) y=coord(top + ROW * f64::from(w) + ROW - 4.0) text-anchor="end">
                             {format!("worker {}", w + 1)}
                         </text>
                     }
                 })
                 .collect_view();
             view! {
-                <text class="panel-label" x=LEFT y=top - 3.0>{run.mode.name()}</text>
+                <text class="panel-label" x=coord(LEFT) y=coord(top - 3.0)>{run.mode.name()}</text>
                 {labels}
                 {bars}
             }
         })
         .collect_view();
     view! {
-        <svg class="chart" viewBox=format!("0 0 {WIDTH} {height}") role="img"
+        <svg class="chart" viewBox=format!("0 0 {} {}", coord(WIDTH), coord(height)) role="img"
             aria-label="Which worker ran which job when, for each mode">
             {x_axis(&x, 6.0, bottom)}
             {panels}
-            <text class="axis-label" x=WIDTH - 12.0 y=height - 2.0 text-anchor="end">
+            <text class="axis-label" x=coord(WIDTH - 12.0) y=coord(height - 2.0) text-anchor="end">
                 "ms since the batch was queued · orange = the extra job queued after the batch"
             </text>
         </svg>
@@ -387,25 +399,25 @@ pub fn LadderChart(
             let x0 = LEFT + slot * i as f64 + slot * 0.15;
             let top = y.map(s.p50_ms);
             view! {
-                <rect class=format!("bar phase-{}", s.step.phase()) x=x0 y=top width=slot * 0.7 height=(bottom - top).max(1.0)>
+                <rect class=format!("bar phase-{}", s.step.phase()) x=coord(x0) y=coord(top) width=coord(slot * 0.7) height=coord((bottom - top).max(1.0))>
                     <title>{format!("step {} ({}): p50 {} ms, max {} ms", s.count, s.step.phase(), format_ms(s.p50_ms), format_ms(s.max_ms))}</title>
                 </rect>
                 {(s.count % 5 == 0).then(|| view! {
-                    <text class="tick" x=x0 + slot * 0.35 y=bottom + 14.0 text-anchor="middle">{s.count}</text>
+                    <text class="tick" x=coord(x0 + slot * 0.35) y=coord(bottom + 14.0) text-anchor="middle">{s.count}</text>
                 })}
             }
         })
         .collect_view();
     let ticks = y_axis(&y, LEFT, WIDTH - 12.0);
     view! {
-        <svg class="chart" viewBox=format!("0 0 {WIDTH} {HEIGHT}") role="img"
+        <svg class="chart" viewBox=format!("0 0 {} {}", coord(WIDTH), coord(HEIGHT)) role="img"
             aria-label="Cost of each SpinOnce step, log scale">
             {ticks}
             {bars}
-            <text class="legend phase-spin" x=LEFT + 8.0 y=TOP + 12.0>"■ spin"</text>
-            <text class="legend phase-yield" x=LEFT + 60.0 y=TOP + 12.0>"■ yield / Sleep(0)"</text>
-            <text class="legend phase-sleep" x=LEFT + 180.0 y=TOP + 12.0>"■ Sleep(1)"</text>
-            <text class="axis-label" x=WIDTH - 12.0 y=HEIGHT - 2.0 text-anchor="end">
+            <text class="legend phase-spin" x=coord(LEFT + 8.0) y=coord(TOP + 12.0)>"■ spin"</text>
+            <text class="legend phase-yield" x=coord(LEFT + 60.0) y=coord(TOP + 12.0)>"■ yield / Sleep(0)"</text>
+            <text class="legend phase-sleep" x=coord(LEFT + 180.0) y=coord(TOP + 12.0)>"■ Sleep(1)"</text>
+            <text class="axis-label" x=coord(WIDTH - 12.0) y=coord(HEIGHT - 2.0) text-anchor="end">
                 "SpinOnce call number · p50 cost, ms (log)"
             </text>
         </svg>

@@ -4,7 +4,7 @@
 //! come from `waitlab_core::compare`; this file only draws them.
 
 use crate::components::blocks::marked_cell;
-use crate::components::charts::x_axis;
+use crate::components::charts::{coord, x_axis};
 use crate::hooks::{LinkedRuns, Loading, ReferenceSets};
 
 /// The first colour of runs opened from links (after this browser's and
@@ -253,9 +253,9 @@ fn ComparisonTable(
 /// The shape of a charted column's mark.
 fn mark(column: usize, x: f64, y: f64, class: String) -> AnyView {
     match column {
-        0 => view! { <circle class=class cx=x cy=y r="4" /> }.into_any(),
-        1 => view! { <rect class=class x=x - 3.5 y=y - 3.5 width="7" height="7" /> }.into_any(),
-        _ => view! { <polygon class=class points=format!("{x},{} {},{y} {x},{} {},{y}", y - 5.0, x + 5.0, y + 5.0, x - 5.0) /> }.into_any(),
+        0 => view! { <circle class=class cx=coord(x) cy=coord(y) r="4" /> }.into_any(),
+        1 => view! { <rect class=class x=coord(x - 3.5) y=coord(y - 3.5) width="7" height="7" /> }.into_any(),
+        _ => view! { <polygon class=class points=format!("{},{} {},{} {},{} {},{}", coord(x), coord(y - 5.0), coord(x + 5.0), coord(y), coord(x), coord(y + 5.0), coord(x - 5.0), coord(y)) /> }.into_any(),
     }
 }
 
@@ -360,7 +360,7 @@ fn ComparisonChart(
                 .into_iter()
                 .map(|ChartMark { slot, lo, hi, stated, unresolved }| {
                     let bar = (hi > lo).then(|| view! {
-                        <line class=format!("stated-range {src}") x1=x.map(lo) x2=x.map(hi) y1=y y2=y />
+                        <line class=format!("stated-range {src}") x1=coord(x.map(lo)) x2=coord(x.map(hi)) y1=coord(y) y2=coord(y) />
                     });
                     let class = format!(
                         "mark {src}{}{}",
@@ -372,7 +372,7 @@ fn ComparisonChart(
                 .collect_view();
             view! {
                 <g data-testid=format!("cmp-mark-{}", row.colour)>
-                    <text class="row-label" x=LEFT - 8.0 y=y + 4.0 text-anchor="end">{row.label}</text>
+                    <text class="row-label" x=coord(LEFT - 8.0) y=coord(y + 4.0) text-anchor="end">{row.label}</text>
                     {shapes}
                 </g>
             }
@@ -386,16 +386,16 @@ fn ComparisonChart(
             let lx = 16.0 + 170.0 * slot as f64;
             view! {
                 {mark(slot, lx, legend_y - 4.0, "mark legend-mark".to_owned())}
-                <text class="axis-label" x=lx + 9.0 y=legend_y>{columns[c].header}</text>
+                <text class="axis-label" x=coord(lx + 9.0) y=coord(legend_y)>{columns[c].header}</text>
             }
         })
         .collect_view();
     Some(view! {
-        <svg class="chart" viewBox=format!("0 0 {WIDTH} {height}") role="img"
+        <svg class="chart" viewBox=format!("0 0 {} {}", coord(WIDTH), coord(height)) role="img"
             aria-label=format!("This browser's numbers beside the native sets: {}", experiment.chart_axis())>
             {x_axis(&x, TOP, bottom)}
             {marks}
-            <text class="axis-label" x=WIDTH - 12.0 y=bottom + 28.0 text-anchor="end">{format!(
+            <text class="axis-label" x=coord(WIDTH - 12.0) y=coord(bottom + 28.0) text-anchor="end">{format!(
                 "{} · colour = source, as in the table · hollow = stated in the article{}",
                 experiment.chart_axis(),
                 if any_unresolved { " · faint = ‡ below its clock's resolution" } else { "" }

@@ -77,8 +77,8 @@ fn ProgressBar(
         .join(" · ");
     view! {
         <div class="progress" data-testid="progress" role="progressbar"
-            aria-valuemin="0" aria-valuemax="100" aria-valuenow=format!("{pct:.0}")>
-            <div class="fill" style:transform=format!("scaleX({fraction:.3})")></div>
+            aria-valuemin="0" aria-valuemax="100" aria-valuenow=waitlab_core::number::fixed(pct, 0)>
+            <div class="fill" style:transform=format!("scaleX({})", waitlab_core::number::fixed(fraction, 3))></div>
         </div>
         <p class="progress-text">{format!("{} of {} {unit}", progress.done, progress.total)}
             {(!doing.is_empty()).then(|| format!(" — measuring {doing}"))}</p>

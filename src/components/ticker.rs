@@ -39,7 +39,10 @@ pub fn Ticker(
                     let x = 1.0 - (2.0 * phase - 1.0).abs();
                     let _ = el.set_attribute(
                         "style",
-                        &format!("transform: translateX({:.2}%)", x * 100.0),
+                        &format!(
+                            "transform: translateX({}%)",
+                            waitlab_core::number::fixed(x * 100.0, 2)
+                        ),
                     );
                 }
             })));

@@ -49,6 +49,11 @@ impl Progress {
 /// Publishes progress to whoever shows it.
 pub type Publish = Rc<dyn Fn(Progress)>;
 
+/// The failure of a run that got a message it did not expect from `from`.
+fn unexpected(from: &str, message: &waitlab_core::protocol::FromWorker) -> String {
+    format!("unexpected message from {from}: {}", message.name())
+}
+
 /// How often a main-thread probe pauses to let the page show its
 /// progress, ms of sampling (each pause costs two frames, and the drawing
 /// it lets happen is work the machine does beside the next samples).

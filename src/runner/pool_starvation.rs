@@ -32,7 +32,7 @@ async fn clock_offset(worker: &mut ProbeWorker) -> Result<f64, String> {
                 received_ms,
                 sent_ms,
             } => exchanges.push([sent, received_ms, sent_ms, epoch_now()]),
-            other => return Err(format!("unexpected message from a pool worker: {other:?}")),
+            other => return Err(super::unexpected("a pool worker", &other)),
         }
     }
     Ok(skew_ms(&exchanges))
@@ -84,7 +84,7 @@ async fn run_mode(
                     });
                     reporter.update(|p| p.done += 1);
                 }
-                other => return Err(format!("unexpected message from a pool worker: {other:?}")),
+                other => return Err(super::unexpected("a pool worker", &other)),
             }
         }
     }

@@ -28,9 +28,7 @@ async fn measure(config: &LadderConfig, reporter: &Reporter) -> Result<SpinLadde
             reporter.update(|p| p.done = p.total);
             Ok(ladder)
         }
-        other => Err(format!(
-            "unexpected message from the ladder worker: {other:?}"
-        )),
+        other => Err(super::unexpected("the ladder worker", &other)),
     }
 }
 

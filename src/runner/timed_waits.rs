@@ -179,9 +179,7 @@ async fn run_worker_cells(
                     break;
                 }
                 other => {
-                    return Err(format!(
-                        "unexpected message from the probe worker: {other:?}"
-                    ));
+                    return Err(super::unexpected("the probe worker", &other));
                 }
             }
         }

@@ -41,7 +41,7 @@ async fn replies(
 fn setter_ok(reply: FromWorker) -> Result<(), String> {
     match reply {
         FromWorker::SetterDone { result } => result,
-        other => Err(format!("unexpected message from the setter: {other:?}")),
+        other => Err(super::unexpected("the setter", &other)),
     }
 }
 
@@ -76,7 +76,7 @@ async fn measure(config: &WakeConfig, reporter: &Reporter) -> Result<WakeLatency
                 setter_ok(s)?;
                 skew = Some(skew_ms(&result?));
             }
-            (other, _) => return Err(format!("unexpected message from the waiter: {other:?}")),
+            (other, _) => return Err(super::unexpected("the waiter", &other)),
         }
     }
     let delays_us = config.delays_us();
@@ -120,7 +120,7 @@ async fn measure(config: &WakeConfig, reporter: &Reporter) -> Result<WakeLatency
                     message: e.to_string(),
                 })
             }
-            (other, _) => return Err(format!("unexpected message from the waiter: {other:?}")),
+            (other, _) => return Err(super::unexpected("the waiter", &other)),
         };
         results.push(WakeResult { strategy, outcome });
         reporter.update(|p| p.done += config.rounds);

@@ -38,7 +38,8 @@ pub fn js_error_message(err: &JsValue) -> String {
     } else if let Some(s) = err.as_string() {
         s
     } else {
-        format!("{err:?}")
+        // Whatever else was thrown, as JavaScript would print it.
+        String::from(js_sys::JsString::from(err.clone()))
     }
 }
 

@@ -111,13 +111,14 @@ impl ProbeWorker {
                 }
                 Ok(other) => {
                     return Err(format!(
-                        "the probe worker did not say ready first: {other:?}"
+                        "the probe worker did not say ready first: {}",
+                        other.name()
                     ));
                 }
                 Err(Silence(ms)) => {
                     return Err(format!(
-                        "the probe worker did not start: no sign of life for {:.1} s",
-                        f64::from(ms) / 1000.0
+                        "the probe worker did not start: no sign of life for {} s",
+                        waitlab_core::number::fixed(f64::from(ms) / 1000.0, 1)
                     ));
                 }
                 Err(Said(e)) => return Err(e),
@@ -160,8 +161,8 @@ impl ProbeWorker {
                 Ok(reply) => return Ok(reply),
                 Err(Silence(ms)) => {
                     return Err(format!(
-                        "the probe worker stopped answering: nothing for {:.1} s",
-                        f64::from(ms) / 1000.0
+                        "the probe worker stopped answering: nothing for {} s",
+                        waitlab_core::number::fixed(f64::from(ms) / 1000.0, 1)
                     ));
                 }
                 Err(Said(e)) => return Err(e),

@@ -6,6 +6,7 @@
 //! milliseconds), hence the log scale; values at or below zero are pinned to
 //! the scale's floor rather than rejected.
 
+use crate::number::fixed;
 use crate::stats::Bin;
 
 /// A mapping from data values to a pixel range.
@@ -160,18 +161,17 @@ pub fn format_ms(v: f64) -> String {
     if a == 0.0 {
         "0".to_owned()
     } else if a < 0.001 {
-        format!("{v:.4}")
+        fixed(v, 4)
     } else if a < 0.01 {
-        format!("{v:.3}")
+        fixed(v, 3)
     } else if a < 1.0 {
-        let s = format!("{v:.2}");
-        s.trim_end_matches('0').to_owned()
+        fixed(v, 2).trim_end_matches('0').to_owned()
     } else if a < 10.0 {
-        format!("{v:.2}")
+        fixed(v, 2)
     } else if a < 100.0 {
-        format!("{v:.1}")
+        fixed(v, 1)
     } else {
-        format!("{v:.0}")
+        fixed(v, 0)
     }
 }
 

@@ -397,8 +397,9 @@ fn ladder_row(l: &SpinLadder, native: bool, clock: Option<ClockInfo>) -> Row {
         ],
         notes: vec![match l.calibration {
             Some(c) => format!(
-                "spin unit: {} (calibrated to .NET's {NS_PER_SPIN_UNIT:.0} ns)",
-                c.describe()
+                "spin unit: {} (calibrated to .NET's {} ns)",
+                c.describe(),
+                crate::number::fixed(NS_PER_SPIN_UNIT, 0)
             ),
             None => "spin units of eight loop turns (made before calibration): its spins do not \
                      compare with .NET's"

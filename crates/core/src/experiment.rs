@@ -50,8 +50,8 @@ impl Unit {
     pub fn format(self, v: f64) -> String {
         match self {
             Unit::Ms | Unit::Us => format_ms(v),
-            Unit::Times => format!("{v:.1}×"),
-            Unit::Count => format!("{v:.0}"),
+            Unit::Times => format!("{}×", crate::number::fixed(v, 1)),
+            Unit::Count => crate::number::fixed(v, 0),
         }
     }
 }

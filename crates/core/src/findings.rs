@@ -4,6 +4,7 @@
 use crate::chart::format_ms;
 use crate::clock::{ClockInfo, RESOLVED_STEPS};
 use crate::ladder::{NS_PER_SPIN_UNIT, SLEEP1_THRESHOLD, SpinLadder, YIELD_THRESHOLD};
+use crate::number::fixed;
 use crate::outcome::Outcome;
 use crate::schema::{NestedChain, TimedWaits};
 use crate::starvation::{MainStarvation, PoolStarvation};
@@ -234,9 +235,9 @@ pub fn spin_ladder(l: &SpinLadder, clock: Option<ClockInfo>) -> Vec<String> {
     let us = |ms: f64| {
         let us = ms * 1000.0;
         if us >= 100.0 {
-            format!("{us:.0} µs")
+            format!("{} µs", fixed(us, 0))
         } else {
-            format!("{us:.1} µs")
+            format!("{} µs", fixed(us, 1))
         }
     };
     let late: Vec<f64> = l
@@ -261,8 +262,9 @@ pub fn spin_ladder(l: &SpinLadder, clock: Option<ClockInfo>) -> Vec<String> {
     let units = match l.calibration {
         Some(c) => format!(
             "a spin unit calibrated to {} of the busy loop, as .NET calibrates Thread.SpinWait \
-             to about {NS_PER_SPIN_UNIT:.0} ns",
-            c.describe()
+             to about {} ns",
+            c.describe(),
+            fixed(NS_PER_SPIN_UNIT, 0)
         ),
         None => "spin units of eight loop turns, made before units were calibrated, so the \
                  spins do not compare with .NET's"
@@ -284,14 +286,14 @@ pub fn spin_ladder(l: &SpinLadder, clock: Option<ClockInfo>) -> Vec<String> {
     }
     for su in &l.spin_until {
         out.push(format!(
-            "A {} ms spin-until {} kept its worker busy {:.0} % of the time over {} SpinOnce calls",
+            "A {} ms spin-until {} kept its worker busy {} % of the time over {} SpinOnce calls",
             format_ms(su.wall_ms),
             if su.sleep_stage {
                 "with the sleep stage"
             } else {
                 "without the sleep stage (pure spin)"
             },
-            su.busy_fraction() * 100.0,
+            fixed(su.busy_fraction() * 100.0, 0),
             su.calls
         ));
     }
@@ -318,7 +320,7 @@ pub fn wake_latency(w: &WakeLatency, clock: Option<ClockInfo>) -> Vec<String> {
         let polls: Vec<String> = ratios
             .iter()
             .filter(|(s, _)| matches!(s, Strategy::SleepPoll | Strategy::TimerPoll))
-            .map(|(s, r)| format!("{} {:.0}×{mark}", s.label(), r))
+            .map(|(s, r)| format!("{} {}×{mark}", s.label(), fixed(*r, 0)))
             .collect();
         if !polls.is_empty() {
             out.push(format!(

@@ -231,10 +231,10 @@ impl SpinCalibration {
     /// "3 loop turns, 37 ns".
     pub fn describe(&self) -> String {
         format!(
-            "{} loop turn{}, {:.0} ns",
+            "{} loop turn{}, {} ns",
             self.turns_per_unit,
             if self.turns_per_unit == 1 { "" } else { "s" },
-            self.unit_ns
+            crate::number::fixed(self.unit_ns, 0)
         )
     }
 }

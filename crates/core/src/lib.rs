@@ -14,6 +14,7 @@ pub mod experiment;
 pub mod findings;
 pub mod ladder;
 pub mod link;
+pub mod number;
 pub mod outcome;
 pub mod protocol;
 pub mod reference;

@@ -279,6 +279,23 @@ impl ToWorker {
 }
 
 impl FromWorker {
+    /// The kind of message, for an error that names an unexpected one.
+    pub fn name(&self) -> &'static str {
+        match self {
+            FromWorker::Loading => "loading",
+            FromWorker::Loaded => "loaded",
+            FromWorker::Ready { .. } => "ready",
+            FromWorker::Progress { .. } => "progress",
+            FromWorker::JobDone { .. } => "job done",
+            FromWorker::WakeDone { .. } => "wake done",
+            FromWorker::SetterDone { .. } => "setter done",
+            FromWorker::SkewDone { .. } => "skew done",
+            FromWorker::ClockPong { .. } => "clock pong",
+            FromWorker::LadderDone { .. } => "ladder done",
+            FromWorker::Done { .. } => "done",
+        }
+    }
+
     /// What the worker's loader script (`www/worker_loader.js`) says as a
     /// plain string: `"loading"` while the wasm loads, `"loaded"` once it
     /// started.

@@ -74,7 +74,7 @@ fn LadderResults(
                     <td>{if su.sleep_stage { "with Sleep(1) from call 20" } else { "pure spin (sleep1Threshold: -1)" }}</td>
                     {figure(su.wall_ms, clock)}
                     {figure(su.busy_ms, clock)}
-                    <td class="num">{format!("{:.0} %", su.busy_fraction() * 100.0)}</td>
+                    <td class="num">{format!("{} %", waitlab_core::number::fixed(su.busy_fraction() * 100.0, 0))}</td>
                     <td class="num">{su.calls}</td>
                 </tr>
             }

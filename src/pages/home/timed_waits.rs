@@ -49,7 +49,7 @@ pub fn TimedWaitsSection() -> impl IntoView {
                 <p>"Natively, std::thread::sleep behaves like Thread.Sleep on Linux, while tokio's                     timer wheel ticks in whole milliseconds and rounds a deadline up to the next tick,                     so tokio::time::sleep(1) takes about 2 ms and even sleep(0) about 1 ms."</p>
             </div>
             <RunForm experiment=experiment config=config unit="samples"
-                hint=Signal::derive(move || config.get().ok().map(|c| format!("about {} s", (c.estimated_ms() / 1000.0).ceil())))>
+                hint=Signal::derive(move || config.get().ok().map(|c| format!("about {} s", waitlab_core::number::fixed((c.estimated_ms() / 1000.0).ceil(), 0))))>
                 <Field label="Durations, ms" testid="durations" value=durations />
                 <Field label="Samples per cell" testid="samples" value=samples numeric=true />
             </RunForm>

@@ -80,7 +80,7 @@ fn WakeResults(
             let ratio = ratios
                 .iter()
                 .find(|(s, _)| *s == r.strategy)
-                .map_or_else(|| "–".to_owned(), |(_, x)| format!("{x:.1}×"));
+                .map_or_else(|| "–".to_owned(), |(_, x)| format!("{}×", waitlab_core::number::fixed(*x, 1)));
             let ratio = marked_cell(ratio, event, ratio_clock);
             let stats = match &r.outcome {
                 Outcome::Measured { summary: s, .. } => view! {
