@@ -1094,6 +1094,43 @@ fn bench_suite_chromium() {
     );
 }
 
+/// First load, headless Chromium, from the local static server (nothing
+/// cached: it sends `no-store`): first contentful paint and the moment the
+/// page is interactive (its `waitlab-interactive` mark, left once the app
+/// has mounted), median of five loads. Fails over 150 ms and 200 ms.
+/// Printed by `cargo xtask bench`.
+fn bench_first_load_chromium() {
+    let mut s = Session::lease(Browser::Chromium);
+    let (mut paints, mut interactive) = (Vec::new(), Vec::new());
+    for load in 0..5 {
+        s.navigate(&format!("{}/?load={load}", isolated_server().origin));
+        let t = s.eval_async(
+            "const at = (name) => performance.getEntriesByName(name)[0];\
+             while (!at('waitlab-interactive')) await new Promise(r => setTimeout(r, 5));\
+             while (!at('first-contentful-paint')) await new Promise(r => setTimeout(r, 5));\
+             return [at('first-contentful-paint').startTime, at('waitlab-interactive').startTime];",
+        );
+        paints.push(t[0].as_f64().unwrap());
+        interactive.push(t[1].as_f64().unwrap());
+    }
+    let median = |v: &mut Vec<f64>| {
+        v.sort_by(f64::total_cmp);
+        v[v.len() / 2]
+    };
+    let (fcp, ready) = (median(&mut paints), median(&mut interactive));
+    println!("== first load, headless Chromium, local static server, median of 5 ==");
+    println!("  first contentful paint {fcp:>7.0} ms (budget 150 ms; loads {paints:.0?})");
+    println!("  Run usable             {ready:>7.0} ms (budget 200 ms; loads {interactive:.0?})");
+    assert!(
+        fcp <= 150.0,
+        "first contentful paint {fcp:.0} ms over 150 ms"
+    );
+    assert!(
+        ready <= 200.0,
+        "Run usable after {ready:.0} ms, over 200 ms"
+    );
+}
+
 /// Event-wake fidelity: waitlab's notify→wake (1,000 rounds) against the
 /// raw-JS probe (3 × 1,000 rounds) in the same session. Both are a few
 /// clock steps, so a median moves by whole steps from run to run: each is
@@ -1930,6 +1967,10 @@ fn cases() -> Vec<Case> {
         bench_noise_and_fidelity_chromium,
     ));
     cases.push(Case::bench("bench_suite_chromium", bench_suite_chromium));
+    cases.push(Case::bench(
+        "bench_first_load_chromium",
+        bench_first_load_chromium,
+    ));
     cases.push(Case::bench(
         "bench_event_wake_chromium",
         bench_event_wake_chromium,

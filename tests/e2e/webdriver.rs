@@ -301,8 +301,16 @@ impl Session {
         self.eval(&script);
     }
 
-    /// Clicks an element with a real WebDriver click.
+    /// Clicks an element with a real WebDriver click, once it is there and
+    /// enabled (a share button waits for its compressed link).
     pub fn click(&mut self, selector: &str) {
+        self.wait_for(
+            &format!(
+                "(el => el && !el.disabled)(document.querySelector({}))",
+                Value::from(selector)
+            ),
+            10,
+        );
         let found = self.command(
             "POST",
             "/element",

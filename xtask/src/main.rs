@@ -7,6 +7,7 @@
 
 mod packs;
 mod tools;
+mod weight;
 
 #[cfg(test)]
 mod tidy;
@@ -26,8 +27,10 @@ commands:
   test    every check and test: fmt, clippy, core unit tests, tidy,
           browser tests in headless Chromium and Firefox, end-to-end tests
   dist    write a static build to dist/ (with a _headers file for COOP/COEP)
-  bench   bundle sizes, fidelity ratios against a raw-JS probe, and the
-          wall time of a default native run
+  bench   page weight (gzip and brotli of a first load, gated) and where
+          the wasm's bytes go, first paint and Run usable, noise and
+          fidelity ratios against a raw-JS probe, event wake, the suite's
+          wall time, and the wall time of a default native run
   native  run waitlab-native with its defaults and write this machine's
           set to www/data/native/ (listed in its index.json), then its packs
   packs   write the packs the page loads (www/data/native/packs/) from the
@@ -313,28 +316,14 @@ fn bench() -> Result {
     println!("  default native run {seconds:>13.1} s (goal <= 30 s)");
     let dist = dist()?;
     let browsers = tools::ensure_browsers()?;
-    println!("== bundle sizes (gzip -9) ==");
-    let mut total = 0;
-    for (label, files) in [
-        ("app", ["app_bg.wasm", "app.js"]),
-        ("worker", ["worker_bg.wasm", "worker.js"]),
-    ] {
-        let mut sum = 0;
-        for pattern in files {
-            let file = tools::find_in(&dist, pattern)?;
-            let size = tools::gzip_size(&file)?;
-            println!("  {:<28} {:>7} B", pattern, size);
-            sum += size;
-        }
-        println!("  {label} total {:>21} B", sum);
-        total += sum;
+    tools::ensure_brotli()?;
+    let over = weight::report(&dist)?;
+    weight::contributors()?;
+    let browser_benches = run(&mut e2e(&dist, &browsers, true, &["--ignored", "bench_"]));
+    if !over.is_empty() {
+        return Err(format!("page weight over budget: {}", over.join("; ")));
     }
-    println!(
-        "  all together {:>19} B ({:.1} KB; goal <= 150 KB)",
-        total,
-        total as f64 / 1024.0
-    );
-    run(&mut e2e(&dist, &browsers, true, &["--ignored", "bench_"]))
+    browser_benches
 }
 
 /// The end-to-end suite against `dist`, with libtest's `extra` arguments

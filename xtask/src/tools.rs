@@ -12,6 +12,8 @@ use std::process::Command;
 /// The trunk release that builds with this machine's rustc (0.22 needs a
 /// newer one).
 const TRUNK_VERSION: &str = "0.21.14";
+/// twiggy's release on crates.io.
+const TWIGGY_VERSION: &str = "0.8.0";
 /// npm's binaryen release whose wasm-opt is known good (Debian's 108
 /// corrupts the output).
 const BINARYEN_VERSION: &str = "132.0.0";
@@ -123,6 +125,28 @@ pub fn ensure_build_tools() -> Result<PathBuf> {
     ensure_cargo_tool("trunk", "trunk", TRUNK_VERSION, true)
 }
 
+/// The pinned wasm-bindgen CLI (installed by [`ensure_build_tools`]).
+pub fn wasm_bindgen() -> PathBuf {
+    cargo_bin("wasm-bindgen")
+}
+
+/// twiggy, the wasm size profiler, for `cargo xtask bench`.
+pub fn ensure_twiggy() -> Result<PathBuf> {
+    ensure_cargo_tool("twiggy", "twiggy", TWIGGY_VERSION, true)
+}
+
+/// Debian's `brotli` for `cargo xtask bench`'s page weight, installed if
+/// missing.
+pub fn ensure_brotli() -> Result {
+    if version_of(Path::new("/usr/bin/brotli")).is_none() {
+        run(Command::new("apt-get").args(["update", "-qq"]))?;
+        run(Command::new("apt-get")
+            .args(["install", "-y", "-qq", "--no-install-recommends", "brotli"])
+            .env("DEBIAN_FRONTEND", "noninteractive"))?;
+    }
+    Ok(())
+}
+
 /// Paths of the WebDriver servers.
 pub struct Browsers {
     pub chromedriver: PathBuf,
@@ -219,14 +243,4 @@ pub fn find_in(dir: &Path, pattern: &str) -> Result<PathBuf> {
             name == pattern || hash.is_some_and(|h| h.chars().all(|c| c.is_ascii_alphanumeric()))
         })
         .ok_or_else(|| format!("no {pattern} in {}", dir.display()))
-}
-
-/// Size of `file` after `gzip -9`.
-pub fn gzip_size(file: &Path) -> Result<u64> {
-    let out = Command::new("gzip")
-        .args(["-9", "-c"])
-        .arg(file)
-        .output()
-        .map_err(|e| format!("gzip: {e}"))?;
-    Ok(out.stdout.len() as u64)
 }

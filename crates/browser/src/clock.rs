@@ -25,6 +25,14 @@ pub fn now() -> f64 {
     with_performance(|p| p.now())
 }
 
+/// Leaves a `performance.mark` named `name` (the page marks when it is
+/// interactive, for the first-load benchmark).
+pub fn mark(name: &str) {
+    with_performance(|p| {
+        let _ = p.mark(name);
+    });
+}
+
 /// This global's time origin, ms since the Unix epoch. `time_origin() +
 /// now()` puts readings of different threads into one time base.
 pub fn time_origin() -> f64 {

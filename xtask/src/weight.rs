@@ -1,0 +1,260 @@
+//! `cargo xtask bench`'s page weight: what a first load transfers (gzip -9
+//! and brotli -q 11 of every file), the gates on it, and where the wasm's
+//! bytes go (twiggy, before wasm-opt, with names kept).
+
+use crate::tools::{self, find_in};
+use crate::{Result, root, run};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use waitlab_core::experiment::Experiment;
+use waitlab_core::link::set::{self, INDEX_PATH};
+
+/// Budget for everything a first load of the full page transfers, bytes
+/// of gzip -9.
+const FULL_PAGE_BUDGET: u64 = 200 * 1024;
+/// Budget for an embed of one experiment.
+const EMBED_BUDGET: u64 = 180 * 1024;
+
+/// One file's sizes.
+struct Sizes {
+    raw: u64,
+    gzip: u64,
+    brotli: u64,
+}
+
+fn compressed(file: &Path, program: &str, args: &[&str]) -> Result<u64> {
+    let out = Command::new(program)
+        .args(args)
+        .arg(file)
+        .output()
+        .map_err(|e| format!("{program}: {e}"))?;
+    if !out.status.success() {
+        return Err(format!("{program} failed on {}", file.display()));
+    }
+    Ok(out.stdout.len() as u64)
+}
+
+fn sizes(file: &Path) -> Result<Sizes> {
+    Ok(Sizes {
+        raw: std::fs::metadata(file)
+            .map_err(|e| format!("{}: {e}", file.display()))?
+            .len(),
+        gzip: compressed(file, "gzip", &["-9", "-c"])?,
+        brotli: compressed(file, "brotli", &["-q", "11", "-c"])?,
+    })
+}
+
+/// The files of the shell and the app every load transfers, then the
+/// bundled sets' packs for `experiments` (listed in the built index).
+fn first_load(dist: &Path, experiments: &[Experiment]) -> Result<Vec<PathBuf>> {
+    let mut files = vec![dist.join("index.html"), dist.join("coi.js")];
+    for pattern in ["style.css", "app.js", "app_bg.wasm"] {
+        files.push(find_in(dist, pattern)?);
+    }
+    let index = dist.join(INDEX_PATH);
+    let packed = std::fs::read(&index).map_err(|e| format!("{}: {e}", index.display()))?;
+    let inflated = miniz_oxide::inflate::decompress_to_vec(&packed)
+        .map_err(|_| format!("{} does not inflate", index.display()))?;
+    let sets = set::decode_index(&inflated).map_err(|e| format!("{}: {e}", index.display()))?;
+    files.push(index);
+    for s in &sets {
+        for e in s.experiments.iter().filter(|e| experiments.contains(e)) {
+            files.push(dist.join(set::part_path(&s.set, *e)));
+        }
+    }
+    Ok(files)
+}
+
+/// Prints a table of `files` and returns their gzip total.
+fn table(title: &str, dist: &Path, files: &[PathBuf]) -> Result<u64> {
+    println!("  {title}");
+    let (mut raw, mut gzip, mut brotli) = (0, 0, 0);
+    let mut packs = Sizes {
+        raw: 0,
+        gzip: 0,
+        brotli: 0,
+    };
+    let mut pack_count = 0;
+    for file in files {
+        let s = sizes(file)?;
+        (raw, gzip, brotli) = (raw + s.raw, gzip + s.gzip, brotli + s.brotli);
+        let name = file
+            .strip_prefix(dist)
+            .unwrap_or(file)
+            .display()
+            .to_string();
+        if name.starts_with("data/") {
+            pack_count += 1;
+            packs.raw += s.raw;
+            packs.gzip += s.gzip;
+            packs.brotli += s.brotli;
+        } else {
+            println!("    {name:<40} {:>9} {:>9} {:>9}", s.raw, s.gzip, s.brotli);
+        }
+    }
+    println!(
+        "    {:<40} {:>9} {:>9} {:>9}",
+        format!("{pack_count} native packs"),
+        packs.raw,
+        packs.gzip,
+        packs.brotli
+    );
+    println!("    {:<40} {raw:>9} {gzip:>9} {brotli:>9}", "total");
+    Ok(gzip)
+}
+
+/// Prints what a first load transfers; returns the gates it failed.
+pub fn report(dist: &Path) -> Result<Vec<String>> {
+    println!("== page weight: bytes raw, gzip -9, brotli -q 11 ==");
+    let mut failed = Vec::new();
+    let full = table(
+        "full page, first load",
+        dist,
+        &first_load(dist, &Experiment::ALL)?,
+    )?;
+    let gate = |what: &str, got: u64, budget: u64, failed: &mut Vec<String>| {
+        let verdict = if got <= budget { "ok" } else { "OVER" };
+        println!(
+            "    {what}: {:.1} KB gzip, budget {:.1} KB: {verdict}",
+            got as f64 / 1024.0,
+            budget as f64 / 1024.0
+        );
+        if got > budget {
+            failed.push(format!("{what} {got} B gzip over {budget} B"));
+        }
+    };
+    gate("full page", full, FULL_PAGE_BUDGET, &mut failed);
+    let mut heaviest = (0, Experiment::TimedWaits);
+    for e in Experiment::ALL {
+        let files = first_load(dist, &[e])?;
+        let gzip: u64 = files
+            .iter()
+            .map(|f| compressed(f, "gzip", &["-9", "-c"]))
+            .sum::<Result<u64>>()?;
+        if gzip > heaviest.0 {
+            heaviest = (gzip, e);
+        }
+    }
+    let embed = table(
+        &format!("embed of {} (the heaviest), first load", heaviest.1.slug()),
+        dist,
+        &first_load(dist, &[heaviest.1])?,
+    )?;
+    gate("embed", embed, EMBED_BUDGET, &mut failed);
+    let mut worker = Vec::new();
+    for pattern in ["worker_loader.js", "worker.js", "worker_bg.wasm"] {
+        worker.push(find_in(dist, pattern)?);
+    }
+    table("the probe worker, loaded at the first Run", dist, &worker)?;
+    Ok(failed)
+}
+
+/// Prints the largest contributors of the app's and the worker's wasm,
+/// by crate and by function, from the release build before wasm-opt.
+pub fn contributors() -> Result {
+    let twiggy = tools::ensure_twiggy()?;
+    tools::ensure_build_tools()?;
+    let wasm_bindgen = tools::wasm_bindgen();
+    let release = root().join("target/wasm32-unknown-unknown/release");
+    let out = root().join("target/bench-wasm");
+    for bin in ["app", "worker"] {
+        run(Command::new(&wasm_bindgen)
+            .args(["--target", "no-modules", "--out-dir"])
+            .arg(&out)
+            .arg(release.join(format!("{bin}.wasm"))))?;
+        let wasm = out.join(format!("{bin}_bg.wasm"));
+        let csv = Command::new(&twiggy)
+            .args(["top", "-n", "1000000", "--format", "csv"])
+            .arg(&wasm)
+            .output()
+            .map_err(|e| format!("twiggy: {e}"))?;
+        let text = String::from_utf8_lossy(&csv.stdout);
+        let mut by_crate: Vec<(String, u64)> = Vec::new();
+        let mut items: Vec<(u64, String)> = Vec::new();
+        for line in text.lines().skip(1) {
+            let Some((name, size)) = split_row(line) else {
+                continue;
+            };
+            if name.starts_with("custom section") || name.contains("subsection") {
+                continue;
+            }
+            let krate = crate_of(&name);
+            match by_crate.iter_mut().find(|(k, _)| *k == krate) {
+                Some((_, total)) => *total += size,
+                None => by_crate.push((krate, size)),
+            }
+            items.push((size, name));
+        }
+        let total: u64 = by_crate.iter().map(|(_, s)| s).sum();
+        by_crate.sort_by_key(|(_, size)| std::cmp::Reverse(*size));
+        items.sort_by_key(|(size, _)| std::cmp::Reverse(*size));
+        println!("== where {bin}_bg.wasm's {total} bytes go (before wasm-opt, code and data) ==");
+        for (krate, size) in by_crate.iter().take(12) {
+            println!(
+                "    {krate:<32} {size:>8} {:>5.1} %",
+                100.0 * *size as f64 / total as f64
+            );
+        }
+        println!("  largest items:");
+        for (size, name) in items.iter().take(8) {
+            let short: String = name.chars().take(110).collect();
+            println!("    {size:>8}  {short}");
+        }
+    }
+    Ok(())
+}
+
+/// `name,shallow,…` of twiggy's CSV, the name possibly quoted.
+fn split_row(line: &str) -> Option<(String, u64)> {
+    let (name, rest) = match line.strip_prefix('"') {
+        Some(quoted) => {
+            let end = quoted.find("\",")?;
+            (quoted[..end].replace("\"\"", "\""), &quoted[end + 2..])
+        }
+        None => {
+            let (n, r) = line.split_once(',')?;
+            (n.to_owned(), r)
+        }
+    };
+    Some((name, rest.split(',').next()?.parse().ok()?))
+}
+
+/// The crate an item belongs to: its path's first segment, past any
+/// `<impl …` or generic wrapper; data segments and wasm's own sections by
+/// their kind.
+fn crate_of(name: &str) -> String {
+    if name.starts_with("data segment") {
+        return "(data: strings and tables)".to_owned();
+    }
+    let name = name.trim_start_matches(['<', '&', ' ']);
+    let name = name.strip_prefix("mut ").unwrap_or(name);
+    let segment: String = name
+        .chars()
+        .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+        .collect();
+    match segment.as_str() {
+        "" | "code" | "elem" | "type" | "table" | "import" | "export" | "global" | "memory" => {
+            "(wasm structure)".to_owned()
+        }
+        "T" | "F" | "I" => "(generic impls)".to_owned(),
+        s => s.to_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn twiggy_rows_and_crates() {
+        assert_eq!(
+            super::split_row("\"<a as b>::c,d\",120,0.1,,"),
+            Some(("<a as b>::c,d".to_owned(), 120))
+        );
+        assert_eq!(super::split_row("x::y,7,1.0"), Some(("x::y".to_owned(), 7)));
+        assert_eq!(super::crate_of("<tachys::html::X as Y>::build"), "tachys");
+        assert_eq!(super::crate_of("core[abc]::fmt::write"), "core");
+        assert_eq!(
+            super::crate_of("data segment \".rodata\""),
+            "(data: strings and tables)"
+        );
+    }
+}
