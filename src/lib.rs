@@ -10,6 +10,7 @@
 
 pub mod components;
 pub mod hooks;
+pub mod i18n;
 pub mod pages;
 pub mod runner;
 

@@ -1,8 +1,19 @@
-//! The page's entry point: mounts [`waitlab::App`] and nothing else.
+//! The page's entry point: loads the reader's catalog, then mounts
+//! [`waitlab::App`].
+
+use leptos::task::spawn_local;
+use waitlab::i18n;
 
 fn main() {
     console_error_panic_hook::set_once();
-    leptos::mount::mount_to_body(waitlab::App);
-    // Rendering is synchronous: from here Run works.
-    waitlab_browser::clock::mark("waitlab-interactive");
+    spawn_local(async {
+        if let Err(e) = i18n::load(i18n::requested_lang()).await {
+            // Without any catalog there are no words to say it in.
+            waitlab_browser::page::show_fatal(&format!("waitlab could not load its texts: {e}"));
+            return;
+        }
+        leptos::mount::mount_to_body(waitlab::App);
+        // Rendering is synchronous: from here Run works.
+        waitlab_browser::clock::mark("waitlab-interactive");
+    });
 }

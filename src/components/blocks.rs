@@ -2,29 +2,30 @@
 //! numbers table, and figures marked when they are below the clock's
 //! resolution.
 
+use crate::i18n::{ms, t, tr};
 use leptos::prelude::*;
-use waitlab_core::chart::format_ms;
 use waitlab_core::clock::{ClockInfo, RESOLVED_STEPS};
+use waitlab_core::text::Phrase;
 
-/// "What this run shows": the findings, one sentence each.
+/// "What this run shows": the findings, one statement each.
 #[component]
 pub fn Findings(
-    /// The sentences.
-    items: Vec<String>,
+    /// The findings.
+    items: Vec<Phrase>,
 ) -> impl IntoView {
     view! {
-        <h3>"What this run shows"</h3>
+        <h3>{t("results.findings")}</h3>
         <ul class="findings" data-testid="findings">
-            {items.into_iter().map(|f| view! { <li>{f}</li> }).collect_view()}
+            {items.iter().map(|f| view! { <li>{tr(f)}</li> }).collect_view()}
         </ul>
     }
 }
 
-/// A results table: `headers`, right-aligned from column `numeric_from`
-/// on, and the rows as children.
+/// A results table: the headers (catalog keys), right-aligned from column
+/// `numeric_from` on, and the rows as children.
 #[component]
 pub fn NumbersTable(
-    /// Column headers.
+    /// Column headers, as catalog keys.
     headers: &'static [&'static str],
     /// The first numeric (right-aligned) column.
     numeric_from: usize,
@@ -35,7 +36,7 @@ pub fn NumbersTable(
         <div class="table-wrap">
             <table class="results">
                 <thead><tr>
-                    {headers.iter().enumerate().map(|(i, h)| view! { <th class:num={i >= numeric_from}>{*h}</th> }).collect_view()}
+                    {headers.iter().enumerate().map(|(i, h)| view! { <th class:num={i >= numeric_from}>{t(h)}</th> }).collect_view()}
                 </tr></thead>
                 <tbody>{children()}</tbody>
             </table>
@@ -48,7 +49,7 @@ pub fn NumbersTable(
 /// step it would need.
 pub fn figure(value: f64, clock: Option<ClockInfo>) -> impl IntoView {
     let below = clock.filter(|c| !c.resolves(value));
-    marked_cell(format_ms(value), value, below)
+    marked_cell(ms(value), value, below)
 }
 
 /// A numeric cell showing `text`; with `below`, marked ‡ as a figure of
@@ -58,13 +59,11 @@ pub fn marked_cell(text: String, figure_ms: f64, below: Option<ClockInfo>) -> im
         <td class="num" class:below-clock=below.is_some()>
             {text}
             {below.map(|c| view! {
-                <abbr class="clock-mark" data-testid="below-clock" title=format!(
-                    "Below this clock's resolution ({} ms = {RESOLVED_STEPS} steps of {} ms): \
-                     measuring it would need a step of {} ms or finer",
-                    format_ms(c.resolution_ms()),
-                    format_ms(c.tolerance_ms()),
-                    format_ms(figure_ms.abs() / RESOLVED_STEPS)
-                )>"‡"</abbr>
+                <abbr class="clock-mark" data-testid="below-clock" title=tr(&Phrase::new("clock.mark_title")
+                    .ms("resolution", c.resolution_ms())
+                    .count("steps", RESOLVED_STEPS as u64)
+                    .ms("step", c.tolerance_ms())
+                    .ms("needed", figure_ms.abs() / RESOLVED_STEPS))>"‡"</abbr>
             })}
         </td>
     }
@@ -84,13 +83,10 @@ pub fn ClockNote(
         .map(|c| {
             view! {
                 <p class="note" data-testid="clock-note">
-                    {format!(
-                        "‡ below this clock's resolution: a figure under {} ms spans fewer than \
-                         {RESOLVED_STEPS} steps of performance.now() ({} ms a step here), so it is \
-                         rounding, not a measurement. Hover a mark for the step it would need.",
-                        format_ms(c.resolution_ms()),
-                        format_ms(c.tolerance_ms())
-                    )}
+                    {tr(&Phrase::new("clock.note")
+                        .ms("resolution", c.resolution_ms())
+                        .count("steps", RESOLVED_STEPS as u64)
+                        .ms("step", c.tolerance_ms()))}
                 </p>
             }
         })

@@ -2,13 +2,15 @@
 //! overview of every cell, one cell's histogram, and the nested-timer chain.
 //! All text goes in as text nodes, never as markup.
 
+use crate::i18n::{ms, num, t, tr};
 use leptos::prelude::*;
-use waitlab_core::chart::{Scale, format_ms, histogram_bars};
+use waitlab_core::chart::{Scale, histogram_bars};
 use waitlab_core::ladder::StepCost;
 use waitlab_core::outcome::Outcome;
 use waitlab_core::schema::NestedChain;
 use waitlab_core::starvation::{MainRun, PoolConfig, PoolRun};
 use waitlab_core::stats::{Samples, Summary};
+use waitlab_core::text::Phrase;
 use waitlab_core::timed::CellKey;
 
 const WIDTH: f64 = 760.0;
@@ -27,7 +29,7 @@ pub fn x_axis(scale: &Scale, top: f64, bottom: f64) -> impl IntoView + use<> {
         .map(|t| {
             view! {
                 <line class="grid" x1=coord(t.pos) x2=coord(t.pos) y1=coord(top) y2=coord(bottom) />
-                <text class="tick" x=coord(t.pos) y=coord(bottom + 14.0) text-anchor="middle">{t.label}</text>
+                <text class="tick" x=coord(t.pos) y=coord(bottom + 14.0) text-anchor="middle">{num(&t.label)}</text>
             }
         })
         .collect_view()
@@ -51,7 +53,7 @@ impl OverviewRow {
     pub fn of_cell(key: CellKey, summary: Summary) -> Self {
         Self {
             id: key.id(),
-            label: key.label(),
+            label: tr(&key.label()),
             requested_ms: key.requested_ms.map(f64::from),
             summary,
         }
@@ -66,7 +68,7 @@ fn y_axis(scale: &Scale, left: f64, right: f64) -> impl IntoView + use<> {
         .map(|t| {
             view! {
                 <line class="grid" x1=coord(left) x2=coord(right) y1=coord(t.pos) y2=coord(t.pos) />
-                <text class="tick" x=coord(left - 6.0) y=coord(t.pos + 4.0) text-anchor="end">{t.label}</text>
+                <text class="tick" x=coord(left - 6.0) y=coord(t.pos + 4.0) text-anchor="end">{num(&t.label)}</text>
             }
         })
         .collect_view()
@@ -107,17 +109,17 @@ pub fn OverviewChart(
                     <line class="spread" x1=coord(x.map(s.p50)) x2=coord(x.map(s.p99)) y1=coord(y) y2=coord(y) />
                     {notch}
                     <circle class="median" cx=coord(x.map(s.p50)) cy=coord(y) r="4" />
-                    <title>{format!("{}: p50 {} ms, p99 {} ms, max {} ms", row.label, format_ms(s.p50), format_ms(s.p99), format_ms(s.max))}</title>
+                    <title>{tr(&Phrase::new("chart.overview.row").data("what", row.label.clone()).ms("p50", s.p50).ms("p99", s.p99).ms("max", s.max))}</title>
                 </g>
             }
         })
         .collect_view();
     view! {
         <svg class="chart" viewBox=format!("0 0 {} {}", coord(WIDTH), coord(height)) role="img"
-            aria-label="Median, p99 and range of every measured wait, log scale in milliseconds">
+            aria-label=t("chart.overview.aria")>
             {x_axis(&x, TOP, bottom)}
             {marks}
-            <text class="axis-label" x=coord(WIDTH - 12.0) y=coord(height - 2.0) text-anchor="end">"ms (log scale) · dot p50 · bar to p99 · line min–max · notch = requested"</text>
+            <text class="axis-label" x=coord(WIDTH - 12.0) y=coord(height - 2.0) text-anchor="end">{t("chart.overview.axis")}</text>
         </svg>
     }
 }
@@ -152,7 +154,7 @@ pub fn HistogramChart(
         .map(|(r, b)| {
             view! {
                 <rect class="bar" x=coord(r.x) y=coord(r.y) width=coord(r.width) height=coord(r.height)>
-                    <title>{format!("{}–{} ms: {} samples", format_ms(b.lo), format_ms(b.hi), b.count)}</title>
+                    <title>{tr(&Phrase::new("chart.histogram.bar").ms("lo", b.lo).ms("hi", b.hi).count("count", b.count as u64))}</title>
                 </rect>
             }
         })
@@ -168,17 +170,17 @@ pub fn HistogramChart(
     let p99 = samples.quantile(0.99);
     view! {
         <svg class="chart" viewBox=format!("0 0 {} {}", coord(WIDTH), coord(HEIGHT)) role="img"
-            aria-label=format!("Histogram of {}", key.label())>
+            aria-label=tr(&Phrase::new("chart.histogram.aria").phrase("what", key.label()))>
             {x_axis(&x, TOP, bottom)}
             {bars}
-            {requested.map(|d| marker("requested", d, bottom - 6.0, format!("asked {} ms", format_ms(d))))}
-            {marker("p50", p50, TOP + 10.0, format!("p50 {}", format_ms(p50)))}
-            {marker("p99", p99, TOP + 23.0, format!("p99 {}", format_ms(p99)))}
+            {requested.map(|d| marker("requested", d, bottom - 6.0, tr(&Phrase::new("chart.histogram.asked").ms("ms", d))))}
+            {marker("p50", p50, TOP + 10.0, format!("p50 {}", ms(p50)))}
+            {marker("p99", p99, TOP + 23.0, format!("p99 {}", ms(p99)))}
             <text class="axis-label" x=coord(WIDTH - 12.0) y=coord(HEIGHT - 2.0) text-anchor="end">
-                {match key.requested_ms {
-                    Some(d) if requested.is_none() => format!("{} · {} samples · ms · asked {d} ms, off the left edge", key.label(), samples.len()),
-                    _ => format!("{} · {} samples · ms", key.label(), samples.len()),
-                }}
+                {tr(&match key.requested_ms {
+                    Some(d) if requested.is_none() => Phrase::new("chart.histogram.axis_off").phrase("what", key.label()).count("count", samples.len() as u64).count("d", d),
+                    _ => Phrase::new("chart.histogram.axis").phrase("what", key.label()).count("count", samples.len() as u64),
+                })}
             </text>
         </svg>
     }
@@ -217,7 +219,7 @@ pub fn ChainChart(
             let (top, whisker) = (y.map(s.p50), y.map(s.p90));
             view! {
                 <rect class=if clamped { "bar clamped" } else { "bar" } x=coord(x0) y=coord(top) width=coord(slot * 0.7) height=coord(bottom - top)>
-                    <title>{format!("level {level}: p50 {} ms, p90 {} ms", format_ms(s.p50), format_ms(s.p90))}</title>
+                    <title>{tr(&Phrase::new("chart.chain.bar").count("level", level).ms("p50", s.p50).ms("p90", s.p90))}</title>
                 </rect>
                 <line class="whisker" x1=coord(x0 + slot * 0.35) x2=coord(x0 + slot * 0.35) y1=coord(top) y2=coord(whisker) />
                 <text class="tick" x=coord(x0 + slot * 0.35) y=coord(bottom + 14.0) text-anchor="middle">{level}</text>
@@ -228,16 +230,16 @@ pub fn ChainChart(
     let clamp_y = y.map(NestedChain::CLAMP_MS);
     view! {
         <svg class="chart" viewBox=format!("0 0 {} {}", coord(WIDTH), coord(HEIGHT)) role="img"
-            aria-label="Delay of each level of a nested setTimeout(0) chain">
+            aria-label=t("chart.chain.aria")>
             {ticks}
             {bars}
             <line class="clamp" x1=coord(LEFT) x2=coord(WIDTH - 12.0) y1=coord(clamp_y) y2=coord(clamp_y) />
-            <text class="clamp-label" x=coord(WIDTH - 14.0) y=coord(clamp_y - 4.0) text-anchor="end">"4 ms clamp"</text>
+            <text class="clamp-label" x=coord(WIDTH - 14.0) y=coord(clamp_y - 4.0) text-anchor="end">{t("chart.chain.clamp")}</text>
             <text class="axis-label" x=coord(WIDTH - 12.0) y=coord(HEIGHT - 2.0) text-anchor="end">
-                {match onset {
-                    Some(level) => format!("nesting level · clamped from level {level} · bar p50, whisker p90, ms"),
-                    None => "nesting level · no clamp seen · bar p50, whisker p90, ms".to_owned(),
-                }}
+                {tr(&match onset {
+                    Some(level) => Phrase::new("chart.chain.axis_clamped").count("level", level),
+                    None => Phrase::new("chart.chain.axis"),
+                })}
             </text>
         </svg>
     }
@@ -296,15 +298,15 @@ pub fn FrameGapChart(
     let frame_y = y.map(1000.0 / 60.0);
     view! {
         <svg class="chart" viewBox=format!("0 0 {} {}", coord(WIDTH), coord(HEIGHT)) role="img"
-            aria-label="Time between animation frames during each batch, log scale">
+            aria-label=t("chart.frames.aria")>
             {y_ticks}
             {x_axis(&x, TOP, bottom)}
             <line class="frame-line" x1=coord(LEFT) x2=coord(WIDTH - 12.0) y1=coord(frame_y) y2=coord(frame_y) />
             {lines}
-            <text class="legend blocking" x=coord(LEFT + 8.0) y=coord(TOP + 12.0)>"— blocking"</text>
-            <text class="legend async" x=coord(LEFT + 90.0) y=coord(TOP + 12.0)>"— async"</text>
+            <text class="legend blocking" x=coord(LEFT + 8.0) y=coord(TOP + 12.0)>{format!("— {}", t("mode.blocking"))}</text>
+            <text class="legend async" x=coord(LEFT + 110.0) y=coord(TOP + 12.0)>{format!("— {}", t("mode.async"))}</text>
             <text class="axis-label" x=coord(WIDTH - 12.0) y=coord(HEIGHT - 2.0) text-anchor="end">
-                "ms since the batch was queued · gap between frames, ms (log) · dashed = 60 fps"
+                {t("chart.frames.axis")}
             </text>
         </svg>
     }
@@ -345,7 +347,7 @@ pub fn PoolGantt(
                         <rect class=if extra { "job extra" } else { "job" }
                             x=coord(x0) y=coord(top + ROW * f64::from(s.worker) + 2.0)
                             width=coord((x1 - x0).max(1.5)) height=coord(ROW - 4.0)>
-                            <title>{format!("job {}{}: {}–{} ms", s.job, if extra { " (extra)" } else { "" }, format_ms(s.start_ms), format_ms(s.end_ms))}</title>
+                            <title>{tr(&Phrase::new(if extra { "chart.pool.extra_job" } else { "chart.pool.job" }).count("job", s.job).ms("start", s.start_ms).ms("end", s.end_ms))}</title>
                         </rect>
                     }
                 })
@@ -354,13 +356,13 @@ pub fn PoolGantt(
                 .map(|w| {
                     view! {
                         <text class="tick" x=coord(LEFT - 6.0) y=coord(top + ROW * f64::from(w) + ROW - 4.0) text-anchor="end">
-                            {format!("worker {}", w + 1)}
+                            {tr(&Phrase::new("chart.pool.worker").count("n", w + 1))}
                         </text>
                     }
                 })
                 .collect_view();
             view! {
-                <text class="panel-label" x=coord(LEFT) y=coord(top - 3.0)>{run.mode.name()}</text>
+                <text class="panel-label" x=coord(LEFT) y=coord(top - 3.0)>{tr(&run.mode.label())}</text>
                 {labels}
                 {bars}
             }
@@ -368,11 +370,11 @@ pub fn PoolGantt(
         .collect_view();
     view! {
         <svg class="chart" viewBox=format!("0 0 {} {}", coord(WIDTH), coord(height)) role="img"
-            aria-label="Which worker ran which job when, for each mode">
+            aria-label=t("chart.pool.aria")>
             {x_axis(&x, 6.0, bottom)}
             {panels}
             <text class="axis-label" x=coord(WIDTH - 12.0) y=coord(height - 2.0) text-anchor="end">
-                "ms since the batch was queued · orange = the extra job queued after the batch"
+                {t("chart.pool.axis")}
             </text>
         </svg>
     }
@@ -400,7 +402,7 @@ pub fn LadderChart(
             let top = y.map(s.p50_ms);
             view! {
                 <rect class=format!("bar phase-{}", s.step.phase()) x=coord(x0) y=coord(top) width=coord(slot * 0.7) height=coord((bottom - top).max(1.0))>
-                    <title>{format!("step {} ({}): p50 {} ms, max {} ms", s.count, s.step.phase(), format_ms(s.p50_ms), format_ms(s.max_ms))}</title>
+                    <title>{tr(&Phrase::new("chart.ladder.bar").count("step", s.count).phrase("phase", Phrase::new(format!("phase.{}", s.step.phase()))).ms("p50", s.p50_ms).ms("max", s.max_ms))}</title>
                 </rect>
                 {(s.count % 5 == 0).then(|| view! {
                     <text class="tick" x=coord(x0 + slot * 0.35) y=coord(bottom + 14.0) text-anchor="middle">{s.count}</text>
@@ -411,14 +413,14 @@ pub fn LadderChart(
     let ticks = y_axis(&y, LEFT, WIDTH - 12.0);
     view! {
         <svg class="chart" viewBox=format!("0 0 {} {}", coord(WIDTH), coord(HEIGHT)) role="img"
-            aria-label="Cost of each SpinOnce step, log scale">
+            aria-label=t("chart.ladder.aria")>
             {ticks}
             {bars}
-            <text class="legend phase-spin" x=coord(LEFT + 8.0) y=coord(TOP + 12.0)>"■ spin"</text>
-            <text class="legend phase-yield" x=coord(LEFT + 60.0) y=coord(TOP + 12.0)>"■ yield / Sleep(0)"</text>
-            <text class="legend phase-sleep" x=coord(LEFT + 180.0) y=coord(TOP + 12.0)>"■ Sleep(1)"</text>
+            <text class="legend phase-spin" x=coord(LEFT + 8.0) y=coord(TOP + 12.0)>{format!("■ {}", t("phase.spin"))}</text>
+            <text class="legend phase-yield" x=coord(LEFT + 90.0) y=coord(TOP + 12.0)>{format!("■ {}", t("phase.yield"))}</text>
+            <text class="legend phase-sleep" x=coord(LEFT + 250.0) y=coord(TOP + 12.0)>{format!("■ {}", t("phase.sleep"))}</text>
             <text class="axis-label" x=coord(WIDTH - 12.0) y=coord(HEIGHT - 2.0) text-anchor="end">
-                "SpinOnce call number · p50 cost, ms (log)"
+                {t("chart.ladder.axis")}
             </text>
         </svg>
     }

@@ -12,11 +12,13 @@ use crate::hooks::{LinkedRuns, Loading, ReferenceSets};
 const SHARED_COLOURS: usize = 4;
 /// Colours in the stylesheet (`src-0` …).
 const COLOURS: usize = 8;
+use crate::i18n::{num, t, tr};
 use leptos::prelude::*;
 use waitlab_core::chart::Scale;
 use waitlab_core::compare::{self, Group, Origin, Value};
 use waitlab_core::experiment::Experiment;
 use waitlab_core::schema::Report;
+use waitlab_core::text::{Arg, Phrase};
 
 /// The reference sets from context (provided by the page).
 fn sets() -> ReferenceSets {
@@ -44,17 +46,16 @@ pub fn ReferencePanel() -> impl IntoView {
     let sets = sets();
     let list = move || {
         match sets.loading.get() {
-        Loading::Pending => view! { <p class="lead" data-testid="reference-loading">"Loading the bundled native sets…"</p> }.into_any(),
+        Loading::Pending => view! { <p class="lead" data-testid="reference-loading">{t("reference.loading")}</p> }.into_any(),
         Loading::Slow(file) => view! {
             <p class="error" role="alert" data-testid="reference-slow">
-                {format!("Still waiting for {file}: the server has not answered. ")}
-                "Everything measured in this browser works meanwhile."
+                {tr(&Phrase::new("reference.slow").data("file", file))}
             </p>
         }
         .into_any(),
         Loading::Failed(message) => view! {
             <p class="error" role="alert" data-testid="reference-error">
-                "The native sets could not be loaded: "{message}". Everything measured in this browser still works."
+                {tr(&Phrase::new("reference.failed").phrase("why", message))}
             </p>
         }
         .into_any(),
@@ -84,13 +85,14 @@ pub fn ReferencePanel() -> impl IntoView {
                                 <strong>{native.name}</strong>
                             </label>
                             <span class="provenance">{format!("{} · {} · {}", native.runtime, native.os, native.cpu)}</span>
-                            <span class="provenance">{native.source}{native.samples.map(|n| format!(" · {n} samples per probe"))}</span>
+                            <span class="provenance">{native.source}{native.samples.map(|n| tr(&Phrase::new("reference.samples").count("count", n)))}
+                                " · "<a href=format!("data/native/{}.json", set.set) download="">{t("reference.download")}</a></span>
                         </li>
                     }
                     .into_any(),
                     Err(message) => view! {
                         <li class="reference-set error" role="alert" data-testid=set_testid(&set.set)>
-                            {format!("{}: not shown, {message}", native.name)}
+                            {tr(&Phrase::new("reference.not_shown").data("name", native.name).phrase("why", message))}
                         </li>
                     }
                     .into_any(),
@@ -102,12 +104,8 @@ pub fn ReferencePanel() -> impl IntoView {
     };
     view! {
         <section class="card" data-testid="reference">
-            <h2>"Native numbers beside yours"</h2>
-            <p class="lead">"Each experiment below sets this browser's results beside native ones: the \
-                figures the article states for .NET 10 on an Apple M4 (only those it states), and runs \
-                of waitlab-native, a Rust program that repeats the experiments with std::thread::sleep, \
-                tokio's timer, condvars, parking and futexes. Run it to add your machine: \
-                cargo run --release -p waitlab-native -- --out my-machine.json."</p>
+            <h2>{t("reference.heading")}</h2>
+            <p class="lead">{t("reference.lead")}</p>
             <ul class="reference-sets">{list}</ul>
         </section>
     }
@@ -138,7 +136,8 @@ pub fn Comparison(
         shared.opened.with(|opened| {
             for (j, run) in opened.iter().enumerate() {
                 if let Some(mut g) = compare::group(experiment, &run.report) {
-                    g.source = format!("Shared: {}", run.report.env.run_name());
+                    g.source =
+                        Phrase::new("compare.shared").phrase("run", run.report.env.run_name());
                     groups.push((SHARED_COLOURS + j, g));
                 }
             }
@@ -156,11 +155,11 @@ pub fn Comparison(
         let waiting = groups.iter().all(|(_, g)| g.origin != Origin::Browser);
         Some(view! {
             <div class="comparison" data-testid="comparison">
-                <h3>"Beside native numbers"
-                    {waiting.then(|| view! { <small>" (press Run to add this browser's)"</small> })}
+                <h3>{t("compare.heading")}
+                    {waiting.then(|| view! { <small>{t("compare.press_run")}</small> })}
                 </h3>
                 {(!silent.is_empty()).then(|| view! {
-                    <p class="lead">{format!("No figures for this experiment from: {}.", silent.join(", "))}</p>
+                    <p class="lead">{tr(&Phrase::new("compare.silent").arg("sources", Arg::List(silent)))}</p>
                 })}
                 {(!groups.is_empty()).then(|| view! {
                     <ComparisonChart experiment=experiment groups=groups.clone() />
@@ -200,21 +199,21 @@ fn ComparisonTable(
                         .zip(columns)
                         .map(|(v, c)| match *v {
                             Value::Unresolved { value, figure_ms, clock } => {
-                                marked_cell(c.unit.format(value), figure_ms, Some(clock)).into_any()
+                                marked_cell(num(&c.unit.format(value)), figure_ms, Some(clock)).into_any()
                             }
                             Value::Stated { .. } => view! {
-                                <td class="num stated" title="stated in the article, not measured">{v.format(c.unit)}</td>
+                                <td class="num stated" title=t("compare.stated_title")>{num(&v.format(c.unit))}</td>
                             }
                             .into_any(),
-                            Value::Absent | Value::Measured(_) => view! { <td class="num">{v.format(c.unit)}</td> }.into_any(),
+                            Value::Absent | Value::Measured(_) => view! { <td class="num">{num(&v.format(c.unit))}</td> }.into_any(),
                         })
                         .collect_view();
                     view! {
                         <tr data-testid="cmp-row">
-                            <td class="mech">{row.what}
-                                {row.notes.into_iter().map(|n| view! { <div class="note">{n}</div> }).collect_view()}
+                            <td class="mech">{tr(&row.what)}
+                                {row.notes.iter().map(|n| view! { <div class="note">{tr(n)}</div> }).collect_view()}
                             </td>
-                            <td class="analogue">{row.analogue}</td>
+                            <td class="analogue">{tr(&row.analogue)}</td>
                             {cells}
                         </tr>
                     }
@@ -223,7 +222,7 @@ fn ComparisonTable(
             view! {
                 <tbody data-testid=format!("group-{}", origin_id(g.origin))>
                     <tr class="group"><th colspan=2 + columns.len()>
-                        <span class=format!("swatch src-{}", colour % COLOURS)></span>{g.source}
+                        <span class=format!("swatch src-{}", colour % COLOURS)></span>{tr(&g.source)}
                     </th></tr>
                     {rows}
                 </tbody>
@@ -234,18 +233,15 @@ fn ComparisonTable(
         <div class="table-wrap">
             <table class="results compare" data-testid="comparison-table">
                 <thead><tr>
-                    <th>"What ran"</th>
-                    <th>".NET analogue"</th>
-                    {columns.iter().map(|c| view! { <th class="num">{c.header}</th> }).collect_view()}
+                    <th>{t("compare.what")}</th>
+                    <th>{t("table.analogue")}</th>
+                    {columns.iter().map(|c| view! { <th class="num">{tr(&experiment.header(c))}</th> }).collect_view()}
                 </tr></thead>
                 {bodies}
             </table>
         </div>
         {marked.then(|| view! {
-            <p class="note" data-testid="clock-note">"‡ below the resolution of its source's clock: \
-                the figure (or, for a ratio, the time it divides by) spans fewer than 20 steps of the \
-                clock that read it, so it is rounding, not a measurement. Hover a mark for the step it \
-                would need."</p>
+            <p class="note" data-testid="clock-note">{t("compare.clock_note")}</p>
         })}
     }
 }
@@ -328,7 +324,7 @@ fn ComparisonChart(
                     .collect();
                 (!marks.is_empty()).then(|| ChartRow {
                     colour: *colour,
-                    label: short_label(&r.what),
+                    label: short_label(&tr(&r.what)),
                     marks,
                 })
             })
@@ -386,19 +382,18 @@ fn ComparisonChart(
             let lx = 16.0 + 170.0 * slot as f64;
             view! {
                 {mark(slot, lx, legend_y - 4.0, "mark legend-mark".to_owned())}
-                <text class="axis-label" x=coord(lx + 9.0) y=coord(legend_y)>{columns[c].header}</text>
+                <text class="axis-label" x=coord(lx + 9.0) y=coord(legend_y)>{tr(&experiment.header(&columns[c]))}</text>
             }
         })
         .collect_view();
     Some(view! {
         <svg class="chart" viewBox=format!("0 0 {} {}", coord(WIDTH), coord(height)) role="img"
-            aria-label=format!("This browser's numbers beside the native sets: {}", experiment.chart_axis())>
+            aria-label=tr(&Phrase::new("compare.chart_aria").phrase("axis", experiment.chart_axis()))>
             {x_axis(&x, TOP, bottom)}
             {marks}
-            <text class="axis-label" x=coord(WIDTH - 12.0) y=coord(bottom + 28.0) text-anchor="end">{format!(
-                "{} · colour = source, as in the table · hollow = stated in the article{}",
-                experiment.chart_axis(),
-                if any_unresolved { " · faint = ‡ below its clock's resolution" } else { "" }
+            <text class="axis-label" x=coord(WIDTH - 12.0) y=coord(bottom + 28.0) text-anchor="end">{tr(
+                &Phrase::new(if any_unresolved { "compare.chart_axis_faint" } else { "compare.chart_axis" })
+                    .phrase("axis", experiment.chart_axis())
             )}</text>
             {legend}
         </svg>

@@ -1,9 +1,10 @@
 //! The environment block (experiment 5): the clock and the browser that
 //! every other number depends on.
 
+use crate::i18n::{ms, t, tr};
 use leptos::prelude::*;
-use waitlab_core::chart::format_ms;
 use waitlab_core::schema::Environment;
+use waitlab_core::text::Phrase;
 
 /// Facts about where a run was (or will be) made.
 #[component]
@@ -12,25 +13,23 @@ pub fn EnvBlock(
     env: Environment,
 ) -> impl IntoView {
     let clock = match env.clock {
-        Some(c) => format!(
-            "{} ms smallest step, {} ms typical",
-            format_ms(c.min_step_ms),
-            format_ms(c.typical_step_ms)
-        ),
-        None => "the clock did not move while it was read".to_owned(),
+        Some(c) => tr(&Phrase::new("env.clock")
+            .data("min", ms(c.min_step_ms))
+            .data("typical", ms(c.typical_step_ms))),
+        None => t("env.clock_still"),
     };
-    let isolation = if env.cross_origin_isolated {
-        "yes"
+    let isolation = t(if env.cross_origin_isolated {
+        "env.isolated_yes"
     } else {
-        "no: no shared memory, coarse clock"
-    };
+        "env.isolated_no"
+    });
     view! {
         <dl class="env" data-testid="env">
-            <div><dt>"Browser"</dt><dd data-testid="env-browser">{env.short_name()}</dd></div>
+            <div><dt>{t("env.browser")}</dt><dd data-testid="env-browser">{tr(&env.short_name())}</dd></div>
             <div><dt>"performance.now()"</dt><dd data-testid="env-clock">{clock}</dd></div>
-            <div><dt>"Cross-origin isolated"</dt>
+            <div><dt>{t("env.isolated")}</dt>
                 <dd data-testid="env-coi" class:warn=!env.cross_origin_isolated>{isolation}</dd></div>
-            <div><dt>"Logical cores"</dt><dd>{env.hardware_concurrency}</dd></div>
+            <div><dt>{t("env.cores")}</dt><dd>{env.hardware_concurrency}</dd></div>
         </dl>
         <p class="ua" title="navigator.userAgent">{env.user_agent}</p>
     }

@@ -1,12 +1,14 @@
 //! A labelled text field bound to a string signal, as every experiment's
 //! form uses them; parsing and validation happen in waitlab-core.
 
+use crate::i18n::{t, tr};
 use leptos::prelude::*;
+use waitlab_core::text::Phrase;
 
 /// One form field.
 #[component]
 pub fn Field(
-    /// The label above the field.
+    /// The label above the field, as a catalog key.
     label: &'static str,
     /// The `data-testid` of the input.
     testid: &'static str,
@@ -17,7 +19,7 @@ pub fn Field(
     numeric: bool,
 ) -> impl IntoView {
     view! {
-        <label>{label}
+        <label>{t(label)}
             <input type="text" inputmode=if numeric { "numeric" } else { "text" } data-testid=testid
                 prop:value=value on:input=move |e| value.set(event_target_value(&e)) />
         </label>
@@ -27,13 +29,12 @@ pub fn Field(
 /// The validation message of a form, if its configuration is invalid.
 #[component]
 pub fn ConfigError<T: Clone + Send + Sync + 'static>(
-    /// The parsed configuration or the message.
-    config: Memo<Result<T, String>>,
+    /// The parsed configuration or what is wrong with it.
+    config: Memo<Result<T, Phrase>>,
 ) -> impl IntoView {
     move || {
-        config
-            .get()
-            .err()
-            .map(|e| view! { <p class="error" role="alert" data-testid="config-error">{e}</p> })
+        config.get().err().map(
+            |e| view! { <p class="error" role="alert" data-testid="config-error">{tr(&e)}</p> },
+        )
     }
 }

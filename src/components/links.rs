@@ -6,11 +6,13 @@
 use crate::components::comparison::Comparison;
 use crate::components::run_controls::Results;
 use crate::hooks::LinkedRuns;
+use crate::i18n::{lang, t, tr};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use waitlab_browser::{links, location};
 use waitlab_core::experiment::Experiment;
 use waitlab_core::schema::Report;
+use waitlab_core::text::{Arg, Phrase};
 
 /// Whether the page runs as an embed (`?embed=`); provided by the page.
 #[derive(Debug, Clone, Copy)]
@@ -26,7 +28,7 @@ fn shared() -> LinkedRuns {
 /// browser, a moment after the run), so copying stays inside the click.
 #[component]
 fn CopyField(
-    /// The button's label.
+    /// The button's label, as a catalog key.
     label: &'static str,
     /// `data-testid` of the field.
     testid: &'static str,
@@ -42,21 +44,21 @@ fn CopyField(
         shown.set(Some(value.clone()));
         spawn_local(async move {
             status.set(Some(match location::copy_text(&value).await {
-                Ok(()) => "copied".to_owned(),
-                Err(e) => format!("copy it by hand ({e})"),
+                Ok(()) => t("share.copied"),
+                Err(e) => tr(&Phrase::new("share.copy_by_hand").data("why", e)),
             }));
         });
     };
     view! {
         <button type="button" data-testid=format!("{testid}-button") on:click=copy
-            disabled=move || !matches!(text.get(), Some(Ok(_)))>{label}</button>
+            disabled=move || !matches!(text.get(), Some(Ok(_)))>{t(label)}</button>
         {move || match text.get() {
-            Some(Err(e)) => Some(view! { <p class="error" role="alert">{format!("No link: {e}")}</p> }.into_any()),
+            Some(Err(e)) => Some(view! { <p class="error" role="alert">{tr(&Phrase::new("share.no_link").data("why", e))}</p> }.into_any()),
             _ => shown.get().map(|t| view! {
                 <div class="copy-field">
                     <input readonly data-testid=testid prop:value=t.clone()
                         on:focus=|e| { event_target::<web_sys::HtmlInputElement>(&e).select(); } />
-                    <span class="hint">{format!("{} characters", t.chars().count())}
+                    <span class="hint">{tr(&Phrase::new("share.characters").count("count", t.chars().count() as u64))}
                         {move || status.get().map(|s| format!(" · {s}"))}</span>
                 </div>
             }.into_any()),
@@ -99,25 +101,32 @@ fn ShareBar(
     let link = Signal::derive(move || {
         payload
             .get()
-            .map(|p| p.map(|p| format!("{}#{p}", location::page_url())))
+            .map(|p| p.map(|p| format!("{}#{p}", page_link())))
     });
     let embed = Signal::derive(move || {
         payload.get().map(|p| {
             p.map(|p| {
                 embed_snippet(&format!(
-                    "{}?embed={}#{p}",
+                    "{}?embed={}&lang={}#{p}",
                     location::page_url(),
                     experiment.slug(),
+                    lang().code(),
                 ))
             })
         })
     });
     view! {
         <div class="share-bar" data-testid="share-bar">
-            <CopyField label="Share this result" testid="share-link" text=link />
-            <CopyField label="Copy embed code" testid="embed-code" text=embed />
+            <CopyField label="share.this" testid="share-link" text=link />
+            <CopyField label="share.embed" testid="embed-code" text=embed />
         </div>
     }
+}
+
+/// The page's address in the reader's language, as links made here carry
+/// it.
+fn page_link() -> String {
+    format!("{}?lang={}", location::page_url(), lang().code())
 }
 
 /// The HTML a blog pastes: the iframe and the listener that sizes it.
@@ -161,17 +170,18 @@ pub fn ExperimentOutput(
     });
     let label = move || {
         report.get().map(|r| {
-            let shared = r.from_link.then(|| view! {
-                <p class="banner shared" data-testid="shared-label">
-                    <strong>"Someone else's run: "</strong>{r.env.run_name()}
-                    ". Opened from a link, read-only; statistics within ±0.5 %. Press Run to measure \
-                    this browser and see both side by side."
-                </p>
+            let shared = r.from_link.then(|| {
+                view! {
+                    <p class="banner shared" data-testid="shared-label">
+                        <strong>{t("share.someone_else")}</strong>{tr(&r.env.run_name())}
+                        {t("share.opened_from_link")}
+                    </p>
+                }
             });
-            let throttled = r.env.hidden_during_run.then(|| view! {
-                <p class="banner warn" data-testid="throttled">
-                    "Throttled: the page was hidden or scrolled out of view during this run, so the browser may have slowed its timers"
-                </p>
+            let throttled = r.env.hidden_during_run.then(|| {
+                view! {
+                    <p class="banner warn" data-testid="throttled">{t("share.throttled")}</p>
+                }
             });
             view! { {shared} {throttled} }
         })
@@ -196,7 +206,7 @@ pub fn ExperimentOutput(
 pub fn SharePanel() -> impl IntoView {
     let runs = shared();
     let input = RwSignal::new(String::new());
-    let add_error = RwSignal::new(None::<String>);
+    let add_error = RwSignal::new(None::<Phrase>);
     let add = move |e: leptos::ev::SubmitEvent| {
         e.prevent_default();
         let text = input.get();
@@ -215,7 +225,7 @@ pub fn SharePanel() -> impl IntoView {
     let all = Signal::derive(move || {
         payload
             .get()
-            .map(|p| p.map(|p| format!("{}#{p}", location::page_url())))
+            .map(|p| p.map(|p| format!("{}#{p}", page_link())))
     });
     let opened = move || {
         runs.opened
@@ -226,14 +236,13 @@ pub fn SharePanel() -> impl IntoView {
                 let experiments = Experiment::ALL
                     .iter()
                     .filter(|e| run.report.has(**e))
-                    .map(|e| e.slug())
-                    .collect::<Vec<_>>()
-                    .join(", ");
+                    .map(|e| Phrase::new(format!("experiment.{}", e.id())))
+                    .collect::<Vec<_>>();
                 view! {
                     <li data-testid="shared-run">
-                        <strong>{run.report.env.run_name()}</strong>
-                        <span class="provenance">{experiments}</span>
-                        <button type="button" class="link" on:click=move |_| runs.remove(i)>"remove"</button>
+                        <strong>{tr(&run.report.env.run_name())}</strong>
+                        <span class="provenance">{tr(&Phrase::new("data").arg("text", Arg::List(experiments)))}</span>
+                        <button type="button" class="link" on:click=move |_| runs.remove(i)>{t("share.remove")}</button>
                     </li>
                 }
             })
@@ -241,26 +250,25 @@ pub fn SharePanel() -> impl IntoView {
     };
     view! {
         <section class="card" data-testid="share-panel">
-            <h2>"Shared runs"</h2>
+            <h2>{t("share.heading")}</h2>
             {move || runs.problems.get().into_iter().map(|p| view! {
-                <p class="error" role="alert" data-testid="link-problem">{p}</p>
+                <p class="error" role="alert" data-testid="link-problem">{tr(&p)}</p>
             }).collect_view()}
             {move || runs.opened.with(Vec::is_empty).then(|| view! {
-                <p class="lead">"Open a result someone shared, or several side by side: each experiment's \
-                    comparison then shows their numbers beside yours and the native ones."</p>
+                <p class="lead">{t("share.lead")}</p>
             })}
             <ul class="shared-runs">{opened}</ul>
             <form class="controls" on:submit=add>
-                <label>"Compare with a waitlab link"
+                <label>{t("share.compare_label")}
                     <input type="text" data-testid="compare-link" placeholder="https://…#v1:…"
                         prop:value=move || input.get() on:input=move |e| input.set(event_target_value(&e)) />
                 </label>
-                <button type="submit" data-testid="compare-add">"Add"</button>
+                <button type="submit" data-testid="compare-add">{t("share.add")}</button>
             </form>
-            {move || add_error.get().map(|e| view! { <p class="error" role="alert" data-testid="compare-error">{e}</p> })}
+            {move || add_error.get().map(|e| view! { <p class="error" role="alert" data-testid="compare-error">{tr(&e)}</p> })}
             {move || runs.mine.with(|m| !m.is_empty()).then(|| view! {
                 <div class="share-bar">
-                    <CopyField label="Share all my results" testid="share-all" text=all />
+                    <CopyField label="share.all" testid="share-all" text=all />
                 </div>
             })}
         </section>

@@ -1,7 +1,9 @@
 //! The raw result of a run as JSON: shown, and offered as a download.
 
+use crate::i18n::{t, tr};
 use leptos::prelude::*;
 use waitlab_core::schema::Report;
+use waitlab_core::text::Phrase;
 
 /// A collapsed JSON view of `report` with a download link.
 #[component]
@@ -16,8 +18,8 @@ pub fn RawReport(
     );
     view! {
         <details class="raw">
-            <summary>"Raw result (JSON, schema waitlab.result v"{report.version}")"</summary>
-            <a class="button" download="waitlab-result.json" href=download>"Download JSON"</a>
+            <summary>{tr(&Phrase::new("results.raw").count("version", report.version))}</summary>
+            <a class="button" download="waitlab-result.json" href=download>{t("results.download_json")}</a>
             <pre data-testid="report-json">{json}</pre>
         </details>
     }

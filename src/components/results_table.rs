@@ -2,18 +2,20 @@
 //! its statistics. Clicking a measured row selects it for the histogram.
 
 use crate::components::blocks::{ClockNote, figure};
+use crate::i18n::{t, tr};
 use leptos::prelude::*;
-use waitlab_core::chart::format_ms;
 use waitlab_core::clock::ClockInfo;
-use waitlab_core::outcome::Outcome;
+use waitlab_core::outcome::{Outcome, reason};
 use waitlab_core::schema::Cell;
+use waitlab_core::text::Phrase;
 use waitlab_core::timed::{CellKey, Thread};
 
-fn thread_name(thread: Thread) -> &'static str {
+/// The catalog key of a thread's name.
+fn thread_key(thread: Thread) -> &'static str {
     match thread {
-        Thread::Main => "main",
-        Thread::Worker => "worker",
-        Thread::Os => "OS thread",
+        Thread::Main => "thread.main",
+        Thread::Worker => "thread.worker",
+        Thread::Os => "thread.os",
     }
 }
 
@@ -36,18 +38,24 @@ fn stat_cells(cell: &Cell, clock: Option<ClockInfo>) -> AnyView {
             }
             .into_any()
         }
-        Outcome::Unavailable { reason } => {
-            view! { <td colspan="7" class="unavailable">"Not available here: "{reason.clone()}</td> }.into_any()
-        }
-        Outcome::TimeoutNeverFired { waited_ms } => view! {
-            <td colspan="7" class="finding">
-                {format!("Its timeout never fired: a fallback timer ended the wait after {} ms, and the probe moved on", format_ms(*waited_ms))}
+        Outcome::Unavailable { reason } => view! {
+            <td colspan="7" class="unavailable">
+                {tr(&Phrase::new("table.unavailable").phrase("reason", reason::phrase(reason)))}
             </td>
         }
         .into_any(),
-        Outcome::Failed { message } => {
-            view! { <td colspan="7" class="failed">"Failed: "{message.clone()}</td> }.into_any()
+        Outcome::TimeoutNeverFired { waited_ms } => view! {
+            <td colspan="7" class="finding">
+                {tr(&Phrase::new("table.never_fired").ms("waited", *waited_ms))}
+            </td>
         }
+        .into_any(),
+        Outcome::Failed { message } => view! {
+            <td colspan="7" class="failed">
+                {tr(&Phrase::new("table.failed").phrase("message", reason::phrase(message)))}
+            </td>
+        }
+        .into_any(),
     }
 }
 
@@ -82,9 +90,9 @@ pub fn ResultsTable(
                     class:selected=move || selected.get() == Some(key)
                     on:click=move |_| if measured { selected.set(Some(key)) }
                 >
-                    <td class="mech">{key.label()}</td>
-                    <td class="analogue">{key.analogue()}</td>
-                    <td>{thread_name(key.mechanism.thread())}</td>
+                    <td class="mech">{tr(&key.label())}</td>
+                    <td class="analogue">{tr(&key.analogue())}</td>
+                    <td>{t(thread_key(key.mechanism.thread()))}</td>
                     <td class="num">{requested}</td>
                     {stat_cells(&cell, clock)}
                 </tr>
@@ -96,16 +104,16 @@ pub fn ResultsTable(
             <table class="results" data-testid="results-table">
                 <thead>
                     <tr>
-                        <th>"Browser mechanism"</th>
-                        <th>".NET analogue"</th>
-                        <th>"Thread"</th>
-                        <th class="num">"Asked, ms"</th>
+                        <th>{t("table.mechanism")}</th>
+                        <th>{t("table.analogue")}</th>
+                        <th>{t("table.thread")}</th>
+                        <th class="num">{t("table.asked")}</th>
                         <th class="num">"p50"</th>
                         <th class="num">"p90"</th>
                         <th class="num">"p99"</th>
                         <th class="num">"max"</th>
-                        <th class="num">"mean"</th>
-                        <th class="num" title="p50 minus the requested wait">"overshoot"</th>
+                        <th class="num">{t("table.mean")}</th>
+                        <th class="num" title=t("table.overshoot_title")>{t("table.overshoot")}</th>
                         <th class="num">"n"</th>
                     </tr>
                 </thead>

@@ -4,9 +4,11 @@
 use crate::components::field::ConfigError;
 use crate::components::raw_report::RawReport;
 use crate::hooks::{Notice, UseExperiment};
+use crate::i18n::{t, tr};
 use crate::runner::Progress;
 use leptos::prelude::*;
 use waitlab_core::schema::Report;
+use waitlab_core::text::Phrase;
 
 /// Run (a submit button, so Enter in a field starts a run) while idle,
 /// Cancel while running.
@@ -30,11 +32,11 @@ fn RunButtons(
             fallback=move || view! {
                 <button type="submit" class="primary" data-testid="run"
                     disabled=move || !can_run.get()>
-                    {move || if showing_shared.get() { "Run on my machine" } else { "Run" }}
+                    {move || t(if showing_shared.get() { "run.run_mine" } else { "run.run" })}
                 </button>
             }
         >
-            <button type="button" data-testid="cancel" on:click=move |_| cancel.run(())>"Cancel"</button>
+            <button type="button" data-testid="cancel" on:click=move |_| cancel.run(())>{t("run.cancel")}</button>
         </Show>
     }
 }
@@ -48,14 +50,15 @@ fn RunStatus(
     /// The last notice.
     #[prop(into)]
     notice: Signal<Option<Notice>>,
-    /// What the progress counts.
+    /// What the progress counts: a catalog key of a phrase with `done` and
+    /// `count`.
     unit: &'static str,
 ) -> impl IntoView {
     view! {
         {move || progress.get().map(|p| view! { <ProgressBar progress=p unit=unit /> })}
         {move || notice.get().map(|n| view! {
             <p class="notice" class:failed=n.failed role=if n.failed { "alert" } else { "status" }
-                data-testid="notice">{n.text}</p>
+                data-testid="notice">{tr(&n.text)}</p>
         })}
     }
 }
@@ -65,23 +68,32 @@ fn RunStatus(
 fn ProgressBar(
     /// Where the run stands.
     progress: Progress,
-    /// What `done` and `total` count.
+    /// What `done` and `total` count: a catalog key of a phrase with `done`
+    /// and `count`.
     unit: &'static str,
 ) -> impl IntoView {
     let fraction = progress.fraction();
     let pct = fraction * 100.0;
-    let doing = [("main thread", progress.main), ("worker", progress.worker)]
-        .into_iter()
-        .filter_map(|(thread, key)| key.map(|k| format!("{thread}: {k}")))
-        .collect::<Vec<_>>()
-        .join(" · ");
+    let doing: Vec<Phrase> = [
+        ("run.main_thread", progress.main),
+        ("run.worker", progress.worker),
+    ]
+    .into_iter()
+    .filter_map(|(thread, what)| {
+        what.map(|w| {
+            Phrase::new("run.thread_doing")
+                .phrase("thread", Phrase::new(thread))
+                .phrase("what", w)
+        })
+    })
+    .collect();
     view! {
         <div class="progress" data-testid="progress" role="progressbar"
             aria-valuemin="0" aria-valuemax="100" aria-valuenow=waitlab_core::number::fixed(pct, 0)>
             <div class="fill" style:transform=format!("scaleX({})", waitlab_core::number::fixed(fraction, 3))></div>
         </div>
-        <p class="progress-text">{format!("{} of {} {unit}", progress.done, progress.total)}
-            {(!doing.is_empty()).then(|| format!(" — measuring {doing}"))}</p>
+        <p class="progress-text">{tr(&Phrase::new(unit).count("done", progress.done).count("count", progress.total))}
+            {(!doing.is_empty()).then(|| tr(&Phrase::new("run.measuring").arg("what", waitlab_core::text::Arg::List(doing))))}</p>
     }
 }
 
@@ -92,11 +104,12 @@ pub fn RunForm<C: Clone + PartialEq + Send + Sync + 'static>(
     /// The experiment's reactive state.
     experiment: UseExperiment<C>,
     /// The parsed configuration, or why it is invalid.
-    config: Memo<Result<C, String>>,
+    config: Memo<Result<C, Phrase>>,
     /// A hint beside the buttons (expected duration and the like).
     #[prop(into)]
-    hint: Signal<Option<String>>,
-    /// What the progress counts.
+    hint: Signal<Option<Phrase>>,
+    /// What the progress counts: a catalog key of a phrase with `done` and
+    /// `count`.
     unit: &'static str,
     /// The form's fields.
     children: Children,
@@ -120,7 +133,7 @@ pub fn RunForm<C: Clone + PartialEq + Send + Sync + 'static>(
             {children()}
             <RunButtons progress=progress can_run=Signal::derive(move || config.with(Result::is_ok)) cancel=cancel
                 showing_shared=showing_shared />
-            <span class="hint">{move || hint.get()}</span>
+            <span class="hint">{move || hint.get().map(|h| tr(&h))}</span>
         </form>
         <ConfigError config=config />
         <RunStatus progress=progress notice=notice unit=unit />

@@ -58,7 +58,7 @@ pub fn Ticker(
     on_cleanup(move || frames.set_value(None));
     view! {
         <div class="ticker" data-testid="ticker"
-            title="Moved by requestAnimationFrame while the experiment runs: it freezes while the main thread is blocked">
+            title=crate::i18n::t("ticker.title")>
             <div class="slider" node_ref=slider><div class="ball"></div></div>
         </div>
     }

@@ -14,7 +14,8 @@ pub fn embed_slug() -> Option<String> {
 /// What [`use_embed`] returns.
 #[derive(Debug, Clone)]
 pub struct UseEmbed {
-    /// The full page with this page's fragment (its linked runs).
+    /// The full page in the embed's language, with this page's fragment
+    /// (its linked runs).
     pub open_url: String,
 }
 
@@ -28,10 +29,15 @@ pub fn use_embed() -> UseEmbed {
     });
     on_cleanup(move || resize.set_value(None));
     let fragment = location::fragment();
+    let page = format!(
+        "{}?lang={}",
+        location::page_url(),
+        crate::i18n::lang().code()
+    );
     let open_url = if fragment.is_empty() {
-        location::page_url()
+        page
     } else {
-        format!("{}#{fragment}", location::page_url())
+        format!("{page}#{fragment}")
     };
     UseEmbed { open_url }
 }

@@ -58,7 +58,7 @@ pub fn use_environment() -> UseEnvironment {
         })));
     on_cleanup(move || listener.set_value(None));
     let shared_memory_off = memory::unavailable_reason().map(|reason| {
-        if reason == memory::NO_SHARED_ARRAY_BUFFER {
+        if reason == waitlab_core::outcome::reason::NO_SHARED_ARRAY_BUFFER {
             SharedMemoryOff::NoSharedArrayBuffer
         } else {
             SharedMemoryOff::NotIsolated

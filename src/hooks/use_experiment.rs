@@ -1,14 +1,19 @@
 //! `use_experiment`: run an experiment from a component, with progress,
 //! cancel, the report and notices as signals.
 
-use crate::runner::{Progress, Publish};
+use crate::runner::{self, Progress, Publish};
 use futures::future::{AbortHandle, Abortable};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use std::future::Future;
 use std::pin::Pin;
 use std::rc::Rc;
+use waitlab_core::ladder::LadderConfig;
 use waitlab_core::schema::Report;
+use waitlab_core::starvation::{MainConfig, PoolConfig};
+use waitlab_core::text::Phrase;
+use waitlab_core::timed::TimedWaitsConfig;
+use waitlab_core::wake::WakeConfig;
 
 /// How often the page repaints the progress bar at most, ms. Publishing
 /// less often keeps rendering work out of the measured waits.
@@ -18,17 +23,44 @@ const PROGRESS_EVERY_MS: f64 = 100.0;
 #[derive(Debug, Clone, PartialEq)]
 pub struct Notice {
     /// What to say.
-    pub text: String,
+    pub text: Phrase,
     /// Whether the run failed (an alert) rather than a note about it.
     pub failed: bool,
 }
 
 impl Notice {
-    fn note(text: &str) -> Self {
+    fn note(key: &str) -> Self {
         Self {
-            text: text.to_owned(),
+            text: Phrase::new(key),
             failed: false,
         }
+    }
+}
+
+/// Every experiment's state, made once for the page (above what it
+/// renders, so a page rendered anew in another language keeps its runs).
+#[derive(Clone, Copy)]
+pub struct Experiments {
+    /// Experiment 1.
+    pub timed: UseExperiment<TimedWaitsConfig>,
+    /// Experiment 2a.
+    pub main: UseExperiment<MainConfig>,
+    /// Experiment 2b.
+    pub pool: UseExperiment<PoolConfig>,
+    /// Experiment 3.
+    pub ladder: UseExperiment<LadderConfig>,
+    /// Experiment 4.
+    pub wake: UseExperiment<WakeConfig>,
+}
+
+/// Every experiment as reactive state.
+pub fn use_experiments() -> Experiments {
+    Experiments {
+        timed: use_experiment(runner::run_timed_waits),
+        main: use_experiment(runner::run_main_starvation),
+        pool: use_experiment(runner::run_pool_starvation),
+        ladder: use_experiment(runner::run_spin_ladder),
+        wake: use_experiment(runner::run_wake_latency),
     }
 }
 
@@ -115,8 +147,7 @@ impl State {
     fn cancel(self) {
         if self.stop() {
             self.progress.set(None);
-            self.notice
-                .set(Some(Notice::note("Run cancelled: nothing is left running")));
+            self.notice.set(Some(Notice::note("run.cancelled")));
         }
     }
 
@@ -142,14 +173,11 @@ impl State {
             if let Ok(r) = Abortable::new(run, registration).await {
                 if let Some(failure) = &r.failure {
                     self.notice.set(Some(Notice {
-                        text: failure.clone(),
+                        text: Phrase::new("data").data("text", failure.clone()),
                         failed: true,
                     }));
                 } else if r.env.hidden_during_run {
-                    self.notice.set(Some(Notice::note(
-                        "The page was hidden during this run: browsers throttle timers in \
-                         background tabs, so these numbers are marked as throttled",
-                    )));
+                    self.notice.set(Some(Notice::note("run.hidden")));
                 }
                 self.report.set(Some(r));
                 self.handle.set_value(None);

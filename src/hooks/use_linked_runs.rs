@@ -8,6 +8,7 @@ use leptos::task::spawn_local;
 use waitlab_browser::{links, location};
 use waitlab_core::link;
 use waitlab_core::schema::Report;
+use waitlab_core::text::{Arg, Phrase};
 
 /// Most runs opened side by side.
 pub const MAX_SHARED: usize = 8;
@@ -26,8 +27,8 @@ pub struct LinkedRun {
 pub struct LinkedRuns {
     /// The runs opened from links, in link order.
     pub opened: RwSignal<Vec<LinkedRun>>,
-    /// Why parts of a link could not be read (plain text).
-    pub problems: RwSignal<Vec<String>>,
+    /// Why parts of a link could not be read.
+    pub problems: RwSignal<Vec<Phrase>>,
     /// This browser's latest run of each experiment.
     pub mine: RwSignal<Vec<Report>>,
 }
@@ -35,13 +36,13 @@ pub struct LinkedRuns {
 impl LinkedRuns {
     /// Opens every payload of `link`; returns how many were added, or why
     /// none could be.
-    pub async fn add(&self, link: &str) -> Result<usize, String> {
+    pub async fn add(&self, link: &str) -> Result<usize, Phrase> {
         let mut added = 0;
         let mut problems = Vec::new();
         for payload in link::payloads(link) {
             let payload = payload.to_owned();
             if self.opened.with(|o| o.len()) >= MAX_SHARED {
-                problems.push(format!("at most {MAX_SHARED} runs can be compared at once"));
+                problems.push(Phrase::new("share.too_many").count("count", MAX_SHARED as u64));
                 break;
             }
             if self.opened.with(|o| o.iter().any(|r| r.payload == payload)) {
@@ -53,13 +54,13 @@ impl LinkedRuns {
                         .update(|o| o.push(LinkedRun { payload, report }));
                     added += 1;
                 }
-                Err(e) => problems.push(e.to_string()),
+                Err(e) => problems.push(e.phrase()),
             }
         }
         self.sync_fragment();
         match (added, problems.is_empty()) {
-            (0, false) => Err(problems.join("; ")),
-            (0, true) => Err("that link holds no waitlab result".to_owned()),
+            (0, false) => Err(Phrase::new("share.problems").arg("list", Arg::List(problems))),
+            (0, true) => Err(Phrase::new("share.no_result")),
             _ => {
                 self.problems.update(|p| p.extend(problems));
                 Ok(added)

@@ -15,6 +15,7 @@ use waitlab_core::experiment::Experiment;
 use waitlab_core::link::MAX_BODY_BYTES;
 use waitlab_core::link::set::{self, INDEX_PATH, IndexedSet};
 use waitlab_core::schema::{NativeEnv, Report};
+use waitlab_core::text::Phrase;
 
 /// One bundled set as loaded.
 #[derive(Debug, Clone, PartialEq)]
@@ -25,7 +26,7 @@ pub struct LoadedSet {
     pub native: NativeEnv,
     /// Its parts for the experiments on the page in one report (shared, as
     /// every comparison reads it), or why it could not be used.
-    pub report: Result<Arc<Report>, String>,
+    pub report: Result<Arc<Report>, Phrase>,
 }
 
 /// Where loading stands.
@@ -36,7 +37,7 @@ pub enum Loading {
     /// Still fetching this file, which is slow to come.
     Slow(String),
     /// The index could not be used, so no set is available.
-    Failed(String),
+    Failed(Phrase),
     /// Every set listed in the index, loaded or with its error.
     Done(Vec<LoadedSet>),
 }
@@ -74,7 +75,7 @@ const SLOW_MS: u32 = 1_000;
 const LIMIT_MS: u32 = 20_000;
 
 /// One pack, fetched (naming it while it is slow) and inflated.
-async fn fetch_pack(loading: RwSignal<Loading>, url: String) -> Result<Vec<u8>, String> {
+async fn fetch_pack(loading: RwSignal<Loading>, url: String) -> Result<Vec<u8>, Phrase> {
     let slow = url.clone();
     let result = fetch_bytes_within(&url, SLOW_MS, LIMIT_MS, move || {
         loading.set(Loading::Slow(slow))
@@ -85,7 +86,7 @@ async fn fetch_pack(loading: RwSignal<Loading>, url: String) -> Result<Vec<u8>, 
     }
     inflate(&result?, MAX_BODY_BYTES)
         .await
-        .map_err(|_| format!("{url} is damaged: it cannot be inflated"))
+        .map_err(|_| Phrase::new("reference.not_inflatable").data("url", url))
 }
 
 /// `entry`'s parts for `experiments`, in one report.
@@ -93,17 +94,21 @@ async fn load_set(
     loading: RwSignal<Loading>,
     entry: &IndexedSet,
     experiments: &[Experiment],
-) -> Result<Arc<Report>, String> {
+) -> Result<Arc<Report>, Phrase> {
     let wanted = entry.experiments.iter().filter(|e| experiments.contains(e));
     let parts = join_all(wanted.map(|&e| async move {
         let url = set::part_path(&entry.set, e);
         let bytes = fetch_pack(loading, url.clone()).await?;
-        set::decode_part(&bytes).map_err(|e| format!("{url}: {e}"))
+        set::decode_part(&bytes).map_err(|e| {
+            Phrase::new("reference.bad_pack")
+                .data("url", url)
+                .phrase("why", e.phrase())
+        })
     }))
     .await
     .into_iter()
-    .collect::<Result<Vec<Report>, String>>()?;
-    let mut all = Report::combine(&parts).ok_or("it has none of these experiments")?;
+    .collect::<Result<Vec<Report>, Phrase>>()?;
+    let mut all = Report::combine(&parts).ok_or_else(|| Phrase::new("reference.no_parts"))?;
     all.from_link = true;
     all.stated = parts.into_iter().flat_map(|p| p.stated).collect();
     Ok(Arc::new(all))
@@ -114,10 +119,8 @@ async fn load(loading: RwSignal<Loading>, experiments: Vec<Experiment>) -> (Load
         Ok(bytes) => match set::decode_index(&bytes) {
             Ok(index) => index,
             Err(e) => {
-                return (
-                    Loading::Failed(format!("the index is not valid: {e}")),
-                    Vec::new(),
-                );
+                let why = Phrase::new("reference.bad_index").phrase("why", e.phrase());
+                return (Loading::Failed(why), Vec::new());
             }
         },
         Err(e) => return (Loading::Failed(e), Vec::new()),

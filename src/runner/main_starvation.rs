@@ -16,6 +16,7 @@ use waitlab_browser::page::AnimationLoop;
 use waitlab_browser::wait;
 use waitlab_core::schema::Report;
 use waitlab_core::starvation::{JobMode, MainConfig, MainRun, MainStarvation};
+use waitlab_core::text::Phrase;
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::Closure;
 
@@ -121,12 +122,12 @@ pub async fn run_main_starvation(config: MainConfig, publish: Publish) -> Report
     let mut runs = Vec::new();
     for mode in JobMode::ALL {
         reporter.update(|p| {
-            p.main = Some(format!(
-                "{} {} jobs of {} ms",
-                config.jobs,
-                mode.name(),
-                config.wait_ms
-            ))
+            p.main = Some(
+                Phrase::new("progress.main")
+                    .count("jobs", config.jobs)
+                    .phrase("mode", mode.label())
+                    .count("wait", config.wait_ms),
+            )
         });
         runs.push(run_mode(mode, &config, &stop, &frames).await);
         reporter.update(|p| p.done += 1);

@@ -21,6 +21,7 @@ use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use waitlab_browser::{clock, page};
 use waitlab_core::schema::{Environment, Report};
+use waitlab_core::text::Phrase;
 
 /// Where a run stands.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -30,9 +31,9 @@ pub struct Progress {
     /// Samples (and chain runs) the run will measure.
     pub total: u32,
     /// What the main thread is measuring.
-    pub main: Option<String>,
+    pub main: Option<Phrase>,
     /// What the worker(s) are measuring.
-    pub worker: Option<String>,
+    pub worker: Option<Phrase>,
 }
 
 impl Progress {
@@ -49,9 +50,12 @@ impl Progress {
 /// Publishes progress to whoever shows it.
 pub type Publish = Rc<dyn Fn(Progress)>;
 
-/// The failure of a run that got a message it did not expect from `from`.
-fn unexpected(from: &str, message: &waitlab_core::protocol::FromWorker) -> String {
-    format!("unexpected message from {from}: {}", message.name())
+/// The failure of a run that got a message it did not expect from `from`
+/// (a catalog key).
+fn unexpected(from: &'static str, message: &waitlab_core::protocol::FromWorker) -> Phrase {
+    Phrase::new("error.unexpected_message")
+        .phrase("from", Phrase::new(from))
+        .code("message", message.name())
 }
 
 /// How often a main-thread probe pauses to let the page show its

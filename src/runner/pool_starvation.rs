@@ -9,12 +9,14 @@
 //! batch, and are shown relative to the moment the batch was queued.
 
 use super::{Publish, Reporter, RunScope};
+use crate::i18n::tr;
 use futures::future::try_join_all;
 use waitlab_browser::clock::epoch_now;
 use waitlab_browser::{memory, wait, worker_host::ProbeWorker};
 use waitlab_core::protocol::{FromWorker, ToWorker, shared_slots};
 use waitlab_core::schema::Report;
 use waitlab_core::starvation::{JobMode, JobSpan, PoolConfig, PoolRun, PoolStarvation};
+use waitlab_core::text::Phrase;
 use waitlab_core::wake::skew_ms;
 
 /// Clock exchanges per worker before a batch.
@@ -22,7 +24,7 @@ const CLOCK_EXCHANGES: usize = 16;
 
 /// How far `worker`'s `timeOrigin + now()` is ahead of the page's, ms,
 /// from ping-pong exchanges (NTP's formula, `wake::skew_ms`).
-async fn clock_offset(worker: &mut ProbeWorker) -> Result<f64, String> {
+async fn clock_offset(worker: &mut ProbeWorker) -> Result<f64, Phrase> {
     let mut exchanges = Vec::with_capacity(CLOCK_EXCHANGES);
     for _ in 0..CLOCK_EXCHANGES {
         let sent = epoch_now();
@@ -32,7 +34,7 @@ async fn clock_offset(worker: &mut ProbeWorker) -> Result<f64, String> {
                 received_ms,
                 sent_ms,
             } => exchanges.push([sent, received_ms, sent_ms, epoch_now()]),
-            other => return Err(super::unexpected("a pool worker", &other)),
+            other => return Err(super::unexpected("role.pool_worker", &other)),
         }
     }
     Ok(skew_ms(&exchanges))
@@ -43,7 +45,7 @@ async fn run_mode(
     config: &PoolConfig,
     workers: &mut [ProbeWorker],
     reporter: &Reporter,
-) -> Result<PoolRun, String> {
+) -> Result<PoolRun, Phrase> {
     let mut offsets = Vec::with_capacity(workers.len());
     for worker in workers.iter_mut() {
         offsets.push(clock_offset(worker).await?);
@@ -84,7 +86,7 @@ async fn run_mode(
                     });
                     reporter.update(|p| p.done += 1);
                 }
-                other => return Err(super::unexpected("a pool worker", &other)),
+                other => return Err(super::unexpected("role.pool_worker", &other)),
             }
         }
     }
@@ -106,8 +108,10 @@ async fn run_mode(
     })
 }
 
-async fn measure(config: &PoolConfig, reporter: &Reporter) -> Result<(Vec<PoolRun>, bool), String> {
-    reporter.update(|p| p.worker = Some(format!("starting {} workers", config.workers)));
+async fn measure(config: &PoolConfig, reporter: &Reporter) -> Result<(Vec<PoolRun>, bool), Phrase> {
+    reporter.update(|p| {
+        p.worker = Some(Phrase::new("progress.starting_workers").count("count", config.workers))
+    });
     let mut workers = try_join_all((0..config.workers).map(|_| ProbeWorker::start())).await?;
     let memory = memory::new_shared_i32(shared_slots::LEN).ok();
     if let Some(memory) = &memory {
@@ -118,13 +122,13 @@ async fn measure(config: &PoolConfig, reporter: &Reporter) -> Result<(Vec<PoolRu
     let mut runs = Vec::new();
     for mode in JobMode::ALL {
         reporter.update(|p| {
-            p.worker = Some(format!(
-                "{} {} jobs of {} ms on {} workers",
-                config.jobs,
-                mode.name(),
-                config.wait_ms,
-                config.workers
-            ))
+            p.worker = Some(
+                Phrase::new("progress.pool")
+                    .count("jobs", config.jobs)
+                    .phrase("mode", mode.label())
+                    .count("wait", config.wait_ms)
+                    .count("workers", config.workers),
+            )
         });
         runs.push(run_mode(mode, config, &mut workers, reporter).await?);
     }
@@ -144,6 +148,6 @@ pub async fn run_pool_starvation(config: PoolConfig, publish: Publish) -> Report
                 blocking_sleeps,
             })
         }
-        Err(message) => r.failure = Some(format!("The run failed: {message}")),
+        Err(why) => r.failure = Some(tr(&Phrase::new("run.failed").phrase("why", why))),
     })
 }

@@ -2,33 +2,39 @@
 //! spin-until with and without the sleep stage.
 
 use super::{Publish, Reporter, RunScope};
+use crate::i18n::tr;
 use waitlab_browser::{memory, worker_host::ProbeWorker};
 use waitlab_core::ladder::{LadderConfig, SpinLadder};
+use waitlab_core::outcome::reason;
 use waitlab_core::protocol::{FromWorker, ToWorker, shared_slots};
 use waitlab_core::schema::Report;
+use waitlab_core::text::Phrase;
 
-async fn measure(config: &LadderConfig, reporter: &Reporter) -> Result<SpinLadder, String> {
-    let memory = memory::new_shared_i32(shared_slots::LEN)
-        .map_err(|reason| format!("Not available here: the spin ladder {reason}"))?;
-    reporter.update(|p| p.worker = Some("starting the worker".to_owned()));
+async fn measure(config: &LadderConfig, reporter: &Reporter) -> Result<SpinLadder, Phrase> {
+    let memory = memory::new_shared_i32(shared_slots::LEN).map_err(|reason| {
+        Phrase::new("ladder.unavailable").phrase("reason", reason::phrase(reason))
+    })?;
+    reporter.update(|p| p.worker = Some(Phrase::new("progress.starting_worker")));
     let mut worker = ProbeWorker::start().await?;
     worker.share(&memory)?;
     reporter.update(|p| {
-        p.worker = Some(format!(
-            "{} ladders of {} steps, then two spin-untils of {} ms",
-            config.repeats, config.steps, config.spin_until_ms
-        ))
+        p.worker = Some(
+            Phrase::new("progress.ladder")
+                .count("count", config.repeats)
+                .count("steps", config.steps)
+                .count("ms", config.spin_until_ms),
+        )
     });
     worker.send(&ToWorker::Ladder {
         config: config.clone(),
     })?;
     match worker.next().await? {
         FromWorker::LadderDone { result } => {
-            let ladder = result?;
+            let ladder = result.map_err(|e| reason::phrase(&e))?;
             reporter.update(|p| p.done = p.total);
             Ok(ladder)
         }
-        other => Err(super::unexpected("the ladder worker", &other)),
+        other => Err(super::unexpected("role.ladder_worker", &other)),
     }
 }
 
@@ -39,6 +45,6 @@ pub async fn run_spin_ladder(config: LadderConfig, publish: Publish) -> Report {
     let result = measure(&config, &reporter).await;
     scope.finish(|r| match result {
         Ok(ladder) => r.spin_ladder = Some(ladder),
-        Err(message) => r.failure = Some(message),
+        Err(message) => r.failure = Some(tr(&message)),
     })
 }

@@ -12,28 +12,34 @@
 //! its pending timers are cleared and the worker is terminated by `Drop`.
 
 use super::{Publish, Reporter, RunScope};
+use crate::i18n::tr;
 use std::cell::RefCell;
 use waitlab_browser::probes;
 use waitlab_browser::{memory, wait, worker_host::ProbeWorker};
 use waitlab_core::outcome::Outcome;
+use waitlab_core::outcome::reason;
 use waitlab_core::protocol::{FromWorker, ToWorker, shared_slots};
 use waitlab_core::schema::{Cell, NestedChain, Report, TimedWaits};
 use waitlab_core::stats::Samples;
+use waitlab_core::text::Phrase;
 use waitlab_core::timed::{CellKey, Mechanism, Thread, TimedWaitsConfig};
 
 /// Why a cell cannot run here, before anything is measured.
-fn unavailable(key: CellKey, memory: &Result<js_sys::Int32Array, &'static str>) -> Option<String> {
+fn unavailable(
+    key: CellKey,
+    memory: &Result<js_sys::Int32Array, &'static str>,
+) -> Option<&'static str> {
     let m = key.mechanism;
     match m.thread() {
         Thread::Main => probes::main_unavailable(m),
         Thread::Worker => match memory {
-            Err(reason) if m.needs_shared_memory() => Some((*reason).to_owned()),
+            Err(reason) if m.needs_shared_memory() => Some(reason),
             _ if m == Mechanism::WorkerWaitAsync && !memory::has_wait_async() => {
-                Some("Atomics.waitAsync is not supported in this browser".to_owned())
+                Some(reason::NO_WAIT_ASYNC)
             }
             _ => None,
         },
-        Thread::Os => Some(format!("{} is a native probe", m.id())),
+        Thread::Os => Some(reason::NATIVE_ONLY),
     }
 }
 
@@ -45,7 +51,11 @@ pub async fn run_timed_waits(config: TimedWaitsConfig, publish: Publish) -> Repo
     let keys = config.cells();
     let outcomes: RefCell<Vec<Option<Outcome>>> = RefCell::new(
         keys.iter()
-            .map(|&k| unavailable(k, &memory).map(|reason| Outcome::Unavailable { reason }))
+            .map(|&k| {
+                unavailable(k, &memory).map(|reason| Outcome::Unavailable {
+                    reason: reason.to_owned(),
+                })
+            })
             .collect(),
     );
     let pending = |thread: Thread| -> Vec<(usize, CellKey)> {
@@ -93,7 +103,7 @@ pub async fn run_timed_waits(config: TimedWaitsConfig, publish: Publish) -> Repo
                 .await;
                 outcomes.borrow_mut()[i] = Some(outcome);
             }
-            reporter.update(|p| p.main = Some("nested setTimeout(0) chains".to_owned()));
+            reporter.update(|p| p.main = Some(Phrase::new("progress.chains")));
             wait::let_page_render().await;
             let levels = probes::nested_chain(config.chain_depth, config.chain_runs, &mut || {
                 reporter.count()
@@ -117,9 +127,9 @@ pub async fn run_timed_waits(config: TimedWaitsConfig, publish: Publish) -> Repo
         .flatten()
         .any(|o| !matches!(o, Outcome::Unavailable { .. }));
     let unfinished = if failure.is_some() {
-        "not measured: the run stopped"
+        reason::NOT_MEASURED_STOPPED
     } else {
-        "not measured"
+        reason::NOT_MEASURED
     };
     let cells = keys
         .into_iter()
@@ -137,7 +147,7 @@ pub async fn run_timed_waits(config: TimedWaitsConfig, publish: Publish) -> Repo
         chain,
     });
     scope.finish(|r| {
-        r.failure = failure.map(|message| format!("The run stopped: {message}"));
+        r.failure = failure.map(|why| tr(&Phrase::new("run.stopped").phrase("why", why)));
         r.timed_waits = results;
     })
 }
@@ -148,7 +158,7 @@ async fn run_worker_cells(
     samples: u32,
     reporter: &Reporter,
     outcomes: &RefCell<Vec<Option<Outcome>>>,
-) -> Result<(), String> {
+) -> Result<(), Phrase> {
     let mut worker = ProbeWorker::start().await?;
     if let Some(memory) = &memory {
         worker.share(memory)?;
@@ -179,7 +189,7 @@ async fn run_worker_cells(
                     break;
                 }
                 other => {
-                    return Err(super::unexpected("the probe worker", &other));
+                    return Err(super::unexpected("role.probe_worker", &other));
                 }
             }
         }

@@ -7,12 +7,15 @@
 //! finish in time fails the run, and dropping the workers ends them.
 
 use super::{Publish, Reporter, RunScope};
+use crate::i18n::tr;
 use futures::future::{Either, select, try_join};
 use waitlab_browser::memory::{self, Slots};
 use waitlab_browser::{wait, worker_host::ProbeWorker};
 use waitlab_core::outcome::Outcome;
+use waitlab_core::outcome::reason;
 use waitlab_core::protocol::{FromWorker, ToWorker, shared_slots};
 use waitlab_core::schema::Report;
+use waitlab_core::text::Phrase;
 use waitlab_core::wake::{Strategy, WakeConfig, WakeLatency, WakeResult, skew_ms};
 
 /// Ping-pong exchanges for the skew estimate.
@@ -23,43 +26,38 @@ async fn replies(
     waiter: &mut ProbeWorker,
     setter: &mut ProbeWorker,
     limit_ms: u32,
-) -> Result<(FromWorker, FromWorker), String> {
+) -> Result<(FromWorker, FromWorker), Phrase> {
     let both = Box::pin(async {
         let w = waiter.next().await?;
         let s = setter.next().await?;
-        Ok::<_, String>((w, s))
+        Ok::<_, Phrase>((w, s))
     });
     match select(both, Box::pin(wait::timeout(limit_ms))).await {
         Either::Left((result, _)) => result,
-        Either::Right(_) => Err(format!(
-            "the wake-latency workers did not finish within {} s",
-            limit_ms / 1000
-        )),
+        Either::Right(_) => Err(Phrase::new("wake.too_slow").count("seconds", limit_ms / 1000)),
     }
 }
 
-fn setter_ok(reply: FromWorker) -> Result<(), String> {
+fn setter_ok(reply: FromWorker) -> Result<(), Phrase> {
     match reply {
-        FromWorker::SetterDone { result } => result,
-        other => Err(super::unexpected("the setter", &other)),
+        FromWorker::SetterDone { result } => result.map_err(|e| reason::phrase(&e)),
+        other => Err(super::unexpected("role.setter", &other)),
     }
 }
 
-fn unavailable(strategy: Strategy, slots: &Result<Slots, &'static str>) -> Option<String> {
+fn unavailable(strategy: Strategy, slots: &Result<Slots, &'static str>) -> Option<&'static str> {
     match slots {
-        Err(reason) if strategy.needs_shared_memory() => {
-            Some(format!("{}: {reason}", strategy.label()))
-        }
+        Err(reason) if strategy.needs_shared_memory() => Some(reason),
         _ if strategy == Strategy::AsyncEvent && !memory::has_wait_async() => {
-            Some("Atomics.waitAsync is not supported in this browser".to_owned())
+            Some(reason::NO_WAIT_ASYNC)
         }
         _ => None,
     }
 }
 
-async fn measure(config: &WakeConfig, reporter: &Reporter) -> Result<WakeLatency, String> {
+async fn measure(config: &WakeConfig, reporter: &Reporter) -> Result<WakeLatency, Phrase> {
     let slots = memory::new_shared_i32(shared_slots::LEN).map(Slots::new);
-    reporter.update(|p| p.worker = Some("starting the setter and the waiter".to_owned()));
+    reporter.update(|p| p.worker = Some(Phrase::new("progress.starting_pair")));
     let (mut setter, mut waiter) = try_join(ProbeWorker::start(), ProbeWorker::start()).await?;
     let mut skew = None;
     if let Ok(slots) = &slots {
@@ -74,27 +72,30 @@ async fn measure(config: &WakeConfig, reporter: &Reporter) -> Result<WakeLatency
         match replies(&mut waiter, &mut setter, 10_000).await? {
             (FromWorker::SkewDone { result }, s) => {
                 setter_ok(s)?;
-                skew = Some(skew_ms(&result?));
+                skew = Some(skew_ms(&result.map_err(|e| reason::phrase(&e))?));
             }
-            (other, _) => return Err(super::unexpected("the waiter", &other)),
+            (other, _) => return Err(super::unexpected("role.waiter", &other)),
         }
     }
     let delays_us = config.delays_us();
     let limit_ms = config.rounds * 20 + 5000;
     let mut results = Vec::new();
     for strategy in Strategy::BROWSER {
-        reporter.update(|p| p.worker = Some(strategy.label().to_owned()));
+        reporter.update(|p| p.worker = Some(strategy.label()));
         if let Some(reason) = unavailable(strategy, &slots) {
             results.push(WakeResult {
                 strategy,
-                outcome: Outcome::Unavailable { reason },
+                outcome: Outcome::Unavailable {
+                    reason: reason.to_owned(),
+                },
             });
             reporter.update(|p| p.done += config.rounds);
             continue;
         }
         if strategy == Strategy::PostMessage {
-            let channel = web_sys::MessageChannel::new()
-                .map_err(|e| waitlab_browser::js_error_message(&e))?;
+            let channel = web_sys::MessageChannel::new().map_err(|e| {
+                Phrase::new("data").data("text", waitlab_browser::js_error_message(&e))
+            })?;
             waiter.share_port(&channel.port1())?;
             setter.share_port(&channel.port2())?;
         } else if let Ok(slots) = &slots {
@@ -112,7 +113,8 @@ async fn measure(config: &WakeConfig, reporter: &Reporter) -> Result<WakeLatency
         let outcome = match replies(&mut waiter, &mut setter, limit_ms).await? {
             (FromWorker::WakeDone { result }, s) => {
                 setter_ok(s)?;
-                let corrected = result?
+                let corrected = result
+                    .map_err(|e| reason::phrase(&e))?
                     .into_iter()
                     .map(|raw| raw + skew.unwrap_or(0.0))
                     .collect();
@@ -120,7 +122,7 @@ async fn measure(config: &WakeConfig, reporter: &Reporter) -> Result<WakeLatency
                     message: e.to_string(),
                 })
             }
-            (other, _) => return Err(super::unexpected("the waiter", &other)),
+            (other, _) => return Err(super::unexpected("role.waiter", &other)),
         };
         results.push(WakeResult { strategy, outcome });
         reporter.update(|p| p.done += config.rounds);
@@ -139,6 +141,6 @@ pub async fn run_wake_latency(config: WakeConfig, publish: Publish) -> Report {
     let result = measure(&config, &reporter).await;
     scope.finish(|r| match result {
         Ok(wake) => r.wake_latency = Some(wake),
-        Err(message) => r.failure = Some(format!("The run failed: {message}")),
+        Err(why) => r.failure = Some(tr(&Phrase::new("run.failed").phrase("why", why))),
     })
 }

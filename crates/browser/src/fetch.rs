@@ -4,27 +4,28 @@
 use super::js_error_message;
 use futures::future::{Either, select};
 use gloo_timers::future::TimeoutFuture;
+use waitlab_core::text::Phrase;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 
 /// The body of `url` (relative to the page), or why it could not be read.
 /// Main thread only.
-pub async fn fetch_bytes(url: &str) -> Result<Vec<u8>, String> {
-    let window = web_sys::window().ok_or("fetch needs a window")?;
+pub async fn fetch_bytes(url: &str) -> Result<Vec<u8>, Phrase> {
+    let failed =
+        |key: &str, detail: String| Phrase::new(key).data("url", url).data("detail", detail);
+    let window = web_sys::window().ok_or_else(|| failed("fetch.no_window", String::new()))?;
     let response = JsFuture::from(window.fetch_with_str(url))
         .await
-        .map_err(|e| format!("could not fetch {url}: {}", js_error_message(&e)))?;
+        .map_err(|e| failed("fetch.failed", js_error_message(&e)))?;
     let response: web_sys::Response = response
         .dyn_into()
-        .map_err(|_| format!("fetch of {url} did not return a response"))?;
+        .map_err(|_| failed("fetch.no_response", String::new()))?;
     if !response.ok() {
-        return Err(format!(
-            "{url} could not be loaded (HTTP {})",
-            response.status()
-        ));
+        return Err(Phrase::new("fetch.http")
+            .data("url", url)
+            .count("status", response.status()));
     }
-    let unreadable =
-        |e: wasm_bindgen::JsValue| format!("could not read {url}: {}", js_error_message(&e));
+    let unreadable = |e: wasm_bindgen::JsValue| failed("fetch.unreadable", js_error_message(&e));
     let body = JsFuture::from(response.array_buffer().map_err(unreadable)?)
         .await
         .map_err(unreadable)?;
@@ -38,7 +39,7 @@ pub async fn fetch_bytes_within(
     slow_ms: u32,
     limit_ms: u32,
     on_slow: impl FnOnce(),
-) -> Result<Vec<u8>, String> {
+) -> Result<Vec<u8>, Phrase> {
     let fetch = Box::pin(fetch_bytes(url));
     let fetch = match select(fetch, TimeoutFuture::new(slow_ms)).await {
         Either::Left((result, _)) => return result,
@@ -47,6 +48,8 @@ pub async fn fetch_bytes_within(
     on_slow();
     match select(fetch, TimeoutFuture::new(limit_ms.saturating_sub(slow_ms))).await {
         Either::Left((result, _)) => result,
-        Either::Right(_) => Err(format!("{url} did not arrive within {} s", limit_ms / 1000)),
+        Either::Right(_) => Err(Phrase::new("fetch.too_slow")
+            .data("url", url)
+            .count("seconds", limit_ms / 1000)),
     }
 }

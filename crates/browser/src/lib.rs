@@ -9,6 +9,7 @@
 //! Every function works in a window and in a dedicated worker unless its
 //! docs say otherwise.
 
+pub mod catalog;
 pub mod clock;
 pub mod deflate;
 pub mod fetch;

@@ -31,6 +31,27 @@ pub fn query_param(name: &str) -> Option<String> {
         })
 }
 
+/// Sets query parameter `name` to `value` in the address (keeping the
+/// others and the fragment), without a history entry or a reload.
+pub fn set_query_param(name: &str, value: &str) {
+    let search = window().location().search().unwrap_or_default();
+    let mut pairs: Vec<String> = search
+        .trim_start_matches('?')
+        .split('&')
+        .filter(|p| !p.is_empty() && p.split('=').next() != Some(name))
+        .map(str::to_owned)
+        .collect();
+    pairs.push(format!(
+        "{name}={}",
+        String::from(js_sys::encode_uri_component(value))
+    ));
+    let hash = window().location().hash().unwrap_or_default();
+    let url = format!("{}?{}{hash}", page_url(), pairs.join("&"));
+    if let Ok(history) = window().history() {
+        let _ = history.replace_state_with_url(&JsValue::NULL, "", Some(&url));
+    }
+}
+
 /// The page's address without query or fragment.
 pub fn page_url() -> String {
     let l = window().location();

@@ -2,26 +2,22 @@
 
 use super::{global_property, js_error_message};
 use js_sys::{Int32Array, Reflect, SharedArrayBuffer};
+use waitlab_core::outcome::reason;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 
-/// The page is not cross-origin isolated, so no browser lets it share memory.
-pub const NOT_ISOLATED: &str = "needs SharedArrayBuffer, which browsers only allow on a \
-cross-origin isolated page, and this one is not (see the note at the top of the page)";
-/// The page is isolated, yet this browser has no `SharedArrayBuffer` (seen
-/// in WebKitGTK).
-pub const NO_SHARED_ARRAY_BUFFER: &str = "needs SharedArrayBuffer, which this browser does \
-not provide, although the page is cross-origin isolated";
-/// Said by a worker asked to block without the run's shared memory.
-pub const NOT_SHARED: &str = "the page did not share memory with the worker";
+/// Said by a worker asked to block without the run's shared memory (a
+/// `waitlab_core::outcome::reason` code).
+pub const NOT_SHARED: &str = reason::NOT_SHARED;
 
 /// Why shared memory cannot be had here, from what the browser says of
-/// itself: not isolated, or isolated without `SharedArrayBuffer`.
+/// itself: not isolated, or isolated without `SharedArrayBuffer` (seen in
+/// WebKitGTK); a `waitlab_core::outcome::reason` code.
 pub fn unavailable_reason() -> Option<&'static str> {
     if !super::clock::cross_origin_isolated() {
-        Some(NOT_ISOLATED)
+        Some(reason::NOT_ISOLATED)
     } else if global_property("SharedArrayBuffer").is_none() {
-        Some(NO_SHARED_ARRAY_BUFFER)
+        Some(reason::NO_SHARED_ARRAY_BUFFER)
     } else {
         None
     }

@@ -68,6 +68,16 @@ impl Drop for EventListener {
     }
 }
 
+/// Puts `message` on an empty page as text (when the app cannot start).
+pub fn show_fatal(message: &str) {
+    if let Some(body) = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.body())
+    {
+        body.set_text_content(Some(message));
+    }
+}
+
 /// Why `coi.js` could not isolate the page through its service worker,
 /// if it tried and failed (it says so in `window.waitlabCoiProblem` and
 /// fires `waitlab:coi`).

@@ -18,6 +18,7 @@ use futures::future::{Either, select};
 use waitlab_core::protocol::{
     FromWorker, GRACE_MS, LOADING_BEAT_MS, PROTOCOL_VERSION, ProtocolError, ToWorker,
 };
+use waitlab_core::text::{Arg, Phrase};
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::Closure;
 
@@ -27,12 +28,12 @@ pub const WORKER_URL: &str = "./worker_loader.js";
 /// gives up, ms: a very slow network, not a broken worker.
 const LOAD_LIMIT_MS: u32 = 30_000;
 
-type Reply = Result<FromWorker, String>;
+type Reply = Result<FromWorker, Phrase>;
 
 /// Why no message came.
 enum Unheard {
     /// The worker errored, crashed or sent something unreadable.
-    Said(String),
+    Said(Phrase),
     /// Nothing came for this many ms.
     Silence(u32),
 }
@@ -50,9 +51,10 @@ pub struct ProbeWorker {
 
 impl ProbeWorker {
     /// Starts a worker and waits until it says it is ready.
-    pub async fn start() -> Result<ProbeWorker, String> {
-        let worker = web_sys::Worker::new(WORKER_URL)
-            .map_err(|e| format!("could not start the probe worker: {}", js_error_message(&e)))?;
+    pub async fn start() -> Result<ProbeWorker, Phrase> {
+        let worker = web_sys::Worker::new(WORKER_URL).map_err(|e| {
+            Phrase::new("worker.could_not_start").data("detail", js_error_message(&e))
+        })?;
         let (tx, replies) = mpsc::unbounded::<Reply>();
         let tx_error = tx.clone();
         let on_message = Closure::<dyn FnMut(_)>::new(move |e: web_sys::MessageEvent| {
@@ -64,18 +66,18 @@ impl ProbeWorker {
                     None => Err(ProtocolError("neither bytes nor the loader's word")),
                 },
             }
-            .map_err(|e| e.to_string());
+            .map_err(|e| Phrase::new("worker.unreadable").code("detail", e.0));
             let _ = tx.unbounded_send(reply);
         });
         let on_error = Closure::<dyn FnMut(_)>::new(move |e: web_sys::ErrorEvent| {
             e.prevent_default();
             let detail = e.message();
-            let detail = if detail.is_empty() {
-                "it failed to load".to_owned()
+            let crash = if detail.is_empty() {
+                Phrase::new("worker.failed_to_load")
             } else {
-                detail
+                Phrase::new("worker.crashed").data("detail", detail)
             };
-            let _ = tx_error.unbounded_send(Err(format!("the probe worker crashed: {detail}")));
+            let _ = tx_error.unbounded_send(Err(crash));
         });
         worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
         worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
@@ -93,33 +95,27 @@ impl ProbeWorker {
                 Ok(FromWorker::Loading)
                     if super::clock::now() - started < f64::from(LOAD_LIMIT_MS) => {}
                 Ok(FromWorker::Loading) => {
-                    return Err(format!(
-                        "the probe worker was still loading after {} s",
-                        LOAD_LIMIT_MS / 1000
-                    ));
+                    return Err(
+                        Phrase::new("worker.still_loading").count("seconds", LOAD_LIMIT_MS / 1000)
+                    );
                 }
                 Ok(FromWorker::Ready { protocol }) if protocol == PROTOCOL_VERSION => {
                     return Ok(this);
                 }
                 Ok(FromWorker::Ready { protocol }) => {
-                    return Err(format!(
-                        "the probe worker speaks protocol {protocol}, the page {PROTOCOL_VERSION}: reload the page"
-                    ));
+                    return Err(Phrase::new("worker.protocol")
+                        .count("worker", protocol)
+                        .count("page", PROTOCOL_VERSION));
                 }
                 Ok(FromWorker::Loaded) => {
-                    return Err("the probe worker loaded but never said it was ready".to_owned());
+                    return Err(Phrase::new("worker.loaded_not_ready"));
                 }
                 Ok(other) => {
-                    return Err(format!(
-                        "the probe worker did not say ready first: {}",
-                        other.name()
-                    ));
+                    return Err(Phrase::new("worker.not_ready_first").code("message", other.name()));
                 }
                 Err(Silence(ms)) => {
-                    return Err(format!(
-                        "the probe worker did not start: no sign of life for {} s",
-                        waitlab_core::number::fixed(f64::from(ms) / 1000.0, 1)
-                    ));
+                    return Err(Phrase::new("worker.no_sign_of_life")
+                        .arg("seconds", Arg::Fixed(f64::from(ms) / 1000.0, 1)));
                 }
                 Err(Said(e)) => return Err(e),
             }
@@ -127,26 +123,26 @@ impl ProbeWorker {
     }
 
     /// Hands the worker the run's shared memory.
-    pub fn share(&self, memory: &js_sys::Int32Array) -> Result<(), String> {
+    pub fn share(&self, memory: &js_sys::Int32Array) -> Result<(), Phrase> {
         self.worker
             .post_message(&memory.buffer())
-            .map_err(|e| js_error_message(&e))
+            .map_err(posting_failed)
     }
 
     /// Hands the worker one end of a `MessageChannel`.
-    pub fn share_port(&self, port: &web_sys::MessagePort) -> Result<(), String> {
+    pub fn share_port(&self, port: &web_sys::MessagePort) -> Result<(), Phrase> {
         self.worker
             .post_message_with_transfer(port, &js_sys::Array::of1(port))
-            .map_err(|e| js_error_message(&e))
+            .map_err(posting_failed)
     }
 
     /// Sends a job; the worker may now be silent as long as it says.
-    pub fn send(&mut self, msg: &ToWorker) -> Result<(), String> {
+    pub fn send(&mut self, msg: &ToWorker) -> Result<(), Phrase> {
         self.patience_ms = self.patience_ms.max(msg.longest_silence_ms());
         let bytes = super::transferable(&msg.encode());
         self.worker
             .post_message_with_transfer(&bytes, &js_sys::Array::of1(&bytes.buffer()))
-            .map_err(|e| js_error_message(&e))
+            .map_err(posting_failed)
     }
 
     /// The next reply to a job; an error if the worker crashed, went away
@@ -160,10 +156,8 @@ impl ProbeWorker {
                 Ok(FromWorker::Loading | FromWorker::Loaded) => {}
                 Ok(reply) => return Ok(reply),
                 Err(Silence(ms)) => {
-                    return Err(format!(
-                        "the probe worker stopped answering: nothing for {} s",
-                        waitlab_core::number::fixed(f64::from(ms) / 1000.0, 1)
-                    ));
+                    return Err(Phrase::new("worker.stopped_answering")
+                        .arg("seconds", Arg::Fixed(f64::from(ms) / 1000.0, 1)));
                 }
                 Err(Said(e)) => return Err(e),
             }
@@ -176,10 +170,15 @@ impl ProbeWorker {
         let silence = Box::pin(gloo_timers::future::TimeoutFuture::new(quiet_ms));
         match select(self.replies.next(), silence).await {
             Either::Left((Some(reply), _)) => reply.map_err(Said),
-            Either::Left((None, _)) => Err(Said("the probe worker went away".to_owned())),
+            Either::Left((None, _)) => Err(Said(Phrase::new("worker.went_away"))),
             Either::Right(_) => Err(Silence(quiet_ms)),
         }
     }
+}
+
+/// A message that could not be posted to the worker.
+fn posting_failed(e: wasm_bindgen::JsValue) -> Phrase {
+    Phrase::new("worker.post_failed").data("detail", js_error_message(&e))
 }
 
 impl Drop for ProbeWorker {

@@ -7,7 +7,6 @@
 //! their source states, so a figure the article does not give stays
 //! [`Value::Absent`], never derived or invented.
 
-use crate::chart::format_ms;
 use crate::clock::ClockInfo;
 use crate::experiment::{Experiment, Unit};
 use crate::ladder::{NS_PER_SPIN_UNIT, SLEEP1_THRESHOLD, SpinLadder, Step, YIELD_THRESHOLD};
@@ -15,6 +14,7 @@ use crate::outcome::Outcome;
 use crate::schema::Report;
 use crate::starvation::{JobMode, MainStarvation, PoolStarvation};
 use crate::stats::Samples;
+use crate::text::{Arg, Phrase};
 use crate::wake::WakeLatency;
 
 /// One cell of a comparison table.
@@ -113,13 +113,13 @@ impl Value {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Row {
     /// What ran, in the source's own terms.
-    pub what: String,
+    pub what: Phrase,
     /// What it is the analogue of in the article.
-    pub analogue: String,
+    pub analogue: Phrase,
     /// One value per column of the experiment.
     pub values: Vec<Value>,
     /// Statements and outcomes that are not numbers.
-    pub notes: Vec<String>,
+    pub notes: Vec<Phrase>,
 }
 
 /// Where a group's numbers come from.
@@ -139,7 +139,7 @@ pub enum Origin {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Group {
     /// The source's short name (browser and OS, or the native set's name).
-    pub source: String,
+    pub source: Phrase,
     /// Where the numbers come from.
     pub origin: Origin,
     /// Its rows.
@@ -253,22 +253,14 @@ pub fn group(experiment: Experiment, report: &Report) -> Option<Group> {
 /// A row from an outcome: `stats` of the summary if measured, otherwise
 /// absent values and the reason as a note.
 fn outcome_row(
-    what: String,
-    analogue: String,
+    what: Phrase,
+    analogue: Phrase,
     outcome: &Outcome,
     stats: impl Fn(&crate::stats::Summary) -> Vec<Value>,
 ) -> Row {
     let (values, note) = match outcome {
         Outcome::Measured { summary, .. } => (stats(summary), None),
-        Outcome::Unavailable { reason } => (Vec::new(), Some(format!("not available: {reason}"))),
-        Outcome::TimeoutNeverFired { waited_ms } => (
-            Vec::new(),
-            Some(format!(
-                "its timeout never fired (gave up after {} ms)",
-                format_ms(*waited_ms)
-            )),
-        ),
-        Outcome::Failed { message } => (Vec::new(), Some(format!("failed: {message}"))),
+        other => (Vec::new(), other.phrase()),
     };
     Row {
         what,
@@ -278,34 +270,36 @@ fn outcome_row(
     }
 }
 
-/// How a starvation job waits, as code: natively, or in the browser where
-/// `browser_blocking` names the blocking wait.
-fn job_call(mode: JobMode, native: bool, browser_blocking: &'static str) -> &'static str {
+/// How a starvation job waits: natively, or in the browser where
+/// `browser_blocking` is the blocking wait.
+fn job_call(mode: JobMode, native: bool, browser_blocking: Phrase) -> Phrase {
+    let code = |c| Phrase::new("code").code("code", c);
     match (mode, native) {
-        (JobMode::Blocking, true) => "std::thread::sleep",
+        (JobMode::Blocking, true) => code("std::thread::sleep"),
         (JobMode::Blocking, false) => browser_blocking,
-        (JobMode::Async, true) => "tokio sleep",
-        (JobMode::Async, false) => "await setTimeout",
+        (JobMode::Async, true) => code("tokio sleep"),
+        (JobMode::Async, false) => code("await setTimeout"),
     }
 }
 
 fn main_rows(m: &MainStarvation, native: bool) -> Vec<Row> {
     let c = &m.config;
-    let on = if native {
-        "a current-thread runtime"
+    let key = if native {
+        "row.main.native"
     } else {
-        "the main thread"
+        "row.main.browser"
     };
     m.runs
         .iter()
         .map(|run| Row {
-            what: format!(
-                "{} × {}({} ms) on {on}",
-                c.jobs,
-                job_call(run.mode, native, "busy-wait"),
-                c.wait_ms
-            ),
-            analogue: run.mode.main_analogue().to_owned(),
+            what: Phrase::new(key)
+                .count("jobs", c.jobs)
+                .phrase(
+                    "call",
+                    job_call(run.mode, native, Phrase::new("row.busy_wait")),
+                )
+                .count("wait", c.wait_ms),
+            analogue: run.mode.main_analogue(),
             values: vec![
                 Value::of(run.batch_ms),
                 Value::of(run.timer_queue_wait_ms),
@@ -319,22 +313,24 @@ fn main_rows(m: &MainStarvation, native: bool) -> Vec<Row> {
 fn pool_rows(p: &PoolStarvation, native: bool) -> Vec<Row> {
     let c = &p.config;
     let blocking = if p.blocking_sleeps {
-        "Atomics.wait"
+        Phrase::new("code").code("code", "Atomics.wait")
     } else {
-        "busy-wait"
+        Phrase::new("row.busy_wait")
     };
-    let on = if native { "tokio workers" } else { "workers" };
+    let key = if native {
+        "row.pool.native"
+    } else {
+        "row.pool.browser"
+    };
     p.runs
         .iter()
         .map(|run| Row {
-            what: format!(
-                "{} × {}({} ms) on {} {on}",
-                c.jobs,
-                job_call(run.mode, native, blocking),
-                c.wait_ms,
-                c.workers
-            ),
-            analogue: run.mode.pool_analogue().to_owned(),
+            what: Phrase::new(key)
+                .count("jobs", c.jobs)
+                .phrase("call", job_call(run.mode, native, blocking.clone()))
+                .count("wait", c.wait_ms)
+                .count("workers", c.workers),
+            analogue: run.mode.pool_analogue(),
             values: vec![
                 Value::of(run.batch_ms),
                 Value::of(c.expected_batch_ms(run.mode)),
@@ -380,30 +376,23 @@ fn ladder_row(l: &SpinLadder, native: bool, clock: Option<ClockInfo>) -> Row {
         }
     };
     Row {
-        what: format!(
-            "SpinOnce ladder {}, median of {} ladders",
-            if native {
-                "on an OS thread"
-            } else {
-                "in a worker"
-            },
-            l.config.repeats
-        ),
-        analogue: "SpinWait.SpinOnce()".to_owned(),
+        what: Phrase::new(if native {
+            "row.ladder.native"
+        } else {
+            "row.ladder.browser"
+        })
+        .count("count", l.config.repeats),
+        analogue: Phrase::new("code").code("code", "SpinWait.SpinOnce()"),
         values: vec![
             total(0, YIELD_THRESHOLD),
             total(YIELD_THRESHOLD, SLEEP1_THRESHOLD),
             each_sleep,
         ],
         notes: vec![match l.calibration {
-            Some(c) => format!(
-                "spin unit: {} (calibrated to .NET's {} ns)",
-                c.describe(),
-                crate::number::fixed(NS_PER_SPIN_UNIT, 0)
-            ),
-            None => "spin units of eight loop turns (made before calibration): its spins do not \
-                     compare with .NET's"
-                .to_owned(),
+            Some(c) => Phrase::new("note.ladder.calibrated")
+                .phrase("unit", c.describe())
+                .arg("target", Arg::Fixed(NS_PER_SPIN_UNIT, 0)),
+            None => Phrase::new("note.ladder.uncalibrated"),
         }],
     }
 }
@@ -430,12 +419,9 @@ fn wake_rows(w: &WakeLatency, clock: Option<ClockInfo>) -> Vec<Row> {
                     None => Value::of(value),
                 },
             );
-            outcome_row(
-                r.strategy.label().to_owned(),
-                r.strategy.analogue().to_owned(),
-                &r.outcome,
-                |s| vec![Value::of(s.p50), Value::of(s.p99), ratio.clone()],
-            )
+            outcome_row(r.strategy.label(), r.strategy.analogue(), &r.outcome, |s| {
+                vec![Value::of(s.p50), Value::of(s.p99), ratio.clone()]
+            })
         })
         .collect()
 }
@@ -444,12 +430,13 @@ fn wake_rows(w: &WakeLatency, clock: Option<ClockInfo>) -> Vec<Row> {
 fn stated_rows(experiment: Experiment, report: &Report) -> Vec<Row> {
     let mut rows: Vec<Row> = Vec::new();
     for f in report.stated.iter().filter(|f| f.experiment == experiment) {
-        let pos = match rows.iter().position(|r| r.what == f.what) {
+        let what = f.what_phrase();
+        let pos = match rows.iter().position(|r| r.what == what) {
             Some(i) => i,
             None => {
                 rows.push(Row {
-                    what: f.what.clone(),
-                    analogue: f.analogue.clone(),
+                    what,
+                    analogue: f.analogue_phrase(),
                     values: vec![Value::Absent; experiment.columns().len()],
                     notes: Vec::new(),
                 });
@@ -466,7 +453,7 @@ fn stated_rows(experiment: Experiment, report: &Report) -> Vec<Row> {
                 approximate: v.approximate,
             };
         }
-        row.notes.push(f.quote.clone());
+        row.notes.push(f.quote_phrase());
     }
     rows
 }
@@ -499,9 +486,10 @@ mod tests {
 
     fn stated(column: &str, low: f64, high: Option<f64>) -> StatedFigure {
         StatedFigure {
+            id: None,
             experiment: Experiment::PoolStarvation,
             what: "200 × Thread.Sleep(1000)".into(),
-            analogue: JobMode::Blocking.pool_analogue().into(),
+            analogue: "Thread.Sleep(T) in each work item".into(),
             value: Some(StatedValue {
                 column: column.into(),
                 low,
@@ -592,14 +580,16 @@ mod tests {
         );
         let g = group(Experiment::TimedWaits, &r).unwrap();
         assert_eq!(g.origin, Origin::Browser);
-        assert_eq!(g.source, "Chrome 156 on Linux");
-        assert_eq!(g.rows[0].what, "std::thread::sleep(10)");
-        assert_eq!(g.rows[0].analogue, "Thread.Sleep(10)");
+        let en = crate::text::Catalog::english();
+        assert_eq!(en.render(&g.source), "Chrome 156 on Linux");
+        assert_eq!(en.render(&g.rows[0].what), "std::thread::sleep(10)");
+        assert_eq!(en.render(&g.rows[0].analogue), "Thread.Sleep(10)");
         assert_eq!(g.rows[0].values[0], Value::Measured(10.3));
         let overshoot = g.rows[0].values[3].span().unwrap().0;
         assert!((overshoot - 0.3).abs() < 1e-9);
         assert_eq!(g.rows[1].values, vec![Value::Absent; 4]);
-        assert_eq!(g.rows[1].notes, ["not available: x"]);
+        let notes: Vec<String> = g.rows[1].notes.iter().map(|n| en.render(n)).collect();
+        assert_eq!(notes, ["not available: x"]);
     }
 
     /// With a clock of 5 µs steps (0.1 ms resolves), a 0.01 ms median is

@@ -4,6 +4,7 @@
 //! name experiments through it.
 
 use crate::chart::format_ms;
+use crate::text::Phrase;
 use serde::{Deserialize, Serialize};
 
 /// The experiments, as named in stated figures and comparison tables.
@@ -59,44 +60,43 @@ impl Unit {
 /// One statistic column of a comparison table.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Column {
-    /// Stable identifier, used by stated figures.
+    /// Stable identifier, used by stated figures and the catalogs'
+    /// `column.EXPERIMENT.ID` headers.
     pub id: &'static str,
-    /// Header text, with the unit.
-    pub header: &'static str,
     /// The unit of its values.
     pub unit: Unit,
 }
 
-const fn col(id: &'static str, header: &'static str, unit: Unit) -> Column {
-    Column { id, header, unit }
+const fn col(id: &'static str, unit: Unit) -> Column {
+    Column { id, unit }
 }
 
 const TIMED_WAITS: &[Column] = &[
-    col("p50", "p50, ms", Unit::Ms),
-    col("p99", "p99, ms", Unit::Ms),
-    col("max", "max, ms", Unit::Ms),
-    col("overshoot", "overshoot, ms", Unit::Ms),
+    col("p50", Unit::Ms),
+    col("p99", Unit::Ms),
+    col("max", Unit::Ms),
+    col("overshoot", Unit::Ms),
 ];
 const MAIN_STARVATION: &[Column] = &[
-    col("batch", "batch, ms", Unit::Ms),
-    col("timer_wait", "queued timer waited, ms", Unit::Ms),
-    col("longest_gap", "longest frame gap, ms", Unit::Ms),
+    col("batch", Unit::Ms),
+    col("timer_wait", Unit::Ms),
+    col("longest_gap", Unit::Ms),
 ];
 const POOL_STARVATION: &[Column] = &[
-    col("batch", "batch, ms", Unit::Ms),
-    col("model", "model, ms", Unit::Ms),
-    col("extra_wait", "extra job waited, ms", Unit::Ms),
-    col("threads", "threads at the end", Unit::Count),
+    col("batch", Unit::Ms),
+    col("model", Unit::Ms),
+    col("extra_wait", Unit::Ms),
+    col("threads", Unit::Count),
 ];
 const SPIN_LADDER: &[Column] = &[
-    col("spins_0_9", "calls 0–9 in total, µs", Unit::Us),
-    col("spins_10_19", "calls 10–19 in total, µs", Unit::Us),
-    col("sleep1_each", "each later call, µs", Unit::Us),
+    col("spins_0_9", Unit::Us),
+    col("spins_10_19", Unit::Us),
+    col("sleep1_each", Unit::Us),
 ];
 const WAKE_LATENCY: &[Column] = &[
-    col("p50", "p50, ms", Unit::Ms),
-    col("p99", "p99, ms", Unit::Ms),
-    col("ratio", "× event", Unit::Times),
+    col("p50", Unit::Ms),
+    col("p99", Unit::Ms),
+    col("ratio", Unit::Times),
 ];
 
 impl Experiment {
@@ -159,12 +159,17 @@ impl Experiment {
         }
     }
 
+    /// The header of one of its columns.
+    pub fn header(self, column: &Column) -> Phrase {
+        Phrase::new(format!("column.{}.{}", self.id(), column.id))
+    }
+
     /// What the comparison chart's axis shows.
-    pub fn chart_axis(self) -> &'static str {
-        match self {
-            Experiment::WakeLatency => "median as a multiple of the event wait's (log scale)",
-            _ => "ms (log scale)",
-        }
+    pub fn chart_axis(self) -> Phrase {
+        Phrase::new(match self {
+            Experiment::WakeLatency => "axis.ratio_log",
+            _ => "axis.ms_log",
+        })
     }
 
     pub(crate) fn column_index(self, id: &str) -> Option<usize> {
@@ -175,6 +180,12 @@ impl Experiment {
 /// A figure stated by a source (the article) rather than measured here.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct StatedFigure {
+    /// A stable name for its words in the page's catalogs
+    /// (`stated.ID.what`, `.analogue`, `.quote`), which read it in the
+    /// reader's language; without one (or without those entries) the page
+    /// shows the source's own words.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
     /// The experiment it belongs to.
     pub experiment: Experiment,
     /// What was measured, in the source's terms.
@@ -187,6 +198,32 @@ pub struct StatedFigure {
     pub value: Option<StatedValue>,
     /// The statement, in a sentence.
     pub quote: String,
+}
+
+impl StatedFigure {
+    /// One of its texts: the catalog's words for it where it has an id,
+    /// the source's otherwise.
+    fn text(&self, part: &str, own: &str) -> Phrase {
+        match &self.id {
+            Some(id) => Phrase::new(format!("stated.{id}.{part}")).data("fallback", own),
+            None => Phrase::new("data").data("text", own),
+        }
+    }
+
+    /// Its subject.
+    pub fn what_phrase(&self) -> Phrase {
+        self.text("what", &self.what)
+    }
+
+    /// Its .NET construct.
+    pub fn analogue_phrase(&self) -> Phrase {
+        self.text("analogue", &self.analogue)
+    }
+
+    /// The statement.
+    pub fn quote_phrase(&self) -> Phrase {
+        self.text("quote", &self.quote)
+    }
 }
 
 /// The number of a stated figure, in its column's unit.

@@ -7,6 +7,8 @@
 //! worker has no yield of its own: `Atomics.wait(…, 0)` plays both yield and
 //! `Sleep(0)`, and `Atomics.wait(…, 1)` plays `Sleep(1)`.
 
+use crate::field::{self, FieldError};
+use crate::text::{Arg, Phrase};
 use serde::{Deserialize, Serialize};
 
 /// .NET `SpinWait.YieldThreshold`.
@@ -99,22 +101,10 @@ pub struct LadderConfig {
 
 impl LadderConfig {
     /// Parses and validates the form fields (ladders, spin-until ms).
-    pub fn parse(repeats: &str, spin_until_ms: &str) -> Result<Self, String> {
-        let field = |name: &str, text: &str, max: u32| {
-            let v: u32 = text.trim().parse().map_err(|_| {
-                format!(
-                    "{name}: \"{}\" is not a whole number",
-                    text.trim().chars().take(20).collect::<String>()
-                )
-            })?;
-            if v == 0 || v > max {
-                return Err(format!("{name} must be between 1 and {max} (got {v})"));
-            }
-            Ok(v)
-        };
+    pub fn parse(repeats: &str, spin_until_ms: &str) -> Result<Self, FieldError> {
         Ok(Self {
-            repeats: field("ladders", repeats, 200)?,
-            spin_until_ms: field("spin-until", spin_until_ms, 5000)?,
+            repeats: field::parse("ladders", repeats, 1, 200)?,
+            spin_until_ms: field::parse("spin_until", spin_until_ms, 1, 5000)?,
             ..Self::default()
         })
     }
@@ -229,13 +219,10 @@ impl SpinCalibration {
     }
 
     /// "3 loop turns, 37 ns".
-    pub fn describe(&self) -> String {
-        format!(
-            "{} loop turn{}, {} ns",
-            self.turns_per_unit,
-            if self.turns_per_unit == 1 { "" } else { "s" },
-            crate::number::fixed(self.unit_ns, 0)
-        )
+    pub fn describe(&self) -> Phrase {
+        Phrase::new("ladder.unit")
+            .count("count", self.turns_per_unit)
+            .arg("ns", Arg::Fixed(self.unit_ns, 0))
     }
 }
 
@@ -517,9 +504,15 @@ mod tests {
         assert!(
             LadderConfig::parse("0", "200")
                 .unwrap_err()
+                .to_string()
                 .contains("between 1 and 200")
         );
-        assert!(LadderConfig::parse("5", "x").unwrap_err().contains("\"x\""));
+        assert!(
+            LadderConfig::parse("5", "x")
+                .unwrap_err()
+                .to_string()
+                .contains("\"x\"")
+        );
         assert_eq!(LadderConfig::default().estimated_ms(), 620.0);
     }
 

@@ -2,6 +2,7 @@
 //! are none. A leaf every experiment's results use.
 
 use crate::stats::{Samples, SamplesError, Summary};
+use crate::text::Phrase;
 use serde::{Deserialize, Serialize};
 
 /// The outcome of one cell.
@@ -49,6 +50,72 @@ impl Outcome {
         match self {
             Outcome::Measured { summary, .. } => Some(summary),
             _ => None,
+        }
+    }
+
+    /// What to say of a cell that was not measured (`None` if it was).
+    pub fn phrase(&self) -> Option<Phrase> {
+        match self {
+            Outcome::Measured { .. } => None,
+            Outcome::Unavailable { reason } => {
+                Some(Phrase::new("outcome.unavailable").phrase("reason", reason::phrase(reason)))
+            }
+            Outcome::TimeoutNeverFired { waited_ms } => {
+                Some(Phrase::new("outcome.never_fired").ms("waited", *waited_ms))
+            }
+            Outcome::Failed { message } => {
+                Some(Phrase::new("outcome.failed").phrase("message", reason::phrase(message)))
+            }
+        }
+    }
+}
+
+/// Why a cell has no measurement: the codes an [`Outcome::Unavailable`] (or
+/// a page-made [`Outcome::Failed`]) holds, which the page words
+/// (`reason.*`). Data made before the codes holds English text, shown as it
+/// is, as are the errors a browser gives.
+pub mod reason {
+    use crate::text::Phrase;
+
+    /// The page is not cross-origin isolated, so no browser lets it share
+    /// memory.
+    pub const NOT_ISOLATED: &str = "not_isolated";
+    /// The page is isolated, yet the browser has no `SharedArrayBuffer`.
+    pub const NO_SHARED_ARRAY_BUFFER: &str = "no_shared_array_buffer";
+    /// A worker was asked to block without the run's shared memory.
+    pub const NOT_SHARED: &str = "not_shared";
+    /// The browser has no `Atomics.waitAsync`.
+    pub const NO_WAIT_ASYNC: &str = "no_wait_async";
+    /// The browser has no `scheduler.yield`.
+    pub const NO_SCHEDULER_YIELD: &str = "no_scheduler_yield";
+    /// The browser has no `scheduler.postTask`.
+    pub const NO_SCHEDULER_POST_TASK: &str = "no_scheduler_post_task";
+    /// A native probe asked of a browser.
+    pub const NATIVE_ONLY: &str = "native_only";
+    /// A cell the run did not get to.
+    pub const NOT_MEASURED: &str = "not_measured";
+    /// A cell the run did not get to, as it stopped first.
+    pub const NOT_MEASURED_STOPPED: &str = "not_measured_stopped";
+    /// Every code.
+    pub const ALL: [&str; 9] = [
+        NOT_ISOLATED,
+        NO_SHARED_ARRAY_BUFFER,
+        NOT_SHARED,
+        NO_WAIT_ASYNC,
+        NO_SCHEDULER_YIELD,
+        NO_SCHEDULER_POST_TASK,
+        NATIVE_ONLY,
+        NOT_MEASURED,
+        NOT_MEASURED_STOPPED,
+    ];
+
+    /// The words for `reason`: its catalog entry if it is a code, else the
+    /// text itself.
+    pub fn phrase(reason: &str) -> Phrase {
+        if ALL.contains(&reason) {
+            Phrase::new(format!("reason.{reason}"))
+        } else {
+            Phrase::new("data").data("text", reason)
         }
     }
 }

@@ -14,6 +14,7 @@ use crate::ladder::SpinLadder;
 use crate::outcome::Outcome;
 use crate::starvation::{MainStarvation, PoolStarvation};
 use crate::stats::Summary;
+use crate::text::{Arg, Phrase};
 use crate::timed::{CellKey, TimedWaitsConfig};
 use crate::wake::WakeLatency;
 use serde::{Deserialize, Serialize};
@@ -89,11 +90,14 @@ pub struct NativeEnv {
 
 impl Environment {
     /// "Chrome 156 on Linux, 2026-11-30": whose run, and when.
-    pub fn run_name(&self) -> String {
-        format!("{}, {}", self.short_name(), self.run_date())
+    pub fn run_name(&self) -> Phrase {
+        let (y, m, d) = civil_date(self.started_at_unix_ms);
+        Phrase::new("env.run_name")
+            .phrase("who", self.short_name())
+            .arg("date", Arg::Date(y, m, d))
     }
 
-    /// The day the run started, `YYYY-MM-DD` (UTC).
+    /// The day the run started, `YYYY-MM-DD` (UTC), for file names.
     pub fn run_date(&self) -> String {
         let (y, m, d) = civil_date(self.started_at_unix_ms);
         format!("{y:04}-{m:02}-{d:02}")
@@ -101,11 +105,40 @@ impl Environment {
 
     /// A short name of the browser (or runtime) and OS, such as
     /// "Chrome 156 on Linux", read from the user agent.
-    pub fn short_name(&self) -> String {
+    pub fn short_name(&self) -> Phrase {
         if let Some(native) = &self.native {
-            return native.name.clone();
+            return Phrase::new("data").data("text", native.name.clone());
         }
+        match self.browser_and_os() {
+            (Some(b), Some(os)) => Phrase::new("env.browser_on_os")
+                .data("browser", b)
+                .code("os", os),
+            (Some(b), None) => Phrase::new("data").data("text", b),
+            (None, _) => Phrase::new("data")
+                .data("text", self.user_agent.chars().take(60).collect::<String>()),
+        }
+    }
+
+    /// The short name as a result link stores it (`Chrome 156 on Linux`,
+    /// in every language; the page words it when it opens the link).
+    pub fn link_name(&self) -> String {
+        match (&self.native, self.browser_and_os()) {
+            (Some(native), _) => native.name.clone(),
+            (None, (Some(b), Some(os))) => format!("{b}{LINK_NAME_JOIN}{os}"),
+            (None, (Some(b), None)) => b,
+            (None, (None, _)) => self.user_agent.chars().take(60).collect(),
+        }
+    }
+
+    /// The browser with its major version and the OS, from the user agent
+    /// (or from a name a link stored).
+    fn browser_and_os(&self) -> (Option<String>, Option<&'static str>) {
         let ua = self.user_agent.as_str();
+        if let Some((b, os)) = ua.split_once(LINK_NAME_JOIN)
+            && let Some(&os) = OS_NAMES.iter().find(|&&n| n == os)
+        {
+            return (Some(b.to_owned()), Some(os));
+        }
         let version_after = |token: &str| {
             ua.split(token)
                 .nth(1)
@@ -129,13 +162,14 @@ impl Environment {
         .into_iter()
         .find(|(token, _)| ua.contains(token))
         .map(|(_, name)| name);
-        match (browser, os) {
-            (Some(b), Some(os)) => format!("{b} on {os}"),
-            (Some(b), None) => b,
-            (None, _) => ua.chars().take(60).collect(),
-        }
+        (browser, os)
     }
 }
+
+/// How a result link joins the browser and the OS of its short name.
+const LINK_NAME_JOIN: &str = " on ";
+/// The systems a short name names.
+const OS_NAMES: [&str; 5] = ["Android", "iOS", "Windows", "macOS", "Linux"];
 
 /// One row of the timed-waits table.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -359,7 +393,17 @@ mod tests {
             hidden_during_run: false,
             native: None,
         };
-        let check = |ua: &str, want: &str| assert_eq!(env(ua).short_name(), want);
+        let en = crate::text::Catalog::new(
+            crate::lang::Lang::En,
+            [
+                ("data", "{text}"),
+                ("env.browser_on_os", "{browser} on {os}"),
+            ]
+            .into_iter()
+            .map(|(k, v)| (k.to_owned(), crate::text::Entry::Text(v.to_owned())))
+            .collect(),
+        );
+        let check = |ua: &str, want: &str| assert_eq!(en.render(&env(ua).short_name()), want);
         check(
             "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36",
             "Chrome 156 on Linux",

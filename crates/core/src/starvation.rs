@@ -8,6 +8,8 @@
 //! This module holds the configurations, the measured shapes, and the
 //! expected shapes the article predicts.
 
+use crate::field::{self, FieldError};
+use crate::text::Phrase;
 use serde::{Deserialize, Serialize};
 
 /// How the jobs of a batch wait.
@@ -46,86 +48,28 @@ impl JobMode {
         }
     }
 
+    /// How the page names the mode.
+    pub fn label(self) -> Phrase {
+        Phrase::new(format!("mode.{}", self.name()))
+    }
+
     /// What jobs of this mode on the UI thread are in the article's terms.
-    pub fn main_analogue(self) -> &'static str {
-        match self {
-            JobMode::Blocking => "Thread.Sleep(T) on the UI thread",
-            JobMode::Async => "await Task.Delay(T) on the UI thread",
-        }
+    pub fn main_analogue(self) -> Phrase {
+        Phrase::new(format!("analogue.main.{}", self.name()))
     }
 
     /// What jobs of this mode in a pool are in the article's terms.
-    pub fn pool_analogue(self) -> &'static str {
-        match self {
-            JobMode::Blocking => "Thread.Sleep(T) in each work item",
-            JobMode::Async => "await Task.Delay(T) in each work item",
-        }
+    pub fn pool_analogue(self) -> Phrase {
+        Phrase::new(format!("analogue.pool.{}", self.name()))
     }
-}
-
-/// Why a starvation configuration was refused.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum StarvationConfigError {
-    /// A field that is not a whole number.
-    #[error("{field}: \"{text}\" is not a whole number")]
-    NotANumber {
-        /// Which field.
-        field: &'static str,
-        /// What was given (truncated).
-        text: String,
-    },
-    /// A field out of its range.
-    #[error("{field} must be between {min} and {max} (got {got})")]
-    OutOfRange {
-        /// Which field.
-        field: &'static str,
-        /// Smallest allowed.
-        min: u32,
-        /// Largest allowed.
-        max: u32,
-        /// Given.
-        got: u32,
-    },
-    /// The blocking batch would take too long.
-    #[error("the blocking batch would take {seconds} s; keep it under {limit} s")]
-    TooLong {
-        /// Expected seconds.
-        seconds: u32,
-        /// Limit.
-        limit: u32,
-    },
-}
-
-fn parse_field(
-    field: &'static str,
-    text: &str,
-    min: u32,
-    max: u32,
-) -> Result<u32, StarvationConfigError> {
-    let got = text
-        .trim()
-        .parse::<u32>()
-        .map_err(|_| StarvationConfigError::NotANumber {
-            field,
-            text: text.trim().chars().take(20).collect(),
-        })?;
-    if got < min || got > max {
-        return Err(StarvationConfigError::OutOfRange {
-            field,
-            min,
-            max,
-            got,
-        });
-    }
-    Ok(got)
 }
 
 /// The longest blocking batch either experiment accepts, ms.
 const MAX_BLOCKING_MS: f64 = 20_000.0;
 
-fn check_duration(blocking_ms: f64) -> Result<(), StarvationConfigError> {
+fn check_duration(blocking_ms: f64) -> Result<(), FieldError> {
     if blocking_ms > MAX_BLOCKING_MS {
-        return Err(StarvationConfigError::TooLong {
+        return Err(FieldError::TooLong {
             seconds: (blocking_ms / 1000.0).ceil() as u32,
             limit: (MAX_BLOCKING_MS / 1000.0) as u32,
         });
@@ -153,10 +97,10 @@ impl Default for MainConfig {
 
 impl MainConfig {
     /// Parses and validates the form fields.
-    pub fn parse(jobs: &str, wait_ms: &str) -> Result<Self, StarvationConfigError> {
+    pub fn parse(jobs: &str, wait_ms: &str) -> Result<Self, FieldError> {
         let config = Self {
-            jobs: parse_field("jobs", jobs, 1, 64)?,
-            wait_ms: parse_field("wait", wait_ms, 1, 2000)?,
+            jobs: field::parse("jobs", jobs, 1, 64)?,
+            wait_ms: field::parse("wait", wait_ms, 1, 2000)?,
         };
         check_duration(config.expected_batch_ms(JobMode::Blocking))?;
         Ok(config)
@@ -245,11 +189,11 @@ impl PoolConfig {
     }
 
     /// Parses and validates the form fields.
-    pub fn parse(workers: &str, jobs: &str, wait_ms: &str) -> Result<Self, StarvationConfigError> {
+    pub fn parse(workers: &str, jobs: &str, wait_ms: &str) -> Result<Self, FieldError> {
         let config = Self {
-            workers: parse_field("workers", workers, 1, 16)?,
-            jobs: parse_field("jobs", jobs, 1, 400)?,
-            wait_ms: parse_field("wait", wait_ms, 1, 2000)?,
+            workers: field::parse("workers", workers, 1, 16)?,
+            jobs: field::parse("jobs", jobs, 1, 400)?,
+            wait_ms: field::parse("wait", wait_ms, 1, 2000)?,
         };
         check_duration(config.expected_batch_ms(JobMode::Blocking))?;
         Ok(config)
@@ -351,7 +295,7 @@ mod tests {
         assert_eq!(MainConfig::parse(" 8 ", "250"), Ok(MainConfig::default()));
         assert_eq!(
             MainConfig::parse("0", "250"),
-            Err(StarvationConfigError::OutOfRange {
+            Err(FieldError::OutOfRange {
                 field: "jobs",
                 min: 1,
                 max: 64,
@@ -360,11 +304,11 @@ mod tests {
         );
         assert!(matches!(
             MainConfig::parse("64", "2000"),
-            Err(StarvationConfigError::TooLong { seconds: 128, .. })
+            Err(FieldError::TooLong { seconds: 128, .. })
         ));
         assert!(matches!(
             PoolConfig::parse("x", "1", "1"),
-            Err(StarvationConfigError::NotANumber {
+            Err(FieldError::NotANumber {
                 field: "workers",
                 ..
             })

@@ -4,6 +4,7 @@
 //! The mechanisms are plain data so that the page, the worker, the tables and
 //! the result schema all name them the same way (by [`Mechanism::id`]).
 
+use crate::text::Phrase;
 use serde::{Deserialize, Serialize};
 
 /// Which thread of the page runs a probe.
@@ -135,46 +136,28 @@ impl Mechanism {
         }
     }
 
-    /// What the code looks like in the browser.
-    pub fn label(self) -> &'static str {
-        match self {
-            Mechanism::TimeoutAwaited => "await setTimeout(d), back to back",
-            Mechanism::TimeoutFreshTask => "await setTimeout(d) from a fresh task",
-            Mechanism::ResolvedPromise => "await Promise.resolve()",
-            Mechanism::MessageChannel => "MessageChannel round trip",
-            Mechanism::SchedulerYield => "await scheduler.yield()",
-            Mechanism::SchedulerPostTask => "await scheduler.postTask(f)",
-            Mechanism::AnimationFrame => "await requestAnimationFrame",
-            Mechanism::WorkerAtomicsWait => "Atomics.wait(d) in a worker",
-            Mechanism::WorkerTimeout => "await setTimeout(d) in a worker, back to back",
-            Mechanism::WorkerTimeoutFreshTask => {
-                "await setTimeout(d) in a worker from a fresh task"
-            }
-            Mechanism::WorkerWaitAsync => "await Atomics.waitAsync(d) in a worker",
-            Mechanism::ThreadSleep => "std::thread::sleep(d)",
-            Mechanism::TokioSleep => "tokio::time::sleep(d).await",
-            Mechanism::ThreadYield => "std::thread::yield_now()",
-            Mechanism::TokioYield => "tokio::task::yield_now().await",
-        }
+    /// What the code looks like, with `d` for the requested wait.
+    pub fn label(self) -> Phrase {
+        Phrase::new(format!("mechanism.{}", self.id())).code("d", "d")
     }
 
-    /// The .NET construct of the article this stands in for.
-    pub fn analogue(self) -> &'static str {
+    /// The key of the .NET construct of the article this stands in for.
+    fn analogue_key(self) -> &'static str {
         match self {
             Mechanism::TimeoutAwaited
             | Mechanism::TimeoutFreshTask
             | Mechanism::WorkerTimeout
             | Mechanism::WorkerTimeoutFreshTask
-            | Mechanism::TokioSleep => "await Task.Delay(d)",
-            Mechanism::ResolvedPromise => "await Task.Delay(0): completes without yielding",
+            | Mechanism::TokioSleep => "analogue.delay",
+            Mechanism::ResolvedPromise => "analogue.delay_zero",
             Mechanism::MessageChannel
             | Mechanism::SchedulerYield
             | Mechanism::SchedulerPostTask
-            | Mechanism::TokioYield => "await Task.Yield()",
-            Mechanism::ThreadYield => "Thread.Yield()",
-            Mechanism::AnimationFrame => "waiting for the UI thread's next frame",
-            Mechanism::WorkerAtomicsWait | Mechanism::ThreadSleep => "Thread.Sleep(d)",
-            Mechanism::WorkerWaitAsync => "await on a TaskCompletionSource with a timeout",
+            | Mechanism::TokioYield => "analogue.task_yield",
+            Mechanism::ThreadYield => "analogue.thread_yield",
+            Mechanism::AnimationFrame => "analogue.next_frame",
+            Mechanism::WorkerAtomicsWait | Mechanism::ThreadSleep => "analogue.sleep",
+            Mechanism::WorkerWaitAsync => "analogue.tcs_timeout",
         }
     }
 
@@ -231,20 +214,20 @@ pub struct CellKey {
 impl CellKey {
     /// The mechanism's label with the requested wait filled in, such as
     /// "Atomics.wait(10) in a worker".
-    pub fn label(&self) -> String {
-        self.fill_in(self.mechanism.label())
+    pub fn label(&self) -> Phrase {
+        self.fill_in(Phrase::new(format!("mechanism.{}", self.mechanism.id())))
     }
 
     /// The .NET analogue with the requested wait filled in, such as
     /// "Thread.Sleep(10)".
-    pub fn analogue(&self) -> String {
-        self.fill_in(self.mechanism.analogue())
+    pub fn analogue(&self) -> Phrase {
+        self.fill_in(Phrase::new(self.mechanism.analogue_key()))
     }
 
-    fn fill_in(&self, text: &str) -> String {
+    fn fill_in(&self, p: Phrase) -> Phrase {
         match self.requested_ms {
-            Some(d) => text.replace("(d)", &format!("({d})")),
-            None => text.to_owned(),
+            Some(d) => p.count("d", d),
+            None => p.code("d", "d"),
         }
     }
 
@@ -301,6 +284,32 @@ pub enum ConfigError {
         /// Limit in minutes.
         limit: u32,
     },
+}
+
+impl ConfigError {
+    /// What to tell the reader.
+    pub fn phrase(&self) -> Phrase {
+        match self {
+            ConfigError::NotANumber(text) => {
+                Phrase::new("error.timed.not_a_number").data("text", text.clone())
+            }
+            ConfigError::NoDurations => Phrase::new("error.timed.no_durations"),
+            ConfigError::TooManyDurations { max, got } => Phrase::new("error.timed.too_many")
+                .count("max", *max as u64)
+                .count("got", *got as u64),
+            ConfigError::DurationOutOfRange { max, got } => {
+                Phrase::new("error.timed.duration_range")
+                    .count("max", *max)
+                    .count("got", *got)
+            }
+            ConfigError::SamplesOutOfRange { max, got } => Phrase::new("error.timed.samples_range")
+                .count("max", *max)
+                .count("got", *got),
+            ConfigError::TooLong { minutes, limit } => Phrase::new("error.timed.too_long")
+                .count("minutes", *minutes)
+                .count("limit", *limit),
+        }
+    }
 }
 
 /// Validated configuration of experiment 1.
@@ -478,12 +487,10 @@ mod tests {
             mechanism: Mechanism::WorkerAtomicsWait,
             requested_ms: Some(10),
         };
-        assert_eq!(key.label(), "Atomics.wait(10) in a worker");
+        assert_eq!(key.label().keys(), ["mechanism.worker_atomics_wait"]);
+        assert_eq!(key.label().args, [("d", crate::text::Arg::Count(10))]);
         assert_eq!(key.id(), "worker_atomics_wait-10");
-        assert_eq!(key.analogue(), "Thread.Sleep(10)");
-        for m in Mechanism::BROWSER {
-            assert_eq!(m.label().contains("(d)"), m.is_timed(), "{m:?}");
-        }
+        assert_eq!(key.analogue().key, "analogue.sleep");
     }
 
     #[test]

@@ -5,7 +5,9 @@
 //! one time base across threads up to a small skew, which the run measures
 //! by ping-pong (see [`skew_ms`]) and reports.
 
+use crate::field::{self, FieldError};
 use crate::outcome::Outcome;
+use crate::text::Phrase;
 use serde::{Deserialize, Serialize};
 
 /// How the waiter notices the flag.
@@ -98,36 +100,23 @@ impl Strategy {
         }
     }
 
-    /// What the waiter does in the browser.
-    pub fn label(self) -> &'static str {
-        match self {
-            Strategy::SpinUntil => "spin on Atomics.load",
-            Strategy::SleepPoll => "poll, Atomics.wait 1 ms between checks",
-            Strategy::TimerPoll => "poll, await setTimeout(1) back to back",
-            Strategy::Event => "Atomics.wait + Atomics.notify",
-            Strategy::AsyncEvent => "await Atomics.waitAsync + notify",
-            Strategy::PostMessage => "postMessage from the setter",
-            Strategy::NativeSpinUntil => "spin on AtomicU32::load",
-            Strategy::NativeSleepPoll => "poll, thread::sleep(1 ms) between checks",
-            Strategy::NativeTimerPoll => "poll, tokio sleep(1 ms) between checks",
-            Strategy::Condvar => "Condvar::wait + notify_one",
-            Strategy::Park => "thread::park + unpark",
-            Strategy::Futex => "futex wait + wake (atomic-wait)",
-            Strategy::TokioNotify => "tokio Notify::notified().await",
-        }
+    /// What the code looks like.
+    pub fn label(self) -> Phrase {
+        Phrase::new(format!("strategy.{}", self.id()))
     }
 
     /// The .NET code of the article it stands for.
-    pub fn analogue(self) -> &'static str {
-        match self {
-            Strategy::SpinUntil | Strategy::NativeSpinUntil => "SpinWait.SpinUntil(() => flag)",
-            Strategy::SleepPoll | Strategy::NativeSleepPoll => "while (!flag) Thread.Sleep(1)",
-            Strategy::TimerPoll | Strategy::NativeTimerPoll => "while (!flag) await Task.Delay(1)",
-            Strategy::Event | Strategy::Condvar | Strategy::Futex => "ManualResetEventSlim.Wait()",
-            Strategy::Park => "ManualResetEventSlim.Wait() on a dedicated thread",
-            Strategy::AsyncEvent | Strategy::TokioNotify => "await TaskCompletionSource.Task",
-            Strategy::PostMessage => "await a Channel read",
-        }
+    pub fn analogue(self) -> Phrase {
+        let key = match self {
+            Strategy::SpinUntil | Strategy::NativeSpinUntil => "spin_until",
+            Strategy::SleepPoll | Strategy::NativeSleepPoll => "sleep_poll",
+            Strategy::TimerPoll | Strategy::NativeTimerPoll => "timer_poll",
+            Strategy::Event | Strategy::Condvar | Strategy::Futex => "event",
+            Strategy::Park => "park",
+            Strategy::AsyncEvent | Strategy::TokioNotify => "async_event",
+            Strategy::PostMessage => "post_message",
+        };
+        Phrase::new(format!("strategy_analogue.{key}"))
     }
 
     /// Whether it needs shared memory (in the browser).
@@ -182,21 +171,9 @@ impl WakeConfig {
     pub const MAX_ROUNDS: u32 = 2000;
 
     /// Parses and validates the rounds field.
-    pub fn parse(rounds: &str) -> Result<Self, String> {
-        let rounds: u32 = rounds.trim().parse().map_err(|_| {
-            format!(
-                "rounds: \"{}\" is not a whole number",
-                rounds.trim().chars().take(20).collect::<String>()
-            )
-        })?;
-        if rounds == 0 || rounds > Self::MAX_ROUNDS {
-            return Err(format!(
-                "rounds must be between 1 and {} (got {rounds})",
-                Self::MAX_ROUNDS
-            ));
-        }
+    pub fn parse(rounds: &str) -> Result<Self, FieldError> {
         Ok(Self {
-            rounds,
+            rounds: field::parse("rounds", rounds, 1, Self::MAX_ROUNDS)?,
             ..Self::default()
         })
     }
@@ -304,7 +281,12 @@ mod tests {
         let mean = d.iter().map(|&x| f64::from(x)).sum::<f64>() / 200.0;
         assert!((1000.0..2000.0).contains(&mean), "mean {mean}");
         assert!(WakeConfig::parse("0").is_err());
-        assert!(WakeConfig::parse("abc").unwrap_err().contains("abc"));
+        assert!(
+            WakeConfig::parse("abc")
+                .unwrap_err()
+                .to_string()
+                .contains("abc")
+        );
         assert_eq!(WakeConfig::parse("50").unwrap().rounds, 50);
     }
 

@@ -20,8 +20,10 @@ use std::time::Instant;
 use waitlab_core::compare;
 use waitlab_core::experiment::Experiment;
 use waitlab_core::ladder::LadderConfig;
+use waitlab_core::lang::Lang;
 use waitlab_core::schema::Report;
 use waitlab_core::starvation::{MainConfig, PoolConfig};
+use waitlab_core::text::{Catalog, Phrase};
 use waitlab_core::timed::TimedWaitsConfig;
 use waitlab_core::wake::WakeConfig;
 
@@ -162,6 +164,21 @@ fn progress_bar(units: u64, hidden: bool) -> Progress {
     bar
 }
 
+/// The page's English catalog: the native probe words what it shows as the
+/// page does in English.
+pub fn english() -> &'static Catalog {
+    static EN: std::sync::OnceLock<Catalog> = std::sync::OnceLock::new();
+    EN.get_or_init(|| {
+        Catalog::from_json(Lang::En, include_str!("../../../www/i18n/en.json"))
+            .expect("www/i18n/en.json is a valid catalog")
+    })
+}
+
+/// `phrase` in English.
+pub fn words(phrase: &Phrase) -> String {
+    english().render(phrase)
+}
+
 /// The summary table on stderr: every experiment's comparison rows.
 fn summary(report: &Report) -> String {
     let mut out = String::new();
@@ -173,19 +190,20 @@ fn summary(report: &Report) -> String {
         out.push_str(&format!("\n{}\n", experiment.id().replace('_', " ")));
         out.push_str(&format!("  {:<58}", "probe"));
         for c in columns {
+            let header = words(&experiment.header(c));
             out.push_str(&format!(
                 " {:>12}",
-                c.header.split(',').next().unwrap_or(c.header)
+                header.split(',').next().unwrap_or(&header)
             ));
         }
         out.push('\n');
         for row in &group.rows {
-            out.push_str(&format!("  {:<58}", row.what));
+            out.push_str(&format!("  {:<58}", words(&row.what)));
             for (value, c) in row.values.iter().zip(columns) {
                 out.push_str(&format!(" {:>12}", value.format(c.unit)));
             }
             for note in &row.notes {
-                out.push_str(&format!("  ({note})"));
+                out.push_str(&format!("  ({})", words(note)));
             }
             out.push('\n');
         }

@@ -66,7 +66,7 @@ pub fn run(config: &TimedWaitsConfig, tick: &Progress) -> TimedWaits {
         .cells_of(&Mechanism::NATIVE)
         .into_iter()
         .map(|key| {
-            tick.set_message(key.label());
+            tick.set_message(crate::words(&key.label()));
             let samples = sample_all(key, config.samples, &rt);
             tick.inc(u64::from(config.samples));
             let outcome = Outcome::measured(samples).unwrap_or_else(|e| Outcome::Failed {

@@ -171,7 +171,7 @@ pub fn run(config: &WakeConfig, tick: &Progress) -> WakeLatency {
     let results = Strategy::NATIVE
         .into_iter()
         .map(|strategy| {
-            tick.set_message(strategy.label());
+            tick.set_message(crate::words(&strategy.label()));
             let samples = measure(strategy, &delays);
             tick.inc(u64::from(config.rounds));
             let outcome = Outcome::measured(samples).unwrap_or_else(|e| Outcome::Failed {

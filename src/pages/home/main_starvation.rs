@@ -7,14 +7,14 @@ use crate::components::field::Field;
 use crate::components::links::ExperimentOutput;
 use crate::components::run_controls::RunForm;
 use crate::components::ticker::Ticker;
-use crate::hooks::use_experiment;
-use crate::runner::run_main_starvation;
+use crate::hooks::Experiments;
+use crate::i18n::{ms, ms as ms_text, t, tr};
 use leptos::prelude::*;
-use waitlab_core::chart::format_ms;
 use waitlab_core::clock::ClockInfo;
 use waitlab_core::experiment::Experiment;
 use waitlab_core::findings;
 use waitlab_core::starvation::{JobMode, MainConfig, MainStarvation};
+use waitlab_core::text::Phrase;
 
 /// Experiment 2a.
 #[component]
@@ -22,29 +22,23 @@ pub fn MainStarvationSection() -> impl IntoView {
     let defaults = MainConfig::default();
     let jobs = RwSignal::new(defaults.jobs.to_string());
     let wait_ms = RwSignal::new(defaults.wait_ms.to_string());
-    let config = Memo::new(move |_| {
-        MainConfig::parse(&jobs.get(), &wait_ms.get()).map_err(|e| e.to_string())
-    });
-    let experiment = use_experiment(run_main_starvation);
+    let config =
+        Memo::new(move |_| MainConfig::parse(&jobs.get(), &wait_ms.get()).map_err(|e| e.phrase()));
+    let experiment = expect_context::<Experiments>().main;
     view! {
         <section class="card experiment" data-testid="main-starvation">
-            <h2><span class="num-badge">"2a"</span>" Starvation: blocking the main thread"</h2>
+            <h2><span class="num-badge">"2a"</span>" "{t("main.heading")}</h2>
             <div class="explain">
-                <p>"In the article, 200 work items that each Thread.Sleep(1000) on a pool of 10 threads \
-                    took 18 s, and a trivial item queued behind them waited 17 s; with await Task.Delay(1000) \
-                    the batch took 1 s. A blocked thread is lost to everyone else."</p>
-                <p>"A page has one main thread, a pool of one. Jobs that busy-wait hold it, so timers, \
-                    messages, input and rendering all wait; jobs that await a timer hold nothing. Watch \
-                    the ball: requestAnimationFrame moves it, and it freezes while the blocking batch runs."</p>
+                <p>{t("main.article")}</p>
+                <p>{t("main.browser")}</p>
             </div>
             <Ticker running=Signal::derive(move || experiment.progress.with(Option::is_some)) />
-            <RunForm experiment=experiment config=config unit="batches"
-                hint=Signal::derive(move || config.get().ok().map(|c| format!(
-                    "the page freezes for about {} s during the blocking batch",
-                    format_ms(c.expected_batch_ms(JobMode::Blocking) / 1000.0)
-                )))>
-                <Field label="Jobs" testid="jobs" value=jobs numeric=true />
-                <Field label="Each waits, ms" testid="wait" value=wait_ms numeric=true />
+            <RunForm experiment=experiment config=config unit="progress.batches"
+                hint=Signal::derive(move || config.get().ok().map(|c| {
+                    Phrase::new("main.hint").data("seconds", ms(c.expected_batch_ms(JobMode::Blocking) / 1000.0))
+                }))>
+                <Field label="main.jobs" testid="jobs" value=jobs numeric=true />
+                <Field label="main.each_waits" testid="wait" value=wait_ms numeric=true />
             </RunForm>
             <ExperimentOutput experiment=Experiment::MainStarvation report=experiment.report render=|r| r.main_starvation.clone().map(|ms| view! { <MainStarvationResults ms=ms clock=r.env.clock /> }.into_any()) />
         </section>
@@ -77,10 +71,10 @@ fn MainStarvationResults(
         .map(|run| {
             view! {
                 <tr data-testid=format!("row-{}", run.mode.name())>
-                    <td>{run.mode.name()}</td>
-                    <td class="analogue">{run.mode.main_analogue()}</td>
+                    <td>{tr(&run.mode.label())}</td>
+                    <td class="analogue">{tr(&run.mode.main_analogue())}</td>
                     {figure(run.batch_ms, clock)}
-                    <td class="num">{format_ms(ms.config.expected_batch_ms(run.mode))}</td>
+                    <td class="num">{ms_text(ms.config.expected_batch_ms(run.mode))}</td>
                     {figure(run.timer_queue_wait_ms, clock)}
                     {figure(run.message_queue_wait_ms, clock)}
                     {figure(run.longest_frame_gap(), clock)}
@@ -92,9 +86,9 @@ fn MainStarvationResults(
     view! {
         <div class="results-block" data-testid="results">
             <Findings items=findings::main_starvation(&ms, clock) />
-            <h3>"Time between animation frames"</h3>
+            <h3>{t("main.frames")}</h3>
             <FrameGapChart runs=ms.runs.clone() />
-            <NumbersTable headers=&["Jobs", ".NET analogue", "Batch, ms", "Expected", "setTimeout(0) waited", "Message waited", "Longest frame gap", "Frames"] numeric_from=2>
+            <NumbersTable headers=&["main.col.jobs", "table.analogue", "main.col.batch", "main.col.expected", "main.col.timer", "main.col.message", "main.col.gap", "main.col.frames"] numeric_from=2>
                 {rows}
             </NumbersTable>
             <ClockNote clock=clock figures=figures />

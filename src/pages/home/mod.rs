@@ -13,15 +13,18 @@ use crate::components::comparison::ReferencePanel;
 use crate::components::env_block::EnvBlock;
 use crate::components::links::{Embedded, SharePanel};
 use crate::hooks::{
-    SharedMemoryOff, UseEnvironment, embed_slug, use_embed, use_environment, use_linked_runs,
-    use_reference_sets,
+    SharedMemoryOff, UseEnvironment, embed_slug, use_embed, use_environment, use_experiments,
+    use_linked_runs, use_reference_sets,
 };
+use crate::i18n::{Words, t, tr};
 use leptos::prelude::*;
 use main_starvation::MainStarvationSection;
 use pool_starvation::PoolStarvationSection;
 use spin_ladder::SpinLadderSection;
 use timed_waits::TimedWaitsSection;
 use waitlab_core::experiment::Experiment;
+use waitlab_core::lang::Lang;
+use waitlab_core::text::Phrase;
 use wake_latency::WakeLatencySection;
 
 /// The section of one experiment.
@@ -35,7 +38,9 @@ fn section(experiment: Experiment) -> AnyView {
     }
 }
 
-/// The page: the whole playground, or one embedded experiment.
+/// The page: the whole playground, or one embedded experiment. Its state
+/// (the runs, the sets, the links) lives here; what it renders is rendered
+/// anew when the reader picks another language.
 #[component]
 pub fn App() -> impl IntoView {
     let embed = embed_slug();
@@ -48,10 +53,27 @@ pub fn App() -> impl IntoView {
     provide_context(use_reference_sets(shown));
     provide_context(use_linked_runs());
     provide_context(use_environment());
+    provide_context(use_experiments());
+    let words = Words::new();
+    provide_context(words);
     provide_context(Embedded(embed.is_some()));
-    match embed {
-        Some(slug) => view! { <Embed slug=slug /> }.into_any(),
-        None => view! { <Playground /> }.into_any(),
+    move || {
+        words.lang.track();
+        match embed.clone() {
+            Some(slug) => view! { <Embed slug=slug /> }.into_any(),
+            None => view! { <Playground /> }.into_any(),
+        }
+    }
+}
+
+/// What `coi.js` said when it could not isolate the page, in words: a
+/// code (and the browser's message), or text as it came.
+fn coi_problem(said: &str) -> Phrase {
+    let (code, detail) = said.split_once(':').unwrap_or((said, ""));
+    match code {
+        "needs_https" | "no_service_worker" | "not_registered" | "still_not_isolated"
+        | "register_failed" => Phrase::new(format!("coi.{code}")).data("detail", detail),
+        _ => Phrase::new("data").data("text", said),
     }
 }
 
@@ -62,29 +84,44 @@ fn NoSharedMemoryBanner(
     /// Why.
     off: SharedMemoryOff,
 ) -> impl IntoView {
-    let why = match off {
-        SharedMemoryOff::NoSharedArrayBuffer => {
-            " The page is cross-origin isolated, but this browser provides no SharedArrayBuffer. \
-            The worker probes that block in Atomics.wait are shown as unavailable; everything else \
-            still runs."
-        }
-        SharedMemoryOff::NotIsolated => {
-            " The page is not cross-origin isolated, so browsers withhold SharedArrayBuffer \
-            and coarsen the clock. The worker probes that block in Atomics.wait are shown as \
-            unavailable; everything else still runs. To get them, serve waitlab with the headers \
-            Cross-Origin-Opener-Policy: same-origin and Cross-Origin-Embedder-Policy: \
-            require-corp (cargo xtask serve does)."
-        }
-    };
+    let why = t(match off {
+        SharedMemoryOff::NoSharedArrayBuffer => "banner.no_sab",
+        SharedMemoryOff::NotIsolated => "banner.not_isolated",
+    });
     let problem = expect_context::<UseEnvironment>().isolation_problem;
     view! {
         <aside class="banner" data-testid="no-coi" role="status">
-            <strong>"Shared memory is off on this page."</strong>
-            {why}
+            <strong>{t("banner.heading")}</strong>
+            " "{why}
             {move || problem.get().map(|p| view! {
-                <span data-testid="coi-problem">{format!(" Isolating it without those headers did not work: {p}.")}</span>
+                <span data-testid="coi-problem">{tr(&Phrase::new("banner.coi_problem").phrase("why", coi_problem(&p)))}</span>
             })}
         </aside>
+    }
+}
+
+/// The reader's language, and the others to pick from.
+#[component]
+fn LanguagePicker() -> impl IntoView {
+    let words = expect_context::<Words>();
+    let change = move |e: leptos::ev::Event| {
+        if let Some(lang) = Lang::from_tag(&event_target_value(&e)) {
+            words.switch(lang);
+        }
+    };
+    view! {
+        <label class="language">
+            <span class="visually-hidden">{t("page.language")}</span>
+            <select data-testid="language" on:change=change>
+                {Lang::ALL.map(|l| view! {
+                    <option value=l.code() selected=l == words.lang.get_untracked() lang=l.code()>{l.endonym()}</option>
+                }).collect_view()}
+            </select>
+        </label>
+        {move || words.switching.get().map(|s| match s {
+            Ok(_) => view! { <span class="hint">"…"</span> }.into_any(),
+            Err(e) => view! { <span class="error" role="alert">{e}</span> }.into_any(),
+        })}
     }
 }
 
@@ -96,18 +133,19 @@ fn Playground() -> impl IntoView {
     let (env, shared_memory_off) = (environment.env, environment.shared_memory_off);
     view! {
         <header class="site">
-            <h1>"waitlab"</h1>
-            <p class="tagline">"How should code wait? The experiments of a well-known .NET article on \
-                Thread.Sleep, Task.Delay, SpinWait and event signals, re-run live in your browser."</p>
+            <div class="site-bar">
+                <h1>"waitlab"</h1>
+                <LanguagePicker />
+            </div>
+            <p class="tagline">{t("page.tagline")}</p>
         </header>
         <main>
             <section class="card">
-                <h2>"This browser"</h2>
-                <p class="lead">"Every number below depends on the clock: a wait shorter than one \
-                    step of performance.now() cannot be told from zero."</p>
+                <h2>{t("env.heading")}</h2>
+                <p class="lead">{t("env.lead")}</p>
                 {move || match env.get() {
                     Some(env) => view! { <EnvBlock env=env /> }.into_any(),
-                    None => view! { <p class="lead" data-testid="env-measuring">"Reading the clock…"</p> }.into_any(),
+                    None => view! { <p class="lead" data-testid="env-measuring">{t("env.measuring")}</p> }.into_any(),
                 }}
             </section>
             {shared_memory_off.map(|off| view! { <NoSharedMemoryBanner off=off /> })}
@@ -115,10 +153,7 @@ fn Playground() -> impl IntoView {
             <ReferencePanel />
             {Experiment::ALL.into_iter().map(section).collect_view()}
         </main>
-        <footer class="site">
-            "waitlab measures in your browser; nothing leaves this page unless you share a link, and \
-            a link carries only the numbers. Statistics: type-7 quantiles over every sample."
-        </footer>
+        <footer class="site">{t("page.footer")}</footer>
     }
 }
 
@@ -137,11 +172,9 @@ fn Embed(
         Some(experiment) => section(experiment),
         None => view! {
             <p class="error" role="alert" data-testid="embed-unknown">
-                {format!(
-                    "There is no experiment \"{}\" to embed; choose one of: {}.",
-                    slug.chars().take(40).collect::<String>(),
-                    Experiment::ALL.map(|e| e.slug()).join(", ")
-                )}
+                {tr(&Phrase::new("embed.unknown")
+                    .data("slug", slug.chars().take(40).collect::<String>())
+                    .data("slugs", Experiment::ALL.map(|e| e.slug()).join(", ")))}
             </p>
         }
         .into_any(),
@@ -150,13 +183,10 @@ fn Embed(
         <div class="embed" data-testid="embed">
             <div class="embed-bar">
                 <strong>"waitlab"</strong>
-                <a href=open target="_blank" rel="noopener" data-testid="open-in-waitlab">"Open in waitlab ↗"</a>
+                <a href=open target="_blank" rel="noopener" data-testid="open-in-waitlab">{t("embed.open")}</a>
             </div>
             {(!shared_memory).then(|| view! {
-                <p class="embed-note" data-testid="no-coi">
-                    "Shared memory is off in this embed, so the probes that block in Atomics.wait \
-                    need the full page (Open in waitlab); everything else runs here."
-                </p>
+                <p class="embed-note" data-testid="no-coi">{t("embed.no_coi")}</p>
             })}
             {body}
         </div>

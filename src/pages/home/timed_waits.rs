@@ -8,12 +8,13 @@ use crate::components::field::Field;
 use crate::components::links::ExperimentOutput;
 use crate::components::results_table::ResultsTable;
 use crate::components::run_controls::RunForm;
-use crate::hooks::use_experiment;
-use crate::runner::run_timed_waits;
+use crate::hooks::Experiments;
+use crate::i18n::t;
 use leptos::prelude::*;
 use waitlab_core::experiment::Experiment;
 use waitlab_core::findings;
 use waitlab_core::schema::{Report, TimedWaits};
+use waitlab_core::text::{Arg, Phrase};
 use waitlab_core::timed::{CellKey, Mechanism, TimedWaitsConfig};
 
 /// Experiment 1: controls, progress and results.
@@ -30,28 +31,21 @@ pub fn TimedWaitsSection() -> impl IntoView {
     );
     let samples = RwSignal::new(defaults.samples.to_string());
     let config = Memo::new(move |_| {
-        TimedWaitsConfig::parse(&durations.get(), &samples.get()).map_err(|e| e.to_string())
+        TimedWaitsConfig::parse(&durations.get(), &samples.get()).map_err(|e| e.phrase())
     });
-    let experiment = use_experiment(run_timed_waits);
+    let experiment = expect_context::<Experiments>().timed;
     view! {
         <section class="card experiment" data-testid="timed-waits">
-            <h2><span class="num-badge">"1"</span>" Timed waits: how long does “wait 1 ms” take?"</h2>
+            <h2><span class="num-badge">"1"</span>" "{t("timed.heading")}</h2>
             <div class="explain">
-                <p>"In the article, Thread.Sleep and await Task.Delay on macOS overshoot a requested \
-                    wait by 0.3–2 ms, Task.Delay(0) completes synchronously without yielding, and on \
-                    Windows Task.Delay(1) takes about 15.6 ms because the system clock ticks every \
-                    15.6 ms."</p>
-                <p>"In the browser, setTimeout plays Task.Delay and a worker blocking in Atomics.wait \
-                    plays Thread.Sleep. Awaiting a timer right after another timer hits the HTML \
-                    standard's 4 ms clamp on nested timers, the web's own 15.6 ms surprise; starting \
-                    it from a fresh task avoids it. Awaiting a resolved promise, like Task.Delay(0), \
-                    never yields at all."</p>
-                <p>"Natively, std::thread::sleep behaves like Thread.Sleep on Linux, while tokio's                     timer wheel ticks in whole milliseconds and rounds a deadline up to the next tick,                     so tokio::time::sleep(1) takes about 2 ms and even sleep(0) about 1 ms."</p>
+                <p>{t("timed.article")}</p>
+                <p>{t("timed.browser")}</p>
+                <p>{t("timed.native")}</p>
             </div>
-            <RunForm experiment=experiment config=config unit="samples"
-                hint=Signal::derive(move || config.get().ok().map(|c| format!("about {} s", waitlab_core::number::fixed((c.estimated_ms() / 1000.0).ceil(), 0))))>
-                <Field label="Durations, ms" testid="durations" value=durations />
-                <Field label="Samples per cell" testid="samples" value=samples numeric=true />
+            <RunForm experiment=experiment config=config unit="progress.samples"
+                hint=Signal::derive(move || config.get().ok().map(|c| Phrase::new("run.about_seconds").arg("seconds", Arg::Fixed((c.estimated_ms() / 1000.0).ceil(), 0))))>
+                <Field label="timed.durations" testid="durations" value=durations />
+                <Field label="timed.samples" testid="samples" value=samples numeric=true />
             </RunForm>
             <ExperimentOutput experiment=Experiment::TimedWaits report=experiment.report render=|r| r.timed_waits.is_some().then(|| view! { <TimedWaitsResults report=r.clone() /> }.into_any()) />
         </section>
@@ -77,7 +71,7 @@ fn TimedWaitsResults(
     report: Report,
 ) -> impl IntoView {
     let Some(tw) = report.timed_waits.clone() else {
-        return view! { <p class="error">"This result has no timed-waits data"</p> }.into_any();
+        return view! { <p class="error">{t("timed.no_data")}</p> }.into_any();
     };
     let tolerance = report.env.clock.map(|c| c.tolerance_ms()).unwrap_or(0.001);
     let selected = RwSignal::new(default_selection(&tw));
@@ -96,13 +90,13 @@ fn TimedWaitsResults(
     view! {
         <div class="results-block" data-testid="results">
             <Findings items=findings::timed_waits(&tw, report.env.clock) />
-            <h3>"Every wait at a glance"</h3>
+            <h3>{t("timed.glance")}</h3>
             <OverviewChart rows=overview />
-            <h3>"Distribution of one cell "<small>"(click a row of the table to choose)"</small></h3>
+            <h3>{t("timed.distribution")}" "<small>{t("timed.distribution_hint")}</small></h3>
             {histogram}
-            <h3>"All numbers, ms"</h3>
+            <h3>{t("timed.all_numbers")}</h3>
             <ResultsTable cells=tw.cells.clone() selected=selected clock=report.env.clock />
-            <h3>"Nested setTimeout(0): where the clamp starts"</h3>
+            <h3>{t("timed.chain")}</h3>
             <ChainChart chain=tw.chain.clone() tolerance_ms=tolerance />
         </div>
     }

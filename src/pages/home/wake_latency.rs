@@ -6,37 +6,34 @@ use crate::components::charts::{OverviewChart, OverviewRow};
 use crate::components::field::Field;
 use crate::components::links::ExperimentOutput;
 use crate::components::run_controls::RunForm;
-use crate::hooks::use_experiment;
-use crate::runner::run_wake_latency;
+use crate::hooks::Experiments;
+use crate::i18n::{ms, num, t, tr};
 use leptos::prelude::*;
-use waitlab_core::chart::format_ms;
 use waitlab_core::clock::ClockInfo;
 use waitlab_core::experiment::Experiment;
 use waitlab_core::findings;
-use waitlab_core::outcome::Outcome;
+use waitlab_core::outcome::{Outcome, reason};
+use waitlab_core::text::Phrase;
 use waitlab_core::wake::{WakeConfig, WakeLatency};
 
 /// Experiment 4.
 #[component]
 pub fn WakeLatencySection() -> impl IntoView {
     let rounds = RwSignal::new(WakeConfig::default().rounds.to_string());
-    let config = Memo::new(move |_| WakeConfig::parse(&rounds.get()));
-    let experiment = use_experiment(run_wake_latency);
+    let config = Memo::new(move |_| WakeConfig::parse(&rounds.get()).map_err(|e| e.phrase()));
+    let experiment = expect_context::<Experiments>().wake;
     view! {
         <section class="card experiment" data-testid="wake-latency">
-            <h2><span class="num-badge">"4"</span>" Wake latency: polling versus being signalled"</h2>
+            <h2><span class="num-badge">"4"</span>" "{t("wake.heading")}</h2>
             <div class="explain">
-                <p>"In the article a setter raised a flag after a random delay and waiters noticed it by \
-                    spinning, by polling with Thread.Sleep(1) or Task.Delay(1), or by waiting on an event; \
-                    the event waits woke about 50 times faster at the median than any polling loop."</p>
-                <p>"Here a setter worker busy-waits a random 0–3 ms, stamps the time and raises a flag in \
-                    shared memory; a waiter worker notices it by each strategy. Both stamp \
-                    performance.timeOrigin + now(), and the skew between the two clocks is measured \
-                    first and corrected for."</p>
+                <p>{t("wake.article")}</p>
+                <p>{t("wake.browser")}</p>
             </div>
-            <RunForm experiment=experiment config=config unit="rounds"
-                hint=Signal::derive(move || config.get().ok().map(|c| format!("about {} s", format_ms(f64::from(c.rounds) * 0.02))))>
-                <Field label="Rounds per strategy" testid="rounds" value=rounds numeric=true />
+            <RunForm experiment=experiment config=config unit="progress.rounds"
+                hint=Signal::derive(move || config.get().ok().map(|c| {
+                    Phrase::new("wake.hint").data("seconds", ms(f64::from(c.rounds) * 0.02))
+                }))>
+                <Field label="wake.rounds" testid="rounds" value=rounds numeric=true />
             </RunForm>
             <ExperimentOutput experiment=Experiment::WakeLatency report=experiment.report render=|r| r.wake_latency.clone().map(|wake| view! { <WakeResults wake=wake clock=r.env.clock /> }.into_any()) />
         </section>
@@ -67,7 +64,7 @@ fn WakeResults(
         .filter_map(|r| {
             r.outcome.summary().map(|s| OverviewRow {
                 id: r.strategy.id().to_owned(),
-                label: r.strategy.label().to_owned(),
+                label: tr(&r.strategy.label()),
                 requested_ms: None,
                 summary: *s,
             })
@@ -80,7 +77,7 @@ fn WakeResults(
             let ratio = ratios
                 .iter()
                 .find(|(s, _)| *s == r.strategy)
-                .map_or_else(|| "–".to_owned(), |(_, x)| format!("{}×", waitlab_core::number::fixed(*x, 1)));
+                .map_or_else(|| "–".to_owned(), |(_, x)| format!("{}×", num(&waitlab_core::number::fixed(*x, 1))));
             let ratio = marked_cell(ratio, event, ratio_clock);
             let stats = match &r.outcome {
                 Outcome::Measured { summary: s, .. } => view! {
@@ -91,16 +88,22 @@ fn WakeResults(
                     <td class="num">{s.n}</td>
                 }
                 .into_any(),
-                Outcome::Unavailable { reason } => {
-                    view! { <td colspan="5" class="unavailable">"Not available here: "{reason.clone()}</td> }.into_any()
+                Outcome::Unavailable { reason: why } => view! {
+                    <td colspan="5" class="unavailable">
+                        {tr(&Phrase::new("table.unavailable").phrase("reason", reason::phrase(why)))}
+                    </td>
                 }
-                Outcome::Failed { message } => view! { <td colspan="5" class="failed">{message.clone()}</td> }.into_any(),
-                Outcome::TimeoutNeverFired { .. } => view! { <td colspan="5" class="failed">"did not finish"</td> }.into_any(),
+                .into_any(),
+                Outcome::Failed { message } => view! {
+                    <td colspan="5" class="failed">{tr(&reason::phrase(message))}</td>
+                }
+                .into_any(),
+                Outcome::TimeoutNeverFired { .. } => view! { <td colspan="5" class="failed">{t("wake.did_not_finish")}</td> }.into_any(),
             };
             view! {
                 <tr data-testid=format!("row-{}", r.strategy.id())>
-                    <td class="mech">{r.strategy.label()}</td>
-                    <td class="analogue">{r.strategy.analogue()}</td>
+                    <td class="mech">{tr(&r.strategy.label())}</td>
+                    <td class="analogue">{tr(&r.strategy.analogue())}</td>
                     {stats}
                 </tr>
             }
@@ -109,9 +112,9 @@ fn WakeResults(
     view! {
         <div class="results-block" data-testid="results">
             <Findings items=findings::wake_latency(&wake, clock) />
-            <h3>"Set → noticed, per strategy"</h3>
+            <h3>{t("wake.chart")}</h3>
             <OverviewChart rows=rows />
-            <NumbersTable headers=&["Waiter", ".NET analogue", "p50, ms", "p99", "max", "× event", "n"] numeric_from=2>
+            <NumbersTable headers=&["wake.col.waiter", "table.analogue", "column.wake_latency.p50", "wake.col.p99", "wake.col.max", "column.wake_latency.ratio", "wake.col.n"] numeric_from=2>
                 {table}
             </NumbersTable>
             <ClockNote clock=clock figures=figures />

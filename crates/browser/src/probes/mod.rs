@@ -13,6 +13,7 @@ use futures::future::{Either, select};
 use std::future::Future;
 use waitlab_core::ladder::{self, LadderConfig, SpinLadder, Step};
 use waitlab_core::outcome::Outcome;
+use waitlab_core::outcome::reason;
 use waitlab_core::protocol::{WorkerOutcome, shared_slots};
 use waitlab_core::timed::Mechanism;
 
@@ -73,14 +74,17 @@ fn finish(result: Result<Vec<f64>, Stop>) -> WorkerOutcome {
 }
 
 /// Whether a main-thread mechanism exists in this browser; `Some(reason)`
-/// when it does not.
-pub fn main_unavailable(mechanism: Mechanism) -> Option<String> {
-    let missing = match mechanism {
-        Mechanism::SchedulerYield => !wait::has_scheduler_yield(),
-        Mechanism::SchedulerPostTask => !wait::has_scheduler_post_task(),
-        _ => false,
-    };
-    missing.then(|| format!("{} is not supported in this browser", mechanism.label()))
+/// (a `waitlab_core::outcome::reason` code) when it does not.
+pub fn main_unavailable(mechanism: Mechanism) -> Option<&'static str> {
+    match mechanism {
+        Mechanism::SchedulerYield if !wait::has_scheduler_yield() => {
+            Some(reason::NO_SCHEDULER_YIELD)
+        }
+        Mechanism::SchedulerPostTask if !wait::has_scheduler_post_task() => {
+            Some(reason::NO_SCHEDULER_POST_TASK)
+        }
+        _ => None,
+    }
 }
 
 /// Measures a main-thread mechanism. `tick` is called after each sample

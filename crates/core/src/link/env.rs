@@ -8,7 +8,7 @@ use crate::schema::Environment;
 
 impl Writer {
     pub(super) fn env(&mut self, e: &Environment) {
-        self.text(&e.short_name());
+        self.text(&e.link_name());
         self.uvar(u64::from(e.hardware_concurrency));
         self.byte(u8::from(e.cross_origin_isolated) | u8::from(e.hidden_during_run) << 1);
         match &e.clock {

@@ -38,6 +38,7 @@ mod wake;
 mod wire;
 
 use crate::schema::Report;
+use crate::text::Phrase;
 use wire::{Reader, Writer, base64url};
 
 /// The message for a body that cannot be inflated.
@@ -79,6 +80,20 @@ pub enum LinkError {
     /// Damaged: bad characters, truncated, or inconsistent content.
     #[error("this link is damaged ({0}); ask for a fresh one")]
     Damaged(&'static str),
+}
+
+impl LinkError {
+    /// What to tell the reader.
+    pub fn phrase(&self) -> Phrase {
+        match self {
+            LinkError::NotALink => Phrase::new("link.not_a_link"),
+            LinkError::UnknownVersion(v) => {
+                Phrase::new("link.unknown_version").data("version", v.clone())
+            }
+            LinkError::TooLong(n) => Phrase::new("link.too_long").count("count", *n as u64),
+            LinkError::Damaged(why) => Phrase::new("link.damaged").code("why", why),
+        }
+    }
 }
 
 impl From<crate::bytes::Damaged> for LinkError {

@@ -23,8 +23,8 @@ use crate::schema::{NativeEnv, Report};
 const INDEX_TAG: u8 = b'I';
 /// The first byte of a part.
 const PART_TAG: u8 = b'P';
-/// The format version, after the tag.
-const VERSION: u8 = 1;
+/// The format version, after the tag (2: stated figures carry their id).
+const VERSION: u8 = 2;
 /// Most sets an index lists.
 const MAX_SETS: usize = 64;
 /// Most figures one part states.
@@ -97,6 +97,7 @@ impl Writer {
     }
 
     fn stated(&mut self, f: &StatedFigure) {
+        self.0.text(f.id.as_deref().unwrap_or(""));
         self.byte(experiment_code(f.experiment));
         for t in [&f.what, &f.analogue, &f.quote] {
             self.0.text(t);
@@ -139,6 +140,7 @@ impl Reader<'_> {
     }
 
     fn stated(&mut self) -> Result<StatedFigure, LinkError> {
+        let id = Some(self.set_text()?).filter(|id| !id.is_empty());
         let experiment = experiment_of(self.byte()?)?;
         let (what, analogue, quote) = (self.set_text()?, self.set_text()?, self.set_text()?);
         let flags = self.byte()?;
@@ -166,6 +168,7 @@ impl Reader<'_> {
             None
         };
         Ok(StatedFigure {
+            id,
             experiment,
             what,
             analogue,
@@ -360,7 +363,12 @@ mod tests {
                 assert_eq!(want.source, got.source);
                 assert_eq!(want.rows.len(), got.rows.len(), "{e:?}");
                 for (a, b) in want.rows.iter().zip(&got.rows) {
-                    assert_eq!((&a.what, &a.notes), (&b.what, &b.notes));
+                    let en = crate::text::Catalog::english();
+                    let words = |r: &crate::compare::Row| {
+                        let notes: Vec<String> = r.notes.iter().map(|n| en.render(n)).collect();
+                        (en.render(&r.what), notes)
+                    };
+                    assert_eq!(words(a), words(b));
                     // A difference (an overshoot: p50 minus the request)
                     // is within the precision of the figure it comes from.
                     let figure = a.values.iter().find_map(|v| match v {
@@ -379,7 +387,7 @@ mod tests {
                             ) => near(*p, *q),
                             _ => x == y,
                         };
-                        assert!(ok, "{e:?} {}: {x:?} vs {y:?}", a.what);
+                        assert!(ok, "{e:?} {:?}: {x:?} vs {y:?}", a.what);
                     }
                 }
             }

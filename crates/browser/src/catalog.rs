@@ -1,0 +1,86 @@
+//! The reader's language and its catalog, as the browser gives them: the
+//! preferred languages from `navigator.languages`, and `i18n/LANG.json`
+//! fetched and parsed by the browser's own `JSON.parse` (so the page links
+//! no JSON reader). Window only.
+
+use crate::fetch::fetch_bytes;
+use js_sys::{Array, JsString, Object};
+use std::collections::BTreeMap;
+use waitlab_core::lang::{Lang, Plural};
+use waitlab_core::text::{Catalog, Entry};
+use wasm_bindgen::{JsCast, JsValue};
+
+/// The browser's preferred languages, most preferred first.
+pub fn preferred_languages() -> Vec<String> {
+    let Some(window) = web_sys::window() else {
+        return Vec::new();
+    };
+    let navigator = window.navigator();
+    let list: Vec<String> = navigator
+        .languages()
+        .iter()
+        .filter_map(|l| l.as_string())
+        .collect();
+    if list.is_empty() {
+        navigator.language().into_iter().collect()
+    } else {
+        list
+    }
+}
+
+/// Where `lang`'s catalog is, relative to the page.
+pub fn catalog_path(lang: Lang) -> String {
+    format!("i18n/{}.json", lang.code())
+}
+
+/// `lang`'s catalog, fetched and checked to be an object of texts and
+/// plural forms.
+pub async fn fetch_catalog(lang: Lang) -> Result<Catalog, String> {
+    let url = catalog_path(lang);
+    let bytes = fetch_bytes(&url)
+        .await
+        .map_err(|_| format!("{url} could not be loaded"))?;
+    let text = String::from_utf8(bytes).map_err(|_| format!("{url} is not UTF-8 text"))?;
+    let value = js_sys::JSON::parse(&text).map_err(|_| format!("{url} is not JSON"))?;
+    let object: &Object = value
+        .dyn_ref()
+        .ok_or_else(|| format!("{url} is not a JSON object"))?;
+    let mut entries = BTreeMap::new();
+    for pair in Object::entries(object).iter() {
+        let pair: Array = pair.unchecked_into();
+        let key = pair.get(0).as_string().unwrap_or_default();
+        let value = pair.get(1);
+        let entry = match value.as_string() {
+            Some(t) => Entry::Text(t),
+            None => Entry::Plural(
+                plural_forms(&value)
+                    .ok_or_else(|| format!("{url}: {key} is neither a text nor plural forms"))?,
+            ),
+        };
+        entries.insert(key, entry);
+    }
+    Ok(Catalog::new(lang, entries))
+}
+
+fn plural_forms(value: &JsValue) -> Option<Vec<(Plural, String)>> {
+    let object: &Object = value.dyn_ref()?;
+    Object::entries(object)
+        .iter()
+        .map(|pair| {
+            let pair: Array = pair.unchecked_into();
+            let name = pair.get(0).as_string()?;
+            let text = pair.get(1).dyn_into::<JsString>().ok()?;
+            Some((Plural::from_name(&name)?, String::from(text)))
+        })
+        .collect()
+}
+
+/// Sets `<html lang>` (and the page's title, already in its language).
+pub fn set_document_language(lang: Lang, title: &str) {
+    if let Some(doc) = web_sys::window().and_then(|w| w.document()) {
+        if let Some(html) = doc.document_element() {
+            let _ = html.set_attribute("lang", lang.code());
+        }
+        doc.set_title(title);
+    }
+}

@@ -1,0 +1,112 @@
+//! Form fields: a whole number within limits, and why one was refused,
+//! as a [`Phrase`] the page words in the reader's language.
+
+use crate::text::Phrase;
+
+/// Why a field (or the configuration it makes) was refused.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum FieldError {
+    /// A field that is not a whole number.
+    #[error("{field}: \"{text}\" is not a whole number")]
+    NotANumber {
+        /// Which field (its catalog name, `field.*`).
+        field: &'static str,
+        /// What was given (cut to 20 characters).
+        text: String,
+    },
+    /// A field out of its range.
+    #[error("{field} must be between {min} and {max} (got {got})")]
+    OutOfRange {
+        /// Which field.
+        field: &'static str,
+        /// Smallest allowed.
+        min: u32,
+        /// Largest allowed.
+        max: u32,
+        /// Given.
+        got: u32,
+    },
+    /// The blocking batch would take too long.
+    #[error("the blocking batch would take {seconds} s; keep it under {limit} s")]
+    TooLong {
+        /// Expected seconds.
+        seconds: u32,
+        /// Limit.
+        limit: u32,
+    },
+}
+
+impl FieldError {
+    /// What to tell the reader.
+    pub fn phrase(&self) -> Phrase {
+        match self {
+            FieldError::NotANumber { field, text } => Phrase::new("error.field.not_a_number")
+                .phrase("field", Phrase::new(format!("field.{field}")))
+                .data("text", text.clone()),
+            FieldError::OutOfRange {
+                field,
+                min,
+                max,
+                got,
+            } => Phrase::new("error.field.out_of_range")
+                .phrase("field", Phrase::new(format!("field.{field}")))
+                .count("min", *min)
+                .count("max", *max)
+                .count("got", *got),
+            FieldError::TooLong { seconds, limit } => Phrase::new("error.field.batch_too_long")
+                .count("seconds", *seconds)
+                .count("limit", *limit),
+        }
+    }
+}
+
+/// The fields' catalog names, for the test that keeps catalogs complete.
+pub const FIELDS: [&str; 6] = ["jobs", "wait", "workers", "ladders", "spin_until", "rounds"];
+
+/// `text` as a whole number in `min..=max`, or why not.
+pub fn parse(field: &'static str, text: &str, min: u32, max: u32) -> Result<u32, FieldError> {
+    let got = text
+        .trim()
+        .parse::<u32>()
+        .map_err(|_| FieldError::NotANumber {
+            field,
+            text: text.trim().chars().take(20).collect(),
+        })?;
+    if got < min || got > max {
+        return Err(FieldError::OutOfRange {
+            field,
+            min,
+            max,
+            got,
+        });
+    }
+    Ok(got)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fields_parse_within_limits() {
+        assert_eq!(parse("jobs", " 8 ", 1, 64), Ok(8));
+        assert_eq!(
+            parse("jobs", "x<b>", 1, 64),
+            Err(FieldError::NotANumber {
+                field: "jobs",
+                text: "x<b>".into()
+            })
+        );
+        assert_eq!(
+            parse("wait", "0", 1, 2000),
+            Err(FieldError::OutOfRange {
+                field: "wait",
+                min: 1,
+                max: 2000,
+                got: 0
+            })
+        );
+        let p = parse("rounds", "9999", 1, 2000).unwrap_err().phrase();
+        assert_eq!(p.keys(), ["error.field.out_of_range", "field.rounds"]);
+    }
+}

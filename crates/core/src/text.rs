@@ -1,0 +1,379 @@
+//! What the page says, as data: a [`Phrase`] is a catalog key and the
+//! values to put into it; a [`Catalog`] is one language's texts (the page
+//! loads `www/i18n/LANG.json`, the native probe has the English one built
+//! in) and renders a phrase in its language.
+//!
+//! Core computes phrases (findings, table rows, errors) and never words
+//! them: the same run reads in every language, and a number is written once
+//! ([`crate::number`]) and given the language's decimal separator here.
+//!
+//! A catalog entry is a template with `{name}` placeholders, or, where a
+//! count decides the wording, an object of CLDR plural forms (`one`, `few`,
+//! `many`, `other`) chosen by the argument named `count`.
+
+use crate::chart::format_ms;
+use crate::lang::{Lang, Plural};
+use crate::number::fixed;
+use std::collections::BTreeMap;
+
+/// A value to put into a phrase.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Arg {
+    /// A time in ms, written to the precision its size suits; `marked`
+    /// adds ‡ (below the clock's resolution).
+    Ms {
+        /// The time.
+        value: f64,
+        /// Whether the clock does not resolve it.
+        marked: bool,
+    },
+    /// A time in µs, to 0.1 µs under 100 µs, else whole.
+    Us(f64),
+    /// A whole number.
+    Count(u64),
+    /// A number to `places` decimals.
+    Fixed(f64, u8),
+    /// Code or an API name, the same in every language.
+    Code(&'static str),
+    /// Text that comes from data (a user agent, a set's provenance, an
+    /// error the browser gave), shown as it is.
+    Data(String),
+    /// A phrase of its own.
+    Phrase(Box<Phrase>),
+    /// Phrases, listed.
+    List(Vec<Phrase>),
+    /// A calendar date (year, month, day), as the language writes dates.
+    Date(i64, u32, u32),
+}
+
+/// A catalog key and its arguments.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Phrase {
+    /// The entry, such as `finding.timed.clamped`.
+    pub key: String,
+    /// Its placeholders' values.
+    pub args: Vec<(&'static str, Arg)>,
+}
+
+impl Phrase {
+    /// The phrase `key` without arguments.
+    pub fn new(key: impl Into<String>) -> Phrase {
+        Phrase {
+            key: key.into(),
+            args: Vec::new(),
+        }
+    }
+
+    /// Adds an argument.
+    pub fn arg(mut self, name: &'static str, value: Arg) -> Phrase {
+        self.args.push((name, value));
+        self
+    }
+
+    /// Adds a time in ms.
+    pub fn ms(self, name: &'static str, value: f64) -> Phrase {
+        self.arg(
+            name,
+            Arg::Ms {
+                value,
+                marked: false,
+            },
+        )
+    }
+
+    /// Adds a whole number.
+    pub fn count(self, name: &'static str, n: impl Into<u64>) -> Phrase {
+        self.arg(name, Arg::Count(n.into()))
+    }
+
+    /// Adds a phrase.
+    pub fn phrase(self, name: &'static str, p: Phrase) -> Phrase {
+        self.arg(name, Arg::Phrase(Box::new(p)))
+    }
+
+    /// Adds text from data.
+    pub fn data(self, name: &'static str, text: impl Into<String>) -> Phrase {
+        self.arg(name, Arg::Data(text.into()))
+    }
+
+    /// Adds code.
+    pub fn code(self, name: &'static str, code: &'static str) -> Phrase {
+        self.arg(name, Arg::Code(code))
+    }
+
+    /// Every key this phrase uses, its own and its arguments'.
+    pub fn keys(&self) -> Vec<&str> {
+        let mut out = vec![self.key.as_str()];
+        for (_, a) in &self.args {
+            match a {
+                Arg::Phrase(p) => out.extend(p.keys()),
+                Arg::List(ps) => out.extend(ps.iter().flat_map(Phrase::keys)),
+                _ => {}
+            }
+        }
+        out
+    }
+}
+
+/// One catalog entry.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Entry {
+    /// A template.
+    Text(String),
+    /// Templates by plural category (`other` always among them).
+    Plural(Vec<(Plural, String)>),
+}
+
+impl Entry {
+    /// Its templates.
+    pub fn templates(&self) -> Vec<&str> {
+        match self {
+            Entry::Text(t) => vec![t],
+            Entry::Plural(forms) => forms.iter().map(|(_, t)| t.as_str()).collect(),
+        }
+    }
+}
+
+/// The names of `template`'s `{placeholders}`, in order.
+pub fn placeholders(template: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut rest = template;
+    while let Some(open) = rest.find('{') {
+        let after = &rest[open + 1..];
+        match after.find('}') {
+            Some(close) if is_name(&after[..close]) => {
+                out.push(&after[..close]);
+                rest = &after[close + 1..];
+            }
+            _ => rest = after,
+        }
+    }
+    out
+}
+
+fn is_name(s: &str) -> bool {
+    !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
+/// One language's texts.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Catalog {
+    lang: Lang,
+    entries: BTreeMap<String, Entry>,
+}
+
+impl Catalog {
+    /// A catalog of `lang` with `entries`.
+    pub fn new(lang: Lang, entries: BTreeMap<String, Entry>) -> Catalog {
+        Catalog { lang, entries }
+    }
+
+    /// A catalog from its JSON file (`www/i18n/LANG.json`): an object of
+    /// templates, or of objects of plural forms. The native probe reads the
+    /// English one so; the page lets the browser parse its file.
+    pub fn from_json(lang: Lang, json: &str) -> Result<Catalog, String> {
+        let value: serde_json::Value = serde_json::from_str(json).map_err(|e| e.to_string())?;
+        let object = value.as_object().ok_or("a catalog is a JSON object")?;
+        let mut entries = BTreeMap::new();
+        for (key, v) in object {
+            let entry = match v {
+                serde_json::Value::String(t) => Entry::Text(t.clone()),
+                serde_json::Value::Object(forms) => Entry::Plural(
+                    forms
+                        .iter()
+                        .map(|(name, t)| match (Plural::from_name(name), t.as_str()) {
+                            (Some(p), Some(t)) => Ok((p, t.to_owned())),
+                            _ => Err(format!("{key}: “{name}” is not a plural form of text")),
+                        })
+                        .collect::<Result<_, String>>()?,
+                ),
+                _ => return Err(format!("{key}: neither a text nor plural forms")),
+            };
+            entries.insert(key.clone(), entry);
+        }
+        Ok(Catalog::new(lang, entries))
+    }
+
+    /// The English catalog, for the tests (the native probe builds it in
+    /// itself; core holds no text of its own).
+    #[cfg(test)]
+    pub(crate) fn english() -> Catalog {
+        Catalog::from_json(Lang::En, include_str!("../../../www/i18n/en.json"))
+            .expect("www/i18n/en.json is a valid catalog")
+    }
+
+    /// Its language.
+    pub fn lang(&self) -> Lang {
+        self.lang
+    }
+
+    /// Its entries.
+    pub fn entries(&self) -> &BTreeMap<String, Entry> {
+        &self.entries
+    }
+
+    /// The text of `key` without arguments.
+    pub fn text(&self, key: &str) -> String {
+        self.render(&Phrase::new(key))
+    }
+
+    /// `phrase` in this catalog's language. A key the catalog lacks shows
+    /// its `fallback` argument if it has one (data's own words), else as
+    /// `⟦key⟧` (a test keeps every catalog complete).
+    pub fn render(&self, phrase: &Phrase) -> String {
+        let count = phrase.args.iter().find_map(|(n, a)| match (n, a) {
+            (&"count", Arg::Count(c)) => Some(*c),
+            _ => None,
+        });
+        let template = match self.entries.get(&phrase.key) {
+            Some(Entry::Text(t)) => t.as_str(),
+            Some(Entry::Plural(forms)) => {
+                let category = self.lang.plural(count.unwrap_or(0));
+                forms
+                    .iter()
+                    .find(|(p, _)| *p == category)
+                    .or_else(|| forms.iter().find(|(p, _)| *p == Plural::Other))
+                    .map_or("", |(_, t)| t.as_str())
+            }
+            None => {
+                return match phrase.args.iter().find(|(n, _)| *n == "fallback") {
+                    Some((_, fallback)) => self.format(fallback),
+                    None => format!("⟦{}⟧", phrase.key),
+                };
+            }
+        };
+        let mut out = String::with_capacity(template.len() + 16);
+        let mut rest = template;
+        while let Some(open) = rest.find('{') {
+            out.push_str(&rest[..open]);
+            let after = &rest[open + 1..];
+            let arg = after.find('}').and_then(|close| {
+                let name = &after[..close];
+                let (_, value) = phrase.args.iter().find(|(n, _)| *n == name)?;
+                Some((close, value))
+            });
+            match arg {
+                Some((close, value)) => {
+                    out.push_str(&self.format(value));
+                    rest = &after[close + 1..];
+                }
+                None => {
+                    out.push('{');
+                    rest = after;
+                }
+            }
+        }
+        out.push_str(rest);
+        out
+    }
+
+    /// A number written by [`crate::number`] in this language.
+    pub fn number(&self, text: &str) -> String {
+        self.lang.localize_number(text)
+    }
+
+    /// A time in ms as a figure (without the unit).
+    pub fn ms(&self, value: f64) -> String {
+        self.number(&format_ms(value))
+    }
+
+    fn format(&self, arg: &Arg) -> String {
+        match arg {
+            Arg::Ms { value, marked } => {
+                let mut s = self.ms(*value);
+                if *marked {
+                    s.push('‡');
+                }
+                s
+            }
+            Arg::Us(us) => self.number(&fixed(*us, if us.abs() >= 100.0 { 0 } else { 1 })),
+            Arg::Count(n) => n.to_string(),
+            Arg::Fixed(v, places) => self.number(&fixed(*v, *places)),
+            Arg::Code(c) => (*c).to_owned(),
+            Arg::Data(d) => d.clone(),
+            Arg::Phrase(p) => self.render(p),
+            Arg::Date(y, m, d) => self.lang.date(*y, *m, *d),
+            Arg::List(ps) => {
+                let sep = match self.entries.get("list.separator") {
+                    Some(Entry::Text(s)) => s.as_str(),
+                    _ => ", ",
+                };
+                ps.iter()
+                    .map(|p| self.render(p))
+                    .collect::<Vec<_>>()
+                    .join(sep)
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn catalog(lang: Lang, entries: &[(&str, Entry)]) -> Catalog {
+        Catalog::new(
+            lang,
+            entries
+                .iter()
+                .map(|(k, e)| ((*k).to_owned(), e.clone()))
+                .collect(),
+        )
+    }
+
+    fn text(s: &str) -> Entry {
+        Entry::Text(s.to_owned())
+    }
+
+    #[test]
+    fn phrases_fill_their_templates() {
+        let de = catalog(
+            Lang::De,
+            &[
+                ("took", text("{what} dauerte {t} ms, {n} Mal")),
+                ("sleep", text("Thread.Sleep")),
+                ("list.separator", text(" / ")),
+            ],
+        );
+        let p = Phrase::new("took")
+            .phrase("what", Phrase::new("sleep"))
+            .arg(
+                "t",
+                Arg::Ms {
+                    value: 15.6,
+                    marked: true,
+                },
+            )
+            .count("n", 3u32);
+        assert_eq!(de.render(&p), "Thread.Sleep dauerte 15,6‡ ms, 3 Mal");
+        assert_eq!(de.render(&Phrase::new("nope")), "⟦nope⟧");
+        let list = Phrase::new("took").arg(
+            "what",
+            Arg::List(vec![Phrase::new("sleep"), Phrase::new("sleep")]),
+        );
+        assert_eq!(
+            de.render(&list),
+            "Thread.Sleep / Thread.Sleep dauerte {t} ms, {n} Mal"
+        );
+        assert_eq!(p.keys(), ["took", "sleep"]);
+    }
+
+    #[test]
+    fn a_count_picks_the_plural_form() {
+        let forms = Entry::Plural(vec![
+            (Plural::One, "{count} замер".to_owned()),
+            (Plural::Few, "{count} замера".to_owned()),
+            (Plural::Many, "{count} замеров".to_owned()),
+            (Plural::Other, "{count} замера".to_owned()),
+        ]);
+        let ru = catalog(Lang::Ru, &[("samples", forms)]);
+        let n = |c: u64| ru.render(&Phrase::new("samples").count("count", c));
+        assert_eq!([n(1), n(3), n(200)], ["1 замер", "3 замера", "200 замеров"]);
+    }
+
+    #[test]
+    fn placeholders_are_found() {
+        assert_eq!(placeholders("{a} and {b_2}, not { x } or {}"), ["a", "b_2"]);
+        assert_eq!(placeholders("setTimeout({d})"), ["d"]);
+    }
+}
