@@ -1,8 +1,8 @@
 //! The page's entry point: loads the reader's catalog, then mounts
 //! [`waitlab::App`].
 
-use leptos::task::spawn_local;
 use waitlab::i18n;
+use wasm_bindgen_futures::spawn_local;
 
 fn main() {
     console_error_panic_hook::set_once();

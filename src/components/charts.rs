@@ -402,7 +402,7 @@ pub fn LadderChart(
             let top = y.map(s.p50_ms);
             view! {
                 <rect class=format!("bar phase-{}", s.step.phase()) x=coord(x0) y=coord(top) width=coord(slot * 0.7) height=coord((bottom - top).max(1.0))>
-                    <title>{tr(&Phrase::new("chart.ladder.bar").count("step", s.count).phrase("phase", Phrase::new(format!("phase.{}", s.step.phase()))).ms("p50", s.p50_ms).ms("max", s.max_ms))}</title>
+                    <title>{tr(&Phrase::new("chart.ladder.bar").count("step", s.count).phrase("phase", s.step.phase_label()).ms("p50", s.p50_ms).ms("max", s.max_ms))}</title>
                 </rect>
                 {(s.count % 5 == 0).then(|| view! {
                     <text class="tick" x=coord(x0 + slot * 0.35) y=coord(bottom + 14.0) text-anchor="middle">{s.count}</text>

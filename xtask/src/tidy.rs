@@ -119,3 +119,142 @@ fn wasm_bindgen_pins_agree() {
         "Trunk.toml must build offline"
     );
 }
+
+/// The catalogs, complete and used: every language has exactly the
+/// English catalog's keys, with the same placeholders and the plural forms
+/// its language has; every key is used by the code (a literal, or a key
+/// the code builds from the core's enumerations), and every key-like
+/// literal the code uses is in the catalog.
+#[test]
+fn catalogs_are_complete_and_used() {
+    use std::collections::BTreeSet;
+    use waitlab_core::lang::{Lang, Plural};
+    use waitlab_core::text::{Catalog, Entry, placeholders};
+    let load = |lang: Lang| {
+        let path = root().join(format!("www/i18n/{}.json", lang.code()));
+        Catalog::from_json(lang, &read(&path)).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+    };
+    let en = load(Lang::En);
+    let shape = |e: &Entry| -> BTreeSet<String> {
+        e.templates()
+            .iter()
+            .flat_map(|t| placeholders(t))
+            .map(str::to_owned)
+            .collect()
+    };
+    for lang in Lang::ALL {
+        let c = load(lang);
+        let (mine, english): (BTreeSet<_>, BTreeSet<_>) =
+            (c.entries().keys().collect(), en.entries().keys().collect());
+        let missing: Vec<_> = english.difference(&mine).collect();
+        let extra: Vec<_> = mine.difference(&english).collect();
+        assert!(missing.is_empty(), "{}: missing {missing:?}", lang.code());
+        assert!(
+            extra.is_empty(),
+            "{}: not in English {extra:?}",
+            lang.code()
+        );
+        // The categories a language uses for whole numbers.
+        let categories: BTreeSet<&str> = (0..120u64)
+            .chain([1_000_000, 2_000_000])
+            .map(|n| lang.plural(n).name())
+            .collect();
+        for (key, entry) in c.entries() {
+            let want = &en.entries()[key];
+            for template in entry.templates() {
+                let got: BTreeSet<_> = placeholders(template)
+                    .into_iter()
+                    .map(str::to_owned)
+                    .collect();
+                assert_eq!(got, shape(want), "{}: {key}: “{template}”", lang.code());
+            }
+            if let Entry::Plural(forms) = entry {
+                let names: BTreeSet<&str> = forms.iter().map(|(p, _)| p.name()).collect();
+                assert!(
+                    names.contains(Plural::Other.name()),
+                    "{}: {key} has no “other”",
+                    lang.code()
+                );
+                assert!(
+                    names
+                        .iter()
+                        .all(|n| *n == "other" || categories.contains(n)),
+                    "{}: {key} has forms {names:?}, the language uses {categories:?}",
+                    lang.code()
+                );
+            }
+        }
+    }
+    // The keys the code can ask for.
+    let mut used: BTreeSet<String> = BTreeSet::new();
+    let namespaces: BTreeSet<&str> = en
+        .entries()
+        .keys()
+        .filter_map(|k| k.split('.').next())
+        .collect();
+    let mut unknown = Vec::new();
+    let mut files = Vec::new();
+    for dir in ["src", "crates/core/src", "crates/browser/src"] {
+        rust_files(&root().join(dir), &mut files);
+    }
+    for f in files {
+        for literal in read(&f).split('"').skip(1).step_by(2) {
+            let key_like = literal.contains('.')
+                && literal
+                    .chars()
+                    .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_' || c == '.')
+                && !literal.ends_with(".js")
+                && !literal.ends_with(".json")
+                && !literal.ends_with(".bin");
+            if !key_like {
+                continue;
+            }
+            if en.entries().contains_key(literal) {
+                used.insert(literal.to_owned());
+            } else if namespaces.contains(literal.split('.').next().unwrap_or("")) {
+                unknown.push(format!("{}: “{literal}”", f.display()));
+            }
+        }
+    }
+    assert!(unknown.is_empty(), "keys the catalogs lack: {unknown:?}");
+    // Data and code shown as they are (`text::Phrase::data`, `code`).
+    used.extend(["data", "code"].map(str::to_owned));
+    use waitlab_core::experiment::Experiment;
+    use waitlab_core::starvation::JobMode;
+    use waitlab_core::timed::Mechanism;
+    use waitlab_core::wake::Strategy;
+    used.extend(Mechanism::every().map(|m| format!("mechanism.{}", m.id())));
+    used.extend(Strategy::every().map(|s| format!("strategy.{}", s.id())));
+    for m in JobMode::ALL {
+        used.extend(
+            ["mode", "analogue.main", "analogue.pool"].map(|p| format!("{p}.{}", m.name())),
+        );
+    }
+    used.extend(waitlab_core::field::FIELDS.map(|f| format!("field.{f}")));
+    used.extend(waitlab_core::outcome::reason::ALL.map(|r| format!("reason.{r}")));
+    for e in Experiment::ALL {
+        used.insert(format!("experiment.{}", e.id()));
+        used.extend(e.columns().iter().map(|c| e.header(c).key));
+    }
+    let sets = waitlab_core::reference::ReferenceIndex::from_json(&read(
+        &root().join("www/data/native/index.json"),
+    ))
+    .unwrap();
+    for entry in sets.sets {
+        let set = waitlab_core::reference::parse_set(&read(
+            &root().join("www/data/native").join(&entry.file),
+        ))
+        .unwrap();
+        for f in set.stated {
+            let p = f.what_phrase();
+            if p.key.starts_with("stated.") {
+                let id = f.id.unwrap_or_default();
+                used.extend(
+                    ["what", "analogue", "quote"].map(|part| format!("stated.{id}.{part}")),
+                );
+            }
+        }
+    }
+    let unused: Vec<_> = en.entries().keys().filter(|k| !used.contains(*k)).collect();
+    assert!(unused.is_empty(), "catalog keys nothing uses: {unused:?}");
+}

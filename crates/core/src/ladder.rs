@@ -57,6 +57,15 @@ impl Step {
             Step::Sleep1 => "sleep",
         }
     }
+
+    /// The page's name for the phase.
+    pub fn phase_label(self) -> Phrase {
+        Phrase::new(match self {
+            Step::Spin { .. } => "phase.spin",
+            Step::Yield | Step::Sleep0 => "phase.yield",
+            Step::Sleep1 => "phase.sleep",
+        })
+    }
 }
 
 /// The step `SpinOnce` takes on call number `count` (0-based), its spins

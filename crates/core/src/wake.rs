@@ -107,16 +107,15 @@ impl Strategy {
 
     /// The .NET code of the article it stands for.
     pub fn analogue(self) -> Phrase {
-        let key = match self {
-            Strategy::SpinUntil | Strategy::NativeSpinUntil => "spin_until",
-            Strategy::SleepPoll | Strategy::NativeSleepPoll => "sleep_poll",
-            Strategy::TimerPoll | Strategy::NativeTimerPoll => "timer_poll",
-            Strategy::Event | Strategy::Condvar | Strategy::Futex => "event",
-            Strategy::Park => "park",
-            Strategy::AsyncEvent | Strategy::TokioNotify => "async_event",
-            Strategy::PostMessage => "post_message",
-        };
-        Phrase::new(format!("strategy_analogue.{key}"))
+        Phrase::new(match self {
+            Strategy::SpinUntil | Strategy::NativeSpinUntil => "strategy_analogue.spin_until",
+            Strategy::SleepPoll | Strategy::NativeSleepPoll => "strategy_analogue.sleep_poll",
+            Strategy::TimerPoll | Strategy::NativeTimerPoll => "strategy_analogue.timer_poll",
+            Strategy::Event | Strategy::Condvar | Strategy::Futex => "strategy_analogue.event",
+            Strategy::Park => "strategy_analogue.park",
+            Strategy::AsyncEvent | Strategy::TokioNotify => "strategy_analogue.async_event",
+            Strategy::PostMessage => "strategy_analogue.post_message",
+        })
     }
 
     /// Whether it needs shared memory (in the browser).

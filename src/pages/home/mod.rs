@@ -70,11 +70,15 @@ pub fn App() -> impl IntoView {
 /// code (and the browser's message), or text as it came.
 fn coi_problem(said: &str) -> Phrase {
     let (code, detail) = said.split_once(':').unwrap_or((said, ""));
-    match code {
-        "needs_https" | "no_service_worker" | "not_registered" | "still_not_isolated"
-        | "register_failed" => Phrase::new(format!("coi.{code}")).data("detail", detail),
-        _ => Phrase::new("data").data("text", said),
-    }
+    let key = match code {
+        "needs_https" => "coi.needs_https",
+        "no_service_worker" => "coi.no_service_worker",
+        "not_registered" => "coi.not_registered",
+        "still_not_isolated" => "coi.still_not_isolated",
+        "register_failed" => "coi.register_failed",
+        _ => return Phrase::new("data").data("text", said),
+    };
+    Phrase::new(key).data("detail", detail)
 }
 
 /// Shared memory is off: why (detected, never guessed) and what that
