@@ -44,9 +44,11 @@ use serde_json::Value;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::OnceLock;
+use waitlab_core::lang::Lang;
 use waitlab_core::outcome::{Outcome, reason};
 use waitlab_core::schema::{Report, TimedWaits};
 use waitlab_core::starvation::JobMode;
+use waitlab_core::text::Catalog;
 use waitlab_core::timed::Mechanism;
 use waitlab_core::wake::Strategy;
 use waitlab_e2e::server::{Fault, Mode, Server};
@@ -94,6 +96,13 @@ const REVIEW_SHOTS: &[&str] = &[
     "fault-damaged-wasm",
     "fault-data-hangs",
     "reference-broken-set",
+    "lang-de-results",
+    "lang-ja-results",
+    "lang-ru-results",
+    "lang-pt-results",
+    "lang-es-results",
+    "lang-en-results",
+    "lang-es-embed",
 ];
 
 /// Saves a screenshot of `state` if it is one a reviewer looks at.
@@ -1684,6 +1693,141 @@ fn quiet_page(browser: Browser) {
     assert_no_page_errors(&mut s);
 }
 
+// Languages: the page in the reader's language, picked by the browser's
+// preference or by ?lang=, with its numbers written as the language does.
+
+/// The catalog of `lang` as the dist serves it.
+fn catalog(lang: Lang) -> Catalog {
+    let path = dist().join(format!("i18n/{}.json", lang.code()));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    Catalog::from_json(lang, &text).unwrap()
+}
+
+/// The longest stretch of `key`'s template (its first form) between
+/// placeholders: text any rendering of it contains.
+fn fixed_part(catalog: &Catalog, key: &str) -> String {
+    let template = catalog.entries()[key].templates()[0].to_owned();
+    template
+        .split(['{', '}'])
+        .step_by(2)
+        .max_by_key(|s| s.chars().count())
+        .unwrap_or("")
+        .trim()
+        .to_owned()
+}
+
+/// The page shows `lang`: `<html lang>`, the experiment headings and
+/// the findings of a small run in its words, and its decimal separator in
+/// the results table.
+fn assert_page_in(s: &mut Session, lang: Lang, shot: &str) {
+    let words = catalog(lang);
+    assert_eq!(
+        s.eval("return document.documentElement.lang;"),
+        Value::from(lang.code())
+    );
+    let heading = s.text(&format!("{} h2", tid("timed-waits"))).unwrap();
+    assert!(heading.contains(&words.text("timed.heading")), "{heading}");
+    run_experiment(s, "0, 1, 10", "10", shot);
+    let findings = s.text(&in_tw("findings")).expect("findings after a run");
+    let expected = fixed_part(&words, "finding.timed.resolved_promise");
+    assert!(
+        findings.contains(&expected),
+        "{}: “{expected}” not in {findings}",
+        lang.code()
+    );
+    let p50 = s
+        .text(&format!(
+            "{} [data-testid=row-timeout_fresh_task-10] td.num:nth-child(5)",
+            in_tw("results-table")
+        ))
+        .unwrap();
+    let sep = lang.decimal_separator();
+    assert!(
+        p50.contains(sep) && !p50.contains(if sep == ',' { '.' } else { ',' }),
+        "{}: p50 “{p50}”",
+        lang.code()
+    );
+}
+
+/// A browser set to German gets the page in German.
+fn language_from_browser(browser: Browser) {
+    let mut s = Session::start_in(browser, Some("de-DE"));
+    s.open(&isolated_server().origin);
+    assert_page_in(&mut s, Lang::De, "lang-de");
+}
+
+/// `?lang=ja` wins over the browser's English; the picker then switches to
+/// Russian and keeps the run, and a reload keeps the language.
+fn language_from_query(browser: Browser) {
+    let mut s = Session::lease(browser);
+    s.open(&format!("{}/?lang=ja", isolated_server().origin));
+    assert_page_in(&mut s, Lang::Ja, "lang-ja");
+    s.eval(
+        "const el = document.querySelector('[data-testid=language]'); el.value = 'ru';\
+         el.dispatchEvent(new Event('change', { bubbles: true }));",
+    );
+    let ru = catalog(Lang::Ru);
+    s.wait_for(
+        &format!(
+            "document.documentElement.lang === 'ru' && !!document.querySelector({})",
+            Value::from(in_tw("findings"))
+        ),
+        20,
+    );
+    let heading = s.text(&format!("{} h2", tid("timed-waits"))).unwrap();
+    assert!(heading.contains(&ru.text("timed.heading")), "{heading}");
+    let findings = s.text(&in_tw("findings")).unwrap();
+    assert!(
+        findings.contains(&fixed_part(&ru, "finding.timed.resolved_promise")),
+        "{findings}"
+    );
+    assert!(
+        s.eval("return location.search;")
+            .as_str()
+            .unwrap()
+            .contains("lang=ru"),
+        "the address keeps the language"
+    );
+    scroll_to(&mut s, &in_tw("results"));
+    review_shot(&mut s, "lang-ru-results");
+}
+
+/// An embed in a Spanish blog post speaks Spanish, and its link to the
+/// full page keeps the language.
+fn language_in_embed(browser: Browser) {
+    let mut s = Session::lease(browser);
+    s.navigate(&format!(
+        "{}/?embed=timed-waits&lang=es",
+        isolated_server().origin
+    ));
+    s.wait_for_element(&tid("open-in-waitlab"), 30);
+    let es = catalog(Lang::Es);
+    assert_eq!(
+        s.text(&tid("open-in-waitlab")).unwrap(),
+        es.text("embed.open")
+    );
+    let href = s.eval("return document.querySelector('[data-testid=open-in-waitlab]').href;");
+    assert!(href.as_str().unwrap().contains("lang=es"), "{href}");
+    let heading = s.text(&format!("{} h2", tid("timed-waits"))).unwrap();
+    assert!(heading.contains(&es.text("timed.heading")), "{heading}");
+    review_shot(&mut s, "lang-es-embed");
+}
+
+/// Every language after a run, for a reviewer's eye (long words, other
+/// scripts): English, German, Russian, Portuguese, Japanese, Spanish.
+fn languages_after_a_run(browser: Browser) {
+    let mut s = Session::lease(browser);
+    for lang in Lang::ALL {
+        s.open(&format!(
+            "{}/?lang={}",
+            isolated_server().origin,
+            lang.code()
+        ));
+        assert_page_in(&mut s, lang, &format!("lang-{}", lang.code()));
+    }
+    assert_no_page_errors(&mut s);
+}
+
 // Faults: each served by a host of its own, each must end in a message.
 
 /// Clicks Run in `section` and returns how long, in ms of the page's
@@ -1930,7 +2074,7 @@ fn cases() -> Vec<Case> {
     let mut cases = Vec::new();
     // One scenario a row, in the browsers it runs in.
     #[rustfmt::skip]
-    let table: [Row; 21] = [
+    let table: [Row; 25] = [
         ("isolated", ALL, Timed, isolated as fn(Browser)),
         ("isolated_without_new_features", BLINK_GECKO, Timed, isolated_without_new_features),
         ("cancel", ALL, Timed, cancel),
@@ -1952,6 +2096,10 @@ fn cases() -> Vec<Case> {
         ("service_worker_refused", BLINK_GECKO, Untimed, service_worker_refused),
         ("embed_in_plain_blog", ALL, Untimed, |b| embed(b, Mode::Plain)),
         ("embed_in_isolated_blog", &[Chromium], Untimed, |b| embed(b, Mode::Isolated)),
+        ("language_from_browser", BLINK_GECKO, Untimed, language_from_browser),
+        ("language_from_query", BLINK_GECKO, Untimed, language_from_query),
+        ("language_in_embed", ALL, Untimed, language_in_embed),
+        ("languages_after_a_run", &[Chromium], Untimed, languages_after_a_run),
     ];
     for (name, browsers, timing, scenario) in table {
         cases.extend(Case::each(name, browsers, timing, scenario));

@@ -87,7 +87,14 @@ fn driver_path(var: &str, fallback: &str) -> String {
 impl Session {
     /// Starts the driver and a headless browser session.
     pub fn start(browser: Browser) -> Session {
+        Self::start_in(browser, None)
+    }
+
+    /// [`Session::start`] with the browser's preferred language set to
+    /// `language` (such as `de-DE`), as a reader's browser would have it.
+    pub fn start_in(browser: Browser, language: Option<&str>) -> Session {
         let port = free_port();
+        let accept = language.unwrap_or("en-US");
         let profile = std::env::temp_dir().join(format!("waitlab-e2e-{}-{port}", browser.name()));
         std::fs::create_dir_all(&profile).unwrap();
         let (program, args, capabilities) = match browser {
@@ -104,7 +111,9 @@ impl Session {
                             "--disable-component-update", "--disable-sync",
                             "--disable-dev-shm-usage", "--window-size=1100,1600",
                             format!("--user-data-dir={}", profile.display()),
-                        ]
+                            format!("--lang={accept}"),
+                        ],
+                        "prefs": { "intl.accept_languages": accept }
                     }
                 }),
             ),
@@ -116,7 +125,11 @@ impl Session {
                     "moz:firefoxOptions": {
                         "binary": "/usr/bin/firefox-esr",
                         "args": ["-headless", "--width=1100", "--height=1600"],
-                        "prefs": { "app.update.enabled": false, "browser.shell.checkDefaultBrowser": false }
+                        "prefs": {
+                            "app.update.enabled": false,
+                            "browser.shell.checkDefaultBrowser": false,
+                            "intl.accept_languages": accept
+                        }
                     }
                 }),
             ),

@@ -199,6 +199,12 @@ pub fn ensure_browsers() -> Result<Browsers> {
         ("/usr/bin/chromium", "chromium"),
         ("/usr/bin/chromedriver", "chromium-driver"),
         ("/usr/bin/firefox-esr", "firefox-esr"),
+        // Japanese glyphs, so screenshots of the page in Japanese show
+        // its words rather than empty boxes.
+        (
+            "/usr/share/fonts/opentype/ipafont-gothic/ipag.ttf",
+            "fonts-ipafont-gothic",
+        ),
     ]
     .into_iter()
     .filter(|(bin, _)| !Path::new(bin).exists())
