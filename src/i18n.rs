@@ -1,9 +1,9 @@
 //! The page's words in the reader's language.
 //!
 //! The language comes from `?lang=`, else the browser's preferred
-//! languages, else English (`waitlab_core::lang::Lang::negotiate`); its
-//! catalog (`www/i18n/LANG.json`, only that one) is fetched before the app
-//! mounts. Views ask for texts with [`t`] and [`tr`] while they render, as
+//! languages, else English, as `index.html`'s head script picks it (and
+//! starts loading its catalog, `www/i18n/LANG.json`, only that one) before
+//! anything is drawn; the app mounts once the catalog is in. Views ask for texts with [`t`] and [`tr`] while they render, as
 //! plain strings, not signals: a reader who picks another language gets the
 //! page rendered anew ([`Words::switch`]), while the runs, which live in
 //! contexts above the rendered page, stay.
@@ -55,13 +55,14 @@ pub fn lang() -> Lang {
     with(Catalog::lang)
 }
 
-/// The language the reader asked for: `?lang=`, else the browser's.
+/// The language the reader asked for, as the page's head script chose it
+/// before anything was drawn (`<html lang>`: `?lang=`, else the browser's
+/// preferred languages, else English).
 pub fn requested_lang() -> Lang {
-    let preferred = catalog::preferred_languages();
-    Lang::negotiate(
-        location::query_param("lang").as_deref(),
-        preferred.iter().map(String::as_str),
-    )
+    catalog::document_language()
+        .as_deref()
+        .and_then(Lang::from_tag)
+        .unwrap_or(Lang::En)
 }
 
 /// Loads `lang`'s catalog and makes it the page's; falls back to English

@@ -103,6 +103,8 @@ const REVIEW_SHOTS: &[&str] = &[
     "lang-es-results",
     "lang-en-results",
     "lang-es-embed",
+    "shell-en",
+    "shell-de",
 ];
 
 /// Saves a screenshot of `state` if it is one a reviewer looks at.
@@ -1813,6 +1815,38 @@ fn language_in_embed(browser: Browser) {
     review_shot(&mut s, "lang-es-embed");
 }
 
+/// Before the wasm arrives the page already reads: the shell's headings
+/// and explanations in English for an English reader, the same layout
+/// with its words blanked for a German one (never English).
+fn shell_before_the_wasm(browser: Browser) {
+    static S: OnceLock<Server> = OnceLock::new();
+    let server =
+        S.get_or_init(|| Server::start_with(&dist(), Mode::Isolated, &[Fault::Hang("*_bg.wasm")]));
+    let en = catalog(Lang::En);
+    for (language, lang) in [(None, Lang::En), (Some("de-DE"), Lang::De)] {
+        let mut s = Session::start_unwaited(browser, language);
+        s.navigate(&server.origin);
+        s.wait_for_element("#shell h2", 10);
+        let heading = s.text("#shell .experiment h2").unwrap();
+        assert!(heading.contains(&en.text("timed.heading")), "{heading}");
+        let colour = s.eval(
+            "return getComputedStyle(document.querySelector('#shell .experiment h2 [data-t]')).color;",
+        );
+        let blanked = colour.as_str() == Some("rgba(0, 0, 0, 0)");
+        assert_eq!(
+            blanked,
+            lang != Lang::En,
+            "{}: text colour {colour}",
+            lang.code()
+        );
+        assert_eq!(
+            s.eval("return document.documentElement.lang;"),
+            Value::from(lang.code())
+        );
+        review_shot(&mut s, &format!("shell-{}", lang.code()));
+    }
+}
+
 /// Every language after a run, for a reviewer's eye (long words, other
 /// scripts): English, German, Russian, Portuguese, Japanese, Spanish.
 fn languages_after_a_run(browser: Browser) {
@@ -2074,7 +2108,7 @@ fn cases() -> Vec<Case> {
     let mut cases = Vec::new();
     // One scenario a row, in the browsers it runs in.
     #[rustfmt::skip]
-    let table: [Row; 25] = [
+    let table: [Row; 26] = [
         ("isolated", ALL, Timed, isolated as fn(Browser)),
         ("isolated_without_new_features", BLINK_GECKO, Timed, isolated_without_new_features),
         ("cancel", ALL, Timed, cancel),
@@ -2100,6 +2134,7 @@ fn cases() -> Vec<Case> {
         ("language_from_query", BLINK_GECKO, Untimed, language_from_query),
         ("language_in_embed", ALL, Untimed, language_in_embed),
         ("languages_after_a_run", &[Chromium], Untimed, languages_after_a_run),
+        ("shell_before_the_wasm", BLINK_GECKO, Untimed, shell_before_the_wasm),
     ];
     for (name, browsers, timing, scenario) in table {
         cases.extend(Case::each(name, browsers, timing, scenario));

@@ -41,7 +41,8 @@ pub enum Fault {
     Replace(&'static str, &'static str),
     /// Serves this text, then the file.
     Prepend(&'static str, &'static str),
-    /// Never answers for this file (holds the connection a minute).
+    /// Never answers for this file (holds the connection a minute); a
+    /// name starting with `*` matches every file ending in the rest.
     Hang(&'static str),
     /// Runs this script in `index.html` before any of the page's own.
     HeadScript(&'static str),
@@ -109,10 +110,10 @@ fn handle(mut stream: TcpStream, dist: &Path, mode: Mode, faults: &[Fault]) -> s
     let escapes = relative.split('/').any(|part| part == "..");
     let withheld = mode == Mode::Plain && relative == "coi-sw.js";
     let inside = !escapes && !withheld;
-    if faults
-        .iter()
-        .any(|f| matches!(f, Fault::Hang(path) if *path == relative))
-    {
+    if faults.iter().any(|f| {
+        matches!(f, Fault::Hang(path) if *path == relative
+            || path.strip_prefix('*').is_some_and(|end| relative.ends_with(end)))
+    }) {
         std::thread::sleep(std::time::Duration::from_secs(60));
         return Ok(());
     }

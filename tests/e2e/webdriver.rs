@@ -93,6 +93,16 @@ impl Session {
     /// [`Session::start`] with the browser's preferred language set to
     /// `language` (such as `de-DE`), as a reader's browser would have it.
     pub fn start_in(browser: Browser, language: Option<&str>) -> Session {
+        Self::start_with(browser, language, "normal")
+    }
+
+    /// [`Session::start_in`] whose navigations return at once, without
+    /// waiting for the page to load (for a page whose wasm never comes).
+    pub fn start_unwaited(browser: Browser, language: Option<&str>) -> Session {
+        Self::start_with(browser, language, "none")
+    }
+
+    fn start_with(browser: Browser, language: Option<&str>, page_load: &str) -> Session {
         let port = free_port();
         let accept = language.unwrap_or("en-US");
         let profile = std::env::temp_dir().join(format!("waitlab-e2e-{}-{port}", browser.name()));
@@ -145,6 +155,8 @@ impl Session {
                 }),
             ),
         };
+        let mut capabilities = capabilities;
+        capabilities["pageLoadStrategy"] = json!(page_load);
         let driver = Command::new(&program)
             .args(&args)
             .stdout(Stdio::null())

@@ -6,6 +6,7 @@
 //! from `~/.cargo/bin` and `~/.cache/waitlab`.
 
 mod packs;
+mod shell;
 mod tools;
 mod weight;
 
@@ -35,6 +36,8 @@ commands:
           set to www/data/native/ (listed in its index.json), then its packs
   packs   write the packs the page loads (www/data/native/packs/) from the
           JSON sets listed in www/data/native/index.json
+  shell   write index.html's static shell (headings and explanations shown
+          before the wasm starts) from www/i18n/en.json
 ";
 
 fn main() -> ExitCode {
@@ -46,6 +49,7 @@ fn main() -> ExitCode {
         Some("bench") => bench(),
         Some("native") => native(),
         Some("packs") => packs::write(),
+        Some("shell") => shell::write(),
         Some("-h" | "--help" | "help") => {
             print!("{HELP}");
             Ok(())

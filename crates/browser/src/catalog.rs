@@ -1,7 +1,7 @@
 //! The reader's language and its catalog, as the browser gives them: the
-//! preferred languages from `navigator.languages`, and `i18n/LANG.json`
-//! fetched and parsed by the browser's own `JSON.parse` (so the page links
-//! no JSON reader). Window only.
+//! page's `<html lang>` (set by `index.html`'s head script), and
+//! `i18n/LANG.json` fetched and parsed by the browser's own `JSON.parse`
+//! (so the page links no JSON reader). Window only.
 
 use crate::fetch::fetch_bytes;
 use js_sys::{Array, JsString, Object};
@@ -10,22 +10,10 @@ use waitlab_core::lang::{Lang, Plural};
 use waitlab_core::text::{Catalog, Entry};
 use wasm_bindgen::{JsCast, JsValue};
 
-/// The browser's preferred languages, most preferred first.
-pub fn preferred_languages() -> Vec<String> {
-    let Some(window) = web_sys::window() else {
-        return Vec::new();
-    };
-    let navigator = window.navigator();
-    let list: Vec<String> = navigator
-        .languages()
-        .iter()
-        .filter_map(|l| l.as_string())
-        .collect();
-    if list.is_empty() {
-        navigator.language().into_iter().collect()
-    } else {
-        list
-    }
+/// The page's `<html lang>`, if set.
+pub fn document_language() -> Option<String> {
+    let html = web_sys::window()?.document()?.document_element()?;
+    html.get_attribute("lang").filter(|l| !l.is_empty())
 }
 
 /// Where `lang`'s catalog is, relative to the page.

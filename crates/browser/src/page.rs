@@ -68,6 +68,16 @@ impl Drop for EventListener {
     }
 }
 
+/// Removes the element with id `id`, if there is one.
+pub fn remove_element(id: &str) {
+    if let Some(el) = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.get_element_by_id(id))
+    {
+        el.remove();
+    }
+}
+
 /// Puts `message` on an empty page as text (when the app cannot start).
 pub fn show_fatal(message: &str) {
     if let Some(body) = web_sys::window()

@@ -1,0 +1,102 @@
+//! `cargo xtask shell`: the page's words before the wasm has started.
+//!
+//! `index.html` carries a static copy of the page's headings and
+//! explanations (between `<!-- shell -->` and `<!-- /shell -->`), written
+//! from the English catalog, so a first visit reads at once; the app
+//! replaces it when it mounts. A reader of another language sees the same
+//! layout with its words blanked until then (the head's script marks the
+//! page `shell-neutral`), never English. A test keeps the copy fresh.
+
+use crate::{Result, root};
+use waitlab_core::lang::Lang;
+use waitlab_core::text::Catalog;
+
+const OPEN: &str = "<!-- shell -->";
+const CLOSE: &str = "<!-- /shell -->";
+
+fn escape(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+}
+
+/// The shell's HTML, from the English catalog.
+pub fn html(en: &Catalog) -> String {
+    let t = |key: &str| escape(&en.text(key));
+    let mut out = String::new();
+    out.push_str(&format!(
+        "{OPEN}\n    <div id=\"shell\" class=\"shell\" aria-busy=\"true\">\n      \
+         <header class=\"site\"><div class=\"site-bar\"><h1>waitlab</h1></div>\
+         <p class=\"tagline\" data-t>{}</p></header>\n      <main>\n",
+        t("page.tagline")
+    ));
+    let card = |heading: &str, lead: &str| {
+        format!(
+            "        <section class=\"card\"><h2 data-t>{}</h2><p class=\"lead\" data-t>{}</p></section>\n",
+            t(heading),
+            t(lead)
+        )
+    };
+    out.push_str(&card("env.heading", "env.lead"));
+    out.push_str(&card("share.heading", "share.lead"));
+    out.push_str(&card("reference.heading", "reference.lead"));
+    let experiments: [(&str, &str, &[&str]); 5] = [
+        ("1", "timed", &["article", "browser", "native"]),
+        ("2a", "main", &["article", "browser"]),
+        ("2b", "pool", &["article", "browser"]),
+        ("3", "ladder", &["article", "browser", "calibration"]),
+        ("4", "wake", &["article", "browser"]),
+    ];
+    for (badge, prefix, paragraphs) in experiments {
+        out.push_str(&format!(
+            "        <section class=\"card experiment\"><h2><span class=\"num-badge\">{badge}</span> <span data-t>{}</span></h2><div class=\"explain\">",
+            t(&format!("{prefix}.heading"))
+        ));
+        for p in paragraphs {
+            out.push_str(&format!("<p data-t>{}</p>", t(&format!("{prefix}.{p}"))));
+        }
+        out.push_str("</div></section>\n");
+    }
+    out.push_str(&format!("      </main>\n    </div>\n    {CLOSE}"));
+    out
+}
+
+/// `index.html` with its shell written from the English catalog.
+fn with_shell(index: &str) -> Result<String> {
+    let path = root().join("www/i18n/en.json");
+    let en = Catalog::from_json(
+        Lang::En,
+        &std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?,
+    )?;
+    let start = index
+        .find(OPEN)
+        .ok_or("index.html has no <!-- shell --> marker")?;
+    let end = index
+        .find(CLOSE)
+        .ok_or("index.html has no <!-- /shell --> marker")?
+        + CLOSE.len();
+    Ok(format!("{}{}{}", &index[..start], html(&en), &index[end..]))
+}
+
+/// Rewrites the shell in `index.html`.
+pub fn write() -> Result {
+    let path = root().join("index.html");
+    let index = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    std::fs::write(&path, with_shell(&index)?).map_err(|e| format!("{}: {e}", path.display()))?;
+    println!("xtask: wrote the shell of {}", path.display());
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    /// `index.html`'s shell is what the English catalog gives: run `cargo
+    /// xtask shell` after changing a heading or an explanation.
+    #[test]
+    fn the_shell_is_fresh() {
+        let index = std::fs::read_to_string(crate::root().join("index.html")).unwrap();
+        assert!(
+            super::with_shell(&index).unwrap() == index,
+            "index.html's shell is stale: run cargo xtask shell"
+        );
+    }
+}
