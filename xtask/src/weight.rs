@@ -7,6 +7,7 @@ use crate::{Result, root, run};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use waitlab_core::experiment::Experiment;
+use waitlab_core::lang::Lang;
 use waitlab_core::link::set::{self, INDEX_PATH};
 
 /// Budget for everything a first load of the full page transfers, bytes
@@ -14,6 +15,12 @@ use waitlab_core::link::set::{self, INDEX_PATH};
 const FULL_PAGE_BUDGET: u64 = 200 * 1024;
 /// Budget for an embed of one experiment.
 const EMBED_BUDGET: u64 = 180 * 1024;
+/// The app's wasm before the page had languages (commit 390dbce, gzip -9),
+/// the baseline of the languages' cost.
+const ENGLISH_ONLY_WASM: u64 = 259_030;
+/// Budget for what the languages add to a reader's first load: the growth
+/// of the wasm over [`ENGLISH_ONLY_WASM`] plus the reader's catalog.
+const LANGUAGE_BUDGET: u64 = 10 * 1024;
 
 /// One file's sizes.
 struct Sizes {
@@ -44,10 +51,15 @@ fn sizes(file: &Path) -> Result<Sizes> {
     })
 }
 
-/// The files of the shell and the app every load transfers, then the
-/// bundled sets' packs for `experiments` (listed in the built index).
-fn first_load(dist: &Path, experiments: &[Experiment]) -> Result<Vec<PathBuf>> {
-    let mut files = vec![dist.join("index.html"), dist.join("coi.js")];
+/// The files of the shell and the app every load transfers, the catalog
+/// of `lang`, then the bundled sets' packs for `experiments` (listed in
+/// the built index).
+fn first_load(dist: &Path, lang: Lang, experiments: &[Experiment]) -> Result<Vec<PathBuf>> {
+    let mut files = vec![
+        dist.join("index.html"),
+        dist.join("coi.js"),
+        dist.join(format!("i18n/{}.json", lang.code())),
+    ];
     for pattern in ["style.css", "app.js", "app_bg.wasm"] {
         files.push(find_in(dist, pattern)?);
     }
@@ -108,9 +120,9 @@ pub fn report(dist: &Path) -> Result<Vec<String>> {
     println!("== page weight: bytes raw, gzip -9, brotli -q 11 ==");
     let mut failed = Vec::new();
     let full = table(
-        "full page, first load",
+        "full page in English, first load",
         dist,
-        &first_load(dist, &Experiment::ALL)?,
+        &first_load(dist, Lang::En, &Experiment::ALL)?,
     )?;
     let gate = |what: &str, got: u64, budget: u64, failed: &mut Vec<String>| {
         let verdict = if got <= budget { "ok" } else { "OVER" };
@@ -124,9 +136,33 @@ pub fn report(dist: &Path) -> Result<Vec<String>> {
         }
     };
     gate("full page", full, FULL_PAGE_BUDGET, &mut failed);
+    let gz = |f: &Path| compressed(f, "gzip", &["-9", "-c"]);
+    let wasm = gz(&find_in(dist, "app_bg.wasm")?)?;
+    println!("  the languages: first load of the full page in each, and what languages add");
+    println!(
+        "    (the wasm's growth over the English-only build's {ENGLISH_ONLY_WASM} B, plus the catalog)"
+    );
+    for lang in Lang::ALL {
+        let total: u64 = first_load(dist, lang, &Experiment::ALL)?
+            .iter()
+            .map(|f| gz(f))
+            .sum::<Result<u64>>()?;
+        let catalog = gz(&dist.join(format!("i18n/{}.json", lang.code())))?;
+        let added = (wasm + catalog).saturating_sub(ENGLISH_ONLY_WASM);
+        println!(
+            "    {:<4} {total:>9} B in all, catalog {catalog:>6} B, languages add {added:>6} B",
+            lang.code()
+        );
+        gate(
+            &format!("languages for a reader of {}", lang.code()),
+            added,
+            LANGUAGE_BUDGET,
+            &mut failed,
+        );
+    }
     let mut heaviest = (0, Experiment::TimedWaits);
     for e in Experiment::ALL {
-        let files = first_load(dist, &[e])?;
+        let files = first_load(dist, Lang::En, &[e])?;
         let gzip: u64 = files
             .iter()
             .map(|f| compressed(f, "gzip", &["-9", "-c"]))
@@ -138,7 +174,7 @@ pub fn report(dist: &Path) -> Result<Vec<String>> {
     let embed = table(
         &format!("embed of {} (the heaviest), first load", heaviest.1.slug()),
         dist,
-        &first_load(dist, &[heaviest.1])?,
+        &first_load(dist, Lang::En, &[heaviest.1])?,
     )?;
     gate("embed", embed, EMBED_BUDGET, &mut failed);
     let mut worker = Vec::new();

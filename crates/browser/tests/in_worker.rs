@@ -8,6 +8,7 @@
 use waitlab_browser::memory::WaitEnd;
 use waitlab_browser::probes::measure_in_worker;
 use waitlab_browser::{clock, memory};
+use waitlab_core::outcome::reason;
 use waitlab_core::protocol::WorkerOutcome;
 use waitlab_core::timed::Mechanism;
 use wasm_bindgen_test::*;
@@ -25,9 +26,12 @@ fn step() -> f64 {
 fn memory() -> Option<js_sys::Int32Array> {
     match memory::new_shared_i32(4) {
         Ok(memory) => Some(memory),
-        Err(reason) => {
-            assert!(reason.contains("SharedArrayBuffer"), "{reason}");
-            console_log!("no shared memory here: {reason}");
+        Err(why) => {
+            assert!(
+                [reason::NOT_ISOLATED, reason::NO_SHARED_ARRAY_BUFFER].contains(&why),
+                "{why}"
+            );
+            console_log!("no shared memory here: {why}");
             None
         }
     }
@@ -101,6 +105,7 @@ async fn wait_async_is_measured_or_reported_never_hangs() {
 async fn blocking_probes_without_shared_memory_fail_with_a_message() {
     let outcome = measure_in_worker(Mechanism::WorkerAtomicsWait, 1, 1, None, &mut || ()).await;
     assert!(
-        matches!(outcome, WorkerOutcome::Failed { message } if message.contains("share memory"))
+        matches!(outcome, WorkerOutcome::Failed { ref message } if message == reason::NOT_SHARED),
+        "{outcome:?}"
     );
 }
