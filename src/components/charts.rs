@@ -4,7 +4,9 @@
 
 use crate::i18n::{ms, num, t, tr};
 use leptos::prelude::*;
-use waitlab_core::chart::{Scale, histogram_bars};
+use waitlab_core::chart::{
+    LABEL_PX, Scale, histogram_bars, label_column, legend_row, squeeze, text_width,
+};
 use waitlab_core::ladder::StepCost;
 use waitlab_core::outcome::Outcome;
 use waitlab_core::schema::NestedChain;
@@ -13,12 +15,46 @@ use waitlab_core::stats::{Samples, Summary};
 use waitlab_core::text::Phrase;
 use waitlab_core::timed::CellKey;
 
-const WIDTH: f64 = 760.0;
+/// Every chart's width in SVG user units (it scales to its box).
+pub(crate) const WIDTH: f64 = 760.0;
 
 /// An SVG coordinate or length, to a tenth of a pixel (written by
 /// `waitlab_core::number`, the page's one float formatter).
 pub(crate) fn coord(v: f64) -> String {
     waitlab_core::number::fixed(v, 1)
+}
+
+/// A row label set right-aligned to end at `x`, squeezed into `room` when
+/// it would not fit (labels grow long in some languages).
+pub(crate) fn row_label(x: f64, y: f64, room: f64, text: String) -> impl IntoView + use<> {
+    let squeezed = squeeze(&text, room).map(coord);
+    let adjust = squeezed.as_ref().map(|_| "spacingAndGlyphs");
+    view! {
+        <text class="row-label" x=coord(x) y=coord(y) text-anchor="end" textLength=squeezed lengthAdjust=adjust>{text}</text>
+    }
+}
+
+/// The width of a chart's row-label column for `labels`.
+pub(crate) fn label_width<'a>(labels: impl IntoIterator<Item = &'a str>) -> f64 {
+    label_column(labels, 20.0, 160.0, 440.0)
+}
+
+/// A row of legend entries from `x` on the line `y`, each a `(class,
+/// text)` set after the one before.
+fn legend<const N: usize>(
+    x: f64,
+    y: f64,
+    entries: [(&'static str, String); N],
+) -> impl IntoView + use<N> {
+    let labels = entries.each_ref().map(|(_, text)| text.as_str());
+    let at = legend_row(x, &labels, 0.0, 18.0);
+    entries
+        .into_iter()
+        .zip(at)
+        .map(|((class, text), lx)| {
+            view! { <text class=format!("legend {class}") x=coord(lx) y=coord(y)>{text}</text> }
+        })
+        .collect_view()
 }
 
 /// Vertical grid lines and labels of an x axis.
@@ -27,9 +63,12 @@ pub fn x_axis(scale: &Scale, top: f64, bottom: f64) -> impl IntoView + use<> {
         .ticks()
         .into_iter()
         .map(|t| {
+            // A label centred on the last tick would run off the chart.
+            let label = num(&t.label);
+            let centre = t.pos.min(WIDTH - 2.0 - text_width(&label, LABEL_PX) / 2.0);
             view! {
                 <line class="grid" x1=coord(t.pos) x2=coord(t.pos) y1=coord(top) y2=coord(bottom) />
-                <text class="tick" x=coord(t.pos) y=coord(bottom + 14.0) text-anchor="middle">{num(&t.label)}</text>
+                <text class="tick" x=coord(centre) y=coord(bottom + 14.0) text-anchor="middle">{label}</text>
             }
         })
         .collect_view()
@@ -81,16 +120,16 @@ pub fn OverviewChart(
     /// Measured rows, in display order.
     rows: Vec<OverviewRow>,
 ) -> impl IntoView {
-    const LEFT: f64 = 360.0;
     const ROW: f64 = 20.0;
     const TOP: f64 = 8.0;
+    let left = label_width(rows.iter().map(|r| r.label.as_str()));
     let height = TOP + ROW * rows.len() as f64 + 40.0;
     let lo = rows
         .iter()
         .map(|r| r.summary.min)
         .fold(f64::INFINITY, f64::min);
     let hi = rows.iter().map(|r| r.summary.max).fold(0.0, f64::max);
-    let x = Scale::log_decades(lo, hi, 0.001, LEFT, WIDTH - 12.0);
+    let x = Scale::log_decades(lo, hi, 0.001, left, WIDTH - 12.0);
     let bottom = height - 36.0;
     let marks = rows
         .into_iter()
@@ -104,7 +143,7 @@ pub fn OverviewChart(
             });
             view! {
                 <g data-testid=format!("overview-{}", row.id)>
-                    <text class="row-label" x=coord(LEFT - 8.0) y=coord(y + 4.0) text-anchor="end">{row.label.clone()}</text>
+                    {row_label(left - 8.0, y + 4.0, left - 12.0, row.label.clone())}
                     <line class="range" x1=coord(x.map(s.min)) x2=coord(x.map(s.max)) y1=coord(y) y2=coord(y) />
                     <line class="spread" x1=coord(x.map(s.p50)) x2=coord(x.map(s.p99)) y1=coord(y) y2=coord(y) />
                     {notch}
@@ -159,11 +198,18 @@ pub fn HistogramChart(
             }
         })
         .collect_view();
-    let marker = |class: &'static str, value: f64, label_y: f64, text: String| {
+    // A label goes right of its line, or left of it where `before` asks
+    // and there is room: the requested wait's, as samples lie after it.
+    let marker = |class: &'static str, value: f64, label_y: f64, text: String, before: bool| {
         let px = x.map(value);
+        let (lx, anchor) = if before && px - LEFT > text_width(&text, LABEL_PX) + 3.0 {
+            (px - 3.0, "end")
+        } else {
+            (px + 3.0, "start")
+        };
         view! {
             <line class=class x1=coord(px) x2=coord(px) y1=coord(TOP) y2=coord(bottom) />
-            <text class=format!("{class}-label") x=coord(px + 3.0) y=coord(label_y)>{text}</text>
+            <text class=format!("{class}-label") x=coord(lx) y=coord(label_y) text-anchor=anchor>{text}</text>
         }
     };
     let p50 = samples.quantile(0.5);
@@ -173,9 +219,9 @@ pub fn HistogramChart(
             aria-label=tr(&Phrase::new("chart.histogram.aria").phrase("what", key.label()))>
             {x_axis(&x, TOP, bottom)}
             {bars}
-            {requested.map(|d| marker("requested", d, bottom - 6.0, tr(&Phrase::new("chart.histogram.asked").ms("ms", d))))}
-            {marker("p50", p50, TOP + 10.0, format!("p50 {}", ms(p50)))}
-            {marker("p99", p99, TOP + 23.0, format!("p99 {}", ms(p99)))}
+            {requested.map(|d| marker("requested", d, bottom - 6.0, tr(&Phrase::new("chart.histogram.asked").ms("ms", d)), true))}
+            {marker("p50", p50, TOP + 10.0, format!("p50 {}", ms(p50)), false)}
+            {marker("p99", p99, TOP + 23.0, format!("p99 {}", ms(p99)), false)}
             <text class="axis-label" x=coord(WIDTH - 12.0) y=coord(HEIGHT - 2.0) text-anchor="end">
                 {tr(&match key.requested_ms {
                     Some(d) if requested.is_none() => Phrase::new("chart.histogram.axis_off").phrase("what", key.label()).count("count", samples.len() as u64).count("d", d),
@@ -282,13 +328,7 @@ pub fn FrameGapChart(
             let points = run
                 .frame_gaps()
                 .into_iter()
-                .map(|(t, gap)| {
-                    format!(
-                        "{},{}",
-                        waitlab_core::number::fixed(x.map(t), 1),
-                        waitlab_core::number::fixed(y.map(gap), 1)
-                    )
-                })
+                .map(|(t, gap)| format!("{},{}", coord(x.map(t)), coord(y.map(gap))))
                 .collect::<Vec<_>>()
                 .join(" ");
             view! { <polyline class=format!("gaps {}", run.mode.name()) points=points /> }
@@ -303,8 +343,10 @@ pub fn FrameGapChart(
             {x_axis(&x, TOP, bottom)}
             <line class="frame-line" x1=coord(LEFT) x2=coord(WIDTH - 12.0) y1=coord(frame_y) y2=coord(frame_y) />
             {lines}
-            <text class="legend blocking" x=coord(LEFT + 8.0) y=coord(TOP + 12.0)>{format!("— {}", t("mode.blocking"))}</text>
-            <text class="legend async" x=coord(LEFT + 110.0) y=coord(TOP + 12.0)>{format!("— {}", t("mode.async"))}</text>
+            {legend(LEFT + 8.0, TOP + 12.0, [
+                ("blocking", format!("— {}", t("mode.blocking"))),
+                ("async", format!("— {}", t("mode.async"))),
+            ])}
             <text class="axis-label" x=coord(WIDTH - 12.0) y=coord(HEIGHT - 2.0) text-anchor="end">
                 {t("chart.frames.axis")}
             </text>
@@ -416,9 +458,11 @@ pub fn LadderChart(
             aria-label=t("chart.ladder.aria")>
             {ticks}
             {bars}
-            <text class="legend phase-spin" x=coord(LEFT + 8.0) y=coord(TOP + 12.0)>{format!("■ {}", t("phase.spin"))}</text>
-            <text class="legend phase-yield" x=coord(LEFT + 90.0) y=coord(TOP + 12.0)>{format!("■ {}", t("phase.yield"))}</text>
-            <text class="legend phase-sleep" x=coord(LEFT + 250.0) y=coord(TOP + 12.0)>{format!("■ {}", t("phase.sleep"))}</text>
+            {legend(LEFT + 8.0, TOP + 12.0, [
+                ("phase-spin", format!("■ {}", t("phase.spin"))),
+                ("phase-yield", format!("■ {}", t("phase.yield"))),
+                ("phase-sleep", format!("■ {}", t("phase.sleep"))),
+            ])}
             <text class="axis-label" x=coord(WIDTH - 12.0) y=coord(HEIGHT - 2.0) text-anchor="end">
                 {t("chart.ladder.axis")}
             </text>

@@ -4,7 +4,7 @@
 //! come from `waitlab_core::compare`; this file only draws them.
 
 use crate::components::blocks::marked_cell;
-use crate::components::charts::{coord, x_axis};
+use crate::components::charts::{WIDTH, coord, label_width, row_label, x_axis};
 use crate::hooks::{LinkedRuns, Loading, ReferenceSets};
 
 /// The first colour of runs opened from links (after this browser's and
@@ -14,7 +14,7 @@ const SHARED_COLOURS: usize = 4;
 const COLOURS: usize = 8;
 use crate::i18n::{num, t, tr};
 use leptos::prelude::*;
-use waitlab_core::chart::Scale;
+use waitlab_core::chart::{Scale, legend_row};
 use waitlab_core::compare::{self, Group, Origin, Value};
 use waitlab_core::experiment::Experiment;
 use waitlab_core::schema::Report;
@@ -290,8 +290,6 @@ fn ComparisonChart(
     /// The sources with their colours.
     groups: Vec<(usize, Group)>,
 ) -> impl IntoView {
-    const WIDTH: f64 = 760.0;
-    const LEFT: f64 = 320.0;
     const ROW: f64 = 18.0;
     const TOP: f64 = 8.0;
     let columns = experiment.columns();
@@ -341,7 +339,8 @@ fn ComparisonChart(
         .iter()
         .flat_map(|r| r.marks.iter().map(|m| m.hi))
         .fold(0.0, f64::max);
-    let x = Scale::log_decades(lo, hi, 0.0001, LEFT, WIDTH - 24.0);
+    let left = label_width(rows.iter().map(|r| r.label.as_str()));
+    let x = Scale::log_decades(lo, hi, 0.0001, left, WIDTH - 24.0);
     let any_unresolved = rows.iter().any(|r| r.marks.iter().any(|m| m.unresolved));
     let bottom = TOP + ROW * rows.len() as f64 + 4.0;
     let height = bottom + 52.0;
@@ -368,21 +367,31 @@ fn ComparisonChart(
                 .collect_view();
             view! {
                 <g data-testid=format!("cmp-mark-{}", row.colour)>
-                    <text class="row-label" x=coord(LEFT - 8.0) y=coord(y + 4.0) text-anchor="end">{row.label}</text>
+                    {row_label(left - 8.0, y + 4.0, left - 12.0, row.label)}
                     {shapes}
                 </g>
             }
         })
         .collect_view();
     let legend_y = height - 8.0;
-    let legend = charted
+    let headers: Vec<String> = charted
         .iter()
+        .map(|&c| tr(&experiment.header(&columns[c])))
+        .collect();
+    let at = legend_row(
+        16.0,
+        &headers.iter().map(String::as_str).collect::<Vec<_>>(),
+        9.0,
+        24.0,
+    );
+    let legend = headers
+        .into_iter()
+        .zip(at)
         .enumerate()
-        .map(|(slot, &c)| {
-            let lx = 16.0 + 170.0 * slot as f64;
+        .map(|(slot, (header, lx))| {
             view! {
                 {mark(slot, lx, legend_y - 4.0, "mark legend-mark".to_owned())}
-                <text class="axis-label" x=coord(lx + 9.0) y=coord(legend_y)>{tr(&experiment.header(&columns[c]))}</text>
+                <text class="axis-label" x=coord(lx + 9.0) y=coord(legend_y)>{header}</text>
             }
         })
         .collect_view();

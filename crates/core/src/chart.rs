@@ -194,6 +194,73 @@ pub fn histogram_bars(bins: &[Bin], x: &Scale, y: &Scale) -> Vec<Rect> {
         .collect()
 }
 
+/// The size every chart label is set in, px (`svg.chart` in the page's
+/// style sheet says the same).
+pub const LABEL_PX: f64 = 11.0;
+
+/// About how wide `text` sets at `font_px`: 0.6 em a character (a
+/// monospace advance, wider than most proportional letters) and a full em
+/// for East Asian wide ones (kana, kanji, hangul, full-width forms). SVG
+/// text cannot be measured before it is drawn, so charts lay labels out
+/// with this estimate, which errs wide.
+pub fn text_width(text: &str, font_px: f64) -> f64 {
+    let ems: f64 = text
+        .chars()
+        .map(|c| if is_wide(c) { 1.0 } else { 0.6 })
+        .sum();
+    ems * font_px
+}
+
+/// East Asian wide and full-width characters (Unicode's EastAsianWidth W
+/// and F, by block).
+fn is_wide(c: char) -> bool {
+    matches!(c,
+        '\u{1100}'..='\u{115F}'
+        | '\u{2E80}'..='\u{A4CF}'
+        | '\u{AC00}'..='\u{D7A3}'
+        | '\u{F900}'..='\u{FAFF}'
+        | '\u{FE30}'..='\u{FE4F}'
+        | '\u{FF00}'..='\u{FF60}'
+        | '\u{FFE0}'..='\u{FFE6}'
+        | '\u{20000}'..='\u{3FFFD}')
+}
+
+/// The width of a column of row labels set right-aligned before the plot:
+/// the widest label plus `pad`, kept within `min..=max` so that the plot
+/// keeps its room. A label wider than the column less `pad` is squeezed
+/// to fit ([`squeeze`]).
+pub fn label_column<'a>(
+    labels: impl IntoIterator<Item = &'a str>,
+    pad: f64,
+    min: f64,
+    max: f64,
+) -> f64 {
+    let widest = labels
+        .into_iter()
+        .map(|l| text_width(l, LABEL_PX))
+        .fold(0.0, f64::max);
+    (widest + pad).clamp(min, max)
+}
+
+/// The length to squeeze `text` into when it would not fit in `room`
+/// (SVG's `textLength`), or `None` when it fits as set.
+pub fn squeeze(text: &str, room: f64) -> Option<f64> {
+    (text_width(text, LABEL_PX) > room).then_some(room.max(0.0))
+}
+
+/// Where each entry of a legend starts, left to right from `start`: an
+/// entry is a `mark` wide symbol, then its label, then `gap`.
+pub fn legend_row(start: f64, labels: &[&str], mark: f64, gap: f64) -> Vec<f64> {
+    labels
+        .iter()
+        .scan(start, |x, label| {
+            let at = *x;
+            *x += mark + text_width(label, LABEL_PX) + gap;
+            Some(at)
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -296,5 +363,40 @@ mod tests {
             }
         );
         assert_eq!(r[1].height, 0.0);
+    }
+
+    #[test]
+    fn text_is_measured_wide_enough() {
+        assert_eq!(text_width("", LABEL_PX), 0.0);
+        assert!((text_width("await", 10.0) - 30.0).abs() < 1e-9);
+        // Japanese sets at a full em a character, Cyrillic like Latin.
+        assert!((text_width("待機", 10.0) - 20.0).abs() < 1e-9);
+        assert!((text_width("ожидание", 10.0) - 48.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn label_columns_fit_the_widest_label_within_bounds() {
+        let short = ["a", "bb"];
+        assert_eq!(label_column(short, 16.0, 120.0, 400.0), 120.0);
+        let long = ["x".repeat(50)];
+        let need = text_width(&long[0], LABEL_PX) + 16.0;
+        assert!(
+            (label_column(long.iter().map(String::as_str), 16.0, 120.0, 400.0) - need).abs() < 1e-9
+        );
+        let huge = ["x".repeat(200)];
+        let column = label_column(huge.iter().map(String::as_str), 16.0, 120.0, 400.0);
+        assert_eq!(column, 400.0);
+        assert_eq!(squeeze(&huge[0], column - 16.0), Some(384.0));
+        assert_eq!(squeeze("short", 100.0), None);
+    }
+
+    #[test]
+    fn legend_entries_never_overlap() {
+        let labels = ["— blockierend", "— asynchron", "x"];
+        let at = legend_row(10.0, &labels, 12.0, 8.0);
+        assert_eq!(at[0], 10.0);
+        for (i, pair) in at.windows(2).enumerate() {
+            assert!(pair[1] >= pair[0] + 12.0 + text_width(labels[i], LABEL_PX) + 8.0 - 1e-9);
+        }
     }
 }
