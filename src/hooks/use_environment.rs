@@ -39,8 +39,7 @@ impl UseEnvironment {
     pub fn measure_after_first_paint(&self) {
         let set_env = self.set_env;
         leptos::task::spawn_local(async move {
-            let frame = Box::pin(wait::animation_frame());
-            let _ = futures::future::select(frame, Box::pin(wait::timeout(200))).await;
+            wait::animation_frame_within(200).await;
             wait::fresh_task().await;
             set_env.set(Some(environment()));
         });

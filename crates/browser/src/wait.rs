@@ -298,18 +298,29 @@ pub fn has_scheduler_post_task() -> bool {
 /// samples, never inside one.
 pub async fn let_page_render() {
     for _ in 0..2 {
-        let frame = Box::pin(animation_frame());
-        let _ = futures::future::select(frame, Box::pin(timeout(50))).await;
+        animation_frame_within(50).await;
     }
     fresh_task().await;
 }
 
-/// The next `requestAnimationFrame` callback. Window only; browsers do not
-/// run it while the page is hidden, so callers race it with a timer.
-pub async fn animation_frame() {
+/// The next `requestAnimationFrame` callback or `ms` milliseconds,
+/// whichever comes first; true if the frame came. Browsers run no frames
+/// while a page is hidden (and some draw late), so when the time wins the
+/// frame request is cancelled: no stray frame callback runs later, inside
+/// a sample. Window only.
+pub async fn animation_frame_within(ms: u32) -> bool {
     let window = web_sys::window().expect("animation frames need a window");
-    let _ = callback_promise(|resolve| {
-        let _ = window.request_animation_frame(&resolve);
-    })
-    .await;
+    let mut request = None;
+    let frame = callback_promise(|resolve| {
+        request = window.request_animation_frame(&resolve).ok();
+    });
+    match futures::future::select(frame, Box::pin(timeout(ms))).await {
+        futures::future::Either::Left(_) => true,
+        futures::future::Either::Right(_) => {
+            if let Some(id) = request {
+                let _ = window.cancel_animation_frame(id);
+            }
+            false
+        }
+    }
 }

@@ -130,14 +130,13 @@ pub async fn measure_main(
         Mechanism::AnimationFrame => {
             sample_loop(samples, tick, || {
                 timed_result(async {
-                    let frame = Box::pin(wait::animation_frame());
-                    let limit = Box::pin(wait::timeout(FRAME_TIMEOUT_MS));
-                    match select(frame, limit).await {
-                        Either::Left(_) => Ok(()),
-                        Either::Right(_) => Err(format!(
+                    if wait::animation_frame_within(FRAME_TIMEOUT_MS).await {
+                        Ok(())
+                    } else {
+                        Err(format!(
                             "no animation frame came within {} s: browsers pause frames while the page is hidden",
                             FRAME_TIMEOUT_MS / 1000
-                        )),
+                        ))
                     }
                 })
             })
