@@ -5,7 +5,7 @@
 
 use leptos::prelude::*;
 use leptos::task::spawn_local;
-use waitlab_browser::{links, location};
+use waitlab_browser::{links, location, page};
 use waitlab_core::link;
 use waitlab_core::schema::Report;
 use waitlab_core::text::{Arg, Phrase};
@@ -68,6 +68,28 @@ impl LinkedRuns {
         }
     }
 
+    /// Opens the runs of `fragment` in place of those open now, as a
+    /// navigation to it would; an empty fragment closes them all.
+    async fn open_instead(&self, fragment: &str) {
+        self.opened.set(Vec::new());
+        self.problems.set(Vec::new());
+        if fragment.is_empty() {
+            self.sync_fragment();
+        } else if let Err(problem) = self.add(fragment).await {
+            self.problems.set(vec![problem]);
+        }
+    }
+
+    /// The fragment that names the runs open now.
+    fn fragment(&self) -> String {
+        self.opened.with_untracked(|o| {
+            o.iter()
+                .map(|r| r.payload.as_str())
+                .collect::<Vec<_>>()
+                .join(";")
+        })
+    }
+
     /// Closes the opened run at `index`.
     pub fn remove(&self, index: usize) {
         self.opened.update(|o| {
@@ -102,18 +124,14 @@ impl LinkedRuns {
     }
 
     fn sync_fragment(&self) {
-        let fragment = self.opened.with_untracked(|o| {
-            o.iter()
-                .map(|r| r.payload.as_str())
-                .collect::<Vec<_>>()
-                .join(";")
-        });
-        location::replace_fragment(&fragment);
+        location::replace_fragment(&self.fragment());
     }
 }
 
 /// Reads the page's fragment and returns the shared runs (decoded as the
-/// browser inflates them, a moment after the page starts).
+/// browser inflates them, a moment after the page starts); follows the
+/// fragment when it changes without a reload, until the calling component
+/// is cleaned up.
 pub fn use_linked_runs() -> LinkedRuns {
     let runs = LinkedRuns {
         opened: RwSignal::new(Vec::new()),
@@ -122,11 +140,14 @@ pub fn use_linked_runs() -> LinkedRuns {
     };
     let fragment = location::fragment();
     if !fragment.is_empty() {
-        spawn_local(async move {
-            if let Err(problem) = runs.add(&fragment).await {
-                runs.problems.set(vec![problem]);
-            }
-        });
+        spawn_local(async move { runs.open_instead(&fragment).await });
     }
+    let listener = StoredValue::new_local(Some(page::EventListener::hash_change(move || {
+        let fragment = location::fragment();
+        if fragment != runs.fragment() {
+            spawn_local(async move { runs.open_instead(&fragment).await });
+        }
+    })));
+    on_cleanup(move || listener.set_value(None));
     runs
 }

@@ -53,6 +53,12 @@ impl EventListener {
         Self::new(document.into(), "visibilitychange", move || f(is_hidden()))
     }
 
+    /// Calls `f` whenever the page's fragment changes without a reload (a
+    /// link pasted into the address bar of an open page, back and forward).
+    pub fn hash_change(f: impl FnMut() + 'static) -> Self {
+        Self::new(window().into(), "hashchange", f)
+    }
+
     /// Calls `f` when `coi.js` has given up on isolating the page (see
     /// [`isolation_problem`]).
     pub fn isolation_problem(f: impl FnMut() + 'static) -> Self {
