@@ -80,16 +80,6 @@ impl LinkedRuns {
         }
     }
 
-    /// The fragment that names the runs open now.
-    fn fragment(&self) -> String {
-        self.opened.with_untracked(|o| {
-            o.iter()
-                .map(|r| r.payload.as_str())
-                .collect::<Vec<_>>()
-                .join(";")
-        })
-    }
-
     /// Closes the opened run at `index`.
     pub fn remove(&self, index: usize) {
         self.opened.update(|o| {
@@ -124,7 +114,13 @@ impl LinkedRuns {
     }
 
     fn sync_fragment(&self) {
-        location::replace_fragment(&self.fragment());
+        let fragment = self.opened.with_untracked(|o| {
+            o.iter()
+                .map(|r| r.payload.as_str())
+                .collect::<Vec<_>>()
+                .join(";")
+        });
+        location::replace_fragment(&fragment);
     }
 }
 
@@ -142,11 +138,11 @@ pub fn use_linked_runs() -> LinkedRuns {
     if !fragment.is_empty() {
         spawn_local(async move { runs.open_instead(&fragment).await });
     }
+    // The page's own fragment updates replace the history entry, which
+    // fires no hashchange: every event is a navigation by the reader.
     let listener = StoredValue::new_local(Some(page::EventListener::hash_change(move || {
         let fragment = location::fragment();
-        if fragment != runs.fragment() {
-            spawn_local(async move { runs.open_instead(&fragment).await });
-        }
+        spawn_local(async move { runs.open_instead(&fragment).await });
     })));
     on_cleanup(move || listener.set_value(None));
     runs

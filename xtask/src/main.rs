@@ -91,26 +91,6 @@ fn run(cmd: &mut Command) -> Result {
     }
 }
 
-/// [`run`] with the command's output written to `log` instead of the
-/// terminal (for a phase that runs beside others); on failure the log is
-/// printed.
-fn run_logged(cmd: &mut Command, log: &Path) -> Result {
-    let file = std::fs::File::create(log).map_err(|e| format!("{}: {e}", log.display()))?;
-    let err = file.try_clone().map_err(|e| e.to_string())?;
-    let result = run(cmd.stdout(file).stderr(err));
-    if result.is_err() {
-        eprintln!("xtask: its output ({}):", log.display());
-        eprint!("{}", std::fs::read_to_string(log).unwrap_or_default());
-    }
-    result
-}
-
-/// Where trunk's cargo builds: a target directory of its own, so the
-/// release build can run while other cargo commands hold the default one
-/// (cargo locks a target directory per build); serve, dist, test and
-/// bench share it.
-const WEB_TARGET: &str = "target/web";
-
 /// The packages built for wasm32 only: the app and the browser glue.
 const WASM_ONLY: [&str; 2] = ["waitlab", "waitlab-browser"];
 
@@ -123,8 +103,7 @@ fn trunk(args: &[&str]) -> Result<Command> {
     let mut cmd = Command::new(tools::ensure_build_tools()?);
     cmd.args(args)
         .env("PATH", tools::path_with_tools())
-        .env("TRUNK_SKIP_VERSION_CHECK", "true")
-        .env("CARGO_TARGET_DIR", root().join(WEB_TARGET));
+        .env("TRUNK_SKIP_VERSION_CHECK", "true");
     Ok(cmd)
 }
 
@@ -137,12 +116,6 @@ fn serve() -> Result {
 /// Builds the release app into `dist/` and returns its path.
 fn dist() -> Result<PathBuf> {
     run(cargo().args(["fetch"]))?;
-    build_dist(run)
-}
-
-/// The release build into `dist/` (dependencies fetched), its commands
-/// run by `run`; returns the path.
-fn build_dist(run: impl Fn(&mut Command) -> Result) -> Result<PathBuf> {
     run(&mut trunk(&["build", "--release"])?)?;
     let dist = root().join("dist");
     if !dist.join("_headers").is_file() {
@@ -153,74 +126,31 @@ fn build_dist(run: impl Fn(&mut Command) -> Result) -> Result<PathBuf> {
 }
 
 /// The wall time of each phase of a run, printed at its end (also when a
-/// phase fails, so a slow or failing step is easy to find). A phase may
-/// run in the background, beside the ones after it.
-struct Phases {
-    started: Instant,
-    done: Vec<(&'static str, f64, bool)>,
-}
-
-/// A phase running on its own thread.
-struct Background<T> {
-    name: &'static str,
-    started: Instant,
-    thread: std::thread::JoinHandle<Result<T>>,
-}
+/// phase fails, so a slow or failing step is easy to find).
+#[derive(Default)]
+struct Phases(Vec<(&'static str, f64)>);
 
 impl Phases {
-    fn new() -> Self {
-        Self {
-            started: Instant::now(),
-            done: Vec::new(),
-        }
-    }
-
     /// Runs one phase and records how long it took.
     fn run(&mut self, name: &'static str, f: impl FnOnce() -> Result) -> Result {
         let started = Instant::now();
         let result = f();
-        self.done
-            .push((name, started.elapsed().as_secs_f64(), false));
-        result
-    }
-
-    /// Starts a phase on its own thread; [`Phases::join`] waits for it.
-    fn background<T: Send + 'static>(
-        name: &'static str,
-        f: impl FnOnce() -> Result<T> + Send + 'static,
-    ) -> Background<T> {
-        eprintln!("xtask: {name}: started in the background");
-        Background {
-            name,
-            started: Instant::now(),
-            thread: std::thread::spawn(f),
-        }
-    }
-
-    /// Waits for a background phase and records how long it ran.
-    fn join<T>(&mut self, phase: Background<T>) -> Result<T> {
-        let result = phase
-            .thread
-            .join()
-            .unwrap_or_else(|_| Err(format!("{} panicked", phase.name)));
-        self.done
-            .push((phase.name, phase.started.elapsed().as_secs_f64(), true));
+        self.0.push((name, started.elapsed().as_secs_f64()));
         result
     }
 
     fn print(&self) {
-        eprintln!("xtask: phases (* ran beside the phases before it)");
-        for (name, secs, beside) in &self.done {
-            let mark = if *beside { "*" } else { " " };
-            eprintln!("  {name:<44}{mark} {secs:>7.1} s");
+        eprintln!("xtask: phases");
+        for (name, secs) in &self.0 {
+            eprintln!("  {name:<44} {secs:>7.1} s");
         }
-        let total = self.started.elapsed().as_secs_f64();
-        eprintln!("  {:<44}  {total:>7.1} s", "total (wall)");
+        let total: f64 = self.0.iter().map(|(_, s)| s).sum();
+        eprintln!("  {:<44} {total:>7.1} s", "total");
     }
 }
 
 fn test() -> Result {
-    let mut phases = Phases::new();
+    let mut phases = Phases::default();
     let result = test_phases(&mut phases);
     phases.print();
     result?;
@@ -232,25 +162,47 @@ fn test_phases(phases: &mut Phases) -> Result {
     phases.run("fmt --check", || {
         run(cargo().args(["fmt", "--all", "--", "--check"]))
     })?;
-    tools::ensure_wasm_target()?;
-    tools::ensure_build_tools()?;
-    run(cargo().args(["fetch"]))?;
-    // The release build runs beside the checks and the test builds: its
-    // single-threaded stretches (fat LTO, wasm-opt) leave a core free.
-    let log = root().join(WEB_TARGET).join("trunk.log");
-    std::fs::create_dir_all(root().join(WEB_TARGET)).map_err(|e| e.to_string())?;
-    let release = Phases::background("release build (trunk)", move || {
-        build_dist(|cmd| run_logged(cmd, &log))
-    });
-    let checked = checks_and_test_builds(phases);
-    let dist_path = phases.join(release);
-    checked?;
-    let dist_path = dist_path?;
+    // The app and the browser glue are wasm-only: they are checked for
+    // wasm32 alone, so the Leptos tree is compiled twice in all (checked
+    // for wasm32 here, built for release by trunk) and never for the host.
+    phases.run("clippy (host: core, native, e2e, xtask)", || {
+        run(cargo()
+            .args(["clippy", "--workspace"])
+            .args(WASM_ONLY.iter().flat_map(|p| ["--exclude", p]))
+            .args(["--all-targets", "--", "-D", "warnings"]))
+    })?;
+    phases.run("clippy (wasm32: app, browser glue, core)", || {
+        tools::ensure_wasm_target()?;
+        run(cargo()
+            .arg("clippy")
+            .args(WASM_ONLY.iter().flat_map(|p| ["--package", p]))
+            .args(["--package", "waitlab-core"])
+            .args(["--target", "wasm32-unknown-unknown", "--all-targets"])
+            .args(["--", "-D", "warnings"]))
+    })?;
+    phases.run("docs", || {
+        run(cargo()
+            .args(["doc", "--workspace", "--no-deps"])
+            .args(WASM_ONLY.iter().flat_map(|p| ["--exclude", p]))
+            .env("RUSTDOCFLAGS", "-D warnings"))?;
+        run(cargo()
+            .args(["doc", "--no-deps", "--target", "wasm32-unknown-unknown"])
+            .args(WASM_ONLY.iter().flat_map(|p| ["--package", p]))
+            .env("RUSTDOCFLAGS", "-D warnings"))
+    })?;
     // Core unit and golden tests, the native probe's CLI and bundled-set
     // tests, and the tidy checks (the browser glue's tests need a browser
     // and the end-to-end tests the built dist: they run below).
     phases.run("unit, golden, native CLI and tidy tests", || {
-        run(&mut unit_tests())
+        run(cargo()
+            .args(["test", "--workspace"])
+            .args(WASM_ONLY.iter().flat_map(|p| ["--exclude", p]))
+            .args(["--exclude", "waitlab-e2e"]))
+    })?;
+    let mut dist_path = PathBuf::new();
+    phases.run("release build (trunk)", || {
+        dist_path = dist()?;
+        Ok(())
     })?;
     let mut browsers = None;
     phases.run("browsers and drivers", || {
@@ -272,9 +224,21 @@ fn test_phases(phases: &mut Phases) -> Result {
         ),
     ] {
         phases.run(phase, || {
-            run(wasm_tests()
-                .env("PATH", tools::path_with_tools())
-                .env(var, driver))
+            let mut cmd = cargo();
+            cmd.args([
+                "test",
+                "--package",
+                "waitlab-browser",
+                "--target",
+                "wasm32-unknown-unknown",
+                "--test",
+                "browser",
+                "--test",
+                "in_worker",
+            ])
+            .env("PATH", tools::path_with_tools())
+            .env(var, driver);
+            run(&mut cmd)
         })?;
     }
     // End to end: the built dist in real browsers, with and without
@@ -283,71 +247,6 @@ fn test_phases(phases: &mut Phases) -> Result {
     phases.run("end to end (Chromium, Firefox, WebKit)", || {
         run(&mut e2e(&dist_path, &browsers, false, &[] as &[&str]))
     })
-}
-
-/// Clippy, docs, and the builds of every test binary (run later, once the
-/// release build is done and the machine is quiet).
-fn checks_and_test_builds(phases: &mut Phases) -> Result {
-    // The app and the browser glue are wasm-only: they are checked for
-    // wasm32 alone, so the Leptos tree is compiled twice in all (checked
-    // for wasm32 here, built for release by trunk) and never for the host.
-    phases.run("clippy (host: core, native, e2e, xtask)", || {
-        run(cargo()
-            .args(["clippy", "--workspace"])
-            .args(WASM_ONLY.iter().flat_map(|p| ["--exclude", p]))
-            .args(["--all-targets", "--", "-D", "warnings"]))
-    })?;
-    phases.run("clippy (wasm32: app, browser glue, core)", || {
-        run(cargo()
-            .arg("clippy")
-            .args(WASM_ONLY.iter().flat_map(|p| ["--package", p]))
-            .args(["--package", "waitlab-core"])
-            .args(["--target", "wasm32-unknown-unknown", "--all-targets"])
-            .args(["--", "-D", "warnings"]))
-    })?;
-    phases.run("docs", || {
-        run(cargo()
-            .args(["doc", "--workspace", "--no-deps"])
-            .args(WASM_ONLY.iter().flat_map(|p| ["--exclude", p]))
-            .env("RUSTDOCFLAGS", "-D warnings"))?;
-        run(cargo()
-            .args(["doc", "--no-deps", "--target", "wasm32-unknown-unknown"])
-            .args(WASM_ONLY.iter().flat_map(|p| ["--package", p]))
-            .env("RUSTDOCFLAGS", "-D warnings"))
-    })?;
-    phases.run("test builds (unit, wasm-bindgen, end to end)", || {
-        run(unit_tests().arg("--no-run"))?;
-        run(wasm_tests().arg("--no-run"))?;
-        run(cargo()
-            .args(["test", "--package", "waitlab-e2e", "--test", "e2e"])
-            .arg("--no-run"))
-    })
-}
-
-/// The host crates' tests (all but the end-to-end suite).
-fn unit_tests() -> Command {
-    let mut cmd = cargo();
-    cmd.args(["test", "--workspace"])
-        .args(WASM_ONLY.iter().flat_map(|p| ["--exclude", p]))
-        .args(["--exclude", "waitlab-e2e"]);
-    cmd
-}
-
-/// The browser glue's wasm-bindgen tests (in a page and in a worker).
-fn wasm_tests() -> Command {
-    let mut cmd = cargo();
-    cmd.args([
-        "test",
-        "--package",
-        "waitlab-browser",
-        "--target",
-        "wasm32-unknown-unknown",
-        "--test",
-        "browser",
-        "--test",
-        "in_worker",
-    ]);
-    cmd
 }
 
 /// Builds the native probe (release) and runs it with its defaults from

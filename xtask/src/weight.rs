@@ -191,9 +191,7 @@ pub fn contributors() -> Result {
     let twiggy = tools::ensure_twiggy()?;
     tools::ensure_build_tools()?;
     let wasm_bindgen = tools::wasm_bindgen();
-    let release = root()
-        .join(super::WEB_TARGET)
-        .join("wasm32-unknown-unknown/release");
+    let release = root().join("target/wasm32-unknown-unknown/release");
     let out = root().join("target/bench-wasm");
     for bin in ["app", "worker"] {
         run(Command::new(&wasm_bindgen)
