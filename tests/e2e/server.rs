@@ -138,12 +138,11 @@ fn handle(mut stream: TcpStream, dist: &Path, mode: Mode, faults: &[Fault]) -> s
                         _ => None,
                     })
                     .collect();
-                let html = String::from_utf8_lossy(&body).replacen(
-                    "<head>",
-                    &format!("<head>{ERROR_PROBE}{scripts}"),
-                    1,
-                );
-                body = html.into_bytes();
+                body = before_page_scripts(
+                    &String::from_utf8_lossy(&body),
+                    &format!("{ERROR_PROBE}{scripts}"),
+                )
+                .into_bytes();
             }
             for fault in faults {
                 match *fault {
@@ -180,4 +179,41 @@ fn respond(
     stream.write_all(head.as_bytes())?;
     stream.write_all(body)?;
     stream.flush()
+}
+
+/// `html` with `scripts` ahead of everything the page runs: right after
+/// `<head>`, or, in minified HTML that leaves the optional tag out, just
+/// before its first element (the charset). Panics if neither is there, so
+/// that the error probe never silently goes missing.
+fn before_page_scripts(html: &str, scripts: &str) -> String {
+    if let Some(at) = html.find("<head>") {
+        let at = at + "<head>".len();
+        return format!("{}{scripts}{}", &html[..at], &html[at..]);
+    }
+    let at = html
+        .find("<meta charset")
+        .expect("index.html has a <head> or a <meta charset> to put the test's scripts before");
+    format!("{}{scripts}{}", &html[..at], &html[at..])
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn scripts_go_first_with_or_without_a_head_tag() {
+        let probe = "<script>p</script>";
+        assert_eq!(
+            super::before_page_scripts(
+                "<html><head><meta charset=utf-8><script src=a.js></script>",
+                probe
+            ),
+            "<html><head><script>p</script><meta charset=utf-8><script src=a.js></script>"
+        );
+        assert_eq!(
+            super::before_page_scripts(
+                "<!doctype html><html lang=en><meta charset=utf-8><script src=a.js></script>",
+                probe
+            ),
+            "<!doctype html><html lang=en><script>p</script><meta charset=utf-8><script src=a.js></script>"
+        );
+    }
 }

@@ -360,10 +360,18 @@ impl Session {
         .map(str::to_owned)
     }
 
-    /// Errors the page logged or threw since it loaded.
+    /// Errors the page logged or threw since it loaded. Panics if the
+    /// page has no error probe (the test server puts one in every
+    /// index.html it serves), so the check can never pass unseen.
     pub fn page_errors(&mut self) -> Vec<String> {
-        serde_json::from_value(self.eval("return window.__waitlabErrors || [];"))
-            .unwrap_or_default()
+        let errors = self
+            .eval("return window.__waitlabErrors === undefined ? null : window.__waitlabErrors;");
+        assert!(
+            !errors.is_null(),
+            "{}: the page has no error probe",
+            self.browser.name()
+        );
+        serde_json::from_value(errors).unwrap_or_default()
     }
 
     /// Saves a PNG screenshot of the viewport to

@@ -197,7 +197,9 @@ fn test_phases(phases: &mut Phases) -> Result {
         run(cargo()
             .args(["test", "--workspace"])
             .args(WASM_ONLY.iter().flat_map(|p| ["--exclude", p]))
-            .args(["--exclude", "waitlab-e2e"]))
+            .args(["--exclude", "waitlab-e2e"]))?;
+        // The end-to-end crate's own unit tests (its server and client).
+        run(cargo().args(["test", "--package", "waitlab-e2e", "--lib"]))
     })?;
     let mut dist_path = PathBuf::new();
     phases.run("release build (trunk)", || {
