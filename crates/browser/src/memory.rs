@@ -48,12 +48,12 @@ pub enum WaitEnd {
 pub fn wait(arr: &Int32Array, index: u32, value: i32, timeout_ms: f64) -> Result<WaitEnd, String> {
     let result = js_sys::Atomics::wait_with_timeout(arr, index, value, timeout_ms)
         .map_err(|e| js_error_message(&e))?;
-    Ok(if result == "timed-out" {
-        WaitEnd::TimedOut
-    } else if result == "not-equal" {
-        WaitEnd::NotEqual
-    } else {
-        WaitEnd::Woken
+    // Told apart by their first letter, read in place: comparing with a
+    // `&str` would copy the JS string into a new Rust String each sample.
+    Ok(match result.char_code_at(0) as u8 {
+        b't' => WaitEnd::TimedOut,
+        b'n' => WaitEnd::NotEqual,
+        _ => WaitEnd::Woken,
     })
 }
 
