@@ -2,30 +2,35 @@
 //!
 //! The language comes from `?lang=`, else the browser's preferred
 //! languages, else English, as `index.html`'s head script picks it (and
-//! starts loading its catalog, `www/i18n/LANG.json`, only that one) before
-//! anything is drawn; the app mounts once the catalog is in. Views ask for texts with [`t`] and [`tr`] while they render, as
-//! plain strings, not signals: a reader who picks another language gets the
-//! page rendered anew ([`Words::switch`]), while the runs, which live in
+//! starts loading the page's part of its texts, `www/i18n/LANG.json`, only
+//! that language's) before anything is drawn; the app mounts once that part
+//! is in. The texts of runs and their results (`LANG.runs.json`) come when
+//! the first run starts or the first result link opens ([`runs_ready`]), so
+//! a reader who only reads does not fetch them.
+//!
+//! Views ask for texts with [`t`] and [`tr`] while they render, as plain
+//! strings, not signals: a reader who picks another language gets the page
+//! rendered anew ([`Words::switch`]), while the runs, which live in
 //! contexts above the rendered page, stay.
 
+use js_sys::Object;
 use leptos::prelude::*;
-use std::cell::RefCell;
-use std::rc::Rc;
+use std::cell::{Cell, RefCell};
 use waitlab_browser::{catalog, location};
 use waitlab_core::lang::Lang;
-use waitlab_core::text::{Catalog, Phrase};
+use waitlab_core::text::{Catalog, Part, Phrase};
 
 thread_local! {
-    static CURRENT: RefCell<Option<Rc<Catalog>>> = const { RefCell::new(None) };
+    static CURRENT: RefCell<Option<Catalog>> = const { RefCell::new(None) };
+    /// Whether [`CURRENT`] holds the runs' texts too.
+    static HAS_RUNS: Cell<bool> = const { Cell::new(false) };
 }
 
 fn with<T>(f: impl FnOnce(&Catalog) -> T) -> T {
     CURRENT.with(|c| {
-        let catalog = c
-            .borrow()
-            .clone()
-            .expect("the catalog loads before the app mounts");
-        f(&catalog)
+        f(c.borrow()
+            .as_ref()
+            .expect("the catalog loads before the app mounts"))
     })
 }
 
@@ -65,16 +70,51 @@ pub fn requested_lang() -> Lang {
         .unwrap_or(Lang::En)
 }
 
-/// Loads `lang`'s catalog and makes it the page's; falls back to English
-/// if that one cannot be loaded.
+/// `part` of `lang`'s texts, else of English's if that one cannot be
+/// loaded, and the language they are in.
+async fn fetch(lang: Lang, part: Part) -> Result<(Lang, Object), String> {
+    match catalog::fetch_texts(lang, part).await {
+        Err(_) if lang != Lang::En => Ok((Lang::En, catalog::fetch_texts(Lang::En, part).await?)),
+        other => Ok((lang, other?)),
+    }
+}
+
+/// Makes `lang`'s texts the page's: the page's part, and the runs' part
+/// too if the page has needed it already (or comes to while this loads).
+/// Falls back to English where `lang`'s cannot be loaded.
 pub async fn load(lang: Lang) -> Result<(), String> {
-    let catalog = match catalog::fetch_catalog(lang).await {
-        Ok(c) => c,
-        Err(_) if lang != Lang::En => catalog::fetch_catalog(Lang::En).await?,
-        Err(e) => return Err(e),
-    };
-    catalog::set_document_language(catalog.lang(), &catalog.text("page.title"));
-    CURRENT.with(|c| *c.borrow_mut() = Some(Rc::new(catalog)));
+    let (lang, page) = fetch(lang, Part::Page).await?;
+    let mut runs = None;
+    while HAS_RUNS.get() && runs.is_none() {
+        runs = Some(fetch(lang, Part::Runs).await?.1);
+    }
+    let mut texts = Catalog::new(lang, Default::default());
+    for part in [Some(&page), runs.as_ref()].into_iter().flatten() {
+        catalog::add_texts(&mut texts, part)?;
+    }
+    catalog::set_document_language(lang, &texts.text("page.title"));
+    CURRENT.set(Some(texts));
+    HAS_RUNS.set(runs.is_some());
+    Ok(())
+}
+
+/// Makes sure the texts of runs and their results are in, fetching them
+/// the first time: a run, or a run opened from a link, awaits this before
+/// it shows anything. The error is a phrase of the page's own part.
+pub async fn runs_ready() -> Result<(), Phrase> {
+    let failed = |e| Phrase::new("page.texts_failed").data("why", e);
+    while !HAS_RUNS.get() {
+        let asked = lang();
+        let (_, runs) = fetch(asked, Part::Runs).await.map_err(failed)?;
+        // Another language may have been picked meanwhile: then its own.
+        if HAS_RUNS.get() || lang() != asked {
+            continue;
+        }
+        CURRENT
+            .with(|c| catalog::add_texts(c.borrow_mut().as_mut().expect("loaded"), &runs))
+            .map_err(failed)?;
+        HAS_RUNS.set(true);
+    }
     Ok(())
 }
 

@@ -1,4 +1,5 @@
-//! The page's entry point: loads the reader's catalog, then mounts
+//! The page's entry point: loads the page's part of the reader's catalog
+//! (the texts of runs come with the first run), then mounts
 //! [`waitlab::App`].
 
 use waitlab::i18n;

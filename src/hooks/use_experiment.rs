@@ -151,7 +151,9 @@ impl State {
         }
     }
 
-    /// Starts the run `make` builds (cancelling one under way).
+    /// Starts the run `make` builds (cancelling one under way); it measures
+    /// once the texts of runs are in (the progress bar and Cancel show
+    /// meanwhile: their words are the page's).
     fn start(self, make: Box<dyn FnOnce(Publish) -> RunFuture>) {
         self.stop();
         let (abort, registration) = AbortHandle::new_pair();
@@ -168,20 +170,29 @@ impl State {
                 progress.set(Some(p));
             }
         });
-        let run = make(publish);
+        let run = async move {
+            crate::i18n::runs_ready().await?;
+            Ok::<_, Phrase>(make(publish).await)
+        };
         spawn_local(async move {
-            if let Ok(r) = Abortable::new(run, registration).await {
-                if let Some(failure) = &r.failure {
-                    self.notice.set(Some(Notice {
-                        text: Phrase::new("data").data("text", failure.clone()),
-                        failed: true,
-                    }));
-                } else if r.env.hidden_during_run {
-                    self.notice.set(Some(Notice::note("run.hidden")));
+            let Ok(outcome) = Abortable::new(run, registration).await else {
+                return;
+            };
+            self.handle.set_value(None);
+            self.progress.set(None);
+            match outcome {
+                Ok(r) => {
+                    if let Some(failure) = &r.failure {
+                        self.notice.set(Some(Notice {
+                            text: Phrase::new("data").data("text", failure.clone()),
+                            failed: true,
+                        }));
+                    } else if r.env.hidden_during_run {
+                        self.notice.set(Some(Notice::note("run.hidden")));
+                    }
+                    self.report.set(Some(r));
                 }
-                self.report.set(Some(r));
-                self.handle.set_value(None);
-                self.progress.set(None);
+                Err(text) => self.notice.set(Some(Notice { text, failed: true })),
             }
         });
     }

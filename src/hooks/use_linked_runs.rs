@@ -34,9 +34,10 @@ pub struct LinkedRuns {
 }
 
 impl LinkedRuns {
-    /// Opens every payload of `link`; returns how many were added, or why
-    /// none could be.
+    /// Opens every payload of `link` (the texts of runs first); returns how
+    /// many were added, or why none could be.
     pub async fn add(&self, link: &str) -> Result<usize, Phrase> {
+        crate::i18n::runs_ready().await?;
         let mut added = 0;
         let mut problems = Vec::new();
         for payload in link::payloads(link) {

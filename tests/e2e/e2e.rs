@@ -48,7 +48,7 @@ use waitlab_core::lang::Lang;
 use waitlab_core::outcome::{Outcome, reason};
 use waitlab_core::schema::{Report, TimedWaits};
 use waitlab_core::starvation::JobMode;
-use waitlab_core::text::Catalog;
+use waitlab_core::text::{Catalog, Part};
 use waitlab_core::timed::Mechanism;
 use waitlab_core::wake::Strategy;
 use waitlab_e2e::server::{Fault, Mode, Server};
@@ -96,6 +96,7 @@ const REVIEW_SHOTS: &[&str] = &[
     "fault-damaged-wasm",
     "fault-data-hangs",
     "reference-broken-set",
+    "runs-texts-missing",
     "lang-de-results",
     "lang-ja-results",
     "lang-ru-results",
@@ -526,6 +527,7 @@ fn fallback(browser: Browser) {
     assert!(!features.isolated, "a host without headers is not isolated");
     let banner = s.text(&tid("no-coi")).expect("the fallback banner");
     assert!(banner.contains("Cross-Origin-Embedder-Policy"), "{banner}");
+    assert_idle_texts(&mut s);
     review_shot(&mut s, "nocoi-idle");
     let report = run_experiment(&mut s, "10", "10", "nocoi");
     let tw = report.timed_waits.as_ref().unwrap();
@@ -1341,6 +1343,15 @@ fn reference_data_broken() {
     review_shot(&mut s, "reference-no-index");
     run_experiment(&mut s, "1", "3", "reference-no-index");
     assert_no_page_errors(&mut s);
+
+    // Without the texts of runs, Run says so and the page stays usable.
+    std::fs::remove_file(copy.join("i18n").join(Part::Runs.file(Lang::En))).unwrap();
+    s.open(&server.origin);
+    run_until_alert(&mut s, "timed-waits");
+    let notice = s.text(&in_tw("notice")).unwrap();
+    let expected = fixed_part(&catalog(Lang::En), "page.texts_failed");
+    assert!(notice.contains(&expected), "{notice}");
+    review_shot(&mut s, "runs-texts-missing");
 }
 
 fn copy_dir(from: &std::path::Path, to: &std::path::Path) {
@@ -1722,11 +1733,15 @@ fn quiet_page(browser: Browser) {
 // Languages: the page in the reader's language, picked by the browser's
 // preference or by ?lang=, with its numbers written as the language does.
 
-/// The catalog of `lang` as the dist serves it.
+/// The catalog of `lang` (both parts) as the dist serves it.
 fn catalog(lang: Lang) -> Catalog {
-    let path = dist().join(format!("i18n/{}.json", lang.code()));
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    Catalog::from_json(lang, &text).unwrap()
+    let part = |part: Part| {
+        let path = dist().join("i18n").join(part.file(lang));
+        let text =
+            std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        Catalog::from_json(lang, &text).unwrap()
+    };
+    part(Part::Page).merged(part(Part::Runs))
 }
 
 /// The longest stretch of `key`'s template (its first form) between
@@ -1800,11 +1815,35 @@ fn pick_language(s: &mut Session, lang: Lang) {
     );
 }
 
-/// A browser set to German gets the page in German.
+/// Whether the page has fetched the texts of runs (`LANG.runs.json`).
+fn fetched_runs_texts(s: &mut Session) -> bool {
+    s.eval(
+        "return performance.getEntriesByType('resource').some(e => e.name.includes('.runs.json'));",
+    ) == Value::Bool(true)
+}
+
+/// The idle page says everything in the page's part of its texts: it has
+/// not fetched the runs' part and shows no key it lacks (`⟦key⟧`).
+fn assert_idle_texts(s: &mut Session) {
+    assert!(
+        !fetched_runs_texts(s),
+        "the idle page fetched the texts of runs"
+    );
+    let missing = s.eval("return (document.body.outerHTML.match(/⟦[^⟧]*⟧/g) || []).join(' ');");
+    assert_eq!(missing, Value::from(""), "keys the page's part lacks");
+}
+
+/// A browser set to German gets the page in German; the texts of runs
+/// come with the first run.
 fn language_from_browser(browser: Browser) {
     let mut s = Session::start_in(browser, Some("de-DE"));
     s.open(&isolated_server().origin);
+    assert_idle_texts(&mut s);
     assert_page_in(&mut s, Lang::De, "lang-de");
+    assert!(
+        fetched_runs_texts(&mut s),
+        "a run fetched the texts of runs"
+    );
 }
 
 /// `?lang=ja` wins over the browser's English; the picker then switches to
@@ -1834,6 +1873,7 @@ fn language_in_embed(browser: Browser) {
         isolated_server().origin
     ));
     s.wait_for_element(&tid("open-in-waitlab"), 30);
+    assert_idle_texts(&mut s);
     let es = catalog(Lang::Es);
     assert_eq!(
         s.text(&tid("open-in-waitlab")).unwrap(),

@@ -37,7 +37,7 @@ commands:
   packs   write the packs the page loads (www/data/native/packs/) from the
           JSON sets listed in www/data/native/index.json
   shell   write index.html's static shell (headings and explanations shown
-          before the wasm starts) from www/i18n/en.json
+          before the wasm starts) from www/i18n/en.json (the page's texts)
 ";
 
 fn main() -> ExitCode {

@@ -9,7 +9,7 @@
 
 use crate::{Result, root};
 use waitlab_core::lang::Lang;
-use waitlab_core::text::Catalog;
+use waitlab_core::text::{Catalog, Part};
 
 const OPEN: &str = "<!-- shell -->";
 const CLOSE: &str = "<!-- /shell -->";
@@ -63,7 +63,7 @@ pub fn html(en: &Catalog) -> String {
 
 /// `index.html` with its shell written from the English catalog.
 fn with_shell(index: &str) -> Result<String> {
-    let path = root().join("www/i18n/en.json");
+    let path = root().join("www/i18n").join(Part::Page.file(Lang::En));
     let en = Catalog::from_json(
         Lang::En,
         &std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?,

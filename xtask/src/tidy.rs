@@ -120,20 +120,34 @@ fn wasm_bindgen_pins_agree() {
     );
 }
 
-/// The catalogs, complete and used: every language has exactly the
-/// English catalog's keys, with the same placeholders and the plural forms
-/// its language has; every key is used by the code (a literal, or a key
-/// the code builds from the core's enumerations), and every key-like
-/// literal the code uses is in the catalog.
+/// The catalogs, complete and used: every language has, in each part,
+/// exactly the English part's keys, with the same placeholders and the
+/// plural forms its language has; every key is used by the code (a
+/// literal, or a key the code builds from the core's enumerations), and
+/// every key-like literal the code uses is in the catalog.
 #[test]
 fn catalogs_are_complete_and_used() {
     use std::collections::BTreeSet;
     use waitlab_core::lang::{Lang, Plural};
-    use waitlab_core::text::{Catalog, Entry, placeholders};
-    let load = |lang: Lang| {
-        let path = root().join(format!("www/i18n/{}.json", lang.code()));
+    use waitlab_core::text::{Catalog, Entry, Part, placeholders};
+    let part = |lang: Lang, part: Part| {
+        let path = root().join("www/i18n").join(part.file(lang));
         Catalog::from_json(lang, &read(&path)).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
     };
+    for p in Part::ALL {
+        let english: BTreeSet<_> = part(Lang::En, p).entries().keys().cloned().collect();
+        for lang in Lang::ALL {
+            let mine: BTreeSet<_> = part(lang, p).entries().keys().cloned().collect();
+            assert_eq!(
+                mine,
+                english,
+                "{}: {} has other keys than English",
+                lang.code(),
+                p.file(lang)
+            );
+        }
+    }
+    let load = |lang: Lang| part(lang, Part::Page).merged(part(lang, Part::Runs));
     let en = load(Lang::En);
     let shape = |e: &Entry| -> BTreeSet<String> {
         e.templates()

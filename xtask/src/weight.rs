@@ -9,6 +9,7 @@ use std::process::Command;
 use waitlab_core::experiment::Experiment;
 use waitlab_core::lang::Lang;
 use waitlab_core::link::set::{self, INDEX_PATH};
+use waitlab_core::text::Part;
 
 /// Budget for everything a first load of the full page transfers, bytes
 /// of gzip -9.
@@ -51,14 +52,19 @@ fn sizes(file: &Path) -> Result<Sizes> {
     })
 }
 
-/// The files of the shell and the app every load transfers, the catalog
-/// of `lang`, then the bundled sets' packs for `experiments` (listed in
-/// the built index).
+/// Where `part` of `lang`'s texts is in `dist`.
+fn texts(dist: &Path, lang: Lang, part: Part) -> PathBuf {
+    dist.join("i18n").join(part.file(lang))
+}
+
+/// The files of the shell and the app every load transfers, the page's
+/// texts in `lang`, then the bundled sets' packs for `experiments` (listed
+/// in the built index).
 fn first_load(dist: &Path, lang: Lang, experiments: &[Experiment]) -> Result<Vec<PathBuf>> {
     let mut files = vec![
         dist.join("index.html"),
         dist.join("coi.js"),
-        dist.join(format!("i18n/{}.json", lang.code())),
+        texts(dist, lang, Part::Page),
     ];
     for pattern in ["style.css", "app.js", "app_bg.wasm"] {
         files.push(find_in(dist, pattern)?);
@@ -147,10 +153,12 @@ pub fn report(dist: &Path) -> Result<Vec<String>> {
             .iter()
             .map(|f| gz(f))
             .sum::<Result<u64>>()?;
-        let catalog = gz(&dist.join(format!("i18n/{}.json", lang.code())))?;
+        let catalog = gz(&texts(dist, lang, Part::Page))?;
+        let runs = gz(&texts(dist, lang, Part::Runs))?;
         let added = (wasm + catalog).saturating_sub(ENGLISH_ONLY_WASM);
         println!(
-            "    {:<4} {total:>9} B in all, catalog {catalog:>6} B, languages add {added:>6} B",
+            "    {:<4} {total:>9} B in all, page's texts {catalog:>6} B, languages add {added:>6} B \
+             (runs' texts {runs:>5} B at the first Run)",
             lang.code()
         );
         gate(
@@ -181,7 +189,12 @@ pub fn report(dist: &Path) -> Result<Vec<String>> {
     for pattern in ["worker_loader.js", "worker.js", "worker_bg.wasm"] {
         worker.push(find_in(dist, pattern)?);
     }
-    table("the probe worker, loaded at the first Run", dist, &worker)?;
+    worker.push(texts(dist, Lang::En, Part::Runs));
+    table(
+        "loaded at the first Run: the probe worker, the texts of runs (English)",
+        dist,
+        &worker,
+    )?;
     Ok(failed)
 }
 

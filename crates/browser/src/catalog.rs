@@ -1,13 +1,13 @@
 //! The reader's language and its catalog, as the browser gives them: the
-//! page's `<html lang>` (set by `index.html`'s head script), and
-//! `i18n/LANG.json` fetched and parsed by the browser's own `JSON.parse`
-//! (so the page links no JSON reader). Window only.
+//! page's `<html lang>` (set by `index.html`'s head script), and each part
+//! of its texts (`i18n/LANG.json`, `i18n/LANG.runs.json`) fetched and
+//! parsed by the browser's own `JSON.parse` (so the page links no JSON
+//! reader). Window only.
 
 use crate::fetch::fetch_bytes;
 use js_sys::{Array, JsString, Object};
-use std::collections::BTreeMap;
 use waitlab_core::lang::{Lang, Plural};
-use waitlab_core::text::{Catalog, Entry};
+use waitlab_core::text::{Catalog, Entry, Part};
 use wasm_bindgen::{JsCast, JsValue};
 
 /// The page's `<html lang>`, if set.
@@ -16,25 +16,25 @@ pub fn document_language() -> Option<String> {
     html.get_attribute("lang").filter(|l| !l.is_empty())
 }
 
-/// Where `lang`'s catalog is, relative to the page.
-pub fn catalog_path(lang: Lang) -> String {
-    format!("i18n/{}.json", lang.code())
-}
-
-/// `lang`'s catalog, fetched and checked to be an object of texts and
-/// plural forms.
-pub async fn fetch_catalog(lang: Lang) -> Result<Catalog, String> {
-    let url = catalog_path(lang);
+/// `part` of `lang`'s texts as the browser's `JSON.parse` read them; add
+/// them to a catalog with [`add_texts`] (no await in between, so a catalog
+/// in use is never taken away while its texts arrive).
+pub async fn fetch_texts(lang: Lang, part: Part) -> Result<Object, String> {
+    let url = format!("i18n/{}", part.file(lang));
     let bytes = fetch_bytes(&url)
         .await
         .map_err(|_| format!("{url} could not be loaded"))?;
     let text = String::from_utf8(bytes).map_err(|_| format!("{url} is not UTF-8 text"))?;
     let value = js_sys::JSON::parse(&text).map_err(|_| format!("{url} is not JSON"))?;
-    let object: &Object = value
-        .dyn_ref()
-        .ok_or_else(|| format!("{url} is not a JSON object"))?;
-    let mut entries = BTreeMap::new();
-    for pair in Object::entries(object).iter() {
+    value
+        .dyn_into()
+        .map_err(|_| format!("{url} is not a JSON object"))
+}
+
+/// Adds `texts` (from [`fetch_texts`]) to `catalog`, checked to be texts
+/// and plural forms.
+pub fn add_texts(catalog: &mut Catalog, texts: &Object) -> Result<(), String> {
+    for pair in Object::entries(texts).iter() {
         let pair: Array = pair.unchecked_into();
         let key = pair.get(0).as_string().unwrap_or_default();
         let value = pair.get(1);
@@ -42,12 +42,12 @@ pub async fn fetch_catalog(lang: Lang) -> Result<Catalog, String> {
             Some(t) => Entry::Text(t),
             None => Entry::Plural(
                 plural_forms(&value)
-                    .ok_or_else(|| format!("{url}: {key} is neither a text nor plural forms"))?,
+                    .ok_or_else(|| format!("{key} is neither a text nor plural forms"))?,
             ),
         };
-        entries.insert(key, entry);
+        catalog.insert(key, entry);
     }
-    Ok(Catalog::new(lang, entries))
+    Ok(())
 }
 
 fn plural_forms(value: &JsValue) -> Option<Vec<(Plural, String)>> {

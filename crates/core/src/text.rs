@@ -1,7 +1,12 @@
 //! What the page says, as data: a [`Phrase`] is a catalog key and the
 //! values to put into it; a [`Catalog`] is one language's texts (the page
-//! loads `www/i18n/LANG.json`, the native probe has the English one built
+//! loads them from `www/i18n/`, the native probe has the English ones built
 //! in) and renders a phrase in its language.
+//!
+//! A language's texts come in two [`Part`]s: what the page says before
+//! anything has run (`LANG.json`, the first load) and what runs, their
+//! results and result links say (`LANG.runs.json`, fetched when the first
+//! run starts or the first link opens).
 //!
 //! Core computes phrases (findings, table rows, errors) and never words
 //! them: the same run reads in every language, and a number is written once
@@ -115,6 +120,31 @@ impl Phrase {
     }
 }
 
+/// A part of a language's texts, one file each.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Part {
+    /// What the page says before anything has run: headings,
+    /// explanations, forms, the environment, the bundled sets beside the
+    /// article, notices about the browser.
+    Page,
+    /// What runs, their results and result links say: progress, findings,
+    /// tables and charts of a run, share texts, worker and link errors.
+    Runs,
+}
+
+impl Part {
+    /// Both parts.
+    pub const ALL: [Part; 2] = [Part::Page, Part::Runs];
+
+    /// The file of `lang`'s texts of this part, relative to `i18n/`.
+    pub fn file(self, lang: Lang) -> String {
+        match self {
+            Part::Page => format!("{}.json", lang.code()),
+            Part::Runs => format!("{}.runs.json", lang.code()),
+        }
+    }
+}
+
 /// One catalog entry.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Entry {
@@ -194,12 +224,25 @@ impl Catalog {
         Ok(Catalog::new(lang, entries))
     }
 
-    /// The English catalog, for the tests (the native probe builds it in
-    /// itself; core holds no text of its own).
+    /// This catalog with `other`'s entries added (another part of the same
+    /// language's texts).
+    pub fn merged(mut self, other: Catalog) -> Catalog {
+        self.entries.extend(other.entries);
+        self
+    }
+
+    /// Adds (or replaces) the entry `key`.
+    pub fn insert(&mut self, key: String, entry: Entry) {
+        self.entries.insert(key, entry);
+    }
+
+    /// The English catalog, both parts, for the tests (the native probe
+    /// builds it in itself; core holds no text of its own).
     #[cfg(test)]
     pub(crate) fn english() -> Catalog {
-        Catalog::from_json(Lang::En, include_str!("../../../www/i18n/en.json"))
-            .expect("www/i18n/en.json is a valid catalog")
+        let part = |json| Catalog::from_json(Lang::En, json).expect("a valid English catalog");
+        part(include_str!("../../../www/i18n/en.json"))
+            .merged(part(include_str!("../../../www/i18n/en.runs.json")))
     }
 
     /// Its language.

@@ -164,13 +164,14 @@ fn progress_bar(units: u64, hidden: bool) -> Progress {
     bar
 }
 
-/// The page's English catalog: the native probe words what it shows as the
-/// page does in English.
+/// The page's English catalog (both parts): the native probe words what
+/// it shows as the page does in English.
 pub fn english() -> &'static Catalog {
     static EN: std::sync::OnceLock<Catalog> = std::sync::OnceLock::new();
     EN.get_or_init(|| {
-        Catalog::from_json(Lang::En, include_str!("../../../www/i18n/en.json"))
-            .expect("www/i18n/en.json is a valid catalog")
+        let part = |json| Catalog::from_json(Lang::En, json).expect("a valid English catalog");
+        part(include_str!("../../../www/i18n/en.json"))
+            .merged(part(include_str!("../../../www/i18n/en.runs.json")))
     })
 }
 
