@@ -17,8 +17,9 @@ use js_sys::Object;
 use leptos::prelude::*;
 use std::cell::{Cell, RefCell};
 use waitlab_browser::{catalog, location};
+use waitlab_core::key;
 use waitlab_core::lang::Lang;
-use waitlab_core::text::{Catalog, Part, Phrase};
+use waitlab_core::text::{Catalog, Key, Part, Phrase};
 
 thread_local! {
     static CURRENT: RefCell<Option<Catalog>> = const { RefCell::new(None) };
@@ -35,7 +36,7 @@ fn with<T>(f: impl FnOnce(&Catalog) -> T) -> T {
 }
 
 /// The text of `key`.
-pub fn t(key: &str) -> String {
+pub fn t(key: Key) -> String {
     with(|c| c.text(key))
 }
 
@@ -88,11 +89,11 @@ pub async fn load(lang: Lang) -> Result<(), String> {
     while HAS_RUNS.get() && runs.is_none() {
         runs = Some(fetch(lang, Part::Runs).await?.1);
     }
-    let mut texts = Catalog::new(lang, Default::default());
+    let mut texts = Catalog::new(lang);
     for part in [Some(&page), runs.as_ref()].into_iter().flatten() {
         catalog::add_texts(&mut texts, part)?;
     }
-    catalog::set_document_language(lang, &texts.text("page.title"));
+    catalog::set_document_language(lang, &texts.text(key!("page.title")));
     CURRENT.set(Some(texts));
     HAS_RUNS.set(runs.is_some());
     Ok(())
@@ -102,7 +103,7 @@ pub async fn load(lang: Lang) -> Result<(), String> {
 /// the first time: a run, or a run opened from a link, awaits this before
 /// it shows anything. The error is a phrase of the page's own part.
 pub async fn runs_ready() -> Result<(), Phrase> {
-    let failed = |e| Phrase::new("page.texts_failed").data("why", e);
+    let failed = |e| Phrase::new(key!("page.texts_failed")).data("why", e);
     while !HAS_RUNS.get() {
         let asked = lang();
         let (_, runs) = fetch(asked, Part::Runs).await.map_err(failed)?;

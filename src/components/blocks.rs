@@ -5,6 +5,8 @@
 use crate::i18n::{ms, t, tr};
 use leptos::prelude::*;
 use waitlab_core::clock::{ClockInfo, RESOLVED_STEPS};
+use waitlab_core::key;
+use waitlab_core::text::Key;
 use waitlab_core::text::Phrase;
 
 /// "What this run shows": the findings, one statement each.
@@ -14,7 +16,7 @@ pub fn Findings(
     items: Vec<Phrase>,
 ) -> impl IntoView {
     view! {
-        <h3>{t("results.findings")}</h3>
+        <h3>{t(key!("results.findings"))}</h3>
         <ul class="findings" data-testid="findings">
             {items.iter().map(|f| view! { <li>{tr(f)}</li> }).collect_view()}
         </ul>
@@ -26,7 +28,7 @@ pub fn Findings(
 #[component]
 pub fn NumbersTable(
     /// Column headers, as catalog keys.
-    headers: &'static [&'static str],
+    headers: &'static [Key],
     /// The first numeric (right-aligned) column.
     numeric_from: usize,
     /// The `<tr>` rows.
@@ -36,7 +38,7 @@ pub fn NumbersTable(
         <div class="table-wrap">
             <table class="results">
                 <thead><tr>
-                    {headers.iter().enumerate().map(|(i, h)| view! { <th class:num={i >= numeric_from}>{t(h)}</th> }).collect_view()}
+                    {headers.iter().enumerate().map(|(i, h)| view! { <th class:num={i >= numeric_from}>{t(*h)}</th> }).collect_view()}
                 </tr></thead>
                 <tbody>{children()}</tbody>
             </table>
@@ -59,7 +61,7 @@ pub fn marked_cell(text: String, figure_ms: f64, below: Option<ClockInfo>) -> im
         <td class="num" class:below-clock=below.is_some()>
             {text}
             {below.map(|c| view! {
-                <abbr class="clock-mark" data-testid="below-clock" title=tr(&Phrase::new("clock.mark_title")
+                <abbr class="clock-mark" data-testid="below-clock" title=tr(&Phrase::new(key!("clock.mark_title"))
                     .ms("resolution", c.resolution_ms())
                     .count("steps", RESOLVED_STEPS as u64)
                     .ms("step", c.tolerance_ms())
@@ -83,7 +85,7 @@ pub fn ClockNote(
         .map(|c| {
             view! {
                 <p class="note" data-testid="clock-note">
-                    {tr(&Phrase::new("clock.note")
+                    {tr(&Phrase::new(key!("clock.note"))
                         .ms("resolution", c.resolution_ms())
                         .count("steps", RESOLVED_STEPS as u64)
                         .ms("step", c.tolerance_ms()))}

@@ -7,6 +7,7 @@ use leptos::prelude::*;
 use waitlab_core::chart::{
     LABEL_PX, Scale, histogram_bars, label_column, legend_row, squeeze, text_width,
 };
+use waitlab_core::key;
 use waitlab_core::ladder::StepCost;
 use waitlab_core::outcome::Outcome;
 use waitlab_core::schema::NestedChain;
@@ -148,17 +149,17 @@ pub fn OverviewChart(
                     <line class="spread" x1=coord(x.map(s.p50)) x2=coord(x.map(s.p99)) y1=coord(y) y2=coord(y) />
                     {notch}
                     <circle class="median" cx=coord(x.map(s.p50)) cy=coord(y) r="4" />
-                    <title>{tr(&Phrase::new("chart.overview.row").data("what", row.label.clone()).ms("p50", s.p50).ms("p99", s.p99).ms("max", s.max))}</title>
+                    <title>{tr(&Phrase::new(key!("chart.overview.row")).data("what", row.label.clone()).ms("p50", s.p50).ms("p99", s.p99).ms("max", s.max))}</title>
                 </g>
             }
         })
         .collect_view();
     view! {
         <svg class="chart" viewBox=format!("0 0 {} {}", coord(WIDTH), coord(height)) role="img"
-            aria-label=t("chart.overview.aria")>
+            aria-label=t(key!("chart.overview.aria"))>
             {x_axis(&x, TOP, bottom)}
             {marks}
-            <text class="axis-label" x=coord(WIDTH - 12.0) y=coord(height - 2.0) text-anchor="end">{t("chart.overview.axis")}</text>
+            <text class="axis-label" x=coord(WIDTH - 12.0) y=coord(height - 2.0) text-anchor="end">{t(key!("chart.overview.axis"))}</text>
         </svg>
     }
 }
@@ -193,7 +194,7 @@ pub fn HistogramChart(
         .map(|(r, b)| {
             view! {
                 <rect class="bar" x=coord(r.x) y=coord(r.y) width=coord(r.width) height=coord(r.height)>
-                    <title>{tr(&Phrase::new("chart.histogram.bar").ms("lo", b.lo).ms("hi", b.hi).count("count", b.count as u64))}</title>
+                    <title>{tr(&Phrase::new(key!("chart.histogram.bar")).ms("lo", b.lo).ms("hi", b.hi).count("count", b.count as u64))}</title>
                 </rect>
             }
         })
@@ -216,16 +217,16 @@ pub fn HistogramChart(
     let p99 = samples.quantile(0.99);
     view! {
         <svg class="chart" viewBox=format!("0 0 {} {}", coord(WIDTH), coord(HEIGHT)) role="img"
-            aria-label=tr(&Phrase::new("chart.histogram.aria").phrase("what", key.label()))>
+            aria-label=tr(&Phrase::new(key!("chart.histogram.aria")).phrase("what", key.label()))>
             {x_axis(&x, TOP, bottom)}
             {bars}
-            {requested.map(|d| marker("requested", d, bottom - 6.0, tr(&Phrase::new("chart.histogram.asked").ms("ms", d)), true))}
+            {requested.map(|d| marker("requested", d, bottom - 6.0, tr(&Phrase::new(key!("chart.histogram.asked")).ms("ms", d)), true))}
             {marker("p50", p50, TOP + 10.0, format!("p50 {}", ms(p50)), false)}
             {marker("p99", p99, TOP + 23.0, format!("p99 {}", ms(p99)), false)}
             <text class="axis-label" x=coord(WIDTH - 12.0) y=coord(HEIGHT - 2.0) text-anchor="end">
                 {tr(&match key.requested_ms {
-                    Some(d) if requested.is_none() => Phrase::new("chart.histogram.axis_off").phrase("what", key.label()).count("count", samples.len() as u64).count("d", d),
-                    _ => Phrase::new("chart.histogram.axis").phrase("what", key.label()).count("count", samples.len() as u64),
+                    Some(d) if requested.is_none() => Phrase::new(key!("chart.histogram.axis_off")).phrase("what", key.label()).count("count", samples.len() as u64).count("d", d),
+                    _ => Phrase::new(key!("chart.histogram.axis")).phrase("what", key.label()).count("count", samples.len() as u64),
                 })}
             </text>
         </svg>
@@ -265,7 +266,7 @@ pub fn ChainChart(
             let (top, whisker) = (y.map(s.p50), y.map(s.p90));
             view! {
                 <rect class=if clamped { "bar clamped" } else { "bar" } x=coord(x0) y=coord(top) width=coord(slot * 0.7) height=coord(bottom - top)>
-                    <title>{tr(&Phrase::new("chart.chain.bar").count("level", level).ms("p50", s.p50).ms("p90", s.p90))}</title>
+                    <title>{tr(&Phrase::new(key!("chart.chain.bar")).count("level", level).ms("p50", s.p50).ms("p90", s.p90))}</title>
                 </rect>
                 <line class="whisker" x1=coord(x0 + slot * 0.35) x2=coord(x0 + slot * 0.35) y1=coord(top) y2=coord(whisker) />
                 <text class="tick" x=coord(x0 + slot * 0.35) y=coord(bottom + 14.0) text-anchor="middle">{level}</text>
@@ -276,15 +277,15 @@ pub fn ChainChart(
     let clamp_y = y.map(NestedChain::CLAMP_MS);
     view! {
         <svg class="chart" viewBox=format!("0 0 {} {}", coord(WIDTH), coord(HEIGHT)) role="img"
-            aria-label=t("chart.chain.aria")>
+            aria-label=t(key!("chart.chain.aria"))>
             {ticks}
             {bars}
             <line class="clamp" x1=coord(LEFT) x2=coord(WIDTH - 12.0) y1=coord(clamp_y) y2=coord(clamp_y) />
-            <text class="clamp-label" x=coord(WIDTH - 14.0) y=coord(clamp_y - 4.0) text-anchor="end">{t("chart.chain.clamp")}</text>
+            <text class="clamp-label" x=coord(WIDTH - 14.0) y=coord(clamp_y - 4.0) text-anchor="end">{t(key!("chart.chain.clamp"))}</text>
             <text class="axis-label" x=coord(WIDTH - 12.0) y=coord(HEIGHT - 2.0) text-anchor="end">
                 {tr(&match onset {
-                    Some(level) => Phrase::new("chart.chain.axis_clamped").count("level", level),
-                    None => Phrase::new("chart.chain.axis"),
+                    Some(level) => Phrase::new(key!("chart.chain.axis_clamped")).count("level", level),
+                    None => Phrase::new(key!("chart.chain.axis")),
                 })}
             </text>
         </svg>
@@ -338,17 +339,17 @@ pub fn FrameGapChart(
     let frame_y = y.map(1000.0 / 60.0);
     view! {
         <svg class="chart" viewBox=format!("0 0 {} {}", coord(WIDTH), coord(HEIGHT)) role="img"
-            aria-label=t("chart.frames.aria")>
+            aria-label=t(key!("chart.frames.aria"))>
             {y_ticks}
             {x_axis(&x, TOP, bottom)}
             <line class="frame-line" x1=coord(LEFT) x2=coord(WIDTH - 12.0) y1=coord(frame_y) y2=coord(frame_y) />
             {lines}
             {legend(LEFT + 8.0, TOP + 12.0, [
-                ("blocking", format!("— {}", t("mode.blocking"))),
-                ("async", format!("— {}", t("mode.async"))),
+                ("blocking", format!("— {}", t(key!("mode.blocking")))),
+                ("async", format!("— {}", t(key!("mode.async")))),
             ])}
             <text class="axis-label" x=coord(WIDTH - 12.0) y=coord(HEIGHT - 2.0) text-anchor="end">
-                {t("chart.frames.axis")}
+                {t(key!("chart.frames.axis"))}
             </text>
         </svg>
     }
@@ -389,7 +390,7 @@ pub fn PoolGantt(
                         <rect class=if extra { "job extra" } else { "job" }
                             x=coord(x0) y=coord(top + ROW * f64::from(s.worker) + 2.0)
                             width=coord((x1 - x0).max(1.5)) height=coord(ROW - 4.0)>
-                            <title>{tr(&Phrase::new(if extra { "chart.pool.extra_job" } else { "chart.pool.job" }).count("job", s.job).ms("start", s.start_ms).ms("end", s.end_ms))}</title>
+                            <title>{tr(&Phrase::new(if extra { key!("chart.pool.extra_job") } else { key!("chart.pool.job") }).count("job", s.job).ms("start", s.start_ms).ms("end", s.end_ms))}</title>
                         </rect>
                     }
                 })
@@ -398,7 +399,7 @@ pub fn PoolGantt(
                 .map(|w| {
                     view! {
                         <text class="tick" x=coord(LEFT - 6.0) y=coord(top + ROW * f64::from(w) + ROW - 4.0) text-anchor="end">
-                            {tr(&Phrase::new("chart.pool.worker").count("n", w + 1))}
+                            {tr(&Phrase::new(key!("chart.pool.worker")).count("n", w + 1))}
                         </text>
                     }
                 })
@@ -412,11 +413,11 @@ pub fn PoolGantt(
         .collect_view();
     view! {
         <svg class="chart" viewBox=format!("0 0 {} {}", coord(WIDTH), coord(height)) role="img"
-            aria-label=t("chart.pool.aria")>
+            aria-label=t(key!("chart.pool.aria"))>
             {x_axis(&x, 6.0, bottom)}
             {panels}
             <text class="axis-label" x=coord(WIDTH - 12.0) y=coord(height - 2.0) text-anchor="end">
-                {t("chart.pool.axis")}
+                {t(key!("chart.pool.axis"))}
             </text>
         </svg>
     }
@@ -444,7 +445,7 @@ pub fn LadderChart(
             let top = y.map(s.p50_ms);
             view! {
                 <rect class=format!("bar phase-{}", s.step.phase()) x=coord(x0) y=coord(top) width=coord(slot * 0.7) height=coord((bottom - top).max(1.0))>
-                    <title>{tr(&Phrase::new("chart.ladder.bar").count("step", s.count).phrase("phase", s.step.phase_label()).ms("p50", s.p50_ms).ms("max", s.max_ms))}</title>
+                    <title>{tr(&Phrase::new(key!("chart.ladder.bar")).count("step", s.count).phrase("phase", s.step.phase_label()).ms("p50", s.p50_ms).ms("max", s.max_ms))}</title>
                 </rect>
                 {(s.count % 5 == 0).then(|| view! {
                     <text class="tick" x=coord(x0 + slot * 0.35) y=coord(bottom + 14.0) text-anchor="middle">{s.count}</text>
@@ -455,16 +456,16 @@ pub fn LadderChart(
     let ticks = y_axis(&y, LEFT, WIDTH - 12.0);
     view! {
         <svg class="chart" viewBox=format!("0 0 {} {}", coord(WIDTH), coord(HEIGHT)) role="img"
-            aria-label=t("chart.ladder.aria")>
+            aria-label=t(key!("chart.ladder.aria"))>
             {ticks}
             {bars}
             {legend(LEFT + 8.0, TOP + 12.0, [
-                ("phase-spin", format!("■ {}", t("phase.spin"))),
-                ("phase-yield", format!("■ {}", t("phase.yield"))),
-                ("phase-sleep", format!("■ {}", t("phase.sleep"))),
+                ("phase-spin", format!("■ {}", t(key!("phase.spin")))),
+                ("phase-yield", format!("■ {}", t(key!("phase.yield")))),
+                ("phase-sleep", format!("■ {}", t(key!("phase.sleep")))),
             ])}
             <text class="axis-label" x=coord(WIDTH - 12.0) y=coord(HEIGHT - 2.0) text-anchor="end">
-                {t("chart.ladder.axis")}
+                {t(key!("chart.ladder.axis"))}
             </text>
         </svg>
     }

@@ -6,6 +6,7 @@
 use crate::components::blocks::marked_cell;
 use crate::components::charts::{WIDTH, coord, label_width, row_label, x_axis};
 use crate::hooks::{LinkedRuns, Loading, ReferenceSets};
+use waitlab_core::key;
 
 /// The first colour of runs opened from links (after this browser's and
 /// the bundled sets').
@@ -46,16 +47,16 @@ pub fn ReferencePanel() -> impl IntoView {
     let sets = sets();
     let list = move || {
         match sets.loading.get() {
-        Loading::Pending => view! { <p class="lead" data-testid="reference-loading">{t("reference.loading")}</p> }.into_any(),
+        Loading::Pending => view! { <p class="lead" data-testid="reference-loading">{t(key!("reference.loading"))}</p> }.into_any(),
         Loading::Slow(file) => view! {
             <p class="error" role="alert" data-testid="reference-slow">
-                {tr(&Phrase::new("reference.slow").data("file", file))}
+                {tr(&Phrase::new(key!("reference.slow")).data("file", file))}
             </p>
         }
         .into_any(),
         Loading::Failed(message) => view! {
             <p class="error" role="alert" data-testid="reference-error">
-                {tr(&Phrase::new("reference.failed").phrase("why", message))}
+                {tr(&Phrase::new(key!("reference.failed")).phrase("why", message))}
             </p>
         }
         .into_any(),
@@ -85,14 +86,14 @@ pub fn ReferencePanel() -> impl IntoView {
                                 <strong>{native.name}</strong>
                             </label>
                             <span class="provenance">{format!("{} · {} · {}", native.runtime, native.os, native.cpu)}</span>
-                            <span class="provenance">{native.source}{native.samples.map(|n| tr(&Phrase::new("reference.samples").count("count", n)))}
-                                " · "<a href=format!("data/native/{}.json", set.set) download="">{t("reference.download")}</a></span>
+                            <span class="provenance">{native.source}{native.samples.map(|n| tr(&Phrase::new(key!("reference.samples")).count("count", n)))}
+                                " · "<a href=format!("data/native/{}.json", set.set) download="">{t(key!("reference.download"))}</a></span>
                         </li>
                     }
                     .into_any(),
                     Err(message) => view! {
                         <li class="reference-set error" role="alert" data-testid=set_testid(&set.set)>
-                            {tr(&Phrase::new("reference.not_shown").data("name", native.name).phrase("why", message))}
+                            {tr(&Phrase::new(key!("reference.not_shown")).data("name", native.name).phrase("why", message))}
                         </li>
                     }
                     .into_any(),
@@ -104,8 +105,8 @@ pub fn ReferencePanel() -> impl IntoView {
     };
     view! {
         <section class="card" data-testid="reference">
-            <h2>{t("reference.heading")}</h2>
-            <p class="lead">{t("reference.lead")}</p>
+            <h2>{t(key!("reference.heading"))}</h2>
+            <p class="lead">{t(key!("reference.lead"))}</p>
             <ul class="reference-sets">{list}</ul>
         </section>
     }
@@ -136,8 +137,8 @@ pub fn Comparison(
         shared.opened.with(|opened| {
             for (j, run) in opened.iter().enumerate() {
                 if let Some(mut g) = compare::group(experiment, &run.report) {
-                    g.source =
-                        Phrase::new("compare.shared").phrase("run", run.report.env.run_name());
+                    g.source = Phrase::new(key!("compare.shared"))
+                        .phrase("run", run.report.env.run_name());
                     groups.push((SHARED_COLOURS + j, g));
                 }
             }
@@ -155,11 +156,11 @@ pub fn Comparison(
         let waiting = groups.iter().all(|(_, g)| g.origin != Origin::Browser);
         Some(view! {
             <div class="comparison" data-testid="comparison">
-                <h3>{t("compare.heading")}
-                    {waiting.then(|| view! { <small>{t("compare.press_run")}</small> })}
+                <h3>{t(key!("compare.heading"))}
+                    {waiting.then(|| view! { <small>{t(key!("compare.press_run"))}</small> })}
                 </h3>
                 {(!silent.is_empty()).then(|| view! {
-                    <p class="lead">{tr(&Phrase::new("compare.silent").arg("sources", Arg::List(silent)))}</p>
+                    <p class="lead">{tr(&Phrase::new(key!("compare.silent")).arg("sources", Arg::List(silent)))}</p>
                 })}
                 {(!groups.is_empty()).then(|| view! {
                     <ComparisonChart experiment=experiment groups=groups.clone() />
@@ -202,7 +203,7 @@ fn ComparisonTable(
                                 marked_cell(num(&c.unit.format(value)), figure_ms, Some(clock)).into_any()
                             }
                             Value::Stated { .. } => view! {
-                                <td class="num stated" title=t("compare.stated_title")>{num(&v.format(c.unit))}</td>
+                                <td class="num stated" title=t(key!("compare.stated_title"))>{num(&v.format(c.unit))}</td>
                             }
                             .into_any(),
                             Value::Absent | Value::Measured(_) => view! { <td class="num">{num(&v.format(c.unit))}</td> }.into_any(),
@@ -233,15 +234,15 @@ fn ComparisonTable(
         <div class="table-wrap">
             <table class="results compare" data-testid="comparison-table">
                 <thead><tr>
-                    <th>{t("compare.what")}</th>
-                    <th>{t("table.analogue")}</th>
+                    <th>{t(key!("compare.what"))}</th>
+                    <th>{t(key!("table.analogue"))}</th>
                     {columns.iter().map(|c| view! { <th class="num">{tr(&experiment.header(c))}</th> }).collect_view()}
                 </tr></thead>
                 {bodies}
             </table>
         </div>
         {marked.then(|| view! {
-            <p class="note" data-testid="clock-note">{t("compare.clock_note")}</p>
+            <p class="note" data-testid="clock-note">{t(key!("compare.clock_note"))}</p>
         })}
     }
 }
@@ -397,11 +398,11 @@ fn ComparisonChart(
         .collect_view();
     Some(view! {
         <svg class="chart" viewBox=format!("0 0 {} {}", coord(WIDTH), coord(height)) role="img"
-            aria-label=tr(&Phrase::new("compare.chart_aria").phrase("axis", experiment.chart_axis()))>
+            aria-label=tr(&Phrase::new(key!("compare.chart_aria")).phrase("axis", experiment.chart_axis()))>
             {x_axis(&x, TOP, bottom)}
             {marks}
             <text class="axis-label" x=coord(WIDTH - 12.0) y=coord(bottom + 28.0) text-anchor="end">{tr(
-                &Phrase::new(if any_unresolved { "compare.chart_axis_faint" } else { "compare.chart_axis" })
+                &Phrase::new(if any_unresolved { key!("compare.chart_axis_faint") } else { key!("compare.chart_axis") })
                     .phrase("axis", experiment.chart_axis())
             )}</text>
             {legend}

@@ -3,13 +3,13 @@
 
 use crate::i18n::{t, tr};
 use leptos::prelude::*;
-use waitlab_core::text::Phrase;
+use waitlab_core::text::{Key, Phrase};
 
 /// One form field.
 #[component]
 pub fn Field(
     /// The label above the field, as a catalog key.
-    label: &'static str,
+    label: Key,
     /// The `data-testid` of the input.
     testid: &'static str,
     /// The field's text.

@@ -11,7 +11,9 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 use waitlab_browser::{links, location};
 use waitlab_core::experiment::Experiment;
+use waitlab_core::key;
 use waitlab_core::schema::Report;
+use waitlab_core::text::Key;
 use waitlab_core::text::{Arg, Phrase};
 
 /// Whether the page runs as an embed (`?embed=`); provided by the page.
@@ -29,7 +31,7 @@ fn shared() -> LinkedRuns {
 #[component]
 fn CopyField(
     /// The button's label, as a catalog key.
-    label: &'static str,
+    label: Key,
     /// `data-testid` of the field.
     testid: &'static str,
     /// The text to copy, once made, or why it could not be.
@@ -44,8 +46,8 @@ fn CopyField(
         shown.set(Some(value.clone()));
         spawn_local(async move {
             status.set(Some(match location::copy_text(&value).await {
-                Ok(()) => t("share.copied"),
-                Err(e) => tr(&Phrase::new("share.copy_by_hand").data("why", e)),
+                Ok(()) => t(key!("share.copied")),
+                Err(e) => tr(&Phrase::new(key!("share.copy_by_hand")).data("why", e)),
             }));
         });
     };
@@ -53,12 +55,12 @@ fn CopyField(
         <button type="button" data-testid=format!("{testid}-button") on:click=copy
             disabled=move || !matches!(text.get(), Some(Ok(_)))>{t(label)}</button>
         {move || match text.get() {
-            Some(Err(e)) => Some(view! { <p class="error" role="alert">{tr(&Phrase::new("share.no_link").data("why", e))}</p> }.into_any()),
+            Some(Err(e)) => Some(view! { <p class="error" role="alert">{tr(&Phrase::new(key!("share.no_link")).data("why", e))}</p> }.into_any()),
             _ => shown.get().map(|t| view! {
                 <div class="copy-field">
                     <input readonly data-testid=testid prop:value=t.clone()
                         on:focus=|e| { event_target::<web_sys::HtmlInputElement>(&e).select(); } />
-                    <span class="hint">{tr(&Phrase::new("share.characters").count("count", t.chars().count() as u64))}
+                    <span class="hint">{tr(&Phrase::new(key!("share.characters")).count("count", t.chars().count() as u64))}
                         {move || status.get().map(|s| format!(" · {s}"))}</span>
                 </div>
             }.into_any()),
@@ -117,8 +119,8 @@ fn ShareBar(
     });
     view! {
         <div class="share-bar" data-testid="share-bar">
-            <CopyField label="share.this" testid="share-link" text=link />
-            <CopyField label="share.embed" testid="embed-code" text=embed />
+            <CopyField label=key!("share.this") testid="share-link" text=link />
+            <CopyField label=key!("share.embed") testid="embed-code" text=embed />
         </div>
     }
 }
@@ -173,14 +175,14 @@ pub fn ExperimentOutput(
             let shared = r.from_link.then(|| {
                 view! {
                     <p class="banner shared" data-testid="shared-label">
-                        <strong>{t("share.someone_else")}</strong>{tr(&r.env.run_name())}
-                        {t("share.opened_from_link")}
+                        <strong>{t(key!("share.someone_else"))}</strong>{tr(&r.env.run_name())}
+                        {t(key!("share.opened_from_link"))}
                     </p>
                 }
             });
             let throttled = r.env.hidden_during_run.then(|| {
                 view! {
-                    <p class="banner warn" data-testid="throttled">{t("share.throttled")}</p>
+                    <p class="banner warn" data-testid="throttled">{t(key!("share.throttled"))}</p>
                 }
             });
             view! { {shared} {throttled} }
@@ -236,13 +238,13 @@ pub fn SharePanel() -> impl IntoView {
                 let experiments = Experiment::ALL
                     .iter()
                     .filter(|e| run.report.has(**e))
-                    .map(|e| Phrase::new(format!("experiment.{}", e.id())))
+                    .map(|e| Phrase::new(Key::of(&format!("experiment.{}", e.id()))))
                     .collect::<Vec<_>>();
                 view! {
                     <li data-testid="shared-run">
                         <strong>{tr(&run.report.env.run_name())}</strong>
-                        <span class="provenance">{tr(&Phrase::new("data").arg("text", Arg::List(experiments)))}</span>
-                        <button type="button" class="link" on:click=move |_| runs.remove(i)>{t("share.remove")}</button>
+                        <span class="provenance">{tr(&Phrase::new(key!("data")).arg("text", Arg::List(experiments)))}</span>
+                        <button type="button" class="link" on:click=move |_| runs.remove(i)>{t(key!("share.remove"))}</button>
                     </li>
                 }
             })
@@ -250,25 +252,25 @@ pub fn SharePanel() -> impl IntoView {
     };
     view! {
         <section class="card" data-testid="share-panel">
-            <h2>{t("share.heading")}</h2>
+            <h2>{t(key!("share.heading"))}</h2>
             {move || runs.problems.get().into_iter().map(|p| view! {
                 <p class="error" role="alert" data-testid="link-problem">{tr(&p)}</p>
             }).collect_view()}
             {move || runs.opened.with(Vec::is_empty).then(|| view! {
-                <p class="lead">{t("share.lead")}</p>
+                <p class="lead">{t(key!("share.lead"))}</p>
             })}
             <ul class="shared-runs">{opened}</ul>
             <form class="controls" on:submit=add>
-                <label>{t("share.compare_label")}
+                <label>{t(key!("share.compare_label"))}
                     <input type="text" data-testid="compare-link" placeholder="https://…#v1:…"
                         prop:value=move || input.get() on:input=move |e| input.set(event_target_value(&e)) />
                 </label>
-                <button type="submit" data-testid="compare-add">{t("share.add")}</button>
+                <button type="submit" data-testid="compare-add">{t(key!("share.add"))}</button>
             </form>
             {move || add_error.get().map(|e| view! { <p class="error" role="alert" data-testid="compare-error">{tr(&e)}</p> })}
             {move || runs.mine.with(|m| !m.is_empty()).then(|| view! {
                 <div class="share-bar">
-                    <CopyField label="share.all" testid="share-all" text=all />
+                    <CopyField label=key!("share.all") testid="share-all" text=all />
                 </div>
             })}
         </section>

@@ -2,6 +2,7 @@
 
 use crate::i18n::{t, tr};
 use leptos::prelude::*;
+use waitlab_core::key;
 use waitlab_core::schema::Report;
 use waitlab_core::text::Phrase;
 
@@ -18,8 +19,8 @@ pub fn RawReport(
     );
     view! {
         <details class="raw">
-            <summary>{tr(&Phrase::new("results.raw").count("version", report.version))}</summary>
-            <a class="button" download="waitlab-result.json" href=download>{t("results.download_json")}</a>
+            <summary>{tr(&Phrase::new(key!("results.raw")).count("version", report.version))}</summary>
+            <a class="button" download="waitlab-result.json" href=download>{t(key!("results.download_json"))}</a>
             <pre data-testid="report-json">{json}</pre>
         </details>
     }

@@ -5,17 +5,19 @@ use crate::components::blocks::{ClockNote, figure};
 use crate::i18n::{t, tr};
 use leptos::prelude::*;
 use waitlab_core::clock::ClockInfo;
+use waitlab_core::key;
 use waitlab_core::outcome::{Outcome, reason};
 use waitlab_core::schema::Cell;
+use waitlab_core::text::Key;
 use waitlab_core::text::Phrase;
 use waitlab_core::timed::{CellKey, Thread};
 
 /// The catalog key of a thread's name.
-fn thread_key(thread: Thread) -> &'static str {
+fn thread_key(thread: Thread) -> Key {
     match thread {
-        Thread::Main => "thread.main",
-        Thread::Worker => "thread.worker",
-        Thread::Os => "thread.os",
+        Thread::Main => key!("thread.main"),
+        Thread::Worker => key!("thread.worker"),
+        Thread::Os => key!("thread.os"),
     }
 }
 
@@ -40,19 +42,19 @@ fn stat_cells(cell: &Cell, clock: Option<ClockInfo>) -> AnyView {
         }
         Outcome::Unavailable { reason } => view! {
             <td colspan="7" class="unavailable">
-                {tr(&Phrase::new("table.unavailable").phrase("reason", reason::phrase(reason)))}
+                {tr(&Phrase::new(key!("table.unavailable")).phrase("reason", reason::phrase(reason)))}
             </td>
         }
         .into_any(),
         Outcome::TimeoutNeverFired { waited_ms } => view! {
             <td colspan="7" class="finding">
-                {tr(&Phrase::new("table.never_fired").ms("waited", *waited_ms))}
+                {tr(&Phrase::new(key!("table.never_fired")).ms("waited", *waited_ms))}
             </td>
         }
         .into_any(),
         Outcome::Failed { message } => view! {
             <td colspan="7" class="failed">
-                {tr(&Phrase::new("table.failed").phrase("message", reason::phrase(message)))}
+                {tr(&Phrase::new(key!("table.failed")).phrase("message", reason::phrase(message)))}
             </td>
         }
         .into_any(),
@@ -104,16 +106,16 @@ pub fn ResultsTable(
             <table class="results" data-testid="results-table">
                 <thead>
                     <tr>
-                        <th>{t("table.mechanism")}</th>
-                        <th>{t("table.analogue")}</th>
-                        <th>{t("table.thread")}</th>
-                        <th class="num">{t("table.asked")}</th>
+                        <th>{t(key!("table.mechanism"))}</th>
+                        <th>{t(key!("table.analogue"))}</th>
+                        <th>{t(key!("table.thread"))}</th>
+                        <th class="num">{t(key!("table.asked"))}</th>
                         <th class="num">"p50"</th>
                         <th class="num">"p90"</th>
                         <th class="num">"p99"</th>
                         <th class="num">"max"</th>
-                        <th class="num">{t("table.mean")}</th>
-                        <th class="num" title=t("table.overshoot_title")>{t("table.overshoot")}</th>
+                        <th class="num">{t(key!("table.mean"))}</th>
+                        <th class="num" title=t(key!("table.overshoot_title"))>{t(key!("table.overshoot"))}</th>
                         <th class="num">"n"</th>
                     </tr>
                 </thead>

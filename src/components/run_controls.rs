@@ -7,7 +7,9 @@ use crate::hooks::{Notice, UseExperiment};
 use crate::i18n::{t, tr};
 use crate::runner::Progress;
 use leptos::prelude::*;
+use waitlab_core::key;
 use waitlab_core::schema::Report;
+use waitlab_core::text::Key;
 use waitlab_core::text::Phrase;
 
 /// Run (a submit button, so Enter in a field starts a run) while idle,
@@ -32,11 +34,11 @@ fn RunButtons(
             fallback=move || view! {
                 <button type="submit" class="primary" data-testid="run"
                     disabled=move || !can_run.get()>
-                    {move || t(if showing_shared.get() { "run.run_mine" } else { "run.run" })}
+                    {move || t(if showing_shared.get() { key!("run.run_mine") } else { key!("run.run") })}
                 </button>
             }
         >
-            <button type="button" data-testid="cancel" on:click=move |_| cancel.run(())>{t("run.cancel")}</button>
+            <button type="button" data-testid="cancel" on:click=move |_| cancel.run(())>{t(key!("run.cancel"))}</button>
         </Show>
     }
 }
@@ -52,7 +54,7 @@ fn RunStatus(
     notice: Signal<Option<Notice>>,
     /// What the progress counts: a catalog key of a phrase with `done` and
     /// `count`.
-    unit: &'static str,
+    unit: Key,
 ) -> impl IntoView {
     view! {
         {move || progress.get().map(|p| view! { <ProgressBar progress=p unit=unit /> })}
@@ -70,18 +72,18 @@ fn ProgressBar(
     progress: Progress,
     /// What `done` and `total` count: a catalog key of a phrase with `done`
     /// and `count`.
-    unit: &'static str,
+    unit: Key,
 ) -> impl IntoView {
     let fraction = progress.fraction();
     let pct = fraction * 100.0;
     let doing: Vec<Phrase> = [
-        ("run.main_thread", progress.main),
-        ("run.worker", progress.worker),
+        (key!("run.main_thread"), progress.main),
+        (key!("run.worker"), progress.worker),
     ]
     .into_iter()
     .filter_map(|(thread, what)| {
         what.map(|w| {
-            Phrase::new("run.thread_doing")
+            Phrase::new(key!("run.thread_doing"))
                 .phrase("thread", Phrase::new(thread))
                 .phrase("what", w)
         })
@@ -93,7 +95,7 @@ fn ProgressBar(
             <div class="fill" style:transform=format!("scaleX({})", waitlab_core::number::fixed(fraction, 3))></div>
         </div>
         <p class="progress-text">{tr(&Phrase::new(unit).count("done", progress.done).count("count", progress.total))}
-            {(!doing.is_empty()).then(|| tr(&Phrase::new("run.measuring").arg("what", waitlab_core::text::Arg::List(doing))))}</p>
+            {(!doing.is_empty()).then(|| tr(&Phrase::new(key!("run.measuring")).arg("what", waitlab_core::text::Arg::List(doing))))}</p>
     }
 }
 
@@ -110,7 +112,7 @@ pub fn RunForm<C: Clone + PartialEq + Send + Sync + 'static>(
     hint: Signal<Option<Phrase>>,
     /// What the progress counts: a catalog key of a phrase with `done` and
     /// `count`.
-    unit: &'static str,
+    unit: Key,
     /// The form's fields.
     children: Children,
 ) -> impl IntoView {

@@ -10,6 +10,7 @@ use leptos::html::Div;
 use leptos::prelude::*;
 use waitlab_browser::page::AnimationLoop;
 use waitlab_browser::wait;
+use waitlab_core::key;
 
 /// Period of one back-and-forth, ms.
 const PERIOD_MS: f64 = 1600.0;
@@ -58,7 +59,7 @@ pub fn Ticker(
     on_cleanup(move || frames.set_value(None));
     view! {
         <div class="ticker" data-testid="ticker"
-            title=crate::i18n::t("ticker.title")>
+            title=crate::i18n::t(key!("ticker.title"))>
             <div class="slider" node_ref=slider><div class="ball"></div></div>
         </div>
     }

@@ -8,9 +8,11 @@ use leptos::task::spawn_local;
 use std::future::Future;
 use std::pin::Pin;
 use std::rc::Rc;
+use waitlab_core::key;
 use waitlab_core::ladder::LadderConfig;
 use waitlab_core::schema::Report;
 use waitlab_core::starvation::{MainConfig, PoolConfig};
+use waitlab_core::text::Key;
 use waitlab_core::text::Phrase;
 use waitlab_core::timed::TimedWaitsConfig;
 use waitlab_core::wake::WakeConfig;
@@ -29,7 +31,7 @@ pub struct Notice {
 }
 
 impl Notice {
-    fn note(key: &str) -> Self {
+    fn note(key: Key) -> Self {
         Self {
             text: Phrase::new(key),
             failed: false,
@@ -147,7 +149,7 @@ impl State {
     fn cancel(self) {
         if self.stop() {
             self.progress.set(None);
-            self.notice.set(Some(Notice::note("run.cancelled")));
+            self.notice.set(Some(Notice::note(key!("run.cancelled"))));
         }
     }
 
@@ -184,11 +186,11 @@ impl State {
                 Ok(r) => {
                     if let Some(failure) = &r.failure {
                         self.notice.set(Some(Notice {
-                            text: Phrase::new("data").data("text", failure.clone()),
+                            text: Phrase::new(key!("data")).data("text", failure.clone()),
                             failed: true,
                         }));
                     } else if r.env.hidden_during_run {
-                        self.notice.set(Some(Notice::note("run.hidden")));
+                        self.notice.set(Some(Notice::note(key!("run.hidden"))));
                     }
                     self.report.set(Some(r));
                 }

@@ -6,6 +6,7 @@
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use waitlab_browser::{links, location, page};
+use waitlab_core::key;
 use waitlab_core::link;
 use waitlab_core::schema::Report;
 use waitlab_core::text::{Arg, Phrase};
@@ -43,7 +44,8 @@ impl LinkedRuns {
         for payload in link::payloads(link) {
             let payload = payload.to_owned();
             if self.opened.with(|o| o.len()) >= MAX_SHARED {
-                problems.push(Phrase::new("share.too_many").count("count", MAX_SHARED as u64));
+                problems
+                    .push(Phrase::new(key!("share.too_many")).count("count", MAX_SHARED as u64));
                 break;
             }
             if self.opened.with(|o| o.iter().any(|r| r.payload == payload)) {
@@ -60,8 +62,8 @@ impl LinkedRuns {
         }
         self.sync_fragment();
         match (added, problems.is_empty()) {
-            (0, false) => Err(Phrase::new("share.problems").arg("list", Arg::List(problems))),
-            (0, true) => Err(Phrase::new("share.no_result")),
+            (0, false) => Err(Phrase::new(key!("share.problems")).arg("list", Arg::List(problems))),
+            (0, true) => Err(Phrase::new(key!("share.no_result"))),
             _ => {
                 self.problems.update(|p| p.extend(problems));
                 Ok(added)

@@ -12,6 +12,7 @@ use std::sync::Arc;
 use waitlab_browser::deflate::inflate;
 use waitlab_browser::fetch::fetch_bytes_within;
 use waitlab_core::experiment::Experiment;
+use waitlab_core::key;
 use waitlab_core::link::MAX_BODY_BYTES;
 use waitlab_core::link::set::{self, INDEX_PATH, IndexedSet};
 use waitlab_core::schema::{NativeEnv, Report};
@@ -86,7 +87,7 @@ async fn fetch_pack(loading: RwSignal<Loading>, url: String) -> Result<Vec<u8>, 
     }
     inflate(&result?, MAX_BODY_BYTES)
         .await
-        .map_err(|_| Phrase::new("reference.not_inflatable").data("url", url))
+        .map_err(|_| Phrase::new(key!("reference.not_inflatable")).data("url", url))
 }
 
 /// `entry`'s parts for `experiments`, in one report.
@@ -100,7 +101,7 @@ async fn load_set(
         let url = set::part_path(&entry.set, e);
         let bytes = fetch_pack(loading, url.clone()).await?;
         set::decode_part(&bytes).map_err(|e| {
-            Phrase::new("reference.bad_pack")
+            Phrase::new(key!("reference.bad_pack"))
                 .data("url", url)
                 .phrase("why", e.phrase())
         })
@@ -108,7 +109,7 @@ async fn load_set(
     .await
     .into_iter()
     .collect::<Result<Vec<Report>, Phrase>>()?;
-    let mut all = Report::combine(&parts).ok_or_else(|| Phrase::new("reference.no_parts"))?;
+    let mut all = Report::combine(&parts).ok_or_else(|| Phrase::new(key!("reference.no_parts")))?;
     all.from_link = true;
     all.stated = parts.into_iter().flat_map(|p| p.stated).collect();
     Ok(Arc::new(all))
@@ -119,7 +120,7 @@ async fn load(loading: RwSignal<Loading>, experiments: Vec<Experiment>) -> (Load
         Ok(bytes) => match set::decode_index(&bytes) {
             Ok(index) => index,
             Err(e) => {
-                let why = Phrase::new("reference.bad_index").phrase("why", e.phrase());
+                let why = Phrase::new(key!("reference.bad_index")).phrase("why", e.phrase());
                 return (Loading::Failed(why), Vec::new());
             }
         },

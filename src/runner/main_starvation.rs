@@ -14,6 +14,7 @@ use std::rc::Rc;
 use waitlab_browser::clock::{busy_wait_until, now};
 use waitlab_browser::page::AnimationLoop;
 use waitlab_browser::wait;
+use waitlab_core::key;
 use waitlab_core::schema::Report;
 use waitlab_core::starvation::{JobMode, MainConfig, MainRun, MainStarvation};
 use waitlab_core::text::Phrase;
@@ -123,7 +124,7 @@ pub async fn run_main_starvation(config: MainConfig, publish: Publish) -> Report
     for mode in JobMode::ALL {
         reporter.update(|p| {
             p.main = Some(
-                Phrase::new("progress.main")
+                Phrase::new(key!("progress.main"))
                     .count("jobs", config.jobs)
                     .phrase("mode", mode.label())
                     .count("wait", config.wait_ms),

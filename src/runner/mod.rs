@@ -20,8 +20,9 @@ pub use wake_latency::run_wake_latency;
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use waitlab_browser::{clock, page};
+use waitlab_core::key;
 use waitlab_core::schema::{Environment, Report};
-use waitlab_core::text::Phrase;
+use waitlab_core::text::{Key, Phrase};
 
 /// Where a run stands.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -52,8 +53,8 @@ pub type Publish = Rc<dyn Fn(Progress)>;
 
 /// The failure of a run that got a message it did not expect from `from`
 /// (a catalog key).
-fn unexpected(from: &'static str, message: &waitlab_core::protocol::FromWorker) -> Phrase {
-    Phrase::new("error.unexpected_message")
+fn unexpected(from: Key, message: &waitlab_core::protocol::FromWorker) -> Phrase {
+    Phrase::new(key!("error.unexpected_message"))
         .phrase("from", Phrase::new(from))
         .code("message", message.name())
 }

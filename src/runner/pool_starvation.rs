@@ -13,6 +13,7 @@ use crate::i18n::tr;
 use futures::future::try_join_all;
 use waitlab_browser::clock::epoch_now;
 use waitlab_browser::{memory, wait, worker_host::ProbeWorker};
+use waitlab_core::key;
 use waitlab_core::protocol::{FromWorker, ToWorker, shared_slots};
 use waitlab_core::schema::Report;
 use waitlab_core::starvation::{JobMode, JobSpan, PoolConfig, PoolRun, PoolStarvation};
@@ -34,7 +35,7 @@ async fn clock_offset(worker: &mut ProbeWorker) -> Result<f64, Phrase> {
                 received_ms,
                 sent_ms,
             } => exchanges.push([sent, received_ms, sent_ms, epoch_now()]),
-            other => return Err(super::unexpected("role.pool_worker", &other)),
+            other => return Err(super::unexpected(key!("role.pool_worker"), &other)),
         }
     }
     Ok(skew_ms(&exchanges))
@@ -86,7 +87,7 @@ async fn run_mode(
                     });
                     reporter.update(|p| p.done += 1);
                 }
-                other => return Err(super::unexpected("role.pool_worker", &other)),
+                other => return Err(super::unexpected(key!("role.pool_worker"), &other)),
             }
         }
     }
@@ -110,7 +111,8 @@ async fn run_mode(
 
 async fn measure(config: &PoolConfig, reporter: &Reporter) -> Result<(Vec<PoolRun>, bool), Phrase> {
     reporter.update(|p| {
-        p.worker = Some(Phrase::new("progress.starting_workers").count("count", config.workers))
+        p.worker =
+            Some(Phrase::new(key!("progress.starting_workers")).count("count", config.workers))
     });
     let mut workers = try_join_all((0..config.workers).map(|_| ProbeWorker::start())).await?;
     let memory = memory::new_shared_i32(shared_slots::LEN).ok();
@@ -123,7 +125,7 @@ async fn measure(config: &PoolConfig, reporter: &Reporter) -> Result<(Vec<PoolRu
     for mode in JobMode::ALL {
         reporter.update(|p| {
             p.worker = Some(
-                Phrase::new("progress.pool")
+                Phrase::new(key!("progress.pool"))
                     .count("jobs", config.jobs)
                     .phrase("mode", mode.label())
                     .count("wait", config.wait_ms)
@@ -148,6 +150,6 @@ pub async fn run_pool_starvation(config: PoolConfig, publish: Publish) -> Report
                 blocking_sleeps,
             })
         }
-        Err(why) => r.failure = Some(tr(&Phrase::new("run.failed").phrase("why", why))),
+        Err(why) => r.failure = Some(tr(&Phrase::new(key!("run.failed")).phrase("why", why))),
     })
 }

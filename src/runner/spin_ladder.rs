@@ -4,6 +4,7 @@
 use super::{Publish, Reporter, RunScope};
 use crate::i18n::tr;
 use waitlab_browser::{memory, worker_host::ProbeWorker};
+use waitlab_core::key;
 use waitlab_core::ladder::{LadderConfig, SpinLadder};
 use waitlab_core::outcome::reason;
 use waitlab_core::protocol::{FromWorker, ToWorker, shared_slots};
@@ -12,14 +13,14 @@ use waitlab_core::text::Phrase;
 
 async fn measure(config: &LadderConfig, reporter: &Reporter) -> Result<SpinLadder, Phrase> {
     let memory = memory::new_shared_i32(shared_slots::LEN).map_err(|reason| {
-        Phrase::new("ladder.unavailable").phrase("reason", reason::phrase(reason))
+        Phrase::new(key!("ladder.unavailable")).phrase("reason", reason::phrase(reason))
     })?;
-    reporter.update(|p| p.worker = Some(Phrase::new("progress.starting_worker")));
+    reporter.update(|p| p.worker = Some(Phrase::new(key!("progress.starting_worker"))));
     let mut worker = ProbeWorker::start().await?;
     worker.share(&memory)?;
     reporter.update(|p| {
         p.worker = Some(
-            Phrase::new("progress.ladder")
+            Phrase::new(key!("progress.ladder"))
                 .count("count", config.repeats)
                 .count("steps", config.steps)
                 .count("ms", config.spin_until_ms),
@@ -34,7 +35,7 @@ async fn measure(config: &LadderConfig, reporter: &Reporter) -> Result<SpinLadde
             reporter.update(|p| p.done = p.total);
             Ok(ladder)
         }
-        other => Err(super::unexpected("role.ladder_worker", &other)),
+        other => Err(super::unexpected(key!("role.ladder_worker"), &other)),
     }
 }
 

@@ -16,6 +16,7 @@ use crate::i18n::tr;
 use std::cell::RefCell;
 use waitlab_browser::probes;
 use waitlab_browser::{memory, wait, worker_host::ProbeWorker};
+use waitlab_core::key;
 use waitlab_core::outcome::Outcome;
 use waitlab_core::outcome::reason;
 use waitlab_core::protocol::{FromWorker, ToWorker, shared_slots};
@@ -103,7 +104,7 @@ pub async fn run_timed_waits(config: TimedWaitsConfig, publish: Publish) -> Repo
                 .await;
                 outcomes.borrow_mut()[i] = Some(outcome);
             }
-            reporter.update(|p| p.main = Some(Phrase::new("progress.chains")));
+            reporter.update(|p| p.main = Some(Phrase::new(key!("progress.chains"))));
             wait::let_page_render().await;
             let levels = probes::nested_chain(config.chain_depth, config.chain_runs, &mut || {
                 reporter.count()
@@ -147,7 +148,7 @@ pub async fn run_timed_waits(config: TimedWaitsConfig, publish: Publish) -> Repo
         chain,
     });
     scope.finish(|r| {
-        r.failure = failure.map(|why| tr(&Phrase::new("run.stopped").phrase("why", why)));
+        r.failure = failure.map(|why| tr(&Phrase::new(key!("run.stopped")).phrase("why", why)));
         r.timed_waits = results;
     })
 }
@@ -189,7 +190,7 @@ async fn run_worker_cells(
                     break;
                 }
                 other => {
-                    return Err(super::unexpected("role.probe_worker", &other));
+                    return Err(super::unexpected(key!("role.probe_worker"), &other));
                 }
             }
         }

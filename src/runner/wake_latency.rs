@@ -11,6 +11,7 @@ use crate::i18n::tr;
 use futures::future::{Either, select, try_join};
 use waitlab_browser::memory::{self, Slots};
 use waitlab_browser::{wait, worker_host::ProbeWorker};
+use waitlab_core::key;
 use waitlab_core::outcome::Outcome;
 use waitlab_core::outcome::reason;
 use waitlab_core::protocol::{FromWorker, ToWorker, shared_slots};
@@ -34,14 +35,16 @@ async fn replies(
     });
     match select(both, Box::pin(wait::timeout(limit_ms))).await {
         Either::Left((result, _)) => result,
-        Either::Right(_) => Err(Phrase::new("wake.too_slow").count("seconds", limit_ms / 1000)),
+        Either::Right(_) => {
+            Err(Phrase::new(key!("wake.too_slow")).count("seconds", limit_ms / 1000))
+        }
     }
 }
 
 fn setter_ok(reply: FromWorker) -> Result<(), Phrase> {
     match reply {
         FromWorker::SetterDone { result } => result.map_err(|e| reason::phrase(&e)),
-        other => Err(super::unexpected("role.setter", &other)),
+        other => Err(super::unexpected(key!("role.setter"), &other)),
     }
 }
 
@@ -57,7 +60,7 @@ fn unavailable(strategy: Strategy, slots: &Result<Slots, &'static str>) -> Optio
 
 async fn measure(config: &WakeConfig, reporter: &Reporter) -> Result<WakeLatency, Phrase> {
     let slots = memory::new_shared_i32(shared_slots::LEN).map(Slots::new);
-    reporter.update(|p| p.worker = Some(Phrase::new("progress.starting_pair")));
+    reporter.update(|p| p.worker = Some(Phrase::new(key!("progress.starting_pair"))));
     let (mut setter, mut waiter) = try_join(ProbeWorker::start(), ProbeWorker::start()).await?;
     let mut skew = None;
     if let Ok(slots) = &slots {
@@ -74,7 +77,7 @@ async fn measure(config: &WakeConfig, reporter: &Reporter) -> Result<WakeLatency
                 setter_ok(s)?;
                 skew = Some(skew_ms(&result.map_err(|e| reason::phrase(&e))?));
             }
-            (other, _) => return Err(super::unexpected("role.waiter", &other)),
+            (other, _) => return Err(super::unexpected(key!("role.waiter"), &other)),
         }
     }
     let delays_us = config.delays_us();
@@ -94,7 +97,7 @@ async fn measure(config: &WakeConfig, reporter: &Reporter) -> Result<WakeLatency
         }
         if strategy == Strategy::PostMessage {
             let channel = web_sys::MessageChannel::new().map_err(|e| {
-                Phrase::new("data").data("text", waitlab_browser::js_error_message(&e))
+                Phrase::new(key!("data")).data("text", waitlab_browser::js_error_message(&e))
             })?;
             waiter.share_port(&channel.port1())?;
             setter.share_port(&channel.port2())?;
@@ -122,7 +125,7 @@ async fn measure(config: &WakeConfig, reporter: &Reporter) -> Result<WakeLatency
                     message: e.to_string(),
                 })
             }
-            (other, _) => return Err(super::unexpected("role.waiter", &other)),
+            (other, _) => return Err(super::unexpected(key!("role.waiter"), &other)),
         };
         results.push(WakeResult { strategy, outcome });
         reporter.update(|p| p.done += config.rounds);
@@ -141,6 +144,6 @@ pub async fn run_wake_latency(config: WakeConfig, publish: Publish) -> Report {
     let result = measure(&config, &reporter).await;
     scope.finish(|r| match result {
         Ok(wake) => r.wake_latency = Some(wake),
-        Err(why) => r.failure = Some(tr(&Phrase::new("run.failed").phrase("why", why))),
+        Err(why) => r.failure = Some(tr(&Phrase::new(key!("run.failed")).phrase("why", why))),
     })
 }

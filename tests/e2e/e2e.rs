@@ -44,11 +44,12 @@ use serde_json::Value;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::OnceLock;
+use waitlab_core::key;
 use waitlab_core::lang::Lang;
 use waitlab_core::outcome::{Outcome, reason};
 use waitlab_core::schema::{Report, TimedWaits};
 use waitlab_core::starvation::JobMode;
-use waitlab_core::text::{Catalog, Part};
+use waitlab_core::text::{Catalog, Key, Part};
 use waitlab_core::timed::Mechanism;
 use waitlab_core::wake::Strategy;
 use waitlab_e2e::server::{Fault, Mode, Server};
@@ -1349,7 +1350,7 @@ fn reference_data_broken() {
     s.open(&server.origin);
     run_until_alert(&mut s, "timed-waits");
     let notice = s.text(&in_tw("notice")).unwrap();
-    let expected = fixed_part(&catalog(Lang::En), "page.texts_failed");
+    let expected = fixed_part(&catalog(Lang::En), key!("page.texts_failed"));
     assert!(notice.contains(&expected), "{notice}");
     review_shot(&mut s, "runs-texts-missing");
 }
@@ -1746,8 +1747,12 @@ fn catalog(lang: Lang) -> Catalog {
 
 /// The longest stretch of `key`'s template (its first form) between
 /// placeholders: text any rendering of it contains.
-fn fixed_part(catalog: &Catalog, key: &str) -> String {
-    let template = catalog.entries()[key].templates()[0].to_owned();
+fn fixed_part(catalog: &Catalog, key: Key) -> String {
+    let template = catalog
+        .entry(key)
+        .expect("a key of the catalog")
+        .templates()[0]
+        .to_owned();
     template
         .split(['{', '}'])
         .step_by(2)
@@ -1775,9 +1780,12 @@ fn assert_results_in(s: &mut Session, lang: Lang) {
         Value::from(lang.code())
     );
     let heading = s.text(&format!("{} h2", tid("timed-waits"))).unwrap();
-    assert!(heading.contains(&words.text("timed.heading")), "{heading}");
+    assert!(
+        heading.contains(&words.text(key!("timed.heading"))),
+        "{heading}"
+    );
     let findings = s.text(&in_tw("findings")).expect("findings after a run");
-    let expected = fixed_part(&words, "finding.timed.resolved_promise");
+    let expected = fixed_part(&words, key!("finding.timed.resolved_promise"));
     assert!(
         findings.contains(&expected),
         "{}: “{expected}” not in {findings}",
@@ -1877,12 +1885,15 @@ fn language_in_embed(browser: Browser) {
     let es = catalog(Lang::Es);
     assert_eq!(
         s.text(&tid("open-in-waitlab")).unwrap(),
-        es.text("embed.open")
+        es.text(key!("embed.open"))
     );
     let href = s.eval("return document.querySelector('[data-testid=open-in-waitlab]').href;");
     assert!(href.as_str().unwrap().contains("lang=es"), "{href}");
     let heading = s.text(&format!("{} h2", tid("timed-waits"))).unwrap();
-    assert!(heading.contains(&es.text("timed.heading")), "{heading}");
+    assert!(
+        heading.contains(&es.text(key!("timed.heading"))),
+        "{heading}"
+    );
     review_shot(&mut s, "lang-es-embed");
 }
 
@@ -1899,7 +1910,10 @@ fn shell_before_the_wasm(browser: Browser) {
         s.navigate(&server.origin);
         s.wait_for_element("#shell h2", 10);
         let heading = s.text("#shell .experiment h2").unwrap();
-        assert!(heading.contains(&en.text("timed.heading")), "{heading}");
+        assert!(
+            heading.contains(&en.text(key!("timed.heading"))),
+            "{heading}"
+        );
         let colour = s.eval(
             "return getComputedStyle(document.querySelector('#shell .experiment h2 [data-t]')).color;",
         );

@@ -9,7 +9,7 @@
 
 use crate::{Result, root};
 use waitlab_core::lang::Lang;
-use waitlab_core::text::{Catalog, Part};
+use waitlab_core::text::{Catalog, Key, Part};
 
 const OPEN: &str = "<!-- shell -->";
 const CLOSE: &str = "<!-- /shell -->";
@@ -22,7 +22,7 @@ fn escape(text: &str) -> String {
 
 /// The shell's HTML, from the English catalog.
 pub fn html(en: &Catalog) -> String {
-    let t = |key: &str| escape(&en.text(key));
+    let t = |key: &str| escape(&en.text(Key::of(key)));
     let mut out = String::new();
     out.push_str(&format!(
         "{OPEN}\n    <div id=\"shell\" class=\"shell\" aria-busy=\"true\">\n      \

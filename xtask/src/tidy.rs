@@ -127,17 +127,21 @@ fn wasm_bindgen_pins_agree() {
 /// every key-like literal the code uses is in the catalog.
 #[test]
 fn catalogs_are_complete_and_used() {
+    use std::collections::BTreeMap;
     use std::collections::BTreeSet;
     use waitlab_core::lang::{Lang, Plural};
-    use waitlab_core::text::{Catalog, Entry, Part, placeholders};
-    let part = |lang: Lang, part: Part| {
+    use waitlab_core::text::{Entry, Key, Part, entries_from_json, placeholders};
+    let part = |lang: Lang, part: Part| -> BTreeMap<String, Entry> {
         let path = root().join("www/i18n").join(part.file(lang));
-        Catalog::from_json(lang, &read(&path)).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+        entries_from_json(&read(&path))
+            .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+            .into_iter()
+            .collect()
     };
     for p in Part::ALL {
-        let english: BTreeSet<_> = part(Lang::En, p).entries().keys().cloned().collect();
+        let english: BTreeSet<_> = part(Lang::En, p).into_keys().collect();
         for lang in Lang::ALL {
-            let mine: BTreeSet<_> = part(lang, p).entries().keys().cloned().collect();
+            let mine: BTreeSet<_> = part(lang, p).into_keys().collect();
             assert_eq!(
                 mine,
                 english,
@@ -147,8 +151,19 @@ fn catalogs_are_complete_and_used() {
             );
         }
     }
-    let load = |lang: Lang| part(lang, Part::Page).merged(part(lang, Part::Runs));
+    let load = |lang: Lang| {
+        let mut both = part(lang, Part::Page);
+        both.extend(part(lang, Part::Runs));
+        both
+    };
     let en = load(Lang::En);
+    // The code holds keys as hashes of their names: no two may meet.
+    let mut hashes = BTreeMap::new();
+    for name in en.keys() {
+        if let Some(other) = hashes.insert(Key::of(name), name) {
+            panic!("“{name}” and “{other}” have the same key: rename one");
+        }
+    }
     let shape = |e: &Entry| -> BTreeSet<String> {
         e.templates()
             .iter()
@@ -158,8 +173,7 @@ fn catalogs_are_complete_and_used() {
     };
     for lang in Lang::ALL {
         let c = load(lang);
-        let (mine, english): (BTreeSet<_>, BTreeSet<_>) =
-            (c.entries().keys().collect(), en.entries().keys().collect());
+        let (mine, english): (BTreeSet<_>, BTreeSet<_>) = (c.keys().collect(), en.keys().collect());
         let missing: Vec<_> = english.difference(&mine).collect();
         let extra: Vec<_> = mine.difference(&english).collect();
         assert!(missing.is_empty(), "{}: missing {missing:?}", lang.code());
@@ -173,8 +187,8 @@ fn catalogs_are_complete_and_used() {
             .chain([1_000_000, 2_000_000])
             .map(|n| lang.plural(n).name())
             .collect();
-        for (key, entry) in c.entries() {
-            let want = &en.entries()[key];
+        for (key, entry) in &c {
+            let want = &en[key];
             for template in entry.templates() {
                 let got: BTreeSet<_> = placeholders(template)
                     .into_iter()
@@ -201,11 +215,9 @@ fn catalogs_are_complete_and_used() {
     }
     // The keys the code can ask for.
     let mut used: BTreeSet<String> = BTreeSet::new();
-    let namespaces: BTreeSet<&str> = en
-        .entries()
-        .keys()
-        .filter_map(|k| k.split('.').next())
-        .collect();
+    // Keys the code builds whose names it never writes out.
+    let mut used_keys: BTreeSet<Key> = BTreeSet::new();
+    let namespaces: BTreeSet<&str> = en.keys().filter_map(|k| k.split('.').next()).collect();
     let mut unknown = Vec::new();
     let mut files = Vec::new();
     for dir in ["src", "crates/core/src", "crates/browser/src"] {
@@ -223,7 +235,7 @@ fn catalogs_are_complete_and_used() {
             if !key_like {
                 continue;
             }
-            if en.entries().contains_key(literal) {
+            if en.contains_key(literal) {
                 used.insert(literal.to_owned());
             } else if namespaces.contains(literal.split('.').next().unwrap_or("")) {
                 unknown.push(format!("{}: “{literal}”", f.display()));
@@ -248,7 +260,7 @@ fn catalogs_are_complete_and_used() {
     used.extend(waitlab_core::outcome::reason::ALL.map(|r| format!("reason.{r}")));
     for e in Experiment::ALL {
         used.insert(format!("experiment.{}", e.id()));
-        used.extend(e.columns().iter().map(|c| e.header(c).key));
+        used_keys.extend(e.columns().iter().map(|c| e.header(c).key));
     }
     let sets = waitlab_core::reference::ReferenceIndex::from_json(&read(
         &root().join("www/data/native/index.json"),
@@ -260,15 +272,16 @@ fn catalogs_are_complete_and_used() {
         ))
         .unwrap();
         for f in set.stated {
-            let p = f.what_phrase();
-            if p.key.starts_with("stated.") {
-                let id = f.id.unwrap_or_default();
+            if let Some(id) = f.id {
                 used.extend(
                     ["what", "analogue", "quote"].map(|part| format!("stated.{id}.{part}")),
                 );
             }
         }
     }
-    let unused: Vec<_> = en.entries().keys().filter(|k| !used.contains(*k)).collect();
+    let unused: Vec<_> = en
+        .keys()
+        .filter(|k| !used.contains(*k) && !used_keys.contains(&Key::of(k)))
+        .collect();
     assert!(unused.is_empty(), "catalog keys nothing uses: {unused:?}");
 }

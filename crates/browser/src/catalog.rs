@@ -45,7 +45,7 @@ pub fn add_texts(catalog: &mut Catalog, texts: &Object) -> Result<(), String> {
                     .ok_or_else(|| format!("{key} is neither a text nor plural forms"))?,
             ),
         };
-        catalog.insert(key, entry);
+        catalog.insert(&key, entry);
     }
     Ok(())
 }

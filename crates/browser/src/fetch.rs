@@ -4,7 +4,8 @@
 use super::js_error_message;
 use futures::future::{Either, select};
 use gloo_timers::future::TimeoutFuture;
-use waitlab_core::text::Phrase;
+use waitlab_core::key;
+use waitlab_core::text::{Key, Phrase};
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 
@@ -12,20 +13,21 @@ use wasm_bindgen_futures::JsFuture;
 /// Main thread only.
 pub async fn fetch_bytes(url: &str) -> Result<Vec<u8>, Phrase> {
     let failed =
-        |key: &str, detail: String| Phrase::new(key).data("url", url).data("detail", detail);
-    let window = web_sys::window().ok_or_else(|| failed("fetch.no_window", String::new()))?;
+        |key: Key, detail: String| Phrase::new(key).data("url", url).data("detail", detail);
+    let window = web_sys::window().ok_or_else(|| failed(key!("fetch.no_window"), String::new()))?;
     let response = JsFuture::from(window.fetch_with_str(url))
         .await
-        .map_err(|e| failed("fetch.failed", js_error_message(&e)))?;
+        .map_err(|e| failed(key!("fetch.failed"), js_error_message(&e)))?;
     let response: web_sys::Response = response
         .dyn_into()
-        .map_err(|_| failed("fetch.no_response", String::new()))?;
+        .map_err(|_| failed(key!("fetch.no_response"), String::new()))?;
     if !response.ok() {
-        return Err(Phrase::new("fetch.http")
+        return Err(Phrase::new(key!("fetch.http"))
             .data("url", url)
             .count("status", response.status()));
     }
-    let unreadable = |e: wasm_bindgen::JsValue| failed("fetch.unreadable", js_error_message(&e));
+    let unreadable =
+        |e: wasm_bindgen::JsValue| failed(key!("fetch.unreadable"), js_error_message(&e));
     let body = JsFuture::from(response.array_buffer().map_err(unreadable)?)
         .await
         .map_err(unreadable)?;
@@ -48,7 +50,7 @@ pub async fn fetch_bytes_within(
     on_slow();
     match select(fetch, TimeoutFuture::new(limit_ms.saturating_sub(slow_ms))).await {
         Either::Left((result, _)) => result,
-        Either::Right(_) => Err(Phrase::new("fetch.too_slow")
+        Either::Right(_) => Err(Phrase::new(key!("fetch.too_slow"))
             .data("url", url)
             .count("seconds", limit_ms / 1000)),
     }

@@ -15,6 +15,7 @@ use super::js_error_message;
 use futures::StreamExt;
 use futures::channel::mpsc;
 use futures::future::{Either, select};
+use waitlab_core::key;
 use waitlab_core::protocol::{
     FromWorker, GRACE_MS, LOADING_BEAT_MS, PROTOCOL_VERSION, ProtocolError, ToWorker,
 };
@@ -53,7 +54,7 @@ impl ProbeWorker {
     /// Starts a worker and waits until it says it is ready.
     pub async fn start() -> Result<ProbeWorker, Phrase> {
         let worker = web_sys::Worker::new(WORKER_URL).map_err(|e| {
-            Phrase::new("worker.could_not_start").data("detail", js_error_message(&e))
+            Phrase::new(key!("worker.could_not_start")).data("detail", js_error_message(&e))
         })?;
         let (tx, replies) = mpsc::unbounded::<Reply>();
         let tx_error = tx.clone();
@@ -66,16 +67,16 @@ impl ProbeWorker {
                     None => Err(ProtocolError("neither bytes nor the loader's word")),
                 },
             }
-            .map_err(|e| Phrase::new("worker.unreadable").code("detail", e.0));
+            .map_err(|e| Phrase::new(key!("worker.unreadable")).code("detail", e.0));
             let _ = tx.unbounded_send(reply);
         });
         let on_error = Closure::<dyn FnMut(_)>::new(move |e: web_sys::ErrorEvent| {
             e.prevent_default();
             let detail = e.message();
             let crash = if detail.is_empty() {
-                Phrase::new("worker.failed_to_load")
+                Phrase::new(key!("worker.failed_to_load"))
             } else {
-                Phrase::new("worker.crashed").data("detail", detail)
+                Phrase::new(key!("worker.crashed")).data("detail", detail)
             };
             let _ = tx_error.unbounded_send(Err(crash));
         });
@@ -95,26 +96,27 @@ impl ProbeWorker {
                 Ok(FromWorker::Loading)
                     if super::clock::now() - started < f64::from(LOAD_LIMIT_MS) => {}
                 Ok(FromWorker::Loading) => {
-                    return Err(
-                        Phrase::new("worker.still_loading").count("seconds", LOAD_LIMIT_MS / 1000)
-                    );
+                    return Err(Phrase::new(key!("worker.still_loading"))
+                        .count("seconds", LOAD_LIMIT_MS / 1000));
                 }
                 Ok(FromWorker::Ready { protocol }) if protocol == PROTOCOL_VERSION => {
                     return Ok(this);
                 }
                 Ok(FromWorker::Ready { protocol }) => {
-                    return Err(Phrase::new("worker.protocol")
+                    return Err(Phrase::new(key!("worker.protocol"))
                         .count("worker", protocol)
                         .count("page", PROTOCOL_VERSION));
                 }
                 Ok(FromWorker::Loaded) => {
-                    return Err(Phrase::new("worker.loaded_not_ready"));
+                    return Err(Phrase::new(key!("worker.loaded_not_ready")));
                 }
                 Ok(other) => {
-                    return Err(Phrase::new("worker.not_ready_first").code("message", other.name()));
+                    return Err(
+                        Phrase::new(key!("worker.not_ready_first")).code("message", other.name())
+                    );
                 }
                 Err(Silence(ms)) => {
-                    return Err(Phrase::new("worker.no_sign_of_life")
+                    return Err(Phrase::new(key!("worker.no_sign_of_life"))
                         .arg("seconds", Arg::Fixed(f64::from(ms) / 1000.0, 1)));
                 }
                 Err(Said(e)) => return Err(e),
@@ -156,7 +158,7 @@ impl ProbeWorker {
                 Ok(FromWorker::Loading | FromWorker::Loaded) => {}
                 Ok(reply) => return Ok(reply),
                 Err(Silence(ms)) => {
-                    return Err(Phrase::new("worker.stopped_answering")
+                    return Err(Phrase::new(key!("worker.stopped_answering"))
                         .arg("seconds", Arg::Fixed(f64::from(ms) / 1000.0, 1)));
                 }
                 Err(Said(e)) => return Err(e),
@@ -170,7 +172,7 @@ impl ProbeWorker {
         let silence = Box::pin(gloo_timers::future::TimeoutFuture::new(quiet_ms));
         match select(self.replies.next(), silence).await {
             Either::Left((Some(reply), _)) => reply.map_err(Said),
-            Either::Left((None, _)) => Err(Said(Phrase::new("worker.went_away"))),
+            Either::Left((None, _)) => Err(Said(Phrase::new(key!("worker.went_away")))),
             Either::Right(_) => Err(Silence(quiet_ms)),
         }
     }
@@ -178,7 +180,7 @@ impl ProbeWorker {
 
 /// A message that could not be posted to the worker.
 fn posting_failed(e: wasm_bindgen::JsValue) -> Phrase {
-    Phrase::new("worker.post_failed").data("detail", js_error_message(&e))
+    Phrase::new(key!("worker.post_failed")).data("detail", js_error_message(&e))
 }
 
 impl Drop for ProbeWorker {

@@ -9,6 +9,7 @@
 
 use crate::clock::ClockInfo;
 use crate::experiment::{Experiment, Unit};
+use crate::key;
 use crate::ladder::{NS_PER_SPIN_UNIT, SLEEP1_THRESHOLD, SpinLadder, Step, YIELD_THRESHOLD};
 use crate::outcome::Outcome;
 use crate::schema::Report;
@@ -273,7 +274,7 @@ fn outcome_row(
 /// How a starvation job waits: natively, or in the browser where
 /// `browser_blocking` is the blocking wait.
 fn job_call(mode: JobMode, native: bool, browser_blocking: Phrase) -> Phrase {
-    let code = |c| Phrase::new("code").code("code", c);
+    let code = |c| Phrase::new(key!("code")).code("code", c);
     match (mode, native) {
         (JobMode::Blocking, true) => code("std::thread::sleep"),
         (JobMode::Blocking, false) => browser_blocking,
@@ -285,9 +286,9 @@ fn job_call(mode: JobMode, native: bool, browser_blocking: Phrase) -> Phrase {
 fn main_rows(m: &MainStarvation, native: bool) -> Vec<Row> {
     let c = &m.config;
     let key = if native {
-        "row.main.native"
+        key!("row.main.native")
     } else {
-        "row.main.browser"
+        key!("row.main.browser")
     };
     m.runs
         .iter()
@@ -296,7 +297,7 @@ fn main_rows(m: &MainStarvation, native: bool) -> Vec<Row> {
                 .count("jobs", c.jobs)
                 .phrase(
                     "call",
-                    job_call(run.mode, native, Phrase::new("row.busy_wait")),
+                    job_call(run.mode, native, Phrase::new(key!("row.busy_wait"))),
                 )
                 .count("wait", c.wait_ms),
             analogue: run.mode.main_analogue(),
@@ -313,14 +314,14 @@ fn main_rows(m: &MainStarvation, native: bool) -> Vec<Row> {
 fn pool_rows(p: &PoolStarvation, native: bool) -> Vec<Row> {
     let c = &p.config;
     let blocking = if p.blocking_sleeps {
-        Phrase::new("code").code("code", "Atomics.wait")
+        Phrase::new(key!("code")).code("code", "Atomics.wait")
     } else {
-        Phrase::new("row.busy_wait")
+        Phrase::new(key!("row.busy_wait"))
     };
     let key = if native {
-        "row.pool.native"
+        key!("row.pool.native")
     } else {
-        "row.pool.browser"
+        key!("row.pool.browser")
     };
     p.runs
         .iter()
@@ -377,22 +378,22 @@ fn ladder_row(l: &SpinLadder, native: bool, clock: Option<ClockInfo>) -> Row {
     };
     Row {
         what: Phrase::new(if native {
-            "row.ladder.native"
+            key!("row.ladder.native")
         } else {
-            "row.ladder.browser"
+            key!("row.ladder.browser")
         })
         .count("count", l.config.repeats),
-        analogue: Phrase::new("code").code("code", "SpinWait.SpinOnce()"),
+        analogue: Phrase::new(key!("code")).code("code", "SpinWait.SpinOnce()"),
         values: vec![
             total(0, YIELD_THRESHOLD),
             total(YIELD_THRESHOLD, SLEEP1_THRESHOLD),
             each_sleep,
         ],
         notes: vec![match l.calibration {
-            Some(c) => Phrase::new("note.ladder.calibrated")
+            Some(c) => Phrase::new(key!("note.ladder.calibrated"))
                 .phrase("unit", c.describe())
                 .arg("target", Arg::Fixed(NS_PER_SPIN_UNIT, 0)),
-            None => Phrase::new("note.ladder.uncalibrated"),
+            None => Phrase::new(key!("note.ladder.uncalibrated")),
         }],
     }
 }

@@ -4,6 +4,8 @@
 //! name experiments through it.
 
 use crate::chart::format_ms;
+use crate::key;
+use crate::text::Key;
 use crate::text::Phrase;
 use serde::{Deserialize, Serialize};
 
@@ -161,14 +163,14 @@ impl Experiment {
 
     /// The header of one of its columns.
     pub fn header(self, column: &Column) -> Phrase {
-        Phrase::new(format!("column.{}.{}", self.id(), column.id))
+        Phrase::new(Key::of(&format!("column.{}.{}", self.id(), column.id)))
     }
 
     /// What the comparison chart's axis shows.
     pub fn chart_axis(self) -> Phrase {
         Phrase::new(match self {
-            Experiment::WakeLatency => "axis.ratio_log",
-            _ => "axis.ms_log",
+            Experiment::WakeLatency => key!("axis.ratio_log"),
+            _ => key!("axis.ms_log"),
         })
     }
 
@@ -205,8 +207,8 @@ impl StatedFigure {
     /// the source's otherwise.
     fn text(&self, part: &str, own: &str) -> Phrase {
         match &self.id {
-            Some(id) => Phrase::new(format!("stated.{id}.{part}")).data("fallback", own),
-            None => Phrase::new("data").data("text", own),
+            Some(id) => Phrase::new(Key::of(&format!("stated.{id}.{part}"))).data("fallback", own),
+            None => Phrase::new(key!("data")).data("text", own),
         }
     }
 

@@ -1,6 +1,8 @@
 //! Form fields: a whole number within limits, and why one was refused,
 //! as a [`Phrase`] the page words in the reader's language.
 
+use crate::key;
+use crate::text::Key;
 use crate::text::Phrase;
 
 /// Why a field (or the configuration it makes) was refused.
@@ -40,22 +42,24 @@ impl FieldError {
     /// What to tell the reader.
     pub fn phrase(&self) -> Phrase {
         match self {
-            FieldError::NotANumber { field, text } => Phrase::new("error.field.not_a_number")
-                .phrase("field", Phrase::new(format!("field.{field}")))
+            FieldError::NotANumber { field, text } => Phrase::new(key!("error.field.not_a_number"))
+                .phrase("field", Phrase::new(Key::of(&format!("field.{field}"))))
                 .data("text", text.clone()),
             FieldError::OutOfRange {
                 field,
                 min,
                 max,
                 got,
-            } => Phrase::new("error.field.out_of_range")
-                .phrase("field", Phrase::new(format!("field.{field}")))
+            } => Phrase::new(key!("error.field.out_of_range"))
+                .phrase("field", Phrase::new(Key::of(&format!("field.{field}"))))
                 .count("min", *min)
                 .count("max", *max)
                 .count("got", *got),
-            FieldError::TooLong { seconds, limit } => Phrase::new("error.field.batch_too_long")
-                .count("seconds", *seconds)
-                .count("limit", *limit),
+            FieldError::TooLong { seconds, limit } => {
+                Phrase::new(key!("error.field.batch_too_long"))
+                    .count("seconds", *seconds)
+                    .count("limit", *limit)
+            }
         }
     }
 }
@@ -107,6 +111,9 @@ mod tests {
             })
         );
         let p = parse("rounds", "9999", 1, 2000).unwrap_err().phrase();
-        assert_eq!(p.keys(), ["error.field.out_of_range", "field.rounds"]);
+        assert_eq!(
+            p.keys(),
+            [key!("error.field.out_of_range"), key!("field.rounds")]
+        );
     }
 }

@@ -4,6 +4,7 @@
 //! reader's language (`finding.*` in the catalogs).
 
 use crate::clock::{ClockInfo, RESOLVED_STEPS};
+use crate::key;
 use crate::ladder::{NS_PER_SPIN_UNIT, SLEEP1_THRESHOLD, SpinLadder, YIELD_THRESHOLD};
 use crate::outcome::Outcome;
 use crate::schema::{NestedChain, TimedWaits};
@@ -56,7 +57,7 @@ impl Figures {
     fn finish(self, mut out: Vec<Phrase>) -> Vec<Phrase> {
         if let (true, Some(c)) = (self.marked.get(), self.clock) {
             out.push(
-                Phrase::new("finding.clock_note")
+                Phrase::new(key!("finding.clock_note"))
                     .ms("resolution", c.resolution_ms())
                     .count("steps", RESOLVED_STEPS as u64)
                     .ms("step", c.tolerance_ms()),
@@ -91,11 +92,11 @@ pub fn timed_waits(tw: &TimedWaits, clock: Option<ClockInfo>) -> Vec<Phrase> {
             let clamped =
                 loop_.p50 >= NestedChain::CLAMP_MS - tolerance_ms && fresh.p50 < loop_.p50 - 1.0;
             let key = if clamped {
-                "finding.timed.clamped"
+                key!("finding.timed.clamped")
             } else if f64::from(d) < NestedChain::CLAMP_MS {
-                "finding.timed.not_clamped"
+                key!("finding.timed.not_clamped")
             } else {
-                "finding.timed.above_clamp"
+                key!("finding.timed.above_clamp")
             };
             out.push(
                 Phrase::new(key)
@@ -111,7 +112,7 @@ pub fn timed_waits(tw: &TimedWaits, clock: Option<ClockInfo>) -> Vec<Phrase> {
             && fresh.p50 < loop_.p50 - 1.0
         {
             out.push(
-                Phrase::new("finding.timed.worker_clamped")
+                Phrase::new(key!("finding.timed.worker_clamped"))
                     .count("d", d)
                     .arg("loop", f.ms(loop_.p50))
                     .arg("fresh", f.ms(fresh.p50)),
@@ -119,7 +120,7 @@ pub fn timed_waits(tw: &TimedWaits, clock: Option<ClockInfo>) -> Vec<Phrase> {
         }
         if let Some(sleep) = summary(tw, Mechanism::WorkerAtomicsWait, Some(d)) {
             out.push(
-                Phrase::new("finding.timed.worker_sleep")
+                Phrase::new(key!("finding.timed.worker_sleep"))
                     .count("d", d)
                     .arg("p50", f.ms(sleep.overshoot(f64::from(d))))
                     .arg("p99", f.ms(sleep.p99 - f64::from(d))),
@@ -127,12 +128,14 @@ pub fn timed_waits(tw: &TimedWaits, clock: Option<ClockInfo>) -> Vec<Phrase> {
         }
     }
     if let Some(p) = summary(tw, Mechanism::ResolvedPromise, None) {
-        out.push(Phrase::new("finding.timed.resolved_promise").arg("p50", f.ms(p.p50)));
+        out.push(Phrase::new(key!("finding.timed.resolved_promise")).arg("p50", f.ms(p.p50)));
     }
     match tw.chain.clamp_onset(tolerance_ms) {
-        Some(level) => out.push(Phrase::new("finding.timed.chain_clamped").count("level", level)),
+        Some(level) => {
+            out.push(Phrase::new(key!("finding.timed.chain_clamped")).count("level", level))
+        }
         None if !tw.chain.levels.is_empty() => out.push(
-            Phrase::new("finding.timed.chain_unclamped")
+            Phrase::new(key!("finding.timed.chain_unclamped"))
                 .count("levels", tw.chain.levels.len() as u64),
         ),
         None => {}
@@ -145,7 +148,7 @@ pub fn timed_waits(tw: &TimedWaits, clock: Option<ClockInfo>) -> Vec<Phrase> {
         .max_by(|a, b| (f64::from(a.1) - a.2.min).total_cmp(&(f64::from(b.1) - b.2.min)));
     if let Some((key, d, s)) = earliest {
         out.push(
-            Phrase::new("finding.timed.early")
+            Phrase::new(key!("finding.timed.early"))
                 .phrase("what", key.label())
                 .count("d", d)
                 .arg("early", f.ms(f64::from(d) - s.min)),
@@ -157,7 +160,7 @@ pub fn timed_waits(tw: &TimedWaits, clock: Option<ClockInfo>) -> Vec<Phrase> {
     });
     if let Some((key, waited_ms)) = never_fired {
         out.push(
-            Phrase::new("finding.timed.never_fired")
+            Phrase::new(key!("finding.timed.never_fired"))
                 .phrase("what", key.mechanism.label())
                 .arg("waited", f.ms(waited_ms)),
         );
@@ -172,7 +175,7 @@ pub fn main_starvation(ms: &MainStarvation, clock: Option<ClockInfo>) -> Vec<Phr
         .runs
         .iter()
         .map(|run| {
-            Phrase::new("finding.main.run")
+            Phrase::new(key!("finding.main.run"))
                 .count("jobs", ms.config.jobs)
                 .count("wait", ms.config.wait_ms)
                 .phrase("mode", run.mode.label())
@@ -194,7 +197,7 @@ pub fn pool_starvation(ps: &PoolStarvation, clock: Option<ClockInfo>) -> Vec<Phr
         .runs
         .iter()
         .map(|run| {
-            Phrase::new("finding.pool.run")
+            Phrase::new(key!("finding.pool.run"))
                 .count("jobs", c.jobs)
                 .count("wait", c.wait_ms)
                 .count("workers", c.workers)
@@ -220,19 +223,19 @@ pub fn spin_ladder(l: &SpinLadder, clock: Option<ClockInfo>) -> Vec<Phrase> {
     // Data made before blocks timed each call alone, so a step shorter
     // than one tick read as 0.
     let timing = if l.steps.iter().any(|s| s.block > 1) {
-        Phrase::new("finding.ladder.timed_in_blocks")
+        Phrase::new(key!("finding.ladder.timed_in_blocks"))
     } else {
-        Phrase::new("finding.ladder.timed_alone")
+        Phrase::new(key!("finding.ladder.timed_alone"))
     }
     .arg("tick", us(tolerance_ms));
     let units = match l.calibration {
-        Some(c) => Phrase::new("finding.ladder.calibrated")
+        Some(c) => Phrase::new(key!("finding.ladder.calibrated"))
             .phrase("unit", c.describe())
             .arg("target", Arg::Fixed(NS_PER_SPIN_UNIT, 0)),
-        None => Phrase::new("finding.ladder.uncalibrated"),
+        None => Phrase::new(key!("finding.ladder.uncalibrated")),
     };
     let mut out = vec![
-        Phrase::new("finding.ladder.spins")
+        Phrase::new(key!("finding.ladder.spins"))
             .arg("spins", us(l.cumulative_ms(0..YIELD_THRESHOLD)))
             .arg(
                 "yields",
@@ -243,14 +246,14 @@ pub fn spin_ladder(l: &SpinLadder, clock: Option<ClockInfo>) -> Vec<Phrase> {
     ];
     if !late.is_empty() {
         let mean = late.iter().sum::<f64>() / late.len() as f64;
-        out.push(Phrase::new("finding.ladder.sleeps").arg("each", us(mean)));
+        out.push(Phrase::new(key!("finding.ladder.sleeps")).arg("each", us(mean)));
     }
     for su in &l.spin_until {
         out.push(
             Phrase::new(if su.sleep_stage {
-                "finding.ladder.spin_until_sleeping"
+                key!("finding.ladder.spin_until_sleeping")
             } else {
-                "finding.ladder.spin_until_spinning"
+                key!("finding.ladder.spin_until_spinning")
             })
             .ms("wall", su.wall_ms)
             .arg("busy", Arg::Fixed(su.busy_fraction() * 100.0, 0))
@@ -271,7 +274,7 @@ pub fn wake_latency(w: &WakeLatency, clock: Option<ClockInfo>) -> Vec<Phrase> {
         .find(|r| r.strategy == Strategy::Event)
         .and_then(|r| r.outcome.summary());
     if let Some(event) = event {
-        out.push(Phrase::new("finding.wake.event").arg("p50", f.ms(event.p50)));
+        out.push(Phrase::new(key!("finding.wake.event")).arg("p50", f.ms(event.p50)));
         // A ratio is only as resolved as the event wait it divides by.
         let marked = f.unresolved(event.p50);
         let polls: Vec<Phrase> = ratios
@@ -279,21 +282,21 @@ pub fn wake_latency(w: &WakeLatency, clock: Option<ClockInfo>) -> Vec<Phrase> {
             .filter(|(s, _)| matches!(s, Strategy::SleepPoll | Strategy::TimerPoll))
             .map(|(s, r)| {
                 Phrase::new(if marked {
-                    "finding.wake.ratio_marked"
+                    key!("finding.wake.ratio_marked")
                 } else {
-                    "finding.wake.ratio"
+                    key!("finding.wake.ratio")
                 })
                 .phrase("what", s.label())
                 .arg("times", Arg::Fixed(*r, 0))
             })
             .collect();
         if !polls.is_empty() {
-            out.push(Phrase::new("finding.wake.polling").arg("ratios", Arg::List(polls)));
+            out.push(Phrase::new(key!("finding.wake.polling")).arg("ratios", Arg::List(polls)));
         }
     }
     out.push(match w.skew_ms {
-        Some(skew) => Phrase::new("finding.wake.skew").ms("skew", skew),
-        None => Phrase::new("finding.wake.no_skew"),
+        Some(skew) => Phrase::new(key!("finding.wake.skew")).ms("skew", skew),
+        None => Phrase::new(key!("finding.wake.no_skew")),
     });
     f.finish(out)
 }

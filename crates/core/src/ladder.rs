@@ -8,6 +8,7 @@
 //! `Sleep(0)`, and `Atomics.wait(…, 1)` plays `Sleep(1)`.
 
 use crate::field::{self, FieldError};
+use crate::key;
 use crate::text::{Arg, Phrase};
 use serde::{Deserialize, Serialize};
 
@@ -61,9 +62,9 @@ impl Step {
     /// The page's name for the phase.
     pub fn phase_label(self) -> Phrase {
         Phrase::new(match self {
-            Step::Spin { .. } => "phase.spin",
-            Step::Yield | Step::Sleep0 => "phase.yield",
-            Step::Sleep1 => "phase.sleep",
+            Step::Spin { .. } => key!("phase.spin"),
+            Step::Yield | Step::Sleep0 => key!("phase.yield"),
+            Step::Sleep1 => key!("phase.sleep"),
         })
     }
 }
@@ -229,7 +230,7 @@ impl SpinCalibration {
 
     /// "3 loop turns, 37 ns".
     pub fn describe(&self) -> Phrase {
-        Phrase::new("ladder.unit")
+        Phrase::new(key!("ladder.unit"))
             .count("count", self.turns_per_unit)
             .arg("ns", Arg::Fixed(self.unit_ns, 0))
     }

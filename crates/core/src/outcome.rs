@@ -1,6 +1,7 @@
 //! What came of one measured cell: its samples and summary, or why there
 //! are none. A leaf every experiment's results use.
 
+use crate::key;
 use crate::stats::{Samples, SamplesError, Summary};
 use crate::text::Phrase;
 use serde::{Deserialize, Serialize};
@@ -57,14 +58,14 @@ impl Outcome {
     pub fn phrase(&self) -> Option<Phrase> {
         match self {
             Outcome::Measured { .. } => None,
-            Outcome::Unavailable { reason } => {
-                Some(Phrase::new("outcome.unavailable").phrase("reason", reason::phrase(reason)))
-            }
+            Outcome::Unavailable { reason } => Some(
+                Phrase::new(key!("outcome.unavailable")).phrase("reason", reason::phrase(reason)),
+            ),
             Outcome::TimeoutNeverFired { waited_ms } => {
-                Some(Phrase::new("outcome.never_fired").ms("waited", *waited_ms))
+                Some(Phrase::new(key!("outcome.never_fired")).ms("waited", *waited_ms))
             }
             Outcome::Failed { message } => {
-                Some(Phrase::new("outcome.failed").phrase("message", reason::phrase(message)))
+                Some(Phrase::new(key!("outcome.failed")).phrase("message", reason::phrase(message)))
             }
         }
     }
@@ -75,6 +76,8 @@ impl Outcome {
 /// (`reason.*`). Data made before the codes holds English text, shown as it
 /// is, as are the errors a browser gives.
 pub mod reason {
+    use crate::key;
+    use crate::text::Key;
     use crate::text::Phrase;
 
     /// The page is not cross-origin isolated, so no browser lets it share
@@ -113,9 +116,9 @@ pub mod reason {
     /// text itself.
     pub fn phrase(reason: &str) -> Phrase {
         if ALL.contains(&reason) {
-            Phrase::new(format!("reason.{reason}"))
+            Phrase::new(Key::of(&format!("reason.{reason}")))
         } else {
-            Phrase::new("data").data("text", reason)
+            Phrase::new(key!("data")).data("text", reason)
         }
     }
 }

@@ -10,6 +10,7 @@
 
 use crate::clock::ClockInfo;
 use crate::experiment::{Experiment, StatedFigure};
+use crate::key;
 use crate::ladder::SpinLadder;
 use crate::outcome::Outcome;
 use crate::starvation::{MainStarvation, PoolStarvation};
@@ -92,7 +93,7 @@ impl Environment {
     /// "Chrome 156 on Linux, 2026-11-30": whose run, and when.
     pub fn run_name(&self) -> Phrase {
         let (y, m, d) = civil_date(self.started_at_unix_ms);
-        Phrase::new("env.run_name")
+        Phrase::new(key!("env.run_name"))
             .phrase("who", self.short_name())
             .arg("date", Arg::Date(y, m, d))
     }
@@ -107,14 +108,14 @@ impl Environment {
     /// "Chrome 156 on Linux", read from the user agent.
     pub fn short_name(&self) -> Phrase {
         if let Some(native) = &self.native {
-            return Phrase::new("data").data("text", native.name.clone());
+            return Phrase::new(key!("data")).data("text", native.name.clone());
         }
         match self.browser_and_os() {
-            (Some(b), Some(os)) => Phrase::new("env.browser_on_os")
+            (Some(b), Some(os)) => Phrase::new(key!("env.browser_on_os"))
                 .data("browser", b)
                 .code("os", os),
-            (Some(b), None) => Phrase::new("data").data("text", b),
-            (None, _) => Phrase::new("data")
+            (Some(b), None) => Phrase::new(key!("data")).data("text", b),
+            (None, _) => Phrase::new(key!("data"))
                 .data("text", self.user_agent.chars().take(60).collect::<String>()),
         }
     }
@@ -393,16 +394,13 @@ mod tests {
             hidden_during_run: false,
             native: None,
         };
-        let en = crate::text::Catalog::new(
-            crate::lang::Lang::En,
-            [
-                ("data", "{text}"),
-                ("env.browser_on_os", "{browser} on {os}"),
-            ]
-            .into_iter()
-            .map(|(k, v)| (k.to_owned(), crate::text::Entry::Text(v.to_owned())))
-            .collect(),
-        );
+        let mut en = crate::text::Catalog::new(crate::lang::Lang::En);
+        for (name, v) in [
+            ("data", "{text}"),
+            ("env.browser_on_os", "{browser} on {os}"),
+        ] {
+            en.insert(name, crate::text::Entry::Text(v.to_owned()));
+        }
         let check = |ua: &str, want: &str| assert_eq!(en.render(&env(ua).short_name()), want);
         check(
             "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36",

@@ -9,6 +9,7 @@
 //! expected shapes the article predicts.
 
 use crate::field::{self, FieldError};
+use crate::text::Key;
 use crate::text::Phrase;
 use serde::{Deserialize, Serialize};
 
@@ -50,17 +51,17 @@ impl JobMode {
 
     /// How the page names the mode.
     pub fn label(self) -> Phrase {
-        Phrase::new(format!("mode.{}", self.name()))
+        Phrase::new(Key::of(&format!("mode.{}", self.name())))
     }
 
     /// What jobs of this mode on the UI thread are in the article's terms.
     pub fn main_analogue(self) -> Phrase {
-        Phrase::new(format!("analogue.main.{}", self.name()))
+        Phrase::new(Key::of(&format!("analogue.main.{}", self.name())))
     }
 
     /// What jobs of this mode in a pool are in the article's terms.
     pub fn pool_analogue(self) -> Phrase {
-        Phrase::new(format!("analogue.pool.{}", self.name()))
+        Phrase::new(Key::of(&format!("analogue.pool.{}", self.name())))
     }
 }
 

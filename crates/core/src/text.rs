@@ -51,20 +51,53 @@ pub enum Arg {
     Date(i64, u32, u32),
 }
 
+/// A catalog key, such as `finding.timed.clamped`, as the code holds it:
+/// its name's 32-bit FNV-1a hash, so the app carries no key names (a
+/// [`key!`](crate::key) literal is hashed at compile time). The catalogs
+/// stay keyed by name and are hashed as they load; a tidy test keeps the
+/// names' hashes distinct.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Key(u32);
+
+impl Key {
+    /// The key named `name`.
+    pub const fn of(name: &str) -> Key {
+        let bytes = name.as_bytes();
+        let mut hash: u32 = 0x811c_9dc5;
+        let mut i = 0;
+        while i < bytes.len() {
+            hash ^= bytes[i] as u32;
+            hash = hash.wrapping_mul(0x0100_0193);
+            i += 1;
+        }
+        Key(hash)
+    }
+}
+
+/// The [`Key`] of a literal name, computed at compile time:
+/// `key!("finding.timed.clamped")`.
+#[macro_export]
+macro_rules! key {
+    ($name:literal) => {{
+        const KEY: $crate::text::Key = $crate::text::Key::of($name);
+        KEY
+    }};
+}
+
 /// A catalog key and its arguments.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Phrase {
-    /// The entry, such as `finding.timed.clamped`.
-    pub key: String,
+    /// The entry.
+    pub key: Key,
     /// Its placeholders' values.
     pub args: Vec<(&'static str, Arg)>,
 }
 
 impl Phrase {
     /// The phrase `key` without arguments.
-    pub fn new(key: impl Into<String>) -> Phrase {
+    pub fn new(key: Key) -> Phrase {
         Phrase {
-            key: key.into(),
+            key,
             args: Vec::new(),
         }
     }
@@ -107,8 +140,8 @@ impl Phrase {
     }
 
     /// Every key this phrase uses, its own and its arguments'.
-    pub fn keys(&self) -> Vec<&str> {
-        let mut out = vec![self.key.as_str()];
+    pub fn keys(&self) -> Vec<Key> {
+        let mut out = vec![self.key];
         for (_, a) in &self.args {
             match a {
                 Arg::Phrase(p) => out.extend(p.keys()),
@@ -185,27 +218,14 @@ fn is_name(s: &str) -> bool {
     !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
 }
 
-/// One language's texts.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Catalog {
-    lang: Lang,
-    entries: BTreeMap<String, Entry>,
-}
-
-impl Catalog {
-    /// A catalog of `lang` with `entries`.
-    pub fn new(lang: Lang, entries: BTreeMap<String, Entry>) -> Catalog {
-        Catalog { lang, entries }
-    }
-
-    /// A catalog from its JSON file (`www/i18n/LANG.json`): an object of
-    /// templates, or of objects of plural forms. The native probe reads the
-    /// English one so; the page lets the browser parse its file.
-    pub fn from_json(lang: Lang, json: &str) -> Result<Catalog, String> {
-        let value: serde_json::Value = serde_json::from_str(json).map_err(|e| e.to_string())?;
-        let object = value.as_object().ok_or("a catalog is a JSON object")?;
-        let mut entries = BTreeMap::new();
-        for (key, v) in object {
+/// The entries of a catalog's JSON file, by name (sorted by it):
+/// an object of templates, or of objects of plural forms.
+pub fn entries_from_json(json: &str) -> Result<Vec<(String, Entry)>, String> {
+    let value: serde_json::Value = serde_json::from_str(json).map_err(|e| e.to_string())?;
+    let object = value.as_object().ok_or("a catalog is a JSON object")?;
+    object
+        .iter()
+        .map(|(key, v)| {
             let entry = match v {
                 serde_json::Value::String(t) => Entry::Text(t.clone()),
                 serde_json::Value::Object(forms) => Entry::Plural(
@@ -219,9 +239,36 @@ impl Catalog {
                 ),
                 _ => return Err(format!("{key}: neither a text nor plural forms")),
             };
-            entries.insert(key.clone(), entry);
+            Ok((key.clone(), entry))
+        })
+        .collect()
+}
+
+/// One language's texts.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Catalog {
+    lang: Lang,
+    entries: BTreeMap<Key, Entry>,
+}
+
+impl Catalog {
+    /// An empty catalog of `lang`.
+    pub fn new(lang: Lang) -> Catalog {
+        Catalog {
+            lang,
+            entries: BTreeMap::new(),
         }
-        Ok(Catalog::new(lang, entries))
+    }
+
+    /// A catalog from its JSON file (`www/i18n/LANG.json`): an object of
+    /// templates, or of objects of plural forms. The native probe reads the
+    /// English one so; the page lets the browser parse its file.
+    pub fn from_json(lang: Lang, json: &str) -> Result<Catalog, String> {
+        let mut catalog = Catalog::new(lang);
+        for (name, entry) in entries_from_json(json)? {
+            catalog.insert(&name, entry);
+        }
+        Ok(catalog)
     }
 
     /// This catalog with `other`'s entries added (another part of the same
@@ -231,9 +278,9 @@ impl Catalog {
         self
     }
 
-    /// Adds (or replaces) the entry `key`.
-    pub fn insert(&mut self, key: String, entry: Entry) {
-        self.entries.insert(key, entry);
+    /// Adds (or replaces) the entry named `name`.
+    pub fn insert(&mut self, name: &str, entry: Entry) {
+        self.entries.insert(Key::of(name), entry);
     }
 
     /// The English catalog, both parts, for the tests (the native probe
@@ -250,13 +297,13 @@ impl Catalog {
         self.lang
     }
 
-    /// Its entries.
-    pub fn entries(&self) -> &BTreeMap<String, Entry> {
-        &self.entries
+    /// The entry of `key`.
+    pub fn entry(&self, key: Key) -> Option<&Entry> {
+        self.entries.get(&key)
     }
 
     /// The text of `key` without arguments.
-    pub fn text(&self, key: &str) -> String {
+    pub fn text(&self, key: Key) -> String {
         self.render(&Phrase::new(key))
     }
 
@@ -281,7 +328,7 @@ impl Catalog {
             None => {
                 return match phrase.args.iter().find(|(n, _)| *n == "fallback") {
                     Some((_, fallback)) => self.format(fallback),
-                    None => format!("⟦{}⟧", phrase.key),
+                    None => format!("⟦#{:08x}⟧", phrase.key.0),
                 };
             }
         };
@@ -337,7 +384,7 @@ impl Catalog {
             Arg::Phrase(p) => self.render(p),
             Arg::Date(y, m, d) => self.lang.date(*y, *m, *d),
             Arg::List(ps) => {
-                let sep = match self.entries.get("list.separator") {
+                let sep = match self.entries.get(&crate::key!("list.separator")) {
                     Some(Entry::Text(s)) => s.as_str(),
                     _ => ", ",
                 };
@@ -355,13 +402,11 @@ mod tests {
     use super::*;
 
     fn catalog(lang: Lang, entries: &[(&str, Entry)]) -> Catalog {
-        Catalog::new(
-            lang,
-            entries
-                .iter()
-                .map(|(k, e)| ((*k).to_owned(), e.clone()))
-                .collect(),
-        )
+        let mut c = Catalog::new(lang);
+        for (name, e) in entries {
+            c.insert(name, e.clone());
+        }
+        c
     }
 
     fn text(s: &str) -> Entry {
@@ -378,8 +423,8 @@ mod tests {
                 ("list.separator", text(" / ")),
             ],
         );
-        let p = Phrase::new("took")
-            .phrase("what", Phrase::new("sleep"))
+        let p = Phrase::new(Key::of("took"))
+            .phrase("what", Phrase::new(Key::of("sleep")))
             .arg(
                 "t",
                 Arg::Ms {
@@ -389,16 +434,22 @@ mod tests {
             )
             .count("n", 3u32);
         assert_eq!(de.render(&p), "Thread.Sleep dauerte 15,6‡ ms, 3 Mal");
-        assert_eq!(de.render(&Phrase::new("nope")), "⟦nope⟧");
-        let list = Phrase::new("took").arg(
+        assert_eq!(
+            de.render(&Phrase::new(Key::of("nope"))),
+            format!("⟦#{:08x}⟧", Key::of("nope").0)
+        );
+        let list = Phrase::new(Key::of("took")).arg(
             "what",
-            Arg::List(vec![Phrase::new("sleep"), Phrase::new("sleep")]),
+            Arg::List(vec![
+                Phrase::new(Key::of("sleep")),
+                Phrase::new(Key::of("sleep")),
+            ]),
         );
         assert_eq!(
             de.render(&list),
             "Thread.Sleep / Thread.Sleep dauerte {t} ms, {n} Mal"
         );
-        assert_eq!(p.keys(), ["took", "sleep"]);
+        assert_eq!(p.keys(), [Key::of("took"), Key::of("sleep")]);
     }
 
     #[test]
@@ -410,8 +461,17 @@ mod tests {
             (Plural::Other, "{count} замера".to_owned()),
         ]);
         let ru = catalog(Lang::Ru, &[("samples", forms)]);
-        let n = |c: u64| ru.render(&Phrase::new("samples").count("count", c));
+        let n = |c: u64| ru.render(&Phrase::new(Key::of("samples")).count("count", c));
         assert_eq!([n(1), n(3), n(200)], ["1 замер", "3 замера", "200 замеров"]);
+    }
+
+    #[test]
+    fn keys_are_fnv1a_of_their_names() {
+        // FNV-1a 32 test vectors.
+        assert_eq!(Key::of(""), Key(0x811c_9dc5));
+        assert_eq!(Key::of("a"), Key(0xe40c_292c));
+        assert_eq!(Key::of("foobar"), Key(0xbf9c_f968));
+        assert_eq!(crate::key!("foobar"), Key::of("foobar"));
     }
 
     #[test]

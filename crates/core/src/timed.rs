@@ -4,6 +4,8 @@
 //! The mechanisms are plain data so that the page, the worker, the tables and
 //! the result schema all name them the same way (by [`Mechanism::id`]).
 
+use crate::key;
+use crate::text::Key;
 use crate::text::Phrase;
 use serde::{Deserialize, Serialize};
 
@@ -138,26 +140,26 @@ impl Mechanism {
 
     /// What the code looks like, with `d` for the requested wait.
     pub fn label(self) -> Phrase {
-        Phrase::new(format!("mechanism.{}", self.id())).code("d", "d")
+        Phrase::new(Key::of(&format!("mechanism.{}", self.id()))).code("d", "d")
     }
 
     /// The key of the .NET construct of the article this stands in for.
-    fn analogue_key(self) -> &'static str {
+    fn analogue_key(self) -> Key {
         match self {
             Mechanism::TimeoutAwaited
             | Mechanism::TimeoutFreshTask
             | Mechanism::WorkerTimeout
             | Mechanism::WorkerTimeoutFreshTask
-            | Mechanism::TokioSleep => "analogue.delay",
-            Mechanism::ResolvedPromise => "analogue.delay_zero",
+            | Mechanism::TokioSleep => key!("analogue.delay"),
+            Mechanism::ResolvedPromise => key!("analogue.delay_zero"),
             Mechanism::MessageChannel
             | Mechanism::SchedulerYield
             | Mechanism::SchedulerPostTask
-            | Mechanism::TokioYield => "analogue.task_yield",
-            Mechanism::ThreadYield => "analogue.thread_yield",
-            Mechanism::AnimationFrame => "analogue.next_frame",
-            Mechanism::WorkerAtomicsWait | Mechanism::ThreadSleep => "analogue.sleep",
-            Mechanism::WorkerWaitAsync => "analogue.tcs_timeout",
+            | Mechanism::TokioYield => key!("analogue.task_yield"),
+            Mechanism::ThreadYield => key!("analogue.thread_yield"),
+            Mechanism::AnimationFrame => key!("analogue.next_frame"),
+            Mechanism::WorkerAtomicsWait | Mechanism::ThreadSleep => key!("analogue.sleep"),
+            Mechanism::WorkerWaitAsync => key!("analogue.tcs_timeout"),
         }
     }
 
@@ -215,7 +217,10 @@ impl CellKey {
     /// The mechanism's label with the requested wait filled in, such as
     /// "Atomics.wait(10) in a worker".
     pub fn label(&self) -> Phrase {
-        self.fill_in(Phrase::new(format!("mechanism.{}", self.mechanism.id())))
+        self.fill_in(Phrase::new(Key::of(&format!(
+            "mechanism.{}",
+            self.mechanism.id()
+        ))))
     }
 
     /// The .NET analogue with the requested wait filled in, such as
@@ -291,21 +296,23 @@ impl ConfigError {
     pub fn phrase(&self) -> Phrase {
         match self {
             ConfigError::NotANumber(text) => {
-                Phrase::new("error.timed.not_a_number").data("text", text.clone())
+                Phrase::new(key!("error.timed.not_a_number")).data("text", text.clone())
             }
-            ConfigError::NoDurations => Phrase::new("error.timed.no_durations"),
-            ConfigError::TooManyDurations { max, got } => Phrase::new("error.timed.too_many")
+            ConfigError::NoDurations => Phrase::new(key!("error.timed.no_durations")),
+            ConfigError::TooManyDurations { max, got } => Phrase::new(key!("error.timed.too_many"))
                 .count("max", *max as u64)
                 .count("got", *got as u64),
             ConfigError::DurationOutOfRange { max, got } => {
-                Phrase::new("error.timed.duration_range")
+                Phrase::new(key!("error.timed.duration_range"))
                     .count("max", *max)
                     .count("got", *got)
             }
-            ConfigError::SamplesOutOfRange { max, got } => Phrase::new("error.timed.samples_range")
-                .count("max", *max)
-                .count("got", *got),
-            ConfigError::TooLong { minutes, limit } => Phrase::new("error.timed.too_long")
+            ConfigError::SamplesOutOfRange { max, got } => {
+                Phrase::new(key!("error.timed.samples_range"))
+                    .count("max", *max)
+                    .count("got", *got)
+            }
+            ConfigError::TooLong { minutes, limit } => Phrase::new(key!("error.timed.too_long"))
                 .count("minutes", *minutes)
                 .count("limit", *limit),
         }
@@ -487,10 +494,10 @@ mod tests {
             mechanism: Mechanism::WorkerAtomicsWait,
             requested_ms: Some(10),
         };
-        assert_eq!(key.label().keys(), ["mechanism.worker_atomics_wait"]);
+        assert_eq!(key.label().keys(), [key!("mechanism.worker_atomics_wait")]);
         assert_eq!(key.label().args, [("d", crate::text::Arg::Count(10))]);
         assert_eq!(key.id(), "worker_atomics_wait-10");
-        assert_eq!(key.analogue().key, "analogue.sleep");
+        assert_eq!(key.analogue().key, key!("analogue.sleep"));
     }
 
     #[test]

@@ -6,7 +6,9 @@
 //! by ping-pong (see [`skew_ms`]) and reports.
 
 use crate::field::{self, FieldError};
+use crate::key;
 use crate::outcome::Outcome;
+use crate::text::Key;
 use crate::text::Phrase;
 use serde::{Deserialize, Serialize};
 
@@ -102,19 +104,21 @@ impl Strategy {
 
     /// What the code looks like.
     pub fn label(self) -> Phrase {
-        Phrase::new(format!("strategy.{}", self.id()))
+        Phrase::new(Key::of(&format!("strategy.{}", self.id())))
     }
 
     /// The .NET code of the article it stands for.
     pub fn analogue(self) -> Phrase {
         Phrase::new(match self {
-            Strategy::SpinUntil | Strategy::NativeSpinUntil => "strategy_analogue.spin_until",
-            Strategy::SleepPoll | Strategy::NativeSleepPoll => "strategy_analogue.sleep_poll",
-            Strategy::TimerPoll | Strategy::NativeTimerPoll => "strategy_analogue.timer_poll",
-            Strategy::Event | Strategy::Condvar | Strategy::Futex => "strategy_analogue.event",
-            Strategy::Park => "strategy_analogue.park",
-            Strategy::AsyncEvent | Strategy::TokioNotify => "strategy_analogue.async_event",
-            Strategy::PostMessage => "strategy_analogue.post_message",
+            Strategy::SpinUntil | Strategy::NativeSpinUntil => key!("strategy_analogue.spin_until"),
+            Strategy::SleepPoll | Strategy::NativeSleepPoll => key!("strategy_analogue.sleep_poll"),
+            Strategy::TimerPoll | Strategy::NativeTimerPoll => key!("strategy_analogue.timer_poll"),
+            Strategy::Event | Strategy::Condvar | Strategy::Futex => {
+                key!("strategy_analogue.event")
+            }
+            Strategy::Park => key!("strategy_analogue.park"),
+            Strategy::AsyncEvent | Strategy::TokioNotify => key!("strategy_analogue.async_event"),
+            Strategy::PostMessage => key!("strategy_analogue.post_message"),
         })
     }
 

@@ -13,6 +13,7 @@ use leptos::prelude::*;
 use waitlab_core::clock::ClockInfo;
 use waitlab_core::experiment::Experiment;
 use waitlab_core::findings;
+use waitlab_core::key;
 use waitlab_core::starvation::{JobMode, MainConfig, MainStarvation};
 use waitlab_core::text::Phrase;
 
@@ -27,18 +28,18 @@ pub fn MainStarvationSection() -> impl IntoView {
     let experiment = expect_context::<Experiments>().main;
     view! {
         <section class="card experiment" data-testid="main-starvation">
-            <h2><span class="num-badge">"2a"</span>" "{t("main.heading")}</h2>
+            <h2><span class="num-badge">"2a"</span>" "{t(key!("main.heading"))}</h2>
             <div class="explain">
-                <p>{t("main.article")}</p>
-                <p>{t("main.browser")}</p>
+                <p>{t(key!("main.article"))}</p>
+                <p>{t(key!("main.browser"))}</p>
             </div>
             <Ticker running=Signal::derive(move || experiment.progress.with(Option::is_some)) />
-            <RunForm experiment=experiment config=config unit="progress.batches"
+            <RunForm experiment=experiment config=config unit=key!("progress.batches")
                 hint=Signal::derive(move || config.get().ok().map(|c| {
-                    Phrase::new("main.hint").data("seconds", ms(c.expected_batch_ms(JobMode::Blocking) / 1000.0))
+                    Phrase::new(key!("main.hint")).data("seconds", ms(c.expected_batch_ms(JobMode::Blocking) / 1000.0))
                 }))>
-                <Field label="main.jobs" testid="jobs" value=jobs numeric=true />
-                <Field label="main.each_waits" testid="wait" value=wait_ms numeric=true />
+                <Field label=key!("main.jobs") testid="jobs" value=jobs numeric=true />
+                <Field label=key!("main.each_waits") testid="wait" value=wait_ms numeric=true />
             </RunForm>
             <ExperimentOutput experiment=Experiment::MainStarvation report=experiment.report render=|r| r.main_starvation.clone().map(|ms| view! { <MainStarvationResults ms=ms clock=r.env.clock /> }.into_any()) />
         </section>
@@ -86,9 +87,9 @@ fn MainStarvationResults(
     view! {
         <div class="results-block" data-testid="results">
             <Findings items=findings::main_starvation(&ms, clock) />
-            <h3>{t("main.frames")}</h3>
+            <h3>{t(key!("main.frames"))}</h3>
             <FrameGapChart runs=ms.runs.clone() />
-            <NumbersTable headers=&["main.col.jobs", "table.analogue", "main.col.batch", "main.col.expected", "main.col.timer", "main.col.message", "main.col.gap", "main.col.frames"] numeric_from=2>
+            <NumbersTable headers=&[key!("main.col.jobs"), key!("table.analogue"), key!("main.col.batch"), key!("main.col.expected"), key!("main.col.timer"), key!("main.col.message"), key!("main.col.gap"), key!("main.col.frames")] numeric_from=2>
                 {rows}
             </NumbersTable>
             <ClockNote clock=clock figures=figures />

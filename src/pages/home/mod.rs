@@ -23,6 +23,7 @@ use pool_starvation::PoolStarvationSection;
 use spin_ladder::SpinLadderSection;
 use timed_waits::TimedWaitsSection;
 use waitlab_core::experiment::Experiment;
+use waitlab_core::key;
 use waitlab_core::lang::Lang;
 use waitlab_core::text::Phrase;
 use wake_latency::WakeLatencySection;
@@ -71,12 +72,12 @@ pub fn App() -> impl IntoView {
 fn coi_problem(said: &str) -> Phrase {
     let (code, detail) = said.split_once(':').unwrap_or((said, ""));
     let key = match code {
-        "needs_https" => "coi.needs_https",
-        "no_service_worker" => "coi.no_service_worker",
-        "not_registered" => "coi.not_registered",
-        "still_not_isolated" => "coi.still_not_isolated",
-        "register_failed" => "coi.register_failed",
-        _ => return Phrase::new("data").data("text", said),
+        "needs_https" => key!("coi.needs_https"),
+        "no_service_worker" => key!("coi.no_service_worker"),
+        "not_registered" => key!("coi.not_registered"),
+        "still_not_isolated" => key!("coi.still_not_isolated"),
+        "register_failed" => key!("coi.register_failed"),
+        _ => return Phrase::new(key!("data")).data("text", said),
     };
     Phrase::new(key).data("detail", detail)
 }
@@ -89,16 +90,16 @@ fn NoSharedMemoryBanner(
     off: SharedMemoryOff,
 ) -> impl IntoView {
     let why = t(match off {
-        SharedMemoryOff::NoSharedArrayBuffer => "banner.no_sab",
-        SharedMemoryOff::NotIsolated => "banner.not_isolated",
+        SharedMemoryOff::NoSharedArrayBuffer => key!("banner.no_sab"),
+        SharedMemoryOff::NotIsolated => key!("banner.not_isolated"),
     });
     let problem = expect_context::<UseEnvironment>().isolation_problem;
     view! {
         <aside class="banner" data-testid="no-coi" role="status">
-            <strong>{t("banner.heading")}</strong>
+            <strong>{t(key!("banner.heading"))}</strong>
             " "{why}
             {move || problem.get().map(|p| view! {
-                <span data-testid="coi-problem">{tr(&Phrase::new("banner.coi_problem").phrase("why", coi_problem(&p)))}</span>
+                <span data-testid="coi-problem">{tr(&Phrase::new(key!("banner.coi_problem")).phrase("why", coi_problem(&p)))}</span>
             })}
         </aside>
     }
@@ -115,7 +116,7 @@ fn LanguagePicker() -> impl IntoView {
     };
     view! {
         <label class="language">
-            <span class="visually-hidden">{t("page.language")}</span>
+            <span class="visually-hidden">{t(key!("page.language"))}</span>
             <select data-testid="language" on:change=change>
                 {Lang::ALL.map(|l| view! {
                     <option value=l.code() selected=l == words.lang.get_untracked() lang=l.code()>{l.endonym()}</option>
@@ -141,15 +142,15 @@ fn Playground() -> impl IntoView {
                 <h1>"waitlab"</h1>
                 <LanguagePicker />
             </div>
-            <p class="tagline">{t("page.tagline")}</p>
+            <p class="tagline">{t(key!("page.tagline"))}</p>
         </header>
         <main>
             <section class="card">
-                <h2>{t("env.heading")}</h2>
-                <p class="lead">{t("env.lead")}</p>
+                <h2>{t(key!("env.heading"))}</h2>
+                <p class="lead">{t(key!("env.lead"))}</p>
                 {move || match env.get() {
                     Some(env) => view! { <EnvBlock env=env /> }.into_any(),
-                    None => view! { <p class="lead" data-testid="env-measuring">{t("env.measuring")}</p> }.into_any(),
+                    None => view! { <p class="lead" data-testid="env-measuring">{t(key!("env.measuring"))}</p> }.into_any(),
                 }}
             </section>
             {shared_memory_off.map(|off| view! { <NoSharedMemoryBanner off=off /> })}
@@ -157,7 +158,7 @@ fn Playground() -> impl IntoView {
             <ReferencePanel />
             {Experiment::ALL.into_iter().map(section).collect_view()}
         </main>
-        <footer class="site">{t("page.footer")}</footer>
+        <footer class="site">{t(key!("page.footer"))}</footer>
     }
 }
 
@@ -176,7 +177,7 @@ fn Embed(
         Some(experiment) => section(experiment),
         None => view! {
             <p class="error" role="alert" data-testid="embed-unknown">
-                {tr(&Phrase::new("embed.unknown")
+                {tr(&Phrase::new(key!("embed.unknown"))
                     .data("slug", slug.chars().take(40).collect::<String>())
                     .data("slugs", Experiment::ALL.map(|e| e.slug()).join(", ")))}
             </p>
@@ -187,10 +188,10 @@ fn Embed(
         <div class="embed" data-testid="embed">
             <div class="embed-bar">
                 <strong>"waitlab"</strong>
-                <a href=open target="_blank" rel="noopener" data-testid="open-in-waitlab">{t("embed.open")}</a>
+                <a href=open target="_blank" rel="noopener" data-testid="open-in-waitlab">{t(key!("embed.open"))}</a>
             </div>
             {(!shared_memory).then(|| view! {
-                <p class="embed-note" data-testid="no-coi">{t("embed.no_coi")}</p>
+                <p class="embed-note" data-testid="no-coi">{t(key!("embed.no_coi"))}</p>
             })}
             {body}
         </div>

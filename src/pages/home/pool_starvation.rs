@@ -12,6 +12,7 @@ use leptos::prelude::*;
 use waitlab_core::clock::ClockInfo;
 use waitlab_core::experiment::Experiment;
 use waitlab_core::findings;
+use waitlab_core::key;
 use waitlab_core::starvation::{JobMode, PoolConfig, PoolStarvation};
 use waitlab_core::text::Phrase;
 
@@ -28,20 +29,20 @@ pub fn PoolStarvationSection() -> impl IntoView {
     let experiment = expect_context::<Experiments>().pool;
     view! {
         <section class="card experiment" data-testid="pool-starvation">
-            <h2><span class="num-badge">"2b"</span>" "{t("pool.heading")}</h2>
+            <h2><span class="num-badge">"2b"</span>" "{t(key!("pool.heading"))}</h2>
             <div class="explain">
-                <p>{t("pool.article")}</p>
-                <p>{t("pool.browser")}</p>
+                <p>{t(key!("pool.article"))}</p>
+                <p>{t(key!("pool.browser"))}</p>
             </div>
-            <RunForm experiment=experiment config=config unit="progress.jobs"
+            <RunForm experiment=experiment config=config unit=key!("progress.jobs")
                 hint=Signal::derive(move || config.get().ok().map(|c| {
-                    Phrase::new("pool.hint")
+                    Phrase::new(key!("pool.hint"))
                         .data("blocking", ms(c.expected_batch_ms(JobMode::Blocking) / 1000.0))
                         .data("async", ms(c.expected_batch_ms(JobMode::Async) / 1000.0))
                 }))>
-                <Field label="pool.workers" testid="workers" value=workers numeric=true />
-                <Field label="main.jobs" testid="jobs" value=jobs numeric=true />
-                <Field label="main.each_waits" testid="wait" value=wait_ms numeric=true />
+                <Field label=key!("pool.workers") testid="workers" value=workers numeric=true />
+                <Field label=key!("main.jobs") testid="jobs" value=jobs numeric=true />
+                <Field label=key!("main.each_waits") testid="wait" value=wait_ms numeric=true />
             </RunForm>
             <ExperimentOutput experiment=Experiment::PoolStarvation report=experiment.report render=|r| r.pool_starvation.clone().map(|ps| view! { <PoolResults ps=ps clock=r.env.clock /> }.into_any()) />
         </section>
@@ -81,12 +82,12 @@ fn PoolResults(
             <Findings items=findings::pool_starvation(&ps, clock) />
             <ul class="findings">
                 {(!ps.blocking_sleeps).then(|| view! {
-                    <li>{t("pool.busy_waited")}</li>
+                    <li>{t(key!("pool.busy_waited"))}</li>
                 })}
             </ul>
-            <h3>{t("pool.timeline")}</h3>
+            <h3>{t(key!("pool.timeline"))}</h3>
             <PoolGantt config=ps.config.clone() runs=ps.runs.clone() />
-            <NumbersTable headers=&["main.col.jobs", "table.analogue", "main.col.batch", "pool.col.model", "pool.col.extra"] numeric_from=2>
+            <NumbersTable headers=&[key!("main.col.jobs"), key!("table.analogue"), key!("main.col.batch"), key!("pool.col.model"), key!("pool.col.extra")] numeric_from=2>
                 {rows}
             </NumbersTable>
             <ClockNote clock=clock figures=figures />

@@ -12,6 +12,7 @@ use leptos::prelude::*;
 use waitlab_core::clock::ClockInfo;
 use waitlab_core::experiment::Experiment;
 use waitlab_core::findings;
+use waitlab_core::key;
 use waitlab_core::ladder::{LadderConfig, SpinLadder};
 use waitlab_core::text::Phrase;
 
@@ -27,18 +28,18 @@ pub fn SpinLadderSection() -> impl IntoView {
     let experiment = expect_context::<Experiments>().ladder;
     view! {
         <section class="card experiment" data-testid="spin-ladder">
-            <h2><span class="num-badge">"3"</span>" "{t("ladder.heading")}</h2>
+            <h2><span class="num-badge">"3"</span>" "{t(key!("ladder.heading"))}</h2>
             <div class="explain">
-                <p>{t("ladder.article")}</p>
-                <p>{t("ladder.browser")}</p>
-                <p>{t("ladder.calibration")}</p>
+                <p>{t(key!("ladder.article"))}</p>
+                <p>{t(key!("ladder.browser"))}</p>
+                <p>{t(key!("ladder.calibration"))}</p>
             </div>
-            <RunForm experiment=experiment config=config unit="progress.runs"
+            <RunForm experiment=experiment config=config unit=key!("progress.runs")
                 hint=Signal::derive(move || config.get().ok().map(|c| {
-                    Phrase::new("ladder.hint").data("seconds", ms(c.estimated_ms() / 1000.0))
+                    Phrase::new(key!("ladder.hint")).data("seconds", ms(c.estimated_ms() / 1000.0))
                 }))>
-                <Field label="ladder.ladders" testid="repeats" value=repeats numeric=true />
-                <Field label="ladder.spin_until" testid="spin-until" value=spin_until numeric=true />
+                <Field label=key!("ladder.ladders") testid="repeats" value=repeats numeric=true />
+                <Field label=key!("ladder.spin_until") testid="spin-until" value=spin_until numeric=true />
             </RunForm>
             <ExperimentOutput experiment=Experiment::SpinLadder report=experiment.report render=|r| {
                 r.spin_ladder.clone().map(|ladder| view! { <LadderResults ladder=ladder clock=r.env.clock /> }.into_any())
@@ -61,7 +62,7 @@ fn LadderResults(
         .map(|su| {
             view! {
                 <tr>
-                    <td>{t(if su.sleep_stage { "ladder.with_sleep" } else { "ladder.pure_spin" })}</td>
+                    <td>{t(if su.sleep_stage { key!("ladder.with_sleep") } else { key!("ladder.pure_spin") })}</td>
                     {figure(su.wall_ms, clock)}
                     {figure(su.busy_ms, clock)}
                     <td class="num">{format!("{} %", num(&waitlab_core::number::fixed(su.busy_fraction() * 100.0, 0)))}</td>
@@ -73,11 +74,11 @@ fn LadderResults(
     view! {
         <div class="results-block" data-testid="results">
             <Findings items=findings::spin_ladder(&ladder, clock) />
-            <h3>{t("ladder.cost")}</h3>
+            <h3>{t(key!("ladder.cost"))}</h3>
             <LadderChart steps=ladder.steps.clone() />
             {blocks_note(&ladder)}
-            <h3>{t("ladder.spin_until_heading")}</h3>
-            <NumbersTable headers=&["ladder.col.ladder", "ladder.col.wall", "ladder.col.busy_ms", "ladder.col.busy", "ladder.col.calls"] numeric_from=1>
+            <h3>{t(key!("ladder.spin_until_heading"))}</h3>
+            <NumbersTable headers=&[key!("ladder.col.ladder"), key!("ladder.col.wall"), key!("ladder.col.busy_ms"), key!("ladder.col.busy"), key!("ladder.col.calls")] numeric_from=1>
                 {rows}
             </NumbersTable>
         </div>
@@ -91,7 +92,7 @@ fn blocks_note(ladder: &SpinLadder) -> Option<impl IntoView + use<>> {
     let least = ladder.steps.iter().map(|s| s.block).min()?;
     (most > 1).then(|| {
         view! {
-            <p class="note" data-testid="ladder-blocks">{tr(&Phrase::new("ladder.blocks").count("most", most).count("least", least))}</p>
+            <p class="note" data-testid="ladder-blocks">{tr(&Phrase::new(key!("ladder.blocks")).count("most", most).count("least", least))}</p>
         }
     })
 }

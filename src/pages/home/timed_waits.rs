@@ -13,6 +13,7 @@ use crate::i18n::t;
 use leptos::prelude::*;
 use waitlab_core::experiment::Experiment;
 use waitlab_core::findings;
+use waitlab_core::key;
 use waitlab_core::schema::{Report, TimedWaits};
 use waitlab_core::text::{Arg, Phrase};
 use waitlab_core::timed::{CellKey, Mechanism, TimedWaitsConfig};
@@ -36,16 +37,16 @@ pub fn TimedWaitsSection() -> impl IntoView {
     let experiment = expect_context::<Experiments>().timed;
     view! {
         <section class="card experiment" data-testid="timed-waits">
-            <h2><span class="num-badge">"1"</span>" "{t("timed.heading")}</h2>
+            <h2><span class="num-badge">"1"</span>" "{t(key!("timed.heading"))}</h2>
             <div class="explain">
-                <p>{t("timed.article")}</p>
-                <p>{t("timed.browser")}</p>
-                <p>{t("timed.native")}</p>
+                <p>{t(key!("timed.article"))}</p>
+                <p>{t(key!("timed.browser"))}</p>
+                <p>{t(key!("timed.native"))}</p>
             </div>
-            <RunForm experiment=experiment config=config unit="progress.samples"
-                hint=Signal::derive(move || config.get().ok().map(|c| Phrase::new("run.about_seconds").arg("seconds", Arg::Fixed((c.estimated_ms() / 1000.0).ceil(), 0))))>
-                <Field label="timed.durations" testid="durations" value=durations />
-                <Field label="timed.samples" testid="samples" value=samples numeric=true />
+            <RunForm experiment=experiment config=config unit=key!("progress.samples")
+                hint=Signal::derive(move || config.get().ok().map(|c| Phrase::new(key!("run.about_seconds")).arg("seconds", Arg::Fixed((c.estimated_ms() / 1000.0).ceil(), 0))))>
+                <Field label=key!("timed.durations") testid="durations" value=durations />
+                <Field label=key!("timed.samples") testid="samples" value=samples numeric=true />
             </RunForm>
             <ExperimentOutput experiment=Experiment::TimedWaits report=experiment.report render=|r| r.timed_waits.is_some().then(|| view! { <TimedWaitsResults report=r.clone() /> }.into_any()) />
         </section>
@@ -71,7 +72,7 @@ fn TimedWaitsResults(
     report: Report,
 ) -> impl IntoView {
     let Some(tw) = report.timed_waits.clone() else {
-        return view! { <p class="error">{t("timed.no_data")}</p> }.into_any();
+        return view! { <p class="error">{t(key!("timed.no_data"))}</p> }.into_any();
     };
     let tolerance = report.env.clock.map(|c| c.tolerance_ms()).unwrap_or(0.001);
     let selected = RwSignal::new(default_selection(&tw));
@@ -90,13 +91,13 @@ fn TimedWaitsResults(
     view! {
         <div class="results-block" data-testid="results">
             <Findings items=findings::timed_waits(&tw, report.env.clock) />
-            <h3>{t("timed.glance")}</h3>
+            <h3>{t(key!("timed.glance"))}</h3>
             <OverviewChart rows=overview />
-            <h3>{t("timed.distribution")}" "<small>{t("timed.distribution_hint")}</small></h3>
+            <h3>{t(key!("timed.distribution"))}" "<small>{t(key!("timed.distribution_hint"))}</small></h3>
             {histogram}
-            <h3>{t("timed.all_numbers")}</h3>
+            <h3>{t(key!("timed.all_numbers"))}</h3>
             <ResultsTable cells=tw.cells.clone() selected=selected clock=report.env.clock />
-            <h3>{t("timed.chain")}</h3>
+            <h3>{t(key!("timed.chain"))}</h3>
             <ChainChart chain=tw.chain.clone() tolerance_ms=tolerance />
         </div>
     }

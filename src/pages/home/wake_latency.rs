@@ -12,6 +12,7 @@ use leptos::prelude::*;
 use waitlab_core::clock::ClockInfo;
 use waitlab_core::experiment::Experiment;
 use waitlab_core::findings;
+use waitlab_core::key;
 use waitlab_core::outcome::{Outcome, reason};
 use waitlab_core::text::Phrase;
 use waitlab_core::wake::{WakeConfig, WakeLatency};
@@ -24,16 +25,16 @@ pub fn WakeLatencySection() -> impl IntoView {
     let experiment = expect_context::<Experiments>().wake;
     view! {
         <section class="card experiment" data-testid="wake-latency">
-            <h2><span class="num-badge">"4"</span>" "{t("wake.heading")}</h2>
+            <h2><span class="num-badge">"4"</span>" "{t(key!("wake.heading"))}</h2>
             <div class="explain">
-                <p>{t("wake.article")}</p>
-                <p>{t("wake.browser")}</p>
+                <p>{t(key!("wake.article"))}</p>
+                <p>{t(key!("wake.browser"))}</p>
             </div>
-            <RunForm experiment=experiment config=config unit="progress.rounds"
+            <RunForm experiment=experiment config=config unit=key!("progress.rounds")
                 hint=Signal::derive(move || config.get().ok().map(|c| {
-                    Phrase::new("wake.hint").data("seconds", ms(f64::from(c.rounds) * 0.02))
+                    Phrase::new(key!("wake.hint")).data("seconds", ms(f64::from(c.rounds) * 0.02))
                 }))>
-                <Field label="wake.rounds" testid="rounds" value=rounds numeric=true />
+                <Field label=key!("wake.rounds") testid="rounds" value=rounds numeric=true />
             </RunForm>
             <ExperimentOutput experiment=Experiment::WakeLatency report=experiment.report render=|r| r.wake_latency.clone().map(|wake| view! { <WakeResults wake=wake clock=r.env.clock /> }.into_any()) />
         </section>
@@ -90,7 +91,7 @@ fn WakeResults(
                 .into_any(),
                 Outcome::Unavailable { reason: why } => view! {
                     <td colspan="5" class="unavailable">
-                        {tr(&Phrase::new("table.unavailable").phrase("reason", reason::phrase(why)))}
+                        {tr(&Phrase::new(key!("table.unavailable")).phrase("reason", reason::phrase(why)))}
                     </td>
                 }
                 .into_any(),
@@ -98,7 +99,7 @@ fn WakeResults(
                     <td colspan="5" class="failed">{tr(&reason::phrase(message))}</td>
                 }
                 .into_any(),
-                Outcome::TimeoutNeverFired { .. } => view! { <td colspan="5" class="failed">{t("wake.did_not_finish")}</td> }.into_any(),
+                Outcome::TimeoutNeverFired { .. } => view! { <td colspan="5" class="failed">{t(key!("wake.did_not_finish"))}</td> }.into_any(),
             };
             view! {
                 <tr data-testid=format!("row-{}", r.strategy.id())>
@@ -112,9 +113,9 @@ fn WakeResults(
     view! {
         <div class="results-block" data-testid="results">
             <Findings items=findings::wake_latency(&wake, clock) />
-            <h3>{t("wake.chart")}</h3>
+            <h3>{t(key!("wake.chart"))}</h3>
             <OverviewChart rows=rows />
-            <NumbersTable headers=&["wake.col.waiter", "table.analogue", "column.wake_latency.p50", "wake.col.p99", "wake.col.max", "column.wake_latency.ratio", "wake.col.n"] numeric_from=2>
+            <NumbersTable headers=&[key!("wake.col.waiter"), key!("table.analogue"), key!("column.wake_latency.p50"), key!("wake.col.p99"), key!("wake.col.max"), key!("column.wake_latency.ratio"), key!("wake.col.n")] numeric_from=2>
                 {table}
             </NumbersTable>
             <ClockNote clock=clock figures=figures />

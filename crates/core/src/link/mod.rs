@@ -37,6 +37,7 @@ mod timed;
 mod wake;
 mod wire;
 
+use crate::key;
 use crate::schema::Report;
 use crate::text::Phrase;
 use wire::{Reader, Writer, base64url};
@@ -86,12 +87,12 @@ impl LinkError {
     /// What to tell the reader.
     pub fn phrase(&self) -> Phrase {
         match self {
-            LinkError::NotALink => Phrase::new("link.not_a_link"),
+            LinkError::NotALink => Phrase::new(key!("link.not_a_link")),
             LinkError::UnknownVersion(v) => {
-                Phrase::new("link.unknown_version").data("version", v.clone())
+                Phrase::new(key!("link.unknown_version")).data("version", v.clone())
             }
-            LinkError::TooLong(n) => Phrase::new("link.too_long").count("count", *n as u64),
-            LinkError::Damaged(why) => Phrase::new("link.damaged").code("why", why),
+            LinkError::TooLong(n) => Phrase::new(key!("link.too_long")).count("count", *n as u64),
+            LinkError::Damaged(why) => Phrase::new(key!("link.damaged")).code("why", why),
         }
     }
 }
