@@ -9,4 +9,5 @@ pub mod links;
 pub mod raw_report;
 pub mod results_table;
 pub mod run_controls;
+pub mod scheme_picker;
 pub mod ticker;

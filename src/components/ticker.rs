@@ -2,18 +2,25 @@
 //! back and forth. It only moves when the main thread is free to render a
 //! frame, so a blocked main thread freezes it for everyone to see.
 //!
+//! For a reader who prefers reduced motion it steps instead of gliding,
+//! so a freeze still shows.
+//!
 //! It runs only while its experiment runs (and a moment after), so it
 //! never shares the main thread with another experiment's probes, and it
 //! moves the ball with a transform, which needs no layout.
 
 use leptos::html::Div;
 use leptos::prelude::*;
-use waitlab_browser::page::AnimationLoop;
+use waitlab_browser::page::{self, AnimationLoop};
 use waitlab_browser::wait;
 use waitlab_core::key;
 
 /// Period of one back-and-forth, ms.
 const PERIOD_MS: f64 = 1600.0;
+/// For a reader who asked for less motion the ball does not glide: it
+/// steps between five places (0, ¼, ½, ¾, 1 of the track), a step every
+/// 200 ms, so a run of missing frames still shows as a pause.
+const REDUCED_STEPS: f64 = 4.0;
 /// How long the ball keeps moving after the run, ms.
 const LINGER_MS: u32 = 600;
 
@@ -34,10 +41,16 @@ pub fn Ticker(
         let current = generation.get_value().wrapping_add(1);
         generation.set_value(current);
         if run {
+            let steps = page::prefers_reduced_motion();
             frames.set_value(Some(AnimationLoop::start(move |t| {
                 if let Some(el) = slider.get_untracked() {
                     let phase = (t % PERIOD_MS) / PERIOD_MS;
-                    let x = 1.0 - (2.0 * phase - 1.0).abs();
+                    let glide = 1.0 - (2.0 * phase - 1.0).abs();
+                    let x = if steps {
+                        (glide * REDUCED_STEPS).round() / REDUCED_STEPS
+                    } else {
+                        glide
+                    };
                     let _ = el.set_attribute(
                         "style",
                         &format!(

@@ -107,6 +107,7 @@ const REVIEW_SHOTS: &[&str] = &[
     "lang-es-embed",
     "shell-en",
     "shell-de",
+    "dark-results",
 ];
 
 /// Saves a screenshot of `state` if it is one a reviewer looks at.
@@ -1948,6 +1949,114 @@ fn languages_after_a_run(browser: Browser) {
     assert_no_page_errors(&mut s);
 }
 
+// Accessibility and the colour scheme.
+
+/// axe-core's serious and critical findings on the page as it is now
+/// (`WAITLAB_AXE`: axe.min.js, installed by `cargo xtask test`).
+fn axe_findings(s: &mut Session) -> Vec<String> {
+    static AXE: OnceLock<String> = OnceLock::new();
+    let axe = AXE.get_or_init(|| {
+        let path = std::env::var_os("WAITLAB_AXE")
+            .expect("WAITLAB_AXE names axe.min.js (cargo xtask test installs it)");
+        std::fs::read_to_string(&path)
+            .unwrap_or_else(|e| panic!("{}: {e}", PathBuf::from(&path).display()))
+    });
+    s.eval(axe);
+    let found = s.eval_async(
+        "const r = await axe.run(document, { resultTypes: ['violations'] });\
+         return r.violations.filter(v => v.impact === 'serious' || v.impact === 'critical')\
+           .map(v => `${v.id} (${v.impact}) at ${v.nodes.slice(0, 3).map(n => n.target.join(' ')).join(' | ')}`);",
+    );
+    found
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().unwrap().to_owned())
+        .collect()
+}
+
+/// Picks `choice` (`auto`, `light`, `dark`) in the colour-scheme select;
+/// returns the scheme the page then shows.
+fn pick_scheme(s: &mut Session, choice: &str) -> String {
+    s.eval(&format!(
+        "const el = document.querySelector('[data-testid=scheme]'); el.value = {};\
+         el.dispatchEvent(new Event('change', {{ bubbles: true }}));",
+        Value::from(choice)
+    ));
+    s.eval("return document.documentElement.dataset.scheme;")
+        .as_str()
+        .unwrap()
+        .to_owned()
+}
+
+/// No serious or critical axe-core finding on the idle page and after a
+/// run, in the light and the dark scheme; the automatic scheme follows the
+/// browser's preference, and a chosen one survives a reload.
+fn accessibility(browser: Browser) {
+    let mut s = Session::lease(browser);
+    s.open(&isolated_server().origin);
+    let preferred =
+        s.eval("return matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light';");
+    assert_eq!(Value::from(pick_scheme(&mut s, "auto")), preferred);
+    for scheme in ["light", "dark"] {
+        assert_eq!(pick_scheme(&mut s, scheme), scheme);
+        let found = axe_findings(&mut s);
+        assert!(found.is_empty(), "idle page, {scheme}: {found:#?}");
+    }
+    s.open(&isolated_server().origin);
+    assert_eq!(
+        s.eval("return [document.documentElement.dataset.scheme, document.querySelector('[data-testid=scheme]').value];"),
+        serde_json::json!(["dark", "dark"]),
+        "the chosen scheme survives a reload"
+    );
+    run_experiment(&mut s, "0, 1, 10", "20", "a11y");
+    scroll_to(&mut s, &in_tw("results"));
+    review_shot(&mut s, "dark-results");
+    for scheme in ["dark", "light"] {
+        assert_eq!(pick_scheme(&mut s, scheme), scheme);
+        let found = axe_findings(&mut s);
+        assert!(found.is_empty(), "after a run, {scheme}: {found:#?}");
+    }
+    // The next test on this session's browser starts from the default.
+    pick_scheme(&mut s, "auto");
+    assert_no_page_errors(&mut s);
+}
+
+/// For a reader who asked for reduced motion the E2a ball steps between
+/// five places instead of gliding, and still moves while the main thread
+/// is free.
+fn reduced_motion(browser: Browser) {
+    let mut s = Session::start_with_reduced_motion(browser);
+    s.open(&isolated_server().origin);
+    s.eval(
+        "window.__places = new Set();\
+         const slider = document.querySelector('[data-testid=ticker] .slider');\
+         new MutationObserver(() => window.__places.add(slider.style.transform))\
+           .observe(slider, { attributes: true, attributeFilter: ['style'] });",
+    );
+    run_section(
+        &mut s,
+        "main-starvation",
+        &[("jobs", "2"), ("wait", "100")],
+        60,
+        "reduced-motion",
+    );
+    let places = s.eval("return [...window.__places].sort();");
+    let places: Vec<&str> = places
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().unwrap())
+        .collect();
+    let steps = ["0", "25", "50", "75", "100"].map(|x| format!("translateX({x}%)"));
+    assert!(places.len() >= 2, "the ball did not move: {places:?}");
+    assert!(
+        places.iter().all(|p| steps.iter().any(|s| s == p)),
+        "the ball glided: {places:?}"
+    );
+    assert_no_page_errors(&mut s);
+}
+
 // Faults: each served by a host of its own, each must end in a message.
 
 /// Clicks Run in `section` and returns how long, in ms of the page's
@@ -2196,7 +2305,7 @@ fn cases() -> Vec<Case> {
     let mut cases = Vec::new();
     // One scenario a row, in the browsers it runs in.
     #[rustfmt::skip]
-    let table: [Row; 26] = [
+    let table: [Row; 28] = [
         ("isolated", ALL, Timed, isolated as fn(Browser)),
         ("isolated_without_new_features", BLINK_GECKO, Timed, isolated_without_new_features),
         ("cancel", ALL, Timed, cancel),
@@ -2223,6 +2332,8 @@ fn cases() -> Vec<Case> {
         ("language_in_embed", ALL, Untimed, language_in_embed),
         ("languages_after_a_run", &[Chromium], Untimed, languages_after_a_run),
         ("shell_before_the_wasm", BLINK_GECKO, Untimed, shell_before_the_wasm),
+        ("accessibility", BLINK_GECKO, Untimed, accessibility),
+        ("reduced_motion", BLINK_GECKO, Untimed, reduced_motion),
     ];
     for (name, browsers, timing, scenario) in table {
         cases.extend(Case::each(name, browsers, timing, scenario));

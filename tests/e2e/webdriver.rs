@@ -93,16 +93,27 @@ impl Session {
     /// [`Session::start`] with the browser's preferred language set to
     /// `language` (such as `de-DE`), as a reader's browser would have it.
     pub fn start_in(browser: Browser, language: Option<&str>) -> Session {
-        Self::start_with(browser, language, "normal")
+        Self::start_with(browser, language, "normal", false)
+    }
+
+    /// [`Session::start`] in a browser whose reader asked for reduced
+    /// motion (`prefers-reduced-motion: reduce`; Chromium and Firefox).
+    pub fn start_with_reduced_motion(browser: Browser) -> Session {
+        Self::start_with(browser, None, "normal", true)
     }
 
     /// [`Session::start_in`] whose navigations return at once, without
     /// waiting for the page to load (for a page whose wasm never comes).
     pub fn start_unwaited(browser: Browser, language: Option<&str>) -> Session {
-        Self::start_with(browser, language, "none")
+        Self::start_with(browser, language, "none", false)
     }
 
-    fn start_with(browser: Browser, language: Option<&str>, page_load: &str) -> Session {
+    fn start_with(
+        browser: Browser,
+        language: Option<&str>,
+        page_load: &str,
+        reduced_motion: bool,
+    ) -> Session {
         let port = free_port();
         let accept = language.unwrap_or("en-US");
         let profile = std::env::temp_dir().join(format!("waitlab-e2e-{}-{port}", browser.name()));
@@ -127,6 +138,7 @@ impl Session {
                     }
                 }),
             ),
+
             Browser::Firefox => (
                 driver_path("GECKODRIVER", "geckodriver"),
                 vec!["--port".to_owned(), port.to_string()],
@@ -157,6 +169,19 @@ impl Session {
         };
         let mut capabilities = capabilities;
         capabilities["pageLoadStrategy"] = json!(page_load);
+        if reduced_motion {
+            match browser {
+                Browser::Chromium => capabilities["goog:chromeOptions"]["args"]
+                    .as_array_mut()
+                    .unwrap()
+                    .push(json!("--force-prefers-reduced-motion")),
+                Browser::Firefox => {
+                    capabilities["moz:firefoxOptions"]["prefs"]["ui.prefersReducedMotion"] =
+                        json!(1)
+                }
+                Browser::WebKit => panic!("WebKitGTK's MiniBrowser has no reduced-motion switch"),
+            }
+        }
         let driver = Command::new(&program)
             .args(&args)
             .stdout(Stdio::null())

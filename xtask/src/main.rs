@@ -362,7 +362,8 @@ fn e2e(
         .args(extra)
         .env("WAITLAB_DIST", dist)
         .env("CHROMEDRIVER", &browsers.chromedriver)
-        .env("GECKODRIVER", &browsers.geckodriver);
+        .env("GECKODRIVER", &browsers.geckodriver)
+        .env("WAITLAB_AXE", &browsers.axe);
     if let Ok(webkit) = &browsers.webkit {
         cmd.env("WEBKITDRIVER", &webkit.driver)
             .env("WAITLAB_MINIBROWSER", &webkit.minibrowser);

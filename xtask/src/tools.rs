@@ -17,6 +17,8 @@ const TWIGGY_VERSION: &str = "0.8.0";
 /// npm's binaryen release whose wasm-opt is known good (Debian's 108
 /// corrupts the output).
 const BINARYEN_VERSION: &str = "132.0.0";
+/// npm's axe-core release the end-to-end tests check accessibility with.
+const AXE_VERSION: &str = "4.14.1";
 
 fn home() -> PathBuf {
     PathBuf::from(std::env::var_os("HOME").unwrap_or_else(|| "/root".into()))
@@ -33,6 +35,28 @@ fn binaryen_dir() -> PathBuf {
     home()
         .join(".cache/waitlab")
         .join(format!("binaryen-{BINARYEN_VERSION}"))
+}
+
+/// `package@version` from npm in its own directory under
+/// `~/.cache/waitlab`, installed there unless `file` (inside the package)
+/// is already; returns that file.
+fn ensure_npm(package: &str, version: &str, file: &str) -> Result<PathBuf> {
+    let dir = home()
+        .join(".cache/waitlab")
+        .join(format!("{package}-{version}"));
+    let path = dir.join("node_modules").join(package).join(file);
+    if !path.exists() {
+        std::fs::create_dir_all(&dir).map_err(|e| format!("creating {}: {e}", dir.display()))?;
+        run(Command::new("npm").args([
+            "install",
+            "--no-audit",
+            "--no-fund",
+            "--prefix",
+            &dir.to_string_lossy(),
+            &format!("{package}@{version}"),
+        ]))?;
+    }
+    Ok(path)
 }
 
 /// PATH with `~/.cargo/bin` and the pinned wasm-opt in front.
@@ -110,18 +134,7 @@ pub fn ensure_build_tools() -> Result<PathBuf> {
         &wasm_bindgen_version()?,
         false,
     )?;
-    let dir = binaryen_dir();
-    if !dir.join("node_modules/.bin/wasm-opt").exists() {
-        std::fs::create_dir_all(&dir).map_err(|e| format!("creating {}: {e}", dir.display()))?;
-        run(Command::new("npm").args([
-            "install",
-            "--no-audit",
-            "--no-fund",
-            "--prefix",
-            &dir.to_string_lossy(),
-            &format!("binaryen@{BINARYEN_VERSION}"),
-        ]))?;
-    }
+    ensure_npm("binaryen", BINARYEN_VERSION, "bin/wasm-opt")?;
     ensure_cargo_tool("trunk", "trunk", TRUNK_VERSION, true)
 }
 
@@ -154,6 +167,8 @@ pub struct Browsers {
     /// WebKitWebDriver and the MiniBrowser it drives, or why WebKit cannot
     /// run here.
     pub webkit: std::result::Result<WebKit, String>,
+    /// axe-core's script, which the tests run in pages.
+    pub axe: PathBuf,
 }
 
 /// WebKitGTK for the end-to-end tests: Safari's engine on Linux.
@@ -228,6 +243,7 @@ pub fn ensure_browsers() -> Result<Browsers> {
         chromedriver: "/usr/bin/chromedriver".into(),
         geckodriver,
         webkit: ensure_webkit(),
+        axe: ensure_npm("axe-core", AXE_VERSION, "axe.min.js")?,
     })
 }
 

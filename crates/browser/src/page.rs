@@ -2,8 +2,8 @@
 
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
-use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::Closure;
+use wasm_bindgen::{JsCast, JsValue};
 
 fn window() -> web_sys::Window {
     web_sys::window().expect("page code runs in a window")
@@ -92,6 +92,35 @@ pub fn show_fatal(message: &str) {
     {
         body.set_text_content(Some(message));
     }
+}
+
+/// The reader's colour scheme, as `index.html`'s head script keeps it:
+/// `auto` (the browser's preference), `light` or `dark`.
+pub fn scheme_choice() -> String {
+    window()
+        .document()
+        .and_then(|d| d.document_element())
+        .and_then(|html| html.get_attribute("data-scheme-choice"))
+        .unwrap_or_else(|| "auto".to_owned())
+}
+
+/// Shows the page in the colour scheme `choice` (`auto`, `light` or
+/// `dark`) and remembers it, through the head script's `waitlabScheme`.
+pub fn choose_scheme(choice: &str) {
+    if let Some(f) =
+        super::global_property("waitlabScheme").and_then(|f| f.dyn_into::<js_sys::Function>().ok())
+    {
+        let _ = f.call1(&JsValue::NULL, &JsValue::from_str(choice));
+    }
+}
+
+/// Whether the reader asked for less motion (`prefers-reduced-motion`).
+pub fn prefers_reduced_motion() -> bool {
+    window()
+        .match_media("(prefers-reduced-motion: reduce)")
+        .ok()
+        .flatten()
+        .is_some_and(|m| m.matches())
 }
 
 /// Why `coi.js` could not isolate the page through its service worker,

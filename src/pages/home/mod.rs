@@ -12,6 +12,7 @@ mod wake_latency;
 use crate::components::comparison::ReferencePanel;
 use crate::components::env_block::EnvBlock;
 use crate::components::links::{Embedded, SharePanel};
+use crate::components::scheme_picker::SchemePicker;
 use crate::hooks::{
     SharedMemoryOff, UseEnvironment, embed_slug, use_embed, use_environment, use_experiments,
     use_linked_runs, use_reference_sets,
@@ -140,7 +141,7 @@ fn Playground() -> impl IntoView {
         <header class="site">
             <div class="site-bar">
                 <h1>"waitlab"</h1>
-                <LanguagePicker />
+                <div class="pickers"><SchemePicker /><LanguagePicker /></div>
             </div>
             <p class="tagline">{t(key!("page.tagline"))}</p>
         </header>
