@@ -23,6 +23,24 @@ pub fn Findings(
     }
 }
 
+/// What a reader opens to see more: a results view's charts and tables
+/// beyond its findings, or a comparison's table. Closed at first, so a
+/// section leads with its findings and one chart.
+#[component]
+pub fn Details(
+    /// The summary line, a catalog key.
+    summary: Key,
+    /// What it holds.
+    children: Children,
+) -> impl IntoView {
+    view! {
+        <details class="details" data-testid="details">
+            <summary>{t(summary)}</summary>
+            {children()}
+        </details>
+    }
+}
+
 /// A results table: the headers (catalog keys), right-aligned from column
 /// `numeric_from` on, and the rows as children.
 #[component]

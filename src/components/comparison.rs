@@ -3,7 +3,7 @@
 //! probe's runs and the article's stated figures share columns. The rows
 //! come from `waitlab_core::compare`; this file only draws them.
 
-use crate::components::blocks::marked_cell;
+use crate::components::blocks::{Details, marked_cell};
 use crate::components::charts::{WIDTH, coord, label_width, row_label, x_axis};
 use crate::hooks::{LinkedRuns, Loading, ReferenceSets};
 use waitlab_core::key;
@@ -164,7 +164,9 @@ pub fn Comparison(
                 })}
                 {(!groups.is_empty()).then(|| view! {
                     <ComparisonChart experiment=experiment groups=groups.clone() />
-                    <ComparisonTable experiment=experiment groups=groups />
+                    <Details summary=key!("compare.table")>
+                        <ComparisonTable experiment=experiment groups=groups />
+                    </Details>
                 })}
             </div>
         })
@@ -300,33 +302,42 @@ fn ComparisonChart(
         .copied()
         .filter(|&c| columns[c].unit.to_axis(1.0).is_some())
         .collect();
+    let sources: Vec<Group> = groups.iter().map(|(_, g)| g.clone()).collect();
+    let wait = compare::headline_wait(&sources);
+    let left_out = sources
+        .iter()
+        .flat_map(|g| &g.rows)
+        .any(|r| !r.in_headline(wait));
     let rows: Vec<ChartRow> = groups
         .iter()
         .flat_map(|(colour, g)| {
             let charted = &charted;
-            g.rows.iter().filter_map(move |r| {
-                let marks: Vec<_> = charted
-                    .iter()
-                    .enumerate()
-                    .filter_map(|(slot, &c)| {
-                        let v = &r.values[c];
-                        let (lo, hi) = v.span()?;
-                        let to_axis = |x| columns[c].unit.to_axis(x).filter(|m| *m > 0.0);
-                        Some(ChartMark {
-                            slot,
-                            lo: to_axis(lo)?,
-                            hi: to_axis(hi)?,
-                            stated: matches!(v, Value::Stated { .. }),
-                            unresolved: matches!(v, Value::Unresolved { .. }),
+            g.rows
+                .iter()
+                .filter(move |r| r.in_headline(wait))
+                .filter_map(move |r| {
+                    let marks: Vec<_> = charted
+                        .iter()
+                        .enumerate()
+                        .filter_map(|(slot, &c)| {
+                            let v = &r.values[c];
+                            let (lo, hi) = v.span()?;
+                            let to_axis = |x| columns[c].unit.to_axis(x).filter(|m| *m > 0.0);
+                            Some(ChartMark {
+                                slot,
+                                lo: to_axis(lo)?,
+                                hi: to_axis(hi)?,
+                                stated: matches!(v, Value::Stated { .. }),
+                                unresolved: matches!(v, Value::Unresolved { .. }),
+                            })
                         })
+                        .collect();
+                    (!marks.is_empty()).then(|| ChartRow {
+                        colour: *colour,
+                        label: short_label(&tr(&r.what)),
+                        marks,
                     })
-                    .collect();
-                (!marks.is_empty()).then(|| ChartRow {
-                    colour: *colour,
-                    label: short_label(&tr(&r.what)),
-                    marks,
                 })
-            })
         })
         .collect();
     if rows.is_empty() {
@@ -407,5 +418,8 @@ fn ComparisonChart(
             )}</text>
             {legend}
         </svg>
+        {left_out.then(|| wait.map(|d| view! {
+            <p class="note" data-testid="headline-note">{tr(&Phrase::new(key!("compare.headline")).count("d", d))}</p>
+        }))}
     })
 }

@@ -121,6 +121,32 @@ pub struct Row {
     pub values: Vec<Value>,
     /// Statements and outcomes that are not numbers.
     pub notes: Vec<Phrase>,
+    /// The wait a timed-waits row asked for (`None` for a mechanism that
+    /// asks for no time, and in the other experiments).
+    pub requested_ms: Option<u32>,
+}
+
+impl Row {
+    /// Whether the headline chart shows this row when it shows waits of
+    /// `wait` ms ([`headline_wait`]).
+    pub fn in_headline(&self, wait: Option<u32>) -> bool {
+        self.requested_ms.is_none() || wait.is_none() || self.requested_ms == wait
+    }
+}
+
+/// The one wait the headline chart of timed waits shows beside the
+/// mechanisms that ask for no time: 1 ms, the article's "wait 1 ms", if a
+/// row asked for it, else the shortest positive wait one did; `None` when
+/// no row asked for a positive wait (then every row is shown).
+pub fn headline_wait(groups: &[Group]) -> Option<u32> {
+    let asked = || {
+        groups
+            .iter()
+            .flat_map(|g| &g.rows)
+            .filter_map(|r| r.requested_ms)
+            .filter(|d| *d > 0)
+    };
+    asked().find(|d| *d == 1).or_else(|| asked().min())
 }
 
 /// Where a group's numbers come from.
@@ -190,14 +216,18 @@ pub fn group(experiment: Experiment, report: &Report) -> Option<Group> {
                             .requested_ms
                             .map_or(Value::Absent, |d| Value::of(s.overshoot(f64::from(d))))
                     };
-                    outcome_row(c.key.label(), c.key.analogue(), &c.outcome, |s| {
+                    let row = outcome_row(c.key.label(), c.key.analogue(), &c.outcome, |s| {
                         vec![
                             Value::of(s.p50),
                             Value::of(s.p99),
                             Value::of(s.max),
                             overshoot(s),
                         ]
-                    })
+                    });
+                    Row {
+                        requested_ms: c.key.requested_ms,
+                        ..row
+                    }
                 })
                 .collect()
         }),
@@ -268,6 +298,7 @@ fn outcome_row(
         analogue,
         values,
         notes: note.into_iter().collect(),
+        requested_ms: None,
     }
 }
 
@@ -307,6 +338,7 @@ fn main_rows(m: &MainStarvation, native: bool) -> Vec<Row> {
                 Value::of(run.longest_frame_gap()),
             ],
             notes: Vec::new(),
+            requested_ms: None,
         })
         .collect()
 }
@@ -339,6 +371,7 @@ fn pool_rows(p: &PoolStarvation, native: bool) -> Vec<Row> {
                 Value::of(f64::from(c.workers)),
             ],
             notes: Vec::new(),
+            requested_ms: None,
         })
         .collect()
 }
@@ -395,6 +428,7 @@ fn ladder_row(l: &SpinLadder, native: bool, clock: Option<ClockInfo>) -> Row {
                 .arg("target", Arg::Fixed(NS_PER_SPIN_UNIT, 0)),
             None => Phrase::new(key!("note.ladder.uncalibrated")),
         }],
+        requested_ms: None,
     }
 }
 
@@ -440,6 +474,7 @@ fn stated_rows(experiment: Experiment, report: &Report) -> Vec<Row> {
                     analogue: f.analogue_phrase(),
                     values: vec![Value::Absent; experiment.columns().len()],
                     notes: Vec::new(),
+                    requested_ms: None,
                 });
                 rows.len() - 1
             }
@@ -465,6 +500,40 @@ mod tests {
     use crate::experiment::{StatedFigure, StatedValue};
     use crate::schema::{Cell, Environment, NativeEnv, NestedChain, TimedWaits};
     use crate::timed::{CellKey, Mechanism, TimedWaitsConfig};
+
+    fn asking(requested: &[Option<u32>]) -> Group {
+        Group {
+            source: Phrase::new(key!("data")),
+            origin: Origin::Browser,
+            rows: requested
+                .iter()
+                .map(|&requested_ms| Row {
+                    what: Phrase::new(key!("data")),
+                    analogue: Phrase::new(key!("data")),
+                    values: Vec::new(),
+                    notes: Vec::new(),
+                    requested_ms,
+                })
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn the_headline_shows_one_wait_beside_the_waits_that_ask_for_none() {
+        let browser = asking(&[Some(0), Some(1), Some(10), None]);
+        assert_eq!(headline_wait(std::slice::from_ref(&browser)), Some(1));
+        let shown = |g: &Group, wait| g.rows.iter().filter(|r| r.in_headline(wait)).count();
+        assert_eq!(shown(&browser, Some(1)), 2, "1 ms and the one asking none");
+        // Without a 1 ms row, the shortest positive wait asked for.
+        let other = asking(&[Some(0), Some(15), Some(10)]);
+        assert_eq!(headline_wait(std::slice::from_ref(&other)), Some(10));
+        // One wait for every source, so they line up.
+        assert_eq!(headline_wait(&[other, browser]), Some(1));
+        // Nothing positive asked: every row shows.
+        let none = asking(&[Some(0), None]);
+        assert_eq!(headline_wait(std::slice::from_ref(&none)), None);
+        assert_eq!(shown(&none, None), 2);
+    }
 
     fn env(native: bool) -> Environment {
         Environment {

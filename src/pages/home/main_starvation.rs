@@ -1,7 +1,7 @@
 //! Experiment 2a, starvation of the main thread: the live animation, the
 //! controls, the frame-gap chart and the numbers.
 
-use crate::components::blocks::{ClockNote, Findings, NumbersTable, figure};
+use crate::components::blocks::{ClockNote, Details, Findings, NumbersTable, figure};
 use crate::components::charts::FrameGapChart;
 use crate::components::field::Field;
 use crate::components::links::ExperimentOutput;
@@ -87,12 +87,14 @@ fn MainStarvationResults(
     view! {
         <div class="results-block" data-testid="results">
             <Findings items=findings::main_starvation(&ms, clock) />
+            <Details summary=key!("results.details")>
             <h3>{t(key!("main.frames"))}</h3>
             <FrameGapChart runs=ms.runs.clone() />
             <NumbersTable headers=&[key!("main.col.jobs"), key!("table.analogue"), key!("main.col.batch"), key!("main.col.expected"), key!("main.col.timer"), key!("main.col.message"), key!("main.col.gap"), key!("main.col.frames")] numeric_from=2>
                 {rows}
             </NumbersTable>
             <ClockNote clock=clock figures=figures />
+            </Details>
         </div>
     }
 }

@@ -1,7 +1,7 @@
 //! Experiment 2b, starvation of a worker pool: controls, the per-worker
 //! timeline and the numbers.
 
-use crate::components::blocks::{ClockNote, Findings, NumbersTable, figure};
+use crate::components::blocks::{ClockNote, Details, Findings, NumbersTable, figure};
 use crate::components::charts::PoolGantt;
 use crate::components::field::Field;
 use crate::components::links::ExperimentOutput;
@@ -85,12 +85,14 @@ fn PoolResults(
                     <li>{t(key!("pool.busy_waited"))}</li>
                 })}
             </ul>
+            <Details summary=key!("results.details")>
             <h3>{t(key!("pool.timeline"))}</h3>
             <PoolGantt config=ps.config.clone() runs=ps.runs.clone() />
             <NumbersTable headers=&[key!("main.col.jobs"), key!("table.analogue"), key!("main.col.batch"), key!("pool.col.model"), key!("pool.col.extra")] numeric_from=2>
                 {rows}
             </NumbersTable>
             <ClockNote clock=clock figures=figures />
+            </Details>
         </div>
     }
 }

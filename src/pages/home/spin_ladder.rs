@@ -1,7 +1,7 @@
 //! Experiment 3, the spin ladder: controls, the step-cost chart and the
 //! spin-until numbers.
 
-use crate::components::blocks::{Findings, NumbersTable, figure};
+use crate::components::blocks::{Details, Findings, NumbersTable, figure};
 use crate::components::charts::LadderChart;
 use crate::components::field::Field;
 use crate::components::links::ExperimentOutput;
@@ -74,6 +74,7 @@ fn LadderResults(
     view! {
         <div class="results-block" data-testid="results">
             <Findings items=findings::spin_ladder(&ladder, clock) />
+            <Details summary=key!("results.details")>
             <h3>{t(key!("ladder.cost"))}</h3>
             <LadderChart steps=ladder.steps.clone() />
             {blocks_note(&ladder)}
@@ -81,6 +82,7 @@ fn LadderResults(
             <NumbersTable headers=&[key!("ladder.col.ladder"), key!("ladder.col.wall"), key!("ladder.col.busy_ms"), key!("ladder.col.busy"), key!("ladder.col.calls")] numeric_from=1>
                 {rows}
             </NumbersTable>
+            </Details>
         </div>
     }
 }

@@ -1,6 +1,6 @@
 //! Experiment 1, timed waits: controls, progress, findings, charts, table.
 
-use crate::components::blocks::Findings;
+use crate::components::blocks::{Details, Findings};
 use crate::components::charts::{
     ChainChart, HistogramChart, OverviewChart, OverviewRow, samples_of,
 };
@@ -91,6 +91,7 @@ fn TimedWaitsResults(
     view! {
         <div class="results-block" data-testid="results">
             <Findings items=findings::timed_waits(&tw, report.env.clock) />
+            <Details summary=key!("results.details")>
             <h3>{t(key!("timed.glance"))}</h3>
             <OverviewChart rows=overview />
             <h3>{t(key!("timed.distribution"))}" "<small>{t(key!("timed.distribution_hint"))}</small></h3>
@@ -99,6 +100,7 @@ fn TimedWaitsResults(
             <ResultsTable cells=tw.cells.clone() selected=selected clock=report.env.clock />
             <h3>{t(key!("timed.chain"))}</h3>
             <ChainChart chain=tw.chain.clone() tolerance_ms=tolerance />
+            </Details>
         </div>
     }
     .into_any()

@@ -1,7 +1,7 @@
 //! Experiment 4, wake latency: controls, the distribution per strategy and
 //! the table with each strategy's median as a multiple of the event wait.
 
-use crate::components::blocks::{ClockNote, Findings, NumbersTable, figure, marked_cell};
+use crate::components::blocks::{ClockNote, Details, Findings, NumbersTable, figure, marked_cell};
 use crate::components::charts::{OverviewChart, OverviewRow};
 use crate::components::field::Field;
 use crate::components::links::ExperimentOutput;
@@ -113,12 +113,14 @@ fn WakeResults(
     view! {
         <div class="results-block" data-testid="results">
             <Findings items=findings::wake_latency(&wake, clock) />
+            <Details summary=key!("results.details")>
             <h3>{t(key!("wake.chart"))}</h3>
             <OverviewChart rows=rows />
             <NumbersTable headers=&[key!("wake.col.waiter"), key!("table.analogue"), key!("column.wake_latency.p50"), key!("wake.col.p99"), key!("wake.col.max"), key!("column.wake_latency.ratio"), key!("wake.col.n")] numeric_from=2>
                 {table}
             </NumbersTable>
             <ClockNote clock=clock figures=figures />
+            </Details>
         </div>
     }
 }
