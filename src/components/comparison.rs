@@ -302,12 +302,9 @@ fn ComparisonChart(
         .copied()
         .filter(|&c| columns[c].unit.to_axis(1.0).is_some())
         .collect();
-    let sources: Vec<Group> = groups.iter().map(|(_, g)| g.clone()).collect();
-    let wait = compare::headline_wait(&sources);
-    let left_out = sources
-        .iter()
-        .flat_map(|g| &g.rows)
-        .any(|r| !r.in_headline(wait));
+    let all_rows = || groups.iter().flat_map(|(_, g)| &g.rows);
+    let wait = compare::headline_wait(all_rows());
+    let left_out = all_rows().any(|r| !r.in_headline(wait));
     let rows: Vec<ChartRow> = groups
         .iter()
         .flat_map(|(colour, g)| {

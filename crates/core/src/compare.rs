@@ -135,18 +135,20 @@ impl Row {
 }
 
 /// The one wait the headline chart of timed waits shows beside the
-/// mechanisms that ask for no time: 1 ms, the article's "wait 1 ms", if a
-/// row asked for it, else the shortest positive wait one did; `None` when
-/// no row asked for a positive wait (then every row is shown).
-pub fn headline_wait(groups: &[Group]) -> Option<u32> {
-    let asked = || {
-        groups
-            .iter()
-            .flat_map(|g| &g.rows)
-            .filter_map(|r| r.requested_ms)
-            .filter(|d| *d > 0)
-    };
-    asked().find(|d| *d == 1).or_else(|| asked().min())
+/// mechanisms that ask for no time: 1 ms, the article's "wait 1 ms", if
+/// one of `rows` (every source's) asked for it, else the shortest positive
+/// wait one did; `None` when none asked for a positive wait (then every
+/// row is shown).
+pub fn headline_wait<'a>(rows: impl Iterator<Item = &'a Row>) -> Option<u32> {
+    let asked: Vec<u32> = rows
+        .filter_map(|r| r.requested_ms)
+        .filter(|d| *d > 0)
+        .collect();
+    asked
+        .iter()
+        .find(|d| **d == 1)
+        .or_else(|| asked.iter().min())
+        .copied()
 }
 
 /// Where a group's numbers come from.
@@ -521,17 +523,20 @@ mod tests {
     #[test]
     fn the_headline_shows_one_wait_beside_the_waits_that_ask_for_none() {
         let browser = asking(&[Some(0), Some(1), Some(10), None]);
-        assert_eq!(headline_wait(std::slice::from_ref(&browser)), Some(1));
+        assert_eq!(headline_wait(browser.rows.iter()), Some(1));
         let shown = |g: &Group, wait| g.rows.iter().filter(|r| r.in_headline(wait)).count();
         assert_eq!(shown(&browser, Some(1)), 2, "1 ms and the one asking none");
         // Without a 1 ms row, the shortest positive wait asked for.
         let other = asking(&[Some(0), Some(15), Some(10)]);
-        assert_eq!(headline_wait(std::slice::from_ref(&other)), Some(10));
+        assert_eq!(headline_wait(other.rows.iter()), Some(10));
         // One wait for every source, so they line up.
-        assert_eq!(headline_wait(&[other, browser]), Some(1));
+        assert_eq!(
+            headline_wait(other.rows.iter().chain(&browser.rows)),
+            Some(1)
+        );
         // Nothing positive asked: every row shows.
         let none = asking(&[Some(0), None]);
-        assert_eq!(headline_wait(std::slice::from_ref(&none)), None);
+        assert_eq!(headline_wait(none.rows.iter()), None);
         assert_eq!(shown(&none, None), 2);
     }
 
