@@ -196,7 +196,7 @@ pub fn ExperimentOutput(
     };
     view! {
         {label}
-        <Results report=report render=render />
+        <Results experiment=experiment report=report render=render />
         {share_bar}
         <Comparison experiment=experiment report=report />
     }

@@ -7,6 +7,7 @@ use crate::hooks::{Notice, UseExperiment};
 use crate::i18n::{t, tr};
 use crate::runner::Progress;
 use leptos::prelude::*;
+use waitlab_core::experiment::Experiment;
 use waitlab_core::key;
 use waitlab_core::schema::Report;
 use waitlab_core::text::Key;
@@ -146,6 +147,8 @@ pub fn RunForm<C: Clone + PartialEq + Send + Sync + 'static>(
 /// report (nothing if the report lacks this experiment), then its raw JSON.
 #[component]
 pub fn Results(
+    /// The experiment.
+    experiment: Experiment,
     /// The last report.
     report: RwSignal<Option<Report>>,
     /// Renders this experiment's part of a report.
@@ -154,7 +157,7 @@ pub fn Results(
     move || {
         report.get().and_then(|r| {
             let part = render(&r)?;
-            Some(view! { {part} <RawReport report=r /> })
+            Some(view! { {part} <RawReport experiment=experiment report=r /> })
         })
     }
 }

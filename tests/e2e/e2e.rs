@@ -1281,6 +1281,7 @@ fn native_comparison(browser: Browser) {
     assert_eq!(count(&mut s, &tid("group-stated")), 0);
     // A browser run joins the same table, above the native rows.
     let report = run_experiment(&mut s, "1, 10", "5", "native-tw");
+    assert_exports(&mut s, &report);
     assert_eq!(
         count(
             &mut s,
@@ -1968,6 +1969,94 @@ fn languages_after_a_run(browser: Browser) {
         review_shot(&mut s, &format!("lang-{}-results", lang.code()));
     }
     assert_no_page_errors(&mut s);
+}
+
+// Exports.
+
+/// Clicks the download button `button` of `section` and returns the file
+/// the page offered, its name and text (caught before the browser saves
+/// it).
+fn download(s: &mut Session, section: &str, button: &str) -> (String, String) {
+    let got = s.eval_async(&format!(
+        "const made = [];\
+         const create = URL.createObjectURL;\
+         URL.createObjectURL = (blob) => {{ made.push(blob); return create.call(URL, blob); }};\
+         let name = null;\
+         const click = HTMLAnchorElement.prototype.click;\
+         HTMLAnchorElement.prototype.click = function () {{ name = this.download; }};\
+         try {{ document.querySelector('[data-testid={section}] [data-testid={button}]').click(); }}\
+         finally {{ URL.createObjectURL = create; HTMLAnchorElement.prototype.click = click; }}\
+         return [name, made.length ? await made[0].text() : null];"
+    ));
+    let field = |i: usize| {
+        got[i]
+            .as_str()
+            .unwrap_or_else(|| panic!("{button}: nothing offered: {got}"))
+            .to_owned()
+    };
+    (field(0), field(1))
+}
+
+/// The fields of one CSV line (quoted fields with doubled quotes).
+fn csv_fields(line: &str) -> Vec<String> {
+    let (mut fields, mut field, mut quoted) = (Vec::new(), String::new(), false);
+    let mut chars = line.chars().peekable();
+    while let Some(c) = chars.next() {
+        match (c, quoted) {
+            ('"', true) if chars.peek() == Some(&'"') => {
+                field.push('"');
+                chars.next();
+            }
+            ('"', _) => quoted = !quoted,
+            (',', false) => fields.push(std::mem::take(&mut field)),
+            _ => field.push(c),
+        }
+    }
+    fields.push(field);
+    fields
+}
+
+/// A run's JSON and CSV downloads: named after the experiment and the
+/// day, the JSON the shown report, the CSV one row per sample.
+fn assert_exports(s: &mut Session, report: &Report) {
+    let (name, json) = download(s, "timed-waits", "download-json");
+    assert!(
+        name.starts_with("waitlab-timed-waits-") && name.ends_with(".json"),
+        "{name}"
+    );
+    assert_eq!(
+        &Report::from_json(&json).unwrap(),
+        report,
+        "the JSON download"
+    );
+    let (name, csv) = download(s, "timed-waits", "download-csv");
+    assert!(
+        name.starts_with("waitlab-timed-waits-") && name.ends_with(".csv"),
+        "{name}"
+    );
+    let mut lines = csv.lines();
+    assert_eq!(lines.next(), Some(waitlab_core::export::CSV_COLUMNS));
+    let columns = waitlab_core::export::CSV_COLUMNS.split(',').count();
+    let rows: Vec<Vec<String>> = lines.map(csv_fields).collect();
+    let samples: usize = report
+        .timed_waits
+        .as_ref()
+        .unwrap()
+        .cells
+        .iter()
+        .map(|c| match &c.outcome {
+            waitlab_core::outcome::Outcome::Measured { samples_ms, .. } => samples_ms.len(),
+            _ => 0,
+        })
+        .sum();
+    assert_eq!(rows.len(), samples, "one CSV row per sample");
+    for row in &rows {
+        assert_eq!(row.len(), columns, "{row:?}");
+        assert_eq!(row[0], "timed-waits");
+        assert_eq!(row[6], report.env.user_agent);
+        let value: f64 = row[5].parse().expect("value_ms is a number");
+        assert!(value.is_finite() && value >= 0.0, "{row:?}");
+    }
 }
 
 // Accessibility and the colour scheme.

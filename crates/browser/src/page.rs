@@ -114,6 +114,32 @@ pub fn choose_scheme(choice: &str) {
     }
 }
 
+/// Offers `text` as a file named `name` of type `mime` to download (a
+/// blob behind a clicked link, let go of once the browser has taken it).
+pub fn download(name: &str, mime: &str, text: &str) -> Result<(), String> {
+    let parts = js_sys::Array::of1(&JsValue::from_str(text));
+    let options = web_sys::BlobPropertyBag::new();
+    options.set_type(mime);
+    let blob = web_sys::Blob::new_with_str_sequence_and_options(&parts, &options)
+        .map_err(|e| super::js_error_message(&e))?;
+    let url = web_sys::Url::create_object_url_with_blob(&blob)
+        .map_err(|e| super::js_error_message(&e))?;
+    let link: web_sys::HtmlAnchorElement = window()
+        .document()
+        .and_then(|d| d.create_element("a").ok())
+        .and_then(|a| a.dyn_into().ok())
+        .ok_or("no document to download from")?;
+    link.set_href(&url);
+    link.set_download(name);
+    link.click();
+    // Some browsers read the blob after the click returns: let it go later.
+    wasm_bindgen_futures::spawn_local(async move {
+        crate::wait::timeout(60_000).await;
+        let _ = web_sys::Url::revoke_object_url(&url);
+    });
+    Ok(())
+}
+
 /// Whether the reader asked for less motion (`prefers-reduced-motion`).
 pub fn prefers_reduced_motion() -> bool {
     window()

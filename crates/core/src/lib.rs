@@ -11,6 +11,7 @@ pub mod chart;
 pub mod clock;
 pub mod compare;
 pub mod experiment;
+pub mod export;
 pub mod field;
 pub mod findings;
 pub mod ladder;

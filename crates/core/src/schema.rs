@@ -333,7 +333,7 @@ impl Report {
 /// The UTC calendar date (year, month, day) of a Unix time in ms, in the
 /// proleptic Gregorian calendar (H. Hinnant's `civil_from_days`); any
 /// input, a link's included, gives some date and never panics.
-fn civil_date(unix_ms: f64) -> (i64, u32, u32) {
+pub(crate) fn civil_date(unix_ms: f64) -> (i64, u32, u32) {
     let days = (unix_ms / 86_400_000.0).floor().clamp(-1e9, 1e9) as i64;
     let z = days + 719_468;
     let era = z.div_euclid(146_097);

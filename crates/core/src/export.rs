@@ -1,0 +1,207 @@
+//! A run as files a reader takes away: CSV with one row per sample (or,
+//! where a run keeps no samples, per measured item), and the names the
+//! files get. Locale-free: `.` decimals, times in ms.
+
+use crate::experiment::Experiment;
+use crate::ladder::Step;
+use crate::number::fixed;
+use crate::outcome::Outcome;
+use crate::schema::{Environment, Report, civil_date};
+
+/// The CSV's columns. `series` is the mechanism, strategy or mode;
+/// `requested_ms` the wait asked for (timed waits); `index` the sample's
+/// (or job's, or call's) number; `at_ms` when it happened, ms since the
+/// batch started (starvation); `value_ms` the sample. The rest describe
+/// the environment, the same on every row.
+pub const CSV_COLUMNS: &str = "experiment,series,requested_ms,index,at_ms,value_ms,\
+    user_agent,cores,cross_origin_isolated,clock_step_ms,started_at_unix_ms";
+
+/// Decimals of every time: to a nanosecond.
+const PLACES: u8 = 6;
+
+/// One data row before the environment's columns.
+struct Sample<'a> {
+    series: &'a str,
+    requested_ms: Option<u32>,
+    index: usize,
+    at_ms: Option<f64>,
+    value_ms: f64,
+}
+
+/// `text` as a CSV field: quoted when it holds a comma, quote or line
+/// break, its quotes doubled.
+fn field(text: &str) -> String {
+    if text.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", text.replace('"', "\"\""))
+    } else {
+        text.to_owned()
+    }
+}
+
+fn environment(env: &Environment) -> String {
+    [
+        field(&env.user_agent),
+        env.hardware_concurrency.to_string(),
+        env.cross_origin_isolated.to_string(),
+        env.clock
+            .map_or_else(String::new, |c| fixed(c.min_step_ms, PLACES)),
+        fixed(env.started_at_unix_ms, 0),
+    ]
+    .join(",")
+}
+
+fn samples_of(outcome: &Outcome) -> &[f64] {
+    match outcome {
+        Outcome::Measured { samples_ms, .. } => samples_ms,
+        _ => &[],
+    }
+}
+
+fn step_name(step: Step) -> &'static str {
+    match step {
+        Step::Spin { .. } => "spin",
+        Step::Yield => "yield",
+        Step::Sleep0 => "sleep0",
+        Step::Sleep1 => "sleep1",
+    }
+}
+
+/// `experiment`'s part of `report` as CSV: the header, then one line per
+/// sample ([`CSV_COLUMNS`]); only the header if the report lacks it.
+pub fn csv(report: &Report, experiment: Experiment) -> String {
+    let mut rows: Vec<Sample> = Vec::new();
+    match experiment {
+        Experiment::TimedWaits => {
+            for cell in report.timed_waits.iter().flat_map(|tw| &tw.cells) {
+                let series = cell.key.mechanism.id();
+                for (index, &value_ms) in samples_of(&cell.outcome).iter().enumerate() {
+                    rows.push(Sample {
+                        series,
+                        requested_ms: cell.key.requested_ms,
+                        index,
+                        at_ms: None,
+                        value_ms,
+                    });
+                }
+            }
+        }
+        Experiment::MainStarvation => {
+            for run in report.main_starvation.iter().flat_map(|m| &m.runs) {
+                for (index, (at_ms, gap)) in run.frame_gaps().into_iter().enumerate() {
+                    rows.push(Sample {
+                        series: run.mode.name(),
+                        requested_ms: None,
+                        index,
+                        at_ms: Some(at_ms),
+                        value_ms: gap,
+                    });
+                }
+            }
+        }
+        Experiment::PoolStarvation => {
+            for run in report.pool_starvation.iter().flat_map(|p| &p.runs) {
+                for span in &run.spans {
+                    rows.push(Sample {
+                        series: run.mode.name(),
+                        requested_ms: None,
+                        index: span.job as usize,
+                        at_ms: Some(span.start_ms),
+                        value_ms: span.end_ms - span.start_ms,
+                    });
+                }
+            }
+        }
+        Experiment::SpinLadder => {
+            for step in report.spin_ladder.iter().flat_map(|l| &l.steps) {
+                rows.push(Sample {
+                    series: step_name(step.step),
+                    requested_ms: None,
+                    index: step.count as usize,
+                    at_ms: None,
+                    value_ms: step.p50_ms,
+                });
+            }
+        }
+        Experiment::WakeLatency => {
+            for result in report.wake_latency.iter().flat_map(|w| &w.results) {
+                for (index, &value_ms) in samples_of(&result.outcome).iter().enumerate() {
+                    rows.push(Sample {
+                        series: result.strategy.id(),
+                        requested_ms: None,
+                        index,
+                        at_ms: None,
+                        value_ms,
+                    });
+                }
+            }
+        }
+    }
+    let env = environment(&report.env);
+    let mut out = String::with_capacity(64 * (rows.len() + 1));
+    out.push_str(CSV_COLUMNS);
+    out.push('\n');
+    for r in rows {
+        let line = [
+            experiment.slug().to_owned(),
+            field(r.series),
+            r.requested_ms.map_or_else(String::new, |d| d.to_string()),
+            r.index.to_string(),
+            r.at_ms.map_or_else(String::new, |t| fixed(t, PLACES)),
+            fixed(r.value_ms, PLACES),
+        ]
+        .join(",");
+        out.push_str(&line);
+        out.push(',');
+        out.push_str(&env);
+        out.push('\n');
+    }
+    out
+}
+
+/// The name a download of `report` gets: `waitlab-EXPERIMENT-DATE.EXT`,
+/// the date the run started (UTC), `EXPERIMENT` left out for a report of
+/// several.
+pub fn file_name(report: &Report, experiment: Option<Experiment>, extension: &str) -> String {
+    let (y, m, d) = civil_date(report.env.started_at_unix_ms);
+    let what = experiment.map_or_else(String::new, |e| format!("{}-", e.slug()));
+    format!("waitlab-{what}{y:04}-{m:02}-{d:02}.{extension}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn report() -> Report {
+        Report::from_json(include_str!("../tests/data/export_report.json"))
+            .expect("the golden report parses")
+    }
+
+    #[test]
+    fn csv_has_one_row_per_sample_with_the_environment() {
+        let golden = include_str!("../tests/data/export_timed_waits.csv");
+        assert_eq!(csv(&report(), Experiment::TimedWaits), golden);
+    }
+
+    #[test]
+    fn fields_with_commas_and_quotes_are_quoted() {
+        assert_eq!(field("plain"), "plain");
+        assert_eq!(field("a, b"), "\"a, b\"");
+        assert_eq!(field("say \"hi\""), "\"say \"\"hi\"\"\"");
+    }
+
+    #[test]
+    fn a_report_without_the_experiment_is_only_a_header() {
+        let r = report();
+        assert_eq!(csv(&r, Experiment::WakeLatency), format!("{CSV_COLUMNS}\n"));
+    }
+
+    #[test]
+    fn file_names_carry_the_experiment_and_the_date() {
+        let r = report();
+        assert_eq!(
+            file_name(&r, Some(Experiment::TimedWaits), "csv"),
+            "waitlab-timed-waits-2026-12-01.csv"
+        );
+        assert_eq!(file_name(&r, None, "json"), "waitlab-2026-12-01.json");
+    }
+}
