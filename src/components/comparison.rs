@@ -281,6 +281,8 @@ struct ChartMark {
 struct ChartRow {
     colour: usize,
     label: String,
+    /// What the row says in words: its name and charted figures.
+    reading: String,
     marks: Vec<ChartMark>,
 }
 
@@ -329,9 +331,19 @@ fn ComparisonChart(
                             })
                         })
                         .collect();
+                    let what = tr(&r.what);
+                    let figures: Vec<String> = charted
+                        .iter()
+                        .filter(|&&c| !matches!(r.values[c], Value::Absent))
+                        .map(|&c| {
+                            let header = tr(&experiment.header(&columns[c]));
+                            format!("{header}: {}", num(&r.values[c].format(columns[c].unit)))
+                        })
+                        .collect();
                     (!marks.is_empty()).then(|| ChartRow {
                         colour: *colour,
-                        label: short_label(&tr(&r.what)),
+                        label: short_label(&what),
+                        reading: format!("{what} — {}", figures.join("; ")),
                         marks,
                     })
                 })
@@ -353,6 +365,8 @@ fn ComparisonChart(
     let any_unresolved = rows.iter().any(|r| r.marks.iter().any(|m| m.unresolved));
     let bottom = TOP + ROW * rows.len() as f64 + 4.0;
     let height = bottom + 52.0;
+    // The row under the pointer or the keyboard's focus, in words.
+    let readout = RwSignal::new(String::new());
     let marks = rows
         .into_iter()
         .enumerate()
@@ -374,8 +388,16 @@ fn ComparisonChart(
                     view! { {bar} {mark(slot, x.map(lo), y, class)} }
                 })
                 .collect_view();
+            let reading = row.reading;
+            let (label, title, shown) = (reading.clone(), reading.clone(), reading);
+            let show = move || readout.set(shown.clone());
+            let show_too = show.clone();
             view! {
-                <g data-testid=format!("cmp-mark-{}", row.colour)>
+                <g data-testid=format!("cmp-mark-{}", row.colour) class="reading" tabindex="0"
+                    role="img" aria-label=label
+                    on:focus=move |_| show() on:mouseenter=move |_| show_too()>
+                    <title>{title}</title>
+                    <rect class="hit" x="0" y=coord(y - ROW / 2.0) width=coord(WIDTH) height=coord(ROW) />
                     {row_label(left - 8.0, y + 4.0, left - 12.0, row.label)}
                     {shapes}
                 </g>
@@ -405,7 +427,7 @@ fn ComparisonChart(
         })
         .collect_view();
     Some(view! {
-        <svg class="chart" viewBox=format!("0 0 {} {}", coord(WIDTH), coord(height)) role="img"
+        <svg class="chart" viewBox=format!("0 0 {} {}", coord(WIDTH), coord(height)) role="group"
             aria-label=tr(&Phrase::new(key!("compare.chart_aria")).phrase("axis", experiment.chart_axis()))>
             {x_axis(&x, TOP, bottom)}
             {marks}
@@ -415,6 +437,7 @@ fn ComparisonChart(
             )}</text>
             {legend}
         </svg>
+        <p class="readout" data-testid="readout" aria-hidden="true">{move || readout.get()}</p>
         {left_out.then(|| wait.map(|d| view! {
             <p class="note" data-testid="headline-note">{tr(&Phrase::new(key!("compare.headline")).count("d", d))}</p>
         }))}

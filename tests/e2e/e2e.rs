@@ -2113,6 +2113,19 @@ fn accessibility(browser: Browser) {
         let found = axe_findings(&mut s);
         assert!(found.is_empty(), "idle page, {scheme}: {found:#?}");
     }
+    // A chart row in keyboard focus reads its figures out below the chart.
+    let read = s.eval_async(
+        "const row = document.querySelector('[data-testid=timed-waits] g.reading');\
+         row.focus();\
+         await new Promise(r => setTimeout(r, 100));\
+         return [document.activeElement === row, row.getAttribute('aria-label'),\
+           document.querySelector('[data-testid=timed-waits] [data-testid=readout]').textContent];",
+    );
+    assert_eq!(read[0], Value::Bool(true), "chart rows take the focus");
+    assert!(
+        read[1].as_str().is_some_and(|l| l.contains(':')) && read[1] == read[2],
+        "the focused row's figures, read out: {read}"
+    );
     s.open(&isolated_server().origin);
     assert_eq!(
         s.eval("return [document.documentElement.dataset.scheme, document.querySelector('[data-testid=scheme]').value];"),
