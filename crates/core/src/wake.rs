@@ -173,6 +173,13 @@ impl WakeConfig {
     /// Largest accepted round count.
     pub const MAX_ROUNDS: u32 = 2000;
 
+    /// How long a run takes about, ms: some 20 ms a round over all the
+    /// strategies (the random delays average 1.5 ms, the sleep-polling
+    /// waiters overshoot them).
+    pub fn estimated_ms(&self) -> f64 {
+        f64::from(self.rounds) * 20.0
+    }
+
     /// Parses and validates the rounds field.
     pub fn parse(rounds: &str) -> Result<Self, FieldError> {
         Ok(Self {

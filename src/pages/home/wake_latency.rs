@@ -32,7 +32,7 @@ pub fn WakeLatencySection() -> impl IntoView {
             </div>
             <RunForm experiment=experiment config=config unit=key!("progress.rounds")
                 hint=Signal::derive(move || config.get().ok().map(|c| {
-                    Phrase::new(key!("wake.hint")).data("seconds", ms(f64::from(c.rounds) * 0.02))
+                    Phrase::new(key!("wake.hint")).data("seconds", ms(c.estimated_ms() / 1000.0))
                 }))>
                 <Field label=key!("wake.rounds") testid="rounds" value=rounds numeric=true />
             </RunForm>
