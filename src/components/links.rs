@@ -5,7 +5,7 @@
 
 use crate::components::comparison::Comparison;
 use crate::components::run_controls::Results;
-use crate::hooks::LinkedRuns;
+use crate::hooks::{Experiments, LinkedRuns};
 use crate::i18n::{lang, t, tr};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
@@ -69,16 +69,25 @@ fn CopyField(
 }
 
 /// The payload of `report` once the browser has compressed it: `None`
-/// until then.
+/// until then. Compression waits while an experiment runs: its promise
+/// would land on the main thread inside a measured wait.
 fn payload_of(report: Signal<Option<Report>>) -> RwSignal<Option<Result<String, String>>> {
     let payload = RwSignal::new(None);
+    let waiting = RwSignal::new(None::<Report>);
+    Effect::new(move |_| {
+        payload.set(None);
+        waiting.set(report.get());
+    });
+    let experiments = expect_context::<Experiments>();
     // Only the newest report's payload lands, whichever finishes first.
     let newest = StoredValue::new(0u64);
     Effect::new(move |_| {
-        payload.set(None);
+        if experiments.running() || waiting.with(Option::is_none) {
+            return;
+        }
         newest.update_value(|n| *n += 1);
         let this = newest.get_value();
-        if let Some(r) = report.get() {
+        if let Some(r) = waiting.try_update_untracked(Option::take).flatten() {
             spawn_local(async move {
                 let encoded = links::encode(&r).await;
                 if newest.get_value() == this {

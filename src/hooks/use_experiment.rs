@@ -55,6 +55,19 @@ pub struct Experiments {
     pub wake: UseExperiment<WakeConfig>,
 }
 
+impl Experiments {
+    /// Whether any experiment is running (tracked: a reader re-runs when
+    /// one starts or ends). Work the page could do at any time waits for
+    /// this to be false, so it never lands inside a measured interval.
+    pub fn running(&self) -> bool {
+        self.timed.progress.with(Option::is_some)
+            || self.main.progress.with(Option::is_some)
+            || self.pool.progress.with(Option::is_some)
+            || self.ladder.progress.with(Option::is_some)
+            || self.wake.progress.with(Option::is_some)
+    }
+}
+
 /// Every experiment as reactive state.
 pub fn use_experiments() -> Experiments {
     Experiments {
