@@ -364,7 +364,19 @@ fn ComparisonChart(
     let x = Scale::log_decades(lo, hi, 0.0001, left, WIDTH - 24.0);
     let any_unresolved = rows.iter().any(|r| r.marks.iter().any(|m| m.unresolved));
     let bottom = TOP + ROW * rows.len() as f64 + 4.0;
-    let height = bottom + 52.0;
+    let height = bottom + 60.0;
+    // The axis on one line, what colours and shapes mean on the next:
+    // in most languages the two do not fit on one.
+    let caption = tr(&Phrase::new(if any_unresolved {
+        key!("compare.chart_axis_faint")
+    } else {
+        key!("compare.chart_axis")
+    })
+    .phrase("axis", experiment.chart_axis()));
+    let (axis, key_to_marks) = match caption.split_once(" · ") {
+        Some((axis, rest)) => (axis.to_owned(), rest.to_owned()),
+        None => (caption, String::new()),
+    };
     // The row under the pointer or the keyboard's focus, in words.
     let readout = RwSignal::new(String::new());
     let marks = rows
@@ -431,10 +443,8 @@ fn ComparisonChart(
             aria-label=tr(&Phrase::new(key!("compare.chart_aria")).phrase("axis", experiment.chart_axis()))>
             {x_axis(&x, TOP, bottom)}
             {marks}
-            <text class="axis-label" x=coord(WIDTH - 12.0) y=coord(bottom + 28.0) text-anchor="end">{tr(
-                &Phrase::new(if any_unresolved { key!("compare.chart_axis_faint") } else { key!("compare.chart_axis") })
-                    .phrase("axis", experiment.chart_axis())
-            )}</text>
+            <text class="axis-label" x=coord(WIDTH - 12.0) y=coord(bottom + 26.0) text-anchor="end">{axis}</text>
+            <text class="axis-label" x=coord(WIDTH - 12.0) y=coord(bottom + 38.0) text-anchor="end">{key_to_marks}</text>
             {legend}
         </svg>
         <p class="readout" data-testid="readout" aria-hidden="true">{move || readout.get()}</p>
