@@ -81,14 +81,17 @@ async fn fetch(lang: Lang, part: Part) -> Result<(Lang, Object), String> {
 }
 
 /// Makes `lang`'s texts the page's: the page's part, and the runs' part
-/// too if the page has needed it already (or comes to while this loads).
+/// too if the page has needed it already.
 /// Falls back to English where `lang`'s cannot be loaded.
 pub async fn load(lang: Lang) -> Result<(), String> {
     let (lang, page) = fetch(lang, Part::Page).await?;
-    let mut runs = None;
-    while HAS_RUNS.get() && runs.is_none() {
-        runs = Some(fetch(lang, Part::Runs).await?.1);
-    }
+    // Checked after the page's part is in, so a run that needed the
+    // runs' texts meanwhile gets them in this language too.
+    let runs = if HAS_RUNS.get() {
+        Some(fetch(lang, Part::Runs).await?.1)
+    } else {
+        None
+    };
     let mut texts = Catalog::new(lang);
     for part in [Some(&page), runs.as_ref()].into_iter().flatten() {
         catalog::add_texts(&mut texts, part)?;

@@ -6,6 +6,7 @@
 use crate::components::blocks::{Details, marked_cell};
 use crate::components::charts::{WIDTH, coord, label_width, row_label, x_axis};
 use crate::hooks::{LinkedRuns, Loading, ReferenceSets};
+use waitlab_browser::page;
 use waitlab_core::key;
 
 /// The first colour of runs opened from links (after this browser's and
@@ -377,8 +378,14 @@ fn ComparisonChart(
         Some((axis, rest)) => (axis.to_owned(), rest.to_owned()),
         None => (caption, String::new()),
     };
-    // The row under the pointer or the keyboard's focus, in words.
+    // The row under the pointer or the keyboard's focus, in words: its
+    // label, read where the event lands (one listener for every row).
     let readout = RwSignal::new(String::new());
+    let read = move |e: &web_sys::Event| {
+        if let Some(label) = page::closest_attribute(e, "g.reading", "aria-label") {
+            readout.set(label);
+        }
+    };
     let marks = rows
         .into_iter()
         .enumerate()
@@ -400,15 +407,11 @@ fn ComparisonChart(
                     view! { {bar} {mark(slot, x.map(lo), y, class)} }
                 })
                 .collect_view();
-            let reading = row.reading;
-            let (label, title, shown) = (reading.clone(), reading.clone(), reading);
-            let show = move || readout.set(shown.clone());
-            let show_too = show.clone();
+            let label = row.reading.clone();
             view! {
                 <g data-testid=format!("cmp-mark-{}", row.colour) class="reading" tabindex="0"
-                    role="img" aria-label=label
-                    on:focus=move |_| show() on:mouseenter=move |_| show_too()>
-                    <title>{title}</title>
+                    role="img" aria-label=label>
+                    <title>{row.reading}</title>
                     <rect class="hit" x="0" y=coord(y - ROW / 2.0) width=coord(WIDTH) height=coord(ROW) />
                     {row_label(left - 8.0, y + 4.0, left - 12.0, row.label)}
                     {shapes}
@@ -440,7 +443,8 @@ fn ComparisonChart(
         .collect_view();
     Some(view! {
         <svg class="chart" viewBox=format!("0 0 {} {}", coord(WIDTH), coord(height)) role="group"
-            aria-label=tr(&Phrase::new(key!("compare.chart_aria")).phrase("axis", experiment.chart_axis()))>
+            aria-label=tr(&Phrase::new(key!("compare.chart_aria")).phrase("axis", experiment.chart_axis()))
+            on:focusin=move |e| read(&e) on:mouseover=move |e| read(&e)>
             {x_axis(&x, TOP, bottom)}
             {marks}
             <text class="axis-label" x=coord(WIDTH - 12.0) y=coord(bottom + 26.0) text-anchor="end">{axis}</text>

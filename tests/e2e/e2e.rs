@@ -1759,13 +1759,11 @@ fn quiet_page(browser: Browser) {
 
 /// The catalog of `lang` (both parts) as the dist serves it.
 fn catalog(lang: Lang) -> Catalog {
-    let part = |part: Part| {
+    let parts = Part::ALL.map(|part| {
         let path = dist().join("i18n").join(part.file(lang));
-        let text =
-            std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-        Catalog::from_json(lang, &text).unwrap()
-    };
-    part(Part::Page).merged(part(Part::Runs))
+        std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+    });
+    Catalog::from_parts(lang, &parts.each_ref().map(String::as_str)).unwrap()
 }
 
 /// The longest stretch of `key`'s template (its first form) between
@@ -1828,14 +1826,20 @@ fn assert_results_in(s: &mut Session, lang: Lang) {
     );
 }
 
+/// Picks `value` in the page's select `testid`, as a reader would.
+fn select(s: &mut Session, testid: &str, value: &str) {
+    s.eval(&format!(
+        "const el = document.querySelector({}); el.value = {};\
+         el.dispatchEvent(new Event('change', {{ bubbles: true }}));",
+        Value::from(tid(testid)),
+        Value::from(value)
+    ));
+}
+
 /// Switches the page to `lang` with its picker and waits until the
 /// timed-waits findings are back, rendered again in that language.
 fn pick_language(s: &mut Session, lang: Lang) {
-    s.eval(&format!(
-        "const el = document.querySelector('[data-testid=language]'); el.value = {};\
-         el.dispatchEvent(new Event('change', {{ bubbles: true }}));",
-        Value::from(lang.code())
-    ));
+    select(s, "language", lang.code());
     s.wait_for(
         &format!(
             "document.documentElement.lang === {} && !!document.querySelector({})",
@@ -2088,11 +2092,7 @@ fn axe_findings(s: &mut Session) -> Vec<String> {
 /// Picks `choice` (`auto`, `light`, `dark`) in the colour-scheme select;
 /// returns the scheme the page then shows.
 fn pick_scheme(s: &mut Session, choice: &str) -> String {
-    s.eval(&format!(
-        "const el = document.querySelector('[data-testid=scheme]'); el.value = {};\
-         el.dispatchEvent(new Event('change', {{ bubbles: true }}));",
-        Value::from(choice)
-    ));
+    select(s, "scheme", choice);
     s.eval("return document.documentElement.dataset.scheme;")
         .as_str()
         .unwrap()

@@ -140,6 +140,22 @@ pub fn download(name: &str, mime: &str, text: &str) -> Result<(), String> {
     Ok(())
 }
 
+/// `attribute` of the element nearest `event`'s target (the target itself
+/// or an ancestor) that matches `selector`.
+pub fn closest_attribute(
+    event: &web_sys::Event,
+    selector: &str,
+    attribute: &str,
+) -> Option<String> {
+    event
+        .target()?
+        .dyn_into::<web_sys::Element>()
+        .ok()?
+        .closest(selector)
+        .ok()??
+        .get_attribute(attribute)
+}
+
 /// Whether the reader asked for less motion (`prefers-reduced-motion`).
 pub fn prefers_reduced_motion() -> bool {
     window()

@@ -264,18 +264,20 @@ impl Catalog {
     /// templates, or of objects of plural forms. The native probe reads the
     /// English one so; the page lets the browser parse its file.
     pub fn from_json(lang: Lang, json: &str) -> Result<Catalog, String> {
-        let mut catalog = Catalog::new(lang);
-        for (name, entry) in entries_from_json(json)? {
-            catalog.insert(&name, entry);
-        }
-        Ok(catalog)
+        Catalog::from_parts(lang, &[json])
     }
 
-    /// This catalog with `other`'s entries added (another part of the same
-    /// language's texts).
-    pub fn merged(mut self, other: Catalog) -> Catalog {
-        self.entries.extend(other.entries);
-        self
+    /// A catalog of `lang` from the JSON files of its parts (see
+    /// [`Part`]): the native probe builds in the English one so, and the
+    /// tests read the served ones.
+    pub fn from_parts(lang: Lang, parts: &[&str]) -> Result<Catalog, String> {
+        let mut catalog = Catalog::new(lang);
+        for json in parts {
+            for (name, entry) in entries_from_json(json)? {
+                catalog.insert(&name, entry);
+            }
+        }
+        Ok(catalog)
     }
 
     /// Adds (or replaces) the entry named `name`.
@@ -287,9 +289,11 @@ impl Catalog {
     /// builds it in itself; core holds no text of its own).
     #[cfg(test)]
     pub(crate) fn english() -> Catalog {
-        let part = |json| Catalog::from_json(Lang::En, json).expect("a valid English catalog");
-        part(include_str!("../../../www/i18n/en.json"))
-            .merged(part(include_str!("../../../www/i18n/en.runs.json")))
+        let parts = [
+            include_str!("../../../www/i18n/en.json"),
+            include_str!("../../../www/i18n/en.runs.json"),
+        ];
+        Catalog::from_parts(Lang::En, &parts).expect("a valid English catalog")
     }
 
     /// Its language.

@@ -169,9 +169,11 @@ fn progress_bar(units: u64, hidden: bool) -> Progress {
 pub fn english() -> &'static Catalog {
     static EN: std::sync::OnceLock<Catalog> = std::sync::OnceLock::new();
     EN.get_or_init(|| {
-        let part = |json| Catalog::from_json(Lang::En, json).expect("a valid English catalog");
-        part(include_str!("../../../www/i18n/en.json"))
-            .merged(part(include_str!("../../../www/i18n/en.runs.json")))
+        let parts = [
+            include_str!("../../../www/i18n/en.json"),
+            include_str!("../../../www/i18n/en.runs.json"),
+        ];
+        Catalog::from_parts(Lang::En, &parts).expect("a valid English catalog")
     })
 }
 
