@@ -2489,7 +2489,7 @@ fn cases() -> Vec<Case> {
     cases
 }
 
-/// The tests that measure nothing run first, three at a time (sharing the
+/// The tests that measure nothing run first, two at a time (sharing the
 /// pooled browser sessions); the ones that measure run after them, one at
 /// a time, in fresh sessions. `--test-threads` sets both.
 fn main() -> ExitCode {
@@ -2498,7 +2498,7 @@ fn main() -> ExitCode {
         .into_iter()
         .partition(|c| c.timing == Timing::Untimed);
     let mut failed = false;
-    for (cases, threads) in [(untimed, 3), (timed, 1)] {
+    for (cases, threads) in [(untimed, 2), (timed, 1)] {
         let args = Arguments {
             test_threads: args.test_threads.or(Some(threads)),
             ..args.clone()

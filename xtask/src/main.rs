@@ -15,7 +15,6 @@ mod tidy;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 type Result<T = ()> = std::result::Result<T, String>;
@@ -79,51 +78,16 @@ fn root() -> PathBuf {
 
 /// Runs a command in the workspace root, failing on a non-zero exit.
 fn run(cmd: &mut Command) -> Result {
-    Lane::MAIN.run(cmd)
-}
-
-/// Where a group of commands builds and writes its output: the default
-/// target directory and xtask's own terminal, or (for the lane that runs
-/// beside the release build) a target directory and a log of its own, so
-/// the two lanes' cargo invocations never wait on each other's lock and
-/// their output does not interleave.
-#[derive(Clone, Copy)]
-struct Lane<'a> {
-    target_dir: Option<&'a Path>,
-    log: Option<&'a std::fs::File>,
-}
-
-impl Lane<'_> {
-    const MAIN: Lane<'static> = Lane {
-        target_dir: None,
-        log: None,
-    };
-
-    fn run(&self, cmd: &mut Command) -> Result {
-        use std::io::Write;
-        if let Some(dir) = self.target_dir {
-            cmd.env("CARGO_TARGET_DIR", dir);
-        }
-        let shown = format!("{cmd:?}").replace('"', "");
-        match self.log {
-            Some(mut log) => {
-                // A lost line of the log is no reason to fail the command.
-                let _ = writeln!(log, "xtask: $ {shown}");
-                let out = log.try_clone().map_err(|e| format!("log: {e}"))?;
-                let err = log.try_clone().map_err(|e| format!("log: {e}"))?;
-                cmd.stdout(out).stderr(err);
-            }
-            None => eprintln!("xtask: $ {shown}"),
-        }
-        let status = cmd
-            .current_dir(root())
-            .status()
-            .map_err(|e| format!("could not start {shown}: {e}"))?;
-        if status.success() {
-            Ok(())
-        } else {
-            Err(format!("{shown} failed ({status})"))
-        }
+    let shown = format!("{cmd:?}").replace('"', "");
+    eprintln!("xtask: $ {shown}");
+    let status = cmd
+        .current_dir(root())
+        .status()
+        .map_err(|e| format!("could not start {shown}: {e}"))?;
+    if status.success() {
+        Ok(())
+    } else {
+        Err(format!("{shown} failed ({status})"))
     }
 }
 
@@ -161,229 +125,93 @@ fn dist() -> Result<PathBuf> {
     Ok(dist)
 }
 
-/// Why a phase did not run.
-const NOT_RUN: &str = "not run, an earlier phase failed";
-
 /// The wall time of each phase of a run, printed at its end (also when a
-/// phase fails, so a slow or failing step is easy to find). A phase is
-/// skipped once `stop` is set: a phase failed, here or in the other lane.
-struct Phases<'a> {
-    rows: Vec<(String, f64)>,
-    stop: &'a AtomicBool,
-}
+/// phase fails, so a slow or failing step is easy to find).
+#[derive(Default)]
+struct Phases(Vec<(&'static str, f64)>);
 
-impl<'a> Phases<'a> {
-    fn new(stop: &'a AtomicBool) -> Self {
-        Phases {
-            rows: Vec::new(),
-            stop,
-        }
-    }
-
+impl Phases {
     /// Runs one phase and records how long it took.
-    fn run(&mut self, name: &str, f: impl FnOnce() -> Result) -> Result {
-        if self.stop.load(Ordering::Relaxed) {
-            return Err(format!("{name}: {NOT_RUN}"));
-        }
+    fn run(&mut self, name: &'static str, f: impl FnOnce() -> Result) -> Result {
         let started = Instant::now();
         let result = f();
-        self.rows
-            .push((name.to_owned(), started.elapsed().as_secs_f64()));
-        if result.is_err() {
-            self.stop.store(true, Ordering::Relaxed);
-        }
+        self.0.push((name, started.elapsed().as_secs_f64()));
         result
     }
 
-    /// Records the phases of a lane that ran beside others, indented
-    /// under `lane`.
-    fn lane(&mut self, lane: &str, phases: Phases) {
-        self.rows.extend(
-            phases
-                .rows
-                .into_iter()
-                .map(|(name, secs)| (format!("  {lane}: {name}"), secs)),
-        );
-    }
-
-    fn print(&self, wall: f64) {
-        eprintln!("xtask: phases (the two lanes ran at the same time)");
-        for (name, secs) in &self.rows {
-            eprintln!("  {name:<58} {secs:>7.1} s");
+    fn print(&self) {
+        eprintln!("xtask: phases");
+        for (name, secs) in &self.0 {
+            eprintln!("  {name:<44} {secs:>7.1} s");
         }
-        eprintln!("  {:<58} {wall:>7.1} s", "total, wall time");
+        let total: f64 = self.0.iter().map(|(_, s)| s).sum();
+        eprintln!("  {:<44} {total:>7.1} s", "total");
     }
 }
 
 fn test() -> Result {
-    let started = Instant::now();
-    let stop = AtomicBool::new(false);
-    let mut phases = Phases::new(&stop);
+    let mut phases = Phases::default();
     let result = test_phases(&mut phases);
-    phases.print(started.elapsed().as_secs_f64());
+    phases.print();
     result?;
     eprintln!("xtask: all tests passed");
     Ok(())
 }
 
-/// The checks lane's target directory: its own, so that it builds while
-/// the release build holds the default one's lock.
-fn checks_target() -> PathBuf {
-    root().join("target").join("checks")
-}
-
-/// fmt, the tools, then two lanes at the same time (2 cores: each lane's
-/// serial stretches, such as the release build's link and wasm-opt, leave
-/// a core to the other), then the end-to-end suite against the build.
 fn test_phases(phases: &mut Phases) -> Result {
     phases.run("fmt --check", || {
         run(cargo().args(["fmt", "--all", "--", "--check"]))
     })?;
+    // The app and the browser glue are wasm-only: they are checked for
+    // wasm32 alone, so the Leptos tree is compiled twice in all (checked
+    // for wasm32 here, built for release by trunk) and never for the host.
+    phases.run("clippy (host: core, native, e2e, xtask)", || {
+        run(cargo()
+            .args(["clippy", "--workspace"])
+            .args(WASM_ONLY.iter().flat_map(|p| ["--exclude", p]))
+            .args(["--all-targets", "--", "-D", "warnings"]))
+    })?;
+    phases.run("clippy (wasm32: app, browser glue, core)", || {
+        tools::ensure_wasm_target()?;
+        run(cargo()
+            .arg("clippy")
+            .args(WASM_ONLY.iter().flat_map(|p| ["--package", p]))
+            .args(["--package", "waitlab-core"])
+            .args(["--target", "wasm32-unknown-unknown", "--all-targets"])
+            .args(["--", "-D", "warnings"]))
+    })?;
+    phases.run("docs", || {
+        run(cargo()
+            .args(["doc", "--workspace", "--no-deps"])
+            .args(WASM_ONLY.iter().flat_map(|p| ["--exclude", p]))
+            .env("RUSTDOCFLAGS", "-D warnings"))?;
+        run(cargo()
+            .args(["doc", "--no-deps", "--target", "wasm32-unknown-unknown"])
+            .args(WASM_ONLY.iter().flat_map(|p| ["--package", p]))
+            .env("RUSTDOCFLAGS", "-D warnings"))
+    })?;
+    // Core unit and golden tests, the native probe's CLI and bundled-set
+    // tests, and the tidy checks (the browser glue's tests need a browser
+    // and the end-to-end tests the built dist: they run below).
+    phases.run("unit, golden, native CLI and tidy tests", || {
+        run(cargo()
+            .args(["test", "--workspace"])
+            .args(WASM_ONLY.iter().flat_map(|p| ["--exclude", p]))
+            .args(["--exclude", "waitlab-e2e"]))?;
+        // The end-to-end crate's own unit tests (its server and client).
+        run(cargo().args(["test", "--package", "waitlab-e2e", "--lib"]))
+    })?;
+    let mut dist_path = PathBuf::new();
+    phases.run("release build (trunk)", || {
+        dist_path = dist()?;
+        Ok(())
+    })?;
     let mut browsers = None;
-    phases.run("tools, browsers and drivers", || {
-        run(cargo().args(["fetch"]))?;
+    phases.run("browsers and drivers", || {
         browsers = Some(tools::ensure_browsers()?);
         Ok(())
     })?;
     let browsers = browsers.expect("set by its phase");
-    let checks_dir = checks_target();
-    std::fs::create_dir_all(&checks_dir).map_err(|e| format!("{}: {e}", checks_dir.display()))?;
-    let log_path = checks_dir.join("lane.log");
-    let log =
-        std::fs::File::create(&log_path).map_err(|e| format!("{}: {e}", log_path.display()))?;
-    let checks = Lane {
-        target_dir: Some(&checks_dir),
-        log: Some(&log),
-    };
-    let mut dist_path = PathBuf::new();
-    let stop = phases.stop;
-    let (release, host) = std::thread::scope(|scope| {
-        let host = scope.spawn(|| {
-            let mut lane = Phases::new(stop);
-            let result = checks_lane(&mut lane, checks, &browsers);
-            (lane, result)
-        });
-        let mut lane = Phases::new(stop);
-        let result = release_lane(&mut lane, &mut dist_path);
-        (
-            (lane, result),
-            host.join().expect("the checks lane does not panic"),
-        )
-    });
-    eprintln!("xtask: the checks lane's output ({}):", log_path.display());
-    std::io::copy(
-        &mut std::fs::File::open(&log_path).map_err(|e| e.to_string())?,
-        &mut std::io::stderr(),
-    )
-    .map_err(|e| e.to_string())?;
-    phases.lane("release", release.0);
-    phases.lane("checks", host.0);
-    // Each lane stops at its first error; a lane that stopped because the
-    // other failed says so, and only the failures are reported.
-    let failures: Vec<String> = [release.1, host.1]
-        .into_iter()
-        .filter_map(Result::err)
-        .filter(|e| !e.ends_with(NOT_RUN))
-        .collect();
-    if !failures.is_empty() {
-        return Err(failures.join("; "));
-    }
-    // End to end: the built dist in real browsers, with and without
-    // isolation. The suite's own harness runs the tests that measure
-    // nothing three at a time, then the ones that measure alone; its
-    // binary was built by the checks lane.
-    phases.run("end to end (Chromium, Firefox, WebKit)", || {
-        let lane = Lane {
-            log: None,
-            ..checks
-        };
-        lane.run(&mut e2e(&dist_path, &browsers, false, &[] as &[&str]))
-    })
-}
-
-/// The Leptos tree for wasm32, in the release profile throughout, so that
-/// the host proc macros and build scripts that clippy and rustdoc need are
-/// the ones the release build then links (its `--package waitlab` has the
-/// release build's features: no dev-dependencies come in).
-fn release_lane(phases: &mut Phases, dist_path: &mut PathBuf) -> Result {
-    phases.run("clippy (wasm32, release: app, browser glue, core)", || {
-        run(cargo()
-            .args(["clippy", "--release", "--package", "waitlab"])
-            .args(["--target", "wasm32-unknown-unknown", "--all-targets"])
-            .args(["--", "-D", "warnings"]))
-    })?;
-    phases.run("docs (wasm32: app, browser glue)", || {
-        run(cargo()
-            .args(["doc", "--release", "--no-deps"])
-            .args(["--target", "wasm32-unknown-unknown"])
-            .args(WASM_ONLY.iter().flat_map(|p| ["--package", p]))
-            .env("RUSTDOCFLAGS", "-D warnings"))
-    })?;
-    phases.run("release build (trunk)", || {
-        *dist_path = dist()?;
-        Ok(())
-    })
-}
-
-/// Everything that needs no release build, in its own target directory:
-/// the host crates' clippy, docs and tests, the browser glue's tests for
-/// wasm32 (clippy, then wasm-bindgen-test in both browsers), and the
-/// end-to-end suite's binary.
-fn checks_lane(phases: &mut Phases, lane: Lane, browsers: &tools::Browsers) -> Result {
-    phases.run("clippy (host: core, native, e2e, xtask)", || {
-        lane.run(
-            cargo()
-                .args(["clippy", "--workspace"])
-                .args(WASM_ONLY.iter().flat_map(|p| ["--exclude", p]))
-                .args(["--all-targets", "--", "-D", "warnings"]),
-        )
-    })?;
-    phases.run("docs (host)", || {
-        lane.run(
-            cargo()
-                .args(["doc", "--workspace", "--no-deps"])
-                .args(WASM_ONLY.iter().flat_map(|p| ["--exclude", p]))
-                .env("RUSTDOCFLAGS", "-D warnings"),
-        )
-    })?;
-    // Core unit and golden tests, the native probe's CLI and bundled-set
-    // tests, the tidy checks, and the end-to-end crate's own unit tests
-    // (its server and client).
-    phases.run("unit, golden, native CLI and tidy tests", || {
-        lane.run(
-            cargo()
-                .args(["test", "--workspace"])
-                .args(WASM_ONLY.iter().flat_map(|p| ["--exclude", p]))
-                .args(["--exclude", "waitlab-e2e"]),
-        )?;
-        lane.run(cargo().args(["test", "--package", "waitlab-e2e", "--lib"]))?;
-        lane.run(cargo().args([
-            "test",
-            "--package",
-            "waitlab-e2e",
-            "--test",
-            "e2e",
-            "--no-run",
-        ]))
-    })?;
-    const BROWSER_TESTS: [&str; 8] = [
-        "--package",
-        "waitlab-browser",
-        "--target",
-        "wasm32-unknown-unknown",
-        "--test",
-        "browser",
-        "--test",
-        "in_worker",
-    ];
-    phases.run("clippy (wasm32: the browser glue's tests)", || {
-        lane.run(
-            cargo()
-                .arg("clippy")
-                .args(BROWSER_TESTS)
-                .args(["--", "-D", "warnings"]),
-        )
-    })?;
     // Browser-layer tests under wasm-bindgen-test-runner, in both browsers.
     for (phase, var, driver) in [
         (
@@ -398,16 +226,29 @@ fn checks_lane(phases: &mut Phases, lane: Lane, browsers: &tools::Browsers) -> R
         ),
     ] {
         phases.run(phase, || {
-            lane.run(
-                cargo()
-                    .arg("test")
-                    .args(BROWSER_TESTS)
-                    .env("PATH", tools::path_with_tools())
-                    .env(var, driver),
-            )
+            let mut cmd = cargo();
+            cmd.args([
+                "test",
+                "--package",
+                "waitlab-browser",
+                "--target",
+                "wasm32-unknown-unknown",
+                "--test",
+                "browser",
+                "--test",
+                "in_worker",
+            ])
+            .env("PATH", tools::path_with_tools())
+            .env(var, driver);
+            run(&mut cmd)
         })?;
     }
-    Ok(())
+    // End to end: the built dist in real browsers, with and without
+    // isolation. The suite's own harness runs the tests that measure
+    // nothing two at a time, then the ones that measure alone.
+    phases.run("end to end (Chromium, Firefox, WebKit)", || {
+        run(&mut e2e(&dist_path, &browsers, false, &[] as &[&str]))
+    })
 }
 
 /// Builds the native probe (release) and runs it with its defaults from
