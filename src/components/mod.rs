@@ -10,4 +10,5 @@ pub mod raw_report;
 pub mod results_table;
 pub mod run_controls;
 pub mod scheme_picker;
+pub mod statistics;
 pub mod ticker;

@@ -450,6 +450,38 @@ fn isolated_on(browser: Browser, server: &Server) {
             cell.key.id()
         );
     }
+    // Beside the histogram, the chosen cell (the smallest awaited timer)
+    // in BenchmarkDotNet's terms: its n, the two intervals, the outliers,
+    // the mvalue.
+    let chosen = tw
+        .cells
+        .iter()
+        .filter(|c| c.key.mechanism == Mechanism::TimeoutAwaited)
+        .filter_map(|c| c.key.requested_ms.filter(|&d| d > 0))
+        .min();
+    let n = samples(tw, Mechanism::TimeoutAwaited, chosen).len();
+    let rows = s.eval(
+        "return Array.from(document.querySelectorAll(\
+           '[data-testid=timed-waits] [data-testid=statistics] tbody tr'))\
+           .map(r => [r.children[0].textContent, r.children[1].textContent, r.children[2].textContent]);",
+    );
+    let rows: Vec<[String; 3]> = serde_json::from_value(rows).unwrap();
+    assert_eq!(rows[0][1], n.to_string(), "{rows:?}");
+    let row = |label: &str| {
+        rows.iter()
+            .find(|r| r[0].starts_with(label))
+            .unwrap_or_else(|| panic!("{label}: {rows:?}"))
+    };
+    assert!(
+        row("Mean")[2].contains("99.9 % confidence interval"),
+        "{rows:?}"
+    );
+    assert!(
+        row("Median")[2].contains("99.9 % confidence interval"),
+        "{rows:?}"
+    );
+    assert!(row("Outliers")[2].starts_with("Tukey's fences"), "{rows:?}");
+    assert!(row("mValue")[1].parse::<f64>().unwrap() >= 2.0, "{rows:?}");
     assert_no_page_errors(&mut s);
 }
 

@@ -10,6 +10,7 @@ pub mod bytes;
 pub mod chart;
 pub mod clock;
 pub mod compare;
+pub mod describe;
 pub mod experiment;
 pub mod export;
 pub mod field;

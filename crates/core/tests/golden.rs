@@ -3,11 +3,15 @@
 //! - `data/quantiles.json`: samples and type-7 quantiles computed by Python's
 //!   `statistics.quantiles(method="inclusive")`, an independent
 //!   implementation of the same definition.
+//! - `data/describe.json`: series and their BenchmarkDotNet-style
+//!   description computed by SciPy and NumPy (`data/describe.py` writes it).
 //! - `data/report_v1.json`: a version-1 report as the page exports it; it
 //!   must keep parsing and round-trip byte for byte.
 //! - `data/native_report.json` (read by the link codec's tests): a frozen
 //!   native run of every experiment, with a calibrated spin ladder.
 
+use waitlab_core::clock::ClockInfo;
+use waitlab_core::describe::describe;
 use waitlab_core::schema::Report;
 use waitlab_core::stats::Samples;
 
@@ -37,4 +41,81 @@ fn report_v1_golden_round_trips() {
     let text = include_str!("data/report_v1.json");
     let report = Report::from_json(text).unwrap();
     assert_eq!(report.to_json(), text.trim_end());
+}
+
+#[test]
+fn descriptions_match_scipy() {
+    let near = |got: f64, want: &serde_json::Value, what: &str, name: &str, rel: f64| {
+        let want = want.as_f64().unwrap();
+        assert!(
+            (got - want).abs() <= rel * want.abs().max(1.0),
+            "{name}: {what} is {got}, SciPy says {want}"
+        );
+    };
+    let close = |got, want, what, name| near(got, want, what, name, 1e-9);
+    let data: serde_json::Value = serde_json::from_str(include_str!("data/describe.json")).unwrap();
+    for case in data.as_array().unwrap() {
+        let name = case["name"].as_str().unwrap();
+        let samples: Vec<f64> = serde_json::from_value(case["samples"].clone()).unwrap();
+        let clock = case["step_ms"].as_f64().map(|step| ClockInfo {
+            min_step_ms: step,
+            typical_step_ms: step,
+            readings: 1000,
+        });
+        let d = describe(&Samples::new(samples).unwrap(), clock);
+        let want = &case["want"];
+        assert_eq!(u64::from(d.n), want["n"].as_u64().unwrap(), "{name}");
+        close(d.mean, &want["mean"], "mean", name);
+        close(d.std_dev, &want["std_dev"], "sd", name);
+        match d.error {
+            // Student's t quantile by Hill's algorithm 396 (distrs), good to
+            // about seven digits; the page shows three.
+            Some(e) => near(e, &want["error"], "error", name, 1e-6),
+            None => assert!(want["error"].is_null(), "{name}: no error"),
+        }
+        let q = &want["quantiles"];
+        for (i, got) in [d.min, d.q1, d.median, d.q3, d.p90, d.p99, d.max]
+            .into_iter()
+            .enumerate()
+        {
+            close(got, &q[i], "quantile", name);
+        }
+        match d.median_interval {
+            Some(i) => {
+                close(
+                    i.lo,
+                    &want["median_interval"][0],
+                    "median's lower end",
+                    name,
+                );
+                close(
+                    i.hi,
+                    &want["median_interval"][1],
+                    "median's upper end",
+                    name,
+                );
+            }
+            None => assert!(want["median_interval"].is_null(), "{name}: no interval"),
+        }
+        close(
+            d.outliers.fences.lo,
+            &want["fences"][0],
+            "lower fence",
+            name,
+        );
+        close(
+            d.outliers.fences.hi,
+            &want["fences"][1],
+            "upper fence",
+            name,
+        );
+        let outliers = [u64::from(d.outliers.low), u64::from(d.outliers.high)];
+        assert_eq!(serde_json::json!(outliers), want["outliers"], "{name}");
+        close(d.mvalue, &want["mvalue"], "mvalue", name);
+        assert_eq!(
+            serde_json::json!(d.at_resolution),
+            want["at_resolution"],
+            "{name}"
+        );
+    }
 }

@@ -8,6 +8,7 @@ use crate::components::field::Field;
 use crate::components::links::ExperimentOutput;
 use crate::components::results_table::ResultsTable;
 use crate::components::run_controls::RunForm;
+use crate::components::statistics::StatisticsTable;
 use crate::hooks::Experiments;
 use crate::i18n::t;
 use leptos::prelude::*;
@@ -82,11 +83,15 @@ fn TimedWaitsResults(
         .filter_map(|c| c.outcome.summary().map(|s| OverviewRow::of_cell(c.key, *s)))
         .collect();
     let cells = tw.cells.clone();
+    let clock = report.env.clock;
     let histogram = move || {
         let key = selected.get()?;
         let cell = cells.iter().find(|c| c.key == key)?;
         let samples = samples_of(&cell.outcome)?;
-        Some(view! { <HistogramChart key=key samples=samples /> })
+        Some(view! {
+            <HistogramChart key=key samples=samples.clone() />
+            <StatisticsTable what=key.label() samples=samples clock=clock />
+        })
     };
     view! {
         <div class="results-block" data-testid="results">
