@@ -4,17 +4,82 @@
 
 use crate::i18n::{ms, num, t, tr};
 use leptos::prelude::*;
+use waitlab_browser::{chart_file, page};
 use waitlab_core::chart::{
     LABEL_PX, Scale, histogram_bars, label_column, legend_row, squeeze, text_width,
 };
+use waitlab_core::experiment::Experiment;
+use waitlab_core::export;
 use waitlab_core::key;
 use waitlab_core::ladder::StepCost;
 use waitlab_core::outcome::Outcome;
-use waitlab_core::schema::NestedChain;
+use waitlab_core::schema::{NestedChain, Report};
 use waitlab_core::starvation::{MainRun, PoolConfig, PoolRun};
 use waitlab_core::stats::{Samples, Summary};
 use waitlab_core::text::Phrase;
 use waitlab_core::timed::CellKey;
+
+/// What a chart's downloads are named after: the experiment and the run
+/// it shows. Provided around each experiment's results (as `None` in an
+/// embed, whose charts offer no downloads).
+#[derive(Clone, Copy)]
+pub struct ChartSource {
+    /// The experiment.
+    pub experiment: Experiment,
+    /// The run shown.
+    pub report: RwSignal<Option<Report>>,
+}
+
+/// `svg`, a chart (`chart` names it in file names, such as `histogram`),
+/// with its downloads: the SVG as drawn, in the reader's colours, and a PNG
+/// of it at twice its size.
+pub fn chart_frame(chart: &'static str, svg: impl IntoView + 'static) -> AnyView {
+    framed(chart, svg.into_any())
+}
+
+/// [`chart_frame`], once for every chart.
+fn framed(chart: &'static str, svg: AnyView) -> AnyView {
+    let source = use_context::<Option<ChartSource>>().flatten();
+    let frame = NodeRef::<leptos::html::Figure>::new();
+    let failed = RwSignal::new(None::<String>);
+    let save = move |extension: &'static str| {
+        let (Some(source), Some(frame)) = (source, frame.get_untracked()) else {
+            return;
+        };
+        if let Some(name) = source.report.with_untracked(|r| {
+            r.as_ref()
+                .map(|r| export::chart_file_name(r, source.experiment, chart, extension))
+        }) {
+            leptos::task::spawn_local(async move {
+                failed.set(save_chart(&frame, &name, extension).await.err());
+            });
+        }
+    };
+    view! {
+        <figure class="chart-frame" data-chart=chart node_ref=frame>
+            {svg}
+            // Offered once there is a run to name the files after.
+            {move || source.filter(|s| s.report.with(Option::is_some)).map(|_| view! {
+                <div class="chart-downloads">
+                    <button type="button" data-testid=format!("save-{chart}-svg") title=t(key!("chart.save_svg")) aria-label=t(key!("chart.save_svg")) on:click=move |_| save("svg")>"SVG"</button>
+                    <button type="button" data-testid=format!("save-{chart}-png") title=t(key!("chart.save_png")) aria-label=t(key!("chart.save_png")) on:click=move |_| save("png")>"PNG"</button>
+                </div>
+            })}
+            {move || failed.get().map(|why| view! { <p class="error" role="alert">{why}</p> })}
+        </figure>
+    }
+    .into_any()
+}
+
+/// Offers the chart in `frame` as `name`, an SVG or (`extension` png) a PNG.
+async fn save_chart(frame: &web_sys::Element, name: &str, extension: &str) -> Result<(), String> {
+    let file = chart_file::svg_of(frame)?;
+    if extension == "svg" {
+        page::download(name, "image/svg+xml", &file.markup)
+    } else {
+        page::download_blob(name, &chart_file::png_of(&file, 2.0).await?)
+    }
+}
 
 /// Every chart's width in SVG user units (it scales to its box).
 pub(crate) const WIDTH: f64 = 760.0;
@@ -155,12 +220,14 @@ pub fn OverviewChart(
         })
         .collect_view();
     view! {
+        {chart_frame("overview", view! {
         <svg class="chart" viewBox=format!("0 0 {} {}", coord(WIDTH), coord(height)) role="img"
             aria-label=t(key!("chart.overview.aria"))>
             {x_axis(&x, TOP, bottom)}
             {marks}
             <text class="axis-label" x=coord(WIDTH - 12.0) y=coord(height - 2.0) text-anchor="end">{t(key!("chart.overview.axis"))}</text>
         </svg>
+        })}
     }
 }
 
@@ -216,6 +283,7 @@ pub fn HistogramChart(
     let p50 = samples.quantile(0.5);
     let p99 = samples.quantile(0.99);
     view! {
+        {chart_frame("histogram", view! {
         <svg class="chart" viewBox=format!("0 0 {} {}", coord(WIDTH), coord(HEIGHT)) role="img"
             aria-label=tr(&Phrase::new(key!("chart.histogram.aria")).phrase("what", key.label()))>
             {x_axis(&x, TOP, bottom)}
@@ -230,6 +298,7 @@ pub fn HistogramChart(
                 })}
             </text>
         </svg>
+        })}
     }
 }
 
@@ -276,6 +345,7 @@ pub fn ChainChart(
     let ticks = y_axis(&y, LEFT, WIDTH - 12.0);
     let clamp_y = y.map(NestedChain::CLAMP_MS);
     view! {
+        {chart_frame("chain", view! {
         <svg class="chart" viewBox=format!("0 0 {} {}", coord(WIDTH), coord(HEIGHT)) role="img"
             aria-label=t(key!("chart.chain.aria"))>
             {ticks}
@@ -289,6 +359,7 @@ pub fn ChainChart(
                 })}
             </text>
         </svg>
+        })}
     }
 }
 
@@ -338,6 +409,7 @@ pub fn FrameGapChart(
     let y_ticks = y_axis(&y, LEFT, WIDTH - 12.0);
     let frame_y = y.map(1000.0 / 60.0);
     view! {
+        {chart_frame("frame-gaps", view! {
         <svg class="chart" viewBox=format!("0 0 {} {}", coord(WIDTH), coord(HEIGHT)) role="img"
             aria-label=t(key!("chart.frames.aria"))>
             {y_ticks}
@@ -352,6 +424,7 @@ pub fn FrameGapChart(
                 {t(key!("chart.frames.axis"))}
             </text>
         </svg>
+        })}
     }
 }
 
@@ -412,6 +485,7 @@ pub fn PoolGantt(
         })
         .collect_view();
     view! {
+        {chart_frame("pool", view! {
         <svg class="chart" viewBox=format!("0 0 {} {}", coord(WIDTH), coord(height)) role="img"
             aria-label=t(key!("chart.pool.aria"))>
             {x_axis(&x, 6.0, bottom)}
@@ -420,6 +494,7 @@ pub fn PoolGantt(
                 {t(key!("chart.pool.axis"))}
             </text>
         </svg>
+        })}
     }
 }
 
@@ -455,6 +530,7 @@ pub fn LadderChart(
         .collect_view();
     let ticks = y_axis(&y, LEFT, WIDTH - 12.0);
     view! {
+        {chart_frame("ladder", view! {
         <svg class="chart" viewBox=format!("0 0 {} {}", coord(WIDTH), coord(HEIGHT)) role="img"
             aria-label=t(key!("chart.ladder.aria"))>
             {ticks}
@@ -468,5 +544,6 @@ pub fn LadderChart(
                 {t(key!("chart.ladder.axis"))}
             </text>
         </svg>
+        })}
     }
 }

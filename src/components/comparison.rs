@@ -4,7 +4,7 @@
 //! come from `waitlab_core::compare`; this file only draws them.
 
 use crate::components::blocks::{Details, marked_cell};
-use crate::components::charts::{WIDTH, coord, label_width, row_label, x_axis};
+use crate::components::charts::{WIDTH, chart_frame, coord, label_width, row_label, x_axis};
 use crate::hooks::{LinkedRuns, Loading, ReferenceSets};
 use waitlab_browser::page;
 use waitlab_core::key;
@@ -442,6 +442,7 @@ fn ComparisonChart(
         })
         .collect_view();
     Some(view! {
+        {chart_frame("headline", view! {
         <svg class="chart" viewBox=format!("0 0 {} {}", coord(WIDTH), coord(height)) role="group"
             aria-label=tr(&Phrase::new(key!("compare.chart_aria")).phrase("axis", experiment.chart_axis()))
             on:focusin=move |e| read(&e) on:mouseover=move |e| read(&e)>
@@ -451,6 +452,7 @@ fn ComparisonChart(
             <text class="axis-label" x=coord(WIDTH - 12.0) y=coord(bottom + 38.0) text-anchor="end">{key_to_marks}</text>
             {legend}
         </svg>
+        })}
         <p class="readout" data-testid="readout" aria-hidden="true">{move || readout.get()}</p>
         {left_out.then(|| wait.map(|d| view! {
             <p class="note" data-testid="headline-note">{tr(&Phrase::new(key!("compare.headline")).count("d", d))}</p>

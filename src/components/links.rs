@@ -3,10 +3,12 @@
 //! of a link that reaches the page is decoded by `waitlab_core::link` (the
 //! browser inflating it, `waitlab_browser::links`) and rendered as text.
 
+use crate::components::charts::ChartSource;
 use crate::components::comparison::Comparison;
 use crate::components::run_controls::Results;
 use crate::hooks::{Experiments, LinkedRuns};
 use crate::i18n::{lang, t, tr};
+use leptos::context::Provider;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use waitlab_browser::{links, location};
@@ -203,11 +205,16 @@ pub fn ExperimentOutput(
             .filter(|r| !embedded && r.has(experiment))
             .map(|r| view! { <ShareBar experiment=experiment report=r /> })
     };
+    // Each experiment's charts name their files after it: a context of
+    // its own, not one the page's other experiments share.
+    let charts = (!embedded).then_some(ChartSource { experiment, report });
     view! {
-        {label}
-        <Results experiment=experiment report=report render=render />
-        {share_bar}
-        <Comparison experiment=experiment report=report />
+        <Provider value=charts>
+            {label}
+            <Results experiment=experiment report=report render=render />
+            {share_bar}
+            <Comparison experiment=experiment report=report />
+        </Provider>
     }
 }
 

@@ -2009,28 +2009,44 @@ fn languages_after_a_run(browser: Browser) {
 
 // Exports.
 
-/// Clicks the download button `button` of `section` and returns the file
-/// the page offered, its name and text (caught before the browser saves
-/// it).
-fn download(s: &mut Session, section: &str, button: &str) -> (String, String) {
+/// What the button `button` of `section` offers to download, as the page
+/// hands it to the browser (a blob behind a clicked link, made at once or
+/// after an await): its file name and MIME type, its text (none for a
+/// PNG), and for a PNG its size in pixels; for an SVG whether it parses as
+/// XML.
+fn offered(s: &mut Session, section: &str, button: &str) -> Value {
     let got = s.eval_async(&format!(
-        "const made = [];\
+        "const made = new Map();\
          const create = URL.createObjectURL;\
-         URL.createObjectURL = (blob) => {{ made.push(blob); return create.call(URL, blob); }};\
-         let name = null;\
+         URL.createObjectURL = (blob) => {{ const url = create.call(URL, blob); made.set(url, blob); return url; }};\
+         let got = null;\
          const click = HTMLAnchorElement.prototype.click;\
-         HTMLAnchorElement.prototype.click = function () {{ name = this.download; }};\
-         try {{ document.querySelector('[data-testid={section}] [data-testid={button}]').click(); }}\
-         finally {{ URL.createObjectURL = create; HTMLAnchorElement.prototype.click = click; }}\
-         return [name, made.length ? await made[0].text() : null];"
+         HTMLAnchorElement.prototype.click = function () {{ got = [this.download, made.get(this.href)]; }};\
+         try {{\
+           document.querySelector('[data-testid={section}] [data-testid={button}]').click();\
+           for (let i = 0; i < 200 && !got; i++) await new Promise(r => setTimeout(r, 50));\
+         }} finally {{ URL.createObjectURL = create; HTMLAnchorElement.prototype.click = click; }}\
+         if (!got || !got[1]) return null;\
+         const [name, blob] = got;\
+         if (blob.type === 'image/png') {{\
+           const image = await createImageBitmap(blob);\
+           const head = Array.from(new Uint8Array(await blob.slice(0, 8).arrayBuffer()));\
+           return {{ name, type: blob.type, png: head, width: image.width, height: image.height }};\
+         }}\
+         const text = await blob.text();\
+         const xml = blob.type === 'image/svg+xml'\
+           && new DOMParser().parseFromString(text, 'image/svg+xml').querySelector('parsererror') === null;\
+         return {{ name, type: blob.type, text, xml }};"
     ));
-    let field = |i: usize| {
-        got[i]
-            .as_str()
-            .unwrap_or_else(|| panic!("{button}: nothing offered: {got}"))
-            .to_owned()
-    };
-    (field(0), field(1))
+    assert!(got.is_object(), "{button}: nothing offered");
+    got
+}
+
+/// The file name and text that `button` of `section` offers.
+fn download(s: &mut Session, section: &str, button: &str) -> (String, String) {
+    let got = offered(s, section, button);
+    let field = |name: &str| got[name].as_str().unwrap_or_default().to_owned();
+    (field("name"), field("text"))
 }
 
 /// The fields of one CSV line (quoted fields with doubled quotes).
@@ -2093,6 +2109,36 @@ fn assert_exports(s: &mut Session, report: &Report) {
         let value: f64 = row[5].parse().expect("value_ms is a number");
         assert!(value.is_finite() && value >= 0.0, "{row:?}");
     }
+    // The headline chart as SVG (standalone, in the colours drawn) and as
+    // PNG at twice its size.
+    let svg = offered(s, "timed-waits", "save-headline-svg");
+    let name = svg["name"].as_str().unwrap();
+    assert!(
+        name.starts_with("waitlab-timed-waits-headline-") && name.ends_with(".svg"),
+        "{name}"
+    );
+    let text = svg["text"].as_str().unwrap();
+    assert_eq!(svg["xml"], Value::Bool(true), "the SVG parses: {text}");
+    assert!(
+        text.contains("fill:") && !text.contains("class="),
+        "colours inlined"
+    );
+    let width = s.eval(
+        "return document.querySelector('[data-testid=timed-waits] [data-chart=headline] svg')\
+           .getBoundingClientRect().width;",
+    );
+    let png = offered(s, "timed-waits", "save-headline-png");
+    assert!(png["name"].as_str().unwrap().ends_with(".png"), "{png}");
+    assert_eq!(
+        png["png"],
+        serde_json::json!([137, 80, 78, 71, 13, 10, 26, 10]),
+        "{png}"
+    );
+    let (drawn, saved) = (width.as_f64().unwrap(), png["width"].as_f64().unwrap());
+    assert!(
+        (saved - 2.0 * drawn).abs() <= 1.0,
+        "PNG {saved} px wide, chart {drawn} px"
+    );
 }
 
 // Accessibility and the colour scheme.

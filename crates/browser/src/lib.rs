@@ -10,6 +10,7 @@
 //! docs say otherwise.
 
 pub mod catalog;
+pub mod chart_file;
 pub mod clock;
 pub mod deflate;
 pub mod fetch;

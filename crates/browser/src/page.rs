@@ -114,16 +114,25 @@ pub fn choose_scheme(choice: &str) {
     }
 }
 
-/// Offers `text` as a file named `name` of type `mime` to download (a
-/// blob behind a clicked link, let go of once the browser has taken it).
-pub fn download(name: &str, mime: &str, text: &str) -> Result<(), String> {
+/// `text` as a blob of type `mime`.
+pub fn blob(text: &str, mime: &str) -> Result<web_sys::Blob, String> {
     let parts = js_sys::Array::of1(&JsValue::from_str(text));
     let options = web_sys::BlobPropertyBag::new();
     options.set_type(mime);
-    let blob = web_sys::Blob::new_with_str_sequence_and_options(&parts, &options)
-        .map_err(|e| super::js_error_message(&e))?;
-    let url = web_sys::Url::create_object_url_with_blob(&blob)
-        .map_err(|e| super::js_error_message(&e))?;
+    web_sys::Blob::new_with_str_sequence_and_options(&parts, &options)
+        .map_err(|e| super::js_error_message(&e))
+}
+
+/// Offers `text` as a file named `name` of type `mime` to download.
+pub fn download(name: &str, mime: &str, text: &str) -> Result<(), String> {
+    download_blob(name, &blob(text, mime)?)
+}
+
+/// Offers `blob` as a file named `name` to download (behind a clicked
+/// link, let go of once the browser has taken it).
+pub fn download_blob(name: &str, blob: &web_sys::Blob) -> Result<(), String> {
+    let url =
+        web_sys::Url::create_object_url_with_blob(blob).map_err(|e| super::js_error_message(&e))?;
     let link: web_sys::HtmlAnchorElement = window()
         .document()
         .and_then(|d| d.create_element("a").ok())

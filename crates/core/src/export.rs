@@ -162,8 +162,27 @@ pub fn csv(report: &Report, experiment: Experiment) -> String {
 /// the date the run started (UTC), `EXPERIMENT` left out for a report of
 /// several.
 pub fn file_name(report: &Report, experiment: Option<Experiment>, extension: &str) -> String {
+    named(report, experiment.map(Experiment::slug), extension)
+}
+
+/// The name a download of one of `experiment`'s charts (`chart`, such as
+/// `histogram`) gets: `waitlab-EXPERIMENT-CHART-DATE.EXT`.
+pub fn chart_file_name(
+    report: &Report,
+    experiment: Experiment,
+    chart: &str,
+    extension: &str,
+) -> String {
+    named(
+        report,
+        Some(&format!("{}-{chart}", experiment.slug())),
+        extension,
+    )
+}
+
+fn named(report: &Report, what: Option<&str>, extension: &str) -> String {
     let (y, m, d) = civil_date(report.env.started_at_unix_ms);
-    let what = experiment.map_or_else(String::new, |e| format!("{}-", e.slug()));
+    let what = what.map_or_else(String::new, |w| format!("{w}-"));
     format!("waitlab-{what}{y:04}-{m:02}-{d:02}.{extension}")
 }
 
@@ -203,5 +222,9 @@ mod tests {
             "waitlab-timed-waits-2026-12-01.csv"
         );
         assert_eq!(file_name(&r, None, "json"), "waitlab-2026-12-01.json");
+        assert_eq!(
+            chart_file_name(&r, Experiment::TimedWaits, "histogram", "svg"),
+            "waitlab-timed-waits-histogram-2026-12-01.svg"
+        );
     }
 }
