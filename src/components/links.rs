@@ -90,8 +90,10 @@ fn payload_of(report: Signal<Option<Report>>) -> RwSignal<Option<Result<String, 
         newest.update_value(|n| *n += 1);
         let this = newest.get_value();
         if let Some(r) = waiting.try_update_untracked(Option::take).flatten() {
+            experiments.links_in_flight.update(|n| *n += 1);
             spawn_local(async move {
                 let encoded = links::encode(&r).await;
+                experiments.links_in_flight.update(|n| *n -= 1);
                 if newest.get_value() == this {
                     payload.set(Some(encoded));
                 }
@@ -267,7 +269,7 @@ pub fn SharePanel() -> impl IntoView {
             .collect_view()
     };
     view! {
-        <section class="card" data-testid="share-panel">
+        <section class="card" id="share" data-testid="share-panel">
             <h2>{t(key!("share.heading"))}</h2>
             {move || runs.problems.get().into_iter().map(|p| view! {
                 <p class="error" role="alert" data-testid="link-problem">{tr(&p)}</p>

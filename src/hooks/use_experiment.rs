@@ -53,6 +53,9 @@ pub struct Experiments {
     pub ladder: UseExperiment<LadderConfig>,
     /// Experiment 4.
     pub wake: UseExperiment<WakeConfig>,
+    /// Result links the browser is compressing now (their promises land on
+    /// the main thread, so nothing starts a run while one is in flight).
+    pub links_in_flight: RwSignal<u32>,
 }
 
 impl Experiments {
@@ -66,6 +69,11 @@ impl Experiments {
             || self.ladder.progress.with(Option::is_some)
             || self.wake.progress.with(Option::is_some)
     }
+
+    /// Whether nothing runs and no link is being compressed (tracked).
+    pub fn quiet(&self) -> bool {
+        !self.running() && self.links_in_flight.get() == 0
+    }
 }
 
 /// Every experiment as reactive state.
@@ -76,6 +84,7 @@ pub fn use_experiments() -> Experiments {
         pool: use_experiment(runner::run_pool_starvation),
         ladder: use_experiment(runner::run_spin_ladder),
         wake: use_experiment(runner::run_wake_latency),
+        links_in_flight: RwSignal::new(0),
     }
 }
 

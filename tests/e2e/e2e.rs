@@ -554,6 +554,47 @@ fn cancel(browser: Browser) {
     assert_no_page_errors(&mut s);
 }
 
+/// Run all: every experiment in turn under one progress bar, then the way
+/// to the share-all link. Cancel stops the sequence and leaves nothing
+/// running. The whole sequence (about a minute) runs in Chromium; Cancel
+/// in both browsers.
+fn run_all(browser: Browser) {
+    let mut s = Session::lease(browser);
+    s.open(&isolated_server().origin);
+    s.click("[data-testid=run-all-button]");
+    s.wait_for_element(&in_tw("progress"), 10);
+    let step = s.text("[data-testid=run-all-step]").unwrap();
+    assert!(step.starts_with("Experiment 1 of 5: timed waits"), "{step}");
+    s.click("[data-testid=run-all-cancel]");
+    s.wait_for_element("[data-testid=run-all-stopped]", 10);
+    let stopped = s.text("[data-testid=run-all-stopped]").unwrap();
+    assert!(stopped.contains("after 0 of 5"), "{stopped}");
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    assert_eq!(
+        s.eval("return document.querySelectorAll('[data-testid=progress]').length;"),
+        Value::from(0),
+        "nothing runs after Cancel"
+    );
+    if browser == Browser::Chromium {
+        s.click("[data-testid=run-all-button]");
+        s.wait_for_element("[data-testid=run-all-done]", 240);
+        for experiment in waitlab_core::experiment::Experiment::ALL {
+            let slug = experiment.slug();
+            assert!(
+                s.text(&format!("[data-testid={slug}] [data-testid=report-json]"))
+                    .is_some(),
+                "{slug} has a result"
+            );
+        }
+        s.wait_for(
+            "!document.querySelector('[data-testid=share-all-button]').disabled",
+            20,
+        );
+        review_shot(&mut s, "run-all-done");
+    }
+    assert_no_page_errors(&mut s);
+}
+
 fn fallback(browser: Browser) {
     let mut s = Session::lease(browser);
     s.open(&plain_server().origin);
@@ -2506,10 +2547,11 @@ fn cases() -> Vec<Case> {
     let mut cases = Vec::new();
     // One scenario a row, in the browsers it runs in.
     #[rustfmt::skip]
-    let table: [Row; 28] = [
+    let table: [Row; 29] = [
         ("isolated", ALL, Timed, isolated as fn(Browser)),
         ("isolated_without_new_features", BLINK_GECKO, Timed, isolated_without_new_features),
         ("cancel", ALL, Timed, cancel),
+        ("run_all", BLINK_GECKO, Timed, run_all),
         ("fallback", ALL, Timed, fallback),
         ("quiet_page", ALL, Timed, quiet_page),
         ("starvation_main", ALL, Timed, starvation_main),

@@ -12,6 +12,7 @@ mod wake_latency;
 use crate::components::comparison::ReferencePanel;
 use crate::components::env_block::EnvBlock;
 use crate::components::links::{Embedded, SharePanel};
+use crate::components::run_all::RunAll;
 use crate::components::scheme_picker::SchemePicker;
 use crate::hooks::{
     SharedMemoryOff, UseEnvironment, embed_slug, use_embed, use_environment, use_experiments,
@@ -157,6 +158,7 @@ fn Playground() -> impl IntoView {
             {shared_memory_off.map(|off| view! { <NoSharedMemoryBanner off=off /> })}
             <SharePanel />
             <ReferencePanel />
+            <RunAll />
             {Experiment::ALL.into_iter().map(section).collect_view()}
         </main>
         <footer class="site">{t(key!("page.footer"))}</footer>

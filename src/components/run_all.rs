@@ -1,0 +1,193 @@
+//! "Run all": every experiment in turn with its defaults, one overall
+//! progress bar with the time left, Cancel, and at the end the way to the
+//! link that shares every run.
+//!
+//! The next experiment starts only once the page is quiet: the last run
+//! has ended and the links its results asked for are compressed (their
+//! promises would otherwise land inside the next run's measured waits).
+//! Nothing here polls: a reactive effect steps the sequence when the
+//! experiments' signals change, and the time left is computed when a run
+//! publishes its progress.
+
+use crate::hooks::{Experiments, UseEnvironment};
+use crate::i18n::{t, tr};
+use crate::runner::Progress;
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+use waitlab_core::experiment::Experiment;
+use waitlab_core::key;
+use waitlab_core::starvation::PoolConfig;
+use waitlab_core::text::{Arg, Key, Phrase};
+
+/// How long the page settles after a run before the next one starts, ms:
+/// the effects that a finished run sets off (results, link compression)
+/// register in that time.
+const SETTLE_MS: u32 = 150;
+
+/// Where the sequence stands.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Stage {
+    /// Not started, or its result was looked at.
+    Idle,
+    /// Experiment `index` of [`Experiment::ALL`]: `started` once its run
+    /// was asked for.
+    At { index: usize, started: bool },
+    /// Every experiment ran.
+    Done,
+    /// Cancelled after `done` experiments.
+    Stopped { done: usize },
+}
+
+/// Starts `experiment`'s run with its defaults (the pool's sized for this
+/// machine's `cores`, as its form's are).
+fn start(experiments: Experiments, experiment: Experiment, cores: u32) {
+    match experiment {
+        Experiment::TimedWaits => experiments.timed.run.run(Default::default()),
+        Experiment::MainStarvation => experiments.main.run.run(Default::default()),
+        Experiment::PoolStarvation => experiments.pool.run.run(PoolConfig::for_cores(cores)),
+        Experiment::SpinLadder => experiments.ladder.run.run(Default::default()),
+        Experiment::WakeLatency => experiments.wake.run.run(Default::default()),
+    }
+}
+
+/// Cancels `experiment`'s run.
+fn cancel(experiments: Experiments, experiment: Experiment) {
+    match experiment {
+        Experiment::TimedWaits => experiments.timed.cancel.run(()),
+        Experiment::MainStarvation => experiments.main.cancel.run(()),
+        Experiment::PoolStarvation => experiments.pool.cancel.run(()),
+        Experiment::SpinLadder => experiments.ladder.cancel.run(()),
+        Experiment::WakeLatency => experiments.wake.cancel.run(()),
+    }
+}
+
+/// `experiment`'s run under way (tracked).
+fn progress(experiments: Experiments, experiment: Experiment) -> Option<Progress> {
+    match experiment {
+        Experiment::TimedWaits => experiments.timed.progress.get(),
+        Experiment::MainStarvation => experiments.main.progress.get(),
+        Experiment::PoolStarvation => experiments.pool.progress.get(),
+        Experiment::SpinLadder => experiments.ladder.progress.get(),
+        Experiment::WakeLatency => experiments.wake.progress.get(),
+    }
+}
+
+/// The experiment's name.
+fn name(experiment: Experiment) -> Phrase {
+    Phrase::new(Key::of(&format!("experiment.{}", experiment.id())))
+}
+
+/// The card with Run all, its progress and its outcome.
+#[component]
+pub fn RunAll() -> impl IntoView {
+    let experiments = expect_context::<Experiments>();
+    let cores = expect_context::<UseEnvironment>().cores;
+    let stage = RwSignal::new(Stage::Idle);
+    let began = StoredValue::new(0.0f64);
+    let total = Experiment::ALL.len();
+    // Steps the sequence: start the current experiment once the page is
+    // quiet; when it has ended, settle, then move to the next.
+    Effect::new(move |_| {
+        let Stage::At { index, started } = stage.get() else {
+            return;
+        };
+        if !experiments.quiet() {
+            return;
+        }
+        let experiment = Experiment::ALL[index];
+        if !started {
+            stage.set(Stage::At {
+                index,
+                started: true,
+            });
+            start(experiments, experiment, cores);
+            return;
+        }
+        spawn_local(async move {
+            waitlab_browser::wait::timeout(SETTLE_MS).await;
+            // Still this step (not cancelled meanwhile): on to the next.
+            if stage.get_untracked()
+                == (Stage::At {
+                    index,
+                    started: true,
+                })
+            {
+                stage.set(if index + 1 == total {
+                    Stage::Done
+                } else {
+                    Stage::At {
+                        index: index + 1,
+                        started: false,
+                    }
+                });
+            }
+        });
+    });
+    let run_all = move |_| {
+        began.set_value(waitlab_browser::clock::now());
+        stage.set(Stage::At {
+            index: 0,
+            started: false,
+        });
+    };
+    let stop = move |_| {
+        if let Stage::At { index, .. } = stage.get_untracked() {
+            stage.set(Stage::Stopped { done: index });
+            cancel(experiments, Experiment::ALL[index]);
+        }
+    };
+    let status = move || {
+        match stage.get() {
+        Stage::Idle => None,
+        Stage::At { index, .. } => {
+            let experiment = Experiment::ALL[index];
+            let current = progress(experiments, experiment).map_or(0.0, |p| p.fraction());
+            let fraction = (index as f64 + current) / total as f64;
+            let elapsed = waitlab_browser::clock::now() - began.get_value();
+            // The time left at the pace so far, once there is a pace.
+            let left = (fraction > 0.05).then(|| elapsed / fraction * (1.0 - fraction) / 1000.0);
+            let step = Phrase::new(key!("runall.step"))
+                .count("n", (index + 1) as u64)
+                .count("total", total as u64)
+                .phrase("what", name(experiment));
+            let left = match left {
+                Some(s) => Phrase::new(key!("runall.left")).arg("seconds", Arg::Fixed(s.ceil(), 0)),
+                None => Phrase::new(key!("runall.estimating")),
+            };
+            Some(view! {
+                <div class="progress" data-testid="run-all-progress" role="progressbar"
+                    aria-valuemin="0" aria-valuemax="100" aria-valuenow=waitlab_core::number::fixed(fraction * 100.0, 0)>
+                    <div class="fill" style:transform=format!("scaleX({})", waitlab_core::number::fixed(fraction, 3))></div>
+                </div>
+                <p class="progress-text" data-testid="run-all-step">{tr(&step)}" · "{tr(&left)}</p>
+            }.into_any())
+        }
+        Stage::Done => Some(view! {
+            <p class="notice" role="status" data-testid="run-all-done">
+                {t(key!("runall.done"))}" "<a href="#share">{t(key!("runall.share"))}</a>
+            </p>
+        }.into_any()),
+        Stage::Stopped { done } => Some(view! {
+            <p class="notice" role="status" data-testid="run-all-stopped">
+                {tr(&Phrase::new(key!("runall.stopped")).count("done", done as u64).count("total", total as u64))}
+            </p>
+        }.into_any()),
+    }
+    };
+    let running = move || matches!(stage.get(), Stage::At { .. });
+    view! {
+        <section class="card" data-testid="run-all">
+            <h2>{t(key!("runall.heading"))}</h2>
+            <p class="lead">{t(key!("runall.lead"))}</p>
+            <div class="controls">
+                <Show when=running fallback=move || view! {
+                    <button type="button" class="primary" data-testid="run-all-button"
+                        disabled=move || !experiments.quiet() on:click=run_all>{t(key!("runall.run"))}</button>
+                }>
+                    <button type="button" data-testid="run-all-cancel" on:click=stop>{t(key!("run.cancel"))}</button>
+                </Show>
+            </div>
+            {status}
+        </section>
+    }
+}
