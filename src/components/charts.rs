@@ -231,28 +231,48 @@ pub fn OverviewChart(
     }
 }
 
-/// Histogram of one cell's samples with its requested wait, p50 and p99.
+/// Histogram of one cell's samples with its requested wait, p50 and p99,
+/// on a linear axis or (`log`) one of decades, whose bins are even in
+/// `log10` and whose floor is `floor_ms` (the clock's step: a sample under
+/// it cannot be told from it).
 #[component]
 pub fn HistogramChart(
     /// The cell.
     key: CellKey,
     /// Its samples, ms.
     samples: Samples,
+    /// Whether the axis is logarithmic.
+    log: bool,
+    /// The log axis's floor, ms.
+    floor_ms: f64,
 ) -> impl IntoView {
     const LEFT: f64 = 44.0;
     const TOP: f64 = 10.0;
     const HEIGHT: f64 = 220.0;
     let bottom = HEIGHT - 30.0;
-    let bins = samples.histogram(40);
+    let bins = if log {
+        samples.log_histogram(40, floor_ms)
+    } else {
+        samples.histogram(40)
+    };
     // The requested wait is drawn only when it fits beside the samples
-    // without squeezing them into a sliver (a clamped 1 ms timer lands at 4).
+    // without squeezing them into a sliver (a clamped 1 ms timer lands at 4;
+    // on the log axis, only a wait above the floor).
     let spread = (samples.max() - samples.min()).max(0.05);
-    let requested = key
-        .requested_ms
-        .map(f64::from)
-        .filter(|&d| d >= samples.min() - spread && d <= samples.max());
+    let requested = key.requested_ms.map(f64::from).filter(|&d| {
+        d <= samples.max()
+            && if log {
+                d >= floor_ms.max(samples.min() / 10.0)
+            } else {
+                d >= samples.min() - spread
+            }
+    });
     let lo = samples.min().min(requested.unwrap_or(f64::INFINITY));
-    let x = Scale::linear_nice(lo, samples.max(), LEFT, WIDTH - 12.0);
+    let x = if log {
+        Scale::log_decades(lo, samples.max(), floor_ms, LEFT, WIDTH - 12.0)
+    } else {
+        Scale::linear_nice(lo, samples.max(), LEFT, WIDTH - 12.0)
+    };
     let tallest = bins.iter().map(|b| b.count).max().unwrap_or(1);
     let y = Scale::linear_nice(0.0, f64::from(tallest), bottom, TOP);
     let bars = histogram_bars(&bins, &x, &y)
@@ -296,6 +316,7 @@ pub fn HistogramChart(
                     Some(d) if requested.is_none() => Phrase::new(key!("chart.histogram.axis_off")).phrase("what", key.label()).count("count", samples.len() as u64).count("d", d),
                     _ => Phrase::new(key!("chart.histogram.axis")).phrase("what", key.label()).count("count", samples.len() as u64),
                 })}
+                {log.then(|| format!(" · {}", t(key!("chart.log_axis"))))}
             </text>
         </svg>
         })}

@@ -482,6 +482,32 @@ fn isolated_on(browser: Browser, server: &Server) {
     );
     assert!(row("Outliers")[2].starts_with("Tukey's fences"), "{rows:?}");
     assert!(row("mValue")[1].parse::<f64>().unwrap() >= 2.0, "{rows:?}");
+    // On a logarithmic axis the histogram says so and its ticks are decades.
+    s.eval(&format!(
+        "document.querySelector({}).click(); return null;",
+        Value::from(in_tw("histogram-log"))
+    ));
+    let texts = s.eval(
+        "return Array.from(document.querySelectorAll('[data-testid=timed-waits] [data-chart=histogram] text'))\
+           .map(t => [t.getAttribute('class'), t.textContent]);",
+    );
+    let texts: Vec<(String, String)> = serde_json::from_value(texts).unwrap();
+    assert!(
+        texts.iter().any(|(_, t)| t.contains("log scale")),
+        "{texts:?}"
+    );
+    let decades: Vec<f64> = texts
+        .iter()
+        .filter(|(class, _)| class == "tick")
+        .filter_map(|(_, t)| t.parse().ok())
+        .collect();
+    assert!(
+        decades.len() >= 2
+            && decades
+                .iter()
+                .all(|d: &f64| (d.log10() - d.log10().round()).abs() < 1e-6),
+        "{texts:?}"
+    );
     assert_no_page_errors(&mut s);
 }
 

@@ -141,6 +141,41 @@ impl Samples {
         }
         out
     }
+
+    /// A histogram of `bins` bins of equal width in `log10`, from the
+    /// smallest sample (at least `floor`, > 0) to the largest; samples
+    /// under `floor` count in the first bin. `bins` of 0 is treated as 1.
+    pub fn log_histogram(&self, bins: usize, floor: f64) -> Vec<Bin> {
+        let bins = bins.max(1);
+        let floor = if floor > 0.0 {
+            floor
+        } else {
+            f64::MIN_POSITIVE
+        };
+        let (lo, hi) = (self.min().max(floor), self.max().max(floor));
+        if hi <= lo {
+            return vec![Bin {
+                lo,
+                hi,
+                count: self.len() as u32,
+            }];
+        }
+        let (a, b) = (lo.log10(), hi.log10());
+        let width = (b - a) / bins as f64;
+        let edge = |i: usize| 10f64.powf(a + width * i as f64);
+        let mut out: Vec<Bin> = (0..bins)
+            .map(|i| Bin {
+                lo: if i == 0 { lo } else { edge(i) },
+                hi: if i + 1 == bins { hi } else { edge(i + 1) },
+                count: 0,
+            })
+            .collect();
+        for &v in &self.sorted {
+            let i = ((v.max(lo).log10() - a) / width) as usize;
+            out[i.min(bins - 1)].count += 1;
+        }
+        out
+    }
 }
 
 /// One bar of a histogram: samples in `[lo, hi)` (the last bin includes `hi`).
@@ -231,6 +266,27 @@ mod tests {
                 count: 2
             }]
         );
+    }
+
+    #[test]
+    fn log_bins_are_even_in_decades() {
+        // 0.01 .. 100 ms in four bins: one decade each.
+        let x = s(&[0.0, 0.01, 0.05, 0.5, 5.0, 50.0, 100.0]);
+        let h = x.log_histogram(4, 0.01);
+        let edges: Vec<(f64, f64)> = h.iter().map(|b| (b.lo, b.hi)).collect();
+        for (got, want) in edges
+            .iter()
+            .zip([(0.01, 0.1), (0.1, 1.0), (1.0, 10.0), (10.0, 100.0)])
+        {
+            assert!(
+                (got.0 - want.0).abs() < 1e-9 && (got.1 - want.1).abs() < 1e-9,
+                "{edges:?}"
+            );
+        }
+        // The 0 sits at the floor, in the first bin; 100 in the last.
+        let counts: Vec<u32> = h.iter().map(|b| b.count).collect();
+        assert_eq!(counts, vec![3, 1, 1, 2]);
+        assert_eq!(s(&[0.0, 0.0]).log_histogram(5, 0.001).len(), 1);
     }
 
     #[test]

@@ -84,12 +84,13 @@ fn TimedWaitsResults(
         .collect();
     let cells = tw.cells.clone();
     let clock = report.env.clock;
+    let log = RwSignal::new(false);
     let histogram = move || {
         let key = selected.get()?;
         let cell = cells.iter().find(|c| c.key == key)?;
         let samples = samples_of(&cell.outcome)?;
         Some(view! {
-            <HistogramChart key=key samples=samples.clone() />
+            <HistogramChart key=key samples=samples.clone() log=log.get() floor_ms=tolerance />
             <StatisticsTable what=key.label() samples=samples clock=clock />
         })
     };
@@ -100,6 +101,11 @@ fn TimedWaitsResults(
             <h3>{t(key!("timed.glance"))}</h3>
             <OverviewChart rows=overview />
             <h3>{t(key!("timed.distribution"))}" "<small>{t(key!("timed.distribution_hint"))}</small></h3>
+            <label class="toggle">
+                <input type="checkbox" data-testid="histogram-log" prop:checked=move || log.get()
+                    on:change=move |e| log.set(event_target_checked(&e)) />
+                " "{t(key!("chart.log_scale"))}
+            </label>
             {histogram}
             <h3>{t(key!("timed.all_numbers"))}</h3>
             <ResultsTable cells=tw.cells.clone() selected=selected clock=report.env.clock />
