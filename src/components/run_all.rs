@@ -16,8 +16,11 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 use waitlab_core::experiment::Experiment;
 use waitlab_core::key;
-use waitlab_core::starvation::PoolConfig;
+use waitlab_core::ladder::LadderConfig;
+use waitlab_core::starvation::{JobMode, MainConfig, PoolConfig};
 use waitlab_core::text::{Arg, Key, Phrase};
+use waitlab_core::timed::TimedWaitsConfig;
+use waitlab_core::wake::WakeConfig;
 
 /// How long the page settles after a run before the next one starts, ms:
 /// the effects that a finished run sets off (results, link compression)
@@ -72,6 +75,20 @@ fn progress(experiments: Experiments, experiment: Experiment) -> Option<Progress
     }
 }
 
+/// About how long `experiment`'s default run takes, ms, from its
+/// configuration's own estimate: the weight of its share of the bar.
+fn expected_ms(experiment: Experiment, cores: u32) -> f64 {
+    let both = |batch: &dyn Fn(JobMode) -> f64| batch(JobMode::Blocking) + batch(JobMode::Async);
+    match experiment {
+        Experiment::TimedWaits => TimedWaitsConfig::default().estimated_ms(),
+        Experiment::MainStarvation => both(&|m| MainConfig::default().expected_batch_ms(m)),
+        Experiment::PoolStarvation => both(&|m| PoolConfig::for_cores(cores).expected_batch_ms(m)),
+        Experiment::SpinLadder => LadderConfig::default().estimated_ms(),
+        Experiment::WakeLatency => WakeConfig::default().estimated_ms(),
+    }
+    .max(1.0)
+}
+
 /// The experiment's name.
 fn name(experiment: Experiment) -> Phrase {
     Phrase::new(Key::of(&format!("experiment.{}", experiment.id())))
@@ -85,6 +102,11 @@ pub fn RunAll() -> impl IntoView {
     let stage = RwSignal::new(Stage::Idle);
     let began = StoredValue::new(0.0f64);
     let total = Experiment::ALL.len();
+    let weights: Vec<f64> = Experiment::ALL
+        .iter()
+        .map(|&e| expected_ms(e, cores))
+        .collect();
+    let all: f64 = weights.iter().sum();
     // Steps the sequence: start the current experiment once the page is
     // quiet; when it has ended, settle, then move to the next.
     Effect::new(move |_| {
@@ -142,7 +164,8 @@ pub fn RunAll() -> impl IntoView {
         Stage::At { index, .. } => {
             let experiment = Experiment::ALL[index];
             let current = progress(experiments, experiment).map_or(0.0, |p| p.fraction());
-            let fraction = (index as f64 + current) / total as f64;
+            // Each experiment's share of the bar is its expected time.
+            let fraction = (weights[..index].iter().sum::<f64>() + current * weights[index]) / all;
             let elapsed = waitlab_browser::clock::now() - began.get_value();
             // The time left at the pace so far, once there is a pace.
             let left = (fraction > 0.05).then(|| elapsed / fraction * (1.0 - fraction) / 1000.0);
