@@ -78,13 +78,14 @@ impl Experiments {
 
 /// Every experiment as reactive state.
 pub fn use_experiments() -> Experiments {
+    let links = RwSignal::new(0);
     Experiments {
-        timed: use_experiment(runner::run_timed_waits),
-        main: use_experiment(runner::run_main_starvation),
-        pool: use_experiment(runner::run_pool_starvation),
-        ladder: use_experiment(runner::run_spin_ladder),
-        wake: use_experiment(runner::run_wake_latency),
-        links_in_flight: RwSignal::new(0),
+        timed: use_experiment(runner::run_timed_waits, links),
+        main: use_experiment(runner::run_main_starvation, links),
+        pool: use_experiment(runner::run_pool_starvation, links),
+        ladder: use_experiment(runner::run_spin_ladder, links),
+        wake: use_experiment(runner::run_wake_latency, links),
+        links_in_flight: links,
     }
 }
 
@@ -115,14 +116,15 @@ impl<C> Copy for UseExperiment<C> {}
 /// every experiment.
 type RunFuture = Pin<Box<dyn Future<Output = Report>>>;
 
-/// An experiment as reactive state: `runner` measures one run.
-pub fn use_experiment<C, F, Fut>(runner: F) -> UseExperiment<C>
+/// An experiment as reactive state: `runner` measures one run, once no
+/// result link is in flight (`links` counts them).
+pub fn use_experiment<C, F, Fut>(runner: F, links: RwSignal<u32>) -> UseExperiment<C>
 where
     C: Send + Sync + 'static,
     F: Fn(C, Publish) -> Fut + Copy + Send + Sync + 'static,
     Fut: Future<Output = Report> + 'static,
 {
-    let state = State::new();
+    let state = State::new(links);
     let run = Callback::new(move |config: C| {
         state.start(Box::new(move |publish| Box::pin(runner(config, publish))));
     });
@@ -142,15 +144,42 @@ struct State {
     report: RwSignal<Option<Report>>,
     notice: RwSignal<Option<Notice>>,
     handle: StoredValue<Option<AbortHandle>>,
+    links: RwSignal<u32>,
+}
+
+/// Resolves once `count` is zero, at once if it is: an effect watches it,
+/// no timer polls (a timer would fire inside the first measured waits).
+async fn settled(count: RwSignal<u32>, owner: Option<Owner>) {
+    if count.get_untracked() == 0 {
+        return;
+    }
+    let (tx, rx) = futures::channel::oneshot::channel::<()>();
+    let tx = std::cell::RefCell::new(Some(tx));
+    let watch = move || {
+        Effect::new(move |_| {
+            if count.get() == 0
+                && let Some(tx) = tx.borrow_mut().take()
+            {
+                let _ = tx.send(());
+            }
+        })
+    };
+    let effect = match owner {
+        Some(owner) => owner.with(watch),
+        None => watch(),
+    };
+    let _ = rx.await;
+    effect.stop();
 }
 
 impl State {
-    fn new() -> Self {
+    fn new(links: RwSignal<u32>) -> Self {
         let state = State {
             progress: RwSignal::new(None),
             report: RwSignal::new(None),
             notice: RwSignal::new(None),
             handle: StoredValue::new(None),
+            links,
         };
         on_cleanup(move || {
             state.stop();
@@ -176,8 +205,9 @@ impl State {
     }
 
     /// Starts the run `make` builds (cancelling one under way); it measures
-    /// once the texts of runs are in (the progress bar and Cancel show
-    /// meanwhile: their words are the page's).
+    /// once the texts of runs are in and no result link is being
+    /// compressed (the progress bar and Cancel show meanwhile: their words
+    /// are the page's).
     fn start(self, make: Box<dyn FnOnce(Publish) -> RunFuture>) {
         self.stop();
         let (abort, registration) = AbortHandle::new_pair();
@@ -194,8 +224,12 @@ impl State {
                 progress.set(Some(p));
             }
         });
+        let (links, owner) = (self.links, Owner::current());
         let run = async move {
             crate::i18n::runs_ready().await?;
+            // A result link the browser is still compressing (started just
+            // before Run) would land inside the first measured waits.
+            settled(links, owner).await;
             Ok::<_, Phrase>(make(publish).await)
         };
         spawn_local(async move {
