@@ -14,7 +14,7 @@ use waitlab_core::key;
 use waitlab_core::ladder::StepCost;
 use waitlab_core::outcome::Outcome;
 use waitlab_core::schema::{NestedChain, Report};
-use waitlab_core::starvation::{MainRun, PoolConfig, PoolRun};
+use waitlab_core::starvation::{JobMode, MainRun, PoolConfig, PoolRun};
 use waitlab_core::stats::{Samples, Summary};
 use waitlab_core::text::Phrase;
 use waitlab_core::timed::CellKey;
@@ -31,14 +31,16 @@ pub struct ChartSource {
 }
 
 /// `svg`, a chart (`chart` names it in file names, such as `histogram`),
-/// with its downloads: the SVG as drawn, in the reader's colours, and a PNG
-/// of it at twice its size.
-pub fn chart_frame(chart: &'static str, svg: impl IntoView + 'static) -> AnyView {
-    framed(chart, svg.into_any())
+/// with its one-sentence `summary` (the figure's caption, for screen
+/// readers: the chart itself shows it to the eye) and its downloads: the
+/// SVG as drawn, in the reader's colours, and a PNG of it at twice its
+/// size.
+pub fn chart_frame(chart: &'static str, summary: String, svg: impl IntoView + 'static) -> AnyView {
+    framed(chart, summary, svg.into_any())
 }
 
 /// [`chart_frame`], once for every chart.
-fn framed(chart: &'static str, svg: AnyView) -> AnyView {
+fn framed(chart: &'static str, summary: String, svg: AnyView) -> AnyView {
     let source = use_context::<Option<ChartSource>>().flatten();
     let frame = NodeRef::<leptos::html::Figure>::new();
     let failed = RwSignal::new(None::<String>);
@@ -58,6 +60,7 @@ fn framed(chart: &'static str, svg: AnyView) -> AnyView {
     view! {
         <figure class="chart-frame" data-chart=chart node_ref=frame>
             {svg}
+            <figcaption class="visually-hidden" data-testid="chart-summary">{summary}</figcaption>
             // Offered once there is a run to name the files after.
             {move || source.filter(|s| s.report.with(Option::is_some)).map(|_| view! {
                 <div class="chart-downloads">
@@ -197,6 +200,16 @@ pub fn OverviewChart(
     let hi = rows.iter().map(|r| r.summary.max).fold(0.0, f64::max);
     let x = Scale::log_decades(lo, hi, 0.001, left, WIDTH - 12.0);
     let bottom = height - 36.0;
+    // The one-sentence summary a screen reader gives (the figure's caption).
+    let by_p50 = |a: &&OverviewRow, b: &&OverviewRow| a.summary.p50.total_cmp(&b.summary.p50);
+    let summary = match (rows.iter().min_by(by_p50), rows.iter().max_by(by_p50)) {
+        (Some(lo), Some(hi)) => tr(&Phrase::new(key!("chart.overview.summary"))
+            .ms("lo", lo.summary.p50)
+            .data("lo_what", lo.label.clone())
+            .ms("hi", hi.summary.p50)
+            .data("hi_what", hi.label.clone())),
+        _ => String::new(),
+    };
     let marks = rows
         .into_iter()
         .enumerate()
@@ -220,7 +233,7 @@ pub fn OverviewChart(
         })
         .collect_view();
     view! {
-        {chart_frame("overview", view! {
+        {chart_frame("overview", summary, view! {
         <svg class="chart" viewBox=format!("0 0 {} {}", coord(WIDTH), coord(height)) role="img"
             aria-label=t(key!("chart.overview.aria"))>
             {x_axis(&x, TOP, bottom)}
@@ -302,8 +315,15 @@ pub fn HistogramChart(
     };
     let p50 = samples.quantile(0.5);
     let p99 = samples.quantile(0.99);
+    let summary = tr(&Phrase::new(key!("chart.histogram.summary"))
+        .ms("min", samples.min())
+        .ms("q1", samples.quantile(0.25))
+        .ms("q3", samples.quantile(0.75))
+        .ms("p50", p50)
+        .ms("p99", p99)
+        .ms("max", samples.max()));
     view! {
-        {chart_frame("histogram", view! {
+        {chart_frame("histogram", summary, view! {
         <svg class="chart" viewBox=format!("0 0 {} {}", coord(WIDTH), coord(HEIGHT)) role="img"
             aria-label=tr(&Phrase::new(key!("chart.histogram.aria")).phrase("what", key.label()))>
             {x_axis(&x, TOP, bottom)}
@@ -365,8 +385,15 @@ pub fn ChainChart(
         .collect_view();
     let ticks = y_axis(&y, LEFT, WIDTH - 12.0);
     let clamp_y = y.map(NestedChain::CLAMP_MS);
+    let summary = match (chain.levels.first(), chain.levels.last()) {
+        (Some(first), Some(last)) => tr(&Phrase::new(key!("chart.chain.summary"))
+            .ms("first", first.p50)
+            .count("levels", chain.levels.len() as u64)
+            .ms("last", last.p50)),
+        _ => String::new(),
+    };
     view! {
-        {chart_frame("chain", view! {
+        {chart_frame("chain", summary, view! {
         <svg class="chart" viewBox=format!("0 0 {} {}", coord(WIDTH), coord(HEIGHT)) role="img"
             aria-label=t(key!("chart.chain.aria"))>
             {ticks}
@@ -429,8 +456,19 @@ pub fn FrameGapChart(
         .collect_view();
     let y_ticks = y_axis(&y, LEFT, WIDTH - 12.0);
     let frame_y = y.map(1000.0 / 60.0);
+    let gap = |mode: JobMode| {
+        runs.iter()
+            .find(|r| r.mode == mode)
+            .map(MainRun::longest_frame_gap)
+    };
+    let summary = match (gap(JobMode::Blocking), gap(JobMode::Async)) {
+        (Some(blocking), Some(waiting)) => tr(&Phrase::new(key!("chart.frames.summary"))
+            .ms("blocking", blocking)
+            .ms("async", waiting)),
+        _ => String::new(),
+    };
     view! {
-        {chart_frame("frame-gaps", view! {
+        {chart_frame("frame-gaps", summary, view! {
         <svg class="chart" viewBox=format!("0 0 {} {}", coord(WIDTH), coord(HEIGHT)) role="img"
             aria-label=t(key!("chart.frames.aria"))>
             {y_ticks}
@@ -505,8 +543,15 @@ pub fn PoolGantt(
             }
         })
         .collect_view();
+    let batch = |mode: JobMode| runs.iter().find(|r| r.mode == mode).map(|r| r.batch_ms);
+    let summary = match (batch(JobMode::Blocking), batch(JobMode::Async)) {
+        (Some(blocking), Some(waiting)) => tr(&Phrase::new(key!("chart.pool.summary"))
+            .ms("blocking", blocking)
+            .ms("async", waiting)),
+        _ => String::new(),
+    };
     view! {
-        {chart_frame("pool", view! {
+        {chart_frame("pool", summary, view! {
         <svg class="chart" viewBox=format!("0 0 {} {}", coord(WIDTH), coord(height)) role="img"
             aria-label=t(key!("chart.pool.aria"))>
             {x_axis(&x, 6.0, bottom)}
@@ -550,8 +595,12 @@ pub fn LadderChart(
         })
         .collect_view();
     let ticks = y_axis(&y, LEFT, WIDTH - 12.0);
+    let summary = tr(&Phrase::new(key!("chart.ladder.summary"))
+        .count("steps", steps.len() as u64)
+        .ms("lo", lo)
+        .ms("hi", hi));
     view! {
-        {chart_frame("ladder", view! {
+        {chart_frame("ladder", summary, view! {
         <svg class="chart" viewBox=format!("0 0 {} {}", coord(WIDTH), coord(HEIGHT)) role="img"
             aria-label=t(key!("chart.ladder.aria"))>
             {ticks}

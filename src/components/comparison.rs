@@ -442,7 +442,7 @@ fn ComparisonChart(
         })
         .collect_view();
     Some(view! {
-        {chart_frame("headline", view! {
+        {chart_frame("headline", t(key!("compare.summary")), view! {
         <svg class="chart" viewBox=format!("0 0 {} {}", coord(WIDTH), coord(height)) role="group"
             aria-label=tr(&Phrase::new(key!("compare.chart_aria")).phrase("axis", experiment.chart_axis()))
             on:focusin=move |e| read(&e) on:mouseover=move |e| read(&e)>

@@ -616,6 +616,21 @@ fn run_all(browser: Browser) {
             "!document.querySelector('[data-testid=share-all-button]').disabled",
             20,
         );
+        // Every chart tells a screen reader what it shows in one sentence.
+        let summaries = s.eval(
+            "return Array.from(document.querySelectorAll('figure.chart-frame'))\
+               .map(f => [f.dataset.chart, f.querySelector('[data-testid=chart-summary]').textContent]);",
+        );
+        let summaries: Vec<(String, String)> = serde_json::from_value(summaries).unwrap();
+        let charts: std::collections::BTreeSet<&str> =
+            summaries.iter().map(|(chart, _)| chart.as_str()).collect();
+        assert!(charts.len() >= 6, "{summaries:?}");
+        for (chart, text) in &summaries {
+            assert!(
+                text.len() > 20 && (chart == "headline" || text.contains(" ms")) && !text.contains('⟦'),
+                "{chart}: {text}"
+            );
+        }
         review_shot(&mut s, "run-all-done");
     }
     assert_no_page_errors(&mut s);
