@@ -627,7 +627,9 @@ fn run_all(browser: Browser) {
         assert!(charts.len() >= 6, "{summaries:?}");
         for (chart, text) in &summaries {
             assert!(
-                text.len() > 20 && (chart == "headline" || text.contains(" ms")) && !text.contains('⟦'),
+                text.len() > 20
+                    && (chart == "headline" || text.contains(" ms"))
+                    && !text.contains('⟦'),
                 "{chart}: {text}"
             );
         }
