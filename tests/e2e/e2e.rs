@@ -450,6 +450,12 @@ fn isolated_on(browser: Browser, server: &Server) {
             cell.key.id()
         );
     }
+    // The nested chain's chart has its numbers in a table too.
+    assert_eq!(
+        count(&mut s, &in_tw("chain-row")),
+        tw.chain.levels.len() as u64,
+        "one table row per nesting level"
+    );
     // Beside the histogram, the chosen cell (the smallest awaited timer)
     // in BenchmarkDotNet's terms: its n, the two intervals, the outliers,
     // the mvalue.

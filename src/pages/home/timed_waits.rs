@@ -1,6 +1,6 @@
 //! Experiment 1, timed waits: controls, progress, findings, charts, table.
 
-use crate::components::blocks::{Details, Findings};
+use crate::components::blocks::{Details, Findings, NumbersTable, figure};
 use crate::components::charts::{
     ChainChart, HistogramChart, OverviewChart, OverviewRow, samples_of,
 };
@@ -111,6 +111,12 @@ fn TimedWaitsResults(
             <ResultsTable cells=tw.cells.clone() selected=selected clock=report.env.clock />
             <h3>{t(key!("timed.chain"))}</h3>
             <ChainChart chain=tw.chain.clone() tolerance_ms=tolerance />
+            // The chart's numbers, for readers who cannot see it.
+            <NumbersTable headers=&[key!("table.level"), key!("table.p50_ms"), key!("table.p90_ms")] numeric_from=0>
+                {tw.chain.levels.iter().enumerate().map(|(i, level)| view! {
+                    <tr data-testid="chain-row"><td class="num">{i + 1}</td>{figure(level.p50, clock)}{figure(level.p90, clock)}</tr>
+                }).collect_view()}
+            </NumbersTable>
             </Details>
         </div>
     }
