@@ -64,8 +64,13 @@ fn framed(chart: &'static str, summary: String, svg: AnyView) -> AnyView {
             // Offered once there is a run to name the files after.
             {move || source.filter(|s| s.report.with(Option::is_some)).map(|_| view! {
                 <div class="chart-downloads">
-                    <button type="button" data-testid=format!("save-{chart}-svg") title=t(key!("chart.save_svg")) aria-label=t(key!("chart.save_svg")) on:click=move |_| save("svg")>"SVG"</button>
-                    <button type="button" data-testid=format!("save-{chart}-png") title=t(key!("chart.save_png")) aria-label=t(key!("chart.save_png")) on:click=move |_| save("png")>"PNG"</button>
+                    {[("svg", "SVG", key!("chart.save_svg")), ("png", "PNG", key!("chart.save_png"))].map(|(extension, label, says)| {
+                        let says = t(says);
+                        view! {
+                            <button type="button" data-testid=format!("save-{chart}-{extension}") title=says.clone() aria-label=says
+                                on:click=move |_| save(extension)>{label}</button>
+                        }
+                    }).collect_view()}
                 </div>
             })}
             {move || failed.get().map(|why| view! { <p class="error" role="alert">{why}</p> })}

@@ -2,18 +2,15 @@
 //! progress bar with the time left, Cancel, and at the end the way to the
 //! link that shares every run.
 //!
-//! The next experiment starts only once the page is quiet: the last run
-//! has ended and the links its results asked for are compressed (their
-//! promises would otherwise land inside the next run's measured waits).
-//! Nothing here polls: a reactive effect steps the sequence when the
-//! experiments' signals change, and the time left is computed when a run
-//! publishes its progress.
+//! A reactive effect starts the next experiment when the last one has
+//! ended; nothing polls. A finished run's links are compressed before the
+//! next run measures: every run waits for compressions in flight
+//! (`use_experiment`), so the sequence needs no wait of its own.
 
 use crate::hooks::{Experiments, UseEnvironment};
 use crate::i18n::{t, tr};
 use crate::runner::Progress;
 use leptos::prelude::*;
-use leptos::task::spawn_local;
 use waitlab_core::experiment::Experiment;
 use waitlab_core::key;
 use waitlab_core::ladder::LadderConfig;
@@ -21,11 +18,6 @@ use waitlab_core::starvation::{JobMode, MainConfig, PoolConfig};
 use waitlab_core::text::{Arg, Key, Phrase};
 use waitlab_core::timed::TimedWaitsConfig;
 use waitlab_core::wake::WakeConfig;
-
-/// How long the page settles after a run before the next one starts, ms:
-/// the effects that a finished run sets off (results, link compression)
-/// register in that time.
-const SETTLE_MS: u32 = 150;
 
 /// Where the sequence stands.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -50,28 +42,6 @@ fn start(experiments: Experiments, experiment: Experiment, cores: u32) {
         Experiment::PoolStarvation => experiments.pool.run.run(PoolConfig::for_cores(cores)),
         Experiment::SpinLadder => experiments.ladder.run.run(Default::default()),
         Experiment::WakeLatency => experiments.wake.run.run(Default::default()),
-    }
-}
-
-/// Cancels `experiment`'s run.
-fn cancel(experiments: Experiments, experiment: Experiment) {
-    match experiment {
-        Experiment::TimedWaits => experiments.timed.cancel.run(()),
-        Experiment::MainStarvation => experiments.main.cancel.run(()),
-        Experiment::PoolStarvation => experiments.pool.cancel.run(()),
-        Experiment::SpinLadder => experiments.ladder.cancel.run(()),
-        Experiment::WakeLatency => experiments.wake.cancel.run(()),
-    }
-}
-
-/// `experiment`'s run under way (tracked).
-fn progress(experiments: Experiments, experiment: Experiment) -> Option<Progress> {
-    match experiment {
-        Experiment::TimedWaits => experiments.timed.progress.get(),
-        Experiment::MainStarvation => experiments.main.progress.get(),
-        Experiment::PoolStarvation => experiments.pool.progress.get(),
-        Experiment::SpinLadder => experiments.ladder.progress.get(),
-        Experiment::WakeLatency => experiments.wake.progress.get(),
     }
 }
 
@@ -107,43 +77,29 @@ pub fn RunAll() -> impl IntoView {
         .map(|&e| expected_ms(e, cores))
         .collect();
     let all: f64 = weights.iter().sum();
-    // Steps the sequence: start the current experiment once the page is
-    // quiet; when it has ended, settle, then move to the next.
+    // Steps the sequence: start the current experiment once nothing runs;
+    // when it has ended, move to the next.
     Effect::new(move |_| {
         let Stage::At { index, started } = stage.get() else {
             return;
         };
-        if !experiments.quiet() {
+        if experiments.running() {
             return;
         }
-        let experiment = Experiment::ALL[index];
         if !started {
             stage.set(Stage::At {
                 index,
                 started: true,
             });
-            start(experiments, experiment, cores);
-            return;
+            start(experiments, Experiment::ALL[index], cores);
+        } else if index + 1 == total {
+            stage.set(Stage::Done);
+        } else {
+            stage.set(Stage::At {
+                index: index + 1,
+                started: false,
+            });
         }
-        spawn_local(async move {
-            waitlab_browser::wait::timeout(SETTLE_MS).await;
-            // Still this step (not cancelled meanwhile): on to the next.
-            if stage.get_untracked()
-                == (Stage::At {
-                    index,
-                    started: true,
-                })
-            {
-                stage.set(if index + 1 == total {
-                    Stage::Done
-                } else {
-                    Stage::At {
-                        index: index + 1,
-                        started: false,
-                    }
-                });
-            }
-        });
     });
     let run_all = move |_| {
         began.set_value(waitlab_browser::clock::now());
@@ -155,7 +111,7 @@ pub fn RunAll() -> impl IntoView {
     let stop = move |_| {
         if let Stage::At { index, .. } = stage.get_untracked() {
             stage.set(Stage::Stopped { done: index });
-            cancel(experiments, Experiment::ALL[index]);
+            experiments.cancel(Experiment::ALL[index]).run(());
         }
     };
     let status = move || {
@@ -163,7 +119,9 @@ pub fn RunAll() -> impl IntoView {
         Stage::Idle => None,
         Stage::At { index, .. } => {
             let experiment = Experiment::ALL[index];
-            let current = progress(experiments, experiment).map_or(0.0, |p| p.fraction());
+            let current = experiments
+                .progress(experiment)
+                .with(|p| p.as_ref().map_or(0.0, Progress::fraction));
             // Each experiment's share of the bar is its expected time.
             let fraction = (weights[..index].iter().sum::<f64>() + current * weights[index]) / all;
             let elapsed = waitlab_browser::clock::now() - began.get_value();
@@ -205,7 +163,7 @@ pub fn RunAll() -> impl IntoView {
             <div class="controls">
                 <Show when=running fallback=move || view! {
                     <button type="button" class="primary" data-testid="run-all-button"
-                        disabled=move || !experiments.quiet() on:click=run_all>{t(key!("runall.run"))}</button>
+                        disabled=move || experiments.running() on:click=run_all>{t(key!("runall.run"))}</button>
                 }>
                     <button type="button" data-testid="run-all-cancel" on:click=stop>{t(key!("run.cancel"))}</button>
                 </Show>

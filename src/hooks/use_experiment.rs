@@ -8,6 +8,7 @@ use leptos::task::spawn_local;
 use std::future::Future;
 use std::pin::Pin;
 use std::rc::Rc;
+use waitlab_core::experiment::Experiment;
 use waitlab_core::key;
 use waitlab_core::ladder::LadderConfig;
 use waitlab_core::schema::Report;
@@ -63,16 +64,31 @@ impl Experiments {
     /// one starts or ends). Work the page could do at any time waits for
     /// this to be false, so it never lands inside a measured interval.
     pub fn running(&self) -> bool {
-        self.timed.progress.with(Option::is_some)
-            || self.main.progress.with(Option::is_some)
-            || self.pool.progress.with(Option::is_some)
-            || self.ladder.progress.with(Option::is_some)
-            || self.wake.progress.with(Option::is_some)
+        Experiment::ALL
+            .into_iter()
+            .any(|e| self.progress(e).with(Option::is_some))
     }
 
-    /// Whether nothing runs and no link is being compressed (tracked).
-    pub fn quiet(&self) -> bool {
-        !self.running() && self.links_in_flight.get() == 0
+    /// `experiment`'s progress signal.
+    pub fn progress(&self, experiment: Experiment) -> ReadSignal<Option<Progress>> {
+        match experiment {
+            Experiment::TimedWaits => self.timed.progress,
+            Experiment::MainStarvation => self.main.progress,
+            Experiment::PoolStarvation => self.pool.progress,
+            Experiment::SpinLadder => self.ladder.progress,
+            Experiment::WakeLatency => self.wake.progress,
+        }
+    }
+
+    /// `experiment`'s Cancel.
+    pub fn cancel(&self, experiment: Experiment) -> Callback<()> {
+        match experiment {
+            Experiment::TimedWaits => self.timed.cancel,
+            Experiment::MainStarvation => self.main.cancel,
+            Experiment::PoolStarvation => self.pool.cancel,
+            Experiment::SpinLadder => self.ladder.cancel,
+            Experiment::WakeLatency => self.wake.cancel,
+        }
     }
 }
 

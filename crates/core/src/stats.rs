@@ -114,45 +114,33 @@ impl Samples {
     /// maximum sample. With one distinct value all samples share one bin.
     /// `bins` of 0 is treated as 1.
     pub fn histogram(&self, bins: usize) -> Vec<Bin> {
-        let bins = bins.max(1);
-        let (lo, hi) = (self.min(), self.max());
-        if hi <= lo {
-            return vec![Bin {
-                lo,
-                hi,
-                count: self.len() as u32,
-            }];
-        }
-        let width = (hi - lo) / bins as f64;
-        let mut out: Vec<Bin> = (0..bins)
-            .map(|i| Bin {
-                lo: lo + width * i as f64,
-                hi: if i + 1 == bins {
-                    hi
-                } else {
-                    lo + width * (i + 1) as f64
-                },
-                count: 0,
-            })
-            .collect();
-        for &v in &self.sorted {
-            let i = (((v - lo) / width) as usize).min(bins - 1);
-            out[i].count += 1;
-        }
-        out
+        self.binned(bins, self.min(), self.max(), |v| v, |a| a)
     }
 
     /// A histogram of `bins` bins of equal width in `log10`, from the
     /// smallest sample (at least `floor`, > 0) to the largest; samples
     /// under `floor` count in the first bin. `bins` of 0 is treated as 1.
     pub fn log_histogram(&self, bins: usize, floor: f64) -> Vec<Bin> {
-        let bins = bins.max(1);
         let floor = if floor > 0.0 {
             floor
         } else {
             f64::MIN_POSITIVE
         };
         let (lo, hi) = (self.min().max(floor), self.max().max(floor));
+        self.binned(bins, lo, hi, f64::log10, |a| 10f64.powf(a))
+    }
+
+    /// `bins` bins from `lo` to `hi`, even on the axis `forward` maps onto
+    /// (`back` is its inverse); a sample under `lo` counts in the first.
+    fn binned(
+        &self,
+        bins: usize,
+        lo: f64,
+        hi: f64,
+        forward: impl Fn(f64) -> f64,
+        back: impl Fn(f64) -> f64,
+    ) -> Vec<Bin> {
+        let bins = bins.max(1);
         if hi <= lo {
             return vec![Bin {
                 lo,
@@ -160,18 +148,25 @@ impl Samples {
                 count: self.len() as u32,
             }];
         }
-        let (a, b) = (lo.log10(), hi.log10());
+        let (a, b) = (forward(lo), forward(hi));
         let width = (b - a) / bins as f64;
-        let edge = |i: usize| 10f64.powf(a + width * i as f64);
         let mut out: Vec<Bin> = (0..bins)
             .map(|i| Bin {
-                lo: if i == 0 { lo } else { edge(i) },
-                hi: if i + 1 == bins { hi } else { edge(i + 1) },
+                lo: if i == 0 {
+                    lo
+                } else {
+                    back(a + width * i as f64)
+                },
+                hi: if i + 1 == bins {
+                    hi
+                } else {
+                    back(a + width * (i + 1) as f64)
+                },
                 count: 0,
             })
             .collect();
         for &v in &self.sorted {
-            let i = ((v.max(lo).log10() - a) / width) as usize;
+            let i = ((forward(v.max(lo)) - a) / width) as usize;
             out[i.min(bins - 1)].count += 1;
         }
         out
