@@ -57,9 +57,20 @@ fn framed(chart: &'static str, summary: String, svg: AnyView) -> AnyView {
             });
         }
     };
+    // The reading under the pointer or the keyboard's focus, in words (one
+    // listener for every mark of the chart).
+    let readout = RwSignal::new(String::new());
+    let read = move |e: &web_sys::Event| {
+        if let Some(label) = page::closest_attribute(e, READING, "aria-label") {
+            readout.set(label);
+        }
+    };
     view! {
-        <figure class="chart-frame" data-chart=chart node_ref=frame>
+        <figure class="chart-frame" data-chart=chart node_ref=frame
+            on:focusin=move |e| read(&e) on:mouseover=move |e| read(&e)
+            on:keydown=move |e| if page::rove_focus(&e, READING) { e.prevent_default() }>
             {svg}
+            <p class="readout" data-testid="readout" aria-hidden="true">{move || readout.get()}</p>
             <figcaption class="visually-hidden" data-testid="chart-summary">{summary}</figcaption>
             // Offered once there is a run to name the files after.
             {move || source.filter(|s| s.report.with(Option::is_some)).map(|_| view! {
@@ -77,6 +88,34 @@ fn framed(chart: &'static str, summary: String, svg: AnyView) -> AnyView {
         </figure>
     }
     .into_any()
+}
+
+/// What marks a [`reading`] (the frame finds them by it).
+const READING: &str = "g.reading";
+
+/// A chart's mark (or marks) that tells its figures: `text` is shown under
+/// the chart on hover and keyboard focus, is the mark's tooltip and is what
+/// a screen reader says of it. Only the `first` of a chart's readings is in
+/// the Tab order; the arrow keys move between them (the frame does that).
+/// The marks include the area that answers the pointer ([`hit`]).
+pub(crate) fn reading(
+    first: bool,
+    testid: Option<String>,
+    text: String,
+    marks: impl IntoView + 'static,
+) -> impl IntoView {
+    let label = text.clone();
+    view! {
+        <g class="reading" data-testid=testid tabindex=if first { "0" } else { "-1" } role="img" aria-label=label>
+            <title>{text}</title>
+            {marks}
+        </g>
+    }
+}
+
+/// A [`reading`]'s area that answers the pointer, drawn on focus.
+pub(crate) fn hit(x: f64, y: f64, width: f64, height: f64) -> impl IntoView {
+    view! { <rect class="hit" x=coord(x) y=coord(y) width=coord(width) height=coord(height) /> }
 }
 
 /// Offers the chart in `frame` as `name`, an SVG or (`extension` png) a PNG.
@@ -225,21 +264,24 @@ pub fn OverviewChart(
                 let px = x.map(d);
                 view! { <line class="requested" x1=coord(px) x2=coord(px) y1=coord(y - 7.0) y2=coord(y + 7.0) /> }
             });
-            view! {
-                <g data-testid=format!("overview-{}", row.id)>
-                    {row_label(left - 8.0, y + 4.0, left - 12.0, row.label.clone())}
-                    <line class="range" x1=coord(x.map(s.min)) x2=coord(x.map(s.max)) y1=coord(y) y2=coord(y) />
-                    <line class="spread" x1=coord(x.map(s.p50)) x2=coord(x.map(s.p99)) y1=coord(y) y2=coord(y) />
-                    {notch}
-                    <circle class="median" cx=coord(x.map(s.p50)) cy=coord(y) r="4" />
-                    <title>{tr(&Phrase::new(key!("chart.overview.row")).data("what", row.label.clone()).ms("p50", s.p50).ms("p99", s.p99).ms("max", s.max))}</title>
-                </g>
-            }
+            let text = tr(&Phrase::new(key!("chart.overview.row"))
+                .data("what", row.label.clone())
+                .ms("p50", s.p50)
+                .ms("p99", s.p99)
+                .ms("max", s.max));
+            reading(i == 0, Some(format!("overview-{}", row.id)), text, view! {
+                {hit(0.0, y - ROW / 2.0, WIDTH, ROW)}
+                {row_label(left - 8.0, y + 4.0, left - 12.0, row.label.clone())}
+                <line class="range" x1=coord(x.map(s.min)) x2=coord(x.map(s.max)) y1=coord(y) y2=coord(y) />
+                <line class="spread" x1=coord(x.map(s.p50)) x2=coord(x.map(s.p99)) y1=coord(y) y2=coord(y) />
+                {notch}
+                <circle class="median" cx=coord(x.map(s.p50)) cy=coord(y) r="4" />
+            })
         })
         .collect_view();
     view! {
         {chart_frame("overview", summary, view! {
-        <svg class="chart" viewBox=format!("0 0 {} {}", coord(WIDTH), coord(height)) role="img"
+        <svg class="chart" viewBox=format!("0 0 {} {}", coord(WIDTH), coord(height)) role="group"
             aria-label=t(key!("chart.overview.aria"))>
             {x_axis(&x, TOP, bottom)}
             {marks}
@@ -296,12 +338,16 @@ pub fn HistogramChart(
     let bars = histogram_bars(&bins, &x, &y)
         .into_iter()
         .zip(&bins)
-        .map(|(r, b)| {
-            view! {
-                <rect class="bar" x=coord(r.x) y=coord(r.y) width=coord(r.width) height=coord(r.height)>
-                    <title>{tr(&Phrase::new(key!("chart.histogram.bar")).ms("lo", b.lo).ms("hi", b.hi).count("count", b.count as u64))}</title>
-                </rect>
-            }
+        .enumerate()
+        .map(|(i, (r, b))| {
+            let text = tr(&Phrase::new(key!("chart.histogram.bar"))
+                .ms("lo", b.lo)
+                .ms("hi", b.hi)
+                .count("count", b.count as u64));
+            reading(i == 0, None, text, view! {
+                {hit(r.x, TOP, r.width, bottom - TOP)}
+                <rect class="bar" x=coord(r.x) y=coord(r.y) width=coord(r.width) height=coord(r.height) />
+            })
         })
         .collect_view();
     // A label goes right of its line, or left of it where `before` asks
@@ -329,7 +375,7 @@ pub fn HistogramChart(
         .ms("max", samples.max()));
     view! {
         {chart_frame("histogram", summary, view! {
-        <svg class="chart" viewBox=format!("0 0 {} {}", coord(WIDTH), coord(HEIGHT)) role="img"
+        <svg class="chart" viewBox=format!("0 0 {} {}", coord(WIDTH), coord(HEIGHT)) role="group"
             aria-label=tr(&Phrase::new(key!("chart.histogram.aria")).phrase("what", key.label()))>
             {x_axis(&x, TOP, bottom)}
             {bars}
@@ -379,13 +425,16 @@ pub fn ChainChart(
             let x0 = LEFT + slot * i as f64 + slot * 0.15;
             let clamped = onset.is_some_and(|o| level >= o);
             let (top, whisker) = (y.map(s.p50), y.map(s.p90));
-            view! {
-                <rect class=if clamped { "bar clamped" } else { "bar" } x=coord(x0) y=coord(top) width=coord(slot * 0.7) height=coord(bottom - top)>
-                    <title>{tr(&Phrase::new(key!("chart.chain.bar")).count("level", level).ms("p50", s.p50).ms("p90", s.p90))}</title>
-                </rect>
+            let text = tr(&Phrase::new(key!("chart.chain.bar"))
+                .count("level", level)
+                .ms("p50", s.p50)
+                .ms("p90", s.p90));
+            reading(i == 0, None, text, view! {
+                {hit(LEFT + slot * i as f64, TOP, slot, bottom - TOP)}
+                <rect class=if clamped { "bar clamped" } else { "bar" } x=coord(x0) y=coord(top) width=coord(slot * 0.7) height=coord(bottom - top) />
                 <line class="whisker" x1=coord(x0 + slot * 0.35) x2=coord(x0 + slot * 0.35) y1=coord(top) y2=coord(whisker) />
                 <text class="tick" x=coord(x0 + slot * 0.35) y=coord(bottom + 14.0) text-anchor="middle">{level}</text>
-            }
+            })
         })
         .collect_view();
     let ticks = y_axis(&y, LEFT, WIDTH - 12.0);
@@ -399,7 +448,7 @@ pub fn ChainChart(
     };
     view! {
         {chart_frame("chain", summary, view! {
-        <svg class="chart" viewBox=format!("0 0 {} {}", coord(WIDTH), coord(HEIGHT)) role="img"
+        <svg class="chart" viewBox=format!("0 0 {} {}", coord(WIDTH), coord(HEIGHT)) role="group"
             aria-label=t(key!("chart.chain.aria"))>
             {ticks}
             {bars}
@@ -449,14 +498,29 @@ pub fn FrameGapChart(
     let y = Scale::log_decades(1.0, worst, 1.0, bottom, TOP);
     let lines = runs
         .iter()
-        .map(|run| {
+        .enumerate()
+        .map(|(i, run)| {
             let points = run
                 .frame_gaps()
                 .into_iter()
                 .map(|(t, gap)| format!("{},{}", coord(x.map(t)), coord(y.map(gap))))
                 .collect::<Vec<_>>()
                 .join(" ");
-            view! { <polyline class=format!("gaps {}", run.mode.name()) points=points /> }
+            let text = tr(&Phrase::new(key!("chart.frames.line"))
+                .phrase("mode", run.mode.label())
+                .count("frames", run.frames_ms.len() as u64)
+                .ms("p50", run.median_frame_gap())
+                .ms("longest", run.longest_frame_gap())
+                .count("long", run.long_frame_gaps() as u64));
+            reading(
+                i == 0,
+                Some(format!("frames-{}", run.mode.name())),
+                text,
+                view! {
+                    <polyline class="hit" points=points.clone() />
+                    <polyline class=format!("gaps {}", run.mode.name()) points=points />
+                },
+            )
         })
         .collect_view();
     let y_ticks = y_axis(&y, LEFT, WIDTH - 12.0);
@@ -474,7 +538,7 @@ pub fn FrameGapChart(
     };
     view! {
         {chart_frame("frame-gaps", summary, view! {
-        <svg class="chart" viewBox=format!("0 0 {} {}", coord(WIDTH), coord(HEIGHT)) role="img"
+        <svg class="chart" viewBox=format!("0 0 {} {}", coord(WIDTH), coord(HEIGHT)) role="group"
             aria-label=t(key!("chart.frames.aria"))>
             {y_ticks}
             {x_axis(&x, TOP, bottom)}
@@ -520,16 +584,20 @@ pub fn PoolGantt(
             let bars = run
                 .spans
                 .iter()
-                .map(|s| {
+                .enumerate()
+                .map(|(j, s)| {
                     let (x0, x1) = (x.map(s.start_ms), x.map(s.end_ms));
                     let extra = s.job == config.jobs;
-                    view! {
+                    let text = tr(&Phrase::new(if extra { key!("chart.pool.extra_job") } else { key!("chart.pool.job") })
+                        .count("job", s.job)
+                        .ms("start", s.start_ms)
+                        .ms("end", s.end_ms));
+                    let (y0, width) = (top + ROW * f64::from(s.worker), (x1 - x0).max(1.5));
+                    reading(i == 0 && j == 0, None, text, view! {
+                {hit(x0, y0, width, ROW)}
                         <rect class=if extra { "job extra" } else { "job" }
-                            x=coord(x0) y=coord(top + ROW * f64::from(s.worker) + 2.0)
-                            width=coord((x1 - x0).max(1.5)) height=coord(ROW - 4.0)>
-                            <title>{tr(&Phrase::new(if extra { key!("chart.pool.extra_job") } else { key!("chart.pool.job") }).count("job", s.job).ms("start", s.start_ms).ms("end", s.end_ms))}</title>
-                        </rect>
-                    }
+                            x=coord(x0) y=coord(y0 + 2.0) width=coord(width) height=coord(ROW - 4.0) />
+                    })
                 })
                 .collect_view();
             let labels = (0..config.workers)
@@ -557,7 +625,7 @@ pub fn PoolGantt(
     };
     view! {
         {chart_frame("pool", summary, view! {
-        <svg class="chart" viewBox=format!("0 0 {} {}", coord(WIDTH), coord(height)) role="img"
+        <svg class="chart" viewBox=format!("0 0 {} {}", coord(WIDTH), coord(height)) role="group"
             aria-label=t(key!("chart.pool.aria"))>
             {x_axis(&x, 6.0, bottom)}
             {panels}
@@ -589,14 +657,18 @@ pub fn LadderChart(
         .map(|(i, s)| {
             let x0 = LEFT + slot * i as f64 + slot * 0.15;
             let top = y.map(s.p50_ms);
-            view! {
-                <rect class=format!("bar phase-{}", s.step.phase()) x=coord(x0) y=coord(top) width=coord(slot * 0.7) height=coord((bottom - top).max(1.0))>
-                    <title>{tr(&Phrase::new(key!("chart.ladder.bar")).count("step", s.count).phrase("phase", s.step.phase_label()).ms("p50", s.p50_ms).ms("max", s.max_ms))}</title>
-                </rect>
+            let text = tr(&Phrase::new(key!("chart.ladder.bar"))
+                .count("step", s.count)
+                .phrase("phase", s.step.phase_label())
+                .ms("p50", s.p50_ms)
+                .ms("max", s.max_ms));
+            reading(i == 0, None, text, view! {
+                {hit(LEFT + slot * i as f64, TOP, slot, bottom - TOP)}
+                <rect class=format!("bar phase-{}", s.step.phase()) x=coord(x0) y=coord(top) width=coord(slot * 0.7) height=coord((bottom - top).max(1.0)) />
                 {(s.count % 5 == 0).then(|| view! {
                     <text class="tick" x=coord(x0 + slot * 0.35) y=coord(bottom + 14.0) text-anchor="middle">{s.count}</text>
                 })}
-            }
+            })
         })
         .collect_view();
     let ticks = y_axis(&y, LEFT, WIDTH - 12.0);
@@ -606,7 +678,7 @@ pub fn LadderChart(
         .ms("hi", hi));
     view! {
         {chart_frame("ladder", summary, view! {
-        <svg class="chart" viewBox=format!("0 0 {} {}", coord(WIDTH), coord(HEIGHT)) role="img"
+        <svg class="chart" viewBox=format!("0 0 {} {}", coord(WIDTH), coord(HEIGHT)) role="group"
             aria-label=t(key!("chart.ladder.aria"))>
             {ticks}
             {bars}

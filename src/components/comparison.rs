@@ -4,9 +4,10 @@
 //! come from `waitlab_core::compare`; this file only draws them.
 
 use crate::components::blocks::{Details, marked_cell};
-use crate::components::charts::{WIDTH, chart_frame, coord, label_width, row_label, x_axis};
+use crate::components::charts::{
+    WIDTH, chart_frame, coord, hit, label_width, reading, row_label, x_axis,
+};
 use crate::hooks::{LinkedRuns, Loading, ReferenceSets};
-use waitlab_browser::page;
 use waitlab_core::key;
 
 /// The first colour of runs opened from links (after this browser's and
@@ -378,14 +379,6 @@ fn ComparisonChart(
         Some((axis, rest)) => (axis.to_owned(), rest.to_owned()),
         None => (caption, String::new()),
     };
-    // The row under the pointer or the keyboard's focus, in words: its
-    // label, read where the event lands (one listener for every row).
-    let readout = RwSignal::new(String::new());
-    let read = move |e: &web_sys::Event| {
-        if let Some(label) = page::closest_attribute(e, "g.reading", "aria-label") {
-            readout.set(label);
-        }
-    };
     let marks = rows
         .into_iter()
         .enumerate()
@@ -407,16 +400,11 @@ fn ComparisonChart(
                     view! { {bar} {mark(slot, x.map(lo), y, class)} }
                 })
                 .collect_view();
-            let label = row.reading.clone();
-            view! {
-                <g data-testid=format!("cmp-mark-{}", row.colour) class="reading" tabindex="0"
-                    role="img" aria-label=label>
-                    <title>{row.reading}</title>
-                    <rect class="hit" x="0" y=coord(y - ROW / 2.0) width=coord(WIDTH) height=coord(ROW) />
-                    {row_label(left - 8.0, y + 4.0, left - 12.0, row.label)}
-                    {shapes}
-                </g>
-            }
+            reading(i == 0, Some(format!("cmp-mark-{}", row.colour)), row.reading, view! {
+                {hit(0.0, y - ROW / 2.0, WIDTH, ROW)}
+                {row_label(left - 8.0, y + 4.0, left - 12.0, row.label)}
+                {shapes}
+            })
         })
         .collect_view();
     let legend_y = height - 8.0;
@@ -444,8 +432,7 @@ fn ComparisonChart(
     Some(view! {
         {chart_frame("headline", t(key!("compare.summary")), view! {
         <svg class="chart" viewBox=format!("0 0 {} {}", coord(WIDTH), coord(height)) role="group"
-            aria-label=tr(&Phrase::new(key!("compare.chart_aria")).phrase("axis", experiment.chart_axis()))
-            on:focusin=move |e| read(&e) on:mouseover=move |e| read(&e)>
+            aria-label=tr(&Phrase::new(key!("compare.chart_aria")).phrase("axis", experiment.chart_axis()))>
             {x_axis(&x, TOP, bottom)}
             {marks}
             <text class="axis-label" x=coord(WIDTH - 12.0) y=coord(bottom + 26.0) text-anchor="end">{axis}</text>
@@ -453,7 +440,6 @@ fn ComparisonChart(
             {legend}
         </svg>
         })}
-        <p class="readout" data-testid="readout" aria-hidden="true">{move || readout.get()}</p>
         {left_out.then(|| wait.map(|d| view! {
             <p class="note" data-testid="headline-note">{tr(&Phrase::new(key!("compare.headline")).count("d", d))}</p>
         }))}

@@ -631,6 +631,18 @@ fn run_all(browser: Browser) {
         let charts: std::collections::BTreeSet<&str> =
             summaries.iter().map(|(chart, _)| chart.as_str()).collect();
         assert!(charts.len() >= 6, "{summaries:?}");
+        // And tells its figures mark by mark, from one Tab stop.
+        let stops = s.eval(
+            "return Array.from(document.querySelectorAll('figure.chart-frame'))\
+               .filter(f => f.querySelectorAll('g.reading[aria-label]').length === 0\
+                 || f.querySelectorAll('g.reading[tabindex=\"0\"]').length !== 1)\
+               .map(f => f.dataset.chart);",
+        );
+        assert_eq!(
+            stops,
+            serde_json::json!([]),
+            "charts without one reading Tab stop"
+        );
         for (chart, text) in &summaries {
             assert!(
                 text.len() > 20
@@ -2301,6 +2313,31 @@ fn accessibility(browser: Browser) {
         "the chosen scheme survives a reload"
     );
     run_experiment(&mut s, "0, 1, 10", "20", "a11y");
+    // The keyboard reads a chart mark by mark: its first reading is the
+    // chart's one Tab stop, the arrow keys move on, each is read out below.
+    let histogram = "[data-testid=timed-waits] figure[data-chart=histogram]";
+    let first = s.eval(&format!(
+        "document.querySelector('[data-testid=timed-waits] details').open = true;\
+         const g = document.querySelector('{histogram} g.reading[tabindex=\"0\"]');\
+         g.focus(); return g.getAttribute('aria-label');"
+    ));
+    s.press("\u{E014}");
+    let moved = s.eval_async(&format!(
+        "await new Promise(r => setTimeout(r, 100));\
+         const f = document.querySelector('{histogram}'), items = [...f.querySelectorAll('g.reading')];\
+         return [items.indexOf(document.activeElement), items.filter(g => g.tabIndex === 0).length,\
+           document.activeElement.getAttribute('aria-label'), f.querySelector('[data-testid=readout]').textContent];"
+    ));
+    assert_eq!(
+        moved[0],
+        Value::from(1),
+        "the right arrow moves to the next bar: {moved}"
+    );
+    assert_eq!(moved[1], Value::from(1), "one Tab stop per chart: {moved}");
+    assert!(
+        moved[2] != first && moved[2] == moved[3],
+        "the bar in focus, read out: {first} {moved}"
+    );
     scroll_to(&mut s, &in_tw("results"));
     review_shot(&mut s, "dark-results");
     for scheme in ["dark", "light"] {

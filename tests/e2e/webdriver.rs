@@ -375,6 +375,18 @@ impl Session {
         self.command("POST", &format!("/element/{id}/click"), json!({}));
     }
 
+    /// Presses and releases `key` where the focus is, as a keyboard does
+    /// (a WebDriver key code: `"\u{E014}"` is the right arrow).
+    pub fn press(&mut self, key: &str) {
+        let stroke = |kind: &str| json!({ "type": kind, "value": key });
+        self.command(
+            "POST",
+            "/actions",
+            json!({ "actions": [{ "type": "key", "id": "keyboard",
+                "actions": [stroke("keyDown"), stroke("keyUp")] }] }),
+        );
+    }
+
     /// The text of the first element matching `selector`, if any.
     pub fn text(&mut self, selector: &str) -> Option<String> {
         self.eval(&format!(

@@ -165,6 +165,44 @@ pub fn closest_attribute(
         .get_attribute(attribute)
 }
 
+/// Moves the keyboard focus among the SVG elements that match `selector`
+/// inside `event`'s current target, for the arrow keys, Home and End: a
+/// roving tab stop, where only the focused one is in the Tab order. Returns
+/// whether the key was one of those (the caller then keeps it from
+/// scrolling the page).
+pub fn rove_focus(event: &web_sys::KeyboardEvent, selector: &str) -> bool {
+    let step: fn(usize, usize) -> usize = match event.key().as_str() {
+        "ArrowRight" | "ArrowDown" => |i, n| (i + 1).min(n - 1),
+        "ArrowLeft" | "ArrowUp" => |i, _| i.saturating_sub(1),
+        "Home" => |_, _| 0,
+        "End" => |_, n| n - 1,
+        _ => return false,
+    };
+    let element = |t: Option<web_sys::EventTarget>| t?.dyn_into::<web_sys::Element>().ok();
+    let (Some(container), Some(target)) = (
+        element(event.current_target()),
+        element(event.target()).and_then(|t| t.closest(selector).ok().flatten()),
+    ) else {
+        return false;
+    };
+    let Ok(list) = container.query_selector_all(selector) else {
+        return false;
+    };
+    let items: Vec<web_sys::Element> = (0..list.length())
+        .filter_map(|i| list.item(i)?.dyn_into().ok())
+        .collect();
+    let Some(at) = items.iter().position(|e| e.is_same_node(Some(&target))) else {
+        return false;
+    };
+    let next = &items[step(at, items.len())];
+    let _ = target.set_attribute("tabindex", "-1");
+    let _ = next.set_attribute("tabindex", "0");
+    if let Some(svg) = next.dyn_ref::<web_sys::SvgElement>() {
+        let _ = svg.focus();
+    }
+    true
+}
+
 /// Whether the reader asked for less motion (`prefers-reduced-motion`).
 pub fn prefers_reduced_motion() -> bool {
     window()

@@ -9,6 +9,7 @@
 //! expected shapes the article predicts.
 
 use crate::field::{self, FieldError};
+use crate::stats::Samples;
 use crate::text::Key;
 use crate::text::Phrase;
 use serde::{Deserialize, Serialize};
@@ -156,7 +157,25 @@ impl MainRun {
             .reduce(f64::max)
             .unwrap_or(self.batch_ms)
     }
+
+    /// The median gap between frames; the whole batch if no frame came.
+    pub fn median_frame_gap(&self) -> f64 {
+        Samples::new(self.frame_gaps().into_iter().map(|(_, g)| g).collect())
+            .map_or(self.batch_ms, |g| g.quantile(0.5))
+    }
+
+    /// How many gaps between frames were long: over [`LONG_GAP_MS`].
+    pub fn long_frame_gaps(&self) -> usize {
+        self.frame_gaps()
+            .iter()
+            .filter(|(_, g)| *g > LONG_GAP_MS)
+            .count()
+    }
 }
+
+/// A gap between frames that a reader notices, ms: the threshold of a
+/// long task in the browsers' performance APIs.
+pub const LONG_GAP_MS: f64 = 50.0;
 
 /// Results of experiment 2a.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -336,6 +355,8 @@ mod tests {
             vec![(16.0, 16.0), (32.0, 16.0), (520.0, 488.0), (536.0, 16.0)]
         );
         assert_eq!(run.longest_frame_gap(), 488.0);
+        assert_eq!(run.long_frame_gaps(), 1);
+        assert_eq!(run.median_frame_gap(), 16.0);
         let frozen = MainRun {
             frames_ms: vec![900.0],
             ..run.clone()
@@ -346,5 +367,7 @@ mod tests {
             ..run
         };
         assert_eq!(none.longest_frame_gap(), 1000.0);
+        assert_eq!(none.long_frame_gaps(), 0);
+        assert_eq!(none.median_frame_gap(), 1000.0);
     }
 }

@@ -62,6 +62,7 @@ fn MainStarvationResults(
                 run.batch_ms,
                 run.timer_queue_wait_ms,
                 run.message_queue_wait_ms,
+                run.median_frame_gap(),
                 run.longest_frame_gap(),
             ]
         })
@@ -78,7 +79,9 @@ fn MainStarvationResults(
                     <td class="num">{ms_text(ms.config.expected_batch_ms(run.mode))}</td>
                     {figure(run.timer_queue_wait_ms, clock)}
                     {figure(run.message_queue_wait_ms, clock)}
+                    {figure(run.median_frame_gap(), clock)}
                     {figure(run.longest_frame_gap(), clock)}
+                    <td class="num">{run.long_frame_gaps()}</td>
                     <td class="num">{run.frames_ms.len()}</td>
                 </tr>
             }
@@ -90,7 +93,7 @@ fn MainStarvationResults(
             <Details summary=key!("results.details")>
             <h3>{t(key!("main.frames"))}</h3>
             <FrameGapChart runs=ms.runs.clone() />
-            <NumbersTable headers=&[key!("main.col.jobs"), key!("table.analogue"), key!("main.col.batch"), key!("main.col.expected"), key!("main.col.timer"), key!("main.col.message"), key!("main.col.gap"), key!("main.col.frames")] numeric_from=2>
+            <NumbersTable headers=&[key!("main.col.jobs"), key!("table.analogue"), key!("main.col.batch"), key!("main.col.expected"), key!("main.col.timer"), key!("main.col.message"), key!("main.col.median_gap"), key!("main.col.gap"), key!("main.col.long_gaps"), key!("main.col.frames")] numeric_from=2>
                 {rows}
             </NumbersTable>
             <ClockNote clock=clock figures=figures />
