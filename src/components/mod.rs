@@ -7,7 +7,6 @@ pub mod env_block;
 pub mod field;
 pub mod links;
 pub mod raw_report;
-pub mod results_table;
 pub mod run_all;
 pub mod run_controls;
 pub mod scheme_picker;

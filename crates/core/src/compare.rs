@@ -221,9 +221,12 @@ pub fn group(experiment: Experiment, report: &Report) -> Option<Group> {
                     let row = outcome_row(c.key.label(), c.key.analogue(), &c.outcome, |s| {
                         vec![
                             Value::of(s.p50),
+                            Value::of(s.p90),
                             Value::of(s.p99),
                             Value::of(s.max),
+                            Value::of(s.mean),
                             overshoot(s),
+                            count(s.n),
                         ]
                     });
                     Row {
@@ -283,6 +286,11 @@ pub fn group(experiment: Experiment, report: &Report) -> Option<Group> {
     })
 }
 
+/// A count as a value.
+fn count(n: u32) -> Value {
+    Value::Measured(f64::from(n))
+}
+
 /// A row from an outcome: `stats` of the summary if measured, otherwise
 /// absent values and the reason as a note.
 fn outcome_row(
@@ -336,8 +344,13 @@ fn main_rows(m: &MainStarvation, native: bool) -> Vec<Row> {
             analogue: run.mode.main_analogue(),
             values: vec![
                 Value::of(run.batch_ms),
+                Value::of(c.expected_batch_ms(run.mode)),
                 Value::of(run.timer_queue_wait_ms),
+                Value::of(run.message_queue_wait_ms),
+                Value::of(run.median_frame_gap()),
                 Value::of(run.longest_frame_gap()),
+                count(run.long_frame_gaps() as u32),
+                count(run.frames_ms.len() as u32),
             ],
             notes: Vec::new(),
             requested_ms: None,
@@ -370,7 +383,7 @@ fn pool_rows(p: &PoolStarvation, native: bool) -> Vec<Row> {
                 Value::of(run.batch_ms),
                 Value::of(c.expected_batch_ms(run.mode)),
                 Value::of(run.extra_job_wait_ms),
-                Value::of(f64::from(c.workers)),
+                count(c.workers),
             ],
             notes: Vec::new(),
             requested_ms: None,
@@ -457,7 +470,13 @@ fn wake_rows(w: &WakeLatency, clock: Option<ClockInfo>) -> Vec<Row> {
                 },
             );
             outcome_row(r.strategy.label(), r.strategy.analogue(), &r.outcome, |s| {
-                vec![Value::of(s.p50), Value::of(s.p99), ratio.clone()]
+                vec![
+                    Value::of(s.p50),
+                    Value::of(s.p99),
+                    Value::of(s.max),
+                    ratio.clone(),
+                    count(s.n),
+                ]
             })
         })
         .collect()
@@ -660,9 +679,14 @@ mod tests {
         assert_eq!(en.render(&g.rows[0].what), "std::thread::sleep(10)");
         assert_eq!(en.render(&g.rows[0].analogue), "Thread.Sleep(10)");
         assert_eq!(g.rows[0].values[0], Value::Measured(10.3));
-        let overshoot = g.rows[0].values[3].span().unwrap().0;
+        let at = |id| Experiment::TimedWaits.column_index(id).unwrap();
+        let overshoot = g.rows[0].values[at("overshoot")].span().unwrap().0;
         assert!((overshoot - 0.3).abs() < 1e-9);
-        assert_eq!(g.rows[1].values, vec![Value::Absent; 4]);
+        assert_eq!(g.rows[0].values[at("n")], Value::Measured(3.0));
+        assert_eq!(
+            g.rows[1].values,
+            vec![Value::Absent; Experiment::TimedWaits.columns().len()]
+        );
         let notes: Vec<String> = g.rows[1].notes.iter().map(|n| en.render(n)).collect();
         assert_eq!(notes, ["not available: x"]);
     }
@@ -698,8 +722,9 @@ mod tests {
         let mut r = Report::new(e, Some(tw));
         let g = group(Experiment::TimedWaits, &r).unwrap();
         assert_eq!(g.rows[0].values[0], Value::Measured(10.3));
+        let overshoot = Experiment::TimedWaits.column_index("overshoot").unwrap();
         assert!(
-            matches!(g.rows[0].values[3], Value::Measured(_)),
+            matches!(g.rows[0].values[overshoot], Value::Measured(_)),
             "an overshoot of 0.3 ms spans 60 steps"
         );
         assert_eq!(
@@ -725,7 +750,7 @@ mod tests {
         let g = group(Experiment::WakeLatency, &r).unwrap();
         assert!(matches!(g.rows[0].values[0], Value::Unresolved { .. }));
         assert_eq!(g.rows[1].values[0], Value::Measured(1.5));
-        match g.rows[1].values[2] {
+        match g.rows[1].values[Experiment::WakeLatency.column_index("ratio").unwrap()] {
             Value::Unresolved {
                 value, figure_ms, ..
             } => assert!((value - 50.0).abs() < 1e-9 && figure_ms == 0.03),

@@ -75,14 +75,22 @@ const fn col(id: &'static str, unit: Unit) -> Column {
 
 const TIMED_WAITS: &[Column] = &[
     col("p50", Unit::Ms),
+    col("p90", Unit::Ms),
     col("p99", Unit::Ms),
     col("max", Unit::Ms),
+    col("mean", Unit::Ms),
     col("overshoot", Unit::Ms),
+    col("n", Unit::Count),
 ];
 const MAIN_STARVATION: &[Column] = &[
     col("batch", Unit::Ms),
+    col("expected", Unit::Ms),
     col("timer_wait", Unit::Ms),
+    col("message_wait", Unit::Ms),
+    col("median_gap", Unit::Ms),
     col("longest_gap", Unit::Ms),
+    col("long_gaps", Unit::Count),
+    col("frames", Unit::Count),
 ];
 const POOL_STARVATION: &[Column] = &[
     col("batch", Unit::Ms),
@@ -98,7 +106,9 @@ const SPIN_LADDER: &[Column] = &[
 const WAKE_LATENCY: &[Column] = &[
     col("p50", Unit::Ms),
     col("p99", Unit::Ms),
+    col("max", Unit::Ms),
     col("ratio", Unit::Times),
+    col("n", Unit::Count),
 ];
 
 impl Experiment {
@@ -153,9 +163,9 @@ impl Experiment {
     /// [`Experiment::columns`], all on one axis (times, or ratios).
     pub fn charted(self) -> &'static [usize] {
         match self {
-            Experiment::TimedWaits => &[0, 3],
-            Experiment::WakeLatency => &[2],
-            Experiment::MainStarvation => &[0, 2],
+            Experiment::TimedWaits => &[0, 5],
+            Experiment::WakeLatency => &[3],
+            Experiment::MainStarvation => &[0, 5],
             Experiment::PoolStarvation => &[0, 2],
             Experiment::SpinLadder => &[0, 1, 2],
         }
@@ -241,4 +251,31 @@ pub struct StatedValue {
     /// Whether the source gives it as approximate ("about 50×").
     #[serde(default)]
     pub approximate: bool,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The comparison chart plots the figures the article compares (the
+    /// indexes follow the columns), each on a time or ratio axis.
+    #[test]
+    fn charted_columns_are_the_compared_figures() {
+        let charted = |e: Experiment| -> Vec<&str> {
+            e.charted().iter().map(|&c| e.columns()[c].id).collect()
+        };
+        assert_eq!(charted(Experiment::TimedWaits), ["p50", "overshoot"]);
+        assert_eq!(
+            charted(Experiment::MainStarvation),
+            ["batch", "longest_gap"]
+        );
+        assert_eq!(charted(Experiment::PoolStarvation), ["batch", "extra_wait"]);
+        assert_eq!(charted(Experiment::WakeLatency), ["ratio"]);
+        for e in Experiment::ALL {
+            assert!(charted(e).len() <= 3, "the chart has three mark shapes");
+            for &c in e.charted() {
+                assert!(e.columns()[c].unit.to_axis(1.0).is_some(), "{}", e.id());
+            }
+        }
+    }
 }

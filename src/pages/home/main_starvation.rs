@@ -1,14 +1,14 @@
 //! Experiment 2a, starvation of the main thread: the live animation, the
 //! controls, the frame-gap chart and the numbers.
 
-use crate::components::blocks::{ClockNote, Details, Findings, NumbersTable, figure};
+use crate::components::blocks::{Details, Findings};
 use crate::components::charts::FrameGapChart;
 use crate::components::field::Field;
 use crate::components::links::ExperimentOutput;
 use crate::components::run_controls::RunForm;
 use crate::components::ticker::Ticker;
 use crate::hooks::Experiments;
-use crate::i18n::{ms, ms as ms_text, t, tr};
+use crate::i18n::{ms, t};
 use leptos::prelude::*;
 use waitlab_core::clock::ClockInfo;
 use waitlab_core::experiment::Experiment;
@@ -46,7 +46,8 @@ pub fn MainStarvationSection() -> impl IntoView {
     }
 }
 
-/// Findings, chart and table of a finished run.
+/// Findings and chart of a finished run (its numbers are in the
+/// experiment's one table, beside the reference sets').
 #[component]
 fn MainStarvationResults(
     /// The results.
@@ -54,49 +55,12 @@ fn MainStarvationResults(
     /// The clock the run read, which decides what counts as measured.
     clock: Option<ClockInfo>,
 ) -> impl IntoView {
-    let figures: Vec<f64> = ms
-        .runs
-        .iter()
-        .flat_map(|run| {
-            [
-                run.batch_ms,
-                run.timer_queue_wait_ms,
-                run.message_queue_wait_ms,
-                run.median_frame_gap(),
-                run.longest_frame_gap(),
-            ]
-        })
-        .collect();
-    let rows = ms
-        .runs
-        .iter()
-        .map(|run| {
-            view! {
-                <tr data-testid=format!("row-{}", run.mode.name())>
-                    <td>{tr(&run.mode.label())}</td>
-                    <td class="analogue">{tr(&run.mode.main_analogue())}</td>
-                    {figure(run.batch_ms, clock)}
-                    <td class="num">{ms_text(ms.config.expected_batch_ms(run.mode))}</td>
-                    {figure(run.timer_queue_wait_ms, clock)}
-                    {figure(run.message_queue_wait_ms, clock)}
-                    {figure(run.median_frame_gap(), clock)}
-                    {figure(run.longest_frame_gap(), clock)}
-                    <td class="num">{run.long_frame_gaps()}</td>
-                    <td class="num">{run.frames_ms.len()}</td>
-                </tr>
-            }
-        })
-        .collect_view();
     view! {
         <div class="results-block" data-testid="results">
             <Findings items=findings::main_starvation(&ms, clock) />
             <Details summary=key!("results.details")>
             <h3>{t(key!("main.frames"))}</h3>
             <FrameGapChart runs=ms.runs.clone() />
-            <NumbersTable headers=&[key!("main.col.jobs"), key!("table.analogue"), key!("main.col.batch"), key!("main.col.expected"), key!("main.col.timer"), key!("main.col.message"), key!("main.col.median_gap"), key!("main.col.gap"), key!("main.col.long_gaps"), key!("main.col.frames")] numeric_from=2>
-                {rows}
-            </NumbersTable>
-            <ClockNote clock=clock figures=figures />
             </Details>
         </div>
     }

@@ -1,13 +1,13 @@
 //! Experiment 2b, starvation of a worker pool: controls, the per-worker
 //! timeline and the numbers.
 
-use crate::components::blocks::{ClockNote, Details, Findings, NumbersTable, figure};
+use crate::components::blocks::{Details, Findings};
 use crate::components::charts::PoolGantt;
 use crate::components::field::Field;
 use crate::components::links::ExperimentOutput;
 use crate::components::run_controls::RunForm;
 use crate::hooks::{Experiments, UseEnvironment};
-use crate::i18n::{ms, t, tr};
+use crate::i18n::{ms, t};
 use leptos::prelude::*;
 use waitlab_core::clock::ClockInfo;
 use waitlab_core::experiment::Experiment;
@@ -49,7 +49,8 @@ pub fn PoolStarvationSection() -> impl IntoView {
     }
 }
 
-/// Findings, timeline and table of a finished run.
+/// Findings and timeline of a finished run (its numbers are in the
+/// experiment's one table, beside the reference sets').
 #[component]
 fn PoolResults(
     /// The results.
@@ -57,26 +58,6 @@ fn PoolResults(
     /// The clock the run read, which decides what counts as measured.
     clock: Option<ClockInfo>,
 ) -> impl IntoView {
-    let figures: Vec<f64> = ps
-        .runs
-        .iter()
-        .flat_map(|run| [run.batch_ms, run.extra_job_wait_ms])
-        .collect();
-    let rows = ps
-        .runs
-        .iter()
-        .map(|run| {
-            view! {
-                <tr data-testid=format!("row-{}", run.mode.name())>
-                    <td>{tr(&run.mode.label())}</td>
-                    <td class="analogue">{tr(&run.mode.pool_analogue())}</td>
-                    {figure(run.batch_ms, clock)}
-                    <td class="num">{ms(ps.config.expected_batch_ms(run.mode))}</td>
-                    {figure(run.extra_job_wait_ms, clock)}
-                </tr>
-            }
-        })
-        .collect_view();
     view! {
         <div class="results-block" data-testid="results">
             <Findings items=findings::pool_starvation(&ps, clock) />
@@ -88,10 +69,6 @@ fn PoolResults(
             <Details summary=key!("results.details")>
             <h3>{t(key!("pool.timeline"))}</h3>
             <PoolGantt config=ps.config.clone() runs=ps.runs.clone() />
-            <NumbersTable headers=&[key!("main.col.jobs"), key!("table.analogue"), key!("main.col.batch"), key!("pool.col.model"), key!("pool.col.extra")] numeric_from=2>
-                {rows}
-            </NumbersTable>
-            <ClockNote clock=clock figures=figures />
             </Details>
         </div>
     }

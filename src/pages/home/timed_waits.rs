@@ -6,15 +6,15 @@ use crate::components::charts::{
 };
 use crate::components::field::Field;
 use crate::components::links::ExperimentOutput;
-use crate::components::results_table::ResultsTable;
 use crate::components::run_controls::RunForm;
 use crate::components::statistics::StatisticsTable;
 use crate::hooks::Experiments;
-use crate::i18n::t;
+use crate::i18n::{t, tr};
 use leptos::prelude::*;
 use waitlab_core::experiment::Experiment;
 use waitlab_core::findings;
 use waitlab_core::key;
+use waitlab_core::outcome::Outcome;
 use waitlab_core::schema::{Report, TimedWaits};
 use waitlab_core::text::{Arg, Phrase};
 use waitlab_core::timed::{CellKey, Mechanism, TimedWaitsConfig};
@@ -54,16 +54,24 @@ pub fn TimedWaitsSection() -> impl IntoView {
     }
 }
 
-/// The default cell for the histogram: the smallest positive wait of the
-/// back-to-back timer, else the first measured cell.
-fn default_selection(tw: &TimedWaits) -> Option<CellKey> {
-    let measured = |c: &&waitlab_core::schema::Cell| c.outcome.summary().is_some();
+/// The cells whose samples the run kept (a run opened from a link has
+/// only their sketches): the ones a histogram can show.
+fn with_samples(tw: &TimedWaits) -> Vec<CellKey> {
     tw.cells
         .iter()
-        .filter(measured)
-        .find(|c| c.key.mechanism == Mechanism::TimeoutAwaited && c.key.requested_ms != Some(0))
-        .or_else(|| tw.cells.iter().find(measured))
+        .filter(|c| matches!(&c.outcome, Outcome::Measured { samples_ms, .. } if !samples_ms.is_empty()))
         .map(|c| c.key)
+        .collect()
+}
+
+/// The default cell for the histogram, of `cells`: the smallest positive
+/// wait of the back-to-back timer, else the first.
+fn default_selection(cells: &[CellKey]) -> Option<CellKey> {
+    cells
+        .iter()
+        .find(|k| k.mechanism == Mechanism::TimeoutAwaited && k.requested_ms != Some(0))
+        .or(cells.first())
+        .copied()
 }
 
 /// Findings, charts, table and the raw JSON of a finished run.
@@ -76,13 +84,19 @@ fn TimedWaitsResults(
         return view! { <p class="error">{t(key!("timed.no_data"))}</p> }.into_any();
     };
     let tolerance = report.env.clock.map(|c| c.tolerance_ms()).unwrap_or(0.001);
-    let selected = RwSignal::new(default_selection(&tw));
+    let measured = with_samples(&tw);
+    let selected = RwSignal::new(default_selection(&measured));
+    let any_samples = !measured.is_empty();
     let overview: Vec<_> = tw
         .cells
         .iter()
         .filter_map(|c| c.outcome.summary().map(|s| OverviewRow::of_cell(c.key, *s)))
         .collect();
     let cells = tw.cells.clone();
+    let options = measured
+        .iter()
+        .map(|k| view! { <option value=k.id()>{tr(&k.label())}</option> })
+        .collect_view();
     let clock = report.env.clock;
     let log = RwSignal::new(false);
     let histogram = move || {
@@ -100,15 +114,24 @@ fn TimedWaitsResults(
             <Details summary=key!("results.details")>
             <h3>{t(key!("timed.glance"))}</h3>
             <OverviewChart rows=overview />
-            <h3>{t(key!("timed.distribution"))}" "<small>{t(key!("timed.distribution_hint"))}</small></h3>
-            <label class="toggle">
-                <input type="checkbox" data-testid="histogram-log" prop:checked=move || log.get()
-                    on:change=move |e| log.set(event_target_checked(&e)) />
-                " "{t(key!("chart.log_scale"))}
-            </label>
+            <h3>{t(key!("timed.distribution"))}</h3>
+            {any_samples.then(|| view! { <div class="chart-controls">
+                <label class="toggle">{t(key!("timed.cell"))}" "
+                    <select data-testid="histogram-cell" prop:value=move || selected.get().map(|k| k.id())
+                        on:change=move |e| {
+                            let id = event_target_value(&e);
+                            selected.set(measured.iter().copied().find(|k| k.id() == id));
+                        }>
+                        {options}
+                    </select>
+                </label>
+                <label class="toggle">
+                    <input type="checkbox" data-testid="histogram-log" prop:checked=move || log.get()
+                        on:change=move |e| log.set(event_target_checked(&e)) />
+                    " "{t(key!("chart.log_scale"))}
+                </label>
+            </div> })}
             {histogram}
-            <h3>{t(key!("timed.all_numbers"))}</h3>
-            <ResultsTable cells=tw.cells.clone() selected=selected clock=report.env.clock />
             <h3>{t(key!("timed.chain"))}</h3>
             <ChainChart chain=tw.chain.clone() tolerance_ms=tolerance />
             // The chart's numbers, for readers who cannot see it.
