@@ -1,7 +1,8 @@
 //! The raw result of a run: its JSON shown, and the run to download as
 //! JSON (the schema) or CSV (one row per sample), files named after the
-//! experiment and the day it ran. The files are written when asked for,
-//! never while the results render.
+//! experiment and the day it ran. The JSON is written when it is first
+//! shown and the files when they are asked for, never while the results
+//! render (a series of 100,000 samples is megabytes of it).
 
 use crate::i18n::{t, tr};
 use leptos::prelude::*;
@@ -20,31 +21,27 @@ pub fn RawReport(
     /// The report.
     report: Report,
 ) -> impl IntoView {
-    let json = report.to_json();
+    let shown = RwSignal::new(false);
     let failed = RwSignal::new(None::<String>);
-    let offer = move |name: String, mime: &str, text: String| {
+    let version = report.version;
+    let report = StoredValue::new(report);
+    let offer = move |extension: &str, mime: &str, text: &dyn Fn(&Report) -> String| {
+        let (name, text) =
+            report.with_value(|r| (export::file_name(r, Some(experiment), extension), text(r)));
         failed.set(page::download(&name, mime, &text).err());
     };
-    let version = report.version;
-    let for_json = std::rc::Rc::new(report);
-    let for_csv = for_json.clone();
-    let download_json = move |_| {
-        let name = export::file_name(&for_json, Some(experiment), "json");
-        offer(name, "application/json", for_json.to_json());
-    };
-    let download_csv = move |_| {
-        let name = export::file_name(&for_csv, Some(experiment), "csv");
-        offer(name, "text/csv", export::csv(&for_csv, experiment));
-    };
+    let download_json = move |_| offer("json", "application/json", &Report::to_json);
+    let download_csv = move |_| offer("csv", "text/csv", &|r| export::csv(r, experiment));
     view! {
-        <details class="raw">
+        <details class="raw" on:toggle=move |_| shown.set(true)>
             <summary>{tr(&Phrase::new(key!("results.raw")).count("version", version))}</summary>
             <div class="downloads">
                 <button type="button" data-testid="download-json" on:click=download_json>{t(key!("results.download_json"))}</button>
                 <button type="button" data-testid="download-csv" on:click=download_csv>{t(key!("results.download_csv"))}</button>
             </div>
             {move || failed.get().map(|why| view! { <p class="error" role="alert">{why}</p> })}
-            <pre data-testid="report-json">{json}</pre>
+            // Scrollable: it takes the focus, so a keyboard can scroll it.
+            <pre data-testid="report-json" tabindex="0">{move || shown.get().then(|| report.with_value(Report::to_json))}</pre>
         </details>
     }
 }

@@ -14,6 +14,7 @@ pub mod describe;
 pub mod experiment;
 pub mod export;
 pub mod field;
+pub mod file;
 pub mod findings;
 pub mod ladder;
 pub mod lang;
