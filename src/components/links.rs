@@ -11,7 +11,7 @@ use crate::i18n::{lang, t, tr};
 use leptos::context::Provider;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
-use waitlab_browser::{links, location, page};
+use waitlab_browser::{links, location};
 use waitlab_core::experiment::Experiment;
 use waitlab_core::key;
 use waitlab_core::schema::Report;
@@ -186,19 +186,10 @@ pub fn ExperimentOutput(
     let label = move || {
         report.get().map(|r| {
             let shared = r.from_link.then(|| {
-                let (whose, how) = match &r.file {
-                    Some(name) => (
-                        key!("share.saved_run"),
-                        tr(&Phrase::new(key!("share.opened_from_file")).data("name", name.clone())),
-                    ),
-                    None => (
-                        key!("share.someone_else"),
-                        t(key!("share.opened_from_link")),
-                    ),
-                };
                 view! {
                     <p class="banner shared" data-testid="shared-label">
-                        <strong>{t(whose)}</strong>{tr(&r.env.run_name())}{how}
+                        <strong>{t(key!("share.someone_else"))}</strong>{tr(&r.env.run_name())}
+                        {t(key!("share.opened_from_link"))}
                     </p>
                 }
             });
@@ -211,10 +202,9 @@ pub fn ExperimentOutput(
         })
     };
     let share_bar = move || {
-        // A file's run keeps every sample: no link carries it.
         report
             .get()
-            .filter(|r| !embedded && r.has(experiment) && r.file.is_none())
+            .filter(|r| !embedded && r.has(experiment))
             .map(|r| view! { <ShareBar experiment=experiment report=r /> })
     };
     // Each experiment's charts name their files after it: a context of
@@ -230,9 +220,8 @@ pub fn ExperimentOutput(
     }
 }
 
-/// The panel of runs opened from links and files: who made them, a field
-/// to add another link, a file input to open a saved result, and a button
-/// to share every run made here in one link.
+/// The panel of runs opened from links: who made them, a field to add
+/// another link, and a button to share every run made here in one link.
 #[component]
 pub fn SharePanel() -> impl IntoView {
     let runs = shared();
@@ -250,12 +239,6 @@ pub fn SharePanel() -> impl IntoView {
                 Err(message) => add_error.set(Some(message)),
             }
         });
-    };
-    let file_error = RwSignal::new(None::<Phrase>);
-    let open_file = move |e: leptos::ev::Event| {
-        if let Some(file) = page::chosen_file(&e) {
-            spawn_local(async move { file_error.set(runs.open_file(file).await.err()) });
-        }
     };
     let combined = Signal::derive(move || runs.mine.with(|m| Report::combine(m)));
     let payload = payload_of(combined);
@@ -278,8 +261,7 @@ pub fn SharePanel() -> impl IntoView {
                 view! {
                     <li data-testid="shared-run">
                         <strong>{tr(&run.report.env.run_name())}</strong>
-                        <span class="provenance">{tr(&Phrase::new(key!("data")).arg("text", Arg::List(experiments)))}
-                            {run.report.file.map(|name| format!(" · {name}"))}</span>
+                        <span class="provenance">{tr(&Phrase::new(key!("data")).arg("text", Arg::List(experiments)))}</span>
                         <button type="button" class="link" on:click=move |_| runs.remove(i)>{t(key!("share.remove"))}</button>
                     </li>
                 }
@@ -304,10 +286,6 @@ pub fn SharePanel() -> impl IntoView {
                 <button type="submit" data-testid="compare-add">{t(key!("share.add"))}</button>
             </form>
             {move || add_error.get().map(|e| view! { <p class="error" role="alert" data-testid="compare-error">{tr(&e)}</p> })}
-            <label class="open-file">{t(key!("share.open_file"))}" "
-                <input type="file" accept=".json,application/json" data-testid="open-file" on:change=open_file />
-            </label>
-            {move || file_error.get().map(|e| view! { <p class="error" role="alert" data-testid="file-error">{tr(&e)}</p> })}
             {move || runs.mine.with(|m| !m.is_empty()).then(|| view! {
                 <div class="share-bar">
                     <CopyField label=key!("share.all") testid="share-all" text=all />

@@ -6,7 +6,6 @@
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use waitlab_browser::{links, location, page};
-use waitlab_core::file::{self, FileError};
 use waitlab_core::key;
 use waitlab_core::link;
 use waitlab_core::schema::Report;
@@ -15,16 +14,10 @@ use waitlab_core::text::{Arg, Phrase};
 /// Most runs opened side by side.
 pub const MAX_SHARED: usize = 8;
 
-/// The performance mark a result file's run leaves once it is read and
-/// checked, the moment the page starts drawing it (`cargo xtask bench`
-/// times the drawing from it).
-pub const OPENED_MARK: &str = "waitlab-file-opened";
-
-/// One run opened from a link or a result file.
+/// One run opened from a link.
 #[derive(Debug, Clone, PartialEq)]
 pub struct LinkedRun {
-    /// Its payload (`v1:…`), kept to rebuild the fragment; empty for a
-    /// file, which stays out of it.
+    /// Its payload (`v1:…`), kept to rebuild the fragment.
     pub payload: String,
     /// The decoded report.
     pub report: Report,
@@ -78,31 +71,6 @@ impl LinkedRuns {
         }
     }
 
-    /// Opens a result file saved from the page beside the runs from links
-    /// (it keeps every sample, so it never goes into the page's link), or
-    /// says why it could not.
-    pub async fn open_file(&self, file: page::ChosenFile) -> Result<(), Phrase> {
-        crate::i18n::runs_ready().await?;
-        let refused = |e: FileError| e.phrase(&file.name);
-        file::check_size(file.size).map_err(refused)?;
-        if self.opened.with(|o| o.len()) >= MAX_SHARED {
-            return Err(Phrase::new(key!("share.too_many")).count("count", MAX_SHARED as u64));
-        }
-        let text = file
-            .text()
-            .await
-            .map_err(|why| refused(FileError::Unreadable(why)))?;
-        let report = file::open(&file.name, &text).map_err(refused)?;
-        waitlab_browser::clock::mark(OPENED_MARK);
-        self.opened.update(|o| {
-            o.push(LinkedRun {
-                payload: String::new(),
-                report,
-            })
-        });
-        Ok(())
-    }
-
     /// Opens the runs of `fragment` in place of those open now, as a
     /// navigation to it would; an empty fragment closes them all.
     async fn open_instead(&self, fragment: &str) {
@@ -152,7 +120,6 @@ impl LinkedRuns {
         let fragment = self.opened.with_untracked(|o| {
             o.iter()
                 .map(|r| r.payload.as_str())
-                .filter(|p| !p.is_empty())
                 .collect::<Vec<_>>()
                 .join(";")
         });

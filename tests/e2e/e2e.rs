@@ -1327,99 +1327,6 @@ fn bench_first_load_chromium() {
     );
 }
 
-/// A series of 100,000 samples drawn: a default-sized timed-waits run
-/// saved from the page, the cell its histogram shows first grown to
-/// 100,000 samples (a reproducible spread: a floor of a few clock steps
-/// and a long tail), opened from its file as a reader
-/// would. Times the page's drawing from the moment the file is read and
-/// checked (its `waitlab-file-opened` mark) until the charts and the
-/// statistics are in the page and laid out (the task after the one that
-/// put them there, forcing layout: budget 50 ms), and opening the details
-/// that show them to the next frame; prints the longest task meanwhile. Median of five loads. Printed by `cargo xtask bench`.
-fn bench_render_100k_chromium() {
-    const N: usize = 100_000;
-    const LOADS: usize = 5;
-    let mut s = Session::lease(Browser::Chromium);
-    let origin = isolated_server().origin.clone();
-    s.open(&origin);
-    let mut report = run_experiment(&mut s, "0", "20", "bench-100k");
-    let tw = report.timed_waits.as_mut().unwrap();
-    // The cell the histogram shows first (with no positive wait, the
-    // first measured one: `setTimeout(0)` awaited back to back).
-    let cell = tw
-        .cells
-        .iter_mut()
-        .find(|c| c.outcome.summary().is_some())
-        .expect("a measured cell");
-    let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
-    let samples: Vec<f64> = (0..N)
-        .map(|_| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            let u = (x >> 11) as f64 / (1u64 << 53) as f64;
-            // 15 µs and up, in 5 µs steps, with an exponential tail.
-            0.015 + 0.005 * (-(1.0 - u).ln() * 3.0).floor()
-        })
-        .collect();
-    cell.outcome = Outcome::measured(samples).unwrap();
-    let path = scratch_file(Browser::Chromium, "waitlab-100k.json", &report.to_json());
-    let mut times = [Vec::new(), Vec::new(), Vec::new(), Vec::new()];
-    for load in 0..LOADS {
-        s.open(&format!("{origin}/?load={load}"));
-        s.eval(
-            "window.__longest = 0;\
-             new PerformanceObserver(l => l.getEntries().forEach(e => window.__longest = Math.max(window.__longest, e.duration)))\
-               .observe({ type: 'longtask' });\
-             document.addEventListener('change', () => window.__chosen = performance.now(), true);\
-             window.__drawn = new Promise(resolve => {\
-               const done = () => document.querySelector('[data-testid=timed-waits] [data-chart=histogram]')\
-                 && document.querySelector('[data-testid=timed-waits] [data-testid=statistics]');\
-               const seen = new MutationObserver(() => { if (done()) { seen.disconnect();\
-                 setTimeout(() => { void document.body.offsetHeight; resolve(performance.now()); }, 0); } });\
-               seen.observe(document.body, { childList: true, subtree: true });\
-             });\
-             return null;",
-        );
-        s.upload(&tid("open-file"), &path);
-        let t = s.eval_async(
-            "const drawn = await window.__drawn;\
-             const opened = performance.getEntriesByName('waitlab-file-opened')[0].startTime;\
-             const details = document.querySelector('[data-testid=timed-waits] [data-testid=results] details');\
-             const before = performance.now(); details.open = true;\
-             const shown = await new Promise(r => requestAnimationFrame(() => setTimeout(() => r(performance.now()), 0)));\
-             return [opened - window.__chosen, drawn - opened, shown - before, window.__longest];",
-        );
-        for (i, v) in t.as_array().unwrap().iter().enumerate() {
-            times[i].push(v.as_f64().unwrap());
-        }
-        assert!(
-            s.text(&in_tw("statistics"))
-                .is_some_and(|t| t.contains(&N.to_string())),
-            "the statistics of all {N} samples"
-        );
-    }
-    let median = |v: &mut Vec<f64>| {
-        v.sort_by(f64::total_cmp);
-        v[v.len() / 2]
-    };
-    let [read, drawn, shown, longest] = times.each_mut().map(median);
-    println!(
-        "== a series of {N} samples, opened from a saved result file, headless Chromium, median of {LOADS} =="
-    );
-    println!("  read and checked        {read:>7.1} ms (File.text, JSON, every number in range)");
-    println!(
-        "  drawn and laid out      {drawn:>7.1} ms (budget 50 ms; loads {:.1?})",
-        times[1]
-    );
-    println!("  details opened, painted {shown:>7.1} ms");
-    println!("  longest task meanwhile  {longest:>7.1} ms");
-    assert!(
-        drawn <= 50.0,
-        "drawing 100,000 samples took {drawn:.1} ms, over 50 ms"
-    );
-}
-
 /// Event-wake fidelity: waitlab's notify→wake (1,000 rounds) against the
 /// raw-JS probe (3 × 1,000 rounds) in the same session. Both are a few
 /// clock steps, so a median moves by whole steps from run to run: each is
@@ -2277,81 +2184,6 @@ fn download(s: &mut Session, section: &str, button: &str) -> (String, String) {
     (field("name"), field("text"))
 }
 
-/// A file for the browser to open: `text` written under the system's
-/// temporary directory as `name`.
-fn scratch_file(browser: Browser, name: &str, text: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("waitlab-files-{}", browser.name()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(name);
-    std::fs::write(&path, text).unwrap();
-    path
-}
-
-/// A result saved from the page opens again from its file with every
-/// sample (the histogram and the statistics come back), labelled with the
-/// file's name and kept out of the page's link; a file that is not a
-/// result says why, naming it.
-fn open_file(browser: Browser) {
-    let mut s = Session::lease(browser);
-    let origin = isolated_server().origin.clone();
-    s.open(&origin);
-    let report = run_experiment(&mut s, "0, 1", "20", "file-run");
-    let (name, json) = download(&mut s, "timed-waits", "download-json");
-    let path = scratch_file(browser, &name, &json);
-    s.open(&origin);
-    s.upload(&tid("open-file"), &path);
-    s.wait_for_element(&in_tw("shared-label"), 20);
-    let label = s.text(&in_tw("shared-label")).unwrap();
-    assert!(
-        label.contains("Opened from the file") && label.contains(&name),
-        "{label}"
-    );
-    let cells = report.timed_waits.as_ref().unwrap().cells.len() as u64;
-    assert_eq!(
-        count(
-            &mut s,
-            "[data-testid=timed-waits] [data-testid=group-shared] [data-testid=cmp-row]"
-        ),
-        cells,
-        "the file's run in the experiment's table"
-    );
-    let n = s.text(&format!(
-        "{} tbody tr:first-child td:nth-child(2)",
-        in_tw("statistics")
-    ));
-    assert_eq!(
-        n,
-        Some("20".to_owned()),
-        "its samples, not a sketch of them"
-    );
-    assert_eq!(
-        s.eval("return location.hash;"),
-        Value::from(""),
-        "a file's run stays out of the page's link"
-    );
-    assert_eq!(
-        count(&mut s, &in_tw("share-link-button")),
-        0,
-        "and no link is offered for it"
-    );
-    let listed = s.text("[data-testid=shared-run]").unwrap();
-    assert!(listed.contains(&name), "{listed}");
-    review_shot(&mut s, "file-opened");
-    let future = scratch_file(
-        browser,
-        "future.json",
-        r#"{"schema": "waitlab.result", "version": 99}"#,
-    );
-    s.upload(&tid("open-file"), &future);
-    s.wait_for_element(&tid("file-error"), 10);
-    let error = s.text(&tid("file-error")).unwrap();
-    assert!(
-        error.contains("future.json") && error.contains("version 99"),
-        "{error}"
-    );
-    assert_no_page_errors(&mut s);
-}
-
 /// The fields of one CSV line (quoted fields with doubled quotes).
 fn csv_fields(line: &str) -> Vec<String> {
     let (mut fields, mut field, mut quoted) = (Vec::new(), String::new(), false);
@@ -2834,7 +2666,7 @@ fn cases() -> Vec<Case> {
     let mut cases = Vec::new();
     // One scenario a row, in the browsers it runs in.
     #[rustfmt::skip]
-    let table: [Row; 30] = [
+    let table: [Row; 29] = [
         ("isolated", ALL, Timed, isolated as fn(Browser)),
         ("isolated_without_new_features", BLINK_GECKO, Timed, isolated_without_new_features),
         ("cancel", ALL, Timed, cancel),
@@ -2864,7 +2696,6 @@ fn cases() -> Vec<Case> {
         ("shell_before_the_wasm", BLINK_GECKO, Untimed, shell_before_the_wasm),
         ("accessibility", BLINK_GECKO, Untimed, accessibility),
         ("reduced_motion", BLINK_GECKO, Untimed, reduced_motion),
-        ("open_file", BLINK_GECKO, Untimed, open_file),
     ];
     for (name, browsers, timing, scenario) in table {
         cases.extend(Case::each(name, browsers, timing, scenario));
@@ -2893,10 +2724,6 @@ fn cases() -> Vec<Case> {
     cases.push(Case::bench(
         "bench_event_wake_chromium",
         bench_event_wake_chromium,
-    ));
-    cases.push(Case::bench(
-        "bench_render_100k_chromium",
-        bench_render_100k_chromium,
     ));
     cases
 }

@@ -361,35 +361,18 @@ impl Session {
             ),
             10,
         );
-        let id = self.element(selector);
-        self.command("POST", &format!("/element/{id}/click"), json!({}));
-    }
-
-    /// Chooses the file at `path` in the file input `selector`, as a reader
-    /// picking it in the browser's dialog does.
-    pub fn upload(&mut self, selector: &str, path: &std::path::Path) {
-        let id = self.element(selector);
-        let path = path.to_str().expect("a UTF-8 path");
-        self.command(
-            "POST",
-            &format!("/element/{id}/value"),
-            json!({ "text": path, "value": path.chars().map(String::from).collect::<Vec<_>>() }),
-        );
-    }
-
-    /// The WebDriver reference of the first element matching `selector`.
-    fn element(&mut self, selector: &str) -> String {
         let found = self.command(
             "POST",
             "/element",
             json!({ "using": "css selector", "value": selector }),
         );
-        found
+        let id = found
             .as_object()
             .and_then(|o| o.values().next())
             .and_then(Value::as_str)
             .expect("element reference")
-            .to_owned()
+            .to_owned();
+        self.command("POST", &format!("/element/{id}/click"), json!({}));
     }
 
     /// Presses and releases `key` where the focus is, as a keyboard does

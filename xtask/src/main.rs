@@ -31,8 +31,7 @@ commands:
   bench   page weight (gzip and brotli of a first load, gated) and where
           the wasm's bytes go, first paint and Run usable, noise and
           fidelity ratios against a raw-JS probe, event wake, the suite's
-          wall time, drawing a series of 100,000 samples (gated), and the
-          wall time of a default native run
+          wall time, and the wall time of a default native run
   native  run waitlab-native with its defaults and write this machine's
           set to www/data/native/ (listed in its index.json), then its packs
   packs   write the packs the page loads (www/data/native/packs/) from the

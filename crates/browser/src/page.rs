@@ -165,42 +165,6 @@ pub fn closest_attribute(
         .get_attribute(attribute)
 }
 
-/// A file the reader chose in a file input.
-pub struct ChosenFile {
-    /// Its name.
-    pub name: String,
-    /// Its size, bytes.
-    pub size: f64,
-    file: web_sys::File,
-}
-
-impl ChosenFile {
-    /// Its contents as text.
-    pub async fn text(&self) -> Result<String, String> {
-        wasm_bindgen_futures::JsFuture::from(self.file.text())
-            .await
-            .map_err(|e| crate::js_error_message(&e))?
-            .as_string()
-            .ok_or_else(|| "the file did not read as text".to_owned())
-    }
-}
-
-/// The file chosen in the file input `event` came from, if any; the input
-/// is emptied, so choosing the same file again is a change too.
-pub fn chosen_file(event: &web_sys::Event) -> Option<ChosenFile> {
-    let input = event
-        .target()?
-        .dyn_into::<web_sys::HtmlInputElement>()
-        .ok()?;
-    let file = input.files()?.get(0)?;
-    input.set_value("");
-    Some(ChosenFile {
-        name: file.name(),
-        size: file.size(),
-        file,
-    })
-}
-
 /// Moves the keyboard focus among the SVG elements that match `selector`
 /// inside `event`'s current target, for the arrow keys, Home and End: a
 /// roving tab stop, where only the focused one is in the Tab order. Returns

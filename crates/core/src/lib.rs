@@ -14,7 +14,6 @@ pub mod describe;
 pub mod experiment;
 pub mod export;
 pub mod field;
-pub mod file;
 pub mod findings;
 pub mod ladder;
 pub mod lang;

@@ -247,15 +247,10 @@ pub struct Report {
     /// Figures stated by a source rather than measured (the article's).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub stated: Vec<StatedFigure>,
-    /// Whether this report was opened rather than measured here: decoded
-    /// from a share link (its statistics quantized, its samples
-    /// reconstructed: see `link`) or read from a result file (`file`).
+    /// Whether this report was decoded from a share link: its statistics
+    /// are quantized and its samples reconstructed (see `share`).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub from_link: bool,
-    /// The name of the result file it was read from, if it was (the
-    /// page's to know; never written).
-    #[serde(skip)]
-    pub file: Option<String>,
 }
 
 impl Report {
@@ -284,7 +279,6 @@ impl Report {
             failure: None,
             stated: Vec::new(),
             from_link: false,
-            file: None,
         }
     }
 
@@ -315,17 +309,12 @@ impl Report {
     /// Parses a report, checking the schema name and version first so a
     /// future file gets a version message rather than a field error.
     pub fn from_json(s: &str) -> Result<Report, SchemaError> {
-        Report::from_value(serde_json::from_str(s)?)
-    }
-
-    /// [`Report::from_json`] of JSON already parsed.
-    pub fn from_value(value: serde_json::Value) -> Result<Report, SchemaError> {
         #[derive(Deserialize)]
         struct Header {
             schema: String,
             version: u32,
         }
-        let header = Header::deserialize(&value)?;
+        let header: Header = serde_json::from_str(s)?;
         if header.schema != SCHEMA_NAME {
             return Err(SchemaError::ForeignSchema(
                 header.schema.chars().take(40).collect(),
@@ -337,7 +326,7 @@ impl Report {
                 supported: SCHEMA_VERSION,
             });
         }
-        Ok(Report::deserialize(value)?)
+        Ok(serde_json::from_str(s)?)
     }
 }
 
