@@ -323,8 +323,8 @@ fn bench() -> Result {
     let dist = dist()?;
     let browsers = tools::ensure_browsers()?;
     tools::ensure_brotli()?;
-    let over = weight::report(&dist)?;
-    weight::contributors()?;
+    let languages = weight::contributors()?;
+    let over = weight::report(&dist, &languages)?;
     let browser_benches = run(&mut e2e(&dist, &browsers, true, &["--ignored", "bench_"]));
     if !over.is_empty() {
         return Err(format!("page weight over budget: {}", over.join("; ")));

@@ -16,12 +16,32 @@ use waitlab_core::text::Part;
 const FULL_PAGE_BUDGET: u64 = 200 * 1024;
 /// Budget for an embed of one experiment.
 const EMBED_BUDGET: u64 = 180 * 1024;
-/// The app's wasm before the page had languages (commit 390dbce, gzip -9),
-/// the baseline of the languages' cost.
-const ENGLISH_ONLY_WASM: u64 = 259_030;
-/// Budget for what the languages add to a reader's first load: the growth
-/// of the wasm over [`ENGLISH_ONLY_WASM`] plus the reader's catalog.
+/// Budget for what the languages add to a reader's first load over an
+/// English-only build of the same page (see [`LanguageCost`]).
 const LANGUAGE_BUDGET: u64 = 10 * 1024;
+/// The code that exists for the languages, by the paths of its items in
+/// the app's wasm (names kept): catalogs and their rendering, the plural
+/// rules, numbers by locale, loading the texts, the reader's language and
+/// its picker.
+const LANGUAGE_CODE: [&str; 5] = [
+    "waitlab_core::text::",
+    "waitlab_core::lang::",
+    "waitlab_browser::catalog::",
+    "waitlab::i18n::",
+    "waitlab::pages::home::LanguagePicker",
+];
+
+/// What the languages cost a reader's first load, against an English-only
+/// build of the same page: that build would carry the English texts (both
+/// parts) in its wasm and none of the languages' code; this one carries the
+/// code and fetches the page's part of the reader's catalog. The code's
+/// bytes are its items' share of the wasm before wasm-opt (twiggy), applied
+/// to the shipped wasm's gzip: an estimate, since code inlined into its
+/// callers is not counted and gzip is not additive.
+pub struct LanguageCost {
+    /// The share of the app's wasm in [`LANGUAGE_CODE`]'s items.
+    code_share: f64,
+}
 
 /// One file's sizes.
 struct Sizes {
@@ -121,8 +141,27 @@ fn table(title: &str, dist: &Path, files: &[PathBuf]) -> Result<u64> {
     Ok(gzip)
 }
 
+/// Gzip -9 of the English texts of both parts, as an English-only build
+/// would hold them: every template, back to back, without names or JSON.
+fn english_texts(dist: &Path) -> Result<u64> {
+    let mut all = String::new();
+    for part in Part::ALL {
+        let file = texts(dist, Lang::En, part);
+        let json =
+            std::fs::read_to_string(&file).map_err(|e| format!("{}: {e}", file.display()))?;
+        let entries = waitlab_core::text::entries_from_json(&json)
+            .map_err(|e| format!("{}: {e}", file.display()))?;
+        for (_, entry) in &entries {
+            entry.templates().iter().for_each(|t| all.push_str(t));
+        }
+    }
+    let out = root().join("target/bench-wasm/english-texts.txt");
+    std::fs::write(&out, all).map_err(|e| format!("{}: {e}", out.display()))?;
+    compressed(&out, "gzip", &["-9", "-c"])
+}
+
 /// Prints what a first load transfers; returns the gates it failed.
-pub fn report(dist: &Path) -> Result<Vec<String>> {
+pub fn report(dist: &Path, languages: &LanguageCost) -> Result<Vec<String>> {
     println!("== page weight: bytes raw, gzip -9, brotli -q 11 ==");
     let mut failed = Vec::new();
     let full = table(
@@ -144,9 +183,13 @@ pub fn report(dist: &Path) -> Result<Vec<String>> {
     gate("full page", full, FULL_PAGE_BUDGET, &mut failed);
     let gz = |f: &Path| compressed(f, "gzip", &["-9", "-c"]);
     let wasm = gz(&find_in(dist, "app_bg.wasm")?)?;
+    let code = (languages.code_share * wasm as f64).round() as u64;
+    let inline = english_texts(dist)?;
     println!("  the languages: first load of the full page in each, and what languages add");
     println!(
-        "    (the wasm's growth over the English-only build's {ENGLISH_ONLY_WASM} B, plus the catalog)"
+        "    (over an English-only build: their code, {:.1} % of the app wasm, ~{code} B, \
+         plus the reader's page texts, less the English texts such a build carries, {inline} B)",
+        100.0 * languages.code_share
     );
     for lang in Lang::ALL {
         let total: u64 = first_load(dist, lang, &Experiment::ALL)?
@@ -155,7 +198,7 @@ pub fn report(dist: &Path) -> Result<Vec<String>> {
             .sum::<Result<u64>>()?;
         let catalog = gz(&texts(dist, lang, Part::Page))?;
         let runs = gz(&texts(dist, lang, Part::Runs))?;
-        let added = (wasm + catalog).saturating_sub(ENGLISH_ONLY_WASM);
+        let added = (code + catalog).saturating_sub(inline);
         println!(
             "    {:<4} {total:>9} B in all, page's texts {catalog:>6} B, languages add {added:>6} B \
              (runs' texts {runs:>5} B at the first Run)",
@@ -199,13 +242,15 @@ pub fn report(dist: &Path) -> Result<Vec<String>> {
 }
 
 /// Prints the largest contributors of the app's and the worker's wasm,
-/// by crate and by function, from the release build before wasm-opt.
-pub fn contributors() -> Result {
+/// by crate and by function, from the release build before wasm-opt, and
+/// returns the languages' share of the app's.
+pub fn contributors() -> Result<LanguageCost> {
     let twiggy = tools::ensure_twiggy()?;
     tools::ensure_build_tools()?;
     let wasm_bindgen = tools::wasm_bindgen();
     let release = root().join("target/wasm32-unknown-unknown/release");
     let out = root().join("target/bench-wasm");
+    let mut languages = LanguageCost { code_share: 0.0 };
     for bin in ["app", "worker"] {
         run(Command::new(&wasm_bindgen)
             .args(["--target", "no-modules", "--out-dir"])
@@ -235,6 +280,14 @@ pub fn contributors() -> Result {
             items.push((size, name));
         }
         let total: u64 = by_crate.iter().map(|(_, s)| s).sum();
+        if bin == "app" {
+            let code: u64 = items
+                .iter()
+                .filter(|(_, name)| LANGUAGE_CODE.iter().any(|p| name.contains(p)))
+                .map(|(size, _)| size)
+                .sum();
+            languages.code_share = code as f64 / total as f64;
+        }
         by_crate.sort_by_key(|(_, size)| std::cmp::Reverse(*size));
         items.sort_by_key(|(size, _)| std::cmp::Reverse(*size));
         println!("== where {bin}_bg.wasm's {total} bytes go (before wasm-opt, code and data) ==");
@@ -249,8 +302,15 @@ pub fn contributors() -> Result {
             let short: String = name.chars().take(110).collect();
             println!("    {size:>8}  {short}");
         }
+        if bin == "app" {
+            println!(
+                "  the languages' code ({}): {:.1} %",
+                LANGUAGE_CODE.join(", "),
+                100.0 * languages.code_share
+            );
+        }
     }
-    Ok(())
+    Ok(languages)
 }
 
 /// `name,shallow,…` of twiggy's CSV, the name possibly quoted.
