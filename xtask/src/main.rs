@@ -5,6 +5,7 @@
 //! README's two commands work on a fresh machine. Installed tools are reused
 //! from `~/.cargo/bin` and `~/.cache/waitlab`.
 
+mod minify;
 mod packs;
 mod shell;
 mod tools;
@@ -38,6 +39,8 @@ commands:
           JSON sets listed in www/data/native/index.json
   shell   write index.html's static shell (headings and explanations shown
           before the wasm starts) from www/i18n/en.json (the page's texts)
+  minify-js  trunk's post-build hook: minify a release build's wasm-bindgen
+          glue (terser) and its integrity in index.html
 ";
 
 fn main() -> ExitCode {
@@ -50,6 +53,7 @@ fn main() -> ExitCode {
         Some("native") => native(),
         Some("packs") => packs::write(),
         Some("shell") => shell::write(),
+        Some("minify-js") => minify::hook(),
         Some("-h" | "--help" | "help") => {
             print!("{HELP}");
             Ok(())

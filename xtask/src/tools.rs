@@ -17,6 +17,9 @@ const TWIGGY_VERSION: &str = "0.8.0";
 /// npm's binaryen release whose wasm-opt is known good (Debian's 108
 /// corrupts the output).
 const BINARYEN_VERSION: &str = "132.0.0";
+/// npm's terser release, which minifies the wasm-bindgen glue (trunk's own
+/// minifier cannot parse it).
+const TERSER_VERSION: &str = "5.46.0";
 /// npm's axe-core release the end-to-end tests check accessibility with.
 const AXE_VERSION: &str = "4.14.1";
 
@@ -245,6 +248,11 @@ pub fn ensure_browsers() -> Result<Browsers> {
         webkit: ensure_webkit(),
         axe: ensure_npm("axe-core", AXE_VERSION, "axe.min.js")?,
     })
+}
+
+/// terser's command-line script (run with node).
+pub fn ensure_terser() -> Result<PathBuf> {
+    ensure_npm("terser", TERSER_VERSION, "bin/terser")
 }
 
 /// The file in `dir` named `pattern`, or named like it with trunk's content
