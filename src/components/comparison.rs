@@ -79,16 +79,18 @@ pub fn ReferencePanel() -> impl IntoView {
                         }
                     })
                 };
+                // A set's name and provenance are its author's data, shown
+                // as written: English, as waitlab-native writes them.
                 let native = set.native;
                 match set.report {
                     Ok(_) => view! {
                         <li class="reference-set" data-testid=set_testid(&set.set)>
                             <label>
                                 <input type="checkbox" prop:checked=checked on:change=toggle />
-                                <strong>{native.name}</strong>
+                                <strong lang="en">{native.name}</strong>
                             </label>
-                            <span class="provenance">{format!("{} · {} · {}", native.runtime, native.os, native.cpu)}</span>
-                            <span class="provenance">{native.source}{native.samples.map(|n| tr(&Phrase::new(key!("reference.samples")).count("count", n)))}
+                            <span class="provenance" lang="en">{format!("{} · {} · {}", native.runtime, native.os, native.cpu)}</span>
+                            <span class="provenance"><span lang="en">{native.source}</span>{native.samples.map(|n| tr(&Phrase::new(key!("reference.samples")).count("count", n)))}
                                 " · "<a href=format!("data/native/{}.json", set.set) download="">{t(key!("reference.download"))}</a></span>
                         </li>
                     }

@@ -1414,6 +1414,14 @@ fn native_comparison(browser: Browser) {
     s.wait_for_element(&tid("set-rust-linux-x86_64"), 20);
     scroll_to(&mut s, &tid("reference"));
     review_shot(&mut s, "native-panel");
+    // A set's name and provenance are data in English, marked so whatever
+    // the page's language.
+    let data = tid("set-rust-linux-x86_64");
+    assert_eq!(
+        count(&mut s, &format!("{data} strong[lang=en]")),
+        1,
+        "the set's name is marked as English"
+    );
     // Before any run every experiment shows the native probe's rows and
     // chart marks, and the article's where it states figures (it states
     // none for the main-thread experiment, which has no .NET counterpart).
