@@ -249,7 +249,7 @@ fn test_phases(phases: &mut Phases) -> Result {
     }
     // End to end: the built dist in real browsers, with and without
     // isolation. The suite's own harness runs the tests that measure
-    // nothing two at a time, then the ones that measure alone.
+    // nothing three at a time, then the ones that measure alone.
     phases.run("end to end (Chromium, Firefox, WebKit)", || {
         run(&mut e2e(&dist_path, &browsers, false, &[] as &[&str]))
     })
