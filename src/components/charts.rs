@@ -467,12 +467,7 @@ pub fn ChainChart(
 
 /// The samples of a measured outcome, if it kept them.
 pub fn samples_of(outcome: &Outcome) -> Option<Samples> {
-    match outcome {
-        Outcome::Measured { samples_ms, .. } if !samples_ms.is_empty() => {
-            Samples::new(samples_ms.clone()).ok()
-        }
-        _ => None,
-    }
+    Samples::new(outcome.samples()?.to_vec()).ok()
 }
 
 /// Frame gaps over time for each mode of experiment 2a, overlaid: a

@@ -33,7 +33,7 @@ pub fn RawReport(
     let download_json = move |_| offer("json", "application/json", &Report::to_json);
     let download_csv = move |_| offer("csv", "text/csv", &|r| export::csv(r, experiment));
     view! {
-        <details class="raw" on:toggle=move |_| shown.set(true)>
+        <details class="raw" on:toggle=move |_| if !shown.get_untracked() { shown.set(true) }>
             <summary>{tr(&Phrase::new(key!("results.raw")).count("version", version))}</summary>
             <div class="downloads">
                 <button type="button" data-testid="download-json" on:click=download_json>{t(key!("results.download_json"))}</button>

@@ -54,6 +54,15 @@ impl Outcome {
         }
     }
 
+    /// The samples a measured outcome kept (none for a run opened from a
+    /// link, which carries only their sketch).
+    pub fn samples(&self) -> Option<&[f64]> {
+        match self {
+            Outcome::Measured { samples_ms, .. } if !samples_ms.is_empty() => Some(samples_ms),
+            _ => None,
+        }
+    }
+
     /// What to say of a cell that was not measured (`None` if it was).
     pub fn phrase(&self) -> Option<Phrase> {
         match self {
@@ -120,5 +129,26 @@ pub mod reason {
         } else {
             Phrase::new(key!("data")).data("text", reason)
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Outcome;
+
+    #[test]
+    fn samples_are_the_kept_ones() {
+        let measured = Outcome::measured(vec![1.0, 2.0]).unwrap();
+        assert_eq!(measured.samples(), Some(&[1.0, 2.0][..]));
+        let sketched = match measured {
+            Outcome::Measured { summary, .. } => Outcome::Measured {
+                summary,
+                samples_ms: Vec::new(),
+            },
+            other => other,
+        };
+        assert_eq!(sketched.samples(), None);
+        let never = Outcome::TimeoutNeverFired { waited_ms: 5.0 };
+        assert_eq!(never.samples(), None);
     }
 }

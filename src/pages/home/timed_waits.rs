@@ -14,7 +14,6 @@ use leptos::prelude::*;
 use waitlab_core::experiment::Experiment;
 use waitlab_core::findings;
 use waitlab_core::key;
-use waitlab_core::outcome::Outcome;
 use waitlab_core::schema::{Report, TimedWaits};
 use waitlab_core::text::{Arg, Phrase};
 use waitlab_core::timed::{CellKey, Mechanism, TimedWaitsConfig};
@@ -59,7 +58,7 @@ pub fn TimedWaitsSection() -> impl IntoView {
 fn with_samples(tw: &TimedWaits) -> Vec<CellKey> {
     tw.cells
         .iter()
-        .filter(|c| matches!(&c.outcome, Outcome::Measured { samples_ms, .. } if !samples_ms.is_empty()))
+        .filter(|c| c.outcome.samples().is_some())
         .map(|c| c.key)
         .collect()
 }
