@@ -2743,27 +2743,13 @@ fn cases() -> Vec<Case> {
 /// The tests that measure nothing run first, three at a time (sharing the
 /// pooled browser sessions); the ones that measure run after them, one at
 /// a time, in fresh sessions. `--test-threads` sets both.
-/// `WAITLAB_E2E_GROUP=untimed` (or `timed`) runs one group alone:
-/// `cargo xtask test` runs the untimed group beside its other checks and
-/// the timed group alone at the end.
 fn main() -> ExitCode {
     let args = Arguments::from_args();
-    let group = std::env::var("WAITLAB_E2E_GROUP").ok();
-    let wanted = match group.as_deref() {
-        None => [Timing::Untimed, Timing::Timed].as_slice(),
-        Some("untimed") => &[Timing::Untimed],
-        Some("timed") => &[Timing::Timed],
-        Some(other) => {
-            eprintln!("WAITLAB_E2E_GROUP={other}: expected untimed or timed");
-            return ExitCode::from(2);
-        }
-    };
     let (untimed, timed): (Vec<Case>, Vec<Case>) = cases()
         .into_iter()
         .partition(|c| c.timing == Timing::Untimed);
     let mut failed = false;
-    let groups = [(Timing::Untimed, untimed, 3), (Timing::Timed, timed, 1)];
-    for (_, cases, threads) in groups.into_iter().filter(|(t, ..)| wanted.contains(t)) {
+    for (cases, threads) in [(untimed, 3), (timed, 1)] {
         let args = Arguments {
             test_threads: args.test_threads.or(Some(threads)),
             ..args.clone()

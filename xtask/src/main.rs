@@ -130,53 +130,26 @@ fn dist() -> Result<PathBuf> {
 }
 
 /// The wall time of each phase of a run, printed at its end (also when a
-/// phase fails, so a slow or failing step is easy to find). A phase that
-/// ran beside others is marked, and the total is the run's wall time.
-struct Phases {
-    started: Instant,
-    rows: Vec<(&'static str, f64, bool)>,
-}
-
-impl Default for Phases {
-    fn default() -> Self {
-        Phases {
-            started: Instant::now(),
-            rows: Vec::new(),
-        }
-    }
-}
-
-/// Marks the phases that ran beside the end-to-end tests that measure
-/// nothing.
-const BESIDE: &str = "||";
+/// phase fails, so a slow or failing step is easy to find).
+#[derive(Default)]
+struct Phases(Vec<(&'static str, f64)>);
 
 impl Phases {
     /// Runs one phase and records how long it took.
     fn run(&mut self, name: &'static str, f: impl FnOnce() -> Result) -> Result {
-        self.run_beside(name, false, f)
-    }
-
-    fn run_beside(
-        &mut self,
-        name: &'static str,
-        beside: bool,
-        f: impl FnOnce() -> Result,
-    ) -> Result {
         let started = Instant::now();
         let result = f();
-        self.rows
-            .push((name, started.elapsed().as_secs_f64(), beside));
+        self.0.push((name, started.elapsed().as_secs_f64()));
         result
     }
 
     fn print(&self) {
-        eprintln!("xtask: phases (wall time; {BESIDE} ran beside the untimed end-to-end tests)");
-        for (name, secs, beside) in &self.rows {
-            let mark = if *beside { BESIDE } else { "" };
-            eprintln!("  {mark:<2} {name:<44} {secs:>7.1} s");
+        eprintln!("xtask: phases");
+        for (name, secs) in &self.0 {
+            eprintln!("  {name:<44} {secs:>7.1} s");
         }
-        let total = self.started.elapsed().as_secs_f64();
-        eprintln!("     {:<44} {total:>7.1} s", "total (wall)");
+        let total: f64 = self.0.iter().map(|(_, s)| s).sum();
+        eprintln!("  {:<44} {total:>7.1} s", "total");
     }
 }
 
@@ -189,19 +162,48 @@ fn test() -> Result {
     Ok(())
 }
 
-/// Every check and test. The end-to-end tests that measure nothing wait on
-/// the browsers more than they compute, so they run beside the checks
-/// that compile (which run at a lower priority, so the pages get the CPU
-/// first); the browser-layer tests and the end-to-end tests that measure
-/// run after them, alone.
 fn test_phases(phases: &mut Phases) -> Result {
     phases.run("fmt --check", || {
         run(cargo().args(["fmt", "--all", "--", "--check"]))
     })?;
-    let mut suite = PathBuf::new();
-    phases.run("end-to-end suite build", || {
-        suite = e2e_suite(false)?;
-        Ok(())
+    // The app and the browser glue are wasm-only: they are checked for
+    // wasm32 alone, so the Leptos tree is compiled twice in all (checked
+    // for wasm32 here, built for release by trunk) and never for the host.
+    phases.run("clippy (host: core, native, e2e, xtask)", || {
+        run(cargo()
+            .args(["clippy", "--workspace"])
+            .args(WASM_ONLY.iter().flat_map(|p| ["--exclude", p]))
+            .args(["--all-targets", "--", "-D", "warnings"]))
+    })?;
+    phases.run("clippy (wasm32: app, browser glue, core)", || {
+        tools::ensure_wasm_target()?;
+        run(cargo()
+            .arg("clippy")
+            .args(WASM_ONLY.iter().flat_map(|p| ["--package", p]))
+            .args(["--package", "waitlab-core"])
+            .args(["--target", "wasm32-unknown-unknown", "--all-targets"])
+            .args(["--", "-D", "warnings"]))
+    })?;
+    phases.run("docs", || {
+        run(cargo()
+            .args(["doc", "--workspace", "--no-deps"])
+            .args(WASM_ONLY.iter().flat_map(|p| ["--exclude", p]))
+            .env("RUSTDOCFLAGS", "-D warnings"))?;
+        run(cargo()
+            .args(["doc", "--no-deps", "--target", "wasm32-unknown-unknown"])
+            .args(WASM_ONLY.iter().flat_map(|p| ["--package", p]))
+            .env("RUSTDOCFLAGS", "-D warnings"))
+    })?;
+    // Core unit and golden tests, the native probe's CLI and bundled-set
+    // tests, and the tidy checks (the browser glue's tests need a browser
+    // and the end-to-end tests the built dist: they run below).
+    phases.run("unit, golden, native CLI and tidy tests", || {
+        run(cargo()
+            .args(["test", "--workspace"])
+            .args(WASM_ONLY.iter().flat_map(|p| ["--exclude", p]))
+            .args(["--exclude", "waitlab-e2e"]))?;
+        // The end-to-end crate's own unit tests (its server and client).
+        run(cargo().args(["test", "--package", "waitlab-e2e", "--lib"]))
     })?;
     let mut dist_path = PathBuf::new();
     phases.run("release build (trunk)", || {
@@ -214,23 +216,7 @@ fn test_phases(phases: &mut Phases) -> Result {
         Ok(())
     })?;
     let browsers = browsers.expect("set by its phase");
-    let untimed = Background::start(
-        "end to end, untimed (Chromium, Firefox, WebKit)",
-        e2e(
-            &suite,
-            &dist_path,
-            &browsers,
-            Some("untimed"),
-            &[] as &[&str],
-        ),
-    )?;
-    if let Err(failed) = checks(phases) {
-        untimed.stop(phases);
-        return Err(failed);
-    }
-    untimed.join(phases)?;
-    // Browser-layer tests under wasm-bindgen-test-runner, in both browsers
-    // (built beside the untimed tests above).
+    // Browser-layer tests under wasm-bindgen-test-runner, in both browsers.
     for (phase, var, driver) in [
         (
             "wasm-bindgen tests, Chromium",
@@ -243,176 +229,30 @@ fn test_phases(phases: &mut Phases) -> Result {
             &browsers.geckodriver,
         ),
     ] {
-        phases.run(phase, || run(browser_tests(&mut cargo()).env(var, driver)))?;
+        phases.run(phase, || {
+            let mut cmd = cargo();
+            cmd.args([
+                "test",
+                "--package",
+                "waitlab-browser",
+                "--target",
+                "wasm32-unknown-unknown",
+                "--test",
+                "browser",
+                "--test",
+                "in_worker",
+            ])
+            .env("PATH", tools::path_with_tools())
+            .env(var, driver);
+            run(&mut cmd)
+        })?;
     }
-    // End to end, the tests that measure: alone on the machine.
-    phases.run("end to end, timed (Chromium, Firefox, WebKit)", || {
-        run(&mut e2e(
-            &suite,
-            &dist_path,
-            &browsers,
-            Some("timed"),
-            &[] as &[&str],
-        ))
+    // End to end: the built dist in real browsers, with and without
+    // isolation. The suite's own harness runs the tests that measure
+    // nothing three at a time, then the ones that measure alone.
+    phases.run("end to end (Chromium, Firefox, WebKit)", || {
+        run(&mut e2e(&dist_path, &browsers, false, &[] as &[&str]))
     })
-}
-
-/// The checks that compile (clippy, docs, the host tests, the build of the
-/// browser-layer tests), at a lower priority: they run beside the untimed
-/// end-to-end tests.
-fn checks(phases: &mut Phases) -> Result {
-    // The app and the browser glue are wasm-only: they are checked for
-    // wasm32 alone, so the Leptos tree is compiled twice in all (checked
-    // for wasm32 here, built for release by trunk) and never for the host.
-    phases.run_beside("clippy (host: core, native, e2e, xtask)", true, || {
-        run(&mut niced(
-            cargo()
-                .args(["clippy", "--workspace"])
-                .args(WASM_ONLY.iter().flat_map(|p| ["--exclude", p]))
-                .args(["--all-targets", "--", "-D", "warnings"]),
-        ))
-    })?;
-    phases.run_beside("clippy (wasm32: app, browser glue, core)", true, || {
-        tools::ensure_wasm_target()?;
-        run(&mut niced(
-            cargo()
-                .arg("clippy")
-                .args(WASM_ONLY.iter().flat_map(|p| ["--package", p]))
-                .args(["--package", "waitlab-core"])
-                .args(["--target", "wasm32-unknown-unknown", "--all-targets"])
-                .args(["--", "-D", "warnings"]),
-        ))
-    })?;
-    phases.run_beside("docs", true, || {
-        run(&mut niced(
-            cargo()
-                .args(["doc", "--workspace", "--no-deps"])
-                .args(WASM_ONLY.iter().flat_map(|p| ["--exclude", p]))
-                .env("RUSTDOCFLAGS", "-D warnings"),
-        ))?;
-        run(&mut niced(
-            cargo()
-                .args(["doc", "--no-deps", "--target", "wasm32-unknown-unknown"])
-                .args(WASM_ONLY.iter().flat_map(|p| ["--package", p]))
-                .env("RUSTDOCFLAGS", "-D warnings"),
-        ))
-    })?;
-    // Core unit and golden tests, the native probe's CLI and bundled-set
-    // tests, and the tidy checks (the browser glue's tests need a browser
-    // and the end-to-end tests the built dist: they run after).
-    phases.run_beside("unit, golden, native CLI and tidy tests", true, || {
-        run(&mut niced(
-            cargo()
-                .args(["test", "--workspace"])
-                .args(WASM_ONLY.iter().flat_map(|p| ["--exclude", p]))
-                .args(["--exclude", "waitlab-e2e"]),
-        ))?;
-        // The end-to-end crate's own unit tests (its server and client).
-        run(&mut niced(cargo().args([
-            "test",
-            "--package",
-            "waitlab-e2e",
-            "--lib",
-        ])))
-    })?;
-    phases.run_beside("wasm-bindgen tests, build", true, || {
-        run(&mut niced(browser_tests(&mut cargo()).arg("--no-run")))
-    })
-}
-
-/// The browser glue's wasm-bindgen tests (in the browser its driver's
-/// variable names).
-fn browser_tests(cmd: &mut Command) -> &mut Command {
-    cmd.args([
-        "test",
-        "--package",
-        "waitlab-browser",
-        "--target",
-        "wasm32-unknown-unknown",
-        "--test",
-        "browser",
-        "--test",
-        "in_worker",
-    ])
-    .env("PATH", tools::path_with_tools())
-}
-
-/// The same command at a lower CPU priority (`nice`), so the pages of the
-/// tests beside it get the CPU first.
-fn niced(cmd: &Command) -> Command {
-    let mut niced = Command::new("nice");
-    niced
-        .args(["-n", "10"])
-        .arg(cmd.get_program())
-        .args(cmd.get_args());
-    for (key, value) in cmd.get_envs() {
-        match value {
-            Some(value) => niced.env(key, value),
-            None => niced.env_remove(key),
-        };
-    }
-    niced
-}
-
-/// A phase that runs in the background while others run in the
-/// foreground: its output goes to a log, printed when it is joined.
-struct Background {
-    name: &'static str,
-    child: std::process::Child,
-    log: PathBuf,
-    started: Instant,
-}
-
-impl Background {
-    fn start(name: &'static str, mut cmd: Command) -> Result<Background> {
-        let log = root().join("target/xtask-background.log");
-        let file = std::fs::File::create(&log).map_err(|e| format!("{}: {e}", log.display()))?;
-        let err = file.try_clone().map_err(|e| e.to_string())?;
-        let shown = format!("{cmd:?}").replace('"', "");
-        eprintln!("xtask: $ {shown} > {} (in the background)", log.display());
-        // Its own process group, so that stopping it stops the browsers
-        // and drivers it started.
-        use std::os::unix::process::CommandExt;
-        let child = cmd
-            .current_dir(root())
-            .stdout(file)
-            .stderr(err)
-            .process_group(0)
-            .spawn()
-            .map_err(|e| format!("could not start {shown}: {e}"))?;
-        Ok(Background {
-            name,
-            child,
-            log,
-            started: Instant::now(),
-        })
-    }
-
-    /// Waits for it (after the foreground phases), records its phase and
-    /// prints its output.
-    fn join(mut self, phases: &mut Phases) -> Result {
-        let status = self.child.wait().map_err(|e| e.to_string());
-        let secs = self.started.elapsed().as_secs_f64();
-        phases.rows.push((self.name, secs, true));
-        eprintln!("xtask: {} (ran in the background):", self.name);
-        let output = std::fs::read_to_string(&self.log).unwrap_or_default();
-        eprint!("{output}");
-        match status? {
-            status if status.success() => Ok(()),
-            status => Err(format!("{} failed ({status})", self.name)),
-        }
-    }
-
-    /// Stops it (a foreground phase failed) and records that it was.
-    fn stop(mut self, phases: &mut Phases) {
-        let group = format!("-{}", self.child.id());
-        let _ = Command::new("kill").args(["-TERM", "--", &group]).status();
-        let _ = self.child.wait();
-        phases
-            .rows
-            .push((self.name, self.started.elapsed().as_secs_f64(), true));
-        eprintln!("xtask: stopped {}: a phase beside it failed", self.name);
-    }
 }
 
 /// Builds the native probe (release) and runs it with its defaults from
@@ -489,88 +329,45 @@ fn bench() -> Result {
     tools::ensure_brotli()?;
     let languages = weight::contributors()?;
     let over = weight::report(&dist, &languages)?;
-    let suite = e2e_suite(true)?;
-    let browser_benches = run(&mut e2e(
-        &suite,
-        &dist,
-        &browsers,
-        None,
-        &["--ignored", "bench_"],
-    ));
+    let browser_benches = run(&mut e2e(&dist, &browsers, true, &["--ignored", "bench_"]));
     if !over.is_empty() {
         return Err(format!("page weight over budget: {}", over.join("; ")));
     }
     browser_benches
 }
 
-/// Builds the end-to-end suite (`release` for benchmarks) and returns
-/// its executable, which runs without cargo (so it can run beside other
-/// cargo commands).
-fn e2e_suite(release: bool) -> Result<PathBuf> {
-    let mut cmd = cargo();
-    cmd.args([
-        "test",
-        "--package",
-        "waitlab-e2e",
-        "--test",
-        "e2e",
-        "--no-run",
-    ])
-    .arg("--message-format=json-render-diagnostics");
-    if release {
-        cmd.arg("--release");
-    }
-    eprintln!("xtask: $ {}", format!("{cmd:?}").replace('"', ""));
-    let output = cmd
-        .current_dir(root())
-        .stderr(std::process::Stdio::inherit())
-        .output()
-        .map_err(|e| format!("could not start cargo: {e}"))?;
-    if !output.status.success() {
-        return Err(format!(
-            "building the end-to-end suite failed ({})",
-            output.status
-        ));
-    }
-    String::from_utf8_lossy(&output.stdout)
-        .lines()
-        .filter_map(|line| serde_json::from_str::<serde_json::Value>(line).ok())
-        .find(|message| message["target"]["name"] == "e2e")
-        .and_then(|message| message["executable"].as_str().map(PathBuf::from))
-        .ok_or_else(|| "cargo named no end-to-end executable".into())
-}
-
-/// The end-to-end suite (`suite`, from [`e2e_suite`]) against `dist`:
-/// one `group` of it (`untimed` or `timed`; both if `None`), with libtest's
-/// `extra` arguments (a filter, `--skip`, `--ignored`). With WebKit it runs
-/// under `xvfb-run`, since WebKitGTK needs a display; without, it says why
-/// in one line and the WebKit tests say they did not run.
+/// The end-to-end suite against `dist`, with libtest's `extra` arguments
+/// (a filter, `--skip`, `--ignored`); `release` for benchmarks. With WebKit it
+/// runs under `xvfb-run`, since WebKitGTK needs a display; without, it
+/// says why in one line and the WebKit tests say they did not run.
 fn e2e(
-    suite: &Path,
     dist: &Path,
     browsers: &tools::Browsers,
-    group: Option<&str>,
+    release: bool,
     extra: &[impl AsRef<std::ffi::OsStr>],
 ) -> Command {
     let mut cmd = match &browsers.webkit {
         Ok(_) => {
             let mut xvfb = Command::new("xvfb-run");
-            xvfb.args(["-a", "-s", "-screen 0 1280x1800x24"]).arg(suite);
+            xvfb.args(["-a", "-s", "-screen 0 1280x1800x24"])
+                .arg(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
             xvfb
         }
         Err(why) => {
             eprintln!("xtask: WebKit: not tested here: {why}");
-            Command::new(suite)
+            cargo()
         }
     };
-    cmd.args(extra)
+    cmd.args(["test", "--package", "waitlab-e2e", "--test", "e2e"]);
+    if release {
+        cmd.arg("--release");
+    }
+    cmd.arg("--")
+        .args(extra)
         .env("WAITLAB_DIST", dist)
         .env("CHROMEDRIVER", &browsers.chromedriver)
         .env("GECKODRIVER", &browsers.geckodriver)
         .env("WAITLAB_AXE", &browsers.axe);
-    if let Some(group) = group {
-        cmd.env("WAITLAB_E2E_GROUP", group);
-    }
     if let Ok(webkit) = &browsers.webkit {
         cmd.env("WEBKITDRIVER", &webkit.driver)
             .env("WAITLAB_MINIBROWSER", &webkit.minibrowser);
