@@ -71,8 +71,10 @@ fn CopyField(
 }
 
 /// The payload of `report` once the browser has compressed it: `None`
-/// until then. Compression waits while an experiment runs: its promise
-/// would land on the main thread inside a measured wait.
+/// until then. Compression waits while an experiment runs (its promise
+/// would land on the main thread inside a measured wait), and starts once
+/// the page has drawn the report, so a long series shows first and its
+/// link a moment later.
 fn payload_of(report: Signal<Option<Report>>) -> RwSignal<Option<Result<String, String>>> {
     let payload = RwSignal::new(None);
     let waiting = RwSignal::new(None::<Report>);
@@ -92,6 +94,7 @@ fn payload_of(report: Signal<Option<Report>>) -> RwSignal<Option<Result<String, 
         if let Some(r) = waiting.try_update_untracked(Option::take).flatten() {
             experiments.links_in_flight.update(|n| *n += 1);
             spawn_local(async move {
+                waitlab_browser::wait::let_page_render().await;
                 let encoded = links::encode(&r).await;
                 experiments.links_in_flight.update(|n| *n -= 1);
                 if newest.get_value() == this {

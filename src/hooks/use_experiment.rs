@@ -188,6 +188,21 @@ async fn settled(count: RwSignal<u32>, owner: Option<Owner>) {
     effect.stop();
 }
 
+/// Shows a finished run with `show` and measures how long the page takes
+/// to draw it: from the report to the page laid out with it (the reactive
+/// updates run before the next task), as `performance.measure`
+/// "waitlab-render", which `cargo xtask bench` reads. It runs after the
+/// run, never inside a measured wait.
+fn drawn(show: impl FnOnce()) {
+    waitlab_browser::clock::mark("waitlab-report");
+    show();
+    spawn_local(async {
+        waitlab_browser::wait::fresh_task().await;
+        waitlab_browser::page::force_layout();
+        waitlab_browser::clock::measure_since("waitlab-render", "waitlab-report");
+    });
+}
+
 impl State {
     fn new(links: RwSignal<u32>) -> Self {
         let state = State {
@@ -264,7 +279,7 @@ impl State {
                     } else if r.env.hidden_during_run {
                         self.notice.set(Some(Notice::note(key!("run.hidden"))));
                     }
-                    self.report.set(Some(r));
+                    drawn(move || self.report.set(Some(r)));
                 }
                 Err(text) => self.notice.set(Some(Notice { text, failed: true })),
             }

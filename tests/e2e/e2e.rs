@@ -108,6 +108,9 @@ const REVIEW_SHOTS: &[&str] = &[
     "shell-en",
     "shell-de",
     "dark-results",
+    "mechanisms-open",
+    "mechanism-picker-results",
+    "bench-100k",
 ];
 
 /// Saves a screenshot of `state` if it is one a reviewer looks at.
@@ -1325,6 +1328,120 @@ fn bench_first_load_chromium() {
     assert!(
         ready <= 200.0,
         "Run usable after {ready:.0} ms, over 200 ms"
+    );
+}
+
+/// Opens experiment 1's mechanisms and leaves only `keep` ticked.
+fn pick_mechanisms(s: &mut Session, keep: &[Mechanism]) {
+    let details = Value::from(in_tw("mechanisms"));
+    if s.eval(&format!("return document.querySelector({details}).open;")) != Value::Bool(true) {
+        s.click(&format!("{} summary", in_tw("mechanisms")));
+    }
+    for m in Mechanism::BROWSER {
+        let checked = s.eval(&format!(
+            "return document.querySelector({}).checked;",
+            Value::from(in_tw(&format!("mechanism-{}", m.id())))
+        ));
+        if checked.as_bool() != Some(keep.contains(&m)) {
+            s.click(&in_tw(&format!("mechanism-{}", m.id())));
+        }
+    }
+}
+
+/// Experiment 1 measures only the mechanisms the reader picks: with none
+/// ticked the form says why and Run is off; two picked give exactly their
+/// cells, and the report's configuration names them.
+fn mechanism_picker(browser: Browser) {
+    let mut s = Session::lease(browser);
+    s.open(&isolated_server().origin);
+    pick_mechanisms(&mut s, &[]);
+    s.wait_for_element(&in_tw("config-error"), 5);
+    assert_eq!(
+        s.text(&in_tw("config-error")).as_deref(),
+        Some("pick at least one mechanism")
+    );
+    let run_off = s.eval(&format!(
+        "return document.querySelector({}).disabled;",
+        Value::from(in_tw("run"))
+    ));
+    assert_eq!(run_off, Value::Bool(true));
+    let picked = [Mechanism::MessageChannel, Mechanism::WorkerAtomicsWait];
+    pick_mechanisms(&mut s, &picked);
+    assert_eq!(
+        s.text("[data-testid=timed-waits] [data-testid=mechanisms] summary")
+            .as_deref(),
+        Some("Mechanisms: 2 of 11")
+    );
+    s.eval(
+        "document.querySelector('[data-testid=timed-waits] form').scrollIntoView(); return null;",
+    );
+    review_shot(&mut s, "mechanisms-open");
+    let report = run_experiment(&mut s, "1", "20", "mechanism-picker");
+    let tw = report.timed_waits.expect("experiment 1's results");
+    assert_eq!(tw.config.mechanisms, picked);
+    let cells: Vec<String> = tw.cells.iter().map(|c| c.key.id()).collect();
+    assert_eq!(cells, ["message_channel", "worker_atomics_wait-1"]);
+    assert_no_page_errors(&mut s);
+}
+
+/// How long the page took to draw its last finished run: its own
+/// `performance.measure` from the report to the page laid out with it.
+fn last_render_ms(s: &mut Session) -> f64 {
+    s.eval("return performance.getEntriesByName('waitlab-render').at(-1).duration;")
+        .as_f64()
+        .expect("the page measured its drawing")
+}
+
+/// A series of 100,000 samples (setTimeout(0) from a fresh task, picked
+/// alone in experiment 1) drawn by the page: from the report to the page
+/// laid out with it, the median of five runs, gated at 50 ms (a longer
+/// task would be a long task, and the page would stutter), beside a
+/// default-size cell of 200. Printed by `cargo xtask bench`.
+fn bench_render_100k_chromium() {
+    let mut s = Session::lease(Browser::Chromium);
+    s.open(&isolated_server().origin);
+    pick_mechanisms(&mut s, &[Mechanism::TimeoutFreshTask]);
+    s.type_into(&in_tw("durations"), "0");
+    let mut drawn = Vec::new();
+    for samples in ["200", "100000"] {
+        s.type_into(&in_tw("samples"), samples);
+        let mut renders = Vec::new();
+        let started = std::time::Instant::now();
+        for _ in 0..5 {
+            s.eval("performance.clearMeasures('waitlab-render'); return null;");
+            s.click(&in_tw("run"));
+            s.wait_for(
+                "performance.getEntriesByName('waitlab-render').length > 0",
+                600,
+            );
+            renders.push(last_render_ms(&mut s));
+        }
+        renders.sort_by(f64::total_cmp);
+        drawn.push((samples, renders, started.elapsed().as_secs_f64() / 5.0));
+    }
+    s.eval(&format!(
+        "document.querySelector({}).scrollIntoView(); return null;",
+        Value::from(in_tw("results"))
+    ));
+    review_shot(&mut s, "bench-100k");
+    let report = Report::from_json(&report_json(&mut s, &in_tw("report-json")))
+        .expect("the exported report parses");
+    let cells = report.timed_waits.expect("experiment 1's results").cells;
+    assert_eq!(cells.len(), 1);
+    assert_eq!(cells[0].outcome.samples().map(<[f64]>::len), Some(100_000));
+    println!(
+        "== a long series drawn, headless Chromium (experiment 1, setTimeout(0) from a fresh task, median of 5) =="
+    );
+    for (samples, renders, run_s) in &drawn {
+        println!(
+            "  {samples:>6} samples: drawn in {:>5.1} ms (budget 50 ms for 100000; runs {renders:.1?}), a run {run_s:.1} s",
+            renders[2]
+        );
+    }
+    let render = drawn[1].1[2];
+    assert!(
+        render <= 50.0,
+        "100,000 samples drawn in {render:.1} ms, over 50 ms"
     );
 }
 
@@ -2678,7 +2795,7 @@ fn cases() -> Vec<Case> {
     let mut cases = Vec::new();
     // One scenario a row, in the browsers it runs in.
     #[rustfmt::skip]
-    let table: [Row; 29] = [
+    let table: [Row; 30] = [
         ("isolated", ALL, Timed, isolated as fn(Browser)),
         ("isolated_without_new_features", BLINK_GECKO, Timed, isolated_without_new_features),
         ("cancel", ALL, Timed, cancel),
@@ -2708,6 +2825,7 @@ fn cases() -> Vec<Case> {
         ("shell_before_the_wasm", BLINK_GECKO, Untimed, shell_before_the_wasm),
         ("accessibility", BLINK_GECKO, Untimed, accessibility),
         ("reduced_motion", BLINK_GECKO, Untimed, reduced_motion),
+        ("mechanism_picker", BLINK_GECKO, Untimed, mechanism_picker),
     ];
     for (name, browsers, timing, scenario) in table {
         cases.extend(Case::each(name, browsers, timing, scenario));
@@ -2736,6 +2854,10 @@ fn cases() -> Vec<Case> {
     cases.push(Case::bench(
         "bench_event_wake_chromium",
         bench_event_wake_chromium,
+    ));
+    cases.push(Case::bench(
+        "bench_render_100k_chromium",
+        bench_render_100k_chromium,
     ));
     cases
 }

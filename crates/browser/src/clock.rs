@@ -33,6 +33,15 @@ pub fn mark(name: &str) {
     });
 }
 
+/// Leaves a `performance.measure` named `name` from the last mark named
+/// `start` to now (the page measures how long a finished run takes to
+/// draw, for the render benchmark).
+pub fn measure_since(name: &str, start: &str) {
+    with_performance(|p| {
+        let _ = p.measure_with_start_mark(name, start);
+    });
+}
+
 /// This global's time origin, ms since the Unix epoch. `time_origin() +
 /// now()` puts readings of different threads into one time base.
 pub fn time_origin() -> f64 {

@@ -74,6 +74,17 @@ impl Drop for EventListener {
     }
 }
 
+/// Lays the page out now (reading a layout property forces style and
+/// layout), so a measurement that ends here includes them.
+pub fn force_layout() {
+    if let Some(body) = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.body())
+    {
+        let _ = body.offset_height();
+    }
+}
+
 /// Removes the element with id `id`, if there is one.
 pub fn remove_element(id: &str) {
     if let Some(el) = web_sys::window()

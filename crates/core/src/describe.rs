@@ -237,15 +237,17 @@ fn mvalue(x: &[f64], step: Option<f64>) -> f64 {
         // One distinct value: one bin, a rise and a fall.
         return 2.0;
     }
+    // The histogram of the narrowest bins is counted once; each doubling
+    // of the width merges neighbouring bins. That is exact: a width doubled
+    // is exact in floating point, so a sample's bin at width 2w is its bin
+    // at width w halved (and so are the last bin and the clamp to it).
+    let mut counts = vec![0u32; (range / width) as usize + 1];
+    for &v in x {
+        let i = (((v - lo) / width) as usize).min(counts.len() - 1);
+        counts[i] += 1;
+    }
     let mut best: f64 = 0.0;
-    let mut counts = Vec::new();
     loop {
-        counts.clear();
-        counts.resize((range / width) as usize + 1, 0u32);
-        for &v in x {
-            let i = (((v - lo) / width) as usize).min(counts.len() - 1);
-            counts[i] += 1;
-        }
         let tallest = counts.iter().copied().max().unwrap_or(1);
         let mut previous = 0;
         let mut moves: u64 = 0;
@@ -258,6 +260,7 @@ fn mvalue(x: &[f64], step: Option<f64>) -> f64 {
             return best;
         }
         width *= 2.0;
+        counts = counts.chunks(2).map(|pair| pair.iter().sum()).collect();
     }
 }
 

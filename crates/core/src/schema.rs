@@ -16,7 +16,7 @@ use crate::outcome::Outcome;
 use crate::starvation::{MainStarvation, PoolStarvation};
 use crate::stats::Summary;
 use crate::text::{Arg, Phrase};
-use crate::timed::{CellKey, TimedWaitsConfig};
+use crate::timed::{CellKey, Mechanism, TimedWaitsConfig};
 use crate::wake::WakeLatency;
 use serde::{Deserialize, Serialize};
 
@@ -326,7 +326,13 @@ impl Report {
                 supported: SCHEMA_VERSION,
             });
         }
-        Ok(serde_json::from_str(s)?)
+        let mut report: Report = serde_json::from_str(s)?;
+        // What a run measured is what its cells name (files written before
+        // runs could pick their mechanisms do not say).
+        if let Some(tw) = &mut report.timed_waits {
+            tw.config.mechanisms = Mechanism::named_by(tw.cells.iter().map(|c| c.key));
+        }
+        Ok(report)
     }
 }
 

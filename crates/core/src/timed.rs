@@ -86,6 +86,23 @@ impl Mechanism {
         Mechanism::WorkerWaitAsync,
     ];
 
+    /// The mechanisms `keys` name, each once, in the order they first come
+    /// (what a run measured, read from its cells).
+    pub fn named_by(keys: impl IntoIterator<Item = CellKey>) -> Vec<Mechanism> {
+        let mut named = Vec::new();
+        for key in keys {
+            if !named.contains(&key.mechanism) {
+                named.push(key.mechanism);
+            }
+        }
+        named
+    }
+
+    /// [`Mechanism::BROWSER`], as a list (a configuration's default).
+    pub fn every_browser() -> Vec<Mechanism> {
+        Mechanism::BROWSER.to_vec()
+    }
+
     /// What the page has measured since share links began to be made, in
     /// the order links code them after those of [`Mechanism::browser_v1`].
     pub const ADDED_SINCE_V1: [Mechanism; 1] = [Mechanism::WorkerTimeoutFreshTask];
@@ -279,6 +296,17 @@ pub enum ConfigError {
         /// Given.
         got: u32,
     },
+    /// No mechanism picked.
+    #[error("pick at least one mechanism")]
+    NoMechanisms,
+    /// More samples in all than one run may take.
+    #[error("at most {max} samples in one run (got {got}: cells × samples per cell)")]
+    TooManySamples {
+        /// Allowed maximum.
+        max: u32,
+        /// Given.
+        got: u64,
+    },
     /// The run would take longer than the limit.
     #[error(
         "this run would take about {minutes} minutes; keep it under {limit} (fewer samples or shorter durations)"
@@ -312,6 +340,12 @@ impl ConfigError {
                     .count("max", *max)
                     .count("got", *got)
             }
+            ConfigError::NoMechanisms => Phrase::new(key!("error.timed.no_mechanisms")),
+            ConfigError::TooManySamples { max, got } => {
+                Phrase::new(key!("error.timed.too_many_samples"))
+                    .count("max", *max)
+                    .count("got", *got)
+            }
             ConfigError::TooLong { minutes, limit } => Phrase::new(key!("error.timed.too_long"))
                 .count("minutes", *minutes)
                 .count("limit", *limit),
@@ -330,6 +364,13 @@ pub struct TimedWaitsConfig {
     pub chain_depth: u32,
     /// How many chains are run (each level's statistics come from these).
     pub chain_runs: u32,
+    /// The mechanisms a run measures, in display order: every one of the
+    /// page's ([`Mechanism::BROWSER`]) unless the reader picked some; the
+    /// native probe's ([`Mechanism::NATIVE`]). A report does not write
+    /// them: its cells say what was measured, and a report read back (from
+    /// JSON or a link) takes them from its cells.
+    #[serde(skip, default = "Mechanism::every_browser")]
+    pub mechanisms: Vec<Mechanism>,
 }
 
 impl Default for TimedWaitsConfig {
@@ -339,6 +380,7 @@ impl Default for TimedWaitsConfig {
             samples: 200,
             chain_depth: 12,
             chain_runs: 20,
+            mechanisms: Mechanism::every_browser(),
         }
     }
 }
@@ -348,14 +390,23 @@ impl TimedWaitsConfig {
     pub const MAX_DURATION_MS: u32 = 1000;
     /// Most durations in one run.
     pub const MAX_DURATIONS: usize = 8;
-    /// Largest accepted sample count.
-    pub const MAX_SAMPLES: u32 = 5000;
+    /// Largest accepted sample count per cell: a series this long (of a
+    /// fast mechanism, picked alone) still draws at once.
+    pub const MAX_SAMPLES: u32 = 100_000;
+    /// Most samples one run takes in all (cells × samples per cell), so
+    /// that a result link of any run stays within what a link may expand
+    /// to ([`crate::link::MAX_TOTAL_SAMPLES`]) beside the other experiments.
+    pub const MAX_RUN_SAMPLES: u32 = 200_000;
     /// Longest accepted estimated run time, minutes.
     pub const MAX_MINUTES: u32 = 5;
 
     /// Parses a comma- or space-separated duration list and a sample count,
-    /// and checks every limit.
-    pub fn parse(durations: &str, samples: &str) -> Result<Self, ConfigError> {
+    /// with the `mechanisms` picked (in any order), and checks every limit.
+    pub fn parse(
+        durations: &str,
+        samples: &str,
+        mechanisms: &[Mechanism],
+    ) -> Result<Self, ConfigError> {
         let mut durations_ms = durations
             .split(|c: char| c == ',' || c.is_whitespace())
             .filter(|s| !s.is_empty())
@@ -373,6 +424,10 @@ impl TimedWaitsConfig {
         let config = Self {
             durations_ms,
             samples,
+            mechanisms: Mechanism::BROWSER
+                .into_iter()
+                .filter(|m| mechanisms.contains(m))
+                .collect(),
             ..Self::default()
         };
         config.validate()?;
@@ -381,6 +436,9 @@ impl TimedWaitsConfig {
 
     /// Checks every limit.
     pub fn validate(&self) -> Result<(), ConfigError> {
+        if self.mechanisms.is_empty() {
+            return Err(ConfigError::NoMechanisms);
+        }
         if self.durations_ms.is_empty() {
             return Err(ConfigError::NoDurations);
         }
@@ -406,6 +464,13 @@ impl TimedWaitsConfig {
                 got: self.samples,
             });
         }
+        let total = self.cells().len() as u64 * u64::from(self.samples);
+        if total > u64::from(Self::MAX_RUN_SAMPLES) {
+            return Err(ConfigError::TooManySamples {
+                max: Self::MAX_RUN_SAMPLES,
+                got: total,
+            });
+        }
         let minutes = (self.estimated_ms() / 60_000.0).ceil() as u32;
         if minutes > Self::MAX_MINUTES {
             return Err(ConfigError::TooLong {
@@ -418,6 +483,12 @@ impl TimedWaitsConfig {
 
     /// Every cell the run measures, in display order.
     pub fn cells(&self) -> Vec<CellKey> {
+        self.cells_of(&self.mechanisms)
+    }
+
+    /// The cells of a run of every mechanism of the page (share links of
+    /// such runs imply these keys).
+    pub fn cells_of_every_browser(&self) -> Vec<CellKey> {
         self.cells_of(&Mechanism::BROWSER)
     }
 
@@ -519,11 +590,14 @@ mod tests {
 
     #[test]
     fn parse_checks_limits() {
-        let ok = TimedWaitsConfig::parse("15, 1 1,0", " 50 ").unwrap();
+        let ok = TimedWaitsConfig::parse("15, 1 1,0", " 50 ", &Mechanism::BROWSER).unwrap();
         assert_eq!(ok.durations_ms, vec![0, 1, 15]);
         assert_eq!(ok.samples, 50);
         let check = |d: &str, s: &str, want: ConfigError| {
-            assert_eq!(TimedWaitsConfig::parse(d, s), Err(want));
+            assert_eq!(
+                TimedWaitsConfig::parse(d, s, &Mechanism::BROWSER),
+                Err(want)
+            );
         };
         check("", "10", ConfigError::NoDurations);
         check("1,x", "10", ConfigError::NotANumber("x".into()));
@@ -532,7 +606,10 @@ mod tests {
         check(
             "1",
             "0",
-            ConfigError::SamplesOutOfRange { max: 5000, got: 0 },
+            ConfigError::SamplesOutOfRange {
+                max: 100_000,
+                got: 0,
+            },
         );
         check(
             "2000",
@@ -548,8 +625,66 @@ mod tests {
             ConfigError::TooManyDurations { max: 8, got: 9 },
         );
         assert!(matches!(
-            TimedWaitsConfig::parse("1000", "5000"),
+            TimedWaitsConfig::parse("1000", "5000", &Mechanism::BROWSER),
             Err(ConfigError::TooLong { .. })
         ));
+        assert_eq!(
+            TimedWaitsConfig::parse("1", "10", &[]),
+            Err(ConfigError::NoMechanisms)
+        );
+        // 29 cells of 5,000 samples are within the run's samples (though
+        // not its time); 100,000 fit in a cell of a mechanism picked alone,
+        // but not in each of three.
+        assert!(matches!(
+            TimedWaitsConfig::parse("0, 1, 10, 15", "5000", &Mechanism::BROWSER),
+            Err(ConfigError::TooLong { .. })
+        ));
+        let fast = [Mechanism::ResolvedPromise, Mechanism::MessageChannel];
+        assert_eq!(
+            TimedWaitsConfig::parse("0", "100000", &fast[..1])
+                .unwrap()
+                .cells()
+                .len(),
+            1
+        );
+        assert_eq!(
+            TimedWaitsConfig::parse(
+                "0",
+                "100000",
+                &[fast[0], fast[1], Mechanism::TimeoutFreshTask]
+            ),
+            Err(ConfigError::TooManySamples {
+                max: 200_000,
+                got: 300_000
+            })
+        );
+    }
+
+    #[test]
+    fn picked_mechanisms_keep_display_order_and_their_cells() {
+        let picked = [Mechanism::WorkerAtomicsWait, Mechanism::TimeoutFreshTask];
+        let c = TimedWaitsConfig::parse("1, 10", "20", &picked).unwrap();
+        assert_eq!(
+            c.mechanisms,
+            [Mechanism::TimeoutFreshTask, Mechanism::WorkerAtomicsWait]
+        );
+        let ids: Vec<String> = c.cells().iter().map(CellKey::id).collect();
+        assert_eq!(
+            ids,
+            [
+                "timeout_fresh_task-1",
+                "timeout_fresh_task-10",
+                "worker_atomics_wait-1",
+                "worker_atomics_wait-10"
+            ]
+        );
+        // A report's cells say what was measured; the configuration it
+        // writes does not repeat them.
+        let json = serde_json::to_string(&c).unwrap();
+        assert!(!json.contains("mechanisms"), "{json}");
+        assert_eq!(
+            Mechanism::named_by(c.cells()),
+            [Mechanism::TimeoutFreshTask, Mechanism::WorkerAtomicsWait]
+        );
     }
 }

@@ -62,8 +62,12 @@ pub fn units(config: &TimedWaitsConfig) -> u64 {
 /// Runs experiment 1 with `config`.
 pub fn run(config: &TimedWaitsConfig, tick: &Progress) -> TimedWaits {
     let rt = runtime::multi_thread(crate::env::cores());
+    let config = &TimedWaitsConfig {
+        mechanisms: Mechanism::NATIVE.to_vec(),
+        ..config.clone()
+    };
     let cells = config
-        .cells_of(&Mechanism::NATIVE)
+        .cells()
         .into_iter()
         .map(|key| {
             tick.set_message(crate::words(&key.label()));

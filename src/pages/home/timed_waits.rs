@@ -16,7 +16,7 @@ use waitlab_core::findings;
 use waitlab_core::key;
 use waitlab_core::schema::{Report, TimedWaits};
 use waitlab_core::text::{Arg, Phrase};
-use waitlab_core::timed::{CellKey, Mechanism, TimedWaitsConfig};
+use waitlab_core::timed::{CellKey, Mechanism, Thread, TimedWaitsConfig};
 
 /// Experiment 1: controls, progress and results.
 #[component]
@@ -31,8 +31,11 @@ pub fn TimedWaitsSection() -> impl IntoView {
             .join(", "),
     );
     let samples = RwSignal::new(defaults.samples.to_string());
+    let mechanisms = RwSignal::new(defaults.mechanisms);
     let config = Memo::new(move |_| {
-        TimedWaitsConfig::parse(&durations.get(), &samples.get()).map_err(|e| e.phrase())
+        mechanisms
+            .with(|m| TimedWaitsConfig::parse(&durations.get(), &samples.get(), m))
+            .map_err(|e| e.phrase())
     });
     let experiment = expect_context::<Experiments>().timed;
     view! {
@@ -47,9 +50,58 @@ pub fn TimedWaitsSection() -> impl IntoView {
                 hint=Signal::derive(move || config.get().ok().map(|c| Phrase::new(key!("run.about_seconds")).arg("seconds", Arg::Fixed((c.estimated_ms() / 1000.0).ceil(), 0))))>
                 <Field label=key!("timed.durations") testid="durations" value=durations />
                 <Field label=key!("timed.samples") testid="samples" value=samples numeric=true />
+                <MechanismPicker picked=mechanisms />
             </RunForm>
             <ExperimentOutput experiment=Experiment::TimedWaits report=experiment.report render=|r| r.timed_waits.is_some().then(|| view! { <TimedWaitsResults report=r.clone() /> }.into_any()) />
         </section>
+    }
+}
+
+/// Which mechanisms a run measures: every one unless the reader unticks
+/// some, grouped by the thread that waits (folded away until asked for).
+#[component]
+fn MechanismPicker(
+    /// The mechanisms picked (in any order; the configuration sorts them).
+    picked: RwSignal<Vec<Mechanism>>,
+) -> impl IntoView {
+    let group = |thread: Thread, heading| {
+        let boxes = Mechanism::BROWSER
+            .into_iter()
+            .filter(|m| m.thread() == thread)
+            .map(|m| {
+                view! {
+                    <label>
+                        <input type="checkbox" data-testid=format!("mechanism-{}", m.id())
+                            prop:checked=move || picked.with(|p| p.contains(&m))
+                            on:change=move |e| {
+                                let on = event_target_checked(&e);
+                                picked.update(|p| {
+                                    p.retain(|x| *x != m);
+                                    if on {
+                                        p.push(m);
+                                    }
+                                });
+                            } />
+                        <code>{tr(&m.label())}</code>
+                    </label>
+                }
+            })
+            .collect_view();
+        view! { <fieldset><legend>{t(heading)}</legend>{boxes}</fieldset> }
+    };
+    let summary = move || {
+        tr(&Phrase::new(key!("timed.mechanisms"))
+            .count("picked", picked.with(Vec::len) as u64)
+            .count("all", Mechanism::BROWSER.len() as u64))
+    };
+    view! {
+        <details class="mechanisms" data-testid="mechanisms">
+            <summary>{summary}</summary>
+            <div class="mechanism-groups">
+                {group(Thread::Main, key!("run.main_thread"))}
+                {group(Thread::Worker, key!("run.worker"))}
+            </div>
+        </details>
     }
 }
 

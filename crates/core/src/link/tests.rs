@@ -7,7 +7,7 @@ use super::*;
 use crate::ladder::SpinLadder;
 use crate::outcome::Outcome;
 use crate::stats::Samples;
-use crate::timed::Mechanism;
+use crate::timed::{Mechanism, TimedWaitsConfig};
 
 /// A link as the page makes it: the body, deflated, wrapped.
 fn encode(report: &Report) -> String {
@@ -229,6 +229,40 @@ fn links_made_before_the_worker_fresh_task_timer_still_open() {
         let p50 = cell.outcome.summary().unwrap().p50;
         assert!(close(p50, 1.5 + i as f64), "{}: {p50}", cell.key.id());
     }
+}
+
+/// A run of the mechanisms a reader picked lists its keys, and its
+/// reader takes the mechanisms (and so the configuration's limits) from
+/// them: a single cell of 100,000 samples opens, with every sample.
+#[test]
+fn a_run_of_picked_mechanisms_opens_with_its_cells() {
+    let mut report = browser_timed_waits();
+    let tw = report.timed_waits.as_mut().unwrap();
+    let config = TimedWaitsConfig::parse("0", "100000", &[Mechanism::TimeoutFreshTask]).unwrap();
+    let samples: Vec<f64> = (0..100_000)
+        .map(|i| 0.1 + f64::from(i % 97) * 0.01)
+        .collect();
+    let outcome = Outcome::measured(samples).unwrap();
+    tw.cells = config
+        .cells()
+        .into_iter()
+        .map(|key| crate::schema::Cell {
+            key,
+            outcome: outcome.clone(),
+        })
+        .collect();
+    tw.config = config.clone();
+    let link = encode(&report);
+    assert!(link.len() < 600, "{} characters", link.len());
+    let back = decode(&link).unwrap().timed_waits.unwrap();
+    assert_eq!(back.config, config);
+    assert_eq!(back.cells.len(), 1);
+    assert_eq!(back.cells[0].key, config.cells()[0]);
+    assert_summaries_close(&back.cells[0].outcome, &outcome, "100k");
+    assert_eq!(
+        back.cells[0].outcome.samples().map(<[f64]>::len),
+        Some(100_000)
+    );
 }
 
 /// A tiny deterministic generator for the fuzz inputs.

@@ -1,11 +1,12 @@
 //! Experiment 1's section: the configuration, each cell's sketch (keys
-//! implied by the configuration where the page measured it), and the
-//! nested chain's levels.
+//! implied by the configuration where the page measured every mechanism),
+//! and the nested chain's levels. A run of the mechanisms a reader picked
+//! lists its cells' keys, and its reader takes the mechanisms from them.
 
 use super::wire::{Reader, Writer};
 use super::{LinkError, damaged};
 use crate::schema::{Cell, NestedChain, TimedWaits};
-use crate::timed::{CellKey, TimedWaitsConfig};
+use crate::timed::{CellKey, Mechanism, TimedWaitsConfig};
 
 /// How a timed-waits section names its cells' keys: each cell lists its
 /// own, or they are implied by the configuration: as the page measures now,
@@ -24,10 +25,14 @@ impl Writer {
         self.uvar(u64::from(c.samples));
         self.uvar(u64::from(c.chain_depth));
         self.uvar(u64::from(c.chain_runs));
-        // The page's cells follow `config.cells()`; then the keys are implied
-        // (2; links made before the worker's fresh-task timer say 1 and imply
+        // A run of every mechanism of the page implies its keys (2; links
+        // made before the worker's fresh-task timer say 1 and imply
         // `config.cells_v1()`), else each cell names its key (0).
-        let implied = tw.cells.iter().map(|c| c.key).eq(c.cells());
+        let implied = tw
+            .cells
+            .iter()
+            .map(|c| c.key)
+            .eq(c.cells_of_every_browser());
         self.byte(if implied { KEYS_IMPLIED } else { KEYS_LISTED });
         self.len(tw.cells.len());
         for cell in &tw.cells {
@@ -50,21 +55,20 @@ impl Reader<'_> {
         let durations_ms = (0..n)
             .map(|_| self.upto(u64::from(TimedWaitsConfig::MAX_DURATION_MS)))
             .collect::<Result<Vec<_>, _>>()?;
-        let config = TimedWaitsConfig {
+        let mut config = TimedWaitsConfig {
             durations_ms,
             samples: self.upto(u64::from(TimedWaitsConfig::MAX_SAMPLES))?,
             chain_depth: self.upto(64)?,
             chain_runs: self.upto(1000)?,
+            mechanisms: Vec::new(),
         };
-        config
-            .validate()
-            .map_err(|_| LinkError::Damaged("an invalid configuration"))?;
         let keys = match self.byte()? {
             KEYS_LISTED => None,
-            KEYS_IMPLIED_V1 => Some(config.cells_v1()),
-            KEYS_IMPLIED => Some(config.cells()),
+            KEYS_IMPLIED_V1 => Some(Mechanism::browser_v1()),
+            KEYS_IMPLIED => Some(Mechanism::every_browser()),
             _ => return damaged("a bad flag"),
-        };
+        }
+        .map(|mechanisms| config.cells_of(&mechanisms));
         let implied = keys.is_some();
         let keys = keys.unwrap_or_default();
         let n = self.upto(if implied { keys.len() as u64 } else { 256 })?;
@@ -90,6 +94,10 @@ impl Reader<'_> {
                 })
             })
             .collect::<Result<Vec<_>, LinkError>>()?;
+        config.mechanisms = Mechanism::named_by(cells.iter().map(|c| c.key));
+        config
+            .validate()
+            .map_err(|_| LinkError::Damaged("an invalid configuration"))?;
         let n = self.upto(u64::from(config.chain_depth))?;
         let levels = (0..n)
             .map(|_| self.summary())
