@@ -111,15 +111,31 @@ fn trunk(args: &[&str]) -> Result<Command> {
     Ok(cmd)
 }
 
-fn serve() -> Result {
+/// Builds the app's and the worker's release wasm in one cargo run, so
+/// their link-time optimisations run side by side (trunk builds one bin
+/// after the other, and its own builds then find both fresh: about 14 s
+/// of a cold build).
+fn prebuild() -> Result {
     run(cargo().args(["fetch"]))?;
+    tools::ensure_wasm_target()?;
+    run(cargo().args([
+        "build",
+        "--release",
+        "--target",
+        "wasm32-unknown-unknown",
+        "--bins",
+    ]))
+}
+
+fn serve() -> Result {
+    prebuild()?;
     eprintln!("xtask: building, then serving waitlab at http://127.0.0.1:8080/ (Ctrl-C stops)");
     run(&mut trunk(&["serve", "--release"])?)
 }
 
 /// Builds the release app into `dist/` and returns its path.
 fn dist() -> Result<PathBuf> {
-    run(cargo().args(["fetch"]))?;
+    prebuild()?;
     run(&mut trunk(&["build", "--release"])?)?;
     let dist = root().join("dist");
     if !dist.join("_headers").is_file() {
