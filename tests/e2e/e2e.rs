@@ -346,7 +346,7 @@ fn isolated_on(browser: Browser, server: &Server) {
     let msg = s
         .text(&in_tw("config-error"))
         .expect("a message for an absurd sample count");
-    assert!(msg.contains("between 1 and 5000"), "{msg}");
+    assert!(msg.contains("between 1 and 100000"), "{msg}");
     assert_eq!(
         s.eval(
             "return document.querySelector('[data-testid=timed-waits] [data-testid=run]').disabled;"
@@ -2476,7 +2476,7 @@ fn accessibility(browser: Browser) {
     // chart's one Tab stop, the arrow keys move on, each is read out below.
     let histogram = "[data-testid=timed-waits] figure[data-chart=histogram]";
     let first = s.eval(&format!(
-        "document.querySelector('[data-testid=timed-waits] details').open = true;\
+        "document.querySelector('[data-testid=timed-waits] [data-testid=results] details').open = true;\
          const g = document.querySelector('{histogram} g.reading[tabindex=\"0\"]');\
          g.focus(); return g.getAttribute('aria-label');"
     ));
