@@ -7,6 +7,7 @@
 //! cross-origin isolated, 100 µs or 1 ms otherwise), so a delay below one
 //! step cannot be told from zero.
 
+use crate::stats::Samples;
 use serde::{Deserialize, Serialize};
 
 /// How many clock steps a figure must span to count as measured: below
@@ -28,15 +29,14 @@ impl ClockInfo {
     /// Derives the granularity from consecutive clock readings (ms).
     /// Returns `None` when the clock never moved.
     pub fn from_readings(readings: &[f64]) -> Option<ClockInfo> {
-        let mut steps: Vec<f64> = readings
+        let steps: Vec<f64> = readings
             .windows(2)
             .map(|w| w[1] - w[0])
             .filter(|d| d.is_finite() && *d > 0.0)
             .collect();
-        if steps.is_empty() {
-            return None;
-        }
-        steps.sort_unstable_by(f64::total_cmp);
+        // Sorted as samples are (one sort in the wasm, not two).
+        let steps = Samples::new(steps).ok()?;
+        let steps = steps.sorted();
         Some(ClockInfo {
             min_step_ms: steps[0],
             typical_step_ms: steps[steps.len() / 2],
