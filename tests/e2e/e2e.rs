@@ -1240,14 +1240,18 @@ return all;
 "#;
 
 /// The whole suite with default settings, one experiment after the other
-/// as a reader would run them, timed, with the length of each share link.
-/// Printed by `cargo xtask bench`.
+/// as a reader would run them, timed, with the length of each share link
+/// and each section's height (details closed, 1280 px wide; the timed
+/// waits' is gated at 1,800 px). Printed by `cargo xtask bench`.
 fn bench_suite_chromium() {
     let mut s = Session::lease(Browser::Chromium);
+    // The sections' heights are read at the width a desktop reader has.
+    s.resize(1280, 1600);
     s.open(&isolated_server().origin);
     println!("== full suite with default settings, headless Chromium (goal <= 20 s) ==");
     let mut total = 0.0;
     let mut links = Vec::new();
+    let mut heights = Vec::new();
     for section in [
         "timed-waits",
         "main-starvation",
@@ -1269,6 +1273,13 @@ fn bench_suite_chromium() {
         for f in findings.as_array().into_iter().flatten() {
             println!("      · {}", f.as_str().unwrap_or(""));
         }
+        let height = s
+            .eval(&format!(
+                "return document.querySelector('[data-testid={section}]').getBoundingClientRect().height;"
+            ))
+            .as_f64()
+            .unwrap_or(f64::NAN);
+        heights.push((section, height));
         s.click(&sel("share-link-button"));
         s.wait_for_element(&sel("share-link"), 10);
         let link = value(&mut s, &sel("share-link"));
@@ -1291,6 +1302,18 @@ fn bench_suite_chromium() {
         "all five",
         all.split_once('#').map_or(0, |(_, p)| p.len()),
         all.len()
+    );
+    println!(
+        "== each section after its default run, details closed, 1280 px wide (goal: timed waits <= 1800 px) =="
+    );
+    for (section, height) in &heights {
+        println!("  {section:<18} {height:>6.0} px");
+    }
+    s.resize(1100, 1600);
+    let timed = heights[0].1;
+    assert!(
+        timed <= 1800.0,
+        "the timed-waits section is {timed:.0} px tall, over 1800 px"
     );
 }
 
@@ -1394,7 +1417,9 @@ fn last_render_ms(s: &mut Session) -> f64 {
 
 /// A series of 100,000 samples (setTimeout(0) from a fresh task, picked
 /// alone in experiment 1) drawn by the page: from the report to the page
-/// laid out with it, the median of five runs, gated at 50 ms (a longer
+/// laid out with it (the script's work and the layout of what is shown;
+/// the closed details are built, not laid out), the median of five
+/// runs, gated at 50 ms (a longer
 /// task would be a long task, and the page would stutter), beside a
 /// default-size cell of 200. Printed by `cargo xtask bench`.
 fn bench_render_100k_chromium() {
@@ -1856,6 +1881,49 @@ fn blog_page(name: &str, src: &str, mode: Mode) -> Server {
     )
     .unwrap();
     Server::start(&dir, mode)
+}
+
+/// Each experiment's embed after a default run, in a 720 px wide iframe of
+/// a blog page: the height it asks its parent for, gated at 1,000 px.
+/// Printed by `cargo xtask bench`.
+fn bench_embed_heights_chromium() {
+    let mut s = Session::lease(Browser::Chromium);
+    println!("== each experiment's embed after a default run, 720 px wide (goal <= 1000 px) ==");
+    let mut tallest: f64 = 0.0;
+    for section in [
+        "timed-waits",
+        "main-starvation",
+        "pool-starvation",
+        "spin-ladder",
+        "wake-latency",
+    ] {
+        let blog = blog_page(
+            &format!("blog-heights-{section}"),
+            &format!("{}/?embed={section}", isolated_server().origin),
+            Mode::Isolated,
+        );
+        s.navigate(&blog.origin);
+        s.wait_for("window.heights && window.heights.length > 0", 30);
+        s.eval("document.querySelector('iframe').style.width = '720px'; return null;");
+        s.frame(Some(0));
+        s.wait_for_element(&tid("embed"), 30);
+        let sel = |id: &str| format!("[data-testid={section}] [data-testid={id}]");
+        s.click(&sel("run"));
+        s.wait_for_element(&sel("report-json"), 180);
+        s.frame(None);
+        // The last height message, once the results have been laid out.
+        std::thread::sleep(std::time::Duration::from_millis(500));
+        let height = s
+            .eval("return window.heights[window.heights.length - 1];")
+            .as_f64()
+            .unwrap_or(f64::NAN);
+        println!("  {section:<18} {height:>6.0} px");
+        tallest = tallest.max(height);
+    }
+    assert!(
+        tallest <= 1000.0,
+        "an embed is {tallest:.0} px tall, over 1000 px"
+    );
 }
 
 fn embed(browser: Browser, parent: Mode) {
@@ -2858,6 +2926,10 @@ fn cases() -> Vec<Case> {
     cases.push(Case::bench(
         "bench_render_100k_chromium",
         bench_render_100k_chromium,
+    ));
+    cases.push(Case::bench(
+        "bench_embed_heights_chromium",
+        bench_embed_heights_chromium,
     ));
     cases
 }

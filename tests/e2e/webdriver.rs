@@ -280,6 +280,15 @@ impl Session {
         self.command("POST", "/url", json!({ "url": url }));
     }
 
+    /// Sets the window's outer size, in CSS pixels.
+    pub fn resize(&mut self, width: u32, height: u32) {
+        self.command(
+            "POST",
+            "/window/rect",
+            json!({ "width": width, "height": height }),
+        );
+    }
+
     /// Moves into the `index`-th frame of the page (`None`: back to the
     /// top-level page).
     pub fn frame(&mut self, index: Option<u32>) {

@@ -120,6 +120,7 @@ fn prebuild() -> Result {
     tools::ensure_wasm_target()?;
     run(cargo().args([
         "build",
+        "--offline",
         "--release",
         "--target",
         "wasm32-unknown-unknown",

@@ -364,11 +364,12 @@ pub struct TimedWaitsConfig {
     pub chain_depth: u32,
     /// How many chains are run (each level's statistics come from these).
     pub chain_runs: u32,
-    /// The mechanisms a run measures, in display order: every one of the
-    /// page's ([`Mechanism::BROWSER`]) unless the reader picked some; the
-    /// native probe's ([`Mechanism::NATIVE`]). A report does not write
-    /// them: its cells say what was measured, and a report read back (from
-    /// JSON or a link) takes them from its cells.
+    /// The mechanisms a run measures: every one of the page's
+    /// ([`Mechanism::BROWSER`]) unless the reader picked some (kept in
+    /// display order), or the native probe's ([`Mechanism::NATIVE`]). A
+    /// report does not write them: its cells say what was measured, and a
+    /// report read back (from JSON or a link) takes them from its cells,
+    /// in the order they come.
     #[serde(skip, default = "Mechanism::every_browser")]
     pub mechanisms: Vec<Mechanism>,
 }
@@ -492,14 +493,8 @@ impl TimedWaitsConfig {
         self.cells_of(&Mechanism::BROWSER)
     }
 
-    /// The cells a run measured before the worker's fresh-task timer came
-    /// (share links made then imply these keys).
-    pub fn cells_v1(&self) -> Vec<CellKey> {
-        self.cells_of(&Mechanism::browser_v1())
-    }
-
     /// The cells of `mechanisms`: timed ones once per duration, yields
-    /// once (the native probe passes [`Mechanism::NATIVE`]).
+    /// once.
     pub fn cells_of(&self, mechanisms: &[Mechanism]) -> Vec<CellKey> {
         mechanisms
             .iter()
@@ -577,7 +572,7 @@ mod tests {
         c.validate().unwrap();
         // 6 timed mechanisms x 4 durations + 5 yields.
         assert_eq!(c.cells().len(), 29);
-        assert_eq!(c.cells_v1().len(), 25);
+        assert_eq!(c.cells_of(&Mechanism::browser_v1()).len(), 25);
     }
 
     #[test]

@@ -24,7 +24,7 @@ use waitlab_core::lang::Lang;
 use waitlab_core::schema::Report;
 use waitlab_core::starvation::{MainConfig, PoolConfig};
 use waitlab_core::text::{Catalog, Phrase};
-use waitlab_core::timed::TimedWaitsConfig;
+use waitlab_core::timed::{Mechanism, TimedWaitsConfig};
 use waitlab_core::wake::WakeConfig;
 
 /// Progress shared by every experiment (cheap to clone, thread-safe). The
@@ -92,7 +92,11 @@ impl Plan {
         let workers = cli
             .workers
             .unwrap_or_else(|| PoolConfig::for_cores(env::cores()).workers);
-        let mut timed = TimedWaitsConfig::default();
+        // The native probe's own mechanisms (`std` and tokio).
+        let mut timed = TimedWaitsConfig {
+            mechanisms: Mechanism::NATIVE.to_vec(),
+            ..TimedWaitsConfig::default()
+        };
         let mut main = MainConfig::default();
         let mut pool = PoolConfig {
             workers,

@@ -56,16 +56,12 @@ fn sample_all(key: CellKey, samples: u32, rt: &tokio::runtime::Runtime) -> Vec<f
 
 /// Units of progress of a run.
 pub fn units(config: &TimedWaitsConfig) -> u64 {
-    config.cells_of(&Mechanism::NATIVE).len() as u64 * u64::from(config.samples)
+    config.cells().len() as u64 * u64::from(config.samples)
 }
 
 /// Runs experiment 1 with `config`.
 pub fn run(config: &TimedWaitsConfig, tick: &Progress) -> TimedWaits {
     let rt = runtime::multi_thread(crate::env::cores());
-    let config = &TimedWaitsConfig {
-        mechanisms: Mechanism::NATIVE.to_vec(),
-        ..config.clone()
-    };
     let cells = config
         .cells()
         .into_iter()

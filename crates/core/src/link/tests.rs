@@ -219,7 +219,7 @@ fn links_made_before_the_worker_fresh_task_timer_still_open() {
     let report = decode(OLD).expect("an old link opens");
     let tw = report.timed_waits.unwrap();
     let keys: Vec<_> = tw.cells.iter().map(|c| c.key).collect();
-    assert_eq!(keys, tw.config.cells_v1());
+    assert_eq!(keys, tw.config.cells_of(&Mechanism::browser_v1()));
     assert!(
         !keys
             .iter()
@@ -263,6 +263,29 @@ fn a_run_of_picked_mechanisms_opens_with_its_cells() {
         back.cells[0].outcome.samples().map(<[f64]>::len),
         Some(100_000)
     );
+}
+
+/// Listed cells must be the configuration's: a link whose cells leave one
+/// of its durations out (or repeat a cell) is refused.
+#[test]
+fn listed_cells_must_follow_the_configuration() {
+    let mut report = browser_timed_waits();
+    let tw = report.timed_waits.as_mut().unwrap();
+    tw.config = TimedWaitsConfig::parse("0, 1", "5", &[Mechanism::TimeoutFreshTask]).unwrap();
+    let outcome = Outcome::measured(vec![0.5; 5]).unwrap();
+    let first = crate::schema::Cell {
+        key: tw.config.cells()[0],
+        outcome,
+    };
+    for cells in [vec![first.clone()], vec![first.clone(), first]] {
+        report.timed_waits.as_mut().unwrap().cells = cells;
+        assert_eq!(
+            decode(&encode(&report)).map(|_| ()),
+            Err(LinkError::Damaged(
+                "cells that do not follow the configuration"
+            ))
+        );
+    }
 }
 
 /// A tiny deterministic generator for the fuzz inputs.

@@ -1,7 +1,8 @@
 //! Experiment 1's section: the configuration, each cell's sketch (keys
-//! implied by the configuration where the page measured every mechanism),
-//! and the nested chain's levels. A run of the mechanisms a reader picked
-//! lists its cells' keys, and its reader takes the mechanisms from them.
+//! implied by the configuration when the run measured every mechanism of
+//! the page), and the nested chain's levels. A run of the mechanisms a
+//! reader picked (or the native probe's) lists its cells' keys, and its
+//! reader takes the mechanisms from them.
 
 use super::wire::{Reader, Writer};
 use super::{LinkError, damaged};
@@ -9,8 +10,9 @@ use crate::schema::{Cell, NestedChain, TimedWaits};
 use crate::timed::{CellKey, Mechanism, TimedWaitsConfig};
 
 /// How a timed-waits section names its cells' keys: each cell lists its
-/// own, or they are implied by the configuration: as the page measures now,
-/// or as it did before the worker's fresh-task timer came (links made then).
+/// own, or they are implied by the configuration: every mechanism the page
+/// measures now, or those it measured before the worker's fresh-task timer
+/// came (links made then).
 const KEYS_LISTED: u8 = 0;
 const KEYS_IMPLIED_V1: u8 = 1;
 const KEYS_IMPLIED: u8 = 2;
@@ -26,8 +28,9 @@ impl Writer {
         self.uvar(u64::from(c.chain_depth));
         self.uvar(u64::from(c.chain_runs));
         // A run of every mechanism of the page implies its keys (2; links
-        // made before the worker's fresh-task timer say 1 and imply
-        // `config.cells_v1()`), else each cell names its key (0).
+        // made before the worker's fresh-task timer say 1 and imply the
+        // cells of `Mechanism::browser_v1()`), else each cell names its
+        // key (0).
         let implied = tw
             .cells
             .iter()
@@ -62,15 +65,27 @@ impl Reader<'_> {
             chain_runs: self.upto(1000)?,
             mechanisms: Vec::new(),
         };
-        let keys = match self.byte()? {
-            KEYS_LISTED => None,
-            KEYS_IMPLIED_V1 => Some(Mechanism::browser_v1()),
-            KEYS_IMPLIED => Some(Mechanism::every_browser()),
+        let invalid = |_| LinkError::Damaged("an invalid configuration");
+        // Implied keys: the configuration is whole, and checked before any
+        // cell is read. Listed keys name the mechanisms, so it is checked
+        // once they are read (the link's cap on reconstructed samples
+        // bounds the work before that).
+        let implied = match self.byte()? {
+            KEYS_LISTED => false,
+            KEYS_IMPLIED_V1 => {
+                config.mechanisms = Mechanism::browser_v1();
+                true
+            }
+            KEYS_IMPLIED => {
+                config.mechanisms = Mechanism::every_browser();
+                true
+            }
             _ => return damaged("a bad flag"),
+        };
+        if implied {
+            config.validate().map_err(invalid)?;
         }
-        .map(|mechanisms| config.cells_of(&mechanisms));
-        let implied = keys.is_some();
-        let keys = keys.unwrap_or_default();
+        let keys = if implied { config.cells() } else { Vec::new() };
         let n = self.upto(if implied { keys.len() as u64 } else { 256 })?;
         let cells = (0..n as usize)
             .map(|i| {
@@ -94,10 +109,14 @@ impl Reader<'_> {
                 })
             })
             .collect::<Result<Vec<_>, LinkError>>()?;
-        config.mechanisms = Mechanism::named_by(cells.iter().map(|c| c.key));
-        config
-            .validate()
-            .map_err(|_| LinkError::Damaged("an invalid configuration"))?;
+        if !implied {
+            config.mechanisms = Mechanism::named_by(cells.iter().map(|c| c.key));
+            config.validate().map_err(invalid)?;
+            // One cell per key of the configuration, as every run has.
+            if !cells.iter().map(|c| c.key).eq(config.cells()) {
+                return damaged("cells that do not follow the configuration");
+            }
+        }
         let n = self.upto(u64::from(config.chain_depth))?;
         let levels = (0..n)
             .map(|_| self.summary())
