@@ -2910,27 +2910,22 @@ fn cases() -> Vec<Case> {
         Untimed,
         reference_data_broken,
     ));
-    cases.push(Case::bench(
-        "bench_noise_and_fidelity_chromium",
-        bench_noise_and_fidelity_chromium,
-    ));
-    cases.push(Case::bench("bench_suite_chromium", bench_suite_chromium));
-    cases.push(Case::bench(
-        "bench_first_load_chromium",
-        bench_first_load_chromium,
-    ));
-    cases.push(Case::bench(
-        "bench_event_wake_chromium",
-        bench_event_wake_chromium,
-    ));
-    cases.push(Case::bench(
-        "bench_render_100k_chromium",
-        bench_render_100k_chromium,
-    ));
-    cases.push(Case::bench(
-        "bench_embed_heights_chromium",
-        bench_embed_heights_chromium,
-    ));
+    let benches: [(&str, fn()); 6] = [
+        (
+            "bench_noise_and_fidelity_chromium",
+            bench_noise_and_fidelity_chromium,
+        ),
+        ("bench_suite_chromium", bench_suite_chromium),
+        ("bench_first_load_chromium", bench_first_load_chromium),
+        ("bench_event_wake_chromium", bench_event_wake_chromium),
+        ("bench_render_100k_chromium", bench_render_100k_chromium),
+        ("bench_embed_heights_chromium", bench_embed_heights_chromium),
+    ];
+    cases.extend(
+        benches
+            .into_iter()
+            .map(|(name, run)| Case::bench(name, run)),
+    );
     cases
 }
 
