@@ -1252,13 +1252,7 @@ fn bench_suite_chromium() {
     let mut total = 0.0;
     let mut links = Vec::new();
     let mut heights = Vec::new();
-    for section in [
-        "timed-waits",
-        "main-starvation",
-        "pool-starvation",
-        "spin-ladder",
-        "wake-latency",
-    ] {
+    for section in SECTIONS {
         let sel = |id: &str| format!("[data-testid={section}] [data-testid={id}]");
         let started = std::time::Instant::now();
         s.click(&sel("run"));
@@ -1890,13 +1884,7 @@ fn bench_embed_heights_chromium() {
     let mut s = Session::lease(Browser::Chromium);
     println!("== each experiment's embed after a default run, 720 px wide (goal <= 1000 px) ==");
     let mut tallest: f64 = 0.0;
-    for section in [
-        "timed-waits",
-        "main-starvation",
-        "pool-starvation",
-        "spin-ladder",
-        "wake-latency",
-    ] {
+    for section in SECTIONS {
         let blog = blog_page(
             &format!("blog-heights-{section}"),
             &format!("{}/?embed={section}", isolated_server().origin),

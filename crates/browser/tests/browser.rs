@@ -140,7 +140,12 @@ fn small_report() -> waitlab_core::schema::Report {
         hidden_during_run: false,
         native: None,
     };
-    let config = TimedWaitsConfig::default();
+    // One cell, as a run of one mechanism and one duration has it.
+    let config = TimedWaitsConfig {
+        durations_ms: vec![1],
+        mechanisms: vec![Mechanism::TimeoutFreshTask],
+        ..TimedWaitsConfig::default()
+    };
     let cells = vec![Cell {
         key: CellKey {
             mechanism: Mechanism::TimeoutFreshTask,
