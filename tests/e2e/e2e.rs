@@ -1385,13 +1385,11 @@ fn mechanism_picker(browser: Browser) {
     let picked = [Mechanism::MessageChannel, Mechanism::WorkerAtomicsWait];
     pick_mechanisms(&mut s, &picked);
     assert_eq!(
-        s.text("[data-testid=timed-waits] [data-testid=mechanisms] summary")
+        s.text(&format!("{} summary", in_tw("mechanisms")))
             .as_deref(),
         Some("Mechanisms: 2 of 11")
     );
-    s.eval(
-        "document.querySelector('[data-testid=timed-waits] form').scrollIntoView(); return null;",
-    );
+    scroll_to(&mut s, "[data-testid=timed-waits] form");
     review_shot(&mut s, "mechanisms-open");
     let report = run_experiment(&mut s, "1", "20", "mechanism-picker");
     let tw = report.timed_waits.expect("experiment 1's results");
@@ -1438,10 +1436,7 @@ fn bench_render_100k_chromium() {
         renders.sort_by(f64::total_cmp);
         drawn.push((samples, renders, started.elapsed().as_secs_f64() / 5.0));
     }
-    s.eval(&format!(
-        "document.querySelector({}).scrollIntoView(); return null;",
-        Value::from(in_tw("results"))
-    ));
+    scroll_to(&mut s, &in_tw("results"));
     review_shot(&mut s, "bench-100k");
     let report = Report::from_json(&report_json(&mut s, &in_tw("report-json")))
         .expect("the exported report parses");

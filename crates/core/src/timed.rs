@@ -487,12 +487,6 @@ impl TimedWaitsConfig {
         self.cells_of(&self.mechanisms)
     }
 
-    /// The cells of a run of every mechanism of the page (share links of
-    /// such runs imply these keys).
-    pub fn cells_of_every_browser(&self) -> Vec<CellKey> {
-        self.cells_of(&Mechanism::BROWSER)
-    }
-
     /// The cells of `mechanisms`: timed ones once per duration, yields
     /// once.
     pub fn cells_of(&self, mechanisms: &[Mechanism]) -> Vec<CellKey> {

@@ -35,7 +35,7 @@ impl Writer {
             .cells
             .iter()
             .map(|c| c.key)
-            .eq(c.cells_of_every_browser());
+            .eq(c.cells_of(&Mechanism::BROWSER));
         self.byte(if implied { KEYS_IMPLIED } else { KEYS_LISTED });
         self.len(tw.cells.len());
         for cell in &tw.cells {
