@@ -16,6 +16,7 @@ use waitlab_core::outcome::Outcome;
 use waitlab_core::schema::{NestedChain, Report};
 use waitlab_core::starvation::{JobMode, MainRun, PoolConfig, PoolRun};
 use waitlab_core::stats::{Samples, Summary};
+use waitlab_core::svg::{Node, coord};
 use waitlab_core::text::Phrase;
 use waitlab_core::timed::CellKey;
 
@@ -34,16 +35,17 @@ pub struct ChartSource {
 /// with its one-sentence `summary` (the figure's caption, for screen
 /// readers: the chart itself shows it to the eye) and its downloads: the
 /// SVG as drawn, in the reader's colours, and a PNG of it at twice its
-/// size.
-pub fn chart_frame(chart: &'static str, summary: String, svg: impl IntoView + 'static) -> AnyView {
-    framed(chart, summary, svg.into_any())
-}
-
-/// [`chart_frame`], once for every chart.
-fn framed(chart: &'static str, summary: String, svg: AnyView) -> AnyView {
+/// size. The drawing is built by `waitlab_browser::svg`, first in the
+/// frame.
+pub fn chart_frame(chart: &'static str, summary: String, svg: Node) -> AnyView {
     let source = use_context::<Option<ChartSource>>().flatten();
     let frame = NodeRef::<leptos::html::Figure>::new();
     let failed = RwSignal::new(None::<String>);
+    let draw = move |el: web_sys::Element, drawing: Node| {
+        if let Err(why) = waitlab_browser::svg::draw_first(&el, &drawing) {
+            failed.set(Some(why));
+        }
+    };
     let save = move |extension: &'static str| {
         let (Some(source), Some(frame)) = (source, frame.get_untracked()) else {
             return;
@@ -66,10 +68,9 @@ fn framed(chart: &'static str, summary: String, svg: AnyView) -> AnyView {
         }
     };
     view! {
-        <figure class="chart-frame" data-chart=chart node_ref=frame
+        <figure class="chart-frame" data-chart=chart node_ref=frame use:draw=svg
             on:focusin=move |e| read(&e) on:mouseover=move |e| read(&e)
             on:keydown=move |e| if page::rove_focus(&e, READING) { e.prevent_default() }>
-            {svg}
             <p class="readout" data-testid="readout" aria-hidden="true">{move || readout.get()}</p>
             <figcaption class="visually-hidden" data-testid="chart-summary">{summary}</figcaption>
             // Offered once there is a run to name the files after.
@@ -98,24 +99,20 @@ const READING: &str = "g.reading";
 /// a screen reader says of it. Only the `first` of a chart's readings is in
 /// the Tab order; the arrow keys move between them (the frame does that).
 /// The marks include the area that answers the pointer ([`hit`]).
-pub(crate) fn reading(
-    first: bool,
-    testid: Option<String>,
-    text: String,
-    marks: impl IntoView + 'static,
-) -> impl IntoView {
-    let label = text.clone();
-    view! {
-        <g class="reading" data-testid=testid tabindex=if first { "0" } else { "-1" } role="img" aria-label=label>
-            <title>{text}</title>
-            {marks}
-        </g>
-    }
+pub(crate) fn reading(first: bool, testid: Option<String>, text: String, marks: Vec<Node>) -> Node {
+    Node::new("g")
+        .class("reading")
+        .attr_if("data-testid", testid)
+        .attr("tabindex", if first { "0" } else { "-1" })
+        .attr("role", "img")
+        .attr("aria-label", text.clone())
+        .child(Node::new("title").text(text))
+        .children(marks)
 }
 
 /// A [`reading`]'s area that answers the pointer, drawn on focus.
-pub(crate) fn hit(x: f64, y: f64, width: f64, height: f64) -> impl IntoView {
-    view! { <rect class="hit" x=coord(x) y=coord(y) width=coord(width) height=coord(height) /> }
+pub(crate) fn hit(x: f64, y: f64, width: f64, height: f64) -> Node {
+    Node::rect("hit", x, y, width, height)
 }
 
 /// Offers the chart in `frame` as `name`, an SVG or (`extension` png) a PNG.
@@ -131,20 +128,30 @@ async fn save_chart(frame: &web_sys::Element, name: &str, extension: &str) -> Re
 /// Every chart's width in SVG user units (it scales to its box).
 pub(crate) const WIDTH: f64 = 760.0;
 
-/// An SVG coordinate or length, to a tenth of a pixel (written by
-/// `waitlab_core::number`, the page's one float formatter).
-pub(crate) fn coord(v: f64) -> String {
-    waitlab_core::number::fixed(v, 1)
+/// A chart's `svg` element, `height` units tall, named `aria` for screen
+/// readers, holding `children`.
+pub(crate) fn chart_svg(height: f64, aria: String, children: Vec<Node>) -> Node {
+    Node::new("svg")
+        .class("chart")
+        .attr("viewBox", format!("0 0 {} {}", coord(WIDTH), coord(height)))
+        .attr("role", "group")
+        .attr("aria-label", aria)
+        .children(children)
+}
+
+/// The caption of a chart's axis, right-aligned under it at `y`.
+pub(crate) fn axis_label(y: f64, text: String) -> Node {
+    Node::label("axis-label", WIDTH - 12.0, y, Some("end"), text)
 }
 
 /// A row label set right-aligned to end at `x`, squeezed into `room` when
 /// it would not fit (labels grow long in some languages).
-pub(crate) fn row_label(x: f64, y: f64, room: f64, text: String) -> impl IntoView + use<> {
+pub(crate) fn row_label(x: f64, y: f64, room: f64, text: String) -> Node {
     let squeezed = squeeze(&text, room).map(coord);
     let adjust = squeezed.as_ref().map(|_| "spacingAndGlyphs");
-    view! {
-        <text class="row-label" x=coord(x) y=coord(y) text-anchor="end" textLength=squeezed lengthAdjust=adjust>{text}</text>
-    }
+    Node::label("row-label", x, y, Some("end"), text)
+        .attr_if("textLength", squeezed)
+        .attr_if("lengthAdjust", adjust)
 }
 
 /// The width of a chart's row-label column for `labels`.
@@ -154,37 +161,31 @@ pub(crate) fn label_width<'a>(labels: impl IntoIterator<Item = &'a str>) -> f64 
 
 /// A row of legend entries from `x` on the line `y`, each a `(class,
 /// text)` set after the one before.
-fn legend<const N: usize>(
-    x: f64,
-    y: f64,
-    entries: [(&'static str, String); N],
-) -> impl IntoView + use<N> {
+fn legend<const N: usize>(x: f64, y: f64, entries: [(&'static str, String); N]) -> Vec<Node> {
     let labels = entries.each_ref().map(|(_, text)| text.as_str());
     let at = legend_row(x, &labels, 0.0, 18.0);
     entries
         .into_iter()
         .zip(at)
-        .map(|((class, text), lx)| {
-            view! { <text class=format!("legend {class}") x=coord(lx) y=coord(y)>{text}</text> }
-        })
-        .collect_view()
+        .map(|((class, text), lx)| Node::label(format!("legend {class}"), lx, y, None, text))
+        .collect()
 }
 
 /// Vertical grid lines and labels of an x axis.
-pub fn x_axis(scale: &Scale, top: f64, bottom: f64) -> impl IntoView + use<> {
+pub fn x_axis(scale: &Scale, top: f64, bottom: f64) -> Vec<Node> {
     scale
         .ticks()
         .into_iter()
-        .map(|t| {
+        .flat_map(|t| {
             // A label centred on the last tick would run off the chart.
             let label = num(&t.label);
             let centre = t.pos.min(WIDTH - 2.0 - text_width(&label, LABEL_PX) / 2.0);
-            view! {
-                <line class="grid" x1=coord(t.pos) x2=coord(t.pos) y1=coord(top) y2=coord(bottom) />
-                <text class="tick" x=coord(centre) y=coord(bottom + 14.0) text-anchor="middle">{label}</text>
-            }
+            [
+                Node::line("grid", t.pos, top, t.pos, bottom),
+                Node::label("tick", centre, bottom + 14.0, Some("middle"), label),
+            ]
         })
-        .collect_view()
+        .collect()
 }
 
 /// One row of an [`OverviewChart`].
@@ -213,17 +214,17 @@ impl OverviewRow {
 }
 
 /// Horizontal grid lines and labels of a y axis spanning `left..right`.
-fn y_axis(scale: &Scale, left: f64, right: f64) -> impl IntoView + use<> {
+fn y_axis(scale: &Scale, left: f64, right: f64) -> Vec<Node> {
     scale
         .ticks()
         .into_iter()
-        .map(|t| {
-            view! {
-                <line class="grid" x1=coord(left) x2=coord(right) y1=coord(t.pos) y2=coord(t.pos) />
-                <text class="tick" x=coord(left - 6.0) y=coord(t.pos + 4.0) text-anchor="end">{num(&t.label)}</text>
-            }
+        .flat_map(|t| {
+            [
+                Node::line("grid", left, t.pos, right, t.pos),
+                Node::label("tick", left - 6.0, t.pos + 4.0, Some("end"), num(&t.label)),
+            ]
         })
-        .collect_view()
+        .collect()
 }
 
 /// Overview: for each measured row a line from min to max, a bar from p50
@@ -254,41 +255,41 @@ pub fn OverviewChart(
             .data("hi_what", hi.label.clone())),
         _ => String::new(),
     };
-    let marks = rows
-        .into_iter()
-        .enumerate()
-        .map(|(i, row)| {
-            let s = row.summary;
-            let y = TOP + ROW * (i as f64 + 0.5);
-            let notch = row.requested_ms.filter(|&d| d > 0.0).map(|d| {
-                let px = x.map(d);
-                view! { <line class="requested" x1=coord(px) x2=coord(px) y1=coord(y - 7.0) y2=coord(y + 7.0) /> }
-            });
-            let text = tr(&Phrase::new(key!("chart.overview.row"))
-                .data("what", row.label.clone())
-                .ms("p50", s.p50)
-                .ms("p99", s.p99)
-                .ms("max", s.max));
-            reading(i == 0, Some(format!("overview-{}", row.id)), text, view! {
-                {hit(0.0, y - ROW / 2.0, WIDTH, ROW)}
-                {row_label(left - 8.0, y + 4.0, left - 12.0, row.label.clone())}
-                <line class="range" x1=coord(x.map(s.min)) x2=coord(x.map(s.max)) y1=coord(y) y2=coord(y) />
-                <line class="spread" x1=coord(x.map(s.p50)) x2=coord(x.map(s.p99)) y1=coord(y) y2=coord(y) />
-                {notch}
-                <circle class="median" cx=coord(x.map(s.p50)) cy=coord(y) r="4" />
-            })
-        })
-        .collect_view();
-    view! {
-        {chart_frame("overview", summary, view! {
-        <svg class="chart" viewBox=format!("0 0 {} {}", coord(WIDTH), coord(height)) role="group"
-            aria-label=t(key!("chart.overview.aria"))>
-            {x_axis(&x, TOP, bottom)}
-            {marks}
-            <text class="axis-label" x=coord(WIDTH - 12.0) y=coord(height - 2.0) text-anchor="end">{t(key!("chart.overview.axis"))}</text>
-        </svg>
-        })}
-    }
+    let mut marks = x_axis(&x, TOP, bottom);
+    marks.extend(rows.into_iter().enumerate().map(|(i, row)| {
+        let s = row.summary;
+        let y = TOP + ROW * (i as f64 + 0.5);
+        let notch = row.requested_ms.filter(|&d| d > 0.0).map(|d| {
+            let px = x.map(d);
+            Node::line("requested", px, y - 7.0, px, y + 7.0)
+        });
+        let text = tr(&Phrase::new(key!("chart.overview.row"))
+            .data("what", row.label.clone())
+            .ms("p50", s.p50)
+            .ms("p99", s.p99)
+            .ms("max", s.max));
+        let mut shapes = vec![
+            hit(0.0, y - ROW / 2.0, WIDTH, ROW),
+            row_label(left - 8.0, y + 4.0, left - 12.0, row.label),
+            Node::line("range", x.map(s.min), y, x.map(s.max), y),
+            Node::line("spread", x.map(s.p50), y, x.map(s.p99), y),
+        ];
+        shapes.extend(notch);
+        shapes.push(
+            Node::new("circle")
+                .class("median")
+                .at("cx", x.map(s.p50))
+                .at("cy", y)
+                .attr("r", "4"),
+        );
+        reading(i == 0, Some(format!("overview-{}", row.id)), text, shapes)
+    }));
+    marks.push(axis_label(height - 2.0, t(key!("chart.overview.axis"))));
+    chart_frame(
+        "overview",
+        summary,
+        chart_svg(height, t(key!("chart.overview.aria")), marks),
+    )
 }
 
 /// Histogram of one cell's samples with its requested wait, p50 and p99,
@@ -335,21 +336,28 @@ pub fn HistogramChart(
     };
     let tallest = bins.iter().map(|b| b.count).max().unwrap_or(1);
     let y = Scale::linear_nice(0.0, f64::from(tallest), bottom, TOP);
-    let bars = histogram_bars(&bins, &x, &y)
-        .into_iter()
-        .zip(&bins)
-        .enumerate()
-        .map(|(i, (r, b))| {
-            let text = tr(&Phrase::new(key!("chart.histogram.bar"))
-                .ms("lo", b.lo)
-                .ms("hi", b.hi)
-                .count("count", b.count as u64));
-            reading(i == 0, None, text, view! {
-                {hit(r.x, TOP, r.width, bottom - TOP)}
-                <rect class="bar" x=coord(r.x) y=coord(r.y) width=coord(r.width) height=coord(r.height) />
-            })
-        })
-        .collect_view();
+    let mut marks = x_axis(&x, TOP, bottom);
+    marks.extend(
+        histogram_bars(&bins, &x, &y)
+            .into_iter()
+            .zip(&bins)
+            .enumerate()
+            .map(|(i, (r, b))| {
+                let text = tr(&Phrase::new(key!("chart.histogram.bar"))
+                    .ms("lo", b.lo)
+                    .ms("hi", b.hi)
+                    .count("count", b.count as u64));
+                reading(
+                    i == 0,
+                    None,
+                    text,
+                    vec![
+                        hit(r.x, TOP, r.width, bottom - TOP),
+                        Node::rect("bar", r.x, r.y, r.width, r.height),
+                    ],
+                )
+            }),
+    );
     // A label goes right of its line, or left of it where `before` asks
     // and there is room: the requested wait's, as samples lie after it.
     let marker = |class: &'static str, value: f64, label_y: f64, text: String, before: bool| {
@@ -359,10 +367,10 @@ pub fn HistogramChart(
         } else {
             (px + 3.0, "start")
         };
-        view! {
-            <line class=class x1=coord(px) x2=coord(px) y1=coord(TOP) y2=coord(bottom) />
-            <text class=format!("{class}-label") x=coord(lx) y=coord(label_y) text-anchor=anchor>{text}</text>
-        }
+        [
+            Node::line(class, px, TOP, px, bottom),
+            Node::label(format!("{class}-label"), lx, label_y, Some(anchor), text),
+        ]
     };
     let p50 = samples.quantile(0.5);
     let p99 = samples.quantile(0.99);
@@ -373,25 +381,39 @@ pub fn HistogramChart(
         .ms("p50", p50)
         .ms("p99", p99)
         .ms("max", samples.max()));
-    view! {
-        {chart_frame("histogram", summary, view! {
-        <svg class="chart" viewBox=format!("0 0 {} {}", coord(WIDTH), coord(HEIGHT)) role="group"
-            aria-label=tr(&Phrase::new(key!("chart.histogram.aria")).phrase("what", key.label()))>
-            {x_axis(&x, TOP, bottom)}
-            {bars}
-            {requested.map(|d| marker("requested", d, bottom - 6.0, tr(&Phrase::new(key!("chart.histogram.asked")).ms("ms", d)), true))}
-            {marker("p50", p50, TOP + 10.0, format!("p50 {}", ms(p50)), false)}
-            {marker("p99", p99, TOP + 23.0, format!("p99 {}", ms(p99)), false)}
-            <text class="axis-label" x=coord(WIDTH - 12.0) y=coord(HEIGHT - 2.0) text-anchor="end">
-                {tr(&match key.requested_ms {
-                    Some(d) if requested.is_none() => Phrase::new(key!("chart.histogram.axis_off")).phrase("what", key.label()).count("count", samples.len() as u64).count("d", d),
-                    _ => Phrase::new(key!("chart.histogram.axis")).phrase("what", key.label()).count("count", samples.len() as u64),
-                })}
-                {log.then(|| format!(" · {}", t(key!("chart.log_axis"))))}
-            </text>
-        </svg>
-        })}
+    if let Some(d) = requested {
+        let asked = tr(&Phrase::new(key!("chart.histogram.asked")).ms("ms", d));
+        marks.extend(marker("requested", d, bottom - 6.0, asked, true));
     }
+    marks.extend(marker(
+        "p50",
+        p50,
+        TOP + 10.0,
+        format!("p50 {}", ms(p50)),
+        false,
+    ));
+    marks.extend(marker(
+        "p99",
+        p99,
+        TOP + 23.0,
+        format!("p99 {}", ms(p99)),
+        false,
+    ));
+    let mut axis = tr(&match key.requested_ms {
+        Some(d) if requested.is_none() => Phrase::new(key!("chart.histogram.axis_off"))
+            .phrase("what", key.label())
+            .count("count", samples.len() as u64)
+            .count("d", d),
+        _ => Phrase::new(key!("chart.histogram.axis"))
+            .phrase("what", key.label())
+            .count("count", samples.len() as u64),
+    });
+    if log {
+        axis = format!("{axis} · {}", t(key!("chart.log_axis")));
+    }
+    marks.push(axis_label(HEIGHT - 2.0, axis));
+    let aria = tr(&Phrase::new(key!("chart.histogram.aria")).phrase("what", key.label()));
+    chart_frame("histogram", summary, chart_svg(HEIGHT, aria, marks))
 }
 
 /// The nested `setTimeout(0)` chain: median delay per nesting level, the
@@ -416,29 +438,57 @@ pub fn ChainChart(
     let y = Scale::linear_nice(0.0, hi, bottom, TOP);
     let slot = (WIDTH - 12.0 - LEFT) / n;
     let onset = chain.clamp_onset(tolerance_ms);
-    let bars = chain
-        .levels
-        .iter()
-        .enumerate()
-        .map(|(i, s)| {
-            let level = i as u32 + 1;
-            let x0 = LEFT + slot * i as f64 + slot * 0.15;
-            let clamped = onset.is_some_and(|o| level >= o);
-            let (top, whisker) = (y.map(s.p50), y.map(s.p90));
-            let text = tr(&Phrase::new(key!("chart.chain.bar"))
-                .count("level", level)
-                .ms("p50", s.p50)
-                .ms("p90", s.p90));
-            reading(i == 0, None, text, view! {
-                {hit(LEFT + slot * i as f64, TOP, slot, bottom - TOP)}
-                <rect class=if clamped { "bar clamped" } else { "bar" } x=coord(x0) y=coord(top) width=coord(slot * 0.7) height=coord(bottom - top) />
-                <line class="whisker" x1=coord(x0 + slot * 0.35) x2=coord(x0 + slot * 0.35) y1=coord(top) y2=coord(whisker) />
-                <text class="tick" x=coord(x0 + slot * 0.35) y=coord(bottom + 14.0) text-anchor="middle">{level}</text>
-            })
-        })
-        .collect_view();
-    let ticks = y_axis(&y, LEFT, WIDTH - 12.0);
+    let mut marks = y_axis(&y, LEFT, WIDTH - 12.0);
+    marks.extend(chain.levels.iter().enumerate().map(|(i, s)| {
+        let level = i as u32 + 1;
+        let x0 = LEFT + slot * i as f64 + slot * 0.15;
+        let clamped = onset.is_some_and(|o| level >= o);
+        let (top, whisker) = (y.map(s.p50), y.map(s.p90));
+        let text = tr(&Phrase::new(key!("chart.chain.bar"))
+            .count("level", level)
+            .ms("p50", s.p50)
+            .ms("p90", s.p90));
+        let middle = x0 + slot * 0.35;
+        reading(
+            i == 0,
+            None,
+            text,
+            vec![
+                hit(LEFT + slot * i as f64, TOP, slot, bottom - TOP),
+                Node::rect(
+                    if clamped { "bar clamped" } else { "bar" },
+                    x0,
+                    top,
+                    slot * 0.7,
+                    bottom - top,
+                ),
+                Node::line("whisker", middle, top, middle, whisker),
+                Node::label(
+                    "tick",
+                    middle,
+                    bottom + 14.0,
+                    Some("middle"),
+                    level.to_string(),
+                ),
+            ],
+        )
+    }));
     let clamp_y = y.map(NestedChain::CLAMP_MS);
+    marks.push(Node::line("clamp", LEFT, clamp_y, WIDTH - 12.0, clamp_y));
+    marks.push(Node::label(
+        "clamp-label",
+        WIDTH - 14.0,
+        clamp_y - 4.0,
+        Some("end"),
+        t(key!("chart.chain.clamp")),
+    ));
+    marks.push(axis_label(
+        HEIGHT - 2.0,
+        tr(&match onset {
+            Some(level) => Phrase::new(key!("chart.chain.axis_clamped")).count("level", level),
+            None => Phrase::new(key!("chart.chain.axis")),
+        }),
+    ));
     let summary = match (chain.levels.first(), chain.levels.last()) {
         (Some(first), Some(last)) => tr(&Phrase::new(key!("chart.chain.summary"))
             .ms("first", first.p50)
@@ -446,23 +496,11 @@ pub fn ChainChart(
             .ms("last", last.p50)),
         _ => String::new(),
     };
-    view! {
-        {chart_frame("chain", summary, view! {
-        <svg class="chart" viewBox=format!("0 0 {} {}", coord(WIDTH), coord(HEIGHT)) role="group"
-            aria-label=t(key!("chart.chain.aria"))>
-            {ticks}
-            {bars}
-            <line class="clamp" x1=coord(LEFT) x2=coord(WIDTH - 12.0) y1=coord(clamp_y) y2=coord(clamp_y) />
-            <text class="clamp-label" x=coord(WIDTH - 14.0) y=coord(clamp_y - 4.0) text-anchor="end">{t(key!("chart.chain.clamp"))}</text>
-            <text class="axis-label" x=coord(WIDTH - 12.0) y=coord(HEIGHT - 2.0) text-anchor="end">
-                {tr(&match onset {
-                    Some(level) => Phrase::new(key!("chart.chain.axis_clamped")).count("level", level),
-                    None => Phrase::new(key!("chart.chain.axis")),
-                })}
-            </text>
-        </svg>
-        })}
-    }
+    chart_frame(
+        "chain",
+        summary,
+        chart_svg(HEIGHT, t(key!("chart.chain.aria")), marks),
+    )
 }
 
 /// The samples of a measured outcome, if it kept them.
@@ -491,35 +529,52 @@ pub fn FrameGapChart(
         .fold(20.0, f64::max);
     let x = Scale::linear_nice(0.0, end, LEFT, WIDTH - 12.0);
     let y = Scale::log_decades(1.0, worst, 1.0, bottom, TOP);
-    let lines = runs
-        .iter()
-        .enumerate()
-        .map(|(i, run)| {
-            let points = run
-                .frame_gaps()
-                .into_iter()
-                .map(|(t, gap)| format!("{},{}", coord(x.map(t)), coord(y.map(gap))))
-                .collect::<Vec<_>>()
-                .join(" ");
-            let text = tr(&Phrase::new(key!("chart.frames.line"))
-                .phrase("mode", run.mode.label())
-                .count("frames", run.frames_ms.len() as u64)
-                .ms("p50", run.median_frame_gap())
-                .ms("longest", run.longest_frame_gap())
-                .count("long", run.long_frame_gaps() as u64));
-            reading(
-                i == 0,
-                Some(format!("frames-{}", run.mode.name())),
-                text,
-                view! {
-                    <polyline class="hit" points=points.clone() />
-                    <polyline class=format!("gaps {}", run.mode.name()) points=points />
-                },
-            )
-        })
-        .collect_view();
-    let y_ticks = y_axis(&y, LEFT, WIDTH - 12.0);
+    let mut marks = y_axis(&y, LEFT, WIDTH - 12.0);
+    marks.extend(x_axis(&x, TOP, bottom));
     let frame_y = y.map(1000.0 / 60.0);
+    marks.push(Node::line(
+        "frame-line",
+        LEFT,
+        frame_y,
+        WIDTH - 12.0,
+        frame_y,
+    ));
+    marks.extend(runs.iter().enumerate().map(|(i, run)| {
+        let points = run
+            .frame_gaps()
+            .into_iter()
+            .map(|(t, gap)| format!("{},{}", coord(x.map(t)), coord(y.map(gap))))
+            .collect::<Vec<_>>()
+            .join(" ");
+        let text = tr(&Phrase::new(key!("chart.frames.line"))
+            .phrase("mode", run.mode.label())
+            .count("frames", run.frames_ms.len() as u64)
+            .ms("p50", run.median_frame_gap())
+            .ms("longest", run.longest_frame_gap())
+            .count("long", run.long_frame_gaps() as u64));
+        reading(
+            i == 0,
+            Some(format!("frames-{}", run.mode.name())),
+            text,
+            vec![
+                Node::new("polyline")
+                    .class("hit")
+                    .attr("points", points.clone()),
+                Node::new("polyline")
+                    .class(format!("gaps {}", run.mode.name()))
+                    .attr("points", points),
+            ],
+        )
+    }));
+    marks.extend(legend(
+        LEFT + 8.0,
+        TOP + 12.0,
+        [
+            ("blocking", format!("— {}", t(key!("mode.blocking")))),
+            ("async", format!("— {}", t(key!("mode.async")))),
+        ],
+    ));
+    marks.push(axis_label(HEIGHT - 2.0, t(key!("chart.frames.axis"))));
     let gap = |mode: JobMode| {
         runs.iter()
             .find(|r| r.mode == mode)
@@ -531,24 +586,11 @@ pub fn FrameGapChart(
             .ms("async", waiting)),
         _ => String::new(),
     };
-    view! {
-        {chart_frame("frame-gaps", summary, view! {
-        <svg class="chart" viewBox=format!("0 0 {} {}", coord(WIDTH), coord(HEIGHT)) role="group"
-            aria-label=t(key!("chart.frames.aria"))>
-            {y_ticks}
-            {x_axis(&x, TOP, bottom)}
-            <line class="frame-line" x1=coord(LEFT) x2=coord(WIDTH - 12.0) y1=coord(frame_y) y2=coord(frame_y) />
-            {lines}
-            {legend(LEFT + 8.0, TOP + 12.0, [
-                ("blocking", format!("— {}", t(key!("mode.blocking")))),
-                ("async", format!("— {}", t(key!("mode.async")))),
-            ])}
-            <text class="axis-label" x=coord(WIDTH - 12.0) y=coord(HEIGHT - 2.0) text-anchor="end">
-                {t(key!("chart.frames.axis"))}
-            </text>
-        </svg>
-        })}
-    }
+    chart_frame(
+        "frame-gaps",
+        summary,
+        chart_svg(HEIGHT, t(key!("chart.frames.aria")), marks),
+    )
 }
 
 /// Per-worker timelines (a Gantt chart) of each mode of experiment 2b: one
@@ -571,46 +613,55 @@ pub fn PoolGantt(
     let height = panel * runs.len() as f64 + 40.0;
     let x = Scale::linear_nice(0.0, end, LEFT, WIDTH - 12.0);
     let bottom = height - 34.0;
-    let panels = runs
-        .iter()
-        .enumerate()
-        .map(|(i, run)| {
-            let top = 14.0 + panel * i as f64;
-            let bars = run
-                .spans
-                .iter()
-                .enumerate()
-                .map(|(j, s)| {
-                    let (x0, x1) = (x.map(s.start_ms), x.map(s.end_ms));
-                    let extra = s.job == config.jobs;
-                    let text = tr(&Phrase::new(if extra { key!("chart.pool.extra_job") } else { key!("chart.pool.job") })
-                        .count("job", s.job)
-                        .ms("start", s.start_ms)
-                        .ms("end", s.end_ms));
-                    let (y0, width) = (top + ROW * f64::from(s.worker), (x1 - x0).max(1.5));
-                    reading(i == 0 && j == 0, None, text, view! {
-                {hit(x0, y0, width, ROW)}
-                        <rect class=if extra { "job extra" } else { "job" }
-                            x=coord(x0) y=coord(y0 + 2.0) width=coord(width) height=coord(ROW - 4.0) />
-                    })
-                })
-                .collect_view();
-            let labels = (0..config.workers)
-                .map(|w| {
-                    view! {
-                        <text class="tick" x=coord(LEFT - 6.0) y=coord(top + ROW * f64::from(w) + ROW - 4.0) text-anchor="end">
-                            {tr(&Phrase::new(key!("chart.pool.worker")).count("n", w + 1))}
-                        </text>
-                    }
-                })
-                .collect_view();
-            view! {
-                <text class="panel-label" x=coord(LEFT) y=coord(top - 3.0)>{tr(&run.mode.label())}</text>
-                {labels}
-                {bars}
-            }
-        })
-        .collect_view();
+    let mut marks = x_axis(&x, 6.0, bottom);
+    for (i, run) in runs.iter().enumerate() {
+        let top = 14.0 + panel * i as f64;
+        marks.push(Node::label(
+            "panel-label",
+            LEFT,
+            top - 3.0,
+            None,
+            tr(&run.mode.label()),
+        ));
+        marks.extend((0..config.workers).map(|w| {
+            Node::label(
+                "tick",
+                LEFT - 6.0,
+                top + ROW * f64::from(w) + ROW - 4.0,
+                Some("end"),
+                tr(&Phrase::new(key!("chart.pool.worker")).count("n", w + 1)),
+            )
+        }));
+        marks.extend(run.spans.iter().enumerate().map(|(j, s)| {
+            let (x0, x1) = (x.map(s.start_ms), x.map(s.end_ms));
+            let extra = s.job == config.jobs;
+            let text = tr(&Phrase::new(if extra {
+                key!("chart.pool.extra_job")
+            } else {
+                key!("chart.pool.job")
+            })
+            .count("job", s.job)
+            .ms("start", s.start_ms)
+            .ms("end", s.end_ms));
+            let (y0, width) = (top + ROW * f64::from(s.worker), (x1 - x0).max(1.5));
+            reading(
+                i == 0 && j == 0,
+                None,
+                text,
+                vec![
+                    hit(x0, y0, width, ROW),
+                    Node::rect(
+                        if extra { "job extra" } else { "job" },
+                        x0,
+                        y0 + 2.0,
+                        width,
+                        ROW - 4.0,
+                    ),
+                ],
+            )
+        }));
+    }
+    marks.push(axis_label(height - 2.0, t(key!("chart.pool.axis"))));
     let batch = |mode: JobMode| runs.iter().find(|r| r.mode == mode).map(|r| r.batch_ms);
     let summary = match (batch(JobMode::Blocking), batch(JobMode::Async)) {
         (Some(blocking), Some(waiting)) => tr(&Phrase::new(key!("chart.pool.summary"))
@@ -618,18 +669,11 @@ pub fn PoolGantt(
             .ms("async", waiting)),
         _ => String::new(),
     };
-    view! {
-        {chart_frame("pool", summary, view! {
-        <svg class="chart" viewBox=format!("0 0 {} {}", coord(WIDTH), coord(height)) role="group"
-            aria-label=t(key!("chart.pool.aria"))>
-            {x_axis(&x, 6.0, bottom)}
-            {panels}
-            <text class="axis-label" x=coord(WIDTH - 12.0) y=coord(height - 2.0) text-anchor="end">
-                {t(key!("chart.pool.axis"))}
-            </text>
-        </svg>
-        })}
-    }
+    chart_frame(
+        "pool",
+        summary,
+        chart_svg(height, t(key!("chart.pool.aria")), marks),
+    )
 }
 
 /// The cost of each `SpinOnce` step, log scale, coloured by phase.
@@ -646,46 +690,53 @@ pub fn LadderChart(
     let hi = steps.iter().map(|s| s.p50_ms).fold(0.0, f64::max);
     let y = Scale::log_decades(lo, hi, 0.0001, bottom, TOP);
     let slot = (WIDTH - 12.0 - LEFT) / steps.len().max(1) as f64;
-    let bars = steps
-        .iter()
-        .enumerate()
-        .map(|(i, s)| {
-            let x0 = LEFT + slot * i as f64 + slot * 0.15;
-            let top = y.map(s.p50_ms);
-            let text = tr(&Phrase::new(key!("chart.ladder.bar"))
-                .count("step", s.count)
-                .phrase("phase", s.step.phase_label())
-                .ms("p50", s.p50_ms)
-                .ms("max", s.max_ms));
-            reading(i == 0, None, text, view! {
-                {hit(LEFT + slot * i as f64, TOP, slot, bottom - TOP)}
-                <rect class=format!("bar phase-{}", s.step.phase()) x=coord(x0) y=coord(top) width=coord(slot * 0.7) height=coord((bottom - top).max(1.0)) />
-                {(s.count % 5 == 0).then(|| view! {
-                    <text class="tick" x=coord(x0 + slot * 0.35) y=coord(bottom + 14.0) text-anchor="middle">{s.count}</text>
-                })}
-            })
-        })
-        .collect_view();
-    let ticks = y_axis(&y, LEFT, WIDTH - 12.0);
+    let mut marks = y_axis(&y, LEFT, WIDTH - 12.0);
+    marks.extend(steps.iter().enumerate().map(|(i, s)| {
+        let x0 = LEFT + slot * i as f64 + slot * 0.15;
+        let top = y.map(s.p50_ms);
+        let text = tr(&Phrase::new(key!("chart.ladder.bar"))
+            .count("step", s.count)
+            .phrase("phase", s.step.phase_label())
+            .ms("p50", s.p50_ms)
+            .ms("max", s.max_ms));
+        let mut shapes = vec![
+            hit(LEFT + slot * i as f64, TOP, slot, bottom - TOP),
+            Node::rect(
+                format!("bar phase-{}", s.step.phase()),
+                x0,
+                top,
+                slot * 0.7,
+                (bottom - top).max(1.0),
+            ),
+        ];
+        if s.count % 5 == 0 {
+            shapes.push(Node::label(
+                "tick",
+                x0 + slot * 0.35,
+                bottom + 14.0,
+                Some("middle"),
+                s.count.to_string(),
+            ));
+        }
+        reading(i == 0, None, text, shapes)
+    }));
+    marks.extend(legend(
+        LEFT + 8.0,
+        TOP + 12.0,
+        [
+            ("phase-spin", format!("■ {}", t(key!("phase.spin")))),
+            ("phase-yield", format!("■ {}", t(key!("phase.yield")))),
+            ("phase-sleep", format!("■ {}", t(key!("phase.sleep")))),
+        ],
+    ));
+    marks.push(axis_label(HEIGHT - 2.0, t(key!("chart.ladder.axis"))));
     let summary = tr(&Phrase::new(key!("chart.ladder.summary"))
         .count("steps", steps.len() as u64)
         .ms("lo", lo)
         .ms("hi", hi));
-    view! {
-        {chart_frame("ladder", summary, view! {
-        <svg class="chart" viewBox=format!("0 0 {} {}", coord(WIDTH), coord(HEIGHT)) role="group"
-            aria-label=t(key!("chart.ladder.aria"))>
-            {ticks}
-            {bars}
-            {legend(LEFT + 8.0, TOP + 12.0, [
-                ("phase-spin", format!("■ {}", t(key!("phase.spin")))),
-                ("phase-yield", format!("■ {}", t(key!("phase.yield")))),
-                ("phase-sleep", format!("■ {}", t(key!("phase.sleep")))),
-            ])}
-            <text class="axis-label" x=coord(WIDTH - 12.0) y=coord(HEIGHT - 2.0) text-anchor="end">
-                {t(key!("chart.ladder.axis"))}
-            </text>
-        </svg>
-        })}
-    }
+    chart_frame(
+        "ladder",
+        summary,
+        chart_svg(HEIGHT, t(key!("chart.ladder.aria")), marks),
+    )
 }

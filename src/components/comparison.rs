@@ -5,7 +5,7 @@
 
 use crate::components::blocks::{Details, marked_cell};
 use crate::components::charts::{
-    WIDTH, chart_frame, coord, hit, label_width, reading, row_label, x_axis,
+    WIDTH, axis_label, chart_frame, chart_svg, hit, label_width, reading, row_label, x_axis,
 };
 use crate::hooks::{LinkedRuns, Loading, ReferenceSets};
 use waitlab_core::key;
@@ -21,6 +21,7 @@ use waitlab_core::chart::{Scale, legend_row};
 use waitlab_core::compare::{self, Group, Origin, Value};
 use waitlab_core::experiment::Experiment;
 use waitlab_core::schema::Report;
+use waitlab_core::svg::{Node, coord};
 use waitlab_core::text::{Arg, Phrase};
 
 /// The reference sets from context (provided by the page).
@@ -254,11 +255,28 @@ fn ComparisonTable(
 }
 
 /// The shape of a charted column's mark.
-fn mark(column: usize, x: f64, y: f64, class: String) -> AnyView {
+fn mark(column: usize, x: f64, y: f64, class: String) -> Node {
     match column {
-        0 => view! { <circle class=class cx=coord(x) cy=coord(y) r="4" /> }.into_any(),
-        1 => view! { <rect class=class x=coord(x - 3.5) y=coord(y - 3.5) width="7" height="7" /> }.into_any(),
-        _ => view! { <polygon class=class points=format!("{},{} {},{} {},{} {},{}", coord(x), coord(y - 5.0), coord(x + 5.0), coord(y), coord(x), coord(y + 5.0), coord(x - 5.0), coord(y)) /> }.into_any(),
+        0 => Node::new("circle")
+            .class(class)
+            .at("cx", x)
+            .at("cy", y)
+            .attr("r", "4"),
+        1 => Node::rect(class, x - 3.5, y - 3.5, 7.0, 7.0),
+        _ => Node::new("polygon").class(class).attr(
+            "points",
+            format!(
+                "{},{} {},{} {},{} {},{}",
+                coord(x),
+                coord(y - 5.0),
+                coord(x + 5.0),
+                coord(y),
+                coord(x),
+                coord(y + 5.0),
+                coord(x - 5.0),
+                coord(y)
+            ),
+        ),
     }
 }
 
@@ -381,34 +399,47 @@ fn ComparisonChart(
         Some((axis, rest)) => (axis.to_owned(), rest.to_owned()),
         None => (caption, String::new()),
     };
-    let marks = rows
-        .into_iter()
-        .enumerate()
-        .map(|(i, row)| {
-            let y = TOP + ROW * (i as f64 + 0.5);
-            let src = format!("src-{}", row.colour % COLOURS);
-            let shapes = row
-                .marks
-                .into_iter()
-                .map(|ChartMark { slot, lo, hi, stated, unresolved }| {
-                    let bar = (hi > lo).then(|| view! {
-                        <line class=format!("stated-range {src}") x1=coord(x.map(lo)) x2=coord(x.map(hi)) y1=coord(y) y2=coord(y) />
-                    });
-                    let class = format!(
-                        "mark {src}{}{}",
-                        if stated { " stated" } else { "" },
-                        if unresolved { " unresolved" } else { "" }
-                    );
-                    view! { {bar} {mark(slot, x.map(lo), y, class)} }
-                })
-                .collect_view();
-            reading(i == 0, Some(format!("cmp-mark-{}", row.colour)), row.reading, view! {
-                {hit(0.0, y - ROW / 2.0, WIDTH, ROW)}
-                {row_label(left - 8.0, y + 4.0, left - 12.0, row.label)}
-                {shapes}
-            })
-        })
-        .collect_view();
+    let mut marks = x_axis(&x, TOP, bottom);
+    marks.extend(rows.into_iter().enumerate().map(|(i, row)| {
+        let y = TOP + ROW * (i as f64 + 0.5);
+        let src = format!("src-{}", row.colour % COLOURS);
+        let mut shapes = vec![
+            hit(0.0, y - ROW / 2.0, WIDTH, ROW),
+            row_label(left - 8.0, y + 4.0, left - 12.0, row.label),
+        ];
+        for ChartMark {
+            slot,
+            lo,
+            hi,
+            stated,
+            unresolved,
+        } in row.marks
+        {
+            if hi > lo {
+                shapes.push(Node::line(
+                    format!("stated-range {src}"),
+                    x.map(lo),
+                    y,
+                    x.map(hi),
+                    y,
+                ));
+            }
+            let class = format!(
+                "mark {src}{}{}",
+                if stated { " stated" } else { "" },
+                if unresolved { " unresolved" } else { "" }
+            );
+            shapes.push(mark(slot, x.map(lo), y, class));
+        }
+        reading(
+            i == 0,
+            Some(format!("cmp-mark-{}", row.colour)),
+            row.reading,
+            shapes,
+        )
+    }));
+    marks.push(axis_label(bottom + 26.0, axis));
+    marks.push(axis_label(bottom + 38.0, key_to_marks));
     let legend_y = height - 8.0;
     let headers: Vec<String> = charted
         .iter()
@@ -420,28 +451,18 @@ fn ComparisonChart(
         9.0,
         24.0,
     );
-    let legend = headers
-        .into_iter()
-        .zip(at)
-        .enumerate()
-        .map(|(slot, (header, lx))| {
-            view! {
-                {mark(slot, lx, legend_y - 4.0, "mark legend-mark".to_owned())}
-                <text class="axis-label" x=coord(lx + 9.0) y=coord(legend_y)>{header}</text>
-            }
-        })
-        .collect_view();
+    for (slot, (header, lx)) in headers.into_iter().zip(at).enumerate() {
+        marks.push(mark(
+            slot,
+            lx,
+            legend_y - 4.0,
+            "mark legend-mark".to_owned(),
+        ));
+        marks.push(Node::label("axis-label", lx + 9.0, legend_y, None, header));
+    }
+    let aria = tr(&Phrase::new(key!("compare.chart_aria")).phrase("axis", experiment.chart_axis()));
     Some(view! {
-        {chart_frame("headline", t(key!("compare.summary")), view! {
-        <svg class="chart" viewBox=format!("0 0 {} {}", coord(WIDTH), coord(height)) role="group"
-            aria-label=tr(&Phrase::new(key!("compare.chart_aria")).phrase("axis", experiment.chart_axis()))>
-            {x_axis(&x, TOP, bottom)}
-            {marks}
-            <text class="axis-label" x=coord(WIDTH - 12.0) y=coord(bottom + 26.0) text-anchor="end">{axis}</text>
-            <text class="axis-label" x=coord(WIDTH - 12.0) y=coord(bottom + 38.0) text-anchor="end">{key_to_marks}</text>
-            {legend}
-        </svg>
-        })}
+        {chart_frame("headline", t(key!("compare.summary")), chart_svg(height, aria, marks))}
         {left_out.then(|| wait.map(|d| view! {
             <p class="note" data-testid="headline-note">{tr(&Phrase::new(key!("compare.headline")).count("d", d))}</p>
         }))}

@@ -29,7 +29,7 @@ const PAINT: [&str; 13] = [
     "font-weight",
 ];
 
-const SVG_NS: &str = "http://www.w3.org/2000/svg";
+use crate::svg::SVG_NS;
 
 /// A chart to save: its SVG markup and drawn size in CSS pixels.
 pub struct ChartFile {

@@ -19,6 +19,7 @@ pub mod location;
 pub mod memory;
 pub mod page;
 pub mod probes;
+pub mod svg;
 pub mod wait;
 pub mod worker;
 pub mod worker_host;

@@ -198,3 +198,32 @@ async fn inflation_stops_at_its_cap() {
     let damaged = waitlab_browser::links::decode("v1:AAAA").await;
     assert!(damaged.is_err(), "{damaged:?}");
 }
+
+#[wasm_bindgen_test]
+fn a_drawing_is_text_in_svg_and_replaces_the_one_before() {
+    use waitlab_browser::svg::draw_first;
+    use waitlab_core::svg::Node;
+    let document = web_sys::window().unwrap().document().unwrap();
+    let frame = document.create_element("figure").unwrap();
+    frame
+        .append_child(&document.create_element("p").unwrap())
+        .unwrap();
+    let drawing =
+        |text: &str| Node::new("svg").child(Node::label("tick", 1.0, 2.0, Some("end"), text));
+    draw_first(&frame, &drawing("<b>1 ms</b>")).unwrap();
+    let svg = frame.first_element_child().unwrap();
+    assert_eq!(
+        svg.namespace_uri().as_deref(),
+        Some("http://www.w3.org/2000/svg")
+    );
+    assert!(
+        frame.query_selector("b").unwrap().is_none(),
+        "text is not markup"
+    );
+    assert_eq!(svg.text_content().as_deref(), Some("<b>1 ms</b>"));
+    let label = svg.first_element_child().unwrap();
+    assert_eq!(label.get_attribute("text-anchor").as_deref(), Some("end"));
+    draw_first(&frame, &drawing("2 ms")).unwrap();
+    assert_eq!(frame.child_element_count(), 2, "one drawing, then the p");
+    assert_eq!(frame.text_content().as_deref(), Some("2 ms"));
+}

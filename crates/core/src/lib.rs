@@ -25,6 +25,7 @@ pub mod reference;
 pub mod schema;
 pub mod starvation;
 pub mod stats;
+pub mod svg;
 pub mod text;
 pub mod timed;
 pub mod wake;
