@@ -346,7 +346,7 @@ fn isolated_on(browser: Browser, server: &Server) {
     let msg = s
         .text(&in_tw("config-error"))
         .expect("a message for an absurd sample count");
-    assert!(msg.contains("between 1 and 100000"), "{msg}");
+    assert!(msg.contains("between 1 and 100,000"), "{msg}");
     assert_eq!(
         s.eval(
             "return document.querySelector('[data-testid=timed-waits] [data-testid=run]').disabled;"

@@ -340,7 +340,7 @@ fn main_rows(m: &MainStarvation, native: bool) -> Vec<Row> {
                     "call",
                     job_call(run.mode, native, Phrase::new(key!("row.busy_wait"))),
                 )
-                .count("wait", c.wait_ms),
+                .digits("wait", c.wait_ms),
             analogue: run.mode.main_analogue(),
             values: vec![
                 Value::of(run.batch_ms),
@@ -376,7 +376,7 @@ fn pool_rows(p: &PoolStarvation, native: bool) -> Vec<Row> {
             what: Phrase::new(key)
                 .count("jobs", c.jobs)
                 .phrase("call", job_call(run.mode, native, blocking.clone()))
-                .count("wait", c.wait_ms)
+                .digits("wait", c.wait_ms)
                 .count("workers", c.workers),
             analogue: run.mode.pool_analogue(),
             values: vec![

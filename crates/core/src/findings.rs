@@ -100,7 +100,7 @@ pub fn timed_waits(tw: &TimedWaits, clock: Option<ClockInfo>) -> Vec<Phrase> {
             };
             out.push(
                 Phrase::new(key)
-                    .count("d", d)
+                    .digits("d", d)
                     .arg("loop", f.ms(loop_.p50))
                     .arg("fresh", f.ms(fresh.p50)),
             );
@@ -113,7 +113,7 @@ pub fn timed_waits(tw: &TimedWaits, clock: Option<ClockInfo>) -> Vec<Phrase> {
         {
             out.push(
                 Phrase::new(key!("finding.timed.worker_clamped"))
-                    .count("d", d)
+                    .digits("d", d)
                     .arg("loop", f.ms(loop_.p50))
                     .arg("fresh", f.ms(fresh.p50)),
             );
@@ -121,7 +121,7 @@ pub fn timed_waits(tw: &TimedWaits, clock: Option<ClockInfo>) -> Vec<Phrase> {
         if let Some(sleep) = summary(tw, Mechanism::WorkerAtomicsWait, Some(d)) {
             out.push(
                 Phrase::new(key!("finding.timed.worker_sleep"))
-                    .count("d", d)
+                    .digits("d", d)
                     .arg("p50", f.ms(sleep.overshoot(f64::from(d))))
                     .arg("p99", f.ms(sleep.p99 - f64::from(d))),
             );

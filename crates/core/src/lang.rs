@@ -138,6 +138,31 @@ impl Lang {
         }
     }
 
+    /// A whole count as this language writes it, its digits grouped in
+    /// threes (CLDR: `,` in English and Japanese, `.` in German, Portuguese
+    /// and Spanish, a no-break space in Russian; Spanish groups from five
+    /// digits on, the others from four).
+    pub fn count(self, n: u64) -> String {
+        let digits = n.to_string();
+        let (separator, from) = match self {
+            Lang::En | Lang::Ja => (',', 4),
+            Lang::De | Lang::Pt => ('.', 4),
+            Lang::Es => ('.', 5),
+            Lang::Ru => ('\u{a0}', 4),
+        };
+        if digits.len() < from {
+            return digits;
+        }
+        let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+        for (i, digit) in digits.chars().enumerate() {
+            if i > 0 && (digits.len() - i).is_multiple_of(3) {
+                out.push(separator);
+            }
+            out.push(digit);
+        }
+        out
+    }
+
     /// A calendar date as this language writes it.
     pub fn date(self, year: i64, month: u32, day: u32) -> String {
         match self {
@@ -193,6 +218,15 @@ mod tests {
     fn numbers_and_dates_as_each_language_writes_them() {
         assert_eq!(Lang::De.localize_number("15.6"), "15,6");
         assert_eq!(Lang::Ja.localize_number("15.6"), "15.6");
+        assert_eq!(Lang::En.count(999), "999");
+        assert_eq!(Lang::En.count(1000), "1,000");
+        assert_eq!(Lang::Ja.count(100_000), "100,000");
+        assert_eq!(Lang::De.count(1_234_567), "1.234.567");
+        assert_eq!(Lang::Pt.count(20_000), "20.000");
+        assert_eq!(Lang::Es.count(5000), "5000");
+        assert_eq!(Lang::Es.count(10_000), "10.000");
+        assert_eq!(Lang::Ru.count(200_000), "200\u{a0}000");
+        assert_eq!(Lang::Ru.count(0), "0");
         assert_eq!(Lang::En.date(2026, 12, 1), "2026-12-01");
         assert_eq!(Lang::De.date(2026, 12, 1), "01.12.2026");
         assert_eq!(Lang::Ja.date(2026, 12, 1), "2026/12/01");

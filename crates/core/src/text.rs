@@ -119,9 +119,16 @@ impl Phrase {
         )
     }
 
-    /// Adds a whole number.
+    /// Adds a whole number, its digits grouped as the reader's language
+    /// groups them ([`crate::lang::Lang::count`]).
     pub fn count(self, name: &'static str, n: impl Into<u64>) -> Phrase {
         self.arg(name, Arg::Count(n.into()))
+    }
+
+    /// Adds a whole number as code writes it, digits only: an argument
+    /// such as the 1000 of `Thread.Sleep(1000)`.
+    pub fn digits(self, name: &'static str, n: impl Into<u64>) -> Phrase {
+        self.arg(name, Arg::Data(n.into().to_string()))
     }
 
     /// Adds a phrase.
@@ -381,7 +388,7 @@ impl Catalog {
                 s
             }
             Arg::Us(us) => self.number(&fixed(*us, if us.abs() >= 100.0 { 0 } else { 1 })),
-            Arg::Count(n) => n.to_string(),
+            Arg::Count(n) => self.lang.count(*n),
             Arg::Fixed(v, places) => self.number(&fixed(*v, *places)),
             Arg::Code(c) => (*c).to_owned(),
             Arg::Data(d) => d.clone(),
@@ -467,6 +474,16 @@ mod tests {
         let ru = catalog(Lang::Ru, &[("samples", forms)]);
         let n = |c: u64| ru.render(&Phrase::new(Key::of("samples")).count("count", c));
         assert_eq!([n(1), n(3), n(200)], ["1 замер", "3 замера", "200 замеров"]);
+        assert_eq!(n(100_000), "100\u{a0}000 замеров");
+    }
+
+    #[test]
+    fn counts_are_grouped_and_code_is_not() {
+        let de = catalog(Lang::De, &[("row", text("{n} × Thread.Sleep({d} ms)"))]);
+        let row = Phrase::new(Key::of("row"))
+            .count("n", 20_000u32)
+            .digits("d", 1000u32);
+        assert_eq!(de.render(&row), "20.000 × Thread.Sleep(1000 ms)");
     }
 
     #[test]

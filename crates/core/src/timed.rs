@@ -248,7 +248,7 @@ impl CellKey {
 
     fn fill_in(&self, p: Phrase) -> Phrase {
         match self.requested_ms {
-            Some(d) => p.count("d", d),
+            Some(d) => p.digits("d", d),
             None => p.code("d", "d"),
         }
     }
@@ -555,7 +555,10 @@ mod tests {
             requested_ms: Some(10),
         };
         assert_eq!(key.label().keys(), [key!("mechanism.worker_atomics_wait")]);
-        assert_eq!(key.label().args, [("d", crate::text::Arg::Count(10))]);
+        assert_eq!(
+            key.label().args,
+            [("d", crate::text::Arg::Data("10".to_owned()))]
+        );
         assert_eq!(key.id(), "worker_atomics_wait-10");
         assert_eq!(key.analogue().key, key!("analogue.sleep"));
     }
