@@ -2754,10 +2754,9 @@ fn fault_data_hangs(browser: Browser) {
 /// Whether a test measures (or holds the page to a tight deadline), and
 /// so runs alone, or may share the machine with another test (a fault
 /// test's bound, 5 s for a watchdog of 1.3 or 2.1 s, leaves room for a
-/// neighbour). Untimed tests run three at a time: they wait on the
-/// browsers more than they compute (the suite keeps about 0.4 of this
-/// machine's 2 cores busy), and a third thread took their phase from about
-/// 110 to 100 s.
+/// neighbour). Untimed tests run three at a time: a third thread took
+/// their phase from about 110 to 100 s, and a fourth gained nothing (105
+/// -> 110 s): the browsers they drive keep this machine's 2 cores busy.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Timing {
     Untimed,
