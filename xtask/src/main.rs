@@ -212,15 +212,13 @@ fn test_phases(phases: &mut Phases) -> Result {
             .env("RUSTDOCFLAGS", "-D warnings"))
     })?;
     // Core unit and golden tests, the native probe's CLI and bundled-set
-    // tests, and the tidy checks (the browser glue's tests need a browser
-    // and the end-to-end tests the built dist: they run below).
+    // tests, the tidy checks and the end-to-end crate's own unit tests (its
+    // server and client). The browser glue's tests need a browser and the
+    // end-to-end suite the built dist (it is `test = false`): they run below.
     phases.run("unit, golden, native CLI and tidy tests", || {
         run(cargo()
             .args(["test", "--workspace"])
-            .args(WASM_ONLY.iter().flat_map(|p| ["--exclude", p]))
-            .args(["--exclude", "waitlab-e2e"]))?;
-        // The end-to-end crate's own unit tests (its server and client).
-        run(cargo().args(["test", "--package", "waitlab-e2e", "--lib"]))
+            .args(WASM_ONLY.iter().flat_map(|p| ["--exclude", p])))
     })?;
     let mut dist_path = PathBuf::new();
     phases.run("release build (trunk)", || {

@@ -328,10 +328,31 @@ fn bench_hostile_payloads_million() {
 
 /// Feeds `count` hostile inputs to the decoder: random text, mutated
 /// real links, and valid compression around random or mutated bodies
-/// (which reaches every field reader). Returns how many decoded and the
-/// most samples one decoded report held.
+/// (which reaches every field reader), split over up to four threads
+/// (each its own seed). Returns how many decoded and the most samples one
+/// decoded report held.
 fn fuzz(count: usize) -> (usize, usize) {
-    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get().min(4));
+    let (decoded_ok, largest) = std::thread::scope(|scope| {
+        let parts: Vec<_> = (0..threads)
+            .map(|t| {
+                let share = count / threads + usize::from(t < count % threads);
+                scope.spawn(move || fuzz_part(share, 0x9E37_79B9_7F4A_7C15 ^ t as u64))
+            })
+            .collect();
+        parts.into_iter().fold((0, 0), |(ok, most), part| {
+            let (part_ok, part_most) = part.join().expect("a fuzz thread panicked");
+            (ok + part_ok, most.max(part_most))
+        })
+    });
+    assert!(decoded_ok > 0, "some mutations of real bodies still decode");
+    assert!(decoded_ok < count);
+    (decoded_ok, largest)
+}
+
+/// One thread's share of [`fuzz`]: `count` inputs from `seed`.
+fn fuzz_part(count: usize, seed: u64) -> (usize, usize) {
+    let mut rng = Rng(seed);
     let links = [encode(&native_suite()), encode(&browser_timed_waits())];
     let mut bodies = Vec::new();
     for r in [native_suite(), browser_timed_waits()] {
@@ -413,8 +434,6 @@ fn fuzz(count: usize) -> (usize, usize) {
         };
         check(&input);
     }
-    assert!(decoded_ok > 0, "some mutations of real bodies still decode");
-    assert!(decoded_ok < count);
     (decoded_ok, largest)
 }
 
