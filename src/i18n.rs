@@ -51,6 +51,11 @@ pub fn num(text: &str) -> String {
     with(|c| c.number(text))
 }
 
+/// A whole count in the reader's language, its digits grouped.
+pub fn count(n: u64) -> String {
+    lang().count(n)
+}
+
 /// A time in ms as a figure, in the reader's language.
 pub fn ms(value: f64) -> String {
     with(|c| c.ms(value))

@@ -2,7 +2,7 @@
 //! beside its histogram: every figure computed by core's `describe`.
 
 use crate::components::blocks::{ClockNote, figure};
-use crate::i18n::{num, t, tr};
+use crate::i18n::{count, num, t, tr};
 use leptos::prelude::*;
 use waitlab_core::clock::ClockInfo;
 use waitlab_core::describe::{Interval, Modality, describe};
@@ -54,7 +54,7 @@ pub fn StatisticsTable(
     figures.extend(d.error);
     let figure_row = |label: Key, v: f64, note: Option<String>| (label, Value::Figure(v), note);
     let mut rows = vec![
-        (key!("stats.n"), Value::Text(d.n.to_string()), None),
+        (key!("stats.n"), Value::Text(count(d.n.into())), None),
         figure_row(
             key!("stats.mean"),
             d.mean,
@@ -90,7 +90,7 @@ pub fn StatisticsTable(
         .ms("hi", d.outliers.fences.hi);
     rows.push((
         key!("stats.outliers"),
-        Value::Text((d.outliers.low + d.outliers.high).to_string()),
+        Value::Text(count((d.outliers.low + d.outliers.high).into())),
         Some(tr(&outliers)),
     ));
     rows.push((
@@ -101,7 +101,7 @@ pub fn StatisticsTable(
     if let (Some(c), Some(under)) = (clock, d.at_resolution) {
         rows.push((
             key!("stats.at_resolution"),
-            Value::Text(under.to_string()),
+            Value::Text(count(under.into())),
             Some(tr(&Phrase::new(key!("stats.at_resolution_note"))
                 .count("n", d.n)
                 .ms("two_steps", 2.0 * c.tolerance_ms()))),

@@ -1577,12 +1577,13 @@ fn native_comparison(browser: Browser) {
         );
         review_shot(&mut s, &format!("native-{section}"));
     }
-    // The article's ladder figures sit in the same columns as the native ones.
+    // The article's ladder figures sit in the same columns as the native
+    // ones, written as the page's language writes numbers (1265 µs: 1,265).
     let ladder = s
         .text("[data-testid=spin-ladder] [data-testid=group-stated]")
         .unwrap();
     assert!(
-        ladder.contains("9.80") && ladder.contains("1265"),
+        ladder.contains("9.80") && ladder.contains("1,265"),
         "{ladder}"
     );
     // Unchecking the article's set removes its rows everywhere.

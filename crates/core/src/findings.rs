@@ -331,7 +331,7 @@ mod tests {
             .map(|p| en.render(p))
             .collect();
         assert!(
-            f[0].contains("blocking: the batch took 2001 ms (expected 2000 ms)"),
+            f[0].contains("blocking: the batch took 2,001 ms (expected 2,000 ms)"),
             "{}",
             f[0]
         );

@@ -129,13 +129,38 @@ impl Lang {
         }
     }
 
-    /// `text` (a number written by [`crate::number`], with `.`) with this
-    /// language's decimal separator.
+    /// `text` (numbers written by [`crate::number`], with `.`, maybe
+    /// between marks such as `≈`, `–` or `‡`) as this language writes
+    /// them: each whole part's digits grouped as [`Lang::count`] groups
+    /// them, and this language's decimal separator.
     pub fn localize_number(self, text: &str) -> String {
-        match self.decimal_separator() {
-            '.' => text.to_owned(),
-            sep => text.replace('.', &sep.to_string()),
+        let mut out = String::with_capacity(text.len() + text.len() / 3);
+        let mut rest = text;
+        let mut after_point = false;
+        while let Some(c) = rest.chars().next() {
+            if c.is_ascii_digit() {
+                let end = rest
+                    .find(|c: char| !c.is_ascii_digit())
+                    .unwrap_or(rest.len());
+                let (digits, tail) = rest.split_at(end);
+                if after_point {
+                    out.push_str(digits);
+                } else {
+                    self.push_grouped(&mut out, digits);
+                }
+                rest = tail;
+                after_point = false;
+            } else {
+                out.push(if c == '.' {
+                    self.decimal_separator()
+                } else {
+                    c
+                });
+                after_point = c == '.';
+                rest = &rest[c.len_utf8()..];
+            }
         }
+        out
     }
 
     /// A whole count as this language writes it, its digits grouped in
@@ -143,7 +168,13 @@ impl Lang {
     /// and Spanish, a no-break space in Russian; Spanish groups from five
     /// digits on, the others from four).
     pub fn count(self, n: u64) -> String {
-        let digits = n.to_string();
+        let mut out = String::new();
+        self.push_grouped(&mut out, &n.to_string());
+        out
+    }
+
+    /// Pushes `digits` (ASCII) onto `out`, grouped as [`Lang::count`] says.
+    fn push_grouped(self, out: &mut String, digits: &str) {
         let (separator, from) = match self {
             Lang::En | Lang::Ja => (',', 4),
             Lang::De | Lang::Pt => ('.', 4),
@@ -151,16 +182,15 @@ impl Lang {
             Lang::Ru => ('\u{a0}', 4),
         };
         if digits.len() < from {
-            return digits;
+            out.push_str(digits);
+            return;
         }
-        let mut out = String::with_capacity(digits.len() + digits.len() / 3);
         for (i, digit) in digits.chars().enumerate() {
             if i > 0 && (digits.len() - i).is_multiple_of(3) {
                 out.push(separator);
             }
             out.push(digit);
         }
-        out
     }
 
     /// A calendar date as this language writes it.
@@ -218,6 +248,19 @@ mod tests {
     fn numbers_and_dates_as_each_language_writes_them() {
         assert_eq!(Lang::De.localize_number("15.6"), "15,6");
         assert_eq!(Lang::Ja.localize_number("15.6"), "15.6");
+        // Whole parts grouped, decimals never; marks and signs kept.
+        assert_eq!(Lang::En.localize_number("1265"), "1,265");
+        assert_eq!(Lang::En.localize_number("-12345.6789"), "-12,345.6789");
+        assert_eq!(Lang::De.localize_number("1265.25"), "1.265,25");
+        assert_eq!(Lang::Es.localize_number("1265.25"), "1265,25");
+        assert_eq!(Lang::Es.localize_number("15000"), "15.000");
+        assert_eq!(Lang::Ru.localize_number("1000.5"), "1\u{a0}000,5");
+        assert_eq!(
+            Lang::Pt.localize_number("≈15000–16000.5‡"),
+            "≈15.000–16.000,5‡"
+        );
+        assert_eq!(Lang::En.localize_number("–"), "–");
+        assert_eq!(Lang::En.localize_number("999.9999"), "999.9999");
         assert_eq!(Lang::En.count(999), "999");
         assert_eq!(Lang::En.count(1000), "1,000");
         assert_eq!(Lang::Ja.count(100_000), "100,000");
