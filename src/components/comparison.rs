@@ -328,47 +328,51 @@ fn ComparisonChart(
         .collect();
     let all_rows = || groups.iter().flat_map(|(_, g)| &g.rows);
     let wait = compare::headline_wait(all_rows());
-    let left_out = all_rows().any(|r| !r.in_headline(wait));
+    let left_out = groups
+        .iter()
+        .any(|(_, g)| g.headline_rows(wait).count() < g.rows.len());
+    let note = if groups.iter().any(|(_, g)| g.own_wait(wait) != wait) {
+        key!("compare.headline_own")
+    } else {
+        key!("compare.headline")
+    };
     let rows: Vec<ChartRow> = groups
         .iter()
         .flat_map(|(colour, g)| {
             let charted = &charted;
-            g.rows
-                .iter()
-                .filter(move |r| r.in_headline(wait))
-                .filter_map(move |r| {
-                    let marks: Vec<_> = charted
-                        .iter()
-                        .enumerate()
-                        .filter_map(|(slot, &c)| {
-                            let v = &r.values[c];
-                            let (lo, hi) = v.span()?;
-                            let to_axis = |x| columns[c].unit.to_axis(x).filter(|m| *m > 0.0);
-                            Some(ChartMark {
-                                slot,
-                                lo: to_axis(lo)?,
-                                hi: to_axis(hi)?,
-                                stated: matches!(v, Value::Stated { .. }),
-                                unresolved: matches!(v, Value::Unresolved { .. }),
-                            })
+            g.headline_rows(wait).filter_map(move |r| {
+                let marks: Vec<_> = charted
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(slot, &c)| {
+                        let v = &r.values[c];
+                        let (lo, hi) = v.span()?;
+                        let to_axis = |x| columns[c].unit.to_axis(x).filter(|m| *m > 0.0);
+                        Some(ChartMark {
+                            slot,
+                            lo: to_axis(lo)?,
+                            hi: to_axis(hi)?,
+                            stated: matches!(v, Value::Stated { .. }),
+                            unresolved: matches!(v, Value::Unresolved { .. }),
                         })
-                        .collect();
-                    let what = tr(&r.what);
-                    let figures: Vec<String> = charted
-                        .iter()
-                        .filter(|&&c| !matches!(r.values[c], Value::Absent))
-                        .map(|&c| {
-                            let header = tr(&experiment.header(&columns[c]));
-                            format!("{header}: {}", num(&r.values[c].format(columns[c].unit)))
-                        })
-                        .collect();
-                    (!marks.is_empty()).then(|| ChartRow {
-                        colour: *colour,
-                        label: short_label(&what),
-                        reading: format!("{what} — {}", figures.join("; ")),
-                        marks,
                     })
+                    .collect();
+                let what = tr(&r.what);
+                let figures: Vec<String> = charted
+                    .iter()
+                    .filter(|&&c| !matches!(r.values[c], Value::Absent))
+                    .map(|&c| {
+                        let header = tr(&experiment.header(&columns[c]));
+                        format!("{header}: {}", num(&r.values[c].format(columns[c].unit)))
+                    })
+                    .collect();
+                (!marks.is_empty()).then(|| ChartRow {
+                    colour: *colour,
+                    label: short_label(&what),
+                    reading: format!("{what} — {}", figures.join("; ")),
+                    marks,
                 })
+            })
         })
         .collect();
     if rows.is_empty() {
@@ -464,7 +468,7 @@ fn ComparisonChart(
     Some(view! {
         {chart_frame("headline", t(key!("compare.summary")), chart_svg(height, aria, marks))}
         {left_out.then(|| wait.map(|d| view! {
-            <p class="note" data-testid="headline-note">{tr(&Phrase::new(key!("compare.headline")).count("d", d))}</p>
+            <p class="note" data-testid="headline-note">{tr(&Phrase::new(note).count("d", d))}</p>
         }))}
     })
 }

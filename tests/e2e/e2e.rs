@@ -1401,6 +1401,29 @@ fn mechanism_picker(browser: Browser) {
     assert_eq!(tw.config.mechanisms, picked);
     let cells: Vec<String> = tw.cells.iter().map(|c| c.key.id()).collect();
     assert_eq!(cells, ["message_channel", "worker_atomics_wait-1"]);
+    // A run that asked for none of the native sets' 1 ms still has its
+    // row on the comparison chart: setTimeout(0) alone (on a fresh page, so
+    // that the report read is this run's).
+    s.open(&isolated_server().origin);
+    pick_mechanisms(&mut s, &[Mechanism::TimeoutFreshTask]);
+    let report = run_experiment(&mut s, "0", "20", "mechanism-picker-zero");
+    let cells: Vec<String> = report
+        .timed_waits
+        .expect("experiment 1's results")
+        .cells
+        .iter()
+        .map(|c| c.key.id())
+        .collect();
+    assert_eq!(cells, ["timeout_fresh_task-0"]);
+    assert_eq!(
+        count(&mut s, "[data-testid=timed-waits] [data-testid=cmp-mark-0]"),
+        1,
+        "the browser's one row is on the chart"
+    );
+    let note = s.text(&in_tw("headline-note")).expect("the chart's note");
+    assert!(note.contains("a source's shortest wait"), "{note}");
+    scroll_to(&mut s, "[data-testid=timed-waits] [data-testid=comparison]");
+    review_shot(&mut s, "mechanism-picker-zero-comparison");
     assert_no_page_errors(&mut s);
 }
 
@@ -1617,9 +1640,12 @@ fn native_comparison(browser: Browser) {
         (1..=headline as u64).contains(&charted),
         "{charted} browser rows in the headline chart, {headline} cells of 1 ms or none"
     );
+    let note = s
+        .text(&in_tw("headline-note"))
+        .expect("the chart says what it leaves out");
     assert!(
-        s.text(&in_tw("headline-note")).is_some(),
-        "the chart says what it leaves out"
+        !note.contains("shortest"),
+        "every source asked for 1 ms: {note}"
     );
     // Its figures under the clock's resolution are marked there too.
     assert_marked(

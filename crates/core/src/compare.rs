@@ -175,6 +175,29 @@ pub struct Group {
     pub rows: Vec<Row>,
 }
 
+impl Group {
+    /// The wait the headline chart shows of this source when it shows
+    /// waits of `wait` ms ([`headline_wait`] of every source): `wait`, or
+    /// for a source that asked for waits but none of `wait` its own
+    /// headline wait, so that no source is missing from the chart.
+    pub fn own_wait(&self, wait: Option<u32>) -> Option<u32> {
+        let mut asked = self.rows.iter().filter_map(|r| r.requested_ms).peekable();
+        if wait.is_none() || asked.peek().is_none() || asked.any(|d| Some(d) == wait) {
+            wait
+        } else {
+            headline_wait(self.rows.iter())
+        }
+    }
+
+    /// The rows the headline chart shows of this source when it shows
+    /// waits of `wait` ms: those that asked for its [`Group::own_wait`] or
+    /// for no time (every row, if it asked for no positive wait).
+    pub fn headline_rows(&self, wait: Option<u32>) -> impl Iterator<Item = &Row> {
+        let own = self.own_wait(wait);
+        self.rows.iter().filter(move |r| r.in_headline(own))
+    }
+}
+
 /// Why a stated figure cannot be placed.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("stated figure \"{what}\" names column \"{column}\", which {experiment} does not have")]
@@ -557,6 +580,22 @@ mod tests {
         let none = asking(&[Some(0), None]);
         assert_eq!(headline_wait(none.rows.iter()), None);
         assert_eq!(shown(&none, None), 2);
+        // A source that asked for none of the chart's wait still shows its
+        // own: beside sources of 1 ms, a run of 0 ms timers alone keeps its
+        // rows, and one of 0 and 10 ms its 10 ms rows.
+        let headline = |g: &Group, wait| g.headline_rows(wait).count();
+        assert_eq!(headline(&browser, Some(1)), 2);
+        assert_eq!(browser.own_wait(Some(1)), Some(1));
+        assert_eq!(asking(&[Some(0), Some(10)]).own_wait(Some(1)), Some(10));
+        assert_eq!(asking(&[Some(0)]).own_wait(Some(1)), None);
+        assert_eq!(
+            asking(&[None]).own_wait(Some(1)),
+            Some(1),
+            "asked for no wait"
+        );
+        assert_eq!(headline(&asking(&[Some(0)]), Some(1)), 1);
+        assert_eq!(headline(&asking(&[Some(0), Some(10), None]), Some(1)), 2);
+        assert_eq!(headline(&none, None), 2);
     }
 
     fn env(native: bool) -> Environment {
