@@ -2,6 +2,7 @@
 //! numbers table, and figures marked when they are below the clock's
 //! resolution.
 
+use crate::components::charts::{OverviewChart, OverviewRow};
 use crate::i18n::{ms, t, tr};
 use leptos::prelude::*;
 use waitlab_core::clock::{ClockInfo, RESOLVED_STEPS};
@@ -20,6 +21,30 @@ pub fn Findings(
         <ul class="findings" data-testid="findings">
             {items.iter().map(|f| view! { <li>{tr(f)}</li> }).collect_view()}
         </ul>
+    }
+}
+
+/// The results of a run that compares strategies (experiments 4 and 6):
+/// its findings, and one click away the overview chart of every measured
+/// strategy (its numbers are in the experiment's one table, beside the
+/// reference sets').
+#[component]
+pub fn StrategyResults(
+    /// The findings.
+    findings: Vec<Phrase>,
+    /// The chart's heading.
+    chart: Key,
+    /// The measured strategies, in display order.
+    rows: Vec<OverviewRow>,
+) -> impl IntoView {
+    view! {
+        <div class="results-block" data-testid="results">
+            <Findings items=findings />
+            <Details summary=key!("results.details")>
+            <h3>{t(chart)}</h3>
+            <OverviewChart rows=rows />
+            </Details>
+        </div>
     }
 }
 

@@ -211,6 +211,16 @@ impl OverviewRow {
             summary,
         }
     }
+
+    /// The row of a strategy (experiments 4 and 6), if it was measured.
+    pub fn of_strategy(id: &str, label: &Phrase, outcome: &Outcome) -> Option<Self> {
+        outcome.summary().map(|s| Self {
+            id: id.to_owned(),
+            label: tr(label),
+            requested_ms: None,
+            summary: *s,
+        })
+    }
 }
 
 /// Horizontal grid lines and labels of a y axis spanning `left..right`.

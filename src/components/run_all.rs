@@ -11,6 +11,7 @@ use crate::hooks::{Experiments, UseEnvironment};
 use crate::i18n::{t, tr};
 use crate::runner::Progress;
 use leptos::prelude::*;
+use waitlab_core::cancel::CancelConfig;
 use waitlab_core::experiment::Experiment;
 use waitlab_core::key;
 use waitlab_core::ladder::LadderConfig;
@@ -42,6 +43,7 @@ fn start(experiments: Experiments, experiment: Experiment, cores: u32) {
         Experiment::PoolStarvation => experiments.pool.run.run(PoolConfig::for_cores(cores)),
         Experiment::SpinLadder => experiments.ladder.run.run(Default::default()),
         Experiment::WakeLatency => experiments.wake.run.run(Default::default()),
+        Experiment::CancelWaits => experiments.cancel_waits.run.run(Default::default()),
     }
 }
 
@@ -55,6 +57,7 @@ fn expected_ms(experiment: Experiment, cores: u32) -> f64 {
         Experiment::PoolStarvation => both(&|m| PoolConfig::for_cores(cores).expected_batch_ms(m)),
         Experiment::SpinLadder => LadderConfig::default().estimated_ms(),
         Experiment::WakeLatency => WakeConfig::default().estimated_ms(),
+        Experiment::CancelWaits => CancelConfig::default().estimated_ms(),
     }
     .max(1.0)
 }

@@ -8,6 +8,7 @@ use leptos::task::spawn_local;
 use std::future::Future;
 use std::pin::Pin;
 use std::rc::Rc;
+use waitlab_core::cancel::CancelConfig;
 use waitlab_core::experiment::Experiment;
 use waitlab_core::key;
 use waitlab_core::ladder::LadderConfig;
@@ -54,6 +55,8 @@ pub struct Experiments {
     pub ladder: UseExperiment<LadderConfig>,
     /// Experiment 4.
     pub wake: UseExperiment<WakeConfig>,
+    /// Experiment 6.
+    pub cancel_waits: UseExperiment<CancelConfig>,
     /// Result links the browser is compressing now (their promises land on
     /// the main thread, so nothing starts a run while one is in flight).
     pub links_in_flight: RwSignal<u32>,
@@ -77,6 +80,7 @@ impl Experiments {
             Experiment::PoolStarvation => self.pool.progress,
             Experiment::SpinLadder => self.ladder.progress,
             Experiment::WakeLatency => self.wake.progress,
+            Experiment::CancelWaits => self.cancel_waits.progress,
         }
     }
 
@@ -88,6 +92,7 @@ impl Experiments {
             Experiment::PoolStarvation => self.pool.cancel,
             Experiment::SpinLadder => self.ladder.cancel,
             Experiment::WakeLatency => self.wake.cancel,
+            Experiment::CancelWaits => self.cancel_waits.cancel,
         }
     }
 }
@@ -101,6 +106,7 @@ pub fn use_experiments() -> Experiments {
         pool: use_experiment(runner::run_pool_starvation, links),
         ladder: use_experiment(runner::run_spin_ladder, links),
         wake: use_experiment(runner::run_wake_latency, links),
+        cancel_waits: use_experiment(runner::run_cancel_waits, links),
         links_in_flight: links,
     }
 }

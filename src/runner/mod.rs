@@ -5,12 +5,15 @@
 //! Cancelling a run is dropping its future: pending timers are cleared, and
 //! workers are terminated by `ProbeWorker`'s `Drop`.
 
+mod cancel_waits;
 mod main_starvation;
+mod pair;
 mod pool_starvation;
 mod spin_ladder;
 mod timed_waits;
 mod wake_latency;
 
+pub use cancel_waits::run_cancel_waits;
 pub use main_starvation::run_main_starvation;
 pub use pool_starvation::run_pool_starvation;
 pub use spin_ladder::run_spin_ladder;

@@ -251,6 +251,9 @@ fn catalogs_are_complete_and_used() {
     use waitlab_core::wake::Strategy;
     used.extend(Mechanism::every().map(|m| format!("mechanism.{}", m.id())));
     used.extend(Strategy::every().map(|s| format!("strategy.{}", s.id())));
+    used.extend(
+        waitlab_core::cancel::Strategy::every().map(|s| format!("cancel_strategy.{}", s.id())),
+    );
     for m in JobMode::ALL {
         used.extend(
             ["mode", "analogue.main", "analogue.pool"].map(|p| format!("{p}.{}", m.name())),

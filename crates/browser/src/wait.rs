@@ -109,7 +109,7 @@ impl Drop for FreshTask {
 }
 
 /// Keeps `cx`'s waker in `slot` (once) for a callback to wake: pending.
-fn park<T>(slot: &RefCell<Option<Waker>>, cx: &std::task::Context<'_>) -> Poll<T> {
+pub(crate) fn park<T>(slot: &RefCell<Option<Waker>>, cx: &std::task::Context<'_>) -> Poll<T> {
     let mut waker = slot.borrow_mut();
     if !waker.as_ref().is_some_and(|w| w.will_wake(cx.waker())) {
         *waker = Some(cx.waker().clone());
@@ -118,10 +118,21 @@ fn park<T>(slot: &RefCell<Option<Waker>>, cx: &std::task::Context<'_>) -> Poll<T
 }
 
 /// Wakes the future parked in `slot`, if any.
-fn wake(slot: &RefCell<Option<Waker>>) {
+pub(crate) fn wake(slot: &RefCell<Option<Waker>>) {
     if let Some(waker) = slot.borrow_mut().take() {
         waker.wake();
     }
+}
+
+/// The global `setTimeout` or `clearTimeout`.
+///
+/// # Panics
+///
+/// Outside a window or a worker, which both have them.
+pub(crate) fn timer_function(name: &str) -> Function {
+    global_property(name)
+        .and_then(|f| f.dyn_into::<Function>().ok())
+        .unwrap_or_else(|| panic!("{name} exists in windows and workers"))
 }
 
 /// One `setTimeout` callback for a whole probe loop. A timed wait
@@ -147,11 +158,6 @@ struct TimerState {
 impl Timer {
     /// Looks up the global `setTimeout` and makes the one callback.
     pub fn new() -> Self {
-        let function = |name: &str| {
-            global_property(name)
-                .and_then(|f| f.dyn_into::<Function>().ok())
-                .unwrap_or_else(|| panic!("{name} exists in windows and workers"))
-        };
         let state = Rc::new(TimerState::default());
         let callback = {
             let state = state.clone();
@@ -162,8 +168,8 @@ impl Timer {
             })
         };
         Self {
-            set_timeout: function("setTimeout"),
-            clear_timeout: function("clearTimeout"),
+            set_timeout: timer_function("setTimeout"),
+            clear_timeout: timer_function("clearTimeout"),
             state,
             callback,
         }

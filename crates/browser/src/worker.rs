@@ -8,7 +8,7 @@
 
 use crate::clock::{busy_wait_until, epoch_now, now};
 use crate::memory::Slots;
-use crate::probes::{measure_in_worker, measure_ladder, wake};
+use crate::probes::{cancel, measure_in_worker, measure_ladder, wake};
 use crate::{memory, wait};
 use std::cell::RefCell;
 use waitlab_core::protocol::{
@@ -33,6 +33,27 @@ fn post(msg: &FromWorker) {
     let scope: DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
     let bytes = crate::transferable(&msg.encode());
     let _ = scope.post_message_with_transfer(&bytes, &js_sys::Array::of1(&bytes.buffer()));
+}
+
+/// The setter's side of wake latency and the canceller's of cancellable
+/// waits: after each go, the round's delay, then the flag raised in
+/// shared memory or, `by_message`, the stamp posted on the port.
+fn set_rounds(by_message: bool, delays_us: Vec<u32>) {
+    if by_message {
+        let port = PORT.with(|p| p.borrow().clone());
+        wasm_bindgen_futures::spawn_local(async move {
+            let result = match port {
+                Some(port) => wake::set_rounds_by_message(&port, &delays_us).await,
+                None => Err(wake::NO_PORT.to_owned()),
+            };
+            post(&FromWorker::SetterDone { result });
+        });
+    } else {
+        let result = slots()
+            .ok_or_else(|| memory::NOT_SHARED.to_owned())
+            .and_then(|s| wake::set_rounds(&s, &delays_us));
+        post(&FromWorker::SetterDone { result });
+    }
 }
 
 fn handle(data: JsValue) {
@@ -104,21 +125,31 @@ fn handle(data: JsValue) {
         Ok(ToWorker::WakeSet {
             strategy,
             delays_us,
+        }) => set_rounds(strategy == Strategy::PostMessage, delays_us),
+        Ok(ToWorker::CancelSet {
+            strategy,
+            points_us,
+            ..
+        }) => set_rounds(!strategy.needs_shared_memory(), points_us),
+        Ok(ToWorker::CancelWait {
+            strategy,
+            rounds,
+            wait_ms,
         }) => {
-            if strategy == Strategy::PostMessage {
+            if strategy.needs_shared_memory() {
+                let result = slots()
+                    .ok_or_else(|| memory::NOT_SHARED.to_owned())
+                    .and_then(|s| cancel::wait_rounds(strategy, rounds, wait_ms, &s));
+                post(&FromWorker::WakeDone { result });
+            } else {
                 let port = PORT.with(|p| p.borrow().clone());
                 wasm_bindgen_futures::spawn_local(async move {
                     let result = match port {
-                        Some(port) => wake::set_rounds_by_message(&port, &delays_us).await,
-                        None => Err("the page did not pass a message port".to_owned()),
+                        Some(port) => cancel::abort_rounds(rounds, wait_ms, &port).await,
+                        None => Err(wake::NO_PORT.to_owned()),
                     };
-                    post(&FromWorker::SetterDone { result });
+                    post(&FromWorker::WakeDone { result });
                 });
-            } else {
-                let result = slots()
-                    .ok_or_else(|| memory::NOT_SHARED.to_owned())
-                    .and_then(|s| wake::set_rounds(&s, &delays_us));
-                post(&FromWorker::SetterDone { result });
             }
         }
         Ok(ToWorker::WakeWait { strategy, rounds }) => {

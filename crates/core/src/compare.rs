@@ -275,6 +275,21 @@ pub fn group(experiment: Experiment, report: &Report) -> Option<Group> {
             .wake_latency
             .as_ref()
             .map(|w| wake_rows(w, report.env.clock)),
+        Experiment::CancelWaits => report.cancel_waits.as_ref().map(|c| {
+            c.results
+                .iter()
+                .map(|r| {
+                    outcome_row(r.strategy.label(), r.strategy.analogue(), &r.outcome, |s| {
+                        vec![
+                            Value::of(s.p50),
+                            Value::of(s.p99),
+                            Value::of(s.max),
+                            count(s.n),
+                        ]
+                    })
+                })
+                .collect()
+        }),
     }
     .unwrap_or_default();
     // The ladder's figures are block times, which its rows mark themselves.
@@ -795,5 +810,37 @@ mod tests {
             } => assert!((value - 50.0).abs() < 1e-9 && figure_ms == 0.03),
             ref other => panic!("{other:?}"),
         }
+        // Cancellable waits: a row per strategy with its label and .NET
+        // call, a short figure marked, an unavailable one with its reason.
+        use crate::cancel::{CancelConfig, CancelResult, CancelWaits, Strategy as Cancel};
+        r.cancel_waits = Some(CancelWaits {
+            config: CancelConfig::default(),
+            skew_ms: None,
+            results: vec![
+                CancelResult {
+                    strategy: Cancel::BlindSleep,
+                    outcome: Outcome::measured(vec![9.5; 3]).unwrap(),
+                },
+                CancelResult {
+                    strategy: Cancel::CancelEvent,
+                    outcome: Outcome::measured(vec![0.02; 3]).unwrap(),
+                },
+                CancelResult {
+                    strategy: Cancel::AbortTimer,
+                    outcome: Outcome::Unavailable {
+                        reason: crate::outcome::reason::NOT_ISOLATED.into(),
+                    },
+                },
+            ],
+        });
+        let g = group(Experiment::CancelWaits, &r).unwrap();
+        assert_eq!(g.rows.len(), 3);
+        assert_eq!(g.rows[0].what, Cancel::BlindSleep.label());
+        assert_eq!(g.rows[0].analogue, Cancel::NativeSleep.analogue());
+        assert_eq!(g.rows[0].values[0], Value::Measured(9.5));
+        assert_eq!(g.rows[0].values[3], Value::Measured(3.0));
+        assert!(matches!(g.rows[1].values[1], Value::Unresolved { .. }));
+        assert!(g.rows[2].values.iter().all(|v| *v == Value::Absent));
+        assert_eq!(g.rows[2].notes.len(), 1);
     }
 }

@@ -23,6 +23,8 @@ pub enum Experiment {
     SpinLadder,
     /// Experiment 4.
     WakeLatency,
+    /// Experiment 6 (5 is the clock itself, measured for every run).
+    CancelWaits,
 }
 
 /// What a column's numbers count.
@@ -110,15 +112,22 @@ const WAKE_LATENCY: &[Column] = &[
     col("ratio", Unit::Times),
     col("n", Unit::Count),
 ];
+const CANCEL_WAITS: &[Column] = &[
+    col("p50", Unit::Ms),
+    col("p99", Unit::Ms),
+    col("max", Unit::Ms),
+    col("n", Unit::Count),
+];
 
 impl Experiment {
     /// Every experiment, in page order.
-    pub const ALL: [Experiment; 5] = [
+    pub const ALL: [Experiment; 6] = [
         Experiment::TimedWaits,
         Experiment::MainStarvation,
         Experiment::PoolStarvation,
         Experiment::SpinLadder,
         Experiment::WakeLatency,
+        Experiment::CancelWaits,
     ];
 
     /// The page's name for it: section ids and `?embed=` values.
@@ -129,6 +138,7 @@ impl Experiment {
             Experiment::PoolStarvation => "pool-starvation",
             Experiment::SpinLadder => "spin-ladder",
             Experiment::WakeLatency => "wake-latency",
+            Experiment::CancelWaits => "cancel-waits",
         }
     }
 
@@ -145,6 +155,7 @@ impl Experiment {
             Experiment::PoolStarvation => "pool_starvation",
             Experiment::SpinLadder => "spin_ladder",
             Experiment::WakeLatency => "wake_latency",
+            Experiment::CancelWaits => "cancel_waits",
         }
     }
 
@@ -156,6 +167,7 @@ impl Experiment {
             Experiment::PoolStarvation => POOL_STARVATION,
             Experiment::SpinLadder => SPIN_LADDER,
             Experiment::WakeLatency => WAKE_LATENCY,
+            Experiment::CancelWaits => CANCEL_WAITS,
         }
     }
 
@@ -168,6 +180,7 @@ impl Experiment {
             Experiment::MainStarvation => &[0, 5],
             Experiment::PoolStarvation => &[0, 2],
             Experiment::SpinLadder => &[0, 1, 2],
+            Experiment::CancelWaits => &[0, 1],
         }
     }
 
@@ -271,6 +284,7 @@ mod tests {
         );
         assert_eq!(charted(Experiment::PoolStarvation), ["batch", "extra_wait"]);
         assert_eq!(charted(Experiment::WakeLatency), ["ratio"]);
+        assert_eq!(charted(Experiment::CancelWaits), ["p50", "p99"]);
         for e in Experiment::ALL {
             assert!(charted(e).len() <= 3, "the chart has three mark shapes");
             for &c in e.charted() {

@@ -9,7 +9,7 @@ use crate::outcome::Outcome;
 use crate::schema::{Environment, Report, civil_date};
 
 /// The CSV's columns. `series` is the mechanism, strategy or mode;
-/// `requested_ms` the wait asked for (timed waits); `index` the sample's
+/// `requested_ms` the wait asked for (timed and cancellable waits); `index` the sample's
 /// (or job's, or call's) number; `at_ms` when it happened, ms since the
 /// batch started (starvation); `value_ms` the sample. The rest describe
 /// the environment, the same on every row.
@@ -50,10 +50,26 @@ fn environment(env: &Environment) -> String {
     .join(",")
 }
 
-fn samples_of(outcome: &Outcome) -> &[f64] {
-    match outcome {
-        Outcome::Measured { samples_ms, .. } => samples_ms,
-        _ => &[],
+/// One row per sample of `outcome` (none unless it was measured).
+fn series<'a>(
+    rows: &mut Vec<Sample<'a>>,
+    series: &'a str,
+    requested_ms: Option<u32>,
+    outcome: &Outcome,
+) {
+    if let Outcome::Measured { samples_ms, .. } = outcome {
+        rows.extend(
+            samples_ms
+                .iter()
+                .enumerate()
+                .map(|(index, &value_ms)| Sample {
+                    series,
+                    requested_ms,
+                    index,
+                    at_ms: None,
+                    value_ms,
+                }),
+        );
     }
 }
 
@@ -73,16 +89,8 @@ pub fn csv(report: &Report, experiment: Experiment) -> String {
     match experiment {
         Experiment::TimedWaits => {
             for cell in report.timed_waits.iter().flat_map(|tw| &tw.cells) {
-                let series = cell.key.mechanism.id();
-                for (index, &value_ms) in samples_of(&cell.outcome).iter().enumerate() {
-                    rows.push(Sample {
-                        series,
-                        requested_ms: cell.key.requested_ms,
-                        index,
-                        at_ms: None,
-                        value_ms,
-                    });
-                }
+                let (name, wait) = (cell.key.mechanism.id(), cell.key.requested_ms);
+                series(&mut rows, name, wait, &cell.outcome);
             }
         }
         Experiment::MainStarvation => {
@@ -124,14 +132,14 @@ pub fn csv(report: &Report, experiment: Experiment) -> String {
         }
         Experiment::WakeLatency => {
             for result in report.wake_latency.iter().flat_map(|w| &w.results) {
-                for (index, &value_ms) in samples_of(&result.outcome).iter().enumerate() {
-                    rows.push(Sample {
-                        series: result.strategy.id(),
-                        requested_ms: None,
-                        index,
-                        at_ms: None,
-                        value_ms,
-                    });
+                series(&mut rows, result.strategy.id(), None, &result.outcome);
+            }
+        }
+        Experiment::CancelWaits => {
+            if let Some(c) = &report.cancel_waits {
+                for result in &c.results {
+                    let wait = Some(c.config.wait_ms);
+                    series(&mut rows, result.strategy.id(), wait, &result.outcome);
                 }
             }
         }

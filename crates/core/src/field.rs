@@ -64,6 +64,21 @@ impl FieldError {
     }
 }
 
+/// The longest blocking batch an experiment accepts, ms.
+const MAX_BLOCKING_MS: f64 = 20_000.0;
+
+/// Refuses a configuration whose blocking waits would take longer than
+/// [`MAX_BLOCKING_MS`] together.
+pub fn check_blocking_ms(blocking_ms: f64) -> Result<(), FieldError> {
+    if blocking_ms > MAX_BLOCKING_MS {
+        return Err(FieldError::TooLong {
+            seconds: (blocking_ms / 1000.0).ceil() as u32,
+            limit: (MAX_BLOCKING_MS / 1000.0) as u32,
+        });
+    }
+    Ok(())
+}
+
 /// The fields' catalog names, for the test that keeps catalogs complete.
 pub const FIELDS: [&str; 6] = ["jobs", "wait", "workers", "ladders", "spin_until", "rounds"];
 

@@ -3,6 +3,7 @@
 //! [`Phrase`]: which finding and its figures; the page words it in the
 //! reader's language (`finding.*` in the catalogs).
 
+use crate::cancel::CancelWaits;
 use crate::clock::{ClockInfo, RESOLVED_STEPS};
 use crate::key;
 use crate::ladder::{NS_PER_SPIN_UNIT, SLEEP1_THRESHOLD, SpinLadder, YIELD_THRESHOLD};
@@ -301,6 +302,52 @@ pub fn wake_latency(w: &WakeLatency, clock: Option<ClockInfo>) -> Vec<Phrase> {
     f.finish(out)
 }
 
+/// The headline findings of a cancellable-waits run: how long the blind
+/// sleep ran on after its cancel, and how soon each cancellable wait was
+/// free, as a multiple of that.
+pub fn cancel_waits(c: &CancelWaits, clock: Option<ClockInfo>) -> Vec<Phrase> {
+    let f = Figures::new(clock);
+    let mut out = Vec::new();
+    let blind = c.blind_p50();
+    for r in &c.results {
+        let Some(s) = r.outcome.summary() else {
+            continue;
+        };
+        if !r.strategy.wakes_on_cancel() {
+            out.push(
+                Phrase::new(key!("finding.cancel.blind"))
+                    .phrase("what", r.strategy.label())
+                    .arg("p50", f.ms(s.p50))
+                    .arg("max", f.ms(s.max))
+                    .count("wait", c.config.wait_ms),
+            );
+            continue;
+        }
+        let sooner = blind.filter(|_| s.p50 > 0.0).map(|b| b / s.p50);
+        let phrase = match sooner {
+            // A ratio is only as resolved as the time it divides by.
+            Some(times) => Phrase::new(if f.unresolved(s.p50) {
+                key!("finding.cancel.woken_sooner_marked")
+            } else {
+                key!("finding.cancel.woken_sooner")
+            })
+            .arg("times", Arg::Fixed(times, 0)),
+            None => Phrase::new(key!("finding.cancel.woken")),
+        };
+        out.push(
+            phrase
+                .phrase("what", r.strategy.label())
+                .arg("p50", f.ms(s.p50))
+                .arg("p99", f.ms(s.p99)),
+        );
+    }
+    out.push(match c.skew_ms {
+        Some(skew) => Phrase::new(key!("finding.wake.skew")).ms("skew", skew),
+        None => Phrase::new(key!("finding.wake.no_skew")),
+    });
+    f.finish(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -393,5 +440,59 @@ mod tests {
             f[3].contains("setTimeout(1) in a worker, back to back returned up to 0.1‡ ms before")
         );
         assert!(f[4].contains("51.0 ms"));
+    }
+
+    #[test]
+    fn cancel_waits_say_how_long_the_blind_sleep_ran_on() {
+        use crate::cancel::{CancelConfig, CancelResult, CancelWaits, Strategy};
+        let result = |strategy, outcome| CancelResult { strategy, outcome };
+        let c = CancelWaits {
+            config: CancelConfig::default(),
+            skew_ms: Some(0.002),
+            results: vec![
+                result(Strategy::BlindSleep, measured(&[4.0, 10.0, 17.5])),
+                result(Strategy::CancelEvent, measured(&[0.02, 0.025, 0.03])),
+                result(Strategy::AbortTimer, measured(&[0.1, 0.2, 0.4])),
+            ],
+        };
+        let clock = ClockInfo {
+            min_step_ms: 0.005,
+            typical_step_ms: 0.005,
+            readings: 100,
+        };
+        let en = crate::text::Catalog::english();
+        let f: Vec<String> = cancel_waits(&c, Some(clock))
+            .iter()
+            .map(|p| en.render(p))
+            .collect();
+        assert_eq!(f.len(), 5, "{f:#?}");
+        assert!(
+            f[0].contains("10.0 ms after the cancel")
+                && f[0].contains("17.5 ms")
+                && f[0].contains("its 20 ms wait"),
+            "{}",
+            f[0]
+        );
+        // The event's 25 µs is five clock steps: marked, and so is the
+        // ratio that divides by it.
+        assert!(
+            f[1].contains("0.03‡ ms") && f[1].contains("400×‡ sooner"),
+            "{}",
+            f[1]
+        );
+        assert!(
+            f[2].contains("0.2 ms") && f[2].contains("50× sooner"),
+            "{}",
+            f[2]
+        );
+        assert!(f[3].contains("clocks differ"), "{}", f[3]);
+        assert!(f[4].starts_with("‡"), "{}", f[4]);
+        // Without the blind sleep there is nothing to compare with.
+        let alone = CancelWaits {
+            results: c.results[2..].to_vec(),
+            ..c.clone()
+        };
+        let f = en.render(&cancel_waits(&alone, Some(clock))[0]);
+        assert!(!f.contains("sooner"), "{f}");
     }
 }

@@ -7,6 +7,7 @@
 //! behaves the same natively and in wasm32.
 
 pub mod bytes;
+pub mod cancel;
 pub mod chart;
 pub mod clock;
 pub mod compare;

@@ -12,6 +12,7 @@
 //! Bytes, not JSON: the worker then links no serializer at all, the page
 //! parses no text while a probe measures, and samples cross exactly.
 
+use crate::cancel;
 use crate::ladder::{LadderConfig, SpinLadder};
 use crate::outcome::Outcome;
 use crate::starvation::JobMode;
@@ -27,7 +28,7 @@ mod codec;
 pub const HEARTBEAT_MS: u32 = 1000;
 
 /// Version of this protocol; bump on any change of the message shapes.
-pub const PROTOCOL_VERSION: u32 = 7;
+pub const PROTOCOL_VERSION: u32 = 8;
 
 /// How long past its expected silence a worker may stay quiet before the
 /// page takes it for dead, ms: a crashed, hung or muted worker ends in a
@@ -41,7 +42,8 @@ pub mod shared_slots {
     /// A slot that always holds 0: `Atomics.wait` on it sleeps until the
     /// timeout, which is what a timed wait needs.
     pub const SLEEP: u32 = 0;
-    /// Wake latency: the flag the setter raises (0 down, 1 up).
+    /// Wake latency: the flag the setter raises (0 down, 1 up); the
+    /// cancel word of experiment 6.
     pub const FLAG: u32 = 1;
     /// Wake latency: the round the waiter is ready for (round + 1).
     pub const GO: u32 = 2;
@@ -100,6 +102,29 @@ pub enum ToWorker {
         /// How many rounds.
         rounds: u32,
     },
+    /// Cancellable waits, canceller side: as [`ToWorker::WakeSet`], the
+    /// delays being the cancel points (the flag raised, or the stamp
+    /// posted for the strategy that is cancelled by a message).
+    CancelSet {
+        /// How the waiter waits.
+        strategy: cancel::Strategy,
+        /// When to cancel each round, µs after the waiter's go.
+        points_us: Vec<u32>,
+        /// How long each of the waiter's waits asks for, ms (the canceller
+        /// hears nothing from the waiter for that long).
+        wait_ms: u32,
+    },
+    /// Cancellable waits, waiter side: `rounds` waits of `wait_ms` by
+    /// `strategy`, each cancelled by the canceller; the reply is
+    /// [`FromWorker::WakeDone`] with each round's raw cancel→free time.
+    CancelWait {
+        /// How to wait.
+        strategy: cancel::Strategy,
+        /// How many rounds.
+        rounds: u32,
+        /// How long each wait asks for, ms.
+        wait_ms: u32,
+    },
     /// Skew exchange, setter side: answer `exchanges` pings.
     SkewPong {
         /// How many.
@@ -155,7 +180,7 @@ pub enum FromWorker {
         end_ms: f64,
     },
     /// The waiter's raw set→noticed times (its clock minus the setter's),
-    /// ms; or why it could not run.
+    /// ms, of wake latency or cancellable waits; or why it could not run.
     WakeDone {
         /// One per round.
         result: Result<Vec<f64>, String>,
@@ -269,6 +294,14 @@ impl ToWorker {
                     .saturating_add(rounds.saturating_mul(ROUND_MS))
             }
             ToWorker::WakeWait { rounds, .. } => rounds.saturating_mul(ROUND_MS + 3),
+            ToWorker::CancelSet {
+                points_us, wait_ms, ..
+            } => u32::try_from(points_us.len())
+                .unwrap_or(u32::MAX)
+                .saturating_mul(wait_ms.saturating_add(ROUND_MS)),
+            ToWorker::CancelWait {
+                rounds, wait_ms, ..
+            } => rounds.saturating_mul(wait_ms.saturating_add(ROUND_MS)),
             ToWorker::SkewPong { exchanges } | ToWorker::SkewPing { exchanges } => {
                 exchanges.saturating_mul(ROUND_MS)
             }
@@ -378,6 +411,16 @@ mod tests {
                 strategy: Strategy::PostMessage,
                 rounds: 200,
             },
+            ToWorker::CancelSet {
+                strategy: cancel::Strategy::AbortTimer,
+                points_us: vec![2000, 18_000],
+                wait_ms: 20,
+            },
+            ToWorker::CancelWait {
+                strategy: cancel::Strategy::CancelEvent,
+                rounds: 40,
+                wait_ms: 1000,
+            },
             ToWorker::SkewPong { exchanges: 32 },
             ToWorker::SkewPing { exchanges: 32 },
             ToWorker::ClockPing,
@@ -473,6 +516,13 @@ mod tests {
             delays_us: vec![3000; 200],
         };
         assert_eq!(set.longest_silence_ms(), 600 + 200 * ROUND_MS);
+        // The canceller hears nothing while a blind sleep runs out.
+        let cancel = ToWorker::CancelSet {
+            strategy: cancel::Strategy::BlindSleep,
+            points_us: vec![100_000; 20],
+            wait_ms: 1000,
+        };
+        assert_eq!(cancel.longest_silence_ms(), 20 * (1000 + ROUND_MS));
         let ladder = ToWorker::Ladder {
             config: LadderConfig::default(),
         };

@@ -8,6 +8,7 @@
 //! file without them, so both are read. Golden files in `tests/data/` pin the
 //! wire format.
 
+use crate::cancel::CancelWaits;
 use crate::clock::ClockInfo;
 use crate::experiment::{Experiment, StatedFigure};
 use crate::key;
@@ -241,6 +242,9 @@ pub struct Report {
     /// Experiment 4, if it was run.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub wake_latency: Option<WakeLatency>,
+    /// Experiment 6, if it was run.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cancel_waits: Option<CancelWaits>,
     /// Why the run failed, if it did (its results are then absent).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub failure: Option<String>,
@@ -262,7 +266,23 @@ impl Report {
             Experiment::PoolStarvation => self.pool_starvation.is_some(),
             Experiment::SpinLadder => self.spin_ladder.is_some(),
             Experiment::WakeLatency => self.wake_latency.is_some(),
+            Experiment::CancelWaits => self.cancel_waits.is_some(),
         }
+    }
+
+    /// A report of the current version with `self`'s environment and its
+    /// results of `experiment` alone.
+    pub fn only(&self, experiment: Experiment) -> Report {
+        let mut part = Report::new(self.env.clone(), None);
+        match experiment {
+            Experiment::TimedWaits => part.timed_waits = self.timed_waits.clone(),
+            Experiment::MainStarvation => part.main_starvation = self.main_starvation.clone(),
+            Experiment::PoolStarvation => part.pool_starvation = self.pool_starvation.clone(),
+            Experiment::SpinLadder => part.spin_ladder = self.spin_ladder.clone(),
+            Experiment::WakeLatency => part.wake_latency = self.wake_latency.clone(),
+            Experiment::CancelWaits => part.cancel_waits = self.cancel_waits.clone(),
+        }
+        part
     }
 
     /// A report of the current version.
@@ -276,6 +296,7 @@ impl Report {
             pool_starvation: None,
             spin_ladder: None,
             wake_latency: None,
+            cancel_waits: None,
             failure: None,
             stated: Vec::new(),
             from_link: false,
@@ -298,6 +319,7 @@ impl Report {
             pick(&|p| p.pool_starvation.is_some()).and_then(|p| p.pool_starvation.clone());
         all.spin_ladder = pick(&|p| p.spin_ladder.is_some()).and_then(|p| p.spin_ladder.clone());
         all.wake_latency = pick(&|p| p.wake_latency.is_some()).and_then(|p| p.wake_latency.clone());
+        all.cancel_waits = pick(&|p| p.cancel_waits.is_some()).and_then(|p| p.cancel_waits.clone());
         Some(all)
     }
 

@@ -66,19 +66,6 @@ impl JobMode {
     }
 }
 
-/// The longest blocking batch either experiment accepts, ms.
-const MAX_BLOCKING_MS: f64 = 20_000.0;
-
-fn check_duration(blocking_ms: f64) -> Result<(), FieldError> {
-    if blocking_ms > MAX_BLOCKING_MS {
-        return Err(FieldError::TooLong {
-            seconds: (blocking_ms / 1000.0).ceil() as u32,
-            limit: (MAX_BLOCKING_MS / 1000.0) as u32,
-        });
-    }
-    Ok(())
-}
-
 /// Configuration of experiment 2a (main thread).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct MainConfig {
@@ -104,7 +91,7 @@ impl MainConfig {
             jobs: field::parse("jobs", jobs, 1, 64)?,
             wait_ms: field::parse("wait", wait_ms, 1, 2000)?,
         };
-        check_duration(config.expected_batch_ms(JobMode::Blocking))?;
+        field::check_blocking_ms(config.expected_batch_ms(JobMode::Blocking))?;
         Ok(config)
     }
 
@@ -215,7 +202,7 @@ impl PoolConfig {
             jobs: field::parse("jobs", jobs, 1, 400)?,
             wait_ms: field::parse("wait", wait_ms, 1, 2000)?,
         };
-        check_duration(config.expected_batch_ms(JobMode::Blocking))?;
+        field::check_blocking_ms(config.expected_batch_ms(JobMode::Blocking))?;
         Ok(config)
     }
 

@@ -191,16 +191,23 @@ impl WakeConfig {
     /// The setter's delay before each round, µs: a xorshift sequence, so
     /// every strategy faces the same delays.
     pub fn delays_us(&self) -> Vec<u32> {
-        let mut x = self.seed | 1;
-        (0..self.rounds)
-            .map(|_| {
-                x ^= x << 13;
-                x ^= x >> 7;
-                x ^= x << 17;
-                (x % (u64::from(self.max_delay_us) + 1)) as u32
-            })
-            .collect()
+        delays_us(self.seed, self.rounds, 0..=self.max_delay_us)
     }
+}
+
+/// `rounds` delays in `range`, µs, from a xorshift sequence seeded by
+/// `seed`: the same delays for every strategy of a run.
+pub(crate) fn delays_us(seed: u64, rounds: u32, range: std::ops::RangeInclusive<u32>) -> Vec<u32> {
+    let (low, span) = (*range.start(), u64::from(range.end() - range.start()) + 1);
+    let mut x = seed | 1;
+    (0..rounds)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            low + (x % span) as u32
+        })
+        .collect()
 }
 
 /// Clock skew between two threads from ping-pong exchanges, NTP style: for

@@ -5,6 +5,7 @@
 //! `waitlab-native --help` lists the options; the result goes to stdout or
 //! `--out FILE`, progress and a summary table to stderr.
 
+mod cancel;
 mod env;
 mod ladder;
 mod runtime;
@@ -17,6 +18,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::Write;
 use std::path::PathBuf;
 use std::time::Instant;
+use waitlab_core::cancel::CancelConfig;
 use waitlab_core::compare;
 use waitlab_core::experiment::Experiment;
 use waitlab_core::ladder::LadderConfig;
@@ -49,6 +51,8 @@ enum Only {
     SpinLadder,
     /// 4: wake latency of polling and of signals.
     WakeLatency,
+    /// 6: cancellable waits, a blind sleep against waits a cancel ends.
+    CancelWaits,
 }
 
 /// The waiting experiments of "Thread.Sleep vs Task.Delay vs SpinWait",
@@ -84,6 +88,7 @@ struct Plan {
     pool: Option<PoolConfig>,
     ladder: Option<LadderConfig>,
     wake: Option<WakeConfig>,
+    cancel: Option<CancelConfig>,
 }
 
 impl Plan {
@@ -104,6 +109,7 @@ impl Plan {
         };
         let mut ladder = LadderConfig::default();
         let mut wake = WakeConfig::default();
+        let mut cancel = CancelConfig::default();
         if cli.quick {
             timed.samples = 20;
             timed.durations_ms = vec![0, 1, 10];
@@ -114,6 +120,7 @@ impl Plan {
             ladder.repeats = 3;
             ladder.spin_until_ms = 50;
             wake.rounds = 20;
+            cancel.rounds = 10;
         }
         if cli.full_pool {
             pool.jobs = 200;
@@ -125,6 +132,7 @@ impl Plan {
             pool: wanted(Only::PoolStarvation).then_some(pool),
             ladder: wanted(Only::SpinLadder).then_some(ladder),
             wake: wanted(Only::WakeLatency).then_some(wake),
+            cancel: wanted(Only::CancelWaits).then_some(cancel),
         }
     }
 
@@ -135,6 +143,7 @@ impl Plan {
             + self.pool.as_ref().map_or(0, |c| 2 * u64::from(c.jobs))
             + self.ladder.as_ref().map_or(0, ladder::units)
             + self.wake.as_ref().map_or(0, wake::units)
+            + self.cancel.as_ref().map_or(0, cancel::units)
     }
 
     fn run(&self, progress: &Progress, command: &str) -> Report {
@@ -151,6 +160,7 @@ impl Plan {
             .map(|c| starvation::run_pool(c, progress));
         report.spin_ladder = self.ladder.as_ref().map(|c| ladder::run(c, progress));
         report.wake_latency = self.wake.as_ref().map(|c| wake::run(c, progress));
+        report.cancel_waits = self.cancel.as_ref().map(|c| cancel::run(c, progress));
         report
     }
 }

@@ -3,6 +3,7 @@
 //! the invariants every machine must show.
 
 use std::process::{Command, Output};
+use waitlab_core::cancel::Strategy as CancelStrategy;
 use waitlab_core::schema::Report;
 use waitlab_core::timed::Mechanism;
 use waitlab_core::wake::Strategy;
@@ -80,6 +81,37 @@ fn quick_run_parses_and_keeps_the_invariants() {
         p50(Strategy::NativeSleepPoll)
     );
 
+    // A blind sleep runs on after its cancel (the cancel falls in its
+    // first nine tenths, so at least a tenth of the wait is left, and half
+    // of it on average: the median holds the tenth even when the canceller
+    // starts late); a wait on the cancel is free sooner at the median.
+    let cancel = report.cancel_waits.as_ref().unwrap();
+    let summary = |s: CancelStrategy| {
+        cancel
+            .results
+            .iter()
+            .find(|r| r.strategy == s)
+            .and_then(|r| r.outcome.summary())
+            .copied()
+            .unwrap()
+    };
+    let blind = summary(CancelStrategy::NativeSleep);
+    let tenth_ms = f64::from(cancel.config.wait_ms) / 10.0;
+    assert!(
+        blind.p50 >= tenth_ms,
+        "a blind sleep was free {} ms after its cancel at the median",
+        blind.p50
+    );
+    for woken in [CancelStrategy::CondvarTimeout, CancelStrategy::TokioCancel] {
+        assert!(
+            summary(woken).p50 < blind.p50,
+            "{} took {} ms after the cancel, the blind sleep {} ms",
+            woken.id(),
+            summary(woken).p50,
+            blind.p50
+        );
+    }
+
     let pool = report.pool_starvation.as_ref().unwrap();
     let blocking = &pool.runs[0];
     assert!(blocking.batch_ms >= pool.config.expected_batch_ms(blocking.mode) - 1.0);
@@ -98,4 +130,5 @@ fn only_runs_what_was_asked() {
     let report = Report::from_json(&String::from_utf8_lossy(&out.stdout)).unwrap();
     assert!(report.spin_ladder.is_some() && report.main_starvation.is_some());
     assert!(report.timed_waits.is_none() && report.wake_latency.is_none());
+    assert!(report.cancel_waits.is_none());
 }

@@ -3,6 +3,7 @@
 //! beside this one). With `?embed=<experiment>` the page is one compact
 //! section for an iframe instead.
 
+mod cancel_waits;
 mod main_starvation;
 mod pool_starvation;
 mod spin_ladder;
@@ -19,6 +20,7 @@ use crate::hooks::{
     use_linked_runs, use_reference_sets,
 };
 use crate::i18n::{Words, t, tr};
+use cancel_waits::CancelWaitsSection;
 use leptos::prelude::*;
 use main_starvation::MainStarvationSection;
 use pool_starvation::PoolStarvationSection;
@@ -38,6 +40,7 @@ fn section(experiment: Experiment) -> AnyView {
         Experiment::PoolStarvation => view! { <PoolStarvationSection /> }.into_any(),
         Experiment::SpinLadder => view! { <SpinLadderSection /> }.into_any(),
         Experiment::WakeLatency => view! { <WakeLatencySection /> }.into_any(),
+        Experiment::CancelWaits => view! { <CancelWaitsSection /> }.into_any(),
     }
 }
 

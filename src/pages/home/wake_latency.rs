@@ -1,13 +1,13 @@
 //! Experiment 4, wake latency: controls, the distribution per strategy and
 //! the table with each strategy's median as a multiple of the event wait.
 
-use crate::components::blocks::{Details, Findings};
-use crate::components::charts::{OverviewChart, OverviewRow};
+use crate::components::blocks::StrategyResults;
+use crate::components::charts::OverviewRow;
 use crate::components::field::Field;
 use crate::components::links::ExperimentOutput;
 use crate::components::run_controls::RunForm;
 use crate::hooks::Experiments;
-use crate::i18n::{ms, t, tr};
+use crate::i18n::{ms, t};
 use leptos::prelude::*;
 use waitlab_core::clock::ClockInfo;
 use waitlab_core::experiment::Experiment;
@@ -40,8 +40,7 @@ pub fn WakeLatencySection() -> impl IntoView {
     }
 }
 
-/// Findings and chart of a finished run (its numbers are in the
-/// experiment's one table, beside the reference sets').
+/// Findings and chart of a finished run.
 #[component]
 fn WakeResults(
     /// The results.
@@ -52,22 +51,9 @@ fn WakeResults(
     let rows = wake
         .results
         .iter()
-        .filter_map(|r| {
-            r.outcome.summary().map(|s| OverviewRow {
-                id: r.strategy.id().to_owned(),
-                label: tr(&r.strategy.label()),
-                requested_ms: None,
-                summary: *s,
-            })
-        })
+        .filter_map(|r| OverviewRow::of_strategy(r.strategy.id(), &r.strategy.label(), &r.outcome))
         .collect::<Vec<_>>();
     view! {
-        <div class="results-block" data-testid="results">
-            <Findings items=findings::wake_latency(&wake, clock) />
-            <Details summary=key!("results.details")>
-            <h3>{t(key!("wake.chart"))}</h3>
-            <OverviewChart rows=rows />
-            </Details>
-        </div>
+        <StrategyResults findings=findings::wake_latency(&wake, clock) chart=key!("wake.chart") rows=rows />
     }
 }

@@ -6,6 +6,7 @@
 //! [`crate::worker`], which calls [`measure_in_worker`], [`measure_ladder`]
 //! and the wake-latency sides in [`wake`].
 
+pub mod cancel;
 pub mod wake;
 
 use crate::{clock::now, memory, wait};

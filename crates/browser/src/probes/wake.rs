@@ -19,6 +19,9 @@ use wasm_bindgen::JsValue;
 /// ESR's `waitAsync` timeout never fires, so it is raced with a timer).
 const ASYNC_RECHECK_MS: u32 = 50;
 
+/// What a job that needs a message port says without one.
+pub const NO_PORT: &str = "the page did not pass a message port";
+
 /// Busy-waits `us` microseconds.
 fn spin_us(us: u32) {
     busy_wait_until(now() + f64::from(us) / 1000.0);
@@ -89,7 +92,7 @@ pub async fn wait_rounds(
     let mut out = Vec::with_capacity(rounds as usize);
     for round in 0..rounds {
         if strategy == Strategy::PostMessage {
-            let port = port.ok_or("the page did not pass a message port")?;
+            let port = port.ok_or(NO_PORT)?;
             port.post_message(&JsValue::from(round))
                 .map_err(|e| crate::js_error_message(&e))?;
             let t_set = wait::next_message(port).await.as_f64().unwrap_or(f64::NAN);

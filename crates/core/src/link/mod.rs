@@ -24,9 +24,10 @@
 //! configuration, so memory stays bounded on any input.
 //!
 //! Each section's writer and reader sit side by side, one module per
-//! section (`env`, `timed`, `starvation`, `ladder`, `wake`); `wire` holds
+//! section (`env`, `timed`, `starvation`, `ladder`, `wake`, `cancel`); `wire` holds
 //! the primitives both sides share.
 
+mod cancel;
 mod env;
 mod ladder;
 pub mod set;
@@ -176,7 +177,10 @@ pub fn encode_body(report: &Report) -> Vec<u8> {
 }
 
 impl Writer {
-    /// A report: the environment, which sections follow, and each.
+    /// A report: the environment, which sections follow, and each. The
+    /// sections keep their order and bits; experiment 6's came after the
+    /// failure's (bit 6, written before the failure), so links made
+    /// before it read as they did.
     fn body(&mut self, report: &Report) {
         self.env(&report.env);
         let present = [
@@ -186,6 +190,7 @@ impl Writer {
             report.spin_ladder.is_some(),
             report.wake_latency.is_some(),
             report.failure.is_some(),
+            report.cancel_waits.is_some(),
         ];
         self.byte(
             present
@@ -207,6 +212,9 @@ impl Writer {
         }
         if let Some(wl) = &report.wake_latency {
             self.wake_latency(wl);
+        }
+        if let Some(c) = &report.cancel_waits {
+            self.cancel_waits(c);
         }
         if let Some(f) = &report.failure {
             self.text(f);
@@ -261,7 +269,7 @@ impl Reader<'_> {
     fn body(&mut self) -> Result<Report, LinkError> {
         let env = self.env()?;
         let present = self.byte()?;
-        if present >> 6 != 0 {
+        if present >> 7 != 0 {
             return damaged("unknown sections");
         }
         let has = |i: u8| present & (1 << i) != 0;
@@ -281,6 +289,9 @@ impl Reader<'_> {
         }
         if has(4) {
             report.wake_latency = Some(self.wake_latency()?);
+        }
+        if has(6) {
+            report.cancel_waits = Some(self.cancel_waits()?);
         }
         if has(5) {
             report.failure = Some(self.text()?);

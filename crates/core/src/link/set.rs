@@ -242,14 +242,7 @@ pub fn decode_index(bytes: &[u8]) -> Result<Vec<IndexedSet>, LinkError> {
 
 /// `set`'s part for `experiment`: its results and stated figures for it.
 pub fn encode_part(set: &Report, experiment: Experiment) -> Vec<u8> {
-    let mut part = Report::new(set.env.clone(), None);
-    match experiment {
-        Experiment::TimedWaits => part.timed_waits = set.timed_waits.clone(),
-        Experiment::MainStarvation => part.main_starvation = set.main_starvation.clone(),
-        Experiment::PoolStarvation => part.pool_starvation = set.pool_starvation.clone(),
-        Experiment::SpinLadder => part.spin_ladder = set.spin_ladder.clone(),
-        Experiment::WakeLatency => part.wake_latency = set.wake_latency.clone(),
-    }
+    let part = set.only(experiment);
     let mut w = Writer(bytes::Writer::default(), SET_SCALE);
     w.byte(PART_TAG);
     w.byte(VERSION);

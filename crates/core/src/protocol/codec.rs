@@ -8,6 +8,7 @@
 
 use super::{FromWorker, ProtocolError, ToWorker, WorkerOutcome};
 use crate::bytes::{Reader, Writer};
+use crate::cancel;
 use crate::ladder::{LadderConfig, SpinCalibration, SpinLadder, SpinUntil, Step, StepCost};
 use crate::starvation::JobMode;
 use crate::timed::Mechanism;
@@ -72,6 +73,29 @@ impl ToWorker {
                 w.byte(7);
                 ladder_config(&mut w, config);
             }
+            ToWorker::CancelSet {
+                strategy,
+                points_us,
+                wait_ms,
+            } => {
+                w.byte(8);
+                w.byte(strategy.code());
+                w.len(points_us.len());
+                for &p in points_us {
+                    w.uvar(u64::from(p));
+                }
+                w.uvar(u64::from(*wait_ms));
+            }
+            ToWorker::CancelWait {
+                strategy,
+                rounds,
+                wait_ms,
+            } => {
+                w.byte(9);
+                w.byte(strategy.code());
+                w.uvar(u64::from(*rounds));
+                w.uvar(u64::from(*wait_ms));
+            }
         }
         w.0
     }
@@ -94,10 +118,7 @@ impl ToWorker {
             },
             2 => ToWorker::WakeSet {
                 strategy: strategy(&mut r)?,
-                delays_us: {
-                    let n = r.len(MAX_ITEMS)?;
-                    (0..n).map(|_| u32_(&mut r)).collect::<Result<_, _>>()?
-                },
+                delays_us: u32s(&mut r)?,
             },
             3 => ToWorker::WakeWait {
                 strategy: strategy(&mut r)?,
@@ -112,6 +133,16 @@ impl ToWorker {
             6 => ToWorker::ClockPing,
             7 => ToWorker::Ladder {
                 config: read_ladder_config(&mut r)?,
+            },
+            8 => ToWorker::CancelSet {
+                strategy: cancel_strategy(&mut r)?,
+                points_us: u32s(&mut r)?,
+                wait_ms: u32_(&mut r)?,
+            },
+            9 => ToWorker::CancelWait {
+                strategy: cancel_strategy(&mut r)?,
+                rounds: u32_(&mut r)?,
+                wait_ms: u32_(&mut r)?,
             },
             _ => return Err(ProtocolError("an unknown request")),
         };
@@ -265,6 +296,15 @@ fn mechanism(r: &mut Reader) -> Read<Mechanism> {
 
 fn strategy(r: &mut Reader) -> Read<Strategy> {
     Strategy::from_code(r.byte()?).ok_or(ProtocolError("an unknown strategy"))
+}
+
+fn cancel_strategy(r: &mut Reader) -> Read<cancel::Strategy> {
+    cancel::Strategy::from_code(r.byte()?).ok_or(ProtocolError("an unknown strategy"))
+}
+
+fn u32s(r: &mut Reader) -> Read<Vec<u32>> {
+    let n = r.len(MAX_ITEMS)?;
+    (0..n).map(|_| Ok(r.upto(u64::from(u32::MAX))?)).collect()
 }
 
 fn f64s(w: &mut Writer, values: &[f64]) {

@@ -1,0 +1,281 @@
+//! Experiment 6: cancellable waits. A waiter waits a fixed time and is
+//! cancelled at a random point of it; how long after the cancel is it
+//! free again? A blind sleep (`Thread.Sleep`) runs to its end; a wait on a
+//! cancel event (`WaitHandle.WaitOne(timeout)`) or a timer raced with a
+//! cancellation (`Task.Delay(ms, token)`) returns at the cancel.
+//!
+//! As in experiment 4 the canceller and the waiter stamp
+//! `performance.timeOrigin + now()` on two threads, and the run measures
+//! and corrects the skew between their clocks (`wake::skew_ms`).
+
+use crate::field::{self, FieldError};
+use crate::key;
+use crate::outcome::Outcome;
+use crate::text::{Key, Phrase};
+use serde::{Deserialize, Serialize};
+
+/// How the waiter waits, and how the cancel reaches it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Strategy {
+    /// `Atomics.wait` on a word nobody signals: the cancel is seen only
+    /// when the wait has run out.
+    BlindSleep,
+    /// `Atomics.wait` on the cancel word with the wait as its timeout,
+    /// woken by the canceller's `Atomics.notify`.
+    CancelEvent,
+    /// `setTimeout` raced with an `AbortSignal`, aborted when the
+    /// canceller's message arrives.
+    AbortTimer,
+    /// Native: `std::thread::sleep`, the cancel seen afterwards.
+    NativeSleep,
+    /// Native: `Condvar::wait_timeout` on the cancel flag, `notify_all`.
+    CondvarTimeout,
+    /// Native: `tokio::select!` of `sleep` and a `CancellationToken`.
+    TokioCancel,
+}
+
+impl Strategy {
+    /// Every strategy the page measures, in display order.
+    pub const BROWSER: [Strategy; 3] = [
+        Strategy::BlindSleep,
+        Strategy::CancelEvent,
+        Strategy::AbortTimer,
+    ];
+
+    /// Every strategy the native probe measures, in display order.
+    pub const NATIVE: [Strategy; 3] = [
+        Strategy::NativeSleep,
+        Strategy::CondvarTimeout,
+        Strategy::TokioCancel,
+    ];
+
+    /// Every strategy, the page's then the native probe's (links code a
+    /// strategy as its position here, which only ever grows at its end).
+    pub fn every() -> impl Iterator<Item = Strategy> {
+        Strategy::BROWSER.into_iter().chain(Strategy::NATIVE)
+    }
+
+    /// Its one-byte code on the wire (links, the worker protocol).
+    pub fn code(self) -> u8 {
+        Strategy::every().position(|x| x == self).unwrap_or(0) as u8
+    }
+
+    /// The strategy of a wire code, if there is one.
+    pub fn from_code(code: u8) -> Option<Strategy> {
+        Strategy::every().nth(usize::from(code))
+    }
+
+    /// Stable identifier.
+    pub fn id(self) -> &'static str {
+        match self {
+            Strategy::BlindSleep => "blind_sleep",
+            Strategy::CancelEvent => "cancel_event",
+            Strategy::AbortTimer => "abort_timer",
+            Strategy::NativeSleep => "native_sleep",
+            Strategy::CondvarTimeout => "condvar_timeout",
+            Strategy::TokioCancel => "tokio_cancel",
+        }
+    }
+
+    /// What the code looks like.
+    pub fn label(self) -> Phrase {
+        Phrase::new(Key::of(&format!("cancel_strategy.{}", self.id())))
+    }
+
+    /// The .NET code of the article it stands for.
+    pub fn analogue(self) -> Phrase {
+        Phrase::new(match self.kind() {
+            Kind::Blind => key!("cancel_analogue.blind"),
+            Kind::Event => key!("cancel_analogue.event"),
+            Kind::Token => key!("cancel_analogue.token"),
+        })
+    }
+
+    /// Whether it needs shared memory (in the browser): the two that wait
+    /// in `Atomics.wait`.
+    pub fn needs_shared_memory(self) -> bool {
+        matches!(self, Strategy::BlindSleep | Strategy::CancelEvent)
+    }
+
+    /// Whether the cancel ends its wait (as opposed to being seen once
+    /// the wait has run out).
+    pub fn wakes_on_cancel(self) -> bool {
+        self.kind() != Kind::Blind
+    }
+
+    fn kind(self) -> Kind {
+        match self {
+            Strategy::BlindSleep | Strategy::NativeSleep => Kind::Blind,
+            Strategy::CancelEvent | Strategy::CondvarTimeout => Kind::Event,
+            Strategy::AbortTimer | Strategy::TokioCancel => Kind::Token,
+        }
+    }
+}
+
+/// The article's three ways to wait, which the page's and the native
+/// probe's strategies each stand for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    /// `Thread.Sleep(ms)`.
+    Blind,
+    /// `ct.WaitHandle.WaitOne(ms)`.
+    Event,
+    /// `await Task.Delay(ms, ct)`.
+    Token,
+}
+
+/// Configuration of experiment 6.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CancelConfig {
+    /// Rounds per strategy.
+    pub rounds: u32,
+    /// How long each wait asks for, ms.
+    pub wait_ms: u32,
+    /// Seed of the cancel points (the same for every strategy).
+    pub seed: u64,
+}
+
+impl Default for CancelConfig {
+    fn default() -> Self {
+        Self {
+            rounds: 40,
+            wait_ms: 20,
+            seed: 0xCA4C_E11E,
+        }
+    }
+}
+
+impl CancelConfig {
+    /// Largest accepted round count.
+    pub const MAX_ROUNDS: u32 = 500;
+    /// Shortest accepted wait, ms: a cancel point must fall well inside it.
+    pub const MIN_WAIT_MS: u32 = 5;
+    /// Longest accepted wait, ms.
+    pub const MAX_WAIT_MS: u32 = 1000;
+
+    /// Parses and validates the form fields: the blind sleeps run to
+    /// their end, so their rounds together must stay within the longest
+    /// blocking batch.
+    pub fn parse(rounds: &str, wait_ms: &str) -> Result<Self, FieldError> {
+        let config = Self {
+            rounds: field::parse("rounds", rounds, 1, Self::MAX_ROUNDS)?,
+            wait_ms: field::parse("wait", wait_ms, Self::MIN_WAIT_MS, Self::MAX_WAIT_MS)?,
+            ..Self::default()
+        };
+        field::check_blocking_ms(f64::from(config.rounds) * f64::from(config.wait_ms))?;
+        Ok(config)
+    }
+
+    /// How long a run takes about, ms: the blind sleeps take the whole
+    /// wait, the others half of it on average, and each round a few
+    /// milliseconds of handshake.
+    pub fn estimated_ms(&self) -> f64 {
+        f64::from(self.rounds) * (2.0 * f64::from(self.wait_ms) + 3.0)
+    }
+
+    /// When the canceller cancels each round, µs after the waiter began:
+    /// between a tenth and nine tenths of the wait, the same points for
+    /// every strategy.
+    pub fn cancel_points_us(&self) -> Vec<u32> {
+        let wait_us = self.wait_ms.saturating_mul(1000);
+        crate::wake::delays_us(self.seed, self.rounds, wait_us / 10..=wait_us / 10 * 9)
+    }
+}
+
+/// One round's time from the cancel until the waiter was free, ms, from
+/// the waiter's raw stamp difference and the clocks' skew: never below
+/// zero, since a wait that ran out before its cancel wasted nothing.
+pub fn after_cancel_ms(raw_ms: f64, skew_ms: f64) -> f64 {
+    (raw_ms + skew_ms).max(0.0)
+}
+
+/// One strategy's outcome: cancel→free times, ms.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CancelResult {
+    /// The strategy.
+    pub strategy: Strategy,
+    /// Its times, or why there are none.
+    pub outcome: Outcome,
+}
+
+/// Results of experiment 6.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CancelWaits {
+    /// The configuration that was run.
+    pub config: CancelConfig,
+    /// Measured skew of the canceller's clock against the waiter's, ms
+    /// (added to every raw time); `None` when it could not be measured
+    /// (no shared memory).
+    pub skew_ms: Option<f64>,
+    /// One result per strategy.
+    pub results: Vec<CancelResult>,
+}
+
+impl CancelWaits {
+    /// The median cancel→free time of the blind sleep, ms, if measured.
+    pub fn blind_p50(&self) -> Option<f64> {
+        self.results
+            .iter()
+            .find(|r| !r.strategy.wakes_on_cancel())
+            .and_then(|r| r.outcome.summary())
+            .map(|s| s.p50)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cancel_points_fall_inside_the_wait() {
+        let c = CancelConfig::default();
+        let points = c.cancel_points_us();
+        assert_eq!(points.len(), 40);
+        assert_eq!(points, c.cancel_points_us());
+        assert!(points.iter().all(|&p| (2000..=18_000).contains(&p)));
+        let mean = points.iter().map(|&p| f64::from(p)).sum::<f64>() / 40.0;
+        assert!((7000.0..13_000.0).contains(&mean), "mean {mean}");
+        let short = CancelConfig::parse("3", "5").unwrap();
+        assert!(
+            short
+                .cancel_points_us()
+                .iter()
+                .all(|&p| (500..=4500).contains(&p))
+        );
+    }
+
+    #[test]
+    fn fields_are_checked() {
+        assert_eq!(CancelConfig::parse("40", "20"), Ok(CancelConfig::default()));
+        assert!(CancelConfig::parse("0", "20").is_err());
+        assert!(CancelConfig::parse("40", "4").is_err());
+        assert!(CancelConfig::parse("x", "20").is_err());
+        // 500 blind sleeps of 1 s would block for more than 20 s.
+        assert!(matches!(
+            CancelConfig::parse("500", "1000"),
+            Err(FieldError::TooLong { seconds: 500, .. })
+        ));
+        assert!(CancelConfig::parse("20", "1000").is_ok());
+    }
+
+    #[test]
+    fn codes_round_trip_and_kinds_pair_up() {
+        for s in Strategy::every() {
+            assert_eq!(Strategy::from_code(s.code()), Some(s));
+        }
+        assert_eq!(Strategy::from_code(6), None);
+        for (browser, native) in Strategy::BROWSER.into_iter().zip(Strategy::NATIVE) {
+            assert_eq!(browser.analogue(), native.analogue());
+            assert_eq!(browser.wakes_on_cancel(), native.wakes_on_cancel());
+        }
+        assert!(!Strategy::BlindSleep.wakes_on_cancel());
+        assert!(!Strategy::AbortTimer.needs_shared_memory());
+    }
+
+    #[test]
+    fn a_wait_that_ran_out_first_wasted_nothing() {
+        assert_eq!(after_cancel_ms(-0.2, 0.05), 0.0);
+        assert!((after_cancel_ms(9.5, -0.5) - 9.0).abs() < 1e-12);
+    }
+}

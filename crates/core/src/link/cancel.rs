@@ -1,0 +1,46 @@
+//! Experiment 6's section: the configuration, the clocks' skew, and each
+//! strategy's sketch.
+
+use super::LinkError;
+use super::wire::{Reader, Writer};
+use crate::cancel::{CancelConfig, CancelResult, CancelWaits, Strategy};
+
+impl Writer {
+    pub(super) fn cancel_waits(&mut self, c: &CancelWaits) {
+        self.uvar(u64::from(c.config.rounds));
+        self.uvar(u64::from(c.config.wait_ms));
+        self.uvar(c.config.seed);
+        self.skew(c.skew_ms);
+        self.len(c.results.len());
+        for r in &c.results {
+            self.byte(r.strategy.code());
+            self.outcome(&r.outcome, c.config.rounds);
+        }
+    }
+}
+
+impl Reader<'_> {
+    pub(super) fn cancel_waits(&mut self) -> Result<CancelWaits, LinkError> {
+        let config = CancelConfig {
+            rounds: self.upto(u64::from(CancelConfig::MAX_ROUNDS))?,
+            wait_ms: self.upto(u64::from(CancelConfig::MAX_WAIT_MS))?,
+            seed: self.uvar()?,
+        };
+        let skew_ms = self.skew()?;
+        let n = self.upto(Strategy::every().count() as u64)?;
+        let results = (0..n)
+            .map(|_| {
+                Ok(CancelResult {
+                    strategy: Strategy::from_code(self.byte()?)
+                        .ok_or(LinkError::Damaged("an unknown strategy"))?,
+                    outcome: self.outcome(config.rounds)?,
+                })
+            })
+            .collect::<Result<Vec<_>, LinkError>>()?;
+        Ok(CancelWaits {
+            config,
+            skew_ms,
+            results,
+        })
+    }
+}

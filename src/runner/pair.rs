@@ -1,0 +1,126 @@
+//! Two workers that take turns (experiments 4 and 6): a setter, which
+//! raises a flag after each round's delay, and a waiter, which notices it
+//! and stamps how long after. They share the run's memory where the page
+//! has it, and the skew between their clocks is measured first.
+
+use super::Reporter;
+use futures::future::{Either, select, try_join};
+use waitlab_browser::memory::{self, Slots};
+use waitlab_browser::{wait, worker_host::ProbeWorker};
+use waitlab_core::key;
+use waitlab_core::outcome::reason;
+use waitlab_core::protocol::{FromWorker, ToWorker, shared_slots};
+use waitlab_core::text::{Key, Phrase};
+use waitlab_core::wake::skew_ms;
+
+/// Ping-pong exchanges for the skew estimate.
+const SKEW_EXCHANGES: u32 = 32;
+
+/// The setter and the waiter of one run.
+pub(super) struct Pair {
+    setter: ProbeWorker,
+    waiter: ProbeWorker,
+    /// The run's shared memory, or why the page has none.
+    pub(super) slots: Result<Slots, &'static str>,
+    /// The setter's clock against the waiter's, ms, where it could be
+    /// measured (with shared memory).
+    pub(super) skew_ms: Option<f64>,
+    /// What the run says when the pair takes too long (a catalog key with
+    /// a `{seconds}` count).
+    too_slow: Key,
+}
+
+impl Pair {
+    /// Starts both workers, shares the memory with them and measures the
+    /// skew between their clocks.
+    pub(super) async fn start(reporter: &Reporter, too_slow: Key) -> Result<Pair, Phrase> {
+        let slots = memory::new_shared_i32(shared_slots::LEN).map(Slots::new);
+        reporter.update(|p| p.worker = Some(Phrase::new(key!("progress.starting_pair"))));
+        let (setter, waiter) = try_join(ProbeWorker::start(), ProbeWorker::start()).await?;
+        let mut pair = Pair {
+            setter,
+            waiter,
+            slots,
+            skew_ms: None,
+            too_slow,
+        };
+        if let Ok(slots) = &pair.slots {
+            pair.setter.share(slots.ints())?;
+            pair.waiter.share(slots.ints())?;
+            let exchanges = SKEW_EXCHANGES;
+            let set = ToWorker::SkewPong { exchanges };
+            let ping = ToWorker::SkewPing { exchanges };
+            match pair.turn(&set, &ping, 10_000).await? {
+                FromWorker::SkewDone { result } => {
+                    pair.skew_ms = Some(skew_ms(&result.map_err(|e| reason::phrase(&e))?));
+                }
+                other => return Err(super::unexpected(key!("role.waiter"), &other)),
+            }
+        }
+        Ok(pair)
+    }
+
+    /// Hands the two a fresh `MessageChannel`, one port each, for a
+    /// strategy that signals by message.
+    pub(super) fn connect(&self) -> Result<(), Phrase> {
+        let channel = web_sys::MessageChannel::new().map_err(|e| {
+            Phrase::new(key!("data")).data("text", waitlab_browser::js_error_message(&e))
+        })?;
+        self.waiter.share_port(&channel.port1())?;
+        self.setter.share_port(&channel.port2())
+    }
+
+    /// One turn: `set` to the setter, `wait` to the waiter, and the
+    /// waiter's reply once the setter has said it is done, within
+    /// `limit_ms`. The flag and the round counter start at zero.
+    pub(super) async fn turn(
+        &mut self,
+        set: &ToWorker,
+        wait: &ToWorker,
+        limit_ms: u32,
+    ) -> Result<FromWorker, Phrase> {
+        if let Ok(slots) = &self.slots {
+            slots.store_and_notify(shared_slots::FLAG, 0);
+            slots.store_and_notify(shared_slots::GO, 0);
+        }
+        self.setter.send(set)?;
+        self.waiter.send(wait)?;
+        let (waiter, setter) = (&mut self.waiter, &mut self.setter);
+        let both = Box::pin(async {
+            let w = waiter.next().await?;
+            let s = setter.next().await?;
+            Ok::<_, Phrase>((w, s))
+        });
+        let (reply, setter_reply) = match select(both, Box::pin(wait::timeout(limit_ms))).await {
+            Either::Left((result, _)) => result?,
+            Either::Right(_) => {
+                return Err(Phrase::new(self.too_slow).count("seconds", limit_ms / 1000));
+            }
+        };
+        match setter_reply {
+            FromWorker::SetterDone { result } => result.map_err(|e| reason::phrase(&e))?,
+            other => return Err(super::unexpected(key!("role.setter"), &other)),
+        }
+        Ok(reply)
+    }
+
+    /// The waiter's times of a turn, each of its raw times and the skew
+    /// made one by `correct`.
+    pub(super) fn times(
+        &self,
+        reply: FromWorker,
+        correct: impl Fn(f64, f64) -> f64,
+    ) -> Result<Vec<f64>, Phrase> {
+        match reply {
+            FromWorker::WakeDone { result } => {
+                let skew = self.skew_ms.unwrap_or(0.0);
+                Ok(result
+                    .map_err(|e| reason::phrase(&e))?
+                    .into_iter()
+                    .map(|raw| correct(raw, skew))
+                    .collect())
+            }
+            other => Err(super::unexpected(key!("role.waiter"), &other)),
+        }
+    }
+}
