@@ -68,7 +68,7 @@ impl FieldError {
 const MAX_BLOCKING_MS: f64 = 20_000.0;
 
 /// Refuses a configuration whose blocking waits would take longer than
-/// [`MAX_BLOCKING_MS`] together.
+/// 20 s together.
 pub fn check_blocking_ms(blocking_ms: f64) -> Result<(), FieldError> {
     if blocking_ms > MAX_BLOCKING_MS {
         return Err(FieldError::TooLong {
