@@ -1399,7 +1399,7 @@ fn bench_suite_chromium() {
     let all = value(&mut s, &tid("share-all"));
     println!(
         "  {:<18} {:>6} characters of payload, {:>5} with the address",
-        "all five",
+        "all of them",
         all.split_once('#').map_or(0, |(_, p)| p.len()),
         all.len()
     );
