@@ -41,12 +41,7 @@ async fn measure(config: &CancelConfig, reporter: &Reporter) -> Result<CancelWai
                     rounds: config.rounds,
                     wait_ms: config.wait_ms,
                 };
-                let reply = pair.turn(&set, &wait, limit_ms).await?;
-                Outcome::measured(pair.times(reply, after_cancel_ms)?).unwrap_or_else(|e| {
-                    Outcome::Failed {
-                        message: e.to_string(),
-                    }
-                })
+                pair.measure(&set, &wait, limit_ms, after_cancel_ms).await?
             }
         };
         results.push(CancelResult { strategy, outcome });

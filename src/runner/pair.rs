@@ -8,6 +8,7 @@ use futures::future::{Either, select, try_join};
 use waitlab_browser::memory::{self, Slots};
 use waitlab_browser::{wait, worker_host::ProbeWorker};
 use waitlab_core::key;
+use waitlab_core::outcome::Outcome;
 use waitlab_core::outcome::reason;
 use waitlab_core::protocol::{FromWorker, ToWorker, shared_slots};
 use waitlab_core::text::{Key, Phrase};
@@ -73,7 +74,7 @@ impl Pair {
     /// One turn: `set` to the setter, `wait` to the waiter, and the
     /// waiter's reply once the setter has said it is done, within
     /// `limit_ms`. The flag and the round counter start at zero.
-    pub(super) async fn turn(
+    async fn turn(
         &mut self,
         set: &ToWorker,
         wait: &ToWorker,
@@ -104,21 +105,22 @@ impl Pair {
         Ok(reply)
     }
 
-    /// The waiter's times of a turn, each of its raw times and the skew
-    /// made one by `correct`.
-    pub(super) fn times(
-        &self,
-        reply: FromWorker,
+    /// One strategy's outcome: a [`Pair::turn`], then the waiter's times,
+    /// each of its raw times and the skew made one by `correct`.
+    pub(super) async fn measure(
+        &mut self,
+        set: &ToWorker,
+        wait: &ToWorker,
+        limit_ms: u32,
         correct: impl Fn(f64, f64) -> f64,
-    ) -> Result<Vec<f64>, Phrase> {
-        match reply {
+    ) -> Result<Outcome, Phrase> {
+        match self.turn(set, wait, limit_ms).await? {
             FromWorker::WakeDone { result } => {
                 let skew = self.skew_ms.unwrap_or(0.0);
-                Ok(result
-                    .map_err(|e| reason::phrase(&e))?
-                    .into_iter()
-                    .map(|raw| correct(raw, skew))
-                    .collect())
+                let raw = result.map_err(|e| reason::phrase(&e))?;
+                Ok(Outcome::of_samples(
+                    raw.into_iter().map(|raw| correct(raw, skew)).collect(),
+                ))
             }
             other => Err(super::unexpected(key!("role.waiter"), &other)),
         }

@@ -51,12 +51,8 @@ async fn measure(config: &WakeConfig, reporter: &Reporter) -> Result<WakeLatency
                     strategy,
                     rounds: config.rounds,
                 };
-                let reply = pair.turn(&set, &wait, limit_ms).await?;
-                Outcome::measured(pair.times(reply, |raw, skew| raw + skew)?).unwrap_or_else(|e| {
-                    Outcome::Failed {
-                        message: e.to_string(),
-                    }
-                })
+                pair.measure(&set, &wait, limit_ms, |raw, skew| raw + skew)
+                    .await?
             }
         };
         results.push(WakeResult { strategy, outcome });

@@ -46,6 +46,14 @@ impl Outcome {
         })
     }
 
+    /// A probe's outcome from its raw samples: measured, or failed with
+    /// why the samples were refused (none, or one not finite).
+    pub fn of_samples(samples_ms: Vec<f64>) -> Outcome {
+        Outcome::measured(samples_ms).unwrap_or_else(|e| Outcome::Failed {
+            message: e.to_string(),
+        })
+    }
+
     /// The summary, if measured.
     pub fn summary(&self) -> Option<&Summary> {
         match self {

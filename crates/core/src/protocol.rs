@@ -242,11 +242,7 @@ impl WorkerOutcome {
     /// The schema's outcome for this reply (statistics computed here).
     pub fn into_outcome(self) -> Outcome {
         match self {
-            WorkerOutcome::Samples { samples_ms } => {
-                Outcome::measured(samples_ms).unwrap_or_else(|e| Outcome::Failed {
-                    message: e.to_string(),
-                })
-            }
+            WorkerOutcome::Samples { samples_ms } => Outcome::of_samples(samples_ms),
             WorkerOutcome::TimeoutNeverFired { waited_ms } => {
                 Outcome::TimeoutNeverFired { waited_ms }
             }

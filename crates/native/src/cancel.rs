@@ -152,9 +152,7 @@ pub fn run(config: &CancelConfig, tick: &Progress) -> CancelWaits {
             tick.set_message(crate::words(&strategy.label()));
             let samples = measure(strategy, wait, &points);
             tick.inc(u64::from(config.rounds));
-            let outcome = Outcome::measured(samples).unwrap_or_else(|e| Outcome::Failed {
-                message: e.to_string(),
-            });
+            let outcome = Outcome::of_samples(samples);
             CancelResult { strategy, outcome }
         })
         .collect();

@@ -69,9 +69,7 @@ pub fn run(config: &TimedWaitsConfig, tick: &Progress) -> TimedWaits {
             tick.set_message(crate::words(&key.label()));
             let samples = sample_all(key, config.samples, &rt);
             tick.inc(u64::from(config.samples));
-            let outcome = Outcome::measured(samples).unwrap_or_else(|e| Outcome::Failed {
-                message: e.to_string(),
-            });
+            let outcome = Outcome::of_samples(samples);
             Cell { key, outcome }
         })
         .collect();

@@ -174,9 +174,7 @@ pub fn run(config: &WakeConfig, tick: &Progress) -> WakeLatency {
             tick.set_message(crate::words(&strategy.label()));
             let samples = measure(strategy, &delays);
             tick.inc(u64::from(config.rounds));
-            let outcome = Outcome::measured(samples).unwrap_or_else(|e| Outcome::Failed {
-                message: e.to_string(),
-            });
+            let outcome = Outcome::of_samples(samples);
             WakeResult { strategy, outcome }
         })
         .collect();

@@ -106,7 +106,7 @@ pub async fn abort_rounds(
         })
     };
     let on_abort = {
-        let race = race.clone();
+        let (race, clear_timeout) = (race.clone(), clear_timeout.clone());
         Closure::<dyn FnMut()>::new(move || {
             race.free();
             if let Some(id) = race.timer.take() {
@@ -154,7 +154,7 @@ pub async fn abort_rounds(
     port.set_onmessage(None);
     *race.controller.borrow_mut() = None;
     if let Some(id) = race.timer.take() {
-        let _ = timer_function("clearTimeout").call1(&JsValue::UNDEFINED, &JsValue::from(id));
+        let _ = clear_timeout.call1(&JsValue::UNDEFINED, &JsValue::from(id));
     }
     Ok(out)
 }
