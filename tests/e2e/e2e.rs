@@ -54,7 +54,7 @@ use waitlab_core::text::{Catalog, Key, Part};
 use waitlab_core::timed::Mechanism;
 use waitlab_core::wake::Strategy;
 use waitlab_e2e::server::{Fault, Mode, Server};
-use waitlab_e2e::webdriver::{Browser, Session, close_pool, name_this_test};
+use waitlab_e2e::webdriver::{Browser, Session, close_pool, measuring, name_this_test};
 
 /// A CSS selector for the page-level element with this test id.
 fn tid(id: &str) -> String {
@@ -2903,7 +2903,7 @@ struct Case {
     /// A benchmark: run by `cargo xtask bench` (`--ignored`), never by
     /// the test command.
     bench: bool,
-    run: Box<dyn FnOnce() + Send>,
+    run: Box<dyn Fn() + Send>,
 }
 
 impl Case {
@@ -2911,7 +2911,7 @@ impl Case {
         name: String,
         browsers: &[Browser],
         timing: Timing,
-        run: impl FnOnce() + Send + 'static,
+        run: impl Fn() + Send + 'static,
     ) -> Case {
         Case {
             name,
@@ -2958,12 +2958,35 @@ impl Case {
             }
             name_this_test(&label);
             let started = std::time::Instant::now();
-            run();
+            if let Err(panic) = std::panic::catch_unwind(std::panic::AssertUnwindSafe(&run)) {
+                if !page_crashed(&*panic) {
+                    std::panic::resume_unwind(panic);
+                }
+                eprintln!(
+                    "{label}: the browser's page crashed under it (its driver ended the \
+                     session); running it once more, in a fresh session"
+                );
+                run();
+            }
             eprintln!("{label}: {:.1} s", started.elapsed().as_secs_f64());
             Ok(Completion::Completed)
         })
         .with_ignored_flag(bench)
     }
+}
+
+/// Whether a test's panic says that the browser's page crashed under it
+/// (WebKitWebDriver's words when WebKitGTK's web process dies, as it has
+/// now and then here, in tests that pass when run again). A test whose
+/// page crashes is run once more; one that fails for any other reason,
+/// or crashes twice, fails.
+fn page_crashed(panic: &(dyn std::any::Any + Send)) -> bool {
+    let message = panic
+        .downcast_ref::<String>()
+        .map(String::as_str)
+        .or_else(|| panic.downcast_ref::<&str>().copied())
+        .unwrap_or("");
+    message.contains("session deleted because of page crash")
 }
 
 /// A scenario's row: name, browsers, timing, and the scenario.
@@ -3053,7 +3076,8 @@ fn main() -> ExitCode {
         .into_iter()
         .partition(|c| c.timing == Timing::Untimed);
     let mut failed = false;
-    for (cases, threads) in [(untimed, 3), (timed, 1)] {
+    for (cases, threads, measure) in [(untimed, 3, false), (timed, 1, true)] {
+        measuring(measure);
         let args = Arguments {
             test_threads: args.test_threads.or(Some(threads)),
             ..args.clone()

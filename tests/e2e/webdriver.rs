@@ -7,6 +7,7 @@
 use serde_json::{Value, json};
 use std::process::{Child, Command, Stdio};
 use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 /// Which browser.
@@ -47,6 +48,21 @@ impl Browser {
             Browser::WebKit => Ok(()),
         }
     }
+}
+
+/// Whether sessions started from now on run wasm in the browsers'
+/// baseline compilers only (see [`measuring`]).
+static BASELINE_ONLY: AtomicBool = AtomicBool::new(false);
+
+/// Says whether the tests about to run measure. Sessions started for tests
+/// that measure nothing run wasm in the browsers' baseline compilers only
+/// (V8's Liftoff, SpiderMonkey's baseline; JavaScriptCore has no such
+/// switch): the same module and the same behaviour, without recompiling
+/// the app's whole wasm in an optimising tier on every page load, which
+/// on two cores took CPU the other tests were waiting for. Sessions for
+/// tests that measure get the browsers as readers have them.
+pub fn measuring(yes: bool) {
+    BASELINE_ONLY.store(!yes, Ordering::Relaxed);
 }
 
 /// WebKitGTK's browser for automation, beside its library.
@@ -169,6 +185,19 @@ impl Session {
         };
         let mut capabilities = capabilities;
         capabilities["pageLoadStrategy"] = json!(page_load);
+        if BASELINE_ONLY.load(Ordering::Relaxed) {
+            match browser {
+                Browser::Chromium => capabilities["goog:chromeOptions"]["args"]
+                    .as_array_mut()
+                    .unwrap()
+                    .push(json!("--js-flags=--no-wasm-tier-up")),
+                Browser::Firefox => {
+                    capabilities["moz:firefoxOptions"]["prefs"]["javascript.options.wasm_optimizingjit"] =
+                        json!(false)
+                }
+                Browser::WebKit => {}
+            }
+        }
         if reduced_motion {
             match browser {
                 Browser::Chromium => capabilities["goog:chromeOptions"]["args"]
