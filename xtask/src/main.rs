@@ -14,6 +14,7 @@ mod weight;
 #[cfg(test)]
 mod tidy;
 
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
 use std::time::Instant;
@@ -80,10 +81,62 @@ fn root() -> PathBuf {
         .to_path_buf()
 }
 
+thread_local! {
+    /// Where this thread's commands write their output, if they run beside
+    /// other work (see [`beside`]).
+    static BESIDE: std::cell::RefCell<Option<std::fs::File>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Runs `f` as work beside other work: every command it runs is niced (the
+/// work it runs beside keeps the cores first, and its tests keep their
+/// timing), and its output and command lines go to the file at `path`
+/// instead of interleaving with the other work's.
+fn beside<T>(path: &Path, f: impl FnOnce() -> Result<T>) -> Result<T> {
+    let file =
+        std::fs::File::create(path).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    BESIDE.with(|log| *log.borrow_mut() = Some(file));
+    let result = f();
+    BESIDE.with(|log| *log.borrow_mut() = None);
+    result
+}
+
+/// `cmd` run by `nice`, with the same arguments and environment.
+fn niced(cmd: &Command) -> Command {
+    let mut niced = Command::new("nice");
+    niced
+        .args(["-n", "10"])
+        .arg(cmd.get_program())
+        .args(cmd.get_args());
+    for (key, value) in cmd.get_envs() {
+        match value {
+            Some(value) => niced.env(key, value),
+            None => niced.env_remove(key),
+        };
+    }
+    niced
+}
+
 /// Runs a command in the workspace root, failing on a non-zero exit.
 fn run(cmd: &mut Command) -> Result {
     let shown = format!("{cmd:?}").replace('"', "");
-    eprintln!("xtask: $ {shown}");
+    let mut niced_cmd = None;
+    BESIDE.with(|log| -> Result {
+        let log = log.borrow();
+        let Some(file) = log.as_ref() else {
+            eprintln!("xtask: $ {shown}");
+            return Ok(());
+        };
+        let copy = || file.try_clone().map_err(|e| e.to_string());
+        writeln!(&*file, "xtask: $ {shown}").map_err(|e| e.to_string())?;
+        let mut niced = niced(cmd);
+        niced.stdout(copy()?).stderr(copy()?);
+        niced_cmd = Some(niced);
+        Ok(())
+    })?;
+    let cmd = match niced_cmd.as_mut() {
+        Some(niced) => niced,
+        None => cmd,
+    };
     let status = cmd
         .current_dir(root())
         .status()
@@ -147,31 +200,48 @@ fn dist() -> Result<PathBuf> {
 }
 
 /// The wall time of each phase of a run, printed at its end (also when a
-/// phase fails, so a slow or failing step is easy to find).
-#[derive(Default)]
-struct Phases(Vec<(&'static str, f64)>);
+/// phase fails, so a slow or failing step is easy to find). A phase that
+/// ran beside the others is marked so; the total is the run's wall time.
+struct Phases {
+    started: Instant,
+    done: Vec<(&'static str, f64, bool)>,
+}
 
 impl Phases {
+    fn new() -> Phases {
+        Phases {
+            started: Instant::now(),
+            done: Vec::new(),
+        }
+    }
+
     /// Runs one phase and records how long it took.
     fn run(&mut self, name: &'static str, f: impl FnOnce() -> Result) -> Result {
         let started = Instant::now();
         let result = f();
-        self.0.push((name, started.elapsed().as_secs_f64()));
+        self.done
+            .push((name, started.elapsed().as_secs_f64(), false));
         result
+    }
+
+    /// Records a phase that ran beside the others and took `secs`.
+    fn beside(&mut self, name: &'static str, secs: f64) {
+        self.done.push((name, secs, true));
     }
 
     fn print(&self) {
         eprintln!("xtask: phases");
-        for (name, secs) in &self.0 {
-            eprintln!("  {name:<44} {secs:>7.1} s");
+        for (name, secs, beside) in &self.done {
+            let mark = if *beside { "  (beside the checks)" } else { "" };
+            eprintln!("  {name:<44} {secs:>7.1} s{mark}");
         }
-        let total: f64 = self.0.iter().map(|(_, s)| s).sum();
-        eprintln!("  {:<44} {total:>7.1} s", "total");
+        let total = self.started.elapsed().as_secs_f64();
+        eprintln!("  {:<44} {total:>7.1} s", "total (wall)");
     }
 }
 
 fn test() -> Result {
-    let mut phases = Phases::default();
+    let mut phases = Phases::new();
     let result = test_phases(&mut phases);
     phases.print();
     result?;
@@ -183,6 +253,47 @@ fn test_phases(phases: &mut Phases) -> Result {
     phases.run("fmt --check", || {
         run(cargo().args(["fmt", "--all", "--", "--check"]))
     })?;
+    // The release build (and the tools it installs) runs beside the checks
+    // and unit tests: it builds in target/release, they in target/debug, so
+    // cargo lets both run, and each fills the other's single-core stretches
+    // (link-time optimisation, the Leptos crates' serial chain, tests that
+    // wait). Its output goes to a log, printed if it fails.
+    let log = root().join("target/xtask-release-build.log");
+    std::fs::create_dir_all(root().join("target")).map_err(|e| e.to_string())?;
+    let (checks, built) = std::thread::scope(|scope| {
+        let release = scope.spawn(|| {
+            let started = Instant::now();
+            let dist = beside(&log, dist);
+            (dist, started.elapsed().as_secs_f64())
+        });
+        eprintln!(
+            "xtask: the release build runs beside the checks; its output: {}",
+            log.display()
+        );
+        let checks = check_phases(phases);
+        (checks, release.join().expect("the release build's thread"))
+    });
+    let (dist_path, secs) = built;
+    phases.beside("release build (trunk)", secs);
+    let browsers = checks?;
+    let dist_path = dist_path.map_err(|e| {
+        let out = std::fs::read_to_string(&log).unwrap_or_default();
+        eprintln!("{out}");
+        format!("the release build failed: {e} (its output is above)")
+    })?;
+    // End to end: the built dist in real browsers, with and without
+    // isolation. The suite's own harness runs the tests that measure
+    // nothing three at a time, then the ones that measure alone.
+    phases.run("end to end (Chromium, Firefox, WebKit)", || {
+        run(&mut e2e(&dist_path, &browsers, false, &[] as &[&str]))
+    })
+}
+
+/// What runs beside the release build: clippy, docs, the unit, golden,
+/// native CLI and tidy tests, and the browser-layer tests (none of them
+/// needs the release build). Returns the browsers, installed for the
+/// end-to-end tests.
+fn check_phases(phases: &mut Phases) -> Result<tools::Browsers> {
     // The app and the browser glue are wasm-only: they are checked for
     // wasm32 alone, so the Leptos tree is compiled twice in all (checked
     // for wasm32 here, built for release by trunk) and never for the host.
@@ -214,16 +325,12 @@ fn test_phases(phases: &mut Phases) -> Result {
     // Core unit and golden tests, the native probe's CLI and bundled-set
     // tests, the tidy checks and the end-to-end crate's own unit tests (its
     // server and client). The browser glue's tests need a browser and the
-    // end-to-end suite the built dist (it is `test = false`): they run below.
+    // end-to-end suite the built dist (it is `test = false`): they run
+    // after the release build.
     phases.run("unit, golden, native CLI and tidy tests", || {
         run(cargo()
             .args(["test", "--workspace"])
             .args(WASM_ONLY.iter().flat_map(|p| ["--exclude", p])))
-    })?;
-    let mut dist_path = PathBuf::new();
-    phases.run("release build (trunk)", || {
-        dist_path = dist()?;
-        Ok(())
     })?;
     let mut browsers = None;
     phases.run("browsers and drivers", || {
@@ -262,12 +369,7 @@ fn test_phases(phases: &mut Phases) -> Result {
             run(&mut cmd)
         })?;
     }
-    // End to end: the built dist in real browsers, with and without
-    // isolation. The suite's own harness runs the tests that measure
-    // nothing three at a time, then the ones that measure alone.
-    phases.run("end to end (Chromium, Firefox, WebKit)", || {
-        run(&mut e2e(&dist_path, &browsers, false, &[] as &[&str]))
-    })
+    Ok(browsers)
 }
 
 /// Builds the native probe (release) and runs it with its defaults from

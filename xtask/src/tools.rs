@@ -8,6 +8,18 @@
 use crate::{Result, cargo, root, run};
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::sync::{Mutex, MutexGuard};
+
+/// Held while a tool is looked for and installed: `cargo xtask test` runs
+/// the release build beside the checks, and both may want the same tool
+/// (wasm-bindgen-cli, the wasm32 target) on a fresh machine. The second
+/// caller waits, then finds it installed.
+fn installing() -> MutexGuard<'static, ()> {
+    static INSTALLING: Mutex<()> = Mutex::new(());
+    INSTALLING
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
 
 /// The trunk release that builds with this machine's rustc (0.22 needs a
 /// newer one).
@@ -48,6 +60,7 @@ fn ensure_npm(package: &str, version: &str, file: &str) -> Result<PathBuf> {
         .join(".cache/waitlab")
         .join(format!("{package}-{version}"));
     let path = dir.join("node_modules").join(package).join(file);
+    let _installing = installing();
     if !path.exists() {
         std::fs::create_dir_all(&dir).map_err(|e| format!("creating {}: {e}", dir.display()))?;
         run(Command::new("npm").args([
@@ -99,6 +112,7 @@ pub fn wasm_bindgen_version() -> Result<String> {
 }
 
 pub fn ensure_wasm_target() -> Result {
+    let _installing = installing();
     let out = Command::new("rustup")
         .args(["target", "list", "--installed"])
         .output()
@@ -112,6 +126,7 @@ pub fn ensure_wasm_target() -> Result {
 fn ensure_cargo_tool(bin: &str, krate: &str, version: &str, locked: bool) -> Result<PathBuf> {
     let path = cargo_bin(bin);
     let want = format!("{bin} {version}");
+    let _installing = installing();
     if version_of(&path).is_some_and(|v| v.trim() == want) {
         return Ok(path);
     }
@@ -239,8 +254,11 @@ pub fn ensure_browsers() -> Result<Browsers> {
             .env("DEBIAN_FRONTEND", "noninteractive"))?;
     }
     let geckodriver = cargo_bin("geckodriver");
-    if version_of(&geckodriver).is_none() {
-        run(cargo().args(["install", "--locked", "geckodriver"]))?;
+    {
+        let _installing = installing();
+        if version_of(&geckodriver).is_none() {
+            run(cargo().args(["install", "--locked", "geckodriver"]))?;
+        }
     }
     Ok(Browsers {
         chromedriver: "/usr/bin/chromedriver".into(),
