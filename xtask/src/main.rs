@@ -87,39 +87,21 @@ thread_local! {
     static BESIDE: std::cell::RefCell<Option<std::fs::File>> = const { std::cell::RefCell::new(None) };
 }
 
-/// Runs `f` as work beside other work: every command it runs is niced (the
-/// work it runs beside keeps the cores first, and its tests keep their
-/// timing), and its output and command lines go to the file at `path`
-/// instead of interleaving with the other work's.
+/// Runs `f` as work beside other work: the output and command lines of
+/// every command it runs go to the file at `path` instead of interleaving
+/// with the other work's.
 fn beside<T>(path: &Path, f: impl FnOnce() -> Result<T>) -> Result<T> {
-    let file =
-        std::fs::File::create(path).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    let file = std::fs::File::create(path)
+        .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     BESIDE.with(|log| *log.borrow_mut() = Some(file));
     let result = f();
     BESIDE.with(|log| *log.borrow_mut() = None);
     result
 }
 
-/// `cmd` run by `nice`, with the same arguments and environment.
-fn niced(cmd: &Command) -> Command {
-    let mut niced = Command::new("nice");
-    niced
-        .args(["-n", "10"])
-        .arg(cmd.get_program())
-        .args(cmd.get_args());
-    for (key, value) in cmd.get_envs() {
-        match value {
-            Some(value) => niced.env(key, value),
-            None => niced.env_remove(key),
-        };
-    }
-    niced
-}
-
 /// Runs a command in the workspace root, failing on a non-zero exit.
 fn run(cmd: &mut Command) -> Result {
     let shown = format!("{cmd:?}").replace('"', "");
-    let mut niced_cmd = None;
     BESIDE.with(|log| -> Result {
         let log = log.borrow();
         let Some(file) = log.as_ref() else {
@@ -128,15 +110,9 @@ fn run(cmd: &mut Command) -> Result {
         };
         let copy = || file.try_clone().map_err(|e| e.to_string());
         writeln!(&*file, "xtask: $ {shown}").map_err(|e| e.to_string())?;
-        let mut niced = niced(cmd);
-        niced.stdout(copy()?).stderr(copy()?);
-        niced_cmd = Some(niced);
+        cmd.stdout(copy()?).stderr(copy()?);
         Ok(())
     })?;
-    let cmd = match niced_cmd.as_mut() {
-        Some(niced) => niced,
-        None => cmd,
-    };
     let status = cmd
         .current_dir(root())
         .status()
@@ -254,10 +230,13 @@ fn test_phases(phases: &mut Phases) -> Result {
         run(cargo().args(["fmt", "--all", "--", "--check"]))
     })?;
     // The release build (and the tools it installs) runs beside the checks
-    // and unit tests: it builds in target/release, they in target/debug, so
-    // cargo lets both run, and each fills the other's single-core stretches
-    // (link-time optimisation, the Leptos crates' serial chain, tests that
-    // wait). Its output goes to a log, printed if it fails.
+    // and the unit and browser-layer tests: it builds in target/release,
+    // they in target/debug, so cargo lets both run, and each fills the
+    // other's single-core stretches (link-time optimisation, the Leptos
+    // crates' serial chain, tests that wait). Neither is niced: niced, the
+    // release build waited for the checks and then ran its single-core
+    // tail alone (294 s against the checks' 219 s). Its output goes to a
+    // log, printed if it fails.
     let log = root().join("target/xtask-release-build.log");
     std::fs::create_dir_all(root().join("target")).map_err(|e| e.to_string())?;
     let (checks, built) = std::thread::scope(|scope| {
