@@ -91,8 +91,8 @@ thread_local! {
 /// every command it runs go to the file at `path` instead of interleaving
 /// with the other work's.
 fn beside<T>(path: &Path, f: impl FnOnce() -> Result<T>) -> Result<T> {
-    let file = std::fs::File::create(path)
-        .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    let file =
+        std::fs::File::create(path).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     BESIDE.with(|log| *log.borrow_mut() = Some(file));
     let result = f();
     BESIDE.with(|log| *log.borrow_mut() = None);
