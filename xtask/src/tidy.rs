@@ -73,6 +73,95 @@ fn glue_and_tests_stay_light() {
     }
 }
 
+/// The top-level modules of the crate whose sources are in `src`, each
+/// with the top-level modules its code names through `crate::`: not in
+/// comments, nor in its unit tests (a `tests` file, or the `mod tests`
+/// that ends a file).
+fn module_imports(
+    src: &Path,
+) -> std::collections::BTreeMap<String, std::collections::BTreeSet<String>> {
+    let mut files = Vec::new();
+    rust_files(src, &mut files);
+    let mut imports =
+        std::collections::BTreeMap::<String, std::collections::BTreeSet<String>>::new();
+    for f in files {
+        let rel = f.strip_prefix(src).unwrap().with_extension("");
+        let rel = rel.to_string_lossy();
+        let module = rel.split('/').next().unwrap().to_owned();
+        if ["lib", "main", "bin"].contains(&module.as_str()) || rel.ends_with("tests") {
+            continue;
+        }
+        let text = read(&f);
+        let code = text.split("#[cfg(test)]\nmod tests").next().unwrap();
+        let named = imports.entry(module.clone()).or_default();
+        for line in code.lines().filter(|l| !l.trim_start().starts_with("//")) {
+            for (at, _) in line.match_indices("crate::") {
+                let rest = &line[at + "crate::".len()..];
+                // `crate::{a, b::c}` names a and b; `crate::a::…` names a.
+                let group = match rest.strip_prefix('{') {
+                    Some(inner) => inner.split('}').next().unwrap_or(""),
+                    None => rest,
+                };
+                let paths: Vec<&str> = if rest.starts_with('{') {
+                    group.split(',').collect()
+                } else {
+                    vec![group]
+                };
+                for path in paths {
+                    let name: String = path
+                        .trim()
+                        .chars()
+                        .take_while(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || *c == '_')
+                        .collect();
+                    if !name.is_empty() && name != module {
+                        named.insert(name);
+                    }
+                }
+            }
+        }
+    }
+    imports
+}
+
+/// Architecture invariant: no import cycle between the top-level modules
+/// of the core, the browser glue or the app, so each type lives in one
+/// place and a module can be read before the ones that use it.
+#[test]
+fn no_import_cycles() {
+    for crate_src in ["crates/core/src", "crates/browser/src", "src"] {
+        let imports = module_imports(&root().join(crate_src));
+        assert!(imports.len() > 3, "{crate_src}: too few modules found");
+        // Depth-first search with the path so far: a module met again on
+        // its own path closes a cycle.
+        fn visit(
+            module: &str,
+            path: &mut Vec<String>,
+            done: &mut std::collections::BTreeSet<String>,
+            imports: &std::collections::BTreeMap<String, std::collections::BTreeSet<String>>,
+            crate_src: &str,
+        ) {
+            if let Some(at) = path.iter().position(|m| m == module) {
+                panic!(
+                    "{crate_src}: import cycle {} -> {module}",
+                    path[at..].join(" -> ")
+                );
+            }
+            if !done.insert(module.to_owned()) {
+                return;
+            }
+            path.push(module.to_owned());
+            for next in imports.get(module).into_iter().flatten() {
+                visit(next, path, done, imports, crate_src);
+            }
+            path.pop();
+        }
+        let mut done = std::collections::BTreeSet::new();
+        for module in imports.keys() {
+            visit(module, &mut Vec::new(), &mut done, &imports, crate_src);
+        }
+    }
+}
+
 /// Every Rust file opens with a `//!` line saying what lives there.
 #[test]
 fn every_file_has_a_module_header() {
