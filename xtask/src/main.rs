@@ -282,35 +282,6 @@ fn check_phases(phases: &mut Phases) -> Result<tools::Browsers> {
             .args(WASM_ONLY.iter().flat_map(|p| ["--exclude", p]))
             .args(["--all-targets", "--", "-D", "warnings"]))
     })?;
-    phases.run("clippy (wasm32: app, browser glue, core)", || {
-        tools::ensure_wasm_target()?;
-        run(cargo()
-            .arg("clippy")
-            .args(WASM_ONLY.iter().flat_map(|p| ["--package", p]))
-            .args(["--package", "waitlab-core"])
-            .args(["--target", "wasm32-unknown-unknown", "--all-targets"])
-            .args(["--", "-D", "warnings"]))
-    })?;
-    phases.run("docs", || {
-        run(cargo()
-            .args(["doc", "--workspace", "--no-deps"])
-            .args(WASM_ONLY.iter().flat_map(|p| ["--exclude", p]))
-            .env("RUSTDOCFLAGS", "-D warnings"))?;
-        run(cargo()
-            .args(["doc", "--no-deps", "--target", "wasm32-unknown-unknown"])
-            .args(WASM_ONLY.iter().flat_map(|p| ["--package", p]))
-            .env("RUSTDOCFLAGS", "-D warnings"))
-    })?;
-    // Core unit and golden tests, the native probe's CLI and bundled-set
-    // tests, the tidy checks and the end-to-end crate's own unit tests (its
-    // server and client). The browser glue's tests need a browser and the
-    // end-to-end suite the built dist (it is `test = false`): they run
-    // after the release build.
-    phases.run("unit, golden, native CLI and tidy tests", || {
-        run(cargo()
-            .args(["test", "--workspace"])
-            .args(WASM_ONLY.iter().flat_map(|p| ["--exclude", p])))
-    })?;
     let mut browsers = None;
     phases.run("browsers and drivers", || {
         browsers = Some(tools::ensure_browsers()?);
@@ -318,6 +289,8 @@ fn check_phases(phases: &mut Phases) -> Result<tools::Browsers> {
     })?;
     let browsers = browsers.expect("set by its phase");
     // Browser-layer tests under wasm-bindgen-test-runner, in both browsers.
+    // They run early: while a browser runs them, the release build beside
+    // takes the other core, where at the end they would leave it idle.
     for (phase, var, driver) in [
         (
             "wasm-bindgen tests, Chromium",
@@ -348,6 +321,34 @@ fn check_phases(phases: &mut Phases) -> Result<tools::Browsers> {
             run(&mut cmd)
         })?;
     }
+    // Core unit and golden tests, the native probe's CLI and bundled-set
+    // tests, the tidy checks and the end-to-end crate's own unit tests (its
+    // server and client). The end-to-end suite needs the built dist (it is
+    // `test = false`): it runs after the release build.
+    phases.run("unit, golden, native CLI and tidy tests", || {
+        run(cargo()
+            .args(["test", "--workspace"])
+            .args(WASM_ONLY.iter().flat_map(|p| ["--exclude", p])))
+    })?;
+    phases.run("clippy (wasm32: app, browser glue, core)", || {
+        tools::ensure_wasm_target()?;
+        run(cargo()
+            .arg("clippy")
+            .args(WASM_ONLY.iter().flat_map(|p| ["--package", p]))
+            .args(["--package", "waitlab-core"])
+            .args(["--target", "wasm32-unknown-unknown", "--all-targets"])
+            .args(["--", "-D", "warnings"]))
+    })?;
+    phases.run("docs", || {
+        run(cargo()
+            .args(["doc", "--workspace", "--no-deps"])
+            .args(WASM_ONLY.iter().flat_map(|p| ["--exclude", p]))
+            .env("RUSTDOCFLAGS", "-D warnings"))?;
+        run(cargo()
+            .args(["doc", "--no-deps", "--target", "wasm32-unknown-unknown"])
+            .args(WASM_ONLY.iter().flat_map(|p| ["--package", p]))
+            .env("RUSTDOCFLAGS", "-D warnings"))
+    })?;
     Ok(browsers)
 }
 

@@ -143,6 +143,14 @@ fn ensure_cargo_tool(bin: &str, krate: &str, version: &str, locked: bool) -> Res
 /// trunk, wasm-bindgen-cli and wasm-opt of the pinned versions; returns the
 /// trunk binary.
 pub fn ensure_build_tools() -> Result<PathBuf> {
+    ensure_wasm_bindgen()?;
+    ensure_npm("binaryen", BINARYEN_VERSION, "bin/wasm-opt")?;
+    ensure_cargo_tool("trunk", "trunk", TRUNK_VERSION, true)
+}
+
+/// The wasm32 target and the pinned wasm-bindgen CLI (with
+/// wasm-bindgen-test-runner, which the browser-layer tests run under).
+fn ensure_wasm_bindgen() -> Result {
     ensure_wasm_target()?;
     // The registry mirror lags one of wasm-bindgen-cli's locked
     // dependencies, so it is installed without --locked.
@@ -152,8 +160,7 @@ pub fn ensure_build_tools() -> Result<PathBuf> {
         &wasm_bindgen_version()?,
         false,
     )?;
-    ensure_npm("binaryen", BINARYEN_VERSION, "bin/wasm-opt")?;
-    ensure_cargo_tool("trunk", "trunk", TRUNK_VERSION, true)
+    Ok(())
 }
 
 /// The pinned wasm-bindgen CLI (installed by [`ensure_build_tools`]).
@@ -225,9 +232,9 @@ fn ensure_webkit() -> std::result::Result<WebKit, String> {
 
 /// Debian's chromium, chromium-driver and firefox-esr, WebKitGTK where
 /// Debian has it for this machine, and geckodriver from crates.io; also
-/// the build tools (the browser tests need wasm-bindgen-test-runner).
+/// wasm-bindgen-cli (the browser tests run under wasm-bindgen-test-runner).
 pub fn ensure_browsers() -> Result<Browsers> {
-    ensure_build_tools()?;
+    ensure_wasm_bindgen()?;
     let missing: Vec<&str> = [
         ("/usr/bin/chromium", "chromium"),
         ("/usr/bin/chromedriver", "chromium-driver"),
