@@ -88,6 +88,28 @@ impl Drop for TempDir {
     }
 }
 
+/// Adds a switch to a new session's capabilities: a command-line argument
+/// for Chromium, a preference for Firefox (WebKitGTK's MiniBrowser takes
+/// neither; callers say what it lacks).
+fn add_switch(
+    capabilities: &mut Value,
+    browser: Browser,
+    chromium_arg: &str,
+    firefox_pref: (&str, Value),
+) {
+    match browser {
+        Browser::Chromium => capabilities["goog:chromeOptions"]["args"]
+            .as_array_mut()
+            .expect("Chromium's capabilities list its arguments")
+            .push(json!(chromium_arg)),
+        Browser::Firefox => {
+            let (name, value) = firefox_pref;
+            capabilities["moz:firefoxOptions"]["prefs"][name] = value;
+        }
+        Browser::WebKit => {}
+    }
+}
+
 fn free_port() -> u16 {
     std::net::TcpListener::bind("127.0.0.1:0")
         .unwrap()
@@ -186,30 +208,26 @@ impl Session {
         let mut capabilities = capabilities;
         capabilities["pageLoadStrategy"] = json!(page_load);
         if BASELINE_ONLY.load(Ordering::Relaxed) {
-            match browser {
-                Browser::Chromium => capabilities["goog:chromeOptions"]["args"]
-                    .as_array_mut()
-                    .unwrap()
-                    .push(json!("--js-flags=--no-wasm-tier-up")),
-                Browser::Firefox => {
-                    capabilities["moz:firefoxOptions"]["prefs"]["javascript.options.wasm_optimizingjit"] =
-                        json!(false)
-                }
-                Browser::WebKit => {}
-            }
+            let no_tier_up = ("javascript.options.wasm_optimizingjit", json!(false));
+            add_switch(
+                &mut capabilities,
+                browser,
+                "--js-flags=--no-wasm-tier-up",
+                no_tier_up,
+            );
         }
         if reduced_motion {
-            match browser {
-                Browser::Chromium => capabilities["goog:chromeOptions"]["args"]
-                    .as_array_mut()
-                    .unwrap()
-                    .push(json!("--force-prefers-reduced-motion")),
-                Browser::Firefox => {
-                    capabilities["moz:firefoxOptions"]["prefs"]["ui.prefersReducedMotion"] =
-                        json!(1)
-                }
-                Browser::WebKit => panic!("WebKitGTK's MiniBrowser has no reduced-motion switch"),
-            }
+            assert!(
+                browser != Browser::WebKit,
+                "WebKitGTK's MiniBrowser has no reduced-motion switch"
+            );
+            let reduce = ("ui.prefersReducedMotion", json!(1));
+            add_switch(
+                &mut capabilities,
+                browser,
+                "--force-prefers-reduced-motion",
+                reduce,
+            );
         }
         let driver = Command::new(&program)
             .args(&args)
