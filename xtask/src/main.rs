@@ -273,9 +273,6 @@ fn test_phases(phases: &mut Phases) -> Result {
 /// needs the release build). Returns the browsers, installed for the
 /// end-to-end tests.
 fn check_phases(phases: &mut Phases) -> Result<tools::Browsers> {
-    // The app and the browser glue are wasm-only: they are checked for
-    // wasm32 alone, so the Leptos tree is compiled twice in all (checked
-    // for wasm32 here, built for release by trunk) and never for the host.
     phases.run("clippy (host: core, native, e2e, xtask)", || {
         run(cargo()
             .args(["clippy", "--workspace"])
@@ -330,6 +327,9 @@ fn check_phases(phases: &mut Phases) -> Result<tools::Browsers> {
             .args(["test", "--workspace"])
             .args(WASM_ONLY.iter().flat_map(|p| ["--exclude", p])))
     })?;
+    // The app and the browser glue are wasm-only: they are checked for
+    // wasm32 alone, so the Leptos tree is compiled twice in all (checked
+    // for wasm32 here, built for release by trunk) and never for the host.
     phases.run("clippy (wasm32: app, browser glue, core)", || {
         tools::ensure_wasm_target()?;
         run(cargo()
