@@ -784,9 +784,15 @@ fn starvation_main(browser: Browser) {
     assert!(blocking.batch_ms >= 4.0 * 150.0 - tol, "{blocking:?}");
     assert!(blocking.longest_frame_gap() >= 150.0 - tol, "{blocking:?}");
     assert!(blocking.timer_queue_wait_ms >= 3.0 * 150.0, "{blocking:?}");
-    // Async jobs wait side by side and the page keeps rendering.
+    // Async jobs wait side by side and the page keeps rendering: its
+    // longest wait for a frame is well below the blocking run's, measured
+    // beside it (not below a fixed 150 ms: WebKitGTK under xvfb has drawn
+    // about 9 frames a second here in a full run, with the main thread free).
     assert!(async_.batch_ms < 2.0 * 150.0, "{async_:?}");
-    assert!(async_.longest_frame_gap() < 150.0 - tol, "{async_:?}");
+    assert!(
+        async_.longest_frame_gap() < blocking.longest_frame_gap() / 2.0,
+        "{async_:?} against {blocking:?}"
+    );
     assert!(async_.timer_queue_wait_ms < 150.0, "{async_:?}");
     assert_no_page_errors(&mut s);
 }
