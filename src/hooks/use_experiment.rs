@@ -1,7 +1,7 @@
 //! `use_experiment`: run an experiment from a component, with progress,
 //! cancel, the report and notices as signals.
 
-use crate::runner::{self, Progress, Publish};
+use crate::runner::{Progress, Publish, Runner};
 use futures::future::{AbortHandle, Abortable};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
@@ -101,12 +101,12 @@ impl Experiments {
 pub fn use_experiments() -> Experiments {
     let links = RwSignal::new(0);
     Experiments {
-        timed: use_experiment(runner::run_timed_waits, links),
-        main: use_experiment(runner::run_main_starvation, links),
-        pool: use_experiment(runner::run_pool_starvation, links),
-        ladder: use_experiment(runner::run_spin_ladder, links),
-        wake: use_experiment(runner::run_wake_latency, links),
-        cancel_waits: use_experiment(runner::run_cancel_waits, links),
+        timed: use_experiment(links),
+        main: use_experiment(links),
+        pool: use_experiment(links),
+        ladder: use_experiment(links),
+        wake: use_experiment(links),
+        cancel_waits: use_experiment(links),
         links_in_flight: links,
     }
 }
@@ -136,19 +136,16 @@ impl<C> Copy for UseExperiment<C> {}
 
 /// A run under way, type-erased so one copy of the machinery below serves
 /// every experiment.
-type RunFuture = Pin<Box<dyn Future<Output = Report>>>;
+type RunFuture = Pin<Box<dyn Future<Output = Result<Report, Phrase>>>>;
 
-/// An experiment as reactive state: `runner` measures one run, once no
+/// An experiment as reactive state: its runner measures one run, once no
 /// result link is in flight (`links` counts them).
-pub fn use_experiment<C, F, Fut>(runner: F, links: RwSignal<u32>) -> UseExperiment<C>
-where
-    C: Send + Sync + 'static,
-    F: Fn(C, Publish) -> Fut + Copy + Send + Sync + 'static,
-    Fut: Future<Output = Report> + 'static,
-{
+pub fn use_experiment<C: Runner + Send + Sync>(links: RwSignal<u32>) -> UseExperiment<C> {
     let state = State::new(links);
     let run = Callback::new(move |config: C| {
-        state.start(Box::new(move |publish| Box::pin(runner(config, publish))));
+        state.start(Box::new(move |publish| {
+            Box::pin(async move { Ok(config.start(publish).await?.await) })
+        }));
     });
     UseExperiment {
         progress: state.progress.read_only(),
@@ -241,10 +238,10 @@ impl State {
         }
     }
 
-    /// Starts the run `make` builds (cancelling one under way); it measures
-    /// once the texts of runs are in and no result link is being
-    /// compressed (the progress bar and Cancel show meanwhile: their words
-    /// are the page's).
+    /// Starts the run `make` builds (cancelling one under way); it loads
+    /// its runner's chunk and measures once the texts of runs are in and no
+    /// result link is being compressed (the progress bar and Cancel show
+    /// meanwhile: their words are the page's).
     fn start(self, make: Box<dyn FnOnce(Publish) -> RunFuture>) {
         self.stop();
         let (abort, registration) = AbortHandle::new_pair();
@@ -267,7 +264,7 @@ impl State {
             // A result link the browser is still compressing (started just
             // before Run) would land inside the first measured waits.
             settled(links, owner).await;
-            Ok::<_, Phrase>(make(publish).await)
+            make(publish).await
         };
         spawn_local(async move {
             let Ok(outcome) = Abortable::new(run, registration).await else {

@@ -1,11 +1,13 @@
 //! Running experiments: each `run_*` function measures one experiment end
 //! to end and returns a [`Report`] holding the environment and that
-//! experiment's results.
+//! experiment's results. Each is a wasm chunk of its own, started through
+//! [`Runner`] (`chunks.rs`).
 //!
 //! Cancelling a run is dropping its future: pending timers are cleared, and
 //! workers are terminated by `ProbeWorker`'s `Drop`.
 
 mod cancel_waits;
+mod chunks;
 mod main_starvation;
 mod pair;
 mod pool_starvation;
@@ -13,12 +15,13 @@ mod spin_ladder;
 mod timed_waits;
 mod wake_latency;
 
-pub use cancel_waits::run_cancel_waits;
-pub use main_starvation::run_main_starvation;
-pub use pool_starvation::run_pool_starvation;
-pub use spin_ladder::run_spin_ladder;
-pub use timed_waits::run_timed_waits;
-pub use wake_latency::run_wake_latency;
+use cancel_waits::run_cancel_waits;
+pub use chunks::Runner;
+use main_starvation::run_main_starvation;
+use pool_starvation::run_pool_starvation;
+use spin_ladder::run_spin_ladder;
+use timed_waits::run_timed_waits;
+use wake_latency::run_wake_latency;
 
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;

@@ -2798,6 +2798,55 @@ fn worker_fault(browser: Browser, name: &str, fault: Fault, expect: &str) {
     }
 }
 
+/// Whether the page has fetched a file whose URL contains `name`.
+fn fetched(s: &mut Session, name: &str) -> bool {
+    s.eval(&format!(
+        "return performance.getEntriesByType('resource').some(r => r.name.includes({}));",
+        Value::from(name)
+    )) == Value::Bool(true)
+}
+
+/// Each experiment's runner is a wasm chunk fetched at its first Run, not
+/// with the page. One that cannot be fetched (here cut short) fails its
+/// run with a message, and the page goes on: another experiment runs.
+fn runner_chunks(browser: Browser) {
+    let server = Server::start_with(
+        &dist(),
+        Mode::Isolated,
+        &[Fault::Truncate("*/split_timed_waits.wasm")],
+    );
+    let mut s = Session::lease(browser);
+    s.open(&server.origin);
+    assert!(fetched(&mut s, "-split/split.js"), "the chunks' loader");
+    for e in waitlab_core::experiment::Experiment::ALL {
+        let chunk = format!("/split_{}.wasm", e.id());
+        assert!(!fetched(&mut s, &chunk), "{chunk} came with the page");
+    }
+    s.type_into(&in_tw("durations"), "10");
+    s.type_into(&in_tw("samples"), "100");
+    let ms = run_until_alert(&mut s, "timed-waits");
+    let alert = s.text(&in_tw("notice")).unwrap();
+    println!(
+        "{}: runner chunk cut short: message after {ms:.0} ms: {alert}",
+        browser.name()
+    );
+    let en = catalog(Lang::En);
+    assert_eq!(alert, en.text(key!("run.not_loaded")));
+    assert_eq!(count(&mut s, &in_tw("results")), 0, "no results");
+    scroll_to(&mut s, &in_tw("notice"));
+    review_shot(&mut s, "fault-runner-chunk");
+    let main = run_section(
+        &mut s,
+        "main-starvation",
+        &[("jobs", "2"), ("wait", "50")],
+        60,
+        "fault-runner-chunk-then-main",
+    );
+    assert!(main.main_starvation.is_some());
+    assert!(fetched(&mut s, "/split_main_starvation.wasm"));
+    assert!(!fetched(&mut s, "/split_spin_ladder.wasm"), "only what ran");
+}
+
 /// The worker's wasm is cut to its first 1,000 bytes.
 fn fault_damaged_wasm(browser: Browser) {
     worker_fault(
@@ -3006,7 +3055,7 @@ fn cases() -> Vec<Case> {
     let mut cases = Vec::new();
     // One scenario a row, in the browsers it runs in.
     #[rustfmt::skip]
-    let table: [Row; 31] = [
+    let table: [Row; 32] = [
         ("isolated", ALL, Timed, isolated as fn(Browser)),
         ("isolated_without_new_features", BLINK_GECKO, Timed, isolated_without_new_features),
         ("cancel", ALL, Timed, cancel),
@@ -3018,6 +3067,7 @@ fn cases() -> Vec<Case> {
         ("spin_ladder", ALL, Timed, spin_ladder),
         ("wake_latency", ALL, Timed, wake_latency),
         ("cancel_waits", ALL, Timed, cancel_waits),
+        ("runner_chunks", ALL, Untimed, runner_chunks),
         ("fault_damaged_wasm", BLINK_GECKO, Untimed, fault_damaged_wasm),
         ("fault_throws_at_start", BLINK_GECKO, Untimed, fault_throws_at_start),
         ("fault_throws_in_job", BLINK_GECKO, Untimed, fault_throws_in_job),

@@ -35,14 +35,15 @@ pub enum Mode {
 /// How a host misbehaves.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Fault {
-    /// Serves only the first 1,000 bytes of this file.
+    /// Serves only the first 1,000 bytes of this file. (Each fault names
+    /// its file whole, or, starting with `*`, every file ending in the
+    /// rest.)
     Truncate(&'static str),
     /// Serves this text instead of the file.
     Replace(&'static str, &'static str),
     /// Serves this text, then the file.
     Prepend(&'static str, &'static str),
-    /// Never answers for this file (holds the connection a minute); a
-    /// name starting with `*` matches every file ending in the rest.
+    /// Never answers for this file (holds the connection a minute).
     Hang(&'static str),
     /// Runs this script in `index.html` before any of the page's own.
     HeadScript(&'static str),
@@ -110,10 +111,17 @@ fn handle(mut stream: TcpStream, dist: &Path, mode: Mode, faults: &[Fault]) -> s
     let escapes = relative.split('/').any(|part| part == "..");
     let withheld = mode == Mode::Plain && relative == "coi-sw.js";
     let inside = !escapes && !withheld;
-    if faults.iter().any(|f| {
-        matches!(f, Fault::Hang(path) if *path == relative
-            || path.strip_prefix('*').is_some_and(|end| relative.ends_with(end)))
-    }) {
+    // A fault's file is named whole, or by its end after a `*`.
+    let named = |name: &str| {
+        name == relative
+            || name
+                .strip_prefix('*')
+                .is_some_and(|end| relative.ends_with(end))
+    };
+    if faults
+        .iter()
+        .any(|f| matches!(f, Fault::Hang(name) if named(name)))
+    {
         std::thread::sleep(std::time::Duration::from_secs(60));
         return Ok(());
     }
@@ -146,9 +154,9 @@ fn handle(mut stream: TcpStream, dist: &Path, mode: Mode, faults: &[Fault]) -> s
             }
             for fault in faults {
                 match *fault {
-                    Fault::Truncate(f) if f == relative => body.truncate(1000),
-                    Fault::Replace(f, text) if f == relative => body = text.as_bytes().to_vec(),
-                    Fault::Prepend(f, text) if f == relative => {
+                    Fault::Truncate(f) if named(f) => body.truncate(1000),
+                    Fault::Replace(f, text) if named(f) => body = text.as_bytes().to_vec(),
+                    Fault::Prepend(f, text) if named(f) => {
                         body.splice(0..0, text.bytes());
                     }
                     _ => {}

@@ -5,9 +5,10 @@
 //! README's two commands work on a fresh machine. Installed tools are reused
 //! from `~/.cargo/bin` and `~/.cache/waitlab`.
 
-mod minify;
 mod packs;
+mod post_build;
 mod shell;
+mod split;
 mod tools;
 mod weight;
 
@@ -40,8 +41,9 @@ commands:
           JSON sets listed in www/data/native/index.json
   shell   write index.html's static shell (headings and explanations shown
           before the wasm starts) from www/i18n/en.json (the page's texts)
-  minify-js  trunk's post-build hook: minify a release build's wasm-bindgen
-          glue (terser) and its integrity in index.html
+  post-build trunk's post-build hook: split the app's wasm into a main
+          module and chunks loaded on demand, minify a release build's
+          scripts (terser), and their integrity in index.html
 ";
 
 fn main() -> ExitCode {
@@ -54,7 +56,7 @@ fn main() -> ExitCode {
         Some("native") => native(),
         Some("packs") => packs::write(),
         Some("shell") => shell::write(),
-        Some("minify-js") => minify::hook(),
+        Some("post-build") => post_build::hook(),
         Some("-h" | "--help" | "help") => {
             print!("{HELP}");
             Ok(())

@@ -144,7 +144,7 @@ fn ensure_cargo_tool(bin: &str, krate: &str, version: &str, locked: bool) -> Res
 /// trunk binary.
 pub fn ensure_build_tools() -> Result<PathBuf> {
     ensure_wasm_bindgen()?;
-    ensure_npm("binaryen", BINARYEN_VERSION, "bin/wasm-opt")?;
+    ensure_wasm_opt()?;
     ensure_cargo_tool("trunk", "trunk", TRUNK_VERSION, true)
 }
 
@@ -276,6 +276,11 @@ pub fn ensure_browsers() -> Result<Browsers> {
 }
 
 /// terser's command-line script (run with node).
+/// The pinned wasm-opt (npm binaryen).
+pub fn ensure_wasm_opt() -> Result<PathBuf> {
+    ensure_npm("binaryen", BINARYEN_VERSION, "bin/wasm-opt")
+}
+
 pub fn ensure_terser() -> Result<PathBuf> {
     ensure_npm("terser", TERSER_VERSION, "bin/terser")
 }

@@ -3,7 +3,7 @@
 //! bytes go (twiggy, before wasm-opt, with names kept).
 
 use crate::tools::{self, find_in};
-use crate::{Result, root, run};
+use crate::{Result, root, run, split};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use waitlab_core::experiment::Experiment;
@@ -50,6 +50,14 @@ struct Sizes {
     brotli: u64,
 }
 
+impl Sizes {
+    fn add(&mut self, other: &Sizes) {
+        self.raw += other.raw;
+        self.gzip += other.gzip;
+        self.brotli += other.brotli;
+    }
+}
+
 fn compressed(file: &Path, program: &str, args: &[&str]) -> Result<u64> {
     let out = Command::new(program)
         .args(args)
@@ -77,6 +85,38 @@ fn texts(dist: &Path, lang: Lang, part: Part) -> PathBuf {
     dist.join("i18n").join(part.file(lang))
 }
 
+/// The folder of the app's chunks in `dist` (`app-<hash>-split`).
+fn chunk_folder(dist: &Path) -> Result<PathBuf> {
+    let glue = find_in(dist, "app.js")?;
+    Ok(dist.join(format!(
+        "{}-split",
+        glue.file_stem().unwrap_or_default().to_string_lossy()
+    )))
+}
+
+/// The chunks a first run of `experiment` fetches (its runner's, as the
+/// last split's manifest lists them).
+fn run_chunks(dist: &Path, experiment: Experiment) -> Result<Vec<PathBuf>> {
+    let manifest = split::manifest(true);
+    let listed = std::fs::read_to_string(&manifest)
+        .map_err(|e| format!("{}: {e} (the split's manifest)", manifest.display()))?;
+    let names = listed
+        .lines()
+        .find_map(|line| line.strip_prefix(experiment.id())?.strip_prefix(' '))
+        .ok_or_else(|| {
+            format!(
+                "{} lists no chunks for {}",
+                manifest.display(),
+                experiment.id()
+            )
+        })?;
+    let folder = chunk_folder(dist)?;
+    Ok(names
+        .split(' ')
+        .map(|c| folder.join(format!("{c}.wasm")))
+        .collect())
+}
+
 /// The files of the shell and the app every load transfers, the page's
 /// texts in `lang`, then the bundled sets' packs for `experiments` (listed
 /// in the built index).
@@ -89,6 +129,8 @@ fn first_load(dist: &Path, lang: Lang, experiments: &[Experiment]) -> Result<Vec
     for pattern in ["style.css", "app.js", "app_bg.wasm"] {
         files.push(find_in(dist, pattern)?);
     }
+    // The chunks' loader: the glue imports it.
+    files.push(chunk_folder(dist)?.join("split.js"));
     let index = dist.join(INDEX_PATH);
     let packed = std::fs::read(&index).map_err(|e| format!("{}: {e}", index.display()))?;
     let inflated = miniz_oxide::inflate::decompress_to_vec(&packed)
@@ -106,16 +148,20 @@ fn first_load(dist: &Path, lang: Lang, experiments: &[Experiment]) -> Result<Vec
 /// Prints a table of `files` and returns their gzip total.
 fn table(title: &str, dist: &Path, files: &[PathBuf]) -> Result<u64> {
     println!("  {title}");
-    let (mut raw, mut gzip, mut brotli) = (0, 0, 0);
-    let mut packs = Sizes {
+    let row = |name: &str, s: &Sizes| {
+        println!("    {name:<40} {:>9} {:>9} {:>9}", s.raw, s.gzip, s.brotli);
+    };
+    let zero = || Sizes {
         raw: 0,
         gzip: 0,
         brotli: 0,
     };
-    let mut pack_count = 0;
+    // Many small files are one row each kind: the wasm chunks, the packs.
+    let (mut total, mut chunks, mut packs) = (zero(), zero(), zero());
+    let (mut chunk_count, mut pack_count) = (0, 0);
     for file in files {
         let s = sizes(file)?;
-        (raw, gzip, brotli) = (raw + s.raw, gzip + s.gzip, brotli + s.brotli);
+        total.add(&s);
         let name = file
             .strip_prefix(dist)
             .unwrap_or(file)
@@ -123,22 +169,18 @@ fn table(title: &str, dist: &Path, files: &[PathBuf]) -> Result<u64> {
             .to_string();
         if name.starts_with("data/") {
             pack_count += 1;
-            packs.raw += s.raw;
-            packs.gzip += s.gzip;
-            packs.brotli += s.brotli;
+            packs.add(&s);
+        } else if name.contains("-split/") && name.ends_with(".wasm") {
+            chunk_count += 1;
+            chunks.add(&s);
         } else {
-            println!("    {name:<40} {:>9} {:>9} {:>9}", s.raw, s.gzip, s.brotli);
+            row(&name, &s);
         }
     }
-    println!(
-        "    {:<40} {:>9} {:>9} {:>9}",
-        format!("{pack_count} native packs"),
-        packs.raw,
-        packs.gzip,
-        packs.brotli
-    );
-    println!("    {:<40} {raw:>9} {gzip:>9} {brotli:>9}", "total");
-    Ok(gzip)
+    row(&format!("{chunk_count} wasm chunks"), &chunks);
+    row(&format!("{pack_count} native packs"), &packs);
+    row("total", &total);
+    Ok(total.gzip)
 }
 
 /// Gzip -9 of the English texts of both parts, as an English-only build
@@ -228,15 +270,20 @@ pub fn report(dist: &Path, languages: &LanguageCost) -> Result<Vec<String>> {
         &first_load(dist, Lang::En, &[heaviest.1])?,
     )?;
     gate("embed", embed, EMBED_BUDGET, &mut failed);
-    let mut worker = Vec::new();
+    let mut first_run = Vec::new();
     for pattern in ["worker_loader.js", "worker.js", "worker_bg.wasm"] {
-        worker.push(find_in(dist, pattern)?);
+        first_run.push(find_in(dist, pattern)?);
     }
-    worker.push(texts(dist, Lang::En, Part::Runs));
+    first_run.push(texts(dist, Lang::En, Part::Runs));
+    first_run.extend(run_chunks(dist, heaviest.1)?);
     table(
-        "loaded at the first Run: the probe worker, the texts of runs (English)",
+        &format!(
+            "loaded at the first Run of {}: the probe worker, the texts of runs (English), \
+             the runner's chunks",
+            heaviest.1.slug()
+        ),
         dist,
-        &worker,
+        &first_run,
     )?;
     Ok(failed)
 }

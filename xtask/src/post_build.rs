@@ -1,0 +1,134 @@
+//! `cargo xtask post-build`, trunk's post-build hook (Trunk.toml). It runs
+//! in the staging directory, before trunk moves the build into `dist/`, so
+//! `serve` and `dist` ship the same files:
+//! - it splits the app's wasm into a main module and chunks loaded on
+//!   demand (`split.rs`), in every build;
+//! - in a release build it minifies the wasm-bindgen glue and the chunks'
+//!   loader with terser, since trunk's own minifier cannot parse the glue
+//!   (`export default`) and ships it as written;
+//! - it rewrites index.html's integrity (SRI) of every file it changed.
+
+use crate::tools::{self, find_in};
+use crate::{Result, run, split};
+use base64::Engine;
+use sha2::{Digest, Sha384};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// The integrity attribute's value for `bytes`, as trunk writes it.
+fn integrity(bytes: &[u8]) -> String {
+    format!(
+        "sha384-{}",
+        base64::engine::general_purpose::STANDARD.encode(Sha384::digest(bytes))
+    )
+}
+
+fn read(file: &Path) -> Result<Vec<u8>> {
+    std::fs::read(file).map_err(|e| format!("{}: {e}", file.display()))
+}
+
+/// index.html of the staging directory, kept in step with the files the
+/// hook changes.
+struct Index {
+    path: PathBuf,
+    html: String,
+}
+
+impl Index {
+    fn read(staging: &Path) -> Result<Index> {
+        let path = staging.join("index.html");
+        let html = String::from_utf8(read(&path)?).map_err(|e| format!("index.html: {e}"))?;
+        Ok(Index { path, html })
+    }
+
+    /// Writes `bytes` over the staged `file`, and the new integrity where
+    /// index.html gave the old one.
+    fn replace(&mut self, file: &Path, bytes: &[u8]) -> Result {
+        let (old, new) = (integrity(&read(file)?), integrity(bytes));
+        std::fs::write(file, bytes).map_err(|e| format!("{}: {e}", file.display()))?;
+        let name = file.file_name().unwrap_or_default().to_string_lossy();
+        if self.html.contains(&old) {
+            self.html = self.html.replace(&old, &new);
+        } else if self.html.contains(name.as_ref()) && self.html.contains("integrity") {
+            return Err(format!(
+                "index.html loads {name} with an integrity that is not its own"
+            ));
+        }
+        Ok(())
+    }
+
+    fn write(self) -> Result {
+        std::fs::write(&self.path, self.html).map_err(|e| format!("{}: {e}", self.path.display()))
+    }
+}
+
+/// Minifies the script `file` with terser (as an ES module, whose
+/// top-level names terser may shorten, or as a classic script, whose
+/// globals it keeps).
+fn minify(terser: &Path, file: &Path, module: bool, index: &mut Index) -> Result {
+    let before = read(file)?;
+    let minified = file.with_extension("min.js");
+    let mut cmd = Command::new("node");
+    cmd.arg(terser)
+        .arg(file)
+        .args(["--compress", "--mangle", "--output"])
+        .arg(&minified);
+    if module {
+        cmd.arg("--module");
+    }
+    run(&mut cmd)?;
+    let after = read(&minified)?;
+    std::fs::remove_file(&minified).map_err(|e| format!("{}: {e}", minified.display()))?;
+    index.replace(file, &after)?;
+    eprintln!(
+        "xtask: minified {}: {} -> {} bytes",
+        file.display(),
+        before.len(),
+        after.len()
+    );
+    Ok(())
+}
+
+fn copy_folder(from: &Path, to: &Path) -> Result {
+    std::fs::create_dir_all(to).map_err(|e| format!("{}: {e}", to.display()))?;
+    for entry in std::fs::read_dir(from).map_err(|e| format!("{}: {e}", from.display()))? {
+        let file = entry.map_err(|e| e.to_string())?.path();
+        let dest = to.join(file.file_name().unwrap_or_default());
+        std::fs::copy(&file, &dest).map_err(|e| format!("{}: {e}", dest.display()))?;
+    }
+    Ok(())
+}
+
+/// Runs as trunk's hook.
+pub fn hook() -> Result {
+    let release = std::env::var("TRUNK_PROFILE").as_deref() == Ok("release");
+    let staging = PathBuf::from(
+        std::env::var_os("TRUNK_STAGING_DIR")
+            .ok_or("TRUNK_STAGING_DIR is not set: post-build runs as trunk's post-build hook")?,
+    );
+    let mut index = Index::read(&staging)?;
+    let split = split::split(&staging, release)?;
+    index.replace(&find_in(&staging, "app.js")?, &read(&split.glue)?)?;
+    index.replace(&find_in(&staging, "app_bg.wasm")?, &read(&split.wasm)?)?;
+    let folder = staging.join(&split.folder);
+    copy_folder(&split.chunks, &folder)?;
+    if release {
+        let terser = tools::ensure_terser()?;
+        minify(&terser, &find_in(&staging, "app.js")?, true, &mut index)?;
+        minify(&terser, &find_in(&staging, "worker.js")?, false, &mut index)?;
+        minify(&terser, &folder.join("split.js"), true, &mut index)?;
+    }
+    index.write()
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn integrity_is_trunks_sri() {
+        // `printf abc | openssl dgst -sha384 -binary | base64`
+        assert_eq!(
+            super::integrity(b"abc"),
+            "sha384-ywB1P0WjXou1oD1pmsZQBycsMqsO3tFjGotgWkP/W+2AhgcroefMI1i67KE0yCWn"
+        );
+    }
+}

@@ -1,0 +1,174 @@
+//! The app's wasm split into a main module and chunks loaded on demand
+//! (Leptos's `#[lazy]`, which marks split points with `wasm_split`), done
+//! by `cargo xtask post-build` between trunk's cargo build and the page:
+//! trunk 0.21 has no step for it.
+//!
+//! Trunk builds the app (linked with `--emit-relocs`, `build.rs`)
+//! and runs wasm-bindgen on it whole. The hook splits cargo's output
+//! (`wasm_split_cli_support`), runs wasm-bindgen on the main module again
+//! (keeping the exports the chunks link against) and, in a release build,
+//! wasm-opt on every module; then it swaps the staged glue and wasm for
+//! the split ones and puts the chunks and their loader (`split.js`) in a
+//! folder named after the build's hashed stem, so a new build never meets
+//! an old chunk in a cache.
+
+use crate::tools::{self, find_in};
+use crate::{Result, run};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// What the split wrote: the main module's glue and wasm, and the folder of
+/// chunks and their loader, all still outside the staging directory.
+pub struct Split {
+    /// wasm-bindgen's glue for the main module.
+    pub glue: PathBuf,
+    /// The main module.
+    pub wasm: PathBuf,
+    /// The chunks and `split.js`, to be copied into the staging directory
+    /// under [`Split::folder`].
+    pub chunks: PathBuf,
+    /// The folder's name in the build (`app-<hash>-split`).
+    pub folder: String,
+}
+
+/// Cargo's target directory.
+fn target_dir() -> PathBuf {
+    std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| crate::root().join("target"))
+}
+
+fn io<T>(what: &Path, r: std::io::Result<T>) -> Result<T> {
+    r.map_err(|e| format!("{}: {e}", what.display()))
+}
+
+/// The last split's parts and the chunks each loads, a line per part:
+/// `timed_waits chunk_10 chunk_11 … split_timed_waits` (for `cargo xtask
+/// bench`, which weighs what a first load fetches).
+pub fn manifest(release: bool) -> PathBuf {
+    let profile = if release { "release" } else { "debug" };
+    target_dir()
+        .join("wasm-split")
+        .join(profile)
+        .join("parts.txt")
+}
+
+/// Splits the app that trunk staged in `staging` (its glue named
+/// `app-<hash>.js`), optimising every module for a release build.
+pub fn split(staging: &Path, release: bool) -> Result<Split> {
+    let staged = find_in(staging, "app.js")?;
+    let stem = staged
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .ok_or("the staged glue has no name")?;
+    let profile = if release { "release" } else { "debug" };
+    let target = target_dir();
+    let input = target
+        .join("wasm32-unknown-unknown")
+        .join(profile)
+        .join("app.wasm");
+    let work = manifest(release)
+        .parent()
+        .ok_or("the split's folder")?
+        .to_path_buf();
+    if work.exists() {
+        io(&work, std::fs::remove_dir_all(&work))?;
+    }
+    let folder = format!("{stem}-split");
+    let out = work.join("out");
+    let chunks = out.join(&folder);
+    io(&chunks, std::fs::create_dir_all(&chunks))?;
+    let main = work.join("main.wasm");
+    let bytes = io(&input, std::fs::read(&input))?;
+    // The loader sits in the folder: it imports the glue from one level up,
+    // and the main module imports it by its path from the glue.
+    let main_module = format!("../{stem}.js");
+    let link = format!("./{folder}/split.js");
+    let written = wasm_split_cli_support::transform({
+        let mut options = wasm_split_cli_support::Options::new(&bytes);
+        options.output_dir = &out;
+        options.main_out_path = &main;
+        options.main_module = &main_module;
+        options.link_name = &link;
+        options
+    })
+    .map_err(|e| format!("splitting {}: {e}", input.display()))?;
+    let mut parts: Vec<String> = written
+        .prefetch_map
+        .iter()
+        .map(|(part, files)| format!("{part} {}\n", files.join(" ")))
+        .collect();
+    parts.sort();
+    let listed = manifest(release);
+    io(&listed, std::fs::write(&listed, parts.concat()))?;
+    let mut modules = Vec::new();
+    for module in written.split_modules {
+        let name = module.file_name().ok_or("a chunk without a name")?;
+        let moved = chunks.join(name);
+        io(&module, std::fs::rename(&module, &moved))?;
+        modules.push(moved);
+    }
+    let bindgen = work.join("bindgen");
+    run(Command::new(tools::wasm_bindgen())
+        .args(["--target", "web", "--no-typescript", "--keep-lld-exports"])
+        .arg("--out-dir")
+        .arg(&bindgen)
+        .args(["--out-name", &stem])
+        .arg(&main))?;
+    let wasm = bindgen.join(format!("{stem}_bg.wasm"));
+    if release {
+        optimise(&modules, &wasm)?;
+    }
+    eprintln!(
+        "xtask: split the app into a main module and {} chunks in {folder}/",
+        modules.len()
+    );
+    Ok(Split {
+        glue: bindgen.join(format!("{stem}.js")),
+        wasm,
+        chunks,
+        folder,
+    })
+}
+
+/// wasm-opt -Oz over the chunks and the main module, on every core; the
+/// chunks' name sections go too.
+fn optimise(chunks: &[PathBuf], main: &Path) -> Result {
+    let wasm_opt = tools::ensure_wasm_opt()?;
+    let mut all: Vec<&Path> = chunks.iter().map(PathBuf::as_path).collect();
+    all.push(main);
+    let queue = std::sync::Mutex::new(all);
+    let threads = std::thread::available_parallelism().map_or(1, usize::from);
+    std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads)
+            .map(|_| {
+                scope.spawn(|| -> Result {
+                    while let Some(module) = queue.lock().map_err(|e| e.to_string())?.pop() {
+                        // Its warnings (a name subsection it does not know)
+                        // are shown only when it fails.
+                        let done = Command::new(&wasm_opt)
+                            .args(["-Oz", "--strip-debug"])
+                            .arg(module)
+                            .arg("-o")
+                            .arg(module)
+                            .output()
+                            .map_err(|e| format!("could not start wasm-opt: {e}"))?;
+                        if !done.status.success() {
+                            return Err(format!(
+                                "wasm-opt {} failed ({}): {}",
+                                module.display(),
+                                done.status,
+                                String::from_utf8_lossy(&done.stderr)
+                            ));
+                        }
+                    }
+                    Ok(())
+                })
+            })
+            .collect();
+        workers.into_iter().try_for_each(|w| {
+            w.join()
+                .map_err(|_| "a wasm-opt thread panicked".to_string())?
+        })
+    })
+}
