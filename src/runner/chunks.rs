@@ -24,38 +24,6 @@ use waitlab_core::wake::WakeConfig;
 /// A run, once its chunk has landed.
 pub type Run = Pin<Box<dyn Future<Output = Report>>>;
 
-type Loaded = Result<Run, SplitLoaderError>;
-
-#[wasm_split(timed_waits, wasm_split_path = ::leptos::wasm_split, fallible)]
-fn timed_waits(config: TimedWaitsConfig, publish: Publish) -> Loaded {
-    Ok(Box::pin(run_timed_waits(config, publish)))
-}
-
-#[wasm_split(main_starvation, wasm_split_path = ::leptos::wasm_split, fallible)]
-fn main_starvation(config: MainConfig, publish: Publish) -> Loaded {
-    Ok(Box::pin(run_main_starvation(config, publish)))
-}
-
-#[wasm_split(pool_starvation, wasm_split_path = ::leptos::wasm_split, fallible)]
-fn pool_starvation(config: PoolConfig, publish: Publish) -> Loaded {
-    Ok(Box::pin(run_pool_starvation(config, publish)))
-}
-
-#[wasm_split(spin_ladder, wasm_split_path = ::leptos::wasm_split, fallible)]
-fn spin_ladder(config: LadderConfig, publish: Publish) -> Loaded {
-    Ok(Box::pin(run_spin_ladder(config, publish)))
-}
-
-#[wasm_split(wake_latency, wasm_split_path = ::leptos::wasm_split, fallible)]
-fn wake_latency(config: WakeConfig, publish: Publish) -> Loaded {
-    Ok(Box::pin(run_wake_latency(config, publish)))
-}
-
-#[wasm_split(cancel_waits, wasm_split_path = ::leptos::wasm_split, fallible)]
-fn cancel_waits(config: CancelConfig, publish: Publish) -> Loaded {
-    Ok(Box::pin(run_cancel_waits(config, publish)))
-}
-
 /// Why a run could not start: its chunk did not load (the loader has
 /// logged the browser's error to the console).
 fn not_loaded(_: SplitLoaderError) -> Phrase {
@@ -68,19 +36,26 @@ pub trait Runner: Sized + 'static {
     fn start(self, publish: Publish) -> impl Future<Output = Result<Run, Phrase>>;
 }
 
+/// A runner's split point (`$split`, the name of its chunk) and the
+/// [`Runner`] of its config.
 macro_rules! runner {
-    ($config:ty, $load:ident) => {
+    ($config:ty, $split:ident, $run:path) => {
+        #[wasm_split($split, wasm_split_path = ::leptos::wasm_split, fallible)]
+        fn $split(config: $config, publish: Publish) -> Result<Run, SplitLoaderError> {
+            Ok(Box::pin($run(config, publish)))
+        }
+
         impl Runner for $config {
             async fn start(self, publish: Publish) -> Result<Run, Phrase> {
-                $load(self, publish).await.map_err(not_loaded)
+                $split(self, publish).await.map_err(not_loaded)
             }
         }
     };
 }
 
-runner!(TimedWaitsConfig, timed_waits);
-runner!(MainConfig, main_starvation);
-runner!(PoolConfig, pool_starvation);
-runner!(LadderConfig, spin_ladder);
-runner!(WakeConfig, wake_latency);
-runner!(CancelConfig, cancel_waits);
+runner!(TimedWaitsConfig, timed_waits, run_timed_waits);
+runner!(MainConfig, main_starvation, run_main_starvation);
+runner!(PoolConfig, pool_starvation, run_pool_starvation);
+runner!(LadderConfig, spin_ladder, run_spin_ladder);
+runner!(WakeConfig, wake_latency, run_wake_latency);
+runner!(CancelConfig, cancel_waits, run_cancel_waits);

@@ -54,7 +54,7 @@ use waitlab_core::text::{Catalog, Key, Part};
 use waitlab_core::timed::Mechanism;
 use waitlab_core::wake::Strategy;
 use waitlab_e2e::server::{Fault, Mode, Server};
-use waitlab_e2e::webdriver::{Browser, Session, close_pool, measuring, name_this_test};
+use waitlab_e2e::webdriver::{Browser, Lease, Session, close_pool, measuring, name_this_test};
 
 /// A CSS selector for the page-level element with this test id.
 fn tid(id: &str) -> String {
@@ -2759,10 +2759,11 @@ fn run_until_alert(s: &mut Session, section: &str) -> f64 {
     ms
 }
 
-/// A host whose worker misbehaves as `fault` says: the timed-waits run
-/// ends with an alert naming `expect`, then the main-thread experiment
-/// still runs. Prints the time from Run to the message.
-fn worker_fault(browser: Browser, name: &str, fault: Fault, expect: &str) {
+/// A host that misbehaves as `fault` says (a file of the worker or of a
+/// runner): the timed-waits run ends with an alert naming `expect`, then
+/// the main-thread experiment still runs. Prints the time from Run to the
+/// message; returns the session, for more checks.
+fn host_fault(browser: Browser, name: &str, fault: Fault, expect: &str) -> Lease {
     let server = Server::start_with(&dist(), Mode::Isolated, &[fault]);
     let mut s = Session::lease(browser);
     s.open(&server.origin);
@@ -2796,6 +2797,7 @@ fn worker_fault(browser: Browser, name: &str, fault: Fault, expect: &str) {
             browser.name()
         );
     }
+    s
 }
 
 /// Whether the page has fetched a file whose URL contains `name`.
@@ -2810,46 +2812,23 @@ fn fetched(s: &mut Session, name: &str) -> bool {
 /// with the page. One that cannot be fetched (here cut short) fails its
 /// run with a message, and the page goes on: another experiment runs.
 fn runner_chunks(browser: Browser) {
-    let server = Server::start_with(
-        &dist(),
-        Mode::Isolated,
-        &[Fault::Truncate("*/split_timed_waits.wasm")],
+    let mut s = host_fault(
+        browser,
+        "runner-chunk",
+        Fault::Truncate("*/split_timed_waits.wasm"),
+        &catalog(Lang::En).text(key!("run.not_loaded")),
     );
-    let mut s = Session::lease(browser);
-    s.open(&server.origin);
     assert!(fetched(&mut s, "-split/split.js"), "the chunks' loader");
     for e in waitlab_core::experiment::Experiment::ALL {
         let chunk = format!("/split_{}.wasm", e.id());
-        assert!(!fetched(&mut s, &chunk), "{chunk} came with the page");
+        let ran = ["timed_waits", "main_starvation"].contains(&e.id());
+        assert_eq!(fetched(&mut s, &chunk), ran, "{chunk}: fetched only to run");
     }
-    s.type_into(&in_tw("durations"), "10");
-    s.type_into(&in_tw("samples"), "100");
-    let ms = run_until_alert(&mut s, "timed-waits");
-    let alert = s.text(&in_tw("notice")).unwrap();
-    println!(
-        "{}: runner chunk cut short: message after {ms:.0} ms: {alert}",
-        browser.name()
-    );
-    let en = catalog(Lang::En);
-    assert_eq!(alert, en.text(key!("run.not_loaded")));
-    assert_eq!(count(&mut s, &in_tw("results")), 0, "no results");
-    scroll_to(&mut s, &in_tw("notice"));
-    review_shot(&mut s, "fault-runner-chunk");
-    let main = run_section(
-        &mut s,
-        "main-starvation",
-        &[("jobs", "2"), ("wait", "50")],
-        60,
-        "fault-runner-chunk-then-main",
-    );
-    assert!(main.main_starvation.is_some());
-    assert!(fetched(&mut s, "/split_main_starvation.wasm"));
-    assert!(!fetched(&mut s, "/split_spin_ladder.wasm"), "only what ran");
 }
 
 /// The worker's wasm is cut to its first 1,000 bytes.
 fn fault_damaged_wasm(browser: Browser) {
-    worker_fault(
+    host_fault(
         browser,
         "damaged-wasm",
         Fault::Truncate("worker_bg.wasm"),
@@ -2859,7 +2838,7 @@ fn fault_damaged_wasm(browser: Browser) {
 
 /// The worker throws before it loads anything.
 fn fault_throws_at_start(browser: Browser) {
-    worker_fault(
+    host_fault(
         browser,
         "throws-at-start",
         Fault::Replace(
@@ -2872,7 +2851,7 @@ fn fault_throws_at_start(browser: Browser) {
 
 /// The worker throws when its first job arrives.
 fn fault_throws_in_job(browser: Browser) {
-    worker_fault(
+    host_fault(
         browser,
         "throws-in-job",
         Fault::Prepend(
@@ -2886,7 +2865,7 @@ fn fault_throws_in_job(browser: Browser) {
 /// The worker loads its glue but never starts the wasm, so it never says
 /// ready (nor anything else).
 fn fault_never_ready(browser: Browser) {
-    worker_fault(
+    host_fault(
         browser,
         "never-ready",
         Fault::Replace("worker_loader.js", "importScripts('./worker.js');"),
@@ -2896,7 +2875,7 @@ fn fault_never_ready(browser: Browser) {
 
 /// The worker says ready, then nothing more.
 fn fault_stops_answering(browser: Browser) {
-    worker_fault(
+    host_fault(
         browser,
         "stops-answering",
         Fault::Prepend(

@@ -1,7 +1,7 @@
 //! The app's wasm split into a main module and chunks loaded on demand
-//! (Leptos's `#[lazy]`, which marks split points with `wasm_split`), done
-//! by `cargo xtask post-build` between trunk's cargo build and the page:
-//! trunk 0.21 has no step for it.
+//! (at the `wasm_split` points of `src/runner/chunks.rs`, Leptos's
+//! `leptos::wasm_split`), done by `cargo xtask post-build` between trunk's
+//! cargo build and the page: trunk 0.21 has no step for it.
 //!
 //! Trunk builds the app (linked with `--emit-relocs`, `build.rs`)
 //! and runs wasm-bindgen on it whole. The hook splits cargo's output
@@ -43,8 +43,8 @@ fn io<T>(what: &Path, r: std::io::Result<T>) -> Result<T> {
 }
 
 /// The last split's parts and the chunks each loads, a line per part:
-/// `timed_waits chunk_10 chunk_11 … split_timed_waits` (for `cargo xtask
-/// bench`, which weighs what a first load fetches).
+/// `timed_waits chunk_7 chunk_8 … split_timed_waits` (for `cargo xtask
+/// bench`, which weighs what a first Run fetches).
 pub fn manifest(release: bool) -> PathBuf {
     let profile = if release { "release" } else { "debug" };
     target_dir()
@@ -131,8 +131,8 @@ pub fn split(staging: &Path, release: bool) -> Result<Split> {
     })
 }
 
-/// wasm-opt -Oz over the chunks and the main module, on every core; the
-/// chunks' name sections go too.
+/// wasm-opt -Oz over the chunks and the main module, on every core, with
+/// their name sections.
 fn optimise(chunks: &[PathBuf], main: &Path) -> Result {
     let wasm_opt = tools::ensure_wasm_opt()?;
     let mut all: Vec<&Path> = chunks.iter().map(PathBuf::as_path).collect();
@@ -143,7 +143,10 @@ fn optimise(chunks: &[PathBuf], main: &Path) -> Result {
         let workers: Vec<_> = (0..threads)
             .map(|_| {
                 scope.spawn(|| -> Result {
-                    while let Some(module) = queue.lock().map_err(|e| e.to_string())?.pop() {
+                    loop {
+                        // The lock is let go before wasm-opt runs.
+                        let next = queue.lock().map_err(|e| e.to_string())?.pop();
+                        let Some(module) = next else { break };
                         // Its warnings (a name subsection it does not know)
                         // are shown only when it fails.
                         let done = Command::new(&wasm_opt)
