@@ -290,6 +290,28 @@ pub fn group(experiment: Experiment, report: &Report) -> Option<Group> {
                 })
                 .collect()
         }),
+        Experiment::PeriodicWork => report.periodic_work.as_ref().map(|p| {
+            p.results
+                .iter()
+                .map(|r| {
+                    let (drift, late) = (r.drift_ms(), r.late_ticks(p.config.interval_ms));
+                    outcome_row(
+                        r.scheduler.label(),
+                        r.scheduler.analogue(),
+                        &r.outcome,
+                        |s| {
+                            vec![
+                                Value::of(s.p50),
+                                Value::of(s.p99),
+                                drift.map_or(Value::Absent, Value::of),
+                                late.map_or(Value::Absent, |n| count(n as u32)),
+                                count(s.n),
+                            ]
+                        },
+                    )
+                })
+                .collect()
+        }),
     }
     .unwrap_or_default();
     // The ladder's figures are block times, which its rows mark themselves.

@@ -25,6 +25,8 @@ pub enum Experiment {
     WakeLatency,
     /// Experiment 6 (5 is the clock itself, measured for every run).
     CancelWaits,
+    /// Experiment 7.
+    PeriodicWork,
 }
 
 /// What a column's numbers count.
@@ -118,16 +120,24 @@ const CANCEL_WAITS: &[Column] = &[
     col("max", Unit::Ms),
     col("n", Unit::Count),
 ];
+const PERIODIC_WORK: &[Column] = &[
+    col("p50", Unit::Ms),
+    col("p99", Unit::Ms),
+    col("drift", Unit::Ms),
+    col("late", Unit::Count),
+    col("n", Unit::Count),
+];
 
 impl Experiment {
     /// Every experiment, in page order.
-    pub const ALL: [Experiment; 6] = [
+    pub const ALL: [Experiment; 7] = [
         Experiment::TimedWaits,
         Experiment::MainStarvation,
         Experiment::PoolStarvation,
         Experiment::SpinLadder,
         Experiment::WakeLatency,
         Experiment::CancelWaits,
+        Experiment::PeriodicWork,
     ];
 
     /// The page's name for it: section ids and `?embed=` values.
@@ -139,6 +149,7 @@ impl Experiment {
             Experiment::SpinLadder => "spin-ladder",
             Experiment::WakeLatency => "wake-latency",
             Experiment::CancelWaits => "cancel-waits",
+            Experiment::PeriodicWork => "periodic-work",
         }
     }
 
@@ -156,6 +167,7 @@ impl Experiment {
             Experiment::SpinLadder => "spin_ladder",
             Experiment::WakeLatency => "wake_latency",
             Experiment::CancelWaits => "cancel_waits",
+            Experiment::PeriodicWork => "periodic_work",
         }
     }
 
@@ -168,6 +180,7 @@ impl Experiment {
             Experiment::SpinLadder => SPIN_LADDER,
             Experiment::WakeLatency => WAKE_LATENCY,
             Experiment::CancelWaits => CANCEL_WAITS,
+            Experiment::PeriodicWork => PERIODIC_WORK,
         }
     }
 
@@ -181,6 +194,7 @@ impl Experiment {
             Experiment::PoolStarvation => &[0, 2],
             Experiment::SpinLadder => &[0, 1, 2],
             Experiment::CancelWaits => &[0, 1],
+            Experiment::PeriodicWork => &[0, 2],
         }
     }
 
@@ -285,6 +299,7 @@ mod tests {
         assert_eq!(charted(Experiment::PoolStarvation), ["batch", "extra_wait"]);
         assert_eq!(charted(Experiment::WakeLatency), ["ratio"]);
         assert_eq!(charted(Experiment::CancelWaits), ["p50", "p99"]);
+        assert_eq!(charted(Experiment::PeriodicWork), ["p50", "drift"]);
         for e in Experiment::ALL {
             assert!(charted(e).len() <= 3, "the chart has three mark shapes");
             for &c in e.charted() {

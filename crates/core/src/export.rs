@@ -9,8 +9,9 @@ use crate::outcome::Outcome;
 use crate::schema::{Environment, Report, civil_date};
 
 /// The CSV's columns. `series` is the mechanism, strategy or mode;
-/// `requested_ms` the wait asked for (timed and cancellable waits); `index` the sample's
-/// (or job's, or call's) number; `at_ms` when it happened, ms since the
+/// `requested_ms` the wait asked for (timed and cancellable waits) or the
+/// interval (periodic work, whose samples are each tick's lateness);
+/// `index` the sample's (or job's, or call's, or tick's) number; `at_ms` when it happened, ms since the
 /// batch started (starvation); `value_ms` the sample. The rest describe
 /// the environment, the same on every row.
 pub const CSV_COLUMNS: &str = "experiment,series,requested_ms,index,at_ms,value_ms,\
@@ -140,6 +141,14 @@ pub fn csv(report: &Report, experiment: Experiment) -> String {
                 for result in &c.results {
                     let wait = Some(c.config.wait_ms);
                     series(&mut rows, result.strategy.id(), wait, &result.outcome);
+                }
+            }
+        }
+        Experiment::PeriodicWork => {
+            if let Some(p) = &report.periodic_work {
+                for result in &p.results {
+                    let interval = Some(p.config.interval_ms);
+                    series(&mut rows, result.scheduler.id(), interval, &result.outcome);
                 }
             }
         }

@@ -80,7 +80,17 @@ pub fn check_blocking_ms(blocking_ms: f64) -> Result<(), FieldError> {
 }
 
 /// The fields' catalog names, for the test that keeps catalogs complete.
-pub const FIELDS: [&str; 6] = ["jobs", "wait", "workers", "ladders", "spin_until", "rounds"];
+pub const FIELDS: [&str; 9] = [
+    "jobs",
+    "wait",
+    "workers",
+    "ladders",
+    "spin_until",
+    "rounds",
+    "ticks",
+    "interval",
+    "work",
+];
 
 /// `text` as a whole number in `min..=max`, or why not.
 pub fn parse(field: &'static str, text: &str, min: u32, max: u32) -> Result<u32, FieldError> {

@@ -8,6 +8,7 @@ use crate::clock::{ClockInfo, RESOLVED_STEPS};
 use crate::key;
 use crate::ladder::{NS_PER_SPIN_UNIT, SLEEP1_THRESHOLD, SpinLadder, YIELD_THRESHOLD};
 use crate::outcome::Outcome;
+use crate::periodic::{PeriodicResult, PeriodicWork, Scheduler};
 use crate::schema::{NestedChain, TimedWaits};
 use crate::starvation::{MainStarvation, PoolStarvation};
 use crate::stats::Summary;
@@ -348,6 +349,83 @@ pub fn cancel_waits(c: &CancelWaits, clock: Option<ClockInfo>) -> Vec<Phrase> {
     f.finish(out)
 }
 
+/// The headline findings of a periodic-work run: how far behind its
+/// schedule each loop ended, on the main thread and in a worker; how much
+/// a loop that waits after its work slipped a tick, beside the work's
+/// mean; and how close the corrected schedule kept.
+pub fn periodic_work(p: &PeriodicWork, clock: Option<ClockInfo>) -> Vec<Phrase> {
+    let f = Figures::new(clock);
+    let mut out = Vec::new();
+    let measured = |schedulers: [Scheduler; 3]| -> Vec<&PeriodicResult> {
+        schedulers
+            .iter()
+            .filter_map(|s| p.results.iter().find(|r| r.scheduler == *s))
+            .filter(|r| r.drift_ms().is_some())
+            .collect()
+    };
+    let places = [
+        (Scheduler::MAIN, key!("periodic.place.main")),
+        (Scheduler::WORKER, key!("periodic.place.worker")),
+    ];
+    for (schedulers, place) in places {
+        let results = measured(schedulers);
+        let items: Vec<Phrase> = results
+            .iter()
+            .filter_map(|r| {
+                let (drift, schedule) = (r.drift_ms()?, r.scheduler.schedule()?);
+                Some(
+                    Phrase::new(key!("finding.periodic.item"))
+                        .phrase("what", schedule.label())
+                        .arg("drift", f.ms(drift)),
+                )
+            })
+            .collect();
+        if items.is_empty() {
+            continue;
+        }
+        out.push(
+            Phrase::new(key!("finding.periodic.drift"))
+                .phrase("where", Phrase::new(place))
+                .count("ticks", p.config.ticks)
+                .arg("items", Arg::List(items)),
+        );
+    }
+    let all = measured(Scheduler::MAIN)
+        .into_iter()
+        .chain(measured(Scheduler::WORKER));
+    let work = p.config.work_us();
+    let mean_work_ms =
+        work.iter().map(|&w| f64::from(w)).sum::<f64>() / 1000.0 / work.len().max(1) as f64;
+    let mut said = (false, false);
+    for r in all {
+        let (Some(drift), Some(s)) = (r.drift_ms(), r.outcome.summary()) else {
+            continue;
+        };
+        if r.scheduler.waits_after_work() && !said.0 {
+            said.0 = true;
+            out.push(
+                Phrase::new(key!("finding.periodic.chained"))
+                    .phrase("what", r.scheduler.label())
+                    .arg("slip", f.ms(drift / f64::from(s.n)))
+                    .arg("work", f.ms(mean_work_ms)),
+            );
+        } else if r.scheduler.schedule() == Some(crate::periodic::Schedule::Corrected) && !said.1 {
+            said.1 = true;
+            out.push(
+                Phrase::new(key!("finding.periodic.corrected"))
+                    .phrase("what", r.scheduler.label())
+                    .arg("p50", f.ms(s.p50))
+                    .count(
+                        "late",
+                        r.late_ticks(p.config.interval_ms).unwrap_or(0) as u64,
+                    )
+                    .count("ticks", s.n),
+            );
+        }
+    }
+    f.finish(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -494,5 +572,68 @@ mod tests {
         };
         let f = en.render(&cancel_waits(&alone, Some(clock))[0]);
         assert!(!f.contains("sooner"), "{f}");
+    }
+
+    #[test]
+    fn periodic_work_says_how_far_each_loop_drifted() {
+        use crate::periodic::{PeriodicConfig, lateness_ms};
+        let config = PeriodicConfig {
+            ticks: 4,
+            interval_ms: 20,
+            work_ms: 10,
+            seed: 1,
+        };
+        let result = |scheduler, began: &[f64]| PeriodicResult {
+            scheduler,
+            outcome: Outcome::of_samples(lateness_ms(0.0, 20, began)),
+        };
+        let p = PeriodicWork {
+            config: config.clone(),
+            results: vec![
+                result(Scheduler::MainChained, &[20.1, 48.0, 75.0, 104.0]),
+                result(Scheduler::MainInterval, &[20.1, 40.5, 61.0, 80.5]),
+                result(Scheduler::MainCorrected, &[20.1, 40.2, 60.3, 80.2]),
+                PeriodicResult {
+                    scheduler: Scheduler::WorkerChained,
+                    outcome: Outcome::Failed {
+                        message: "gone".into(),
+                    },
+                },
+                result(Scheduler::WorkerCorrected, &[20.0, 62.0, 60.5, 80.1]),
+            ],
+        };
+        let clock = ClockInfo {
+            min_step_ms: 0.005,
+            typical_step_ms: 0.005,
+            readings: 100,
+        };
+        let en = crate::text::Catalog::english();
+        let f: Vec<String> = periodic_work(&p, Some(clock))
+            .iter()
+            .map(|x| en.render(x))
+            .collect();
+        assert_eq!(f.len(), 5, "{f:#?}");
+        assert!(
+            f[0].contains("4 ticks") && f[0].contains("24.0 ms") && f[0].contains("0.5 ms"),
+            "{}",
+            f[0]
+        );
+        // The worker's failed loop is left out of its line.
+        assert!(!f[1].contains("24.0"), "{}", f[1]);
+        // 24 ms over 4 ticks: 6 ms a tick.
+        let mean = config.work_us().iter().map(|&w| f64::from(w)).sum::<f64>() / 4000.0;
+        let ms = crate::chart::format_ms;
+        assert!(
+            f[2].contains(&format!("{} ms", ms(6.0))) && f[2].contains(&ms(mean)),
+            "{}",
+            f[2]
+        );
+        assert!(
+            f[3].contains("0.2 ms") && f[3].contains("0 of 4"),
+            "{}",
+            f[3]
+        );
+        // The worker's corrected loop ended 0.1 ms late: 20 steps of 5 µs.
+        assert!(f[1].contains("0.1‡ ms") && f[4].starts_with('‡'), "{f:#?}");
     }
 }

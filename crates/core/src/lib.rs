@@ -21,6 +21,7 @@ pub mod lang;
 pub mod link;
 pub mod number;
 pub mod outcome;
+pub mod periodic;
 pub mod protocol;
 pub mod reference;
 pub mod schema;

@@ -14,6 +14,7 @@ use crate::experiment::{Experiment, StatedFigure};
 use crate::key;
 use crate::ladder::SpinLadder;
 use crate::outcome::Outcome;
+use crate::periodic::PeriodicWork;
 use crate::starvation::{MainStarvation, PoolStarvation};
 use crate::stats::Summary;
 use crate::text::{Arg, Phrase};
@@ -245,6 +246,9 @@ pub struct Report {
     /// Experiment 6, if it was run.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cancel_waits: Option<CancelWaits>,
+    /// Experiment 7, if it was run.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub periodic_work: Option<PeriodicWork>,
     /// Why the run failed, if it did (its results are then absent).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub failure: Option<String>,
@@ -267,6 +271,7 @@ impl Report {
             Experiment::SpinLadder => self.spin_ladder.is_some(),
             Experiment::WakeLatency => self.wake_latency.is_some(),
             Experiment::CancelWaits => self.cancel_waits.is_some(),
+            Experiment::PeriodicWork => self.periodic_work.is_some(),
         }
     }
 
@@ -281,6 +286,7 @@ impl Report {
             Experiment::SpinLadder => part.spin_ladder = self.spin_ladder.clone(),
             Experiment::WakeLatency => part.wake_latency = self.wake_latency.clone(),
             Experiment::CancelWaits => part.cancel_waits = self.cancel_waits.clone(),
+            Experiment::PeriodicWork => part.periodic_work = self.periodic_work.clone(),
         }
         part
     }
@@ -297,6 +303,7 @@ impl Report {
             spin_ladder: None,
             wake_latency: None,
             cancel_waits: None,
+            periodic_work: None,
             failure: None,
             stated: Vec::new(),
             from_link: false,
@@ -320,6 +327,8 @@ impl Report {
         all.spin_ladder = pick(&|p| p.spin_ladder.is_some()).and_then(|p| p.spin_ladder.clone());
         all.wake_latency = pick(&|p| p.wake_latency.is_some()).and_then(|p| p.wake_latency.clone());
         all.cancel_waits = pick(&|p| p.cancel_waits.is_some()).and_then(|p| p.cancel_waits.clone());
+        all.periodic_work =
+            pick(&|p| p.periodic_work.is_some()).and_then(|p| p.periodic_work.clone());
         Some(all)
     }
 

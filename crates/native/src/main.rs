@@ -8,6 +8,7 @@
 mod cancel;
 mod env;
 mod ladder;
+mod periodic;
 mod runtime;
 mod starvation;
 mod timed;
@@ -23,6 +24,7 @@ use waitlab_core::compare;
 use waitlab_core::experiment::Experiment;
 use waitlab_core::ladder::LadderConfig;
 use waitlab_core::lang::Lang;
+use waitlab_core::periodic::PeriodicConfig;
 use waitlab_core::schema::Report;
 use waitlab_core::starvation::{MainConfig, PoolConfig};
 use waitlab_core::text::{Catalog, Phrase};
@@ -53,6 +55,8 @@ enum Only {
     WakeLatency,
     /// 6: cancellable waits, a blind sleep against waits a cancel ends.
     CancelWaits,
+    /// 7: periodic work, a sleep loop against tokio's interval.
+    PeriodicWork,
 }
 
 /// The waiting experiments of "Thread.Sleep vs Task.Delay vs SpinWait",
@@ -89,6 +93,7 @@ struct Plan {
     ladder: Option<LadderConfig>,
     wake: Option<WakeConfig>,
     cancel: Option<CancelConfig>,
+    periodic: Option<PeriodicConfig>,
 }
 
 impl Plan {
@@ -110,6 +115,7 @@ impl Plan {
         let mut ladder = LadderConfig::default();
         let mut wake = WakeConfig::default();
         let mut cancel = CancelConfig::default();
+        let mut periodic = PeriodicConfig::default();
         if cli.quick {
             timed.samples = 20;
             timed.durations_ms = vec![0, 1, 10];
@@ -121,6 +127,7 @@ impl Plan {
             ladder.spin_until_ms = 50;
             wake.rounds = 20;
             cancel.rounds = 10;
+            periodic.ticks = 10;
         }
         if cli.full_pool {
             pool.jobs = 200;
@@ -133,6 +140,7 @@ impl Plan {
             ladder: wanted(Only::SpinLadder).then_some(ladder),
             wake: wanted(Only::WakeLatency).then_some(wake),
             cancel: wanted(Only::CancelWaits).then_some(cancel),
+            periodic: wanted(Only::PeriodicWork).then_some(periodic),
         }
     }
 
@@ -144,6 +152,7 @@ impl Plan {
             + self.ladder.as_ref().map_or(0, ladder::units)
             + self.wake.as_ref().map_or(0, wake::units)
             + self.cancel.as_ref().map_or(0, cancel::units)
+            + self.periodic.as_ref().map_or(0, periodic::units)
     }
 
     fn run(&self, progress: &Progress, command: &str) -> Report {
@@ -161,6 +170,7 @@ impl Plan {
         report.spin_ladder = self.ladder.as_ref().map(|c| ladder::run(c, progress));
         report.wake_latency = self.wake.as_ref().map(|c| wake::run(c, progress));
         report.cancel_waits = self.cancel.as_ref().map(|c| cancel::run(c, progress));
+        report.periodic_work = self.periodic.as_ref().map(|c| periodic::run(c, progress));
         report
     }
 }

@@ -4,6 +4,7 @@
 
 use std::process::{Command, Output};
 use waitlab_core::cancel::Strategy as CancelStrategy;
+use waitlab_core::periodic::Scheduler;
 use waitlab_core::schema::Report;
 use waitlab_core::timed::Mechanism;
 use waitlab_core::wake::Strategy;
@@ -112,6 +113,39 @@ fn quick_run_parses_and_keeps_the_invariants() {
         );
     }
 
+    // A loop that sleeps the interval after its work is behind its
+    // schedule by at least the work of every tick before (a sleep never
+    // ends early); tokio's interval never starts a tick early.
+    let periodic = report.periodic_work.as_ref().unwrap();
+    let lateness = |s: Scheduler| {
+        periodic
+            .results
+            .iter()
+            .find(|r| r.scheduler == s)
+            .and_then(|r| r.outcome.samples())
+            .unwrap()
+            .to_vec()
+    };
+    let work = periodic.config.work_us();
+    let slept = lateness(Scheduler::SleepLoop);
+    for (i, late) in slept.iter().enumerate() {
+        let before: u32 = work[..i].iter().sum();
+        assert!(
+            *late >= f64::from(before) / 1000.0 - 0.01,
+            "tick {} of the sleep loop began {late} ms late, after {before} µs of work",
+            i + 1
+        );
+    }
+    for s in [
+        Scheduler::TokioBurst,
+        Scheduler::TokioDelay,
+        Scheduler::TokioSkip,
+    ] {
+        let l = lateness(s);
+        assert_eq!(l.len(), periodic.config.ticks as usize);
+        assert!(l.iter().all(|&x| x >= -0.01), "{}: {l:?}", s.id());
+    }
+
     let pool = report.pool_starvation.as_ref().unwrap();
     let blocking = &pool.runs[0];
     assert!(blocking.batch_ms >= pool.config.expected_batch_ms(blocking.mode) - 1.0);
@@ -130,5 +164,5 @@ fn only_runs_what_was_asked() {
     let report = Report::from_json(&String::from_utf8_lossy(&out.stdout)).unwrap();
     assert!(report.spin_ladder.is_some() && report.main_starvation.is_some());
     assert!(report.timed_waits.is_none() && report.wake_latency.is_none());
-    assert!(report.cancel_waits.is_none());
+    assert!(report.cancel_waits.is_none() && report.periodic_work.is_none());
 }

@@ -24,12 +24,14 @@
 //! configuration, so memory stays bounded on any input.
 //!
 //! Each section's writer and reader sit side by side, one module per
-//! section (`env`, `timed`, `starvation`, `ladder`, `wake`, `cancel`); `wire` holds
+//! section (`env`, `timed`, `starvation`, `ladder`, `wake`, `cancel`,
+//! `periodic`); `wire` holds
 //! the primitives both sides share.
 
 mod cancel;
 mod env;
 mod ladder;
+mod periodic;
 pub mod set;
 mod starvation;
 #[cfg(test)]
@@ -180,9 +182,12 @@ impl Writer {
     /// A report: the environment, which sections follow, and each. The
     /// sections keep their order and bits; experiment 6's came after the
     /// failure's (bit 6, written before the failure), so links made
-    /// before it read as they did.
+    /// before it read as they did. Bit 7 says a second byte of sections
+    /// follows (experiment 7's is its bit 0), written only when one of
+    /// them is present.
     fn body(&mut self, report: &Report) {
         self.env(&report.env);
+        let more = [report.periodic_work.is_some()];
         let present = [
             report.timed_waits.is_some(),
             report.main_starvation.is_some(),
@@ -191,13 +196,18 @@ impl Writer {
             report.wake_latency.is_some(),
             report.failure.is_some(),
             report.cancel_waits.is_some(),
+            more.contains(&true),
         ];
-        self.byte(
-            present
+        let bits = |flags: &[bool]| {
+            flags
                 .iter()
                 .enumerate()
-                .fold(0, |m, (i, &p)| m | (u8::from(p) << i)),
-        );
+                .fold(0, |m, (i, &p)| m | (u8::from(p) << i))
+        };
+        self.byte(bits(&present));
+        if present[7] {
+            self.byte(bits(&more));
+        }
         if let Some(tw) = &report.timed_waits {
             self.timed_waits(tw);
         }
@@ -215,6 +225,9 @@ impl Writer {
         }
         if let Some(c) = &report.cancel_waits {
             self.cancel_waits(c);
+        }
+        if let Some(p) = &report.periodic_work {
+            self.periodic_work(p);
         }
         if let Some(f) = &report.failure {
             self.text(f);
@@ -268,10 +281,12 @@ impl Reader<'_> {
     /// A report written by [`Writer::body`], marked as decoded.
     fn body(&mut self) -> Result<Report, LinkError> {
         let env = self.env()?;
-        let present = self.byte()?;
-        if present >> 7 != 0 {
+        let first = self.byte()?;
+        let more = if first >> 7 != 0 { self.byte()? } else { 0 };
+        if more >> 1 != 0 {
             return damaged("unknown sections");
         }
+        let present = u16::from(first & 0x7f) | u16::from(more) << 8;
         let has = |i: u8| present & (1 << i) != 0;
         let mut report = Report::new(env, None);
         report.from_link = true;
@@ -292,6 +307,9 @@ impl Reader<'_> {
         }
         if has(6) {
             report.cancel_waits = Some(self.cancel_waits()?);
+        }
+        if has(8) {
+            report.periodic_work = Some(self.periodic_work()?);
         }
         if has(5) {
             report.failure = Some(self.text()?);

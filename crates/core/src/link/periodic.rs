@@ -1,0 +1,63 @@
+//! Experiment 7's section: the configuration and each scheduler's ticks,
+//! their lateness in order to [`TICK_MS`] (the drift is the order).
+
+use super::LinkError;
+use super::wire::{Reader, Writer, ticks};
+use crate::outcome::Outcome;
+use crate::periodic::{PeriodicConfig, PeriodicResult, PeriodicWork, Scheduler};
+
+/// Resolution of a tick's lateness, ms: a timer's lateness is
+/// milliseconds, and this is above every browser clock's step.
+pub(super) const TICK_MS: f64 = 0.1;
+
+impl Writer {
+    pub(super) fn periodic_work(&mut self, p: &PeriodicWork) {
+        self.uvar(u64::from(p.config.ticks));
+        self.uvar(u64::from(p.config.interval_ms));
+        self.uvar(u64::from(p.config.work_ms));
+        self.uvar(p.config.seed);
+        self.len(p.results.len());
+        for r in &p.results {
+            self.byte(r.scheduler.code());
+            match r.outcome.samples() {
+                Some(lateness) => {
+                    self.flag(true);
+                    self.len(lateness.len());
+                    self.deltas(lateness.iter().map(|&l| ticks(l, TICK_MS)));
+                }
+                None => {
+                    self.flag(false);
+                    self.outcome(&r.outcome, p.config.ticks);
+                }
+            }
+        }
+    }
+}
+
+impl Reader<'_> {
+    pub(super) fn periodic_work(&mut self) -> Result<PeriodicWork, LinkError> {
+        let config = PeriodicConfig {
+            ticks: self.upto(u64::from(PeriodicConfig::MAX_TICKS))?,
+            interval_ms: self.upto(u64::from(PeriodicConfig::MAX_INTERVAL_MS))?,
+            work_ms: self.upto(u64::from(PeriodicConfig::MAX_WORK_MS))?,
+            seed: self.uvar()?,
+        };
+        let n = self.upto(Scheduler::every().count() as u64)?;
+        let results = (0..n)
+            .map(|_| {
+                let scheduler = Scheduler::from_code(self.byte()?)
+                    .ok_or(LinkError::Damaged("an unknown scheduler"))?;
+                let outcome = if self.flag()? {
+                    let n = self.upto(u64::from(PeriodicConfig::MAX_TICKS))? as usize;
+                    let lateness = self.deltas(n)?;
+                    Outcome::measured(lateness.into_iter().map(|t| t as f64 * TICK_MS).collect())
+                        .map_err(|_| LinkError::Damaged("a scheduler without ticks"))?
+                } else {
+                    self.outcome(config.ticks)?
+                };
+                Ok(PeriodicResult { scheduler, outcome })
+            })
+            .collect::<Result<Vec<_>, LinkError>>()?;
+        Ok(PeriodicWork { config, results })
+    }
+}

@@ -1,0 +1,365 @@
+//! Experiment 7: periodic work. A loop does work of varying length every
+//! interval; does its schedule drift with the work? A loop that waits the
+//! interval after its work (`await Task.Delay(interval)`, a chained
+//! `setTimeout`, `std::thread::sleep`) falls behind by the work of every
+//! tick; a timer that keeps its own schedule (`PeriodicTimer`, tokio's
+//! `interval`, a `setTimeout` aimed at the next tick's time) does not.
+//!
+//! Each tick's lateness is the time it began minus its time on the ideal
+//! schedule: the `i`-th tick is due `i` intervals after the loop started.
+//! The work of each tick is seeded, the same for every scheduler.
+
+use crate::field::{self, FieldError};
+use crate::key;
+use crate::outcome::Outcome;
+use crate::text::{Key, Phrase};
+use serde::{Deserialize, Serialize};
+
+/// How the next tick is scheduled, and where the loop runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Scheduler {
+    /// Main thread: `setTimeout(interval)` set after each tick's work.
+    MainChained,
+    /// Main thread: one `setInterval(interval)`.
+    MainInterval,
+    /// Main thread: `setTimeout` aimed at the next tick's time on the
+    /// schedule, read from `performance.now()` (at once when late).
+    MainCorrected,
+    /// A worker's [`Scheduler::MainChained`].
+    WorkerChained,
+    /// A worker's [`Scheduler::MainInterval`].
+    WorkerInterval,
+    /// A worker's [`Scheduler::MainCorrected`].
+    WorkerCorrected,
+    /// Native: `std::thread::sleep(interval)` after the work.
+    SleepLoop,
+    /// Native: tokio's `interval` with `MissedTickBehavior::Burst`.
+    TokioBurst,
+    /// Native: tokio's `interval` with `MissedTickBehavior::Delay`.
+    TokioDelay,
+    /// Native: tokio's `interval` with `MissedTickBehavior::Skip`.
+    TokioSkip,
+}
+
+/// How a browser loop schedules its next tick.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Schedule {
+    /// The interval, counted from the end of the work.
+    Chained,
+    /// `setInterval`: the browser's own repeat.
+    Interval,
+    /// The next tick's time on the schedule, counted from the start.
+    Corrected,
+}
+
+impl Schedule {
+    /// What the code looks like, wherever it runs.
+    pub fn label(self) -> Phrase {
+        Phrase::new(match self {
+            Schedule::Chained => key!("periodic_schedule.chained"),
+            Schedule::Interval => key!("periodic_schedule.interval"),
+            Schedule::Corrected => key!("periodic_schedule.corrected"),
+        })
+    }
+}
+
+impl Scheduler {
+    /// The main thread's schedulers, in display order.
+    pub const MAIN: [Scheduler; 3] = [
+        Scheduler::MainChained,
+        Scheduler::MainInterval,
+        Scheduler::MainCorrected,
+    ];
+
+    /// A worker's schedulers, in display order.
+    pub const WORKER: [Scheduler; 3] = [
+        Scheduler::WorkerChained,
+        Scheduler::WorkerInterval,
+        Scheduler::WorkerCorrected,
+    ];
+
+    /// The native probe's schedulers, in display order.
+    pub const NATIVE: [Scheduler; 4] = [
+        Scheduler::SleepLoop,
+        Scheduler::TokioBurst,
+        Scheduler::TokioDelay,
+        Scheduler::TokioSkip,
+    ];
+
+    /// Every scheduler (links code one as its position here, which only
+    /// ever grows at its end).
+    pub fn every() -> impl Iterator<Item = Scheduler> {
+        Scheduler::MAIN
+            .into_iter()
+            .chain(Scheduler::WORKER)
+            .chain(Scheduler::NATIVE)
+    }
+
+    /// Its one-byte code on the wire (links, the worker protocol).
+    pub fn code(self) -> u8 {
+        Scheduler::every().position(|x| x == self).unwrap_or(0) as u8
+    }
+
+    /// The scheduler of a wire code, if there is one.
+    pub fn from_code(code: u8) -> Option<Scheduler> {
+        Scheduler::every().nth(usize::from(code))
+    }
+
+    /// Stable identifier.
+    pub fn id(self) -> &'static str {
+        match self {
+            Scheduler::MainChained => "main_chained",
+            Scheduler::MainInterval => "main_interval",
+            Scheduler::MainCorrected => "main_corrected",
+            Scheduler::WorkerChained => "worker_chained",
+            Scheduler::WorkerInterval => "worker_interval",
+            Scheduler::WorkerCorrected => "worker_corrected",
+            Scheduler::SleepLoop => "sleep_loop",
+            Scheduler::TokioBurst => "tokio_burst",
+            Scheduler::TokioDelay => "tokio_delay",
+            Scheduler::TokioSkip => "tokio_skip",
+        }
+    }
+
+    /// What the code looks like.
+    pub fn label(self) -> Phrase {
+        Phrase::new(Key::of(&format!("periodic_scheduler.{}", self.id())))
+    }
+
+    /// The .NET code of the article it stands for: a loop around
+    /// `Task.Delay`, a `System.Threading.Timer`'s own period, or
+    /// `PeriodicTimer`.
+    pub fn analogue(self) -> Phrase {
+        Phrase::new(match self {
+            Scheduler::MainChained | Scheduler::WorkerChained | Scheduler::SleepLoop => {
+                key!("periodic_analogue.delay_loop")
+            }
+            Scheduler::MainInterval | Scheduler::WorkerInterval => key!("periodic_analogue.timer"),
+            _ => key!("periodic_analogue.periodic_timer"),
+        })
+    }
+
+    /// How a browser loop of this scheduler sets its timers (`None` for
+    /// the native ones).
+    pub fn schedule(self) -> Option<Schedule> {
+        match self {
+            Scheduler::MainChained | Scheduler::WorkerChained => Some(Schedule::Chained),
+            Scheduler::MainInterval | Scheduler::WorkerInterval => Some(Schedule::Interval),
+            Scheduler::MainCorrected | Scheduler::WorkerCorrected => Some(Schedule::Corrected),
+            _ => None,
+        }
+    }
+
+    /// Whether its loop counts its interval from the end of the work, so
+    /// that every tick's work adds to the drift.
+    pub fn waits_after_work(self) -> bool {
+        matches!(
+            self,
+            Scheduler::MainChained | Scheduler::WorkerChained | Scheduler::SleepLoop
+        )
+    }
+}
+
+/// Configuration of experiment 7.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PeriodicConfig {
+    /// Ticks per scheduler.
+    pub ticks: u32,
+    /// The interval, ms.
+    pub interval_ms: u32,
+    /// The longest work of a tick, ms: each tick works a seeded time
+    /// between none and this.
+    pub work_ms: u32,
+    /// Seed of the work times (the same for every scheduler).
+    pub seed: u64,
+}
+
+impl Default for PeriodicConfig {
+    fn default() -> Self {
+        Self {
+            ticks: 25,
+            interval_ms: 20,
+            work_ms: 24,
+            seed: 0x7E1C_4A11,
+        }
+    }
+}
+
+impl PeriodicConfig {
+    /// Largest accepted tick count.
+    pub const MAX_TICKS: u32 = 200;
+    /// Shortest accepted interval, ms: above the 4 ms clamp of nested
+    /// timers and any clock's step.
+    pub const MIN_INTERVAL_MS: u32 = 5;
+    /// Longest accepted interval, ms.
+    pub const MAX_INTERVAL_MS: u32 = 200;
+    /// Longest accepted work of a tick, ms.
+    pub const MAX_WORK_MS: u32 = 400;
+
+    /// Parses and validates the form fields: the main thread works every
+    /// tick of its three loops, which together must stay within the
+    /// longest blocking batch.
+    pub fn parse(ticks: &str, interval_ms: &str, work_ms: &str) -> Result<Self, FieldError> {
+        let config = Self {
+            ticks: field::parse("ticks", ticks, 2, Self::MAX_TICKS)?,
+            interval_ms: field::parse(
+                "interval",
+                interval_ms,
+                Self::MIN_INTERVAL_MS,
+                Self::MAX_INTERVAL_MS,
+            )?,
+            work_ms: field::parse("work", work_ms, 0, Self::MAX_WORK_MS)?,
+            ..Self::default()
+        };
+        field::check_blocking_ms(config.loop_ms(true) * Scheduler::MAIN.len() as f64)?;
+        Ok(config)
+    }
+
+    /// How long one loop takes about, ms: its ticks' work on average and
+    /// the interval after it (`after_work`), or the longer of the two.
+    fn loop_ms(&self, after_work: bool) -> f64 {
+        let (interval, work) = (f64::from(self.interval_ms), f64::from(self.work_ms) / 2.0);
+        let tick = if after_work {
+            interval + work
+        } else {
+            interval.max(work)
+        };
+        f64::from(self.ticks) * tick
+    }
+
+    /// How long a run takes about, ms: three loops on the main thread and
+    /// three in a worker (and the worker's start).
+    pub fn estimated_ms(&self) -> f64 {
+        2.0 * (self.loop_ms(true) + 2.0 * self.loop_ms(false)) + 300.0
+    }
+
+    /// Each tick's work, µs: the same for every scheduler.
+    pub fn work_us(&self) -> Vec<u32> {
+        crate::wake::delays_us(self.seed, self.ticks, 0..=self.work_ms.saturating_mul(1000))
+    }
+}
+
+/// Each tick's lateness, ms, from the times the ticks began and the time
+/// the loop started (one clock): the `i`-th tick (from 1) is due at
+/// `start_ms + i * interval_ms`.
+pub fn lateness_ms(start_ms: f64, interval_ms: u32, began_ms: &[f64]) -> Vec<f64> {
+    let interval = f64::from(interval_ms);
+    began_ms
+        .iter()
+        .zip(1u32..)
+        .map(|(&t, i)| t - (start_ms + f64::from(i) * interval))
+        .collect()
+}
+
+/// One scheduler's outcome: each tick's lateness, ms, in tick order.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PeriodicResult {
+    /// The scheduler.
+    pub scheduler: Scheduler,
+    /// Its ticks' lateness, or why there are none.
+    pub outcome: Outcome,
+}
+
+impl PeriodicResult {
+    /// How far behind its schedule the last tick began, ms, where the
+    /// ticks' lateness is known in order.
+    pub fn drift_ms(&self) -> Option<f64> {
+        self.outcome.samples()?.last().copied()
+    }
+
+    /// How many ticks began a whole interval or more behind the schedule
+    /// (a later tick was already due).
+    pub fn late_ticks(&self, interval_ms: u32) -> Option<usize> {
+        let late = f64::from(interval_ms);
+        Some(
+            self.outcome
+                .samples()?
+                .iter()
+                .filter(|&&l| l >= late)
+                .count(),
+        )
+    }
+}
+
+/// Results of experiment 7.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PeriodicWork {
+    /// The configuration that was run.
+    pub config: PeriodicConfig,
+    /// One result per scheduler.
+    pub results: Vec<PeriodicResult>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn work_is_seeded_and_within_its_bound() {
+        let c = PeriodicConfig::default();
+        let work = c.work_us();
+        assert_eq!(work.len(), 25);
+        assert_eq!(work, c.work_us());
+        assert!(work.iter().all(|&w| w <= 24_000));
+        let mean = work.iter().map(|&w| f64::from(w)).sum::<f64>() / 25.0;
+        assert!((6000.0..18_000.0).contains(&mean), "mean {mean}");
+        // Some ticks work longer than the interval: a late tick is due.
+        assert!(work.iter().any(|&w| w > 20_000));
+        assert!(PeriodicConfig::parse("3", "10", "0").unwrap().work_us() == [0, 0, 0]);
+    }
+
+    #[test]
+    fn fields_are_checked() {
+        assert_eq!(
+            PeriodicConfig::parse("25", "20", "24"),
+            Ok(PeriodicConfig::default())
+        );
+        assert!(PeriodicConfig::parse("1", "20", "24").is_err());
+        assert!(PeriodicConfig::parse("25", "4", "24").is_err());
+        assert!(PeriodicConfig::parse("25", "20", "401").is_err());
+        assert!(PeriodicConfig::parse("25", "x", "24").is_err());
+        // 200 ticks of up to 400 ms on the main thread, three times over.
+        assert!(matches!(
+            PeriodicConfig::parse("200", "20", "400"),
+            Err(FieldError::TooLong { .. })
+        ));
+        // The defaults run in well under five seconds.
+        let estimate = PeriodicConfig::default().estimated_ms();
+        assert!((2000.0..5000.0).contains(&estimate), "{estimate}");
+    }
+
+    #[test]
+    fn lateness_is_against_the_ideal_schedule() {
+        let l = lateness_ms(100.0, 20, &[120.5, 141.0, 190.0]);
+        assert_eq!(l, [0.5, 1.0, 30.0]);
+        let r = PeriodicResult {
+            scheduler: Scheduler::MainChained,
+            outcome: Outcome::of_samples(l),
+        };
+        assert_eq!(r.drift_ms(), Some(30.0));
+        assert_eq!(r.late_ticks(20), Some(1));
+        let none = PeriodicResult {
+            scheduler: Scheduler::MainChained,
+            outcome: Outcome::Failed {
+                message: "x".into(),
+            },
+        };
+        assert_eq!(none.drift_ms(), None);
+    }
+
+    #[test]
+    fn codes_round_trip() {
+        for s in Scheduler::every() {
+            assert_eq!(Scheduler::from_code(s.code()), Some(s));
+            assert_eq!(s.schedule().is_none(), Scheduler::NATIVE.contains(&s));
+        }
+        assert_eq!(Scheduler::from_code(10), None);
+        for (main, worker) in Scheduler::MAIN.into_iter().zip(Scheduler::WORKER) {
+            assert_eq!(main.schedule(), worker.schedule());
+            assert_eq!(main.analogue(), worker.analogue());
+        }
+        assert!(Scheduler::SleepLoop.waits_after_work());
+        assert!(!Scheduler::TokioSkip.waits_after_work());
+    }
+}

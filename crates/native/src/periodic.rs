@@ -1,0 +1,87 @@
+//! Experiment 7 natively: the same seeded work every tick, scheduled by a
+//! loop of `std::thread::sleep(interval)` after the work, and by tokio's
+//! `interval` with each `MissedTickBehavior`, on a current-thread runtime.
+//! Every tick's start is stamped on one monotonic clock before its work;
+//! lateness is against the ideal schedule, as in the browser
+//! (`periodic::lateness_ms`).
+
+use crate::{Progress, runtime};
+use std::time::{Duration, Instant};
+use tokio::time::MissedTickBehavior;
+use waitlab_core::outcome::Outcome;
+use waitlab_core::periodic::{
+    PeriodicConfig, PeriodicResult, PeriodicWork, Scheduler, lateness_ms,
+};
+
+/// Keeps the thread busy for `work`, as the page's tick does.
+fn work(work: Duration) {
+    let until = Instant::now() + work;
+    while Instant::now() < until {
+        std::hint::spin_loop();
+    }
+}
+
+/// The ticks' start times, ms after the loop's start, under `scheduler`.
+fn measure(scheduler: Scheduler, interval: Duration, works: &[Duration]) -> Vec<f64> {
+    let mut began = Vec::with_capacity(works.len());
+    let start = Instant::now();
+    let since = |t: Instant| t.duration_since(start).as_secs_f64() * 1000.0;
+    let behavior = match scheduler {
+        Scheduler::SleepLoop => None,
+        Scheduler::TokioBurst => Some(MissedTickBehavior::Burst),
+        Scheduler::TokioDelay => Some(MissedTickBehavior::Delay),
+        _ => Some(MissedTickBehavior::Skip),
+    };
+    match behavior {
+        None => {
+            for &w in works {
+                std::thread::sleep(interval);
+                began.push(since(Instant::now()));
+                work(w);
+            }
+        }
+        Some(behavior) => runtime::current_thread().block_on(async {
+            // The first tick of an interval completes at once: it is the
+            // schedule's start, not one of the loop's ticks.
+            let mut ticks =
+                tokio::time::interval_at(tokio::time::Instant::from_std(start), interval);
+            ticks.set_missed_tick_behavior(behavior);
+            ticks.tick().await;
+            for &w in works {
+                ticks.tick().await;
+                began.push(since(Instant::now()));
+                work(w);
+            }
+        }),
+    }
+    began
+}
+
+/// Units of progress of a run.
+pub fn units(config: &PeriodicConfig) -> u64 {
+    u64::from(config.ticks) * Scheduler::NATIVE.len() as u64
+}
+
+/// Runs experiment 7 with `config`.
+pub fn run(config: &PeriodicConfig, tick: &Progress) -> PeriodicWork {
+    let interval = Duration::from_millis(u64::from(config.interval_ms));
+    let works: Vec<Duration> = config
+        .work_us()
+        .into_iter()
+        .map(|us| Duration::from_micros(u64::from(us)))
+        .collect();
+    let results = Scheduler::NATIVE
+        .into_iter()
+        .map(|scheduler| {
+            tick.set_message(crate::words(&scheduler.label()));
+            let began = measure(scheduler, interval, &works);
+            tick.inc(u64::from(config.ticks));
+            let outcome = Outcome::of_samples(lateness_ms(0.0, config.interval_ms, &began));
+            PeriodicResult { scheduler, outcome }
+        })
+        .collect();
+    PeriodicWork {
+        config: config.clone(),
+        results,
+    }
+}
