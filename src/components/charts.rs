@@ -13,6 +13,7 @@ use waitlab_core::export;
 use waitlab_core::key;
 use waitlab_core::ladder::StepCost;
 use waitlab_core::outcome::Outcome;
+use waitlab_core::periodic::{PeriodicWork, Schedule};
 use waitlab_core::schema::{NestedChain, Report};
 use waitlab_core::starvation::{JobMode, MainRun, PoolConfig, PoolRun};
 use waitlab_core::stats::{Samples, Summary};
@@ -600,6 +601,108 @@ pub fn FrameGapChart(
         "frame-gaps",
         summary,
         chart_svg(HEIGHT, t(key!("chart.frames.aria")), marks),
+    )
+}
+
+/// Each tick's lateness against the ideal schedule, one line per loop of
+/// experiment 7 (solid on the main thread, dashed in a worker): a loop
+/// that waits after its work climbs, a schedule kept by the clock stays
+/// near zero.
+#[component]
+pub fn LatenessChart(
+    /// The run.
+    periodic: PeriodicWork,
+) -> impl IntoView {
+    const LEFT: f64 = 48.0;
+    const TOP: f64 = 10.0;
+    const HEIGHT: f64 = 240.0;
+    let bottom = HEIGHT - 34.0;
+    let lines: Vec<_> = periodic
+        .results
+        .iter()
+        .filter_map(|r| Some((r, r.scheduler.schedule()?, r.outcome.samples()?)))
+        .collect();
+    let ticks = lines
+        .iter()
+        .map(|(_, _, l)| l.len())
+        .max()
+        .unwrap_or(1)
+        .max(2);
+    let (lo, hi) = lines
+        .iter()
+        .flat_map(|(_, _, l)| l.iter().copied())
+        .fold((0.0, 1.0), |(lo, hi): (f64, f64), v| (lo.min(v), hi.max(v)));
+    let x = Scale::linear_nice(1.0, ticks as f64, LEFT, WIDTH - 12.0);
+    let y = Scale::linear_nice(lo, hi, bottom, TOP);
+    let mut marks = y_axis(&y, LEFT, WIDTH - 12.0);
+    marks.extend(x_axis(&x, TOP, bottom));
+    let class = |schedule: Schedule| match schedule {
+        Schedule::Chained => "chained",
+        Schedule::Interval => "interval",
+        Schedule::Corrected => "corrected",
+    };
+    marks.extend(
+        lines
+            .iter()
+            .enumerate()
+            .map(|(i, (r, schedule, lateness))| {
+                let points = lateness
+                    .iter()
+                    .enumerate()
+                    .map(|(t, &l)| format!("{},{}", coord(x.map((t + 1) as f64)), coord(y.map(l))))
+                    .collect::<Vec<_>>()
+                    .join(" ");
+                let worker = waitlab_core::periodic::Scheduler::WORKER.contains(&r.scheduler);
+                let summary = r.outcome.summary();
+                let text = tr(&Phrase::new(key!("chart.periodic.line"))
+                    .phrase("what", r.scheduler.label())
+                    .ms("drift", r.drift_ms().unwrap_or(0.0))
+                    .ms("p50", summary.map_or(0.0, |s| s.p50)));
+                reading(
+                    i == 0,
+                    Some(format!("lateness-{}", r.scheduler.id())),
+                    text,
+                    vec![
+                        Node::new("polyline")
+                            .class("hit")
+                            .attr("points", points.clone()),
+                        Node::new("polyline")
+                            .class(format!(
+                                "lateness {}{}",
+                                class(*schedule),
+                                if worker { " worker" } else { "" }
+                            ))
+                            .attr("points", points),
+                    ],
+                )
+            }),
+    );
+    marks.extend(legend(
+        LEFT + 8.0,
+        TOP + 12.0,
+        [Schedule::Chained, Schedule::Interval, Schedule::Corrected]
+            .map(|s| (class(s), format!("— {}", tr(&s.label())))),
+    ));
+    marks.push(axis_label(HEIGHT - 2.0, t(key!("chart.periodic.axis"))));
+    let drifts: Vec<f64> = lines.iter().filter_map(|(r, _, _)| r.drift_ms()).collect();
+    let summary = if drifts.is_empty() {
+        String::new()
+    } else {
+        tr(&Phrase::new(key!("chart.periodic.summary"))
+            .count("ticks", periodic.config.ticks)
+            .ms(
+                "least",
+                drifts.iter().copied().fold(f64::INFINITY, f64::min),
+            )
+            .ms(
+                "most",
+                drifts.iter().copied().fold(f64::NEG_INFINITY, f64::max),
+            ))
+    };
+    chart_frame(
+        "lateness",
+        summary,
+        chart_svg(HEIGHT, t(key!("chart.periodic.aria")), marks),
     )
 }
 

@@ -12,6 +12,7 @@ use waitlab_core::cancel::CancelConfig;
 use waitlab_core::experiment::Experiment;
 use waitlab_core::key;
 use waitlab_core::ladder::LadderConfig;
+use waitlab_core::periodic::PeriodicConfig;
 use waitlab_core::schema::Report;
 use waitlab_core::starvation::{MainConfig, PoolConfig};
 use waitlab_core::text::Key;
@@ -57,6 +58,8 @@ pub struct Experiments {
     pub wake: UseExperiment<WakeConfig>,
     /// Experiment 6.
     pub cancel_waits: UseExperiment<CancelConfig>,
+    /// Experiment 7.
+    pub periodic_work: UseExperiment<PeriodicConfig>,
     /// Result links the browser is compressing now (their promises land on
     /// the main thread, so nothing starts a run while one is in flight).
     pub links_in_flight: RwSignal<u32>,
@@ -81,6 +84,7 @@ impl Experiments {
             Experiment::SpinLadder => self.ladder.progress,
             Experiment::WakeLatency => self.wake.progress,
             Experiment::CancelWaits => self.cancel_waits.progress,
+            Experiment::PeriodicWork => self.periodic_work.progress,
         }
     }
 
@@ -93,6 +97,7 @@ impl Experiments {
             Experiment::SpinLadder => self.ladder.cancel,
             Experiment::WakeLatency => self.wake.cancel,
             Experiment::CancelWaits => self.cancel_waits.cancel,
+            Experiment::PeriodicWork => self.periodic_work.cancel,
         }
     }
 }
@@ -107,6 +112,7 @@ pub fn use_experiments() -> Experiments {
         ladder: use_experiment(links),
         wake: use_experiment(links),
         cancel_waits: use_experiment(links),
+        periodic_work: use_experiment(links),
         links_in_flight: links,
     }
 }

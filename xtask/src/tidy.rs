@@ -343,6 +343,10 @@ fn catalogs_are_complete_and_used() {
     used.extend(
         waitlab_core::cancel::Strategy::every().map(|s| format!("cancel_strategy.{}", s.id())),
     );
+    used.extend(
+        waitlab_core::periodic::Scheduler::every()
+            .map(|s| format!("periodic_scheduler.{}", s.id())),
+    );
     for m in JobMode::ALL {
         used.extend(
             ["mode", "analogue.main", "analogue.pool"].map(|p| format!("{p}.{}", m.name())),

@@ -8,7 +8,7 @@
 
 use crate::clock::{busy_wait_until, epoch_now, now};
 use crate::memory::Slots;
-use crate::probes::{cancel, measure_in_worker, measure_ladder, wake};
+use crate::probes::{cancel, measure_in_worker, measure_ladder, periodic, wake};
 use crate::{memory, wait};
 use std::cell::RefCell;
 use waitlab_core::protocol::{
@@ -152,6 +152,21 @@ fn handle(data: JsValue) {
                 });
             }
         }
+        Ok(ToWorker::Periodic {
+            scheduler,
+            interval_ms,
+            work_us,
+        }) => wasm_bindgen_futures::spawn_local(async move {
+            let outcome = match scheduler.schedule() {
+                Some(schedule) => WorkerOutcome::Samples {
+                    samples_ms: periodic::run(schedule, interval_ms, &work_us).await,
+                },
+                None => WorkerOutcome::Failed {
+                    message: format!("{} does not run in a worker", scheduler.id()),
+                },
+            };
+            post(&FromWorker::Done { job: 0, outcome });
+        }),
         Ok(ToWorker::WakeWait { strategy, rounds }) => {
             wasm_bindgen_futures::spawn_local(async move {
                 let port = PORT.with(|p| p.borrow().clone());

@@ -15,6 +15,7 @@
 use crate::cancel;
 use crate::ladder::{LadderConfig, SpinLadder};
 use crate::outcome::Outcome;
+use crate::periodic;
 use crate::starvation::JobMode;
 use crate::timed::Mechanism;
 use crate::wake::Strategy;
@@ -28,7 +29,7 @@ mod codec;
 pub const HEARTBEAT_MS: u32 = 1000;
 
 /// Version of this protocol; bump on any change of the message shapes.
-pub const PROTOCOL_VERSION: u32 = 8;
+pub const PROTOCOL_VERSION: u32 = 9;
 
 /// How long past its expected silence a worker may stay quiet before the
 /// page takes it for dead, ms: a crashed, hung or muted worker ends in a
@@ -124,6 +125,17 @@ pub enum ToWorker {
         rounds: u32,
         /// How long each wait asks for, ms.
         wait_ms: u32,
+    },
+    /// Periodic work: `work_us.len()` ticks every `interval_ms`, each
+    /// busy for its work, scheduled by `scheduler` (a worker's); the
+    /// reply is [`FromWorker::Done`] with each tick's lateness as samples.
+    Periodic {
+        /// How the ticks are scheduled.
+        scheduler: periodic::Scheduler,
+        /// The interval, ms.
+        interval_ms: u32,
+        /// Each tick's work, µs.
+        work_us: Vec<u32>,
     },
     /// Skew exchange, setter side: answer `exchanges` pings.
     SkewPong {
@@ -302,6 +314,17 @@ impl ToWorker {
                 exchanges.saturating_mul(ROUND_MS)
             }
             ToWorker::Ladder { config } => config.longest_ms(),
+            // The loop says nothing until its last tick; every tick is due
+            // an interval after the last, or at once after longer work.
+            ToWorker::Periodic {
+                interval_ms,
+                work_us,
+                ..
+            } => work_us.iter().fold(0u32, |total, &w| {
+                total
+                    .saturating_add(*interval_ms)
+                    .saturating_add(w.div_ceil(1000))
+            }),
             ToWorker::ClockPing => 0,
         }
     }
@@ -416,6 +439,11 @@ mod tests {
                 strategy: cancel::Strategy::CancelEvent,
                 rounds: 40,
                 wait_ms: 1000,
+            },
+            ToWorker::Periodic {
+                scheduler: periodic::Scheduler::WorkerCorrected,
+                interval_ms: 20,
+                work_us: vec![0, 24_000, 7],
             },
             ToWorker::SkewPong { exchanges: 32 },
             ToWorker::SkewPing { exchanges: 32 },

@@ -5,6 +5,7 @@
 
 mod cancel_waits;
 mod main_starvation;
+mod periodic_work;
 mod pool_starvation;
 mod spin_ladder;
 mod timed_waits;
@@ -23,6 +24,7 @@ use crate::i18n::{Words, t, tr};
 use cancel_waits::CancelWaitsSection;
 use leptos::prelude::*;
 use main_starvation::MainStarvationSection;
+use periodic_work::PeriodicWorkSection;
 use pool_starvation::PoolStarvationSection;
 use spin_ladder::SpinLadderSection;
 use timed_waits::TimedWaitsSection;
@@ -41,6 +43,7 @@ fn section(experiment: Experiment) -> AnyView {
         Experiment::SpinLadder => view! { <SpinLadderSection /> }.into_any(),
         Experiment::WakeLatency => view! { <WakeLatencySection /> }.into_any(),
         Experiment::CancelWaits => view! { <CancelWaitsSection /> }.into_any(),
+        Experiment::PeriodicWork => view! { <PeriodicWorkSection /> }.into_any(),
     }
 }
 

@@ -7,6 +7,7 @@
 //! and the wake-latency sides in [`wake`].
 
 pub mod cancel;
+pub mod periodic;
 pub mod wake;
 
 use crate::{clock::now, memory, wait};

@@ -1,14 +1,11 @@
 //! Experiment 7's section: the configuration and each scheduler's ticks,
-//! their lateness in order to [`TICK_MS`] (the drift is the order).
+//! their lateness in order (the drift is the order), each value
+//! log-quantized as every other figure, its code delta-coded.
 
 use super::LinkError;
-use super::wire::{Reader, Writer, ticks};
+use super::wire::{Reader, Writer};
 use crate::outcome::Outcome;
 use crate::periodic::{PeriodicConfig, PeriodicResult, PeriodicWork, Scheduler};
-
-/// Resolution of a tick's lateness, ms: a timer's lateness is
-/// milliseconds, and this is above every browser clock's step.
-pub(super) const TICK_MS: f64 = 0.1;
 
 impl Writer {
     pub(super) fn periodic_work(&mut self, p: &PeriodicWork) {
@@ -23,7 +20,8 @@ impl Writer {
                 Some(lateness) => {
                     self.flag(true);
                     self.len(lateness.len());
-                    self.deltas(lateness.iter().map(|&l| ticks(l, TICK_MS)));
+                    let codes: Vec<i64> = lateness.iter().map(|&l| self.1.quantize(l)).collect();
+                    self.deltas(codes);
                 }
                 None => {
                     self.flag(false);
@@ -49,8 +47,9 @@ impl Reader<'_> {
                     .ok_or(LinkError::Damaged("an unknown scheduler"))?;
                 let outcome = if self.flag()? {
                     let n = self.upto(u64::from(PeriodicConfig::MAX_TICKS))? as usize;
-                    let lateness = self.deltas(n)?;
-                    Outcome::measured(lateness.into_iter().map(|t| t as f64 * TICK_MS).collect())
+                    let codes = self.deltas(n)?;
+                    let scale = self.scale;
+                    Outcome::measured(codes.into_iter().map(|c| scale.dequantize(c)).collect())
                         .map_err(|_| LinkError::Damaged("a scheduler without ticks"))?
                 } else {
                     self.outcome(config.ticks)?

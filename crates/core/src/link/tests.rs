@@ -208,6 +208,19 @@ fn round_trips_within_the_stated_precision() {
         assert_eq!(x.strategy, y.strategy);
         assert_summaries_close(&x.outcome, &y.outcome, x.strategy.id());
     }
+    // Periodic work keeps each tick's lateness in order (the drift is the
+    // order), each within the link's precision.
+    let (p, pb) = (original.periodic_work.unwrap(), back.periodic_work.unwrap());
+    assert_eq!(p.config, pb.config);
+    assert_eq!(p.results.len(), pb.results.len());
+    for (x, y) in p.results.iter().zip(&pb.results) {
+        assert_eq!(x.scheduler, y.scheduler);
+        let (a, b) = (x.outcome.samples().unwrap(), y.outcome.samples().unwrap());
+        assert_eq!(a.len(), b.len());
+        for (u, v) in a.iter().zip(b) {
+            assert!(close(*u, *v), "{u} vs {v}");
+        }
+    }
     let (c, cb) = (original.cancel_waits.unwrap(), back.cancel_waits.unwrap());
     assert_eq!((c.config, c.skew_ms), (cb.config, cb.skew_ms));
     assert_eq!(c.results.len(), cb.results.len());
@@ -457,6 +470,50 @@ fn a_body_past_the_inflation_cap_is_refused() {
 
 /// The length budgets (one experiment ≤ 600 characters, all six ≤
 /// 2,000) hold for a real run of every experiment with default settings.
+/// A run of periodic work as the page makes it: six loops of the default
+/// 25 ticks, two of them drifting by the work, one link under 600
+/// characters, and a link without the new section reads as before.
+#[test]
+fn a_periodic_run_fits_one_link() {
+    use crate::periodic::{PeriodicConfig, PeriodicResult, PeriodicWork, Scheduler};
+    let config = PeriodicConfig::default();
+    let work = config.work_us();
+    let results = Scheduler::MAIN
+        .into_iter()
+        .chain(Scheduler::WORKER)
+        .map(|scheduler| {
+            let mut behind = 0.0;
+            let lateness = work
+                .iter()
+                .enumerate()
+                .map(|(i, &w)| {
+                    let jitter = 0.05 + (i % 7) as f64 * 0.173;
+                    if scheduler.waits_after_work() {
+                        behind += f64::from(w) / 1000.0 + 0.31;
+                    }
+                    behind + jitter
+                })
+                .collect();
+            PeriodicResult {
+                scheduler,
+                outcome: Outcome::of_samples(lateness),
+            }
+        })
+        .collect();
+    let mut report = Report::new(native_suite().env, None);
+    report.env.native = None;
+    report.periodic_work = Some(PeriodicWork { config, results });
+    let link = encode(&report);
+    assert!(link.len() <= 600, "{} characters", link.len());
+    let back = decode(&link).unwrap();
+    assert_eq!(back.periodic_work.unwrap().results.len(), 6);
+    // Without experiment 7 the sections byte has no bit 7 and no second
+    // byte follows: links made before it decode as they did.
+    let before = encode_body(&native_suite().only(crate::experiment::Experiment::CancelWaits));
+    assert!(!encode_body(&report).is_empty());
+    assert!(decode_body(&before).is_ok());
+}
+
 #[test]
 fn links_fit_the_length_budgets() {
     let suite = native_suite();
@@ -465,5 +522,6 @@ fn links_fit_the_length_budgets() {
         let one = suite.only(experiment);
         let n = encode(&one).len();
         assert!(n <= 600, "{}: {n} characters", experiment.id());
+        assert!(one.has(experiment), "the suite has {}", experiment.id());
     }
 }

@@ -10,6 +10,7 @@ use super::{FromWorker, ProtocolError, ToWorker, WorkerOutcome};
 use crate::bytes::{Reader, Writer};
 use crate::cancel;
 use crate::ladder::{LadderConfig, SpinCalibration, SpinLadder, SpinUntil, Step, StepCost};
+use crate::periodic;
 use crate::starvation::JobMode;
 use crate::timed::Mechanism;
 use crate::wake::Strategy;
@@ -86,6 +87,19 @@ impl ToWorker {
                 }
                 w.uvar(u64::from(*wait_ms));
             }
+            ToWorker::Periodic {
+                scheduler,
+                interval_ms,
+                work_us,
+            } => {
+                w.byte(10);
+                w.byte(scheduler.code());
+                w.uvar(u64::from(*interval_ms));
+                w.len(work_us.len());
+                for &u in work_us {
+                    w.uvar(u64::from(u));
+                }
+            }
             ToWorker::CancelWait {
                 strategy,
                 rounds,
@@ -143,6 +157,12 @@ impl ToWorker {
                 strategy: cancel_strategy(&mut r)?,
                 rounds: u32_(&mut r)?,
                 wait_ms: u32_(&mut r)?,
+            },
+            10 => ToWorker::Periodic {
+                scheduler: periodic::Scheduler::from_code(r.byte()?)
+                    .ok_or(ProtocolError("an unknown scheduler"))?,
+                interval_ms: u32_(&mut r)?,
+                work_us: u32s(&mut r)?,
             },
             _ => return Err(ProtocolError("an unknown request")),
         };

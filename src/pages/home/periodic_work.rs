@@ -1,0 +1,79 @@
+//! Experiment 7, periodic work: controls, and how far behind its
+//! schedule each loop's ticks began.
+
+use crate::components::blocks::{Details, Findings};
+use crate::components::charts::{LatenessChart, OverviewChart, OverviewRow};
+use crate::components::field::Field;
+use crate::components::links::ExperimentOutput;
+use crate::components::run_controls::RunForm;
+use crate::hooks::Experiments;
+use crate::i18n::{ms, t};
+use leptos::prelude::*;
+use waitlab_core::clock::ClockInfo;
+use waitlab_core::experiment::Experiment;
+use waitlab_core::findings;
+use waitlab_core::key;
+use waitlab_core::periodic::{PeriodicConfig, PeriodicWork};
+use waitlab_core::text::Phrase;
+
+/// Experiment 7.
+#[component]
+pub fn PeriodicWorkSection() -> impl IntoView {
+    let defaults = PeriodicConfig::default();
+    let ticks = RwSignal::new(defaults.ticks.to_string());
+    let interval_ms = RwSignal::new(defaults.interval_ms.to_string());
+    let work_ms = RwSignal::new(defaults.work_ms.to_string());
+    let config = Memo::new(move |_| {
+        PeriodicConfig::parse(&ticks.get(), &interval_ms.get(), &work_ms.get())
+            .map_err(|e| e.phrase())
+    });
+    let experiment = expect_context::<Experiments>().periodic_work;
+    view! {
+        <section class="card experiment" data-testid="periodic-work">
+            <h2><span class="num-badge">"7"</span>" "{t(key!("periodic.heading"))}</h2>
+            <div class="explain">
+                <p>{t(key!("periodic.article"))}</p>
+                <p>{t(key!("periodic.browser"))}</p>
+                <p>{t(key!("periodic.native"))}</p>
+            </div>
+            <RunForm experiment=experiment config=config unit=key!("progress.ticks")
+                hint=Signal::derive(move || config.get().ok().map(|c| {
+                    Phrase::new(key!("wake.hint")).data("seconds", ms(c.estimated_ms() / 1000.0))
+                }))>
+                <Field label=key!("periodic.ticks") testid="ticks" value=ticks numeric=true />
+                <Field label=key!("periodic.interval") testid="interval" value=interval_ms numeric=true />
+                <Field label=key!("periodic.work") testid="work" value=work_ms numeric=true />
+            </RunForm>
+            <ExperimentOutput experiment=Experiment::PeriodicWork report=experiment.report render=|r| r.periodic_work.clone().map(|periodic| view! { <PeriodicResults periodic=periodic clock=r.env.clock /> }.into_any()) />
+        </section>
+    }
+}
+
+/// Findings and charts of a finished run: the ticks' lateness, and one
+/// click away each loop's spread.
+#[component]
+fn PeriodicResults(
+    /// The results.
+    periodic: PeriodicWork,
+    /// The clock the run read, which decides what counts as measured.
+    clock: Option<ClockInfo>,
+) -> impl IntoView {
+    let rows = periodic
+        .results
+        .iter()
+        .filter_map(|r| {
+            OverviewRow::of_strategy(r.scheduler.id(), &r.scheduler.label(), &r.outcome)
+        })
+        .collect::<Vec<_>>();
+    view! {
+        <div class="results-block" data-testid="results">
+            <Findings items=findings::periodic_work(&periodic, clock) />
+            <h3>{t(key!("periodic.chart"))}</h3>
+            <LatenessChart periodic=periodic />
+            <Details summary=key!("results.details")>
+            <h3>{t(key!("periodic.chart_overview"))}</h3>
+            <OverviewChart rows=rows />
+            </Details>
+        </div>
+    }
+}

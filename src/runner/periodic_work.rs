@@ -1,0 +1,66 @@
+//! Runs experiment 7: the three loops on the main thread, then the same
+//! three in a worker, each tick with the same seeded work. Progress is
+//! published between loops only, and the page draws it before the next
+//! loop starts, so nothing of the page runs inside a loop.
+
+use super::{Publish, Reporter, RunScope};
+use crate::i18n::tr;
+use waitlab_browser::probes::periodic;
+use waitlab_browser::{wait, worker_host::ProbeWorker};
+use waitlab_core::key;
+use waitlab_core::outcome::Outcome;
+use waitlab_core::periodic::{PeriodicConfig, PeriodicResult, PeriodicWork, Scheduler};
+use waitlab_core::protocol::{FromWorker, ToWorker};
+use waitlab_core::schema::Report;
+use waitlab_core::text::Phrase;
+
+async fn measure(config: &PeriodicConfig, reporter: &Reporter) -> Result<PeriodicWork, Phrase> {
+    let work_us = config.work_us();
+    let mut results = Vec::new();
+    let main = Scheduler::MAIN
+        .into_iter()
+        .filter_map(|s| s.schedule().map(|schedule| (s, schedule)));
+    for (scheduler, schedule) in main {
+        reporter.update(|p| p.main = Some(scheduler.label()));
+        wait::let_page_render().await;
+        let lateness = periodic::run(schedule, config.interval_ms, &work_us).await;
+        let outcome = Outcome::of_samples(lateness);
+        results.push(PeriodicResult { scheduler, outcome });
+        reporter.update(|p| p.done += config.ticks);
+    }
+    reporter.update(|p| {
+        p.main = None;
+        p.worker = Some(Phrase::new(key!("progress.starting_worker")));
+    });
+    let mut worker = ProbeWorker::start().await?;
+    for scheduler in Scheduler::WORKER {
+        reporter.update(|p| p.worker = Some(scheduler.label()));
+        worker.send(&ToWorker::Periodic {
+            scheduler,
+            interval_ms: config.interval_ms,
+            work_us: work_us.clone(),
+        })?;
+        let outcome = match worker.next().await? {
+            FromWorker::Done { outcome, .. } => outcome.into_outcome(),
+            other => return Err(super::unexpected(key!("role.probe_worker"), &other)),
+        };
+        results.push(PeriodicResult { scheduler, outcome });
+        reporter.update(|p| p.done += config.ticks);
+    }
+    Ok(PeriodicWork {
+        config: config.clone(),
+        results,
+    })
+}
+
+/// Runs experiment 7 with `config`.
+pub async fn run_periodic_work(config: PeriodicConfig, publish: Publish) -> Report {
+    let scope = RunScope::begin();
+    let loops = (Scheduler::MAIN.len() + Scheduler::WORKER.len()) as u32;
+    let reporter = Reporter::new(publish, config.ticks * loops);
+    let result = measure(&config, &reporter).await;
+    scope.finish(|r| match result {
+        Ok(periodic) => r.periodic_work = Some(periodic),
+        Err(why) => r.failure = Some(tr(&Phrase::new(key!("run.failed")).phrase("why", why))),
+    })
+}
