@@ -48,6 +48,7 @@ use waitlab_core::cancel::Strategy as CancelStrategy;
 use waitlab_core::key;
 use waitlab_core::lang::Lang;
 use waitlab_core::outcome::{Outcome, reason};
+use waitlab_core::periodic::{PeriodicWork, Scheduler};
 use waitlab_core::schema::{Report, TimedWaits};
 use waitlab_core::starvation::JobMode;
 use waitlab_core::text::{Catalog, Key, Part};
@@ -84,6 +85,9 @@ const REVIEW_SHOTS: &[&str] = &[
     "spin-ladder-results",
     "wake-latency-results",
     "cancel-waits-results",
+    "periodic-work-results",
+    "periodic-work-shared",
+    "periodic-work-embed",
     "nocoi-idle",
     "nocoi-results",
     "native-panel",
@@ -1047,6 +1051,137 @@ fn cancel_waits(browser: Browser) {
     assert_no_page_errors(&mut s);
 }
 
+/// Periodic work: every loop measured on the main thread and in a worker;
+/// a loop that sets its timer after the work is behind its schedule by at
+/// least the work of every tick before (a timer never fires early, less a
+/// clock step, or a millisecond in Firefox); a schedule kept by the clock
+/// never starts a tick early and ends nearer its schedule; the run's link
+/// stays under 600 characters and opens with the same ticks; its embed
+/// runs.
+fn periodic_work(browser: Browser) {
+    let mut s = Session::lease(browser);
+    s.open(&isolated_server().origin);
+    let report = run_section(
+        &mut s,
+        "periodic-work",
+        &[("ticks", "15"), ("interval", "20"), ("work", "24")],
+        60,
+        "periodic-work-results",
+    );
+    let tol = report.env.clock.unwrap().tolerance_ms();
+    let slack = match browser {
+        Browser::Firefox => 1.0,
+        Browser::Chromium | Browser::WebKit => tol,
+    };
+    let periodic = report.periodic_work.clone().expect("experiment 7 results");
+    assert_periodic(&periodic, slack);
+    let findings = s
+        .text("[data-testid=periodic-work] [data-testid=findings]")
+        .unwrap();
+    assert!(findings.contains("15 ticks"), "{findings}");
+    assert_eq!(
+        count(
+            &mut s,
+            "[data-testid=periodic-work] [data-testid^=lateness-]"
+        ),
+        6,
+        "a line per loop"
+    );
+    let sel = |id: &str| format!("[data-testid=periodic-work] [data-testid={id}]");
+    s.click(&sel("share-link-button"));
+    s.wait_for_element(&sel("share-link"), 10);
+    let link = value(&mut s, &sel("share-link"));
+    let payload = link.split_once('#').map_or(0, |(_, p)| p.len());
+    assert!(payload <= 600, "the link's payload is {payload} characters");
+    s.navigate("about:blank");
+    s.open(&link);
+    s.wait_for_element(&sel("shared-label"), 20);
+    review_shot(&mut s, "periodic-work-shared");
+    let shared = Report::from_json(&report_json(&mut s, &sel("report-json")))
+        .expect("the shared report parses")
+        .periodic_work
+        .expect("the link's experiment 7");
+    assert_eq!(shared.config, periodic.config);
+    for (a, b) in periodic.results.iter().zip(&shared.results) {
+        assert_eq!(a.scheduler, b.scheduler);
+        let (x, y) = (a.outcome.samples().unwrap(), b.outcome.samples().unwrap());
+        for (u, v) in x.iter().zip(y) {
+            assert!(
+                (u - v).abs() <= 1e-4 || ((u - v) / u).abs() <= 0.0051,
+                "{}: {u} vs {v}",
+                a.scheduler.id()
+            );
+        }
+    }
+    // The embed of the experiment runs on its own.
+    s.open(&format!(
+        "{}/?embed=periodic-work",
+        isolated_server().origin
+    ));
+    s.wait_for_element(&tid("embed"), 30);
+    let embedded = run_section(
+        &mut s,
+        "periodic-work",
+        &[("ticks", "5")],
+        60,
+        "periodic-work-embed",
+    );
+    assert_periodic(&embedded.periodic_work.expect("the embed's run"), slack);
+    assert_no_page_errors(&mut s);
+}
+
+/// The invariants of a periodic-work run measured with `slack` as the
+/// earliest a timer may fire before its time.
+fn assert_periodic(periodic: &PeriodicWork, slack: f64) {
+    let work = periodic.config.work_us();
+    assert_eq!(periodic.results.len(), 6);
+    let lateness = |s: Scheduler| {
+        let r = periodic.results.iter().find(|r| r.scheduler == s).unwrap();
+        let l = r
+            .outcome
+            .samples()
+            .unwrap_or_else(|| panic!("{}: {:?}", s.id(), r.outcome));
+        assert_eq!(l.len(), work.len(), "{}", s.id());
+        l.to_vec()
+    };
+    for chained in [Scheduler::MainChained, Scheduler::WorkerChained] {
+        let l = lateness(chained);
+        for (i, late) in l.iter().enumerate() {
+            let before = work[..i]
+                .iter()
+                .map(|&w| f64::from(w) / 1000.0)
+                .sum::<f64>();
+            let floor = before - (i + 1) as f64 * slack;
+            assert!(
+                *late >= floor,
+                "{}: tick {} began {late} ms late, after {before} ms of work",
+                chained.id(),
+                i + 1
+            );
+        }
+    }
+    for (chained, corrected) in [
+        (Scheduler::MainChained, Scheduler::MainCorrected),
+        (Scheduler::WorkerChained, Scheduler::WorkerCorrected),
+    ] {
+        let kept = lateness(corrected);
+        assert!(
+            kept.iter().all(|&l| l >= -slack),
+            "{} started a tick early: {kept:?}",
+            corrected.id()
+        );
+        let drifted = lateness(chained);
+        assert!(
+            kept.last() < drifted.last(),
+            "{} ended {:?} ms behind, {} {:?}",
+            corrected.id(),
+            kept.last(),
+            chained.id(),
+            drifted.last()
+        );
+    }
+}
+
 /// Every cancellable wait is measured where the browser offers what it
 /// needs, and names what is missing where it does not.
 fn assert_cancel_outcomes(cancel: &waitlab_core::cancel::CancelWaits, features: Features) {
@@ -1672,13 +1807,14 @@ fn scroll_to(s: &mut Session, selector: &str) {
     ));
 }
 
-const SECTIONS: [&str; 6] = [
+const SECTIONS: [&str; 7] = [
     "timed-waits",
     "main-starvation",
     "pool-starvation",
     "spin-ladder",
     "wake-latency",
     "cancel-waits",
+    "periodic-work",
 ];
 
 fn native_comparison(browser: Browser) {
@@ -3041,7 +3177,7 @@ fn cases() -> Vec<Case> {
     let mut cases = Vec::new();
     // One scenario a row, in the browsers it runs in.
     #[rustfmt::skip]
-    let table: [Row; 32] = [
+    let table: [Row; 33] = [
         ("isolated", ALL, Timed, isolated as fn(Browser)),
         ("isolated_without_new_features", BLINK_GECKO, Timed, isolated_without_new_features),
         ("cancel", ALL, Timed, cancel),
@@ -3053,6 +3189,7 @@ fn cases() -> Vec<Case> {
         ("spin_ladder", ALL, Timed, spin_ladder),
         ("wake_latency", ALL, Timed, wake_latency),
         ("cancel_waits", ALL, Timed, cancel_waits),
+        ("periodic_work", ALL, Timed, periodic_work),
         ("runner_chunks", ALL, Untimed, runner_chunks),
         ("fault_damaged_wasm", BLINK_GECKO, Untimed, fault_damaged_wasm),
         ("fault_throws_at_start", BLINK_GECKO, Untimed, fault_throws_at_start),

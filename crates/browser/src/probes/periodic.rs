@@ -75,8 +75,10 @@ impl Ticks {
             Schedule::Chained => self.set(self.interval_ms),
             Schedule::Interval => {}
             Schedule::Corrected => {
+                // A timeout is whole milliseconds (WebIDL truncates it):
+                // rounded down, the tick would come before its time.
                 let due = self.start_ms.get() + (i + 1) as f64 * self.interval_ms;
-                self.set((due - now()).max(0.0));
+                self.set((due - now()).max(0.0).ceil());
             }
         }
     }
