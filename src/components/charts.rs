@@ -174,8 +174,12 @@ fn legend<const N: usize>(x: f64, y: f64, entries: [(&'static str, String); N]) 
 
 /// Vertical grid lines and labels of an x axis.
 pub fn x_axis(scale: &Scale, top: f64, bottom: f64) -> Vec<Node> {
-    scale
-        .ticks()
+    x_axis_at(scale.ticks(), top, bottom)
+}
+
+/// Vertical grid lines and labels of an x axis at `ticks`.
+fn x_axis_at(ticks: Vec<waitlab_core::chart::Tick>, top: f64, bottom: f64) -> Vec<Node> {
+    ticks
         .into_iter()
         .flat_map(|t| {
             // A label centred on the last tick would run off the chart.
@@ -635,7 +639,7 @@ pub fn LatenessChart(
     let x = Scale::linear_nice(1.0, ticks as f64, LEFT, WIDTH - 12.0);
     let y = Scale::linear_nice(lo, hi, bottom, TOP);
     let mut marks = y_axis(&y, LEFT, WIDTH - 12.0);
-    marks.extend(x_axis(&x, TOP, bottom));
+    marks.extend(x_axis_at(x.count_ticks(), TOP, bottom));
     let class = |schedule: Schedule| match schedule {
         Schedule::Chained => "chained",
         Schedule::Interval => "interval",

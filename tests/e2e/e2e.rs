@@ -1114,7 +1114,7 @@ fn periodic_work(browser: Browser) {
         }
     }
     // The embed of the experiment runs on its own.
-    s.open(&format!(
+    s.navigate(&format!(
         "{}/?embed=periodic-work",
         isolated_server().origin
     ));

@@ -135,6 +135,28 @@ impl Scale {
     }
 }
 
+impl Scale {
+    /// Tick marks of a linear scale that counts (ticks of a loop, say):
+    /// whole steps with whole labels. A log scale's own ticks otherwise.
+    pub fn count_ticks(&self) -> Vec<Tick> {
+        let Scale::Linear { lo, hi, .. } = *self else {
+            return self.ticks();
+        };
+        let step = nice_step((hi - lo) / 5.0).max(1.0);
+        let first = (lo / step).ceil() as i64;
+        let last = (hi / step + 1e-9).floor() as i64;
+        (first..=last)
+            .map(|i| {
+                let v = i as f64 * step;
+                Tick {
+                    pos: self.map(v),
+                    label: format!("{}", v as i64),
+                }
+            })
+            .collect()
+    }
+}
+
 /// The round step (1, 2 or 5 times a power of ten) nearest above `raw`.
 pub fn nice_step(raw: f64) -> f64 {
     if !(raw.is_finite() && raw > 0.0) {
@@ -398,5 +420,15 @@ mod tests {
         for (i, pair) in at.windows(2).enumerate() {
             assert!(pair[1] >= pair[0] + 12.0 + text_width(labels[i], LABEL_PX) + 8.0 - 1e-9);
         }
+    }
+
+    #[test]
+    fn counts_tick_in_whole_steps() {
+        let x = Scale::linear_nice(1.0, 15.0, 0.0, 100.0);
+        let labels: Vec<String> = x.count_ticks().into_iter().map(|t| t.label).collect();
+        assert_eq!(labels, ["0", "5", "10", "15"]);
+        let few = Scale::linear_nice(1.0, 3.0, 0.0, 100.0);
+        let labels: Vec<String> = few.count_ticks().into_iter().map(|t| t.label).collect();
+        assert!(labels.iter().all(|l| !l.contains('.')), "{labels:?}");
     }
 }

@@ -393,20 +393,23 @@ pub fn periodic_work(p: &PeriodicWork, clock: Option<ClockInfo>) -> Vec<Phrase> 
     let all = measured(Scheduler::MAIN)
         .into_iter()
         .chain(measured(Scheduler::WORKER));
+    // Each tick but the last delays the next by its work.
     let work = p.config.work_us();
+    let delaying = &work[..work.len().saturating_sub(1)];
     let mean_work_ms =
-        work.iter().map(|&w| f64::from(w)).sum::<f64>() / 1000.0 / work.len().max(1) as f64;
+        delaying.iter().map(|&w| f64::from(w)).sum::<f64>() / 1000.0 / delaying.len().max(1) as f64;
     let mut said = (false, false);
     for r in all {
-        let (Some(drift), Some(s)) = (r.drift_ms(), r.outcome.summary()) else {
+        let (Some(lateness), Some(s)) = (r.outcome.samples(), r.outcome.summary()) else {
             continue;
         };
-        if r.scheduler.waits_after_work() && !said.0 {
+        if r.scheduler.waits_after_work() && !said.0 && lateness.len() > 1 {
             said.0 = true;
+            let (first, last) = (lateness[0], lateness[lateness.len() - 1]);
             out.push(
                 Phrase::new(key!("finding.periodic.chained"))
                     .phrase("what", r.scheduler.label())
-                    .arg("slip", f.ms(drift / f64::from(s.n)))
+                    .arg("slip", f.ms((last - first) / (lateness.len() - 1) as f64))
                     .arg("work", f.ms(mean_work_ms)),
             );
         } else if r.scheduler.schedule() == Some(crate::periodic::Schedule::Corrected) && !said.1 {
@@ -620,11 +623,16 @@ mod tests {
         );
         // The worker's failed loop is left out of its line.
         assert!(!f[1].contains("24.0"), "{}", f[1]);
-        // 24 ms over 4 ticks: 6 ms a tick.
-        let mean = config.work_us().iter().map(|&w| f64::from(w)).sum::<f64>() / 4000.0;
+        // From 0.1 to 24 ms behind over three ticks: 7.97 ms a tick, beside
+        // the mean work of the three ticks before the last.
+        let mean = config.work_us()[..3]
+            .iter()
+            .map(|&w| f64::from(w))
+            .sum::<f64>()
+            / 3000.0;
         let ms = crate::chart::format_ms;
         assert!(
-            f[2].contains(&format!("{} ms", ms(6.0))) && f[2].contains(&ms(mean)),
+            f[2].contains(&format!("{} ms", ms(23.9 / 3.0))) && f[2].contains(&ms(mean)),
             "{}",
             f[2]
         );
