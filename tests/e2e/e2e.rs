@@ -636,11 +636,15 @@ fn run_all(browser: Browser) {
     s.click("[data-testid=run-all-button]");
     s.wait_for_element(&in_tw("progress"), 10);
     let step = s.text("[data-testid=run-all-step]").unwrap();
-    assert!(step.starts_with("Experiment 1 of 6: timed waits"), "{step}");
+    let all = waitlab_core::experiment::Experiment::ALL.len();
+    assert!(
+        step.starts_with(&format!("Experiment 1 of {all}: timed waits")),
+        "{step}"
+    );
     s.click("[data-testid=run-all-cancel]");
     s.wait_for_element("[data-testid=run-all-stopped]", 10);
     let stopped = s.text("[data-testid=run-all-stopped]").unwrap();
-    assert!(stopped.contains("after 0 of 6"), "{stopped}");
+    assert!(stopped.contains(&format!("after 0 of {all}")), "{stopped}");
     std::thread::sleep(std::time::Duration::from_millis(500));
     assert_eq!(
         s.eval("return document.querySelectorAll('[data-testid=progress]').length;"),
