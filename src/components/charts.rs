@@ -116,6 +116,33 @@ pub(crate) fn hit(x: f64, y: f64, width: f64, height: f64) -> Node {
     Node::rect("hit", x, y, width, height)
 }
 
+/// A line through `points` (pixels) that tells its figures as a
+/// [`reading`]: the line drawn with `class`, and a wide invisible one
+/// under it that answers the pointer.
+pub(crate) fn line_reading(
+    first: bool,
+    testid: String,
+    text: String,
+    class: String,
+    points: impl Iterator<Item = (f64, f64)>,
+) -> Node {
+    let points = points
+        .map(|(x, y)| format!("{},{}", coord(x), coord(y)))
+        .collect::<Vec<_>>()
+        .join(" ");
+    reading(
+        first,
+        Some(testid),
+        text,
+        vec![
+            Node::new("polyline")
+                .class("hit")
+                .attr("points", points.clone()),
+            Node::new("polyline").class(class).attr("points", points),
+        ],
+    )
+}
+
 /// Offers the chart in `frame` as `name`, an SVG or (`extension` png) a PNG.
 async fn save_chart(frame: &web_sys::Element, name: &str, extension: &str) -> Result<(), String> {
     let file = chart_file::svg_of(frame)?;
@@ -555,30 +582,20 @@ pub fn FrameGapChart(
         frame_y,
     ));
     marks.extend(runs.iter().enumerate().map(|(i, run)| {
-        let points = run
-            .frame_gaps()
-            .into_iter()
-            .map(|(t, gap)| format!("{},{}", coord(x.map(t)), coord(y.map(gap))))
-            .collect::<Vec<_>>()
-            .join(" ");
         let text = tr(&Phrase::new(key!("chart.frames.line"))
             .phrase("mode", run.mode.label())
             .count("frames", run.frames_ms.len() as u64)
             .ms("p50", run.median_frame_gap())
             .ms("longest", run.longest_frame_gap())
             .count("long", run.long_frame_gaps() as u64));
-        reading(
+        line_reading(
             i == 0,
-            Some(format!("frames-{}", run.mode.name())),
+            format!("frames-{}", run.mode.name()),
             text,
-            vec![
-                Node::new("polyline")
-                    .class("hit")
-                    .attr("points", points.clone()),
-                Node::new("polyline")
-                    .class(format!("gaps {}", run.mode.name()))
-                    .attr("points", points),
-            ],
+            format!("gaps {}", run.mode.name()),
+            run.frame_gaps()
+                .into_iter()
+                .map(|(t, gap)| (x.map(t), y.map(gap))),
         )
     }));
     marks.extend(legend(
@@ -650,34 +667,25 @@ pub fn LatenessChart(
             .iter()
             .enumerate()
             .map(|(i, (r, schedule, lateness))| {
-                let points = lateness
-                    .iter()
-                    .enumerate()
-                    .map(|(t, &l)| format!("{},{}", coord(x.map((t + 1) as f64)), coord(y.map(l))))
-                    .collect::<Vec<_>>()
-                    .join(" ");
                 let worker = waitlab_core::periodic::Scheduler::WORKER.contains(&r.scheduler);
                 let summary = r.outcome.summary();
                 let text = tr(&Phrase::new(key!("chart.periodic.line"))
                     .phrase("what", r.scheduler.label())
                     .ms("drift", r.drift_ms().unwrap_or(0.0))
                     .ms("p50", summary.map_or(0.0, |s| s.p50)));
-                reading(
+                line_reading(
                     i == 0,
-                    Some(format!("lateness-{}", r.scheduler.id())),
+                    format!("lateness-{}", r.scheduler.id()),
                     text,
-                    vec![
-                        Node::new("polyline")
-                            .class("hit")
-                            .attr("points", points.clone()),
-                        Node::new("polyline")
-                            .class(format!(
-                                "lateness {}{}",
-                                class(*schedule),
-                                if worker { " worker" } else { "" }
-                            ))
-                            .attr("points", points),
-                    ],
+                    format!(
+                        "lateness {}{}",
+                        class(*schedule),
+                        if worker { " worker" } else { "" }
+                    ),
+                    lateness
+                        .iter()
+                        .enumerate()
+                        .map(|(t, &l)| (x.map((t + 1) as f64), y.map(l))),
                 )
             }),
     );

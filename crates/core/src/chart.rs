@@ -105,18 +105,7 @@ impl Scale {
     pub fn ticks(&self) -> Vec<Tick> {
         match *self {
             Scale::Linear { lo, hi, .. } => {
-                let step = nice_step((hi - lo) / 5.0);
-                let first = (lo / step).ceil() as i64;
-                let last = (hi / step + 1e-9).floor() as i64;
-                (first..=last)
-                    .map(|i| {
-                        let v = i as f64 * step;
-                        Tick {
-                            pos: self.map(v),
-                            label: format_ms(v),
-                        }
-                    })
-                    .collect()
+                self.linear_ticks(lo, hi, nice_step((hi - lo) / 5.0), format_ms)
             }
             Scale::Log { lo, hi, .. } => {
                 let first = lo.log10().round() as i32;
@@ -139,10 +128,17 @@ impl Scale {
     /// Tick marks of a linear scale that counts (ticks of a loop, say):
     /// whole steps with whole labels. A log scale's own ticks otherwise.
     pub fn count_ticks(&self) -> Vec<Tick> {
-        let Scale::Linear { lo, hi, .. } = *self else {
-            return self.ticks();
-        };
-        let step = nice_step((hi - lo) / 5.0).max(1.0);
+        match *self {
+            Scale::Linear { lo, hi, .. } => {
+                let step = nice_step((hi - lo) / 5.0).max(1.0);
+                self.linear_ticks(lo, hi, step, |v| format!("{}", v as i64))
+            }
+            Scale::Log { .. } => self.ticks(),
+        }
+    }
+
+    /// Ticks every `step` from `lo` to `hi`, each labelled by `label`.
+    fn linear_ticks(&self, lo: f64, hi: f64, step: f64, label: fn(f64) -> String) -> Vec<Tick> {
         let first = (lo / step).ceil() as i64;
         let last = (hi / step + 1e-9).floor() as i64;
         (first..=last)
@@ -150,7 +146,7 @@ impl Scale {
                 let v = i as f64 * step;
                 Tick {
                     pos: self.map(v),
-                    label: format!("{}", v as i64),
+                    label: label(v),
                 }
             })
             .collect()
