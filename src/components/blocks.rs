@@ -3,6 +3,7 @@
 //! resolution.
 
 use crate::components::charts::{OverviewChart, OverviewRow};
+use crate::components::links::Embedded;
 use crate::i18n::{ms, t, tr};
 use leptos::prelude::*;
 use waitlab_core::clock::{ClockInfo, RESOLVED_STEPS};
@@ -24,23 +25,33 @@ pub fn Findings(
     }
 }
 
-/// The results of a run that compares strategies (experiments 4 and 6):
-/// its findings, and one click away the overview chart of every measured
+/// The results of a run that compares strategies (experiments 4, 6, 7
+/// and 8): its findings, its own chart where it has one (`own`: heading
+/// and chart), and one click away the overview chart of every measured
 /// strategy (its numbers are in the experiment's one table, beside the
-/// reference sets').
+/// reference sets'). An embed leads with the comparison's chart alone, so
+/// its own chart is one click away there too.
 #[component]
 pub fn StrategyResults(
     /// The findings.
     findings: Vec<Phrase>,
-    /// The chart's heading.
+    /// The overview chart's heading.
     chart: Key,
     /// The measured strategies, in display order.
     rows: Vec<OverviewRow>,
+    /// The experiment's own chart and its heading.
+    #[prop(optional)]
+    own: Option<(Key, AnyView)>,
 ) -> impl IntoView {
+    let embedded = use_context::<Embedded>().is_some_and(|e| e.0);
+    let own = own.map(|(heading, view)| view! { <h3>{t(heading)}</h3> {view} });
+    let (shown, inside) = if embedded { (None, own) } else { (own, None) };
     view! {
         <div class="results-block" data-testid="results">
             <Findings items=findings />
+            {shown}
             <Details summary=key!("results.details")>
+            {inside}
             <h3>{t(chart)}</h3>
             <OverviewChart rows=rows />
             </Details>

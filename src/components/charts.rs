@@ -12,6 +12,7 @@ use waitlab_core::experiment::Experiment;
 use waitlab_core::export;
 use waitlab_core::key;
 use waitlab_core::ladder::StepCost;
+use waitlab_core::limit::ConcurrencyLimit;
 use waitlab_core::outcome::Outcome;
 use waitlab_core::periodic::{PeriodicWork, Schedule};
 use waitlab_core::schema::{NestedChain, Report};
@@ -715,6 +716,85 @@ pub fn LatenessChart(
         "lateness",
         summary,
         chart_svg(HEIGHT, t(key!("chart.periodic.aria")), marks),
+    )
+}
+
+/// How many jobs ran at once over each gate's batch of experiment 8, as
+/// steps: a semaphore's line drops and climbs back at once, a polling
+/// gate's stays down until its next poll; the limit is a dashed line.
+#[component]
+pub fn ConcurrencyChart(
+    /// The run.
+    limit: ConcurrencyLimit,
+) -> impl IntoView {
+    const LEFT: f64 = 40.0;
+    const TOP: f64 = 10.0;
+    const HEIGHT: f64 = 220.0;
+    let bottom = HEIGHT - 34.0;
+    let end = limit.runs.iter().map(|r| r.batch_ms()).fold(1.0, f64::max);
+    let x = Scale::linear_nice(0.0, end, LEFT, WIDTH - 12.0);
+    let y = Scale::linear_nice(0.0, f64::from(limit.config.limit) + 1.0, bottom, TOP + 16.0);
+    let mut marks = x_axis(&x, TOP, bottom);
+    marks.extend(y.count_ticks().into_iter().flat_map(|t| {
+        [
+            Node::line("grid", LEFT, t.pos, WIDTH - 12.0, t.pos),
+            Node::label("tick", LEFT - 6.0, t.pos + 4.0, Some("end"), num(&t.label)),
+        ]
+    }));
+    let cap = y.map(f64::from(limit.config.limit));
+    marks.push(Node::line("frame-line", LEFT, cap, WIDTH - 12.0, cap));
+    let class = |polls: bool| if polls { "polling" } else { "semaphore" };
+    marks.extend(limit.runs.iter().enumerate().map(|(i, r)| {
+        let mut steps = vec![(x.map(0.0), y.map(0.0))];
+        let mut level = 0;
+        for (t, n) in r.concurrency() {
+            steps.push((x.map(t), y.map(f64::from(level))));
+            steps.push((x.map(t), y.map(f64::from(n))));
+            level = n;
+        }
+        let text = tr(&Phrase::new(key!("chart.limit.line"))
+            .phrase("what", r.gate.label())
+            .ms("batch", r.batch_ms())
+            .count("peak", r.peak()));
+        line_reading(
+            i == 0,
+            format!("concurrency-{}", r.gate.id()),
+            text,
+            format!("concurrency {}", class(r.gate.polls())),
+            steps.into_iter(),
+        )
+    }));
+    marks.extend(legend(
+        LEFT + 8.0,
+        TOP + 10.0,
+        [false, true].map(|polls| {
+            let gate = limit.runs.iter().find(|r| r.gate.polls() == polls);
+            (
+                class(polls),
+                format!(
+                    "— {}",
+                    gate.map(|r| tr(&r.gate.label())).unwrap_or_default()
+                ),
+            )
+        }),
+    ));
+    marks.push(axis_label(HEIGHT - 2.0, t(key!("chart.limit.axis"))));
+    let batches: Vec<f64> = limit.runs.iter().map(|r| r.batch_ms()).collect();
+    let summary = tr(&Phrase::new(key!("chart.limit.summary"))
+        .count(
+            "peak",
+            limit.runs.iter().map(|r| r.peak()).max().unwrap_or(0),
+        )
+        .count("limit", limit.config.limit)
+        .ms(
+            "least",
+            batches.iter().copied().fold(f64::INFINITY, f64::min),
+        )
+        .ms("most", batches.iter().copied().fold(0.0, f64::max)));
+    chart_frame(
+        "concurrency",
+        summary,
+        chart_svg(HEIGHT, t(key!("chart.limit.aria")), marks),
     )
 }
 

@@ -15,6 +15,7 @@ use waitlab_core::cancel::CancelConfig;
 use waitlab_core::experiment::Experiment;
 use waitlab_core::key;
 use waitlab_core::ladder::LadderConfig;
+use waitlab_core::limit::LimitConfig;
 use waitlab_core::periodic::PeriodicConfig;
 use waitlab_core::starvation::{JobMode, MainConfig, PoolConfig};
 use waitlab_core::text::{Arg, Key, Phrase};
@@ -46,6 +47,7 @@ fn start(experiments: Experiments, experiment: Experiment, cores: u32) {
         Experiment::WakeLatency => experiments.wake.run.run(Default::default()),
         Experiment::CancelWaits => experiments.cancel_waits.run.run(Default::default()),
         Experiment::PeriodicWork => experiments.periodic_work.run.run(Default::default()),
+        Experiment::ConcurrencyLimit => experiments.concurrency_limit.run.run(Default::default()),
     }
 }
 
@@ -61,6 +63,7 @@ fn expected_ms(experiment: Experiment, cores: u32) -> f64 {
         Experiment::WakeLatency => WakeConfig::default().estimated_ms(),
         Experiment::CancelWaits => CancelConfig::default().estimated_ms(),
         Experiment::PeriodicWork => PeriodicConfig::default().estimated_ms(),
+        Experiment::ConcurrencyLimit => LimitConfig::default().estimated_ms(),
     }
     .max(1.0)
 }

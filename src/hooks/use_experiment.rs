@@ -12,6 +12,7 @@ use waitlab_core::cancel::CancelConfig;
 use waitlab_core::experiment::Experiment;
 use waitlab_core::key;
 use waitlab_core::ladder::LadderConfig;
+use waitlab_core::limit::LimitConfig;
 use waitlab_core::periodic::PeriodicConfig;
 use waitlab_core::schema::Report;
 use waitlab_core::starvation::{MainConfig, PoolConfig};
@@ -60,6 +61,8 @@ pub struct Experiments {
     pub cancel_waits: UseExperiment<CancelConfig>,
     /// Experiment 7.
     pub periodic_work: UseExperiment<PeriodicConfig>,
+    /// Experiment 8.
+    pub concurrency_limit: UseExperiment<LimitConfig>,
     /// Result links the browser is compressing now (their promises land on
     /// the main thread, so nothing starts a run while one is in flight).
     pub links_in_flight: RwSignal<u32>,
@@ -85,6 +88,7 @@ impl Experiments {
             Experiment::WakeLatency => self.wake.progress,
             Experiment::CancelWaits => self.cancel_waits.progress,
             Experiment::PeriodicWork => self.periodic_work.progress,
+            Experiment::ConcurrencyLimit => self.concurrency_limit.progress,
         }
     }
 
@@ -98,6 +102,7 @@ impl Experiments {
             Experiment::WakeLatency => self.wake.cancel,
             Experiment::CancelWaits => self.cancel_waits.cancel,
             Experiment::PeriodicWork => self.periodic_work.cancel,
+            Experiment::ConcurrencyLimit => self.concurrency_limit.cancel,
         }
     }
 }
@@ -113,6 +118,7 @@ pub fn use_experiments() -> Experiments {
         wake: use_experiment(links),
         cancel_waits: use_experiment(links),
         periodic_work: use_experiment(links),
+        concurrency_limit: use_experiment(links),
         links_in_flight: links,
     }
 }

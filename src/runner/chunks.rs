@@ -6,8 +6,8 @@
 //! (`fallible`: it never aborts the wasm).
 
 use super::{
-    Publish, run_cancel_waits, run_main_starvation, run_periodic_work, run_pool_starvation,
-    run_spin_ladder, run_timed_waits, run_wake_latency,
+    Publish, run_cancel_waits, run_concurrency_limit, run_main_starvation, run_periodic_work,
+    run_pool_starvation, run_spin_ladder, run_timed_waits, run_wake_latency,
 };
 use leptos::wasm_split::{SplitLoaderError, wasm_split};
 use std::future::Future;
@@ -15,6 +15,7 @@ use std::pin::Pin;
 use waitlab_core::cancel::CancelConfig;
 use waitlab_core::key;
 use waitlab_core::ladder::LadderConfig;
+use waitlab_core::limit::LimitConfig;
 use waitlab_core::periodic::PeriodicConfig;
 use waitlab_core::schema::Report;
 use waitlab_core::starvation::{MainConfig, PoolConfig};
@@ -61,3 +62,4 @@ runner!(LadderConfig, spin_ladder, run_spin_ladder);
 runner!(WakeConfig, wake_latency, run_wake_latency);
 runner!(CancelConfig, cancel_waits, run_cancel_waits);
 runner!(PeriodicConfig, periodic_work, run_periodic_work);
+runner!(LimitConfig, concurrency_limit, run_concurrency_limit);

@@ -47,6 +47,7 @@ use std::sync::OnceLock;
 use waitlab_core::cancel::Strategy as CancelStrategy;
 use waitlab_core::key;
 use waitlab_core::lang::Lang;
+use waitlab_core::limit::LimitRun;
 use waitlab_core::outcome::{Outcome, reason};
 use waitlab_core::periodic::{PeriodicWork, Scheduler};
 use waitlab_core::schema::{Report, TimedWaits};
@@ -88,6 +89,8 @@ const REVIEW_SHOTS: &[&str] = &[
     "periodic-work-results",
     "periodic-work-shared",
     "periodic-work-embed",
+    "concurrency-limit-results",
+    "concurrency-limit-shared",
     "nocoi-idle",
     "nocoi-results",
     "native-panel",
@@ -1134,6 +1137,92 @@ fn periodic_work(browser: Browser) {
     assert_no_page_errors(&mut s);
 }
 
+/// At most N at once: neither gate lets more than the limit run at once,
+/// every job waits at least its own length (a timer is never early, less
+/// a clock step or a millisecond in Firefox), every job past the limit
+/// waited for a freed slot, and the polling gate's batch takes no less
+/// than the semaphore's less a poll; the link is under 600 characters
+/// and opens with the same batches.
+fn concurrency_limit(browser: Browser) {
+    let mut s = Session::lease(browser);
+    s.open(&isolated_server().origin);
+    let report = run_section(
+        &mut s,
+        "concurrency-limit",
+        &[("jobs", "24"), ("limit", "3"), ("job-ms", "20")],
+        60,
+        "concurrency-limit-results",
+    );
+    let tol = report.env.clock.unwrap().tolerance_ms();
+    let slack = match browser {
+        Browser::Firefox => 1.0,
+        Browser::Chromium | Browser::WebKit => tol,
+    };
+    let limit = report.concurrency_limit.expect("experiment 8 results");
+    assert_eq!((limit.config.jobs, limit.config.limit), (24, 3));
+    let jobs_ms = limit.config.jobs_ms();
+    assert_eq!(limit.runs.len(), 2);
+    for run in &limit.runs {
+        assert_eq!(run.spans.len(), 24, "{}", run.gate.id());
+        assert!(run.peak() <= 3, "{}: {} at once", run.gate.id(), run.peak());
+        for (span, &ms) in run.spans.iter().zip(&jobs_ms) {
+            assert!(
+                span.end_ms - span.start_ms >= f64::from(ms) - slack,
+                "{}: a job of {ms} ms held its slot {} ms",
+                run.gate.id(),
+                span.end_ms - span.start_ms
+            );
+        }
+        assert_eq!(run.outcome.samples().map(<[f64]>::len), Some(21));
+    }
+    let batch = |polls: bool| {
+        limit
+            .runs
+            .iter()
+            .find(|r| r.gate.polls() == polls)
+            .map(LimitRun::batch_ms)
+            .unwrap()
+    };
+    assert!(
+        batch(true) >= batch(false) - 5.0,
+        "polling {} ms, semaphore {} ms",
+        batch(true),
+        batch(false)
+    );
+    assert_eq!(
+        count(
+            &mut s,
+            "[data-testid=concurrency-limit] [data-testid^=concurrency-]"
+        ),
+        2,
+        "a line per gate"
+    );
+    let sel = |id: &str| format!("[data-testid=concurrency-limit] [data-testid={id}]");
+    s.click(&sel("share-link-button"));
+    s.wait_for_element(&sel("share-link"), 10);
+    let link = value(&mut s, &sel("share-link"));
+    let payload = link.split_once('#').map_or(0, |(_, p)| p.len());
+    assert!(payload <= 600, "the link's payload is {payload} characters");
+    s.navigate("about:blank");
+    s.open(&link);
+    s.wait_for_element(&sel("shared-label"), 20);
+    review_shot(&mut s, "concurrency-limit-shared");
+    let shared = Report::from_json(&report_json(&mut s, &sel("report-json")))
+        .expect("the shared report parses")
+        .concurrency_limit
+        .expect("the link's experiment 8");
+    assert_eq!(shared.config, limit.config);
+    for (a, b) in limit.runs.iter().zip(&shared.runs) {
+        assert_eq!((a.gate, a.peak()), (b.gate, b.peak()));
+        assert!(
+            (a.batch_ms() - b.batch_ms()).abs() <= 0.1,
+            "{}",
+            a.gate.id()
+        );
+    }
+    assert_no_page_errors(&mut s);
+}
+
 /// The invariants of a periodic-work run measured with `slack` as the
 /// earliest a timer may fire before its time.
 fn assert_periodic(periodic: &PeriodicWork, slack: f64) {
@@ -1811,7 +1900,7 @@ fn scroll_to(s: &mut Session, selector: &str) {
     ));
 }
 
-const SECTIONS: [&str; 7] = [
+const SECTIONS: [&str; 8] = [
     "timed-waits",
     "main-starvation",
     "pool-starvation",
@@ -1819,6 +1908,7 @@ const SECTIONS: [&str; 7] = [
     "wake-latency",
     "cancel-waits",
     "periodic-work",
+    "concurrency-limit",
 ];
 
 fn native_comparison(browser: Browser) {
@@ -3181,7 +3271,7 @@ fn cases() -> Vec<Case> {
     let mut cases = Vec::new();
     // One scenario a row, in the browsers it runs in.
     #[rustfmt::skip]
-    let table: [Row; 33] = [
+    let table: [Row; 34] = [
         ("isolated", ALL, Timed, isolated as fn(Browser)),
         ("isolated_without_new_features", BLINK_GECKO, Timed, isolated_without_new_features),
         ("cancel", ALL, Timed, cancel),
@@ -3194,6 +3284,7 @@ fn cases() -> Vec<Case> {
         ("wake_latency", ALL, Timed, wake_latency),
         ("cancel_waits", ALL, Timed, cancel_waits),
         ("periodic_work", ALL, Timed, periodic_work),
+        ("concurrency_limit", ALL, Timed, concurrency_limit),
         ("runner_chunks", ALL, Untimed, runner_chunks),
         ("fault_damaged_wasm", BLINK_GECKO, Untimed, fault_damaged_wasm),
         ("fault_throws_at_start", BLINK_GECKO, Untimed, fault_throws_at_start),

@@ -347,6 +347,7 @@ fn catalogs_are_complete_and_used() {
         waitlab_core::periodic::Scheduler::every()
             .map(|s| format!("periodic_scheduler.{}", s.id())),
     );
+    used.extend(waitlab_core::limit::Gate::every().map(|g| format!("limit_gate.{}", g.id())));
     for m in JobMode::ALL {
         used.extend(
             ["mode", "analogue.main", "analogue.pool"].map(|p| format!("{p}.{}", m.name())),

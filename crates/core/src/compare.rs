@@ -290,6 +290,23 @@ pub fn group(experiment: Experiment, report: &Report) -> Option<Group> {
                 })
                 .collect()
         }),
+        Experiment::ConcurrencyLimit => report.concurrency_limit.as_ref().map(|c| {
+            c.runs
+                .iter()
+                .map(|r| {
+                    let (batch, peak) = (r.batch_ms(), r.peak());
+                    outcome_row(r.gate.label(), r.gate.analogue(), &r.outcome, |s| {
+                        vec![
+                            Value::of(s.p50),
+                            Value::of(s.p99),
+                            Value::of(s.max),
+                            Value::of(batch),
+                            count(peak),
+                        ]
+                    })
+                })
+                .collect()
+        }),
         Experiment::PeriodicWork => report.periodic_work.as_ref().map(|p| {
             p.results
                 .iter()

@@ -27,6 +27,8 @@ pub enum Experiment {
     CancelWaits,
     /// Experiment 7.
     PeriodicWork,
+    /// Experiment 8.
+    ConcurrencyLimit,
 }
 
 /// What a column's numbers count.
@@ -120,6 +122,13 @@ const CANCEL_WAITS: &[Column] = &[
     col("max", Unit::Ms),
     col("n", Unit::Count),
 ];
+const CONCURRENCY_LIMIT: &[Column] = &[
+    col("p50", Unit::Ms),
+    col("p99", Unit::Ms),
+    col("max", Unit::Ms),
+    col("batch", Unit::Ms),
+    col("peak", Unit::Count),
+];
 const PERIODIC_WORK: &[Column] = &[
     col("p50", Unit::Ms),
     col("p99", Unit::Ms),
@@ -130,7 +139,7 @@ const PERIODIC_WORK: &[Column] = &[
 
 impl Experiment {
     /// Every experiment, in page order.
-    pub const ALL: [Experiment; 7] = [
+    pub const ALL: [Experiment; 8] = [
         Experiment::TimedWaits,
         Experiment::MainStarvation,
         Experiment::PoolStarvation,
@@ -138,6 +147,7 @@ impl Experiment {
         Experiment::WakeLatency,
         Experiment::CancelWaits,
         Experiment::PeriodicWork,
+        Experiment::ConcurrencyLimit,
     ];
 
     /// The page's name for it: section ids and `?embed=` values.
@@ -150,6 +160,7 @@ impl Experiment {
             Experiment::WakeLatency => "wake-latency",
             Experiment::CancelWaits => "cancel-waits",
             Experiment::PeriodicWork => "periodic-work",
+            Experiment::ConcurrencyLimit => "concurrency-limit",
         }
     }
 
@@ -168,6 +179,7 @@ impl Experiment {
             Experiment::WakeLatency => "wake_latency",
             Experiment::CancelWaits => "cancel_waits",
             Experiment::PeriodicWork => "periodic_work",
+            Experiment::ConcurrencyLimit => "concurrency_limit",
         }
     }
 
@@ -181,6 +193,7 @@ impl Experiment {
             Experiment::WakeLatency => WAKE_LATENCY,
             Experiment::CancelWaits => CANCEL_WAITS,
             Experiment::PeriodicWork => PERIODIC_WORK,
+            Experiment::ConcurrencyLimit => CONCURRENCY_LIMIT,
         }
     }
 
@@ -195,6 +208,7 @@ impl Experiment {
             Experiment::SpinLadder => &[0, 1, 2],
             Experiment::CancelWaits => &[0, 1],
             Experiment::PeriodicWork => &[0, 2],
+            Experiment::ConcurrencyLimit => &[0, 2],
         }
     }
 
@@ -300,6 +314,7 @@ mod tests {
         assert_eq!(charted(Experiment::WakeLatency), ["ratio"]);
         assert_eq!(charted(Experiment::CancelWaits), ["p50", "p99"]);
         assert_eq!(charted(Experiment::PeriodicWork), ["p50", "drift"]);
+        assert_eq!(charted(Experiment::ConcurrencyLimit), ["p50", "max"]);
         for e in Experiment::ALL {
             assert!(charted(e).len() <= 3, "the chart has three mark shapes");
             for &c in e.charted() {

@@ -11,7 +11,9 @@ use crate::schema::{Environment, Report, civil_date};
 /// The CSV's columns. `series` is the mechanism, strategy or mode;
 /// `requested_ms` the wait asked for (timed and cancellable waits) or the
 /// interval (periodic work, whose samples are each tick's lateness);
-/// `index` the sample's (or job's, or call's, or tick's) number; `at_ms` when it happened, ms since the
+/// `index` the sample's (or job's, or call's, or tick's) number;
+/// for a concurrency limit `at_ms` is when a job got its slot and
+/// `value_ms` how long it held it; `at_ms` when it happened, ms since the
 /// batch started (starvation); `value_ms` the sample. The rest describe
 /// the environment, the same on every row.
 pub const CSV_COLUMNS: &str = "experiment,series,requested_ms,index,at_ms,value_ms,\
@@ -141,6 +143,19 @@ pub fn csv(report: &Report, experiment: Experiment) -> String {
                 for result in &c.results {
                     let wait = Some(c.config.wait_ms);
                     series(&mut rows, result.strategy.id(), wait, &result.outcome);
+                }
+            }
+        }
+        Experiment::ConcurrencyLimit => {
+            for run in report.concurrency_limit.iter().flat_map(|c| &c.runs) {
+                for (index, span) in run.spans.iter().enumerate() {
+                    rows.push(Sample {
+                        series: run.gate.id(),
+                        requested_ms: None,
+                        index,
+                        at_ms: Some(span.start_ms),
+                        value_ms: span.end_ms - span.start_ms,
+                    });
                 }
             }
         }

@@ -80,7 +80,7 @@ pub fn check_blocking_ms(blocking_ms: f64) -> Result<(), FieldError> {
 }
 
 /// The fields' catalog names, for the test that keeps catalogs complete.
-pub const FIELDS: [&str; 9] = [
+pub const FIELDS: [&str; 10] = [
     "jobs",
     "wait",
     "workers",
@@ -90,6 +90,7 @@ pub const FIELDS: [&str; 9] = [
     "ticks",
     "interval",
     "work",
+    "limit",
 ];
 
 /// `text` as a whole number in `min..=max`, or why not.

@@ -7,6 +7,7 @@ use crate::cancel::CancelWaits;
 use crate::clock::{ClockInfo, RESOLVED_STEPS};
 use crate::key;
 use crate::ladder::{NS_PER_SPIN_UNIT, SLEEP1_THRESHOLD, SpinLadder, YIELD_THRESHOLD};
+use crate::limit::ConcurrencyLimit;
 use crate::outcome::Outcome;
 use crate::periodic::{PeriodicResult, PeriodicWork, Scheduler};
 use crate::schema::{NestedChain, TimedWaits};
@@ -349,6 +350,47 @@ pub fn cancel_waits(c: &CancelWaits, clock: Option<ClockInfo>) -> Vec<Phrase> {
     f.finish(out)
 }
 
+/// The headline findings of a concurrency-limit run: for each gate how
+/// soon a freed slot went to the next job, the batch's time beside the
+/// time with instant handoffs, and the most jobs that ran at once; then
+/// how much longer the polling gate's batch took.
+pub fn concurrency_limit(c: &ConcurrencyLimit, clock: Option<ClockInfo>) -> Vec<Phrase> {
+    let f = Figures::new(clock);
+    let mut out = Vec::new();
+    let ideal = c.config.ideal_batch_ms();
+    for r in &c.runs {
+        let Some(s) = r.outcome.summary() else {
+            continue;
+        };
+        out.push(
+            Phrase::new(key!("finding.limit.gate"))
+                .phrase("what", r.gate.label())
+                .arg("p50", f.ms(s.p50))
+                .arg("max", f.ms(s.max))
+                .count("jobs", c.config.jobs)
+                .arg("batch", f.ms(r.batch_ms()))
+                .arg("ideal", f.ms(ideal))
+                .count("peak", r.peak())
+                .count("limit", c.config.limit),
+        );
+    }
+    let batch = |polls: bool| {
+        c.runs
+            .iter()
+            .find(|r| r.gate.polls() == polls && !r.spans.is_empty())
+            .map(|r| (r.gate, r.batch_ms()))
+    };
+    if let (Some((semaphore, quick)), Some((polling, slow))) = (batch(false), batch(true)) {
+        out.push(
+            Phrase::new(key!("finding.limit.longer"))
+                .phrase("polling", polling.label())
+                .phrase("semaphore", semaphore.label())
+                .arg("extra", f.ms(slow - quick)),
+        );
+    }
+    f.finish(out)
+}
+
 /// The headline findings of a periodic-work run: how far behind its
 /// schedule each loop ended, on the main thread and in a worker; how much
 /// a loop that waits after its work slipped a tick, beside the work's
@@ -643,5 +685,48 @@ mod tests {
         );
         // The worker's corrected loop ended 0.1 ms late: 20 steps of 5 µs.
         assert!(f[1].contains("0.1‡ ms") && f[4].starts_with('‡'), "{f:#?}");
+    }
+
+    #[test]
+    fn concurrency_limit_says_how_soon_slots_changed_hands() {
+        use crate::limit::{ConcurrencyLimit, Gate, LimitConfig, LimitRun, Span};
+        let config = LimitConfig {
+            jobs: 3,
+            limit: 1,
+            job_ms: 10,
+            seed: 1,
+        };
+        let run = |gate, spans: &[(f64, f64)]| {
+            let spans = spans
+                .iter()
+                .map(|&(start_ms, end_ms)| Span { start_ms, end_ms })
+                .collect();
+            LimitRun::measured(gate, spans, 1)
+        };
+        let c = ConcurrencyLimit {
+            config,
+            runs: vec![
+                run(
+                    Gate::AsyncSemaphore,
+                    &[(0.0, 10.0), (10.0, 20.0), (20.0, 30.0)],
+                ),
+                run(
+                    Gate::PollingGate,
+                    &[(0.0, 10.0), (14.0, 24.0), (28.0, 38.0)],
+                ),
+            ],
+        };
+        let en = crate::text::Catalog::english();
+        let f: Vec<String> = concurrency_limit(&c, None)
+            .iter()
+            .map(|p| en.render(p))
+            .collect();
+        assert_eq!(f.len(), 3, "{f:#?}");
+        assert!(
+            f[1].contains("4.00 ms") && f[1].contains("38.0 ms"),
+            "{}",
+            f[1]
+        );
+        assert!(f[2].contains("8.00 ms"), "{}", f[2]);
     }
 }

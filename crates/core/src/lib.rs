@@ -18,6 +18,7 @@ pub mod field;
 pub mod findings;
 pub mod ladder;
 pub mod lang;
+pub mod limit;
 pub mod link;
 pub mod number;
 pub mod outcome;

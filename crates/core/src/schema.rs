@@ -13,6 +13,7 @@ use crate::clock::ClockInfo;
 use crate::experiment::{Experiment, StatedFigure};
 use crate::key;
 use crate::ladder::SpinLadder;
+use crate::limit::ConcurrencyLimit;
 use crate::outcome::Outcome;
 use crate::periodic::PeriodicWork;
 use crate::starvation::{MainStarvation, PoolStarvation};
@@ -249,6 +250,9 @@ pub struct Report {
     /// Experiment 7, if it was run.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub periodic_work: Option<PeriodicWork>,
+    /// Experiment 8, if it was run.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub concurrency_limit: Option<ConcurrencyLimit>,
     /// Why the run failed, if it did (its results are then absent).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub failure: Option<String>,
@@ -272,6 +276,7 @@ impl Report {
             Experiment::WakeLatency => self.wake_latency.is_some(),
             Experiment::CancelWaits => self.cancel_waits.is_some(),
             Experiment::PeriodicWork => self.periodic_work.is_some(),
+            Experiment::ConcurrencyLimit => self.concurrency_limit.is_some(),
         }
     }
 
@@ -287,6 +292,9 @@ impl Report {
             Experiment::WakeLatency => part.wake_latency = self.wake_latency.clone(),
             Experiment::CancelWaits => part.cancel_waits = self.cancel_waits.clone(),
             Experiment::PeriodicWork => part.periodic_work = self.periodic_work.clone(),
+            Experiment::ConcurrencyLimit => {
+                part.concurrency_limit = self.concurrency_limit.clone();
+            }
         }
         part
     }
@@ -304,6 +312,7 @@ impl Report {
             wake_latency: None,
             cancel_waits: None,
             periodic_work: None,
+            concurrency_limit: None,
             failure: None,
             stated: Vec::new(),
             from_link: false,
@@ -329,6 +338,8 @@ impl Report {
         all.cancel_waits = pick(&|p| p.cancel_waits.is_some()).and_then(|p| p.cancel_waits.clone());
         all.periodic_work =
             pick(&|p| p.periodic_work.is_some()).and_then(|p| p.periodic_work.clone());
+        all.concurrency_limit =
+            pick(&|p| p.concurrency_limit.is_some()).and_then(|p| p.concurrency_limit.clone());
         Some(all)
     }
 

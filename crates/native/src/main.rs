@@ -8,6 +8,7 @@
 mod cancel;
 mod env;
 mod ladder;
+mod limit;
 mod periodic;
 mod runtime;
 mod starvation;
@@ -24,6 +25,7 @@ use waitlab_core::compare;
 use waitlab_core::experiment::Experiment;
 use waitlab_core::ladder::LadderConfig;
 use waitlab_core::lang::Lang;
+use waitlab_core::limit::LimitConfig;
 use waitlab_core::periodic::PeriodicConfig;
 use waitlab_core::schema::Report;
 use waitlab_core::starvation::{MainConfig, PoolConfig};
@@ -57,6 +59,8 @@ enum Only {
     CancelWaits,
     /// 7: periodic work, a sleep loop against tokio's interval.
     PeriodicWork,
+    /// 8: at most N at once, tokio's semaphore against a polling gate.
+    ConcurrencyLimit,
 }
 
 /// The waiting experiments of "Thread.Sleep vs Task.Delay vs SpinWait",
@@ -94,6 +98,7 @@ struct Plan {
     wake: Option<WakeConfig>,
     cancel: Option<CancelConfig>,
     periodic: Option<PeriodicConfig>,
+    limit: Option<LimitConfig>,
 }
 
 impl Plan {
@@ -116,6 +121,7 @@ impl Plan {
         let mut wake = WakeConfig::default();
         let mut cancel = CancelConfig::default();
         let mut periodic = PeriodicConfig::default();
+        let mut limit = LimitConfig::default();
         if cli.quick {
             timed.samples = 20;
             timed.durations_ms = vec![0, 1, 10];
@@ -128,6 +134,7 @@ impl Plan {
             wake.rounds = 20;
             cancel.rounds = 10;
             periodic.ticks = 10;
+            limit.jobs = 12;
         }
         if cli.full_pool {
             pool.jobs = 200;
@@ -141,6 +148,7 @@ impl Plan {
             wake: wanted(Only::WakeLatency).then_some(wake),
             cancel: wanted(Only::CancelWaits).then_some(cancel),
             periodic: wanted(Only::PeriodicWork).then_some(periodic),
+            limit: wanted(Only::ConcurrencyLimit).then_some(limit),
         }
     }
 
@@ -153,6 +161,7 @@ impl Plan {
             + self.wake.as_ref().map_or(0, wake::units)
             + self.cancel.as_ref().map_or(0, cancel::units)
             + self.periodic.as_ref().map_or(0, periodic::units)
+            + self.limit.as_ref().map_or(0, limit::units)
     }
 
     fn run(&self, progress: &Progress, command: &str) -> Report {
@@ -171,6 +180,7 @@ impl Plan {
         report.wake_latency = self.wake.as_ref().map(|c| wake::run(c, progress));
         report.cancel_waits = self.cancel.as_ref().map(|c| cancel::run(c, progress));
         report.periodic_work = self.periodic.as_ref().map(|c| periodic::run(c, progress));
+        report.concurrency_limit = self.limit.as_ref().map(|c| limit::run(c, progress));
         report
     }
 }

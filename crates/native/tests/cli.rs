@@ -146,6 +146,31 @@ fn quick_run_parses_and_keeps_the_invariants() {
         assert!(l.iter().all(|&x| x >= -0.01), "{}: {l:?}", s.id());
     }
 
+    // Neither gate lets more than the limit run at once, every job past
+    // the limit waited for a slot, and the semaphore handed slots over no
+    // later than a poll of 1 ms at the median.
+    let limit = report.concurrency_limit.as_ref().unwrap();
+    for run in &limit.runs {
+        assert!(
+            run.peak() <= limit.config.limit,
+            "{}: {}",
+            run.gate.id(),
+            run.peak()
+        );
+        assert_eq!(run.spans.len(), limit.config.jobs as usize);
+        let handoffs = run.outcome.samples().unwrap();
+        assert_eq!(
+            handoffs.len(),
+            (limit.config.jobs - limit.config.limit) as usize
+        );
+    }
+    let semaphore = limit.runs.iter().find(|r| !r.gate.polls()).unwrap();
+    let median = semaphore.outcome.summary().unwrap().p50;
+    assert!(
+        median < 1.0,
+        "the semaphore's handoff took {median} ms at the median"
+    );
+
     let pool = report.pool_starvation.as_ref().unwrap();
     let blocking = &pool.runs[0];
     assert!(blocking.batch_ms >= pool.config.expected_batch_ms(blocking.mode) - 1.0);
@@ -165,4 +190,5 @@ fn only_runs_what_was_asked() {
     assert!(report.spin_ladder.is_some() && report.main_starvation.is_some());
     assert!(report.timed_waits.is_none() && report.wake_latency.is_none());
     assert!(report.cancel_waits.is_none() && report.periodic_work.is_none());
+    assert!(report.concurrency_limit.is_none());
 }

@@ -4,6 +4,7 @@
 //! section for an iframe instead.
 
 mod cancel_waits;
+mod concurrency_limit;
 mod main_starvation;
 mod periodic_work;
 mod pool_starvation;
@@ -22,6 +23,7 @@ use crate::hooks::{
 };
 use crate::i18n::{Words, t, tr};
 use cancel_waits::CancelWaitsSection;
+use concurrency_limit::ConcurrencyLimitSection;
 use leptos::prelude::*;
 use main_starvation::MainStarvationSection;
 use periodic_work::PeriodicWorkSection;
@@ -44,6 +46,7 @@ fn section(experiment: Experiment) -> AnyView {
         Experiment::WakeLatency => view! { <WakeLatencySection /> }.into_any(),
         Experiment::CancelWaits => view! { <CancelWaitsSection /> }.into_any(),
         Experiment::PeriodicWork => view! { <PeriodicWorkSection /> }.into_any(),
+        Experiment::ConcurrencyLimit => view! { <ConcurrencyLimitSection /> }.into_any(),
     }
 }
 

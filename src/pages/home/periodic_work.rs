@@ -1,8 +1,8 @@
 //! Experiment 7, periodic work: controls, and how far behind its
 //! schedule each loop's ticks began.
 
-use crate::components::blocks::{Details, Findings};
-use crate::components::charts::{LatenessChart, OverviewChart, OverviewRow};
+use crate::components::blocks::StrategyResults;
+use crate::components::charts::{LatenessChart, OverviewRow};
 use crate::components::field::Field;
 use crate::components::links::ExperimentOutput;
 use crate::components::run_controls::RunForm;
@@ -65,15 +65,10 @@ fn PeriodicResults(
             OverviewRow::of_strategy(r.scheduler.id(), &r.scheduler.label(), &r.outcome)
         })
         .collect::<Vec<_>>();
+    let chart = view! { <LatenessChart periodic=periodic.clone() /> }.into_any();
     view! {
-        <div class="results-block" data-testid="results">
-            <Findings items=findings::periodic_work(&periodic, clock) />
-            <h3>{t(key!("periodic.chart"))}</h3>
-            <LatenessChart periodic=periodic />
-            <Details summary=key!("results.details")>
-            <h3>{t(key!("periodic.chart_overview"))}</h3>
-            <OverviewChart rows=rows />
-            </Details>
-        </div>
+        <StrategyResults findings=findings::periodic_work(&periodic, clock)
+            chart=key!("periodic.chart_overview") rows=rows
+            own=(key!("periodic.chart"), chart) />
     }
 }

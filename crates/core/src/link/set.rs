@@ -198,10 +198,12 @@ pub fn encode_index(sets: &[IndexedSet]) -> Vec<u8> {
         w.0.text(&s.set);
         w.0.flag(s.shown);
         w.native(&s.native);
-        w.byte(
+        // A varint: one byte, as the byte it was, while the mask is
+        // under 128 (seven experiments).
+        w.uvar(
             s.experiments
                 .iter()
-                .fold(0, |m, &e| m | 1 << experiment_code(e)),
+                .fold(0u64, |m, &e| m | 1 << experiment_code(e)),
         );
     }
     w.0.0
@@ -220,7 +222,7 @@ pub fn decode_index(bytes: &[u8]) -> Result<Vec<IndexedSet>, LinkError> {
             }
             let shown = r.r.flag()?;
             let native = r.native()?;
-            let mask = r.byte()?;
+            let mask = r.uvar()?;
             if mask >> Experiment::ALL.len() != 0 {
                 return damaged("unknown experiments");
             }

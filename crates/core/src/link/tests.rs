@@ -221,6 +221,21 @@ fn round_trips_within_the_stated_precision() {
             assert!(close(*u, *v), "{u} vs {v}");
         }
     }
+    // At most N at once: the spans to a tenth of a millisecond, the
+    // handoffs within the link's precision.
+    let (l, lb) = (
+        original.concurrency_limit.unwrap(),
+        back.concurrency_limit.unwrap(),
+    );
+    assert_eq!(l.config, lb.config);
+    for (x, y) in l.runs.iter().zip(&lb.runs) {
+        assert_eq!((x.gate, x.spans.len()), (y.gate, y.spans.len()));
+        for (s, t) in x.spans.iter().zip(&y.spans) {
+            assert!((s.start_ms - t.start_ms).abs() <= SPAN_TICK_MS / 2.0 + 1e-9);
+            assert!((s.end_ms - t.end_ms).abs() <= SPAN_TICK_MS + 1e-9);
+        }
+        assert_summaries_close(&x.outcome, &y.outcome, x.gate.id());
+    }
     let (c, cb) = (original.cancel_waits.unwrap(), back.cancel_waits.unwrap());
     assert_eq!((c.config, c.skew_ms), (cb.config, cb.skew_ms));
     assert_eq!(c.results.len(), cb.results.len());

@@ -1,0 +1,337 @@
+//! Experiment 8: at most N at once. K jobs, each an asynchronous wait of
+//! its own seeded length (an I/O call, say), go through a gate that lets
+//! at most N run at once: an async semaphore (`SemaphoreSlim.WaitAsync`),
+//! which hands a freed slot to the next job at once, or a polling gate
+//! (`while (running >= N) await Task.Delay(1)`), which notices a free slot
+//! only at its next poll.
+//!
+//! Each job's span is stamped on one clock. A slot's handoff is the time
+//! from a job's end to the start of the job that took its slot: in start
+//! order, the job after the first N takes the slot of the job that ended
+//! (N places) earlier in end order.
+
+use crate::field::{self, FieldError};
+use crate::key;
+use crate::outcome::Outcome;
+use crate::text::{Key, Phrase};
+use serde::{Deserialize, Serialize};
+
+/// How the jobs wait for a slot.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Gate {
+    /// Main thread: a FIFO semaphore whose release wakes the next waiter
+    /// (tokio's `Semaphore`, compiled to wasm).
+    AsyncSemaphore,
+    /// Main thread: a counter checked after each `setTimeout(1)`.
+    PollingGate,
+    /// Native: tokio's `Semaphore` on a current-thread runtime.
+    TokioSemaphore,
+    /// Native: a counter checked after each `tokio::time::sleep(1 ms)`.
+    TokioPolling,
+}
+
+impl Gate {
+    /// The page's gates, in display order.
+    pub const BROWSER: [Gate; 2] = [Gate::AsyncSemaphore, Gate::PollingGate];
+
+    /// The native probe's gates, in display order.
+    pub const NATIVE: [Gate; 2] = [Gate::TokioSemaphore, Gate::TokioPolling];
+
+    /// Every gate (links code one as its position here, which only ever
+    /// grows at its end).
+    pub fn every() -> impl Iterator<Item = Gate> {
+        Gate::BROWSER.into_iter().chain(Gate::NATIVE)
+    }
+
+    /// Its one-byte code on the wire.
+    pub fn code(self) -> u8 {
+        Gate::every().position(|x| x == self).unwrap_or(0) as u8
+    }
+
+    /// The gate of a wire code, if there is one.
+    pub fn from_code(code: u8) -> Option<Gate> {
+        Gate::every().nth(usize::from(code))
+    }
+
+    /// Stable identifier.
+    pub fn id(self) -> &'static str {
+        match self {
+            Gate::AsyncSemaphore => "async_semaphore",
+            Gate::PollingGate => "polling_gate",
+            Gate::TokioSemaphore => "tokio_semaphore",
+            Gate::TokioPolling => "tokio_polling",
+        }
+    }
+
+    /// What the code looks like.
+    pub fn label(self) -> Phrase {
+        Phrase::new(Key::of(&format!("limit_gate.{}", self.id())))
+    }
+
+    /// The .NET code of the article it stands for.
+    pub fn analogue(self) -> Phrase {
+        Phrase::new(if self.polls() {
+            key!("limit_analogue.polling")
+        } else {
+            key!("limit_analogue.semaphore")
+        })
+    }
+
+    /// Whether it notices a free slot only when it next looks.
+    pub fn polls(self) -> bool {
+        matches!(self, Gate::PollingGate | Gate::TokioPolling)
+    }
+}
+
+/// Configuration of experiment 8.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LimitConfig {
+    /// Jobs per gate.
+    pub jobs: u32,
+    /// At most this many at once.
+    pub limit: u32,
+    /// A job's typical wait, ms: each waits a seeded time between half
+    /// and one and a half of it.
+    pub job_ms: u32,
+    /// Seed of the jobs' waits (the same for every gate).
+    pub seed: u64,
+}
+
+impl Default for LimitConfig {
+    fn default() -> Self {
+        Self {
+            jobs: 40,
+            limit: 4,
+            job_ms: 20,
+            seed: 0x5E3A_F0E5,
+        }
+    }
+}
+
+impl LimitConfig {
+    /// Most jobs accepted.
+    pub const MAX_JOBS: u32 = 400;
+    /// Largest accepted limit.
+    pub const MAX_LIMIT: u32 = 64;
+    /// Shortest accepted job, ms: a poll of 1 ms must be short beside it.
+    pub const MIN_JOB_MS: u32 = 5;
+    /// Longest accepted job, ms.
+    pub const MAX_JOB_MS: u32 = 1000;
+
+    /// Parses and validates the form fields: more jobs than the limit
+    /// (else no slot changes hands), and each gate's batch within the
+    /// longest batch the page runs.
+    pub fn parse(jobs: &str, limit: &str, job_ms: &str) -> Result<Self, FieldError> {
+        let limit = field::parse("limit", limit, 1, Self::MAX_LIMIT)?;
+        let config = Self {
+            jobs: field::parse("jobs", jobs, limit + 1, Self::MAX_JOBS)?,
+            limit,
+            job_ms: field::parse("wait", job_ms, Self::MIN_JOB_MS, Self::MAX_JOB_MS)?,
+            ..Self::default()
+        };
+        field::check_blocking_ms(config.ideal_batch_ms() * 1.5 * Gate::BROWSER.len() as f64)?;
+        Ok(config)
+    }
+
+    /// Each job's wait, ms (whole, as a browser's timer takes it): the same
+    /// for every gate.
+    pub fn jobs_ms(&self) -> Vec<u32> {
+        crate::wake::delays_us(self.seed, self.jobs, self.job_ms / 2..=self.job_ms / 2 * 3)
+    }
+
+    /// The batch if slots changed hands at once, ms: the jobs' waits spread
+    /// over `limit` slots in turn (a lower bound, from the mean).
+    pub fn ideal_batch_ms(&self) -> f64 {
+        let total: f64 = self.jobs_ms().iter().map(|&ms| f64::from(ms)).sum();
+        (total / f64::from(self.limit)).max(f64::from(self.job_ms) / 2.0)
+    }
+
+    /// How long a run takes about, ms: each gate's batch and a polling
+    /// gate's late handoffs.
+    pub fn estimated_ms(&self) -> f64 {
+        Gate::BROWSER.len() as f64 * self.ideal_batch_ms() * 1.2 + 100.0
+    }
+}
+
+/// One job's life, ms since the batch began.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Span {
+    /// When it got its slot.
+    pub start_ms: f64,
+    /// When it gave the slot back.
+    pub end_ms: f64,
+}
+
+/// One gate's batch: its jobs' spans in job order and its slots'
+/// handoffs, or why there are none.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LimitRun {
+    /// The gate.
+    pub gate: Gate,
+    /// Each job's span; empty when the batch failed.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub spans: Vec<Span>,
+    /// The slots' handoffs, ms ([`handoffs_ms`]), or why there are none.
+    pub outcome: Outcome,
+}
+
+impl LimitRun {
+    /// A batch that ran: its spans, and the handoffs they show.
+    pub fn measured(gate: Gate, spans: Vec<Span>, limit: u32) -> LimitRun {
+        let outcome = Outcome::of_samples(handoffs_ms(&spans, limit));
+        LimitRun {
+            gate,
+            spans,
+            outcome,
+        }
+    }
+
+    /// A batch that could not run.
+    pub fn failed(gate: Gate, message: String) -> LimitRun {
+        LimitRun {
+            gate,
+            spans: Vec::new(),
+            outcome: Outcome::Failed { message },
+        }
+    }
+
+    /// When the last job ended, ms.
+    pub fn batch_ms(&self) -> f64 {
+        self.spans.iter().map(|s| s.end_ms).fold(0.0, f64::max)
+    }
+
+    /// How many jobs ran at once over the batch: `(time, running)` at
+    /// every start and end, in time order (an end before a start at the
+    /// same instant).
+    pub fn concurrency(&self) -> Vec<(f64, u32)> {
+        let mut events: Vec<(f64, i32)> = self
+            .spans
+            .iter()
+            .flat_map(|s| [(s.start_ms, 1), (s.end_ms, -1)])
+            .collect();
+        events.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+        let mut running = 0i32;
+        events
+            .into_iter()
+            .map(|(t, d)| {
+                running += d;
+                (t, running.max(0) as u32)
+            })
+            .collect()
+    }
+
+    /// The most jobs that ran at once.
+    pub fn peak(&self) -> u32 {
+        self.concurrency()
+            .iter()
+            .map(|&(_, n)| n)
+            .max()
+            .unwrap_or(0)
+    }
+}
+
+/// Each slot's handoff, ms: in start order, the job after the first
+/// `limit` started this long after the job that ended `limit` places
+/// earlier in end order (the slot it took). Never below zero.
+pub fn handoffs_ms(spans: &[Span], limit: u32) -> Vec<f64> {
+    let mut starts: Vec<f64> = spans.iter().map(|s| s.start_ms).collect();
+    let mut ends: Vec<f64> = spans.iter().map(|s| s.end_ms).collect();
+    starts.sort_by(f64::total_cmp);
+    ends.sort_by(f64::total_cmp);
+    starts
+        .iter()
+        .skip(limit as usize)
+        .zip(&ends)
+        .map(|(start, freed)| (start - freed).max(0.0))
+        .collect()
+}
+
+/// Results of experiment 8.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ConcurrencyLimit {
+    /// The configuration that was run.
+    pub config: LimitConfig,
+    /// One batch per gate.
+    pub runs: Vec<LimitRun>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(spans: &[(f64, f64)]) -> LimitRun {
+        let spans = spans
+            .iter()
+            .map(|&(start_ms, end_ms)| Span { start_ms, end_ms })
+            .collect();
+        LimitRun::measured(Gate::AsyncSemaphore, spans, 2)
+    }
+
+    #[test]
+    fn a_slot_goes_to_the_next_job_in_start_order() {
+        // Two slots; jobs 2 and 3 take the slots freed at 10 and 12.
+        let r = run(&[(0.0, 12.0), (0.0, 10.0), (10.5, 20.0), (14.0, 30.0)]);
+        assert_eq!(handoffs_ms(&r.spans, 2), [0.5, 2.0]);
+        assert_eq!(r.outcome.samples(), Some(&[0.5, 2.0][..]));
+        assert_eq!(r.peak(), 2);
+        assert_eq!(r.batch_ms(), 30.0);
+        assert_eq!(
+            r.concurrency(),
+            [
+                (0.0, 1),
+                (0.0, 2),
+                (10.0, 1),
+                (10.5, 2),
+                (12.0, 1),
+                (14.0, 2),
+                (20.0, 1),
+                (30.0, 0)
+            ]
+        );
+        // An end and a start at one instant: the end first, so the peak
+        // is not overstated.
+        assert_eq!(run(&[(0.0, 5.0), (5.0, 9.0)]).peak(), 1);
+        // No job past the limit: nothing handed off, which is a failure
+        // to measure, not a zero.
+        assert!(matches!(
+            run(&[(0.0, 5.0), (0.0, 4.0)]).outcome,
+            Outcome::Failed { .. }
+        ));
+    }
+
+    #[test]
+    fn jobs_are_seeded_and_fields_checked() {
+        let c = LimitConfig::default();
+        let jobs = c.jobs_ms();
+        assert_eq!(jobs.len(), 40);
+        assert_eq!(jobs, c.jobs_ms());
+        assert!(jobs.iter().all(|&j| (10..=30).contains(&j)));
+        assert!(jobs.iter().any(|&j| j != jobs[0]));
+        assert_eq!(LimitConfig::parse("40", "4", "20"), Ok(c.clone()));
+        assert!(LimitConfig::parse("40", "0", "20").is_err());
+        assert!(
+            LimitConfig::parse("4", "4", "20").is_err(),
+            "no slot would change hands"
+        );
+        assert!(LimitConfig::parse("40", "4", "4").is_err());
+        assert!(matches!(
+            LimitConfig::parse("400", "1", "1000"),
+            Err(FieldError::TooLong { .. })
+        ));
+        let ideal = c.ideal_batch_ms();
+        assert!((150.0..250.0).contains(&ideal), "{ideal}");
+        assert!(c.estimated_ms() < 5000.0);
+    }
+
+    #[test]
+    fn codes_round_trip() {
+        for g in Gate::every() {
+            assert_eq!(Gate::from_code(g.code()), Some(g));
+        }
+        assert_eq!(Gate::from_code(4), None);
+        for (browser, native) in Gate::BROWSER.into_iter().zip(Gate::NATIVE) {
+            assert_eq!(browser.analogue(), native.analogue());
+        }
+    }
+}

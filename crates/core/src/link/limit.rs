@@ -1,0 +1,72 @@
+//! Experiment 8's section: the configuration and each gate's batch: its
+//! jobs' spans in job order (to [`SPAN_TICK_MS`]) for the chart, and the
+//! sketch of its slots' handoffs (the codec's precision) for the numbers.
+
+use super::LinkError;
+use super::starvation::SPAN_TICK_MS;
+use super::wire::{Reader, Writer, ticks};
+use crate::limit::{ConcurrencyLimit, Gate, LimitConfig, LimitRun, Span};
+
+impl Writer {
+    pub(super) fn concurrency_limit(&mut self, c: &ConcurrencyLimit) {
+        self.uvar(u64::from(c.config.jobs));
+        self.uvar(u64::from(c.config.limit));
+        self.uvar(u64::from(c.config.job_ms));
+        self.uvar(c.config.seed);
+        self.len(c.runs.len());
+        let handoffs = c.config.jobs.saturating_sub(c.config.limit);
+        for r in &c.runs {
+            self.byte(r.gate.code());
+            self.len(r.spans.len());
+            let mut start = 0;
+            for s in &r.spans {
+                let (t0, t1) = (
+                    ticks(s.start_ms, SPAN_TICK_MS),
+                    ticks(s.end_ms, SPAN_TICK_MS),
+                );
+                self.ivar(t0 - start);
+                self.ivar(t1 - t0);
+                start = t0;
+            }
+            self.outcome(&r.outcome, handoffs);
+        }
+    }
+}
+
+impl Reader<'_> {
+    pub(super) fn concurrency_limit(&mut self) -> Result<ConcurrencyLimit, LinkError> {
+        let config = LimitConfig {
+            jobs: self.upto(u64::from(LimitConfig::MAX_JOBS))?,
+            limit: self.upto(u64::from(LimitConfig::MAX_LIMIT))?,
+            job_ms: self.upto(u64::from(LimitConfig::MAX_JOB_MS))?,
+            seed: self.uvar()?,
+        };
+        let n = self.upto(Gate::every().count() as u64)?;
+        let handoffs = config.jobs.saturating_sub(config.limit);
+        let runs = (0..n)
+            .map(|_| {
+                let gate =
+                    Gate::from_code(self.byte()?).ok_or(LinkError::Damaged("an unknown gate"))?;
+                let n = self.upto(u64::from(config.jobs))?;
+                let mut start = 0i64;
+                let spans = (0..n)
+                    .map(|_| {
+                        start = start.saturating_add(self.ivar()?);
+                        let end = start.saturating_add(self.ivar()?);
+                        Ok(Span {
+                            start_ms: start as f64 * SPAN_TICK_MS,
+                            end_ms: end as f64 * SPAN_TICK_MS,
+                        })
+                    })
+                    .collect::<Result<Vec<_>, LinkError>>()?;
+                let outcome = self.outcome(handoffs)?;
+                Ok(LimitRun {
+                    gate,
+                    spans,
+                    outcome,
+                })
+            })
+            .collect::<Result<Vec<_>, LinkError>>()?;
+        Ok(ConcurrencyLimit { config, runs })
+    }
+}

@@ -1,0 +1,94 @@
+//! Experiment 8 natively: the same seeded jobs, each a `tokio::time::sleep`
+//! of its length, on a current-thread runtime (the native stand-in for the
+//! page's main thread), through tokio's `Semaphore` or a counter polled
+//! with `sleep(1 ms)`. Each job stamps its start once it holds a slot and
+//! its end before it gives the slot back, on one monotonic clock.
+
+use crate::{Progress, ms_since, runtime};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::time::{Duration, Instant};
+use tokio::sync::Semaphore;
+use waitlab_core::limit::{ConcurrencyLimit, Gate, LimitConfig, LimitRun, Span};
+
+/// Takes a slot of the polling gate: checks the counter, sleeps 1 ms while
+/// it is full.
+async fn poll_for_slot(running: &AtomicU32, limit: u32) {
+    loop {
+        let now = running.load(Ordering::Acquire);
+        if now < limit
+            && running
+                .compare_exchange(now, now + 1, Ordering::AcqRel, Ordering::Acquire)
+                .is_ok()
+        {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(1)).await;
+    }
+}
+
+/// One gate's batch: each job's span, in job order.
+fn batch(gate: Gate, limit: u32, jobs: &[Duration]) -> Vec<Span> {
+    runtime::current_thread().block_on(async {
+        let start = Instant::now();
+        let semaphore = Arc::new(Semaphore::new(limit as usize));
+        let running = Arc::new(AtomicU32::new(0));
+        let tasks: Vec<_> = jobs
+            .iter()
+            .map(|&wait| {
+                let (semaphore, running) = (semaphore.clone(), running.clone());
+                tokio::spawn(async move {
+                    let permit = if gate.polls() {
+                        poll_for_slot(&running, limit).await;
+                        None
+                    } else {
+                        Some(
+                            semaphore
+                                .acquire_owned()
+                                .await
+                                .expect("the semaphore stays open"),
+                        )
+                    };
+                    let start_ms = ms_since(start);
+                    tokio::time::sleep(wait).await;
+                    let end_ms = ms_since(start);
+                    running.fetch_sub(u32::from(permit.is_none()), Ordering::AcqRel);
+                    drop(permit);
+                    Span { start_ms, end_ms }
+                })
+            })
+            .collect();
+        let mut spans = Vec::with_capacity(tasks.len());
+        for task in tasks {
+            spans.push(task.await.expect("a job does not panic"));
+        }
+        spans
+    })
+}
+
+/// Units of progress of a run.
+pub fn units(config: &LimitConfig) -> u64 {
+    u64::from(config.jobs) * Gate::NATIVE.len() as u64
+}
+
+/// Runs experiment 8 with `config`.
+pub fn run(config: &LimitConfig, tick: &Progress) -> ConcurrencyLimit {
+    let jobs: Vec<Duration> = config
+        .jobs_ms()
+        .into_iter()
+        .map(|ms| Duration::from_millis(u64::from(ms)))
+        .collect();
+    let runs = Gate::NATIVE
+        .into_iter()
+        .map(|gate| {
+            tick.set_message(crate::words(&gate.label()));
+            let spans = batch(gate, config.limit, &jobs);
+            tick.inc(u64::from(config.jobs));
+            LimitRun::measured(gate, spans, config.limit)
+        })
+        .collect();
+    ConcurrencyLimit {
+        config: config.clone(),
+        runs,
+    }
+}

@@ -1,0 +1,71 @@
+//! Experiment 8, at most N at once: controls, and how soon each gate
+//! handed a freed slot to the next job.
+
+use crate::components::blocks::StrategyResults;
+use crate::components::charts::{ConcurrencyChart, OverviewRow};
+use crate::components::field::Field;
+use crate::components::links::ExperimentOutput;
+use crate::components::run_controls::RunForm;
+use crate::hooks::Experiments;
+use crate::i18n::{ms, t};
+use leptos::prelude::*;
+use waitlab_core::clock::ClockInfo;
+use waitlab_core::experiment::Experiment;
+use waitlab_core::findings;
+use waitlab_core::key;
+use waitlab_core::limit::{ConcurrencyLimit, LimitConfig};
+use waitlab_core::text::Phrase;
+
+/// Experiment 8.
+#[component]
+pub fn ConcurrencyLimitSection() -> impl IntoView {
+    let defaults = LimitConfig::default();
+    let jobs = RwSignal::new(defaults.jobs.to_string());
+    let limit = RwSignal::new(defaults.limit.to_string());
+    let job_ms = RwSignal::new(defaults.job_ms.to_string());
+    let config = Memo::new(move |_| {
+        LimitConfig::parse(&jobs.get(), &limit.get(), &job_ms.get()).map_err(|e| e.phrase())
+    });
+    let experiment = expect_context::<Experiments>().concurrency_limit;
+    view! {
+        <section class="card experiment" data-testid="concurrency-limit">
+            <h2><span class="num-badge">"8"</span>" "{t(key!("limit.heading"))}</h2>
+            <div class="explain">
+                <p>{t(key!("limit.article"))}</p>
+                <p>{t(key!("limit.browser"))}</p>
+                <p>{t(key!("limit.native"))}</p>
+            </div>
+            <RunForm experiment=experiment config=config unit=key!("progress.gates")
+                hint=Signal::derive(move || config.get().ok().map(|c| {
+                    Phrase::new(key!("wake.hint")).data("seconds", ms(c.estimated_ms() / 1000.0))
+                }))>
+                <Field label=key!("limit.jobs") testid="jobs" value=jobs numeric=true />
+                <Field label=key!("limit.limit") testid="limit" value=limit numeric=true />
+                <Field label=key!("limit.job_ms") testid="job-ms" value=job_ms numeric=true />
+            </RunForm>
+            <ExperimentOutput experiment=Experiment::ConcurrencyLimit report=experiment.report render=|r| r.concurrency_limit.clone().map(|limit| view! { <LimitResults limit=limit clock=r.env.clock /> }.into_any()) />
+        </section>
+    }
+}
+
+/// Findings and charts of a finished run: jobs running at once over each
+/// batch, and one click away each gate's handoffs.
+#[component]
+fn LimitResults(
+    /// The results.
+    limit: ConcurrencyLimit,
+    /// The clock the run read, which decides what counts as measured.
+    clock: Option<ClockInfo>,
+) -> impl IntoView {
+    let rows = limit
+        .runs
+        .iter()
+        .filter_map(|r| OverviewRow::of_strategy(r.gate.id(), &r.gate.label(), &r.outcome))
+        .collect::<Vec<_>>();
+    let chart = view! { <ConcurrencyChart limit=limit.clone() /> }.into_any();
+    view! {
+        <StrategyResults findings=findings::concurrency_limit(&limit, clock)
+            chart=key!("limit.chart_overview") rows=rows
+            own=(key!("limit.chart"), chart) />
+    }
+}
