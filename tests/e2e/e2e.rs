@@ -1094,18 +1094,7 @@ fn periodic_work(browser: Browser) {
         6,
         "a line per loop"
     );
-    let sel = |id: &str| format!("[data-testid=periodic-work] [data-testid={id}]");
-    s.click(&sel("share-link-button"));
-    s.wait_for_element(&sel("share-link"), 10);
-    let link = value(&mut s, &sel("share-link"));
-    let payload = link.split_once('#').map_or(0, |(_, p)| p.len());
-    assert!(payload <= 600, "the link's payload is {payload} characters");
-    s.navigate("about:blank");
-    s.open(&link);
-    s.wait_for_element(&sel("shared-label"), 20);
-    review_shot(&mut s, "periodic-work-shared");
-    let shared = Report::from_json(&report_json(&mut s, &sel("report-json")))
-        .expect("the shared report parses")
+    let shared = share_and_open(&mut s, "periodic-work", "periodic-work-shared")
         .periodic_work
         .expect("the link's experiment 7");
     assert_eq!(shared.config, periodic.config);
@@ -1197,18 +1186,7 @@ fn concurrency_limit(browser: Browser) {
         2,
         "a line per gate"
     );
-    let sel = |id: &str| format!("[data-testid=concurrency-limit] [data-testid={id}]");
-    s.click(&sel("share-link-button"));
-    s.wait_for_element(&sel("share-link"), 10);
-    let link = value(&mut s, &sel("share-link"));
-    let payload = link.split_once('#').map_or(0, |(_, p)| p.len());
-    assert!(payload <= 600, "the link's payload is {payload} characters");
-    s.navigate("about:blank");
-    s.open(&link);
-    s.wait_for_element(&sel("shared-label"), 20);
-    review_shot(&mut s, "concurrency-limit-shared");
-    let shared = Report::from_json(&report_json(&mut s, &sel("report-json")))
-        .expect("the shared report parses")
+    let shared = share_and_open(&mut s, "concurrency-limit", "concurrency-limit-shared")
         .concurrency_limit
         .expect("the link's experiment 8");
     assert_eq!(shared.config, limit.config);
@@ -1221,6 +1199,23 @@ fn concurrency_limit(browser: Browser) {
         );
     }
     assert_no_page_errors(&mut s);
+}
+
+/// Shares `section`'s run, checks its link's payload is at most 600
+/// characters, opens the link as a fresh page (screenshot `shot`) and
+/// reads the report it shows.
+fn share_and_open(s: &mut Session, section: &str, shot: &str) -> Report {
+    let sel = |id: &str| format!("[data-testid={section}] [data-testid={id}]");
+    s.click(&sel("share-link-button"));
+    s.wait_for_element(&sel("share-link"), 10);
+    let link = value(s, &sel("share-link"));
+    let payload = link.split_once('#').map_or(0, |(_, p)| p.len());
+    assert!(payload <= 600, "the link's payload is {payload} characters");
+    s.navigate("about:blank");
+    s.open(&link);
+    s.wait_for_element(&sel("shared-label"), 20);
+    review_shot(s, shot);
+    Report::from_json(&report_json(s, &sel("report-json"))).expect("the shared report parses")
 }
 
 /// The invariants of a periodic-work run measured with `slack` as the
