@@ -29,8 +29,9 @@ pub fn Findings(
 /// and 8): its findings, its own chart where it has one (`own`: heading
 /// and chart), and one click away the overview chart of every measured
 /// strategy (its numbers are in the experiment's one table, beside the
-/// reference sets'). An embed leads with the comparison's chart alone, so
-/// its own chart is one click away there too.
+/// reference sets'). An embed shows findings and the comparison's chart
+/// alone (its details are hidden: "Open in waitlab" leads to the rest), so
+/// there the own chart goes with the details.
 #[component]
 pub fn StrategyResults(
     /// The findings.
