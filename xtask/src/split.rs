@@ -42,14 +42,32 @@ fn io<T>(what: &Path, r: std::io::Result<T>) -> Result<T> {
     r.map_err(|e| format!("{}: {e}", what.display()))
 }
 
+/// Cargo's name for the build's profile.
+fn profile(release: bool) -> &'static str {
+    if release { "release" } else { "debug" }
+}
+
+/// The glue's name without `.js` (`app-<hash>`).
+fn stem(glue: &Path) -> Result<String> {
+    glue.file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .ok_or_else(|| format!("{}: the glue has no name", glue.display()))
+}
+
+/// The name of the chunks' folder beside `glue` (`app-<hash>.js`):
+/// `app-<hash>-split`, after the build, so a cached chunk never meets
+/// another build's main module.
+pub fn folder_beside(glue: &Path) -> Result<String> {
+    Ok(format!("{}-split", stem(glue)?))
+}
+
 /// The last split's parts and the chunks each loads, a line per part:
 /// `timed_waits chunk_7 chunk_8 … split_timed_waits` (for `cargo xtask
 /// bench`, which weighs what a first Run fetches).
 pub fn manifest(release: bool) -> PathBuf {
-    let profile = if release { "release" } else { "debug" };
     target_dir()
         .join("wasm-split")
-        .join(profile)
+        .join(profile(release))
         .join("parts.txt")
 }
 
@@ -57,15 +75,10 @@ pub fn manifest(release: bool) -> PathBuf {
 /// `app-<hash>.js`), optimising every module for a release build.
 pub fn split(staging: &Path, release: bool) -> Result<Split> {
     let staged = find_in(staging, "app.js")?;
-    let stem = staged
-        .file_stem()
-        .map(|s| s.to_string_lossy().into_owned())
-        .ok_or("the staged glue has no name")?;
-    let profile = if release { "release" } else { "debug" };
-    let target = target_dir();
-    let input = target
+    let stem = stem(&staged)?;
+    let input = target_dir()
         .join("wasm32-unknown-unknown")
-        .join(profile)
+        .join(profile(release))
         .join("app.wasm");
     let work = manifest(release)
         .parent()
@@ -74,7 +87,7 @@ pub fn split(staging: &Path, release: bool) -> Result<Split> {
     if work.exists() {
         io(&work, std::fs::remove_dir_all(&work))?;
     }
-    let folder = format!("{stem}-split");
+    let folder = folder_beside(&staged)?;
     let out = work.join("out");
     let chunks = out.join(&folder);
     io(&chunks, std::fs::create_dir_all(&chunks))?;

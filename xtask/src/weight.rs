@@ -87,11 +87,7 @@ fn texts(dist: &Path, lang: Lang, part: Part) -> PathBuf {
 
 /// The folder of the app's chunks in `dist` (`app-<hash>-split`).
 fn chunk_folder(dist: &Path) -> Result<PathBuf> {
-    let glue = find_in(dist, "app.js")?;
-    Ok(dist.join(format!(
-        "{}-split",
-        glue.file_stem().unwrap_or_default().to_string_lossy()
-    )))
+    Ok(dist.join(split::folder_beside(&find_in(dist, "app.js")?)?))
 }
 
 /// The chunks a first run of `experiment` fetches (its runner's, as the
