@@ -302,9 +302,15 @@ fn samples(tw: &TimedWaits, mechanism: Mechanism, requested_ms: Option<u32>) -> 
 
 /// The earliest a `setTimeout(requested)` may end in `browser`.
 fn timer_floor(browser: Browser, requested: f64, tolerance: f64) -> f64 {
+    requested - timer_slack(browser, tolerance)
+}
+
+/// How much before its time a timer may seem to fire in `browser`: one
+/// clock step, or a millisecond in Firefox.
+fn timer_slack(browser: Browser, tolerance: f64) -> f64 {
     match browser {
-        Browser::Chromium | Browser::WebKit => requested - tolerance,
-        Browser::Firefox => requested - 1.0,
+        Browser::Chromium | Browser::WebKit => tolerance,
+        Browser::Firefox => 1.0,
     }
 }
 
@@ -1075,11 +1081,7 @@ fn periodic_work(browser: Browser) {
         60,
         "periodic-work-results",
     );
-    let tol = report.env.clock.unwrap().tolerance_ms();
-    let slack = match browser {
-        Browser::Firefox => 1.0,
-        Browser::Chromium | Browser::WebKit => tol,
-    };
+    let slack = timer_slack(browser, report.env.clock.unwrap().tolerance_ms());
     let periodic = report.periodic_work.clone().expect("experiment 7 results");
     assert_periodic(&periodic, slack);
     let findings = s
@@ -1142,11 +1144,7 @@ fn concurrency_limit(browser: Browser) {
         60,
         "concurrency-limit-results",
     );
-    let tol = report.env.clock.unwrap().tolerance_ms();
-    let slack = match browser {
-        Browser::Firefox => 1.0,
-        Browser::Chromium | Browser::WebKit => tol,
-    };
+    let slack = timer_slack(browser, report.env.clock.unwrap().tolerance_ms());
     let limit = report.concurrency_limit.expect("experiment 8 results");
     assert_eq!((limit.config.jobs, limit.config.limit), (24, 3));
     let jobs_ms = limit.config.jobs_ms();

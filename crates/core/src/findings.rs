@@ -432,41 +432,43 @@ pub fn periodic_work(p: &PeriodicWork, clock: Option<ClockInfo>) -> Vec<Phrase> 
                 .arg("items", Arg::List(items)),
         );
     }
-    let all = measured(Scheduler::MAIN)
+    let all: Vec<&PeriodicResult> = measured(Scheduler::MAIN)
         .into_iter()
-        .chain(measured(Scheduler::WORKER));
+        .chain(measured(Scheduler::WORKER))
+        .collect();
     // Each tick but the last delays the next by its work.
     let work = p.config.work_us();
     let delaying = &work[..work.len().saturating_sub(1)];
     let mean_work_ms =
         delaying.iter().map(|&w| f64::from(w)).sum::<f64>() / 1000.0 / delaying.len().max(1) as f64;
-    let mut said = (false, false);
-    for r in all {
-        let (Some(lateness), Some(s)) = (r.outcome.samples(), r.outcome.summary()) else {
-            continue;
-        };
-        if r.scheduler.waits_after_work() && !said.0 && lateness.len() > 1 {
-            said.0 = true;
-            let (first, last) = (lateness[0], lateness[lateness.len() - 1]);
-            out.push(
-                Phrase::new(key!("finding.periodic.chained"))
-                    .phrase("what", r.scheduler.label())
-                    .arg("slip", f.ms((last - first) / (lateness.len() - 1) as f64))
-                    .arg("work", f.ms(mean_work_ms)),
-            );
-        } else if r.scheduler.schedule() == Some(crate::periodic::Schedule::Corrected) && !said.1 {
-            said.1 = true;
-            out.push(
-                Phrase::new(key!("finding.periodic.corrected"))
-                    .phrase("what", r.scheduler.label())
-                    .arg("p50", f.ms(s.p50))
-                    .count(
-                        "late",
-                        r.late_ticks(p.config.interval_ms).unwrap_or(0) as u64,
-                    )
-                    .count("ticks", s.n),
-            );
-        }
+    let chained = all.iter().find_map(|r| {
+        let lateness = r.outcome.samples()?;
+        (r.scheduler.waits_after_work() && lateness.len() > 1).then_some((r, lateness))
+    });
+    if let Some((r, lateness)) = chained {
+        let (first, last) = (lateness[0], lateness[lateness.len() - 1]);
+        out.push(
+            Phrase::new(key!("finding.periodic.chained"))
+                .phrase("what", r.scheduler.label())
+                .arg("slip", f.ms((last - first) / (lateness.len() - 1) as f64))
+                .arg("work", f.ms(mean_work_ms)),
+        );
+    }
+    let corrected = all.iter().find_map(|r| {
+        let corrected = r.scheduler.schedule() == Some(crate::periodic::Schedule::Corrected);
+        corrected.then_some((r, r.outcome.summary()?))
+    });
+    if let Some((r, s)) = corrected {
+        out.push(
+            Phrase::new(key!("finding.periodic.corrected"))
+                .phrase("what", r.scheduler.label())
+                .arg("p50", f.ms(s.p50))
+                .count(
+                    "late",
+                    r.late_ticks(p.config.interval_ms).unwrap_or(0) as u64,
+                )
+                .count("ticks", s.n),
+        );
     }
     f.finish(out)
 }

@@ -101,6 +101,9 @@ impl Drop for Loop {
 /// `schedule`; returns each tick's lateness against the ideal schedule,
 /// ms. Blocks the thread for each tick's work.
 pub async fn run(schedule: Schedule, interval_ms: u32, work_us: &[u32]) -> Vec<f64> {
+    if work_us.is_empty() {
+        return Vec::new();
+    }
     let ticks = Rc::new(Ticks {
         schedule,
         interval_ms: f64::from(interval_ms),
@@ -113,9 +116,6 @@ pub async fn run(schedule: Schedule, interval_ms: u32, work_us: &[u32]) -> Vec<f
         callback: RefCell::new(None),
         waker: RefCell::new(None),
     });
-    if work_us.is_empty() {
-        return Vec::new();
-    }
     let closure = {
         let ticks = ticks.clone();
         Closure::<dyn FnMut()>::new(move || ticks.tick())
