@@ -307,6 +307,23 @@ pub fn group(experiment: Experiment, report: &Report) -> Option<Group> {
                 })
                 .collect()
         }),
+        Experiment::Handoff => report.handoff.as_ref().map(|h| {
+            h.runs
+                .iter()
+                .map(|r| {
+                    let rate = r.items_per_s(h.config.burst);
+                    outcome_row(r.channel.label(), r.channel.analogue(), &r.outcome, |s| {
+                        vec![
+                            Value::of(s.p50),
+                            Value::of(s.p99),
+                            Value::of(s.max),
+                            rate.map_or(Value::Absent, Value::of),
+                            count(s.n),
+                        ]
+                    })
+                })
+                .collect()
+        }),
         Experiment::PeriodicWork => report.periodic_work.as_ref().map(|p| {
             p.results
                 .iter()

@@ -29,6 +29,8 @@ pub enum Experiment {
     PeriodicWork,
     /// Experiment 8.
     ConcurrencyLimit,
+    /// Experiment 9.
+    Handoff,
 }
 
 /// What a column's numbers count.
@@ -129,6 +131,13 @@ const CONCURRENCY_LIMIT: &[Column] = &[
     col("batch", Unit::Ms),
     col("peak", Unit::Count),
 ];
+const HANDOFF: &[Column] = &[
+    col("p50", Unit::Ms),
+    col("p99", Unit::Ms),
+    col("max", Unit::Ms),
+    col("rate", Unit::Count),
+    col("n", Unit::Count),
+];
 const PERIODIC_WORK: &[Column] = &[
     col("p50", Unit::Ms),
     col("p99", Unit::Ms),
@@ -139,7 +148,7 @@ const PERIODIC_WORK: &[Column] = &[
 
 impl Experiment {
     /// Every experiment, in page order.
-    pub const ALL: [Experiment; 8] = [
+    pub const ALL: [Experiment; 9] = [
         Experiment::TimedWaits,
         Experiment::MainStarvation,
         Experiment::PoolStarvation,
@@ -148,6 +157,7 @@ impl Experiment {
         Experiment::CancelWaits,
         Experiment::PeriodicWork,
         Experiment::ConcurrencyLimit,
+        Experiment::Handoff,
     ];
 
     /// The page's name for it: section ids and `?embed=` values.
@@ -161,6 +171,7 @@ impl Experiment {
             Experiment::CancelWaits => "cancel-waits",
             Experiment::PeriodicWork => "periodic-work",
             Experiment::ConcurrencyLimit => "concurrency-limit",
+            Experiment::Handoff => "handoff",
         }
     }
 
@@ -180,6 +191,7 @@ impl Experiment {
             Experiment::CancelWaits => "cancel_waits",
             Experiment::PeriodicWork => "periodic_work",
             Experiment::ConcurrencyLimit => "concurrency_limit",
+            Experiment::Handoff => "handoff",
         }
     }
 
@@ -194,6 +206,7 @@ impl Experiment {
             Experiment::CancelWaits => CANCEL_WAITS,
             Experiment::PeriodicWork => PERIODIC_WORK,
             Experiment::ConcurrencyLimit => CONCURRENCY_LIMIT,
+            Experiment::Handoff => HANDOFF,
         }
     }
 
@@ -209,6 +222,7 @@ impl Experiment {
             Experiment::CancelWaits => &[0, 1],
             Experiment::PeriodicWork => &[0, 2],
             Experiment::ConcurrencyLimit => &[0, 2],
+            Experiment::Handoff => &[0, 1],
         }
     }
 
@@ -315,6 +329,7 @@ mod tests {
         assert_eq!(charted(Experiment::CancelWaits), ["p50", "p99"]);
         assert_eq!(charted(Experiment::PeriodicWork), ["p50", "drift"]);
         assert_eq!(charted(Experiment::ConcurrencyLimit), ["p50", "max"]);
+        assert_eq!(charted(Experiment::Handoff), ["p50", "p99"]);
         for e in Experiment::ALL {
             assert!(charted(e).len() <= 3, "the chart has three mark shapes");
             for &c in e.charted() {

@@ -11,6 +11,7 @@ use crate::schema::{Environment, Report, civil_date};
 /// The CSV's columns. `series` is the mechanism, strategy or mode;
 /// `requested_ms` the wait asked for (timed and cancellable waits) or the
 /// interval (periodic work, whose samples are each tick's lateness);
+/// a handoff's samples are its paced items' latencies;
 /// `index` the sample's (or job's, or call's, or tick's) number;
 /// for a concurrency limit `at_ms` is when a job got its slot and
 /// `value_ms` how long it held it; `at_ms` when it happened, ms since the
@@ -157,6 +158,11 @@ pub fn csv(report: &Report, experiment: Experiment) -> String {
                         value_ms: span.end_ms - span.start_ms,
                     });
                 }
+            }
+        }
+        Experiment::Handoff => {
+            for run in report.handoff.iter().flat_map(|h| &h.runs) {
+                series(&mut rows, run.channel.id(), None, &run.outcome);
             }
         }
         Experiment::PeriodicWork => {

@@ -80,7 +80,7 @@ pub fn check_blocking_ms(blocking_ms: f64) -> Result<(), FieldError> {
 }
 
 /// The fields' catalog names, for the test that keeps catalogs complete.
-pub const FIELDS: [&str; 10] = [
+pub const FIELDS: [&str; 13] = [
     "jobs",
     "wait",
     "workers",
@@ -91,6 +91,9 @@ pub const FIELDS: [&str; 10] = [
     "interval",
     "work",
     "limit",
+    "items",
+    "gap",
+    "burst",
 ];
 
 /// `text` as a whole number in `min..=max`, or why not.

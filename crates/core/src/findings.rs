@@ -5,6 +5,7 @@
 
 use crate::cancel::CancelWaits;
 use crate::clock::{ClockInfo, RESOLVED_STEPS};
+use crate::handoff::Handoff;
 use crate::key;
 use crate::ladder::{NS_PER_SPIN_UNIT, SLEEP1_THRESHOLD, SpinLadder, YIELD_THRESHOLD};
 use crate::limit::ConcurrencyLimit;
@@ -391,6 +392,66 @@ pub fn concurrency_limit(c: &ConcurrencyLimit, clock: Option<ClockInfo>) -> Vec<
     f.finish(out)
 }
 
+/// The headline findings of a handoff run: how soon each channel's
+/// consumer had an item sent one by one, how many a second went through
+/// in a burst, and how much longer a polling consumer left items waiting
+/// than the fastest woken one.
+pub fn handoff(h: &Handoff, clock: Option<ClockInfo>) -> Vec<Phrase> {
+    let f = Figures::new(clock);
+    let mut out = Vec::new();
+    let mut rates = Vec::new();
+    for r in &h.runs {
+        let Some(s) = r.outcome.summary() else {
+            continue;
+        };
+        out.push(
+            Phrase::new(key!("finding.handoff.channel"))
+                .phrase("what", r.channel.label())
+                .arg("p50", f.ms(s.p50))
+                .arg("p99", f.ms(s.p99)),
+        );
+        if let Some(rate) = r.items_per_s(h.config.burst) {
+            rates.push(
+                Phrase::new(key!("finding.handoff.rate_item"))
+                    .phrase("what", r.channel.label())
+                    .count("rate", rate.round() as u64),
+            );
+        }
+    }
+    if !rates.is_empty() {
+        out.push(
+            Phrase::new(key!("finding.handoff.rates"))
+                .count("burst", h.config.burst)
+                .arg("rates", Arg::List(rates)),
+        );
+    }
+    if let Some((polling, woken, times)) = h.polling_ratio() {
+        let woken_p50 = h
+            .runs
+            .iter()
+            .find(|r| r.channel == woken)
+            .and_then(|r| r.outcome.summary())
+            .map_or(0.0, |s| s.p50);
+        // A ratio is only as resolved as the time it divides by.
+        let key = if f.unresolved(woken_p50) {
+            key!("finding.handoff.polling_marked")
+        } else {
+            key!("finding.handoff.polling")
+        };
+        out.push(
+            Phrase::new(key)
+                .phrase("polling", polling.label())
+                .phrase("woken", woken.label())
+                .arg("times", Arg::Fixed(times, 0)),
+        );
+    }
+    out.push(match h.skew_ms {
+        Some(skew) => Phrase::new(key!("finding.wake.skew")).ms("skew", skew),
+        None => Phrase::new(key!("finding.wake.no_skew")),
+    });
+    f.finish(out)
+}
+
 /// The headline findings of a periodic-work run: how far behind its
 /// schedule each loop ended, on the main thread and in a worker; how much
 /// a loop that waits after its work slipped a tick, beside the work's
@@ -565,6 +626,55 @@ mod tests {
             f[3].contains("setTimeout(1) in a worker, back to back returned up to 0.1‡ ms before")
         );
         assert!(f[4].contains("51.0 ms"));
+    }
+
+    #[test]
+    fn handoff_says_how_soon_items_arrived_and_how_much_polling_cost() {
+        use crate::handoff::{Channel, Handoff, HandoffConfig, HandoffRun};
+        let run = |channel, samples: &[f64], burst_ms| HandoffRun {
+            channel,
+            outcome: measured(samples),
+            burst_ms,
+        };
+        let h = Handoff {
+            config: HandoffConfig::default(),
+            skew_ms: Some(0.003),
+            runs: vec![
+                run(Channel::MessagePort, &[0.1, 0.12, 0.3], Some(40.0)),
+                run(Channel::RingWait, &[0.02, 0.03, 0.05], Some(4.0)),
+                run(Channel::RingPoll, &[1.5, 3.0, 4.2], None),
+            ],
+        };
+        let clock = ClockInfo {
+            min_step_ms: 0.005,
+            typical_step_ms: 0.005,
+            readings: 100,
+        };
+        let en = crate::text::Catalog::english();
+        let f: Vec<String> = handoff(&h, Some(clock))
+            .iter()
+            .map(|p| en.render(p))
+            .collect();
+        assert_eq!(f.len(), 7, "{f:#?}");
+        assert!(
+            f[0].starts_with("postMessage over a MessageChannel: an item"),
+            "{}",
+            f[0]
+        );
+        assert!(f[1].contains("0.03‡ ms after it was sent"), "{}", f[1]);
+        assert!(
+            f[3].contains("2,000 items") && f[3].contains("50,000 items/s by postMessage"),
+            "{}",
+            f[3]
+        );
+        assert!(f[3].contains("500,000 items/s"), "{}", f[3]);
+        assert!(
+            f[4].contains("100×‡ as long as the shared ring"),
+            "{}",
+            f[4]
+        );
+        assert!(f[5].contains("clocks differ"), "{}", f[5]);
+        assert!(f[6].starts_with("‡"), "{}", f[6]);
     }
 
     #[test]

@@ -16,6 +16,7 @@ pub mod experiment;
 pub mod export;
 pub mod field;
 pub mod findings;
+pub mod handoff;
 pub mod ladder;
 pub mod lang;
 pub mod limit;

@@ -13,6 +13,7 @@
 //! parses no text while a probe measures, and samples cross exactly.
 
 use crate::cancel;
+use crate::handoff::{Channel, RawHandoff};
 use crate::ladder::{LadderConfig, SpinLadder};
 use crate::outcome::Outcome;
 use crate::periodic;
@@ -29,7 +30,7 @@ mod codec;
 pub const HEARTBEAT_MS: u32 = 1000;
 
 /// Version of this protocol; bump on any change of the message shapes.
-pub const PROTOCOL_VERSION: u32 = 9;
+pub const PROTOCOL_VERSION: u32 = 10;
 
 /// How long past its expected silence a worker may stay quiet before the
 /// page takes it for dead, ms: a crashed, hung or muted worker ends in a
@@ -58,8 +59,16 @@ pub mod shared_slots {
     pub const B_RECV: u32 = 5;
     /// `f64` slot: when the setter answered.
     pub const B_SEND: u32 = 6;
-    /// Number of `i32` slots the page allocates (64 bytes).
-    pub const LEN: u32 = 16;
+    /// Handoff: items the producer has put in the ring.
+    pub const WRITTEN: u32 = 5;
+    /// Handoff: items the consumer has taken from the ring.
+    pub const TAKEN: u32 = 6;
+    /// `f64` slot: the ring buffer's first item (the producer's stamp),
+    /// [`crate::handoff::RING_CAPACITY`] of them; item `i` sits in slot
+    /// `RING + i % RING_CAPACITY`.
+    pub const RING: u32 = 8;
+    /// Number of `i32` slots the page allocates: 64 bytes and the ring.
+    pub const LEN: u32 = 2 * (RING + crate::handoff::RING_CAPACITY);
 }
 
 /// A request from the page.
@@ -137,6 +146,27 @@ pub enum ToWorker {
         /// Each tick's work, µs.
         work_us: Vec<u32>,
     },
+    /// Handoff, producer side: after the consumer's go, each paced item
+    /// after its pause (busy), then `burst` items back to back, by
+    /// `channel`; the reply is [`FromWorker::SetterDone`].
+    Produce {
+        /// How the items travel.
+        channel: Channel,
+        /// The pause before each paced item, µs.
+        gaps_us: Vec<u32>,
+        /// Items sent back to back after them.
+        burst: u32,
+    },
+    /// Handoff, consumer side: take `items` paced items and then `burst`
+    /// items by `channel`; the reply is [`FromWorker::HandoffDone`].
+    Consume {
+        /// How the items travel.
+        channel: Channel,
+        /// Paced items.
+        items: u32,
+        /// Items of the burst.
+        burst: u32,
+    },
     /// Skew exchange, setter side: answer `exchanges` pings.
     SkewPong {
         /// How many.
@@ -196,6 +226,12 @@ pub enum FromWorker {
     WakeDone {
         /// One per round.
         result: Result<Vec<f64>, String>,
+    },
+    /// The consumer's raw times (its clock minus the producer's), or why
+    /// it could not run.
+    HandoffDone {
+        /// The paced items' latencies and the burst's time.
+        result: Result<RawHandoff, String>,
     },
     /// The setter finished its rounds (or its pongs).
     SetterDone {
@@ -270,6 +306,18 @@ pub const LOADING_BEAT_MS: u32 = 250;
 /// (the largest random delay, a timer-polled wake, and the handshake), ms.
 const ROUND_MS: u32 = 25;
 
+/// The longest pause between paced items the page asks for, µs.
+const MAX_GAP_US: u32 = crate::handoff::HandoffConfig::MAX_GAP_MS * 1500;
+
+/// How long a handoff run may keep a side busy, ms: its pauses (`gaps_us`
+/// in all), a round's slack for each polled ring full of the burst, and
+/// the start.
+fn handoff_ms(gaps_us: u32, burst: u32) -> u32 {
+    (gaps_us / 1000)
+        .saturating_add((burst / crate::handoff::RING_CAPACITY + 1).saturating_mul(ROUND_MS))
+        .saturating_add(1000)
+}
+
 /// Why a message could not be read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
 #[error("unreadable worker message: {0}")]
@@ -310,6 +358,14 @@ impl ToWorker {
             ToWorker::CancelWait {
                 rounds, wait_ms, ..
             } => rounds.saturating_mul(wait_ms.saturating_add(ROUND_MS)),
+            // Both sides are busy for the whole run: the pauses, then a
+            // burst that a polled ring takes a clamped poll per ring full.
+            ToWorker::Produce { gaps_us, burst, .. } => {
+                handoff_ms(gaps_us.iter().fold(0, |a, &g| a.saturating_add(g)), *burst)
+            }
+            ToWorker::Consume { items, burst, .. } => {
+                handoff_ms(items.saturating_mul(MAX_GAP_US), *burst)
+            }
             ToWorker::SkewPong { exchanges } | ToWorker::SkewPing { exchanges } => {
                 exchanges.saturating_mul(ROUND_MS)
             }
@@ -341,6 +397,7 @@ impl FromWorker {
             FromWorker::JobDone { .. } => "job done",
             FromWorker::WakeDone { .. } => "wake done",
             FromWorker::SetterDone { .. } => "setter done",
+            FromWorker::HandoffDone { .. } => "handoff done",
             FromWorker::SkewDone { .. } => "skew done",
             FromWorker::ClockPong { .. } => "clock pong",
             FromWorker::LadderDone { .. } => "ladder done",
@@ -445,6 +502,16 @@ mod tests {
                 interval_ms: 20,
                 work_us: vec![0, 24_000, 7],
             },
+            ToWorker::Produce {
+                channel: Channel::RingPoll,
+                gaps_us: vec![1000, 3000],
+                burst: 2000,
+            },
+            ToWorker::Consume {
+                channel: Channel::MessagePort,
+                items: 100,
+                burst: 100_000,
+            },
             ToWorker::SkewPong { exchanges: 32 },
             ToWorker::SkewPing { exchanges: 32 },
             ToWorker::ClockPing,
@@ -472,6 +539,15 @@ mod tests {
                 result: Err("the page did not share memory".into()),
             },
             FromWorker::SetterDone { result: Ok(()) },
+            FromWorker::HandoffDone {
+                result: Ok(RawHandoff {
+                    latencies_ms: vec![0.025, 4.125],
+                    burst_ms: 21.5,
+                }),
+            },
+            FromWorker::HandoffDone {
+                result: Err("the page did not pass a message port".into()),
+            },
             FromWorker::SkewDone {
                 result: Ok(vec![[1.0, 2.0, 3.0, 4.5]]),
             },

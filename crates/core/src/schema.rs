@@ -11,6 +11,7 @@
 use crate::cancel::CancelWaits;
 use crate::clock::ClockInfo;
 use crate::experiment::{Experiment, StatedFigure};
+use crate::handoff::Handoff;
 use crate::key;
 use crate::ladder::SpinLadder;
 use crate::limit::ConcurrencyLimit;
@@ -253,6 +254,9 @@ pub struct Report {
     /// Experiment 8, if it was run.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub concurrency_limit: Option<ConcurrencyLimit>,
+    /// Experiment 9, if it was run.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub handoff: Option<Handoff>,
     /// Why the run failed, if it did (its results are then absent).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub failure: Option<String>,
@@ -277,6 +281,7 @@ impl Report {
             Experiment::CancelWaits => self.cancel_waits.is_some(),
             Experiment::PeriodicWork => self.periodic_work.is_some(),
             Experiment::ConcurrencyLimit => self.concurrency_limit.is_some(),
+            Experiment::Handoff => self.handoff.is_some(),
         }
     }
 
@@ -295,6 +300,7 @@ impl Report {
             Experiment::ConcurrencyLimit => {
                 part.concurrency_limit = self.concurrency_limit.clone();
             }
+            Experiment::Handoff => part.handoff = self.handoff.clone(),
         }
         part
     }
@@ -313,6 +319,7 @@ impl Report {
             cancel_waits: None,
             periodic_work: None,
             concurrency_limit: None,
+            handoff: None,
             failure: None,
             stated: Vec::new(),
             from_link: false,
@@ -340,6 +347,7 @@ impl Report {
             pick(&|p| p.periodic_work.is_some()).and_then(|p| p.periodic_work.clone());
         all.concurrency_limit =
             pick(&|p| p.concurrency_limit.is_some()).and_then(|p| p.concurrency_limit.clone());
+        all.handoff = pick(&|p| p.handoff.is_some()).and_then(|p| p.handoff.clone());
         Some(all)
     }
 

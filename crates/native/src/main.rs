@@ -7,6 +7,7 @@
 
 mod cancel;
 mod env;
+mod handoff;
 mod ladder;
 mod limit;
 mod periodic;
@@ -23,6 +24,7 @@ use std::time::Instant;
 use waitlab_core::cancel::CancelConfig;
 use waitlab_core::compare;
 use waitlab_core::experiment::Experiment;
+use waitlab_core::handoff::HandoffConfig;
 use waitlab_core::ladder::LadderConfig;
 use waitlab_core::lang::Lang;
 use waitlab_core::limit::LimitConfig;
@@ -61,6 +63,8 @@ enum Only {
     PeriodicWork,
     /// 8: at most N at once, tokio's semaphore against a polling gate.
     ConcurrencyLimit,
+    /// 9: producer/consumer handoff, channels against a polled queue.
+    Handoff,
 }
 
 /// The waiting experiments of "Thread.Sleep vs Task.Delay vs SpinWait",
@@ -99,6 +103,7 @@ struct Plan {
     cancel: Option<CancelConfig>,
     periodic: Option<PeriodicConfig>,
     limit: Option<LimitConfig>,
+    handoff: Option<HandoffConfig>,
 }
 
 impl Plan {
@@ -122,6 +127,7 @@ impl Plan {
         let mut cancel = CancelConfig::default();
         let mut periodic = PeriodicConfig::default();
         let mut limit = LimitConfig::default();
+        let mut handoff = HandoffConfig::default();
         if cli.quick {
             timed.samples = 20;
             timed.durations_ms = vec![0, 1, 10];
@@ -135,6 +141,8 @@ impl Plan {
             cancel.rounds = 10;
             periodic.ticks = 10;
             limit.jobs = 12;
+            handoff.items = 30;
+            handoff.burst = 500;
         }
         if cli.full_pool {
             pool.jobs = 200;
@@ -149,6 +157,7 @@ impl Plan {
             cancel: wanted(Only::CancelWaits).then_some(cancel),
             periodic: wanted(Only::PeriodicWork).then_some(periodic),
             limit: wanted(Only::ConcurrencyLimit).then_some(limit),
+            handoff: wanted(Only::Handoff).then_some(handoff),
         }
     }
 
@@ -162,6 +171,7 @@ impl Plan {
             + self.cancel.as_ref().map_or(0, cancel::units)
             + self.periodic.as_ref().map_or(0, periodic::units)
             + self.limit.as_ref().map_or(0, limit::units)
+            + self.handoff.as_ref().map_or(0, handoff::units)
     }
 
     fn run(&self, progress: &Progress, command: &str) -> Report {
@@ -181,6 +191,7 @@ impl Plan {
         report.cancel_waits = self.cancel.as_ref().map(|c| cancel::run(c, progress));
         report.periodic_work = self.periodic.as_ref().map(|c| periodic::run(c, progress));
         report.concurrency_limit = self.limit.as_ref().map(|c| limit::run(c, progress));
+        report.handoff = self.handoff.as_ref().map(|c| handoff::run(c, progress));
         report
     }
 }

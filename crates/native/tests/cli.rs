@@ -171,6 +171,26 @@ fn quick_run_parses_and_keeps_the_invariants() {
         "the semaphore's handoff took {median} ms at the median"
     );
 
+    // Every item sent one by one arrived, never before it was sent, every
+    // burst took time, and a channel that wakes its consumer handed an
+    // item over sooner than a poll of 1 ms at the median.
+    let handoff = report.handoff.as_ref().unwrap();
+    assert_eq!(handoff.runs.len(), 3);
+    for run in &handoff.runs {
+        let latencies = run.outcome.samples().unwrap();
+        assert_eq!(latencies.len(), handoff.config.items as usize);
+        assert!(latencies.iter().all(|&l| l >= 0.0), "{}", run.channel.id());
+        assert!(
+            run.burst_ms.is_some_and(|b| b > 0.0),
+            "{}",
+            run.channel.id()
+        );
+        if !run.channel.polls() {
+            let median = run.outcome.summary().unwrap().p50;
+            assert!(median < 1.0, "{}: {median} ms", run.channel.id());
+        }
+    }
+
     let pool = report.pool_starvation.as_ref().unwrap();
     let blocking = &pool.runs[0];
     assert!(blocking.batch_ms >= pool.config.expected_batch_ms(blocking.mode) - 1.0);
@@ -190,5 +210,5 @@ fn only_runs_what_was_asked() {
     assert!(report.spin_ladder.is_some() && report.main_starvation.is_some());
     assert!(report.timed_waits.is_none() && report.wake_latency.is_none());
     assert!(report.cancel_waits.is_none() && report.periodic_work.is_none());
-    assert!(report.concurrency_limit.is_none());
+    assert!(report.concurrency_limit.is_none() && report.handoff.is_none());
 }

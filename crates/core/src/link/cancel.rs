@@ -10,7 +10,7 @@ impl Writer {
         self.uvar(u64::from(c.config.rounds));
         self.uvar(u64::from(c.config.wait_ms));
         self.uvar(c.config.seed);
-        self.skew(c.skew_ms);
+        self.maybe_q(c.skew_ms);
         self.len(c.results.len());
         for r in &c.results {
             self.byte(r.strategy.code());
@@ -26,7 +26,7 @@ impl Reader<'_> {
             wait_ms: self.upto(u64::from(CancelConfig::MAX_WAIT_MS))?,
             seed: self.uvar()?,
         };
-        let skew_ms = self.skew()?;
+        let skew_ms = self.maybe_q()?;
         let n = self.upto(Strategy::every().count() as u64)?;
         let results = (0..n)
             .map(|_| {

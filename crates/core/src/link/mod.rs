@@ -25,11 +25,12 @@
 //!
 //! Each section's writer and reader sit side by side, one module per
 //! section (`env`, `timed`, `starvation`, `ladder`, `wake`, `cancel`,
-//! `periodic`, `limit`); `wire` holds
+//! `periodic`, `limit`, `handoff`); `wire` holds
 //! the primitives both sides share.
 
 mod cancel;
 mod env;
+mod handoff;
 mod ladder;
 mod limit;
 mod periodic;
@@ -184,13 +185,15 @@ impl Writer {
     /// sections keep their order and bits; experiment 6's came after the
     /// failure's (bit 6, written before the failure), so links made
     /// before it read as they did. Bit 7 says a second byte of sections
-    /// follows (experiment 7's is its bit 0, experiment 8's its bit 1),
-    /// written only when one of them is present.
+    /// follows (experiment 7's is its bit 0, experiment 8's its bit 1,
+    /// experiment 9's its bit 2), written only when one of them is
+    /// present.
     fn body(&mut self, report: &Report) {
         self.env(&report.env);
         let more = [
             report.periodic_work.is_some(),
             report.concurrency_limit.is_some(),
+            report.handoff.is_some(),
         ];
         let present = [
             report.timed_waits.is_some(),
@@ -235,6 +238,9 @@ impl Writer {
         }
         if let Some(c) = &report.concurrency_limit {
             self.concurrency_limit(c);
+        }
+        if let Some(h) = &report.handoff {
+            self.handoff(h);
         }
         if let Some(f) = &report.failure {
             self.text(f);
@@ -290,7 +296,7 @@ impl Reader<'_> {
         let env = self.env()?;
         let first = self.byte()?;
         let more = if first >> 7 != 0 { self.byte()? } else { 0 };
-        if more >> 2 != 0 {
+        if more >> 3 != 0 {
             return damaged("unknown sections");
         }
         let present = u16::from(first & 0x7f) | u16::from(more) << 8;
@@ -320,6 +326,9 @@ impl Reader<'_> {
         }
         if has(9) {
             report.concurrency_limit = Some(self.concurrency_limit()?);
+        }
+        if has(10) {
+            report.handoff = Some(self.handoff()?);
         }
         if has(5) {
             report.failure = Some(self.text()?);

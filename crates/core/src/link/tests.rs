@@ -236,6 +236,16 @@ fn round_trips_within_the_stated_precision() {
         }
         assert_summaries_close(&x.outcome, &y.outcome, x.gate.id());
     }
+    // Handoff: each channel's sketch and its burst's time within the
+    // link's precision.
+    let (h, hb) = (original.handoff.unwrap(), back.handoff.unwrap());
+    assert_eq!((&h.config, h.skew_ms), (&hb.config, hb.skew_ms));
+    assert_eq!(h.runs.len(), hb.runs.len());
+    for (x, y) in h.runs.iter().zip(&hb.runs) {
+        assert_eq!(x.channel, y.channel);
+        assert_summaries_close(&x.outcome, &y.outcome, x.channel.id());
+        assert!(close(x.burst_ms.unwrap(), y.burst_ms.unwrap()));
+    }
     let (c, cb) = (original.cancel_waits.unwrap(), back.cancel_waits.unwrap());
     assert_eq!((c.config, c.skew_ms), (cb.config, cb.skew_ms));
     assert_eq!(c.results.len(), cb.results.len());

@@ -6,22 +6,11 @@ use super::wire::{Reader, Writer};
 use crate::wake::{Strategy, WakeConfig, WakeLatency, WakeResult};
 
 impl Writer {
-    /// A measured clock skew, if there is one (experiments 4 and 6).
-    pub(super) fn skew(&mut self, skew_ms: Option<f64>) {
-        match skew_ms {
-            Some(s) => {
-                self.byte(1);
-                self.q(s);
-            }
-            None => self.byte(0),
-        }
-    }
-
     pub(super) fn wake_latency(&mut self, wl: &WakeLatency) {
         self.uvar(u64::from(wl.config.rounds));
         self.uvar(u64::from(wl.config.max_delay_us));
         self.uvar(wl.config.seed);
-        self.skew(wl.skew_ms);
+        self.maybe_q(wl.skew_ms);
         self.len(wl.results.len());
         for r in &wl.results {
             self.byte(r.strategy.code());
@@ -31,18 +20,13 @@ impl Writer {
 }
 
 impl Reader<'_> {
-    /// A skew written by [`Writer::skew`].
-    pub(super) fn skew(&mut self) -> Result<Option<f64>, LinkError> {
-        Ok(if self.flag()? { Some(self.q()?) } else { None })
-    }
-
     pub(super) fn wake_latency(&mut self) -> Result<WakeLatency, LinkError> {
         let config = WakeConfig {
             rounds: self.upto(u64::from(WakeConfig::MAX_ROUNDS))?,
             max_delay_us: self.upto(1_000_000)?,
             seed: self.uvar()?,
         };
-        let skew_ms = self.skew()?;
+        let skew_ms = self.maybe_q()?;
         let n = self.upto(Strategy::every().count() as u64)?;
         let results = (0..n)
             .map(|_| {

@@ -86,6 +86,15 @@ impl Writer {
         self.ivar(code);
     }
 
+    /// A figure that may be missing (a clock skew, a burst's time), at
+    /// the codec's precision.
+    pub(super) fn maybe_q(&mut self, v: Option<f64>) {
+        self.flag(v.is_some());
+        if let Some(v) = v {
+            self.q(v);
+        }
+    }
+
     /// A text, cut to [`MAX_TEXT`] characters.
     pub(super) fn text(&mut self, s: &str) {
         let s: String = s.chars().take(MAX_TEXT).collect();
@@ -179,6 +188,11 @@ impl<'a> std::ops::DerefMut for Reader<'a> {
 impl Reader<'_> {
     pub(super) fn q(&mut self) -> Result<f64, LinkError> {
         Ok(self.scale.dequantize(self.ivar()?))
+    }
+
+    /// A figure written by [`Writer::maybe_q`].
+    pub(super) fn maybe_q(&mut self) -> Result<Option<f64>, LinkError> {
+        Ok(if self.flag()? { Some(self.q()?) } else { None })
     }
 
     /// A text written by [`Writer::text`].

@@ -9,6 +9,7 @@
 use super::{FromWorker, ProtocolError, ToWorker, WorkerOutcome};
 use crate::bytes::{Reader, Writer};
 use crate::cancel;
+use crate::handoff::{Channel, RawHandoff};
 use crate::ladder::{LadderConfig, SpinCalibration, SpinLadder, SpinUntil, Step, StepCost};
 use crate::periodic;
 use crate::starvation::JobMode;
@@ -100,6 +101,29 @@ impl ToWorker {
                     w.uvar(u64::from(u));
                 }
             }
+            ToWorker::Produce {
+                channel,
+                gaps_us,
+                burst,
+            } => {
+                w.byte(11);
+                w.byte(channel.code());
+                w.len(gaps_us.len());
+                for &g in gaps_us {
+                    w.uvar(u64::from(g));
+                }
+                w.uvar(u64::from(*burst));
+            }
+            ToWorker::Consume {
+                channel,
+                items,
+                burst,
+            } => {
+                w.byte(12);
+                w.byte(channel.code());
+                w.uvar(u64::from(*items));
+                w.uvar(u64::from(*burst));
+            }
             ToWorker::CancelWait {
                 strategy,
                 rounds,
@@ -164,6 +188,16 @@ impl ToWorker {
                 interval_ms: u32_(&mut r)?,
                 work_us: u32s(&mut r)?,
             },
+            11 => ToWorker::Produce {
+                channel: channel(&mut r)?,
+                gaps_us: u32s(&mut r)?,
+                burst: u32_(&mut r)?,
+            },
+            12 => ToWorker::Consume {
+                channel: channel(&mut r)?,
+                items: u32_(&mut r)?,
+                burst: u32_(&mut r)?,
+            },
             _ => return Err(ProtocolError("an unknown request")),
         };
         r.finish()?;
@@ -204,6 +238,13 @@ impl FromWorker {
             FromWorker::SetterDone { result } => {
                 w.byte(6);
                 result_of(&mut w, result, |_, ()| {});
+            }
+            FromWorker::HandoffDone { result } => {
+                w.byte(11);
+                result_of(&mut w, result, |w, raw| {
+                    f64s(w, &raw.latencies_ms);
+                    w.f64(raw.burst_ms);
+                });
             }
             FromWorker::SkewDone { result } => {
                 w.byte(7);
@@ -303,6 +344,14 @@ impl FromWorker {
                     _ => return Err(ProtocolError("an unknown outcome")),
                 },
             },
+            11 => FromWorker::HandoffDone {
+                result: read_result(&mut r, |r| {
+                    Ok(RawHandoff {
+                        latencies_ms: read_f64s(r)?,
+                        burst_ms: r.f64()?,
+                    })
+                })?,
+            },
             _ => return Err(ProtocolError("an unknown reply")),
         };
         r.finish()?;
@@ -320,6 +369,10 @@ fn strategy(r: &mut Reader) -> Read<Strategy> {
 
 fn cancel_strategy(r: &mut Reader) -> Read<cancel::Strategy> {
     cancel::Strategy::from_code(r.byte()?).ok_or(ProtocolError("an unknown strategy"))
+}
+
+fn channel(r: &mut Reader) -> Read<Channel> {
+    Channel::from_code(r.byte()?).ok_or(ProtocolError("an unknown channel"))
 }
 
 fn u32s(r: &mut Reader) -> Read<Vec<u32>> {

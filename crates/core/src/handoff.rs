@@ -1,0 +1,361 @@
+//! Experiment 9: producer/consumer handoff. A producer hands items to a
+//! consumer on another thread; how soon after it is sent does an item
+//! arrive, and how many go through a second? A channel whose consumer is
+//! woken by the send (`Channel<T>`, `BlockingCollection<T>.Take`) against
+//! a consumer that polls the queue with a timer
+//! (`while (!queue.TryDequeue(out x)) await Task.Delay(1)`).
+//!
+//! Each run first sends `items` items one by one, a seeded pause apart,
+//! so the consumer waits for each (the latency), then `burst` items back
+//! to back (the throughput). Every item carries the producer's stamp of
+//! `performance.timeOrigin + now()`, and as in experiment 4 the run
+//! measures and corrects the skew between the two threads' clocks.
+
+use crate::field::{self, FieldError};
+use crate::key;
+use crate::outcome::Outcome;
+use crate::text::{Key, Phrase};
+use serde::{Deserialize, Serialize};
+
+/// How the items travel, and how the consumer learns of one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Channel {
+    /// `postMessage` over a `MessageChannel`: the consumer's event loop
+    /// runs its handler when an item arrives.
+    MessagePort,
+    /// A ring buffer in a `SharedArrayBuffer`: the consumer blocks in
+    /// `Atomics.wait` on the write index, the producer's `Atomics.notify`
+    /// wakes it.
+    RingWait,
+    /// The same ring buffer, its write index checked after each
+    /// `setTimeout(1)`.
+    RingPoll,
+    /// Native: tokio's bounded `mpsc` channel, received with `.await` on a
+    /// current-thread runtime.
+    TokioMpsc,
+    /// Native: `std::sync::mpsc::sync_channel`, received with a blocking
+    /// `recv`.
+    StdMpsc,
+    /// Native: tokio's channel polled with `try_recv`, a
+    /// `tokio::time::sleep(1 ms)` while it is empty.
+    TokioPolling,
+}
+
+/// The article's three ways for a consumer to wait, which the page's and
+/// the native probe's channels each stand for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    /// `await reader.ReadAsync()` on a `Channel<T>`.
+    Async,
+    /// A blocking take (`BlockingCollection<T>.Take()`).
+    Blocking,
+    /// `TryDequeue`, and `await Task.Delay(1)` while empty.
+    Polling,
+}
+
+impl Channel {
+    /// The page's channels, in display order.
+    pub const BROWSER: [Channel; 3] = [Channel::MessagePort, Channel::RingWait, Channel::RingPoll];
+
+    /// The native probe's channels, in display order (each stands for the
+    /// same .NET code as the page's channel in its place).
+    pub const NATIVE: [Channel; 3] = [Channel::TokioMpsc, Channel::StdMpsc, Channel::TokioPolling];
+
+    /// Every channel (links and the worker protocol code one as its
+    /// position here, which only ever grows at its end).
+    pub fn every() -> impl Iterator<Item = Channel> {
+        Channel::BROWSER.into_iter().chain(Channel::NATIVE)
+    }
+
+    /// Its one-byte code on the wire.
+    pub fn code(self) -> u8 {
+        Channel::every().position(|x| x == self).unwrap_or(0) as u8
+    }
+
+    /// The channel of a wire code, if there is one.
+    pub fn from_code(code: u8) -> Option<Channel> {
+        Channel::every().nth(usize::from(code))
+    }
+
+    /// Stable identifier.
+    pub fn id(self) -> &'static str {
+        match self {
+            Channel::MessagePort => "message_port",
+            Channel::RingWait => "ring_wait",
+            Channel::RingPoll => "ring_poll",
+            Channel::TokioMpsc => "tokio_mpsc",
+            Channel::StdMpsc => "std_mpsc",
+            Channel::TokioPolling => "tokio_polling",
+        }
+    }
+
+    /// What the code looks like.
+    pub fn label(self) -> Phrase {
+        Phrase::new(Key::of(&format!("handoff_channel.{}", self.id())))
+    }
+
+    /// The .NET code of the article it stands for.
+    pub fn analogue(self) -> Phrase {
+        Phrase::new(match self.kind() {
+            Kind::Async => key!("handoff_analogue.async"),
+            Kind::Blocking => key!("handoff_analogue.blocking"),
+            Kind::Polling => key!("handoff_analogue.polling"),
+        })
+    }
+
+    /// Whether the consumer learns of an item only when it next looks.
+    pub fn polls(self) -> bool {
+        self.kind() == Kind::Polling
+    }
+
+    /// Whether it needs shared memory (in the browser): the ring buffer.
+    pub fn needs_shared_memory(self) -> bool {
+        matches!(self, Channel::RingWait | Channel::RingPoll)
+    }
+
+    fn kind(self) -> Kind {
+        match self {
+            Channel::MessagePort | Channel::TokioMpsc => Kind::Async,
+            Channel::RingWait | Channel::StdMpsc => Kind::Blocking,
+            Channel::RingPoll | Channel::TokioPolling => Kind::Polling,
+        }
+    }
+}
+
+/// Configuration of experiment 9.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HandoffConfig {
+    /// Items sent one by one (their latencies are the samples).
+    pub items: u32,
+    /// The typical pause between two of them, ms: each is a seeded time
+    /// between half and one and a half of it.
+    pub gap_ms: u32,
+    /// Items then sent back to back (their rate is the throughput).
+    pub burst: u32,
+    /// Seed of the pauses (the same for every channel).
+    pub seed: u64,
+}
+
+impl Default for HandoffConfig {
+    fn default() -> Self {
+        Self {
+            items: 100,
+            gap_ms: 2,
+            burst: 2000,
+            seed: 0x4A2D_0FF5,
+        }
+    }
+}
+
+impl HandoffConfig {
+    /// Most items sent one by one.
+    pub const MAX_ITEMS: u32 = 2000;
+    /// Longest accepted pause, ms.
+    pub const MAX_GAP_MS: u32 = 100;
+    /// Fewest items in a burst: enough that a rate is more than a
+    /// latency.
+    pub const MIN_BURST: u32 = 100;
+    /// Most items in a burst.
+    pub const MAX_BURST: u32 = 100_000;
+
+    /// Parses and validates the form fields: the producer spins through
+    /// every pause, so the pauses of all channels together must stay
+    /// within the longest blocking batch.
+    pub fn parse(items: &str, gap_ms: &str, burst: &str) -> Result<Self, FieldError> {
+        let config = Self {
+            items: field::parse("items", items, 1, Self::MAX_ITEMS)?,
+            gap_ms: field::parse("gap", gap_ms, 1, Self::MAX_GAP_MS)?,
+            burst: field::parse("burst", burst, Self::MIN_BURST, Self::MAX_BURST)?,
+            ..Self::default()
+        };
+        field::check_blocking_ms(config.paced_ms() * 1.5 * Channel::BROWSER.len() as f64)?;
+        Ok(config)
+    }
+
+    /// The pause before each item sent one by one, µs: the same for every
+    /// channel.
+    pub fn gaps_us(&self) -> Vec<u32> {
+        let gap_us = self.gap_ms.saturating_mul(1000);
+        crate::wake::delays_us(self.seed, self.items, gap_us / 2..=gap_us / 2 * 3)
+    }
+
+    /// How long the items sent one by one take about, ms.
+    fn paced_ms(&self) -> f64 {
+        f64::from(self.items) * f64::from(self.gap_ms)
+    }
+
+    /// How long a run takes about, ms: each channel's paced items, its
+    /// burst (a polled ring drains [`RING_CAPACITY`] items a poll of about
+    /// 4 ms), and the workers' start.
+    pub fn estimated_ms(&self) -> f64 {
+        let polls = f64::from(self.burst) / f64::from(RING_CAPACITY);
+        Channel::BROWSER.len() as f64 * (self.paced_ms() * 1.1 + 10.0) + polls * 4.5 + 300.0
+    }
+}
+
+/// Items the ring buffer (and the native channels) hold at most: a
+/// producer finding it full waits for the consumer to take one.
+pub const RING_CAPACITY: u32 = 64;
+
+/// One channel's run: each paced item's send→receive latency and the
+/// burst's time, or why there are none.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct HandoffRun {
+    /// The channel.
+    pub channel: Channel,
+    /// The paced items' latencies, ms, or why there are none.
+    pub outcome: Outcome,
+    /// From the burst's first send to its last receive, ms, when measured.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub burst_ms: Option<f64>,
+}
+
+impl HandoffRun {
+    /// A run that measured: the consumer's raw times (its clock minus the
+    /// producer's), corrected by the clocks' skew.
+    pub fn measured(channel: Channel, raw: RawHandoff, skew_ms: f64) -> HandoffRun {
+        HandoffRun {
+            channel,
+            outcome: Outcome::of_samples(raw.latencies_ms.iter().map(|l| l + skew_ms).collect()),
+            burst_ms: Some(raw.burst_ms + skew_ms).filter(|b| *b > 0.0),
+        }
+    }
+
+    /// A run that did not measure.
+    pub fn without(channel: Channel, outcome: Outcome) -> HandoffRun {
+        HandoffRun {
+            channel,
+            outcome,
+            burst_ms: None,
+        }
+    }
+
+    /// Items a second through the burst of `burst` items.
+    pub fn items_per_s(&self, burst: u32) -> Option<f64> {
+        self.burst_ms.map(|ms| f64::from(burst) / ms * 1000.0)
+    }
+}
+
+/// What a consumer measured, on its clock minus the producer's: each paced
+/// item's send→receive time, and the burst's first send to its last
+/// receive, ms.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RawHandoff {
+    /// One per paced item.
+    pub latencies_ms: Vec<f64>,
+    /// The burst.
+    pub burst_ms: f64,
+}
+
+/// Results of experiment 9.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Handoff {
+    /// The configuration that was run.
+    pub config: HandoffConfig,
+    /// Measured skew of the producer's clock against the consumer's, ms
+    /// (added to every raw time); `None` when it could not be measured
+    /// (no shared memory), or natively (one clock).
+    pub skew_ms: Option<f64>,
+    /// One run per channel.
+    pub runs: Vec<HandoffRun>,
+}
+
+impl Handoff {
+    /// The polling channel's median latency over the fastest woken
+    /// channel's, with both channels, if both measured.
+    pub fn polling_ratio(&self) -> Option<(Channel, Channel, f64)> {
+        let p50 = |r: &HandoffRun| r.outcome.summary().map(|s| s.p50);
+        let polling = self
+            .runs
+            .iter()
+            .find(|r| r.channel.polls())
+            .and_then(|r| Some((r.channel, p50(r)?)))?;
+        let woken = self
+            .runs
+            .iter()
+            .filter(|r| !r.channel.polls())
+            .filter_map(|r| Some((r.channel, p50(r)?)))
+            .filter(|(_, p)| *p > 0.0)
+            .min_by(|a, b| a.1.total_cmp(&b.1))?;
+        Some((polling.0, woken.0, polling.1 / woken.1))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn gaps_are_seeded_and_fields_checked() {
+        let c = HandoffConfig::default();
+        let gaps = c.gaps_us();
+        assert_eq!(gaps.len(), 100);
+        assert_eq!(gaps, c.gaps_us());
+        assert!(gaps.iter().all(|&g| (1000..=3000).contains(&g)));
+        assert_eq!(
+            HandoffConfig::parse("100", "2", "2000"),
+            Ok(HandoffConfig::default())
+        );
+        assert!(HandoffConfig::parse("0", "2", "2000").is_err());
+        assert!(HandoffConfig::parse("100", "0", "2000").is_err());
+        assert!(HandoffConfig::parse("100", "2", "10").is_err());
+        assert!(matches!(
+            HandoffConfig::parse("2000", "100", "2000"),
+            Err(FieldError::TooLong { .. })
+        ));
+        assert!(c.estimated_ms() < 5000.0, "{}", c.estimated_ms());
+    }
+
+    #[test]
+    fn raw_times_are_corrected_by_the_skew() {
+        let raw = RawHandoff {
+            latencies_ms: vec![0.05, 0.07],
+            burst_ms: 19.9,
+        };
+        let run = HandoffRun::measured(Channel::RingWait, raw, 0.1);
+        let samples = run.outcome.samples().unwrap();
+        assert!((samples[0] - 0.15).abs() < 1e-12);
+        assert!((run.burst_ms.unwrap() - 20.0).abs() < 1e-9);
+        assert!((run.items_per_s(2000).unwrap() - 100_000.0).abs() < 1e-3);
+        let nothing = HandoffRun::without(
+            Channel::RingPoll,
+            Outcome::Unavailable { reason: "x".into() },
+        );
+        assert_eq!(nothing.items_per_s(2000), None);
+    }
+
+    #[test]
+    fn polling_is_set_against_the_fastest_woken_channel() {
+        let run = |channel, samples: &[f64]| HandoffRun {
+            channel,
+            outcome: Outcome::of_samples(samples.to_vec()),
+            burst_ms: Some(10.0),
+        };
+        let h = Handoff {
+            config: HandoffConfig::default(),
+            skew_ms: None,
+            runs: vec![
+                run(Channel::MessagePort, &[0.1, 0.1, 0.1]),
+                run(Channel::RingWait, &[0.04, 0.04, 0.04]),
+                run(Channel::RingPoll, &[2.0, 2.0, 2.0]),
+            ],
+        };
+        let (polling, woken, ratio) = h.polling_ratio().unwrap();
+        assert_eq!((polling, woken), (Channel::RingPoll, Channel::RingWait));
+        assert!((ratio - 50.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn codes_round_trip_and_kinds_pair_up() {
+        for c in Channel::every() {
+            assert_eq!(Channel::from_code(c.code()), Some(c));
+        }
+        assert_eq!(Channel::from_code(6), None);
+        for (browser, native) in Channel::BROWSER.into_iter().zip(Channel::NATIVE) {
+            assert_eq!(browser.analogue(), native.analogue());
+            assert_eq!(browser.polls(), native.polls());
+        }
+        assert!(!Channel::MessagePort.needs_shared_memory());
+    }
+}

@@ -1,0 +1,51 @@
+//! Experiment 9's section: the configuration, the clocks' skew, and each
+//! channel's sketch of latencies and its burst's time (the codec's
+//! precision).
+
+use super::LinkError;
+use super::wire::{Reader, Writer};
+use crate::handoff::{Channel, Handoff, HandoffConfig, HandoffRun};
+
+impl Writer {
+    pub(super) fn handoff(&mut self, h: &Handoff) {
+        self.uvar(u64::from(h.config.items));
+        self.uvar(u64::from(h.config.gap_ms));
+        self.uvar(u64::from(h.config.burst));
+        self.uvar(h.config.seed);
+        self.maybe_q(h.skew_ms);
+        self.len(h.runs.len());
+        for r in &h.runs {
+            self.byte(r.channel.code());
+            self.outcome(&r.outcome, h.config.items);
+            self.maybe_q(r.burst_ms);
+        }
+    }
+}
+
+impl Reader<'_> {
+    pub(super) fn handoff(&mut self) -> Result<Handoff, LinkError> {
+        let config = HandoffConfig {
+            items: self.upto(u64::from(HandoffConfig::MAX_ITEMS))?,
+            gap_ms: self.upto(u64::from(HandoffConfig::MAX_GAP_MS))?,
+            burst: self.upto(u64::from(HandoffConfig::MAX_BURST))?,
+            seed: self.uvar()?,
+        };
+        let skew_ms = self.maybe_q()?;
+        let n = self.upto(Channel::every().count() as u64)?;
+        let runs = (0..n)
+            .map(|_| {
+                Ok(HandoffRun {
+                    channel: Channel::from_code(self.byte()?)
+                        .ok_or(LinkError::Damaged("an unknown channel"))?,
+                    outcome: self.outcome(config.items)?,
+                    burst_ms: self.maybe_q()?,
+                })
+            })
+            .collect::<Result<Vec<_>, LinkError>>()?;
+        Ok(Handoff {
+            config,
+            skew_ms,
+            runs,
+        })
+    }
+}

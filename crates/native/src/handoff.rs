@@ -1,0 +1,170 @@
+//! Experiment 9 natively: a producer thread hands `Instant` stamps to a
+//! consumer over a bounded channel of [`RING_CAPACITY`] items: tokio's
+//! `mpsc` received with `.await` on a current-thread runtime, std's
+//! `sync_channel` received with a blocking `recv`, or tokio's channel
+//! polled with `try_recv` and a `tokio::time::sleep(1 ms)` while empty.
+//! The producer busy-waits each paced item's pause (as the page's does),
+//! then sends the burst back to back; both sides read one monotonic
+//! clock, so there is no skew.
+
+use crate::Progress;
+use std::sync::mpsc::{Receiver as StdReceiver, sync_channel};
+use std::sync::{Arc, Barrier};
+use std::time::{Duration, Instant};
+use tokio::sync::mpsc::error::TryRecvError;
+use tokio::sync::mpsc::{self, Receiver as TokioReceiver};
+use waitlab_core::handoff::{
+    Channel, Handoff, HandoffConfig, HandoffRun, RING_CAPACITY, RawHandoff,
+};
+
+/// What the consumer keeps of each item as it arrives.
+struct Tally {
+    items: usize,
+    latencies_ms: Vec<f64>,
+    burst_start: Option<Instant>,
+    last: Option<Instant>,
+}
+
+impl Tally {
+    fn new(items: u32) -> Self {
+        Self {
+            items: items as usize,
+            latencies_ms: Vec::with_capacity(items as usize),
+            burst_start: None,
+            last: None,
+        }
+    }
+
+    /// Takes one item, stamped by the producer at `sent`: read the clock
+    /// first, then file it.
+    fn take(&mut self, sent: Instant) {
+        let now = Instant::now();
+        if self.latencies_ms.len() < self.items {
+            self.latencies_ms.push((now - sent).as_secs_f64() * 1000.0);
+        } else if self.burst_start.is_none() {
+            self.burst_start = Some(sent);
+        }
+        self.last = Some(now);
+    }
+
+    fn finish(self) -> RawHandoff {
+        let burst_ms = match (self.burst_start, self.last) {
+            (Some(start), Some(last)) => (last - start).as_secs_f64() * 1000.0,
+            _ => 0.0,
+        };
+        RawHandoff {
+            latencies_ms: self.latencies_ms,
+            burst_ms,
+        }
+    }
+}
+
+/// Busy-waits `us` microseconds.
+fn spin_us(us: u32) {
+    let until = Instant::now() + Duration::from_micros(u64::from(us));
+    while Instant::now() < until {
+        std::hint::spin_loop();
+    }
+}
+
+/// The producer's side: once the consumer is ready, each paced item
+/// after its pause, then the burst; `send` stamps and sends one item.
+fn produce(ready: &Barrier, gaps_us: &[u32], burst: u32, mut send: impl FnMut(Instant)) {
+    ready.wait();
+    for &gap in gaps_us {
+        spin_us(gap);
+        send(Instant::now());
+    }
+    for _ in 0..burst {
+        send(Instant::now());
+    }
+}
+
+/// The consumer of a tokio channel, by `.await` or by polling.
+fn consume_tokio(polls: bool, mut rx: TokioReceiver<Instant>, ready: &Barrier, tally: &mut Tally) {
+    crate::runtime::current_thread().block_on(async {
+        ready.wait();
+        loop {
+            let sent = if polls {
+                match rx.try_recv() {
+                    Ok(sent) => sent,
+                    Err(TryRecvError::Empty) => {
+                        tokio::time::sleep(Duration::from_millis(1)).await;
+                        continue;
+                    }
+                    Err(TryRecvError::Disconnected) => break,
+                }
+            } else {
+                match rx.recv().await {
+                    Some(sent) => sent,
+                    None => break,
+                }
+            };
+            tally.take(sent);
+        }
+    });
+}
+
+/// The consumer of std's channel: a blocking `recv` until it closes.
+fn consume_std(rx: StdReceiver<Instant>, ready: &Barrier, tally: &mut Tally) {
+    ready.wait();
+    while let Ok(sent) = rx.recv() {
+        tally.take(sent);
+    }
+}
+
+/// One channel's run: the consumer on this thread, the producer on its
+/// own.
+fn run_channel(channel: Channel, config: &HandoffConfig, gaps_us: &[u32]) -> RawHandoff {
+    let ready = Arc::new(Barrier::new(2));
+    let mut tally = Tally::new(config.items);
+    let capacity = RING_CAPACITY as usize;
+    let burst = config.burst;
+    std::thread::scope(|scope| match channel {
+        Channel::StdMpsc => {
+            let (tx, rx) = sync_channel(capacity);
+            let ready2 = ready.clone();
+            scope.spawn(move || {
+                produce(&ready2, gaps_us, burst, |t| {
+                    tx.send(t).expect("the consumer stays");
+                });
+            });
+            consume_std(rx, &ready, &mut tally);
+        }
+        _ => {
+            let (tx, rx) = mpsc::channel(capacity);
+            let ready2 = ready.clone();
+            scope.spawn(move || {
+                produce(&ready2, gaps_us, burst, |t| {
+                    tx.blocking_send(t).expect("the consumer stays");
+                });
+            });
+            consume_tokio(channel.polls(), rx, &ready, &mut tally);
+        }
+    });
+    tally.finish()
+}
+
+/// Units of progress of a run.
+pub fn units(config: &HandoffConfig) -> u64 {
+    u64::from(config.items) * Channel::NATIVE.len() as u64
+}
+
+/// Runs experiment 9 with `config`.
+pub fn run(config: &HandoffConfig, tick: &Progress) -> Handoff {
+    let gaps_us = config.gaps_us();
+    let runs = Channel::NATIVE
+        .into_iter()
+        .map(|channel| {
+            tick.set_message(crate::words(&channel.label()));
+            let raw = run_channel(channel, config, &gaps_us);
+            tick.inc(u64::from(config.items));
+            HandoffRun::measured(channel, raw, 0.0)
+        })
+        .collect();
+    Handoff {
+        config: config.clone(),
+        skew_ms: None,
+        runs,
+    }
+}
