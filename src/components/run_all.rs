@@ -13,6 +13,7 @@ use crate::runner::Progress;
 use leptos::prelude::*;
 use waitlab_core::cancel::CancelConfig;
 use waitlab_core::experiment::Experiment;
+use waitlab_core::handoff::HandoffConfig;
 use waitlab_core::key;
 use waitlab_core::ladder::LadderConfig;
 use waitlab_core::limit::LimitConfig;
@@ -48,6 +49,7 @@ fn start(experiments: Experiments, experiment: Experiment, cores: u32) {
         Experiment::CancelWaits => experiments.cancel_waits.run.run(Default::default()),
         Experiment::PeriodicWork => experiments.periodic_work.run.run(Default::default()),
         Experiment::ConcurrencyLimit => experiments.concurrency_limit.run.run(Default::default()),
+        Experiment::Handoff => experiments.handoff.run.run(Default::default()),
     }
 }
 
@@ -64,6 +66,7 @@ fn expected_ms(experiment: Experiment, cores: u32) -> f64 {
         Experiment::CancelWaits => CancelConfig::default().estimated_ms(),
         Experiment::PeriodicWork => PeriodicConfig::default().estimated_ms(),
         Experiment::ConcurrencyLimit => LimitConfig::default().estimated_ms(),
+        Experiment::Handoff => HandoffConfig::default().estimated_ms(),
     }
     .max(1.0)
 }

@@ -10,6 +10,7 @@ use std::pin::Pin;
 use std::rc::Rc;
 use waitlab_core::cancel::CancelConfig;
 use waitlab_core::experiment::Experiment;
+use waitlab_core::handoff::HandoffConfig;
 use waitlab_core::key;
 use waitlab_core::ladder::LadderConfig;
 use waitlab_core::limit::LimitConfig;
@@ -63,6 +64,8 @@ pub struct Experiments {
     pub periodic_work: UseExperiment<PeriodicConfig>,
     /// Experiment 8.
     pub concurrency_limit: UseExperiment<LimitConfig>,
+    /// Experiment 9.
+    pub handoff: UseExperiment<HandoffConfig>,
     /// Result links the browser is compressing now (their promises land on
     /// the main thread, so nothing starts a run while one is in flight).
     pub links_in_flight: RwSignal<u32>,
@@ -89,6 +92,7 @@ impl Experiments {
             Experiment::CancelWaits => self.cancel_waits.progress,
             Experiment::PeriodicWork => self.periodic_work.progress,
             Experiment::ConcurrencyLimit => self.concurrency_limit.progress,
+            Experiment::Handoff => self.handoff.progress,
         }
     }
 
@@ -103,6 +107,7 @@ impl Experiments {
             Experiment::CancelWaits => self.cancel_waits.cancel,
             Experiment::PeriodicWork => self.periodic_work.cancel,
             Experiment::ConcurrencyLimit => self.concurrency_limit.cancel,
+            Experiment::Handoff => self.handoff.cancel,
         }
     }
 }
@@ -119,6 +124,7 @@ pub fn use_experiments() -> Experiments {
         cancel_waits: use_experiment(links),
         periodic_work: use_experiment(links),
         concurrency_limit: use_experiment(links),
+        handoff: use_experiment(links),
         links_in_flight: links,
     }
 }

@@ -6,13 +6,14 @@
 //! (`fallible`: it never aborts the wasm).
 
 use super::{
-    Publish, run_cancel_waits, run_concurrency_limit, run_main_starvation, run_periodic_work,
-    run_pool_starvation, run_spin_ladder, run_timed_waits, run_wake_latency,
+    Publish, run_cancel_waits, run_concurrency_limit, run_handoff, run_main_starvation,
+    run_periodic_work, run_pool_starvation, run_spin_ladder, run_timed_waits, run_wake_latency,
 };
 use leptos::wasm_split::{SplitLoaderError, wasm_split};
 use std::future::Future;
 use std::pin::Pin;
 use waitlab_core::cancel::CancelConfig;
+use waitlab_core::handoff::HandoffConfig;
 use waitlab_core::key;
 use waitlab_core::ladder::LadderConfig;
 use waitlab_core::limit::LimitConfig;
@@ -63,3 +64,4 @@ runner!(WakeConfig, wake_latency, run_wake_latency);
 runner!(CancelConfig, cancel_waits, run_cancel_waits);
 runner!(PeriodicConfig, periodic_work, run_periodic_work);
 runner!(LimitConfig, concurrency_limit, run_concurrency_limit);
+runner!(HandoffConfig, handoff, run_handoff);

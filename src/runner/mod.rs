@@ -9,6 +9,7 @@
 mod cancel_waits;
 mod chunks;
 mod concurrency_limit;
+mod handoff;
 mod main_starvation;
 mod pair;
 mod periodic_work;
@@ -20,6 +21,7 @@ mod wake_latency;
 use cancel_waits::run_cancel_waits;
 pub use chunks::Runner;
 use concurrency_limit::run_concurrency_limit;
+use handoff::run_handoff;
 use main_starvation::run_main_starvation;
 use periodic_work::run_periodic_work;
 use pool_starvation::run_pool_starvation;

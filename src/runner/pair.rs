@@ -74,7 +74,7 @@ impl Pair {
     /// One turn: `set` to the setter, `wait` to the waiter, and the
     /// waiter's reply once the setter has said it is done, within
     /// `limit_ms`. The flag and the round counter start at zero.
-    async fn turn(
+    pub(super) async fn turn(
         &mut self,
         set: &ToWorker,
         wait: &ToWorker,

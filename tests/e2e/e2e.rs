@@ -45,6 +45,8 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::OnceLock;
 use waitlab_core::cancel::Strategy as CancelStrategy;
+use waitlab_core::experiment::Experiment;
+use waitlab_core::handoff::Channel;
 use waitlab_core::key;
 use waitlab_core::lang::Lang;
 use waitlab_core::outcome::{Outcome, reason};
@@ -644,7 +646,7 @@ fn run_all(browser: Browser) {
     s.click("[data-testid=run-all-button]");
     s.wait_for_element(&in_tw("progress"), 10);
     let step = s.text("[data-testid=run-all-step]").unwrap();
-    let all = waitlab_core::experiment::Experiment::ALL.len();
+    let all = Experiment::ALL.len();
     assert!(
         step.starts_with(&format!("Experiment 1 of {all}: timed waits")),
         "{step}"
@@ -662,7 +664,7 @@ fn run_all(browser: Browser) {
     if browser == Browser::Chromium {
         s.click("[data-testid=run-all-button]");
         s.wait_for_element("[data-testid=run-all-done]", 240);
-        for experiment in waitlab_core::experiment::Experiment::ALL {
+        for experiment in Experiment::ALL {
             let slug = experiment.slug();
             assert!(
                 s.text(&format!("[data-testid={slug}] [data-testid=report-json]"))
@@ -1197,6 +1199,81 @@ fn concurrency_limit(browser: Browser) {
     assert_no_page_errors(&mut s);
 }
 
+/// Producer/consumer handoff: every channel the browser can run is
+/// measured (the rings say what is missing without shared memory); every
+/// item sent one by one arrived, on one time base never before it was sent
+/// (less two clock steps of the skew's estimate), and every burst took
+/// time; with shared memory the consumer woken by `Atomics.notify` had its
+/// items sooner at the median than the one polling after `setTimeout(1)`,
+/// whose every item waited for a poll; the link is under 600 characters
+/// and opens with the same channels; the embed runs.
+fn handoff(browser: Browser) {
+    let mut s = Session::lease(browser);
+    s.open(&isolated_server().origin);
+    let features = Features::detect(&mut s);
+    let report = run_section(
+        &mut s,
+        "handoff",
+        &[("items", "40"), ("gap", "2"), ("burst", "500")],
+        60,
+        "handoff-results",
+    );
+    let tol = report.env.clock.unwrap().tolerance_ms();
+    let handoff = report.handoff.expect("experiment 9 results");
+    assert_eq!((handoff.config.items, handoff.config.burst), (40, 500));
+    assert_eq!(handoff.runs.len(), 3);
+    let median = |channel: Channel| {
+        let run = handoff.runs.iter().find(|r| r.channel == channel).unwrap();
+        run.outcome.summary().map(|s| s.p50)
+    };
+    for run in &handoff.runs {
+        if run.channel.needs_shared_memory() && !features.shared_memory() {
+            assert_unavailable(&run.outcome, features.no_shared_memory(), run.channel.id());
+            continue;
+        }
+        let latencies = run
+            .outcome
+            .samples()
+            .unwrap_or_else(|| panic!("{}: {:?}", run.channel.id(), run.outcome));
+        assert_eq!(latencies.len(), 40, "{}", run.channel.id());
+        if features.shared_memory() {
+            assert!(
+                latencies.iter().all(|&l| l >= -2.0 * tol),
+                "{}: {latencies:?}",
+                run.channel.id()
+            );
+        }
+        assert!(
+            run.burst_ms.is_some_and(|b| b > 0.0),
+            "{}: {:?}",
+            run.channel.id(),
+            run.burst_ms
+        );
+    }
+    if features.shared_memory() {
+        let (woken, polled) = (
+            median(Channel::RingWait).unwrap(),
+            median(Channel::RingPoll).unwrap(),
+        );
+        assert!(woken < polled, "woken {woken} ms, polled {polled} ms");
+        assert!(handoff.skew_ms.is_some_and(|k| k.abs() < 2.0));
+    }
+    let shared = share_and_open(&mut s, "handoff", "handoff-shared")
+        .handoff
+        .expect("the link's experiment 9");
+    assert_eq!(shared.config, handoff.config);
+    for (a, b) in handoff.runs.iter().zip(&shared.runs) {
+        assert_eq!(a.channel, b.channel);
+        assert_eq!(a.burst_ms.is_some(), b.burst_ms.is_some());
+    }
+    // The embed of the experiment runs on its own.
+    s.navigate(&format!("{}/?embed=handoff", isolated_server().origin));
+    s.wait_for_element(&tid("embed"), 30);
+    let embedded = run_section(&mut s, "handoff", &[("items", "10")], 60, "handoff-embed");
+    assert_eq!(embedded.handoff.expect("the embed's run").config.items, 10);
+    assert_no_page_errors(&mut s);
+}
+
 /// Shares `section`'s run, checks its link's payload is at most 600
 /// characters, opens the link as a fresh page (screenshot `shot`) and
 /// reads the report it shows.
@@ -1590,7 +1667,7 @@ fn bench_suite_chromium() {
     let mut total = 0.0;
     let mut links = Vec::new();
     let mut heights = Vec::new();
-    for section in SECTIONS {
+    for section in sections() {
         let sel = |id: &str| format!("[data-testid={section}] [data-testid={id}]");
         let started = std::time::Instant::now();
         s.click(&sel("run"));
@@ -1891,16 +1968,10 @@ fn scroll_to(s: &mut Session, selector: &str) {
     ));
 }
 
-const SECTIONS: [&str; 8] = [
-    "timed-waits",
-    "main-starvation",
-    "pool-starvation",
-    "spin-ladder",
-    "wake-latency",
-    "cancel-waits",
-    "periodic-work",
-    "concurrency-limit",
-];
+/// Every experiment's section, in page order (its `data-testid`).
+fn sections() -> impl Iterator<Item = &'static str> {
+    Experiment::ALL.into_iter().map(Experiment::slug)
+}
 
 fn native_comparison(browser: Browser) {
     let mut s = Session::lease(browser);
@@ -1919,7 +1990,7 @@ fn native_comparison(browser: Browser) {
     // Before any run every experiment shows the native probe's rows and
     // chart marks, and the article's where it states figures (it states
     // none for the main-thread experiment, which has no .NET counterpart).
-    for section in SECTIONS {
+    for section in sections() {
         let rows =
             format!("[data-testid={section}] [data-testid=group-native] [data-testid=cmp-row]");
         assert!(count(&mut s, &rows) >= 1, "{section}: no native rows");
@@ -2245,7 +2316,7 @@ fn bench_embed_heights_chromium() {
     let mut s = Session::lease(Browser::Chromium);
     println!("== each experiment's embed after a default run, 720 px wide (goal <= 1000 px) ==");
     let mut tallest: f64 = 0.0;
-    for section in SECTIONS {
+    for section in sections() {
         let blog = blog_page(
             &format!("blog-heights-{section}"),
             &format!("{}/?embed={section}", isolated_server().origin),
@@ -3047,7 +3118,7 @@ fn runner_chunks(browser: Browser) {
         &catalog(Lang::En).text(key!("run.not_loaded")),
     );
     assert!(fetched(&mut s, "-split/split.js"), "the chunks' loader");
-    for e in waitlab_core::experiment::Experiment::ALL {
+    for e in Experiment::ALL {
         let chunk = format!("/split_{}.wasm", e.id());
         let ran = ["timed_waits", "main_starvation"].contains(&e.id());
         assert_eq!(fetched(&mut s, &chunk), ran, "{chunk}: fetched only to run");
@@ -3262,7 +3333,7 @@ fn cases() -> Vec<Case> {
     let mut cases = Vec::new();
     // One scenario a row, in the browsers it runs in.
     #[rustfmt::skip]
-    let table: [Row; 34] = [
+    let table: [Row; 35] = [
         ("isolated", ALL, Timed, isolated as fn(Browser)),
         ("isolated_without_new_features", BLINK_GECKO, Timed, isolated_without_new_features),
         ("cancel", ALL, Timed, cancel),
@@ -3276,6 +3347,7 @@ fn cases() -> Vec<Case> {
         ("cancel_waits", ALL, Timed, cancel_waits),
         ("periodic_work", ALL, Timed, periodic_work),
         ("concurrency_limit", ALL, Timed, concurrency_limit),
+        ("handoff", ALL, Timed, handoff),
         ("runner_chunks", ALL, Untimed, runner_chunks),
         ("fault_damaged_wasm", BLINK_GECKO, Untimed, fault_damaged_wasm),
         ("fault_throws_at_start", BLINK_GECKO, Untimed, fault_throws_at_start),

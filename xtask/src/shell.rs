@@ -40,7 +40,7 @@ pub fn html(en: &Catalog) -> String {
     out.push_str(&card("env.heading", "env.lead"));
     out.push_str(&card("share.heading", "share.lead"));
     out.push_str(&card("reference.heading", "reference.lead"));
-    let experiments: [(&str, &str, &[&str]); 8] = [
+    let experiments: [(&str, &str, &[&str]); 9] = [
         ("1", "timed", &["article", "browser", "native"]),
         ("2a", "main", &["article", "browser"]),
         ("2b", "pool", &["article", "browser"]),
@@ -49,6 +49,7 @@ pub fn html(en: &Catalog) -> String {
         ("6", "cancel", &["article", "browser", "native"]),
         ("7", "periodic", &["article", "browser", "native"]),
         ("8", "limit", &["article", "browser", "native"]),
+        ("9", "handoff", &["article", "browser", "native"]),
     ];
     for (badge, prefix, paragraphs) in experiments {
         out.push_str(&format!(

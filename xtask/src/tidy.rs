@@ -348,6 +348,9 @@ fn catalogs_are_complete_and_used() {
             .map(|s| format!("periodic_scheduler.{}", s.id())),
     );
     used.extend(waitlab_core::limit::Gate::every().map(|g| format!("limit_gate.{}", g.id())));
+    used.extend(
+        waitlab_core::handoff::Channel::every().map(|c| format!("handoff_channel.{}", c.id())),
+    );
     for m in JobMode::ALL {
         used.extend(
             ["mode", "analogue.main", "analogue.pool"].map(|p| format!("{p}.{}", m.name())),

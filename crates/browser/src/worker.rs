@@ -8,7 +8,7 @@
 
 use crate::clock::{busy_wait_until, epoch_now, now};
 use crate::memory::Slots;
-use crate::probes::{cancel, measure_in_worker, measure_ladder, periodic, wake};
+use crate::probes::{cancel, handoff, measure_in_worker, measure_ladder, periodic, wake};
 use crate::{memory, wait};
 use std::cell::RefCell;
 use waitlab_core::protocol::{
@@ -166,6 +166,37 @@ fn handle(data: JsValue) {
                 },
             };
             post(&FromWorker::Done { job: 0, outcome });
+        }),
+        Ok(ToWorker::Produce {
+            channel,
+            gaps_us,
+            burst,
+        }) => {
+            if channel.needs_shared_memory() {
+                let result = slots()
+                    .ok_or_else(|| memory::NOT_SHARED.to_owned())
+                    .and_then(|s| handoff::produce_ring(&s, &gaps_us, burst));
+                post(&FromWorker::SetterDone { result });
+            } else {
+                let port = PORT.with(|p| p.borrow().clone());
+                wasm_bindgen_futures::spawn_local(async move {
+                    let result = match port {
+                        Some(port) => handoff::produce_by_message(&port, &gaps_us, burst).await,
+                        None => Err(wake::NO_PORT.to_owned()),
+                    };
+                    post(&FromWorker::SetterDone { result });
+                });
+            }
+        }
+        Ok(ToWorker::Consume {
+            channel,
+            items,
+            burst,
+        }) => wasm_bindgen_futures::spawn_local(async move {
+            let port = PORT.with(|p| p.borrow().clone());
+            let result =
+                handoff::consume(channel, items, burst, slots().as_ref(), port.as_ref()).await;
+            post(&FromWorker::HandoffDone { result });
         }),
         Ok(ToWorker::WakeWait { strategy, rounds }) => {
             wasm_bindgen_futures::spawn_local(async move {

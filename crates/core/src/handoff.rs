@@ -248,6 +248,49 @@ pub struct RawHandoff {
     pub burst_ms: f64,
 }
 
+/// What a consumer keeps of the items as they arrive: the first `items`
+/// are the paced ones, whose latencies it files in room made beforehand
+/// (nothing is allocated while items arrive); the rest are the burst.
+#[derive(Debug)]
+pub struct Tally {
+    items: usize,
+    latencies_ms: Vec<f64>,
+    burst_start_ms: Option<f64>,
+    last_ms: f64,
+}
+
+impl Tally {
+    /// Room for `items` paced items.
+    pub fn new(items: u32) -> Self {
+        Self {
+            items: items as usize,
+            latencies_ms: Vec::with_capacity(items as usize),
+            burst_start_ms: None,
+            last_ms: f64::NAN,
+        }
+    }
+
+    /// One item, stamped `sent_ms` by the producer and seen at
+    /// `received_ms` by the consumer (its clock, ms).
+    pub fn take(&mut self, sent_ms: f64, received_ms: f64) {
+        if self.latencies_ms.len() < self.items {
+            self.latencies_ms.push(received_ms - sent_ms);
+        } else if self.burst_start_ms.is_none() {
+            self.burst_start_ms = Some(sent_ms);
+        }
+        self.last_ms = received_ms;
+    }
+
+    /// The raw times: the paced items' latencies and the burst's first
+    /// send to its last receive (NaN without a burst).
+    pub fn finish(self) -> RawHandoff {
+        RawHandoff {
+            burst_ms: self.burst_start_ms.map_or(f64::NAN, |s| self.last_ms - s),
+            latencies_ms: self.latencies_ms,
+        }
+    }
+}
+
 /// Results of experiment 9.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Handoff {
@@ -323,6 +366,28 @@ mod tests {
             Outcome::Unavailable { reason: "x".into() },
         );
         assert_eq!(nothing.items_per_s(2000), None);
+    }
+
+    #[test]
+    fn the_tally_files_paced_items_then_times_the_burst() {
+        let mut t = Tally::new(2);
+        t.take(0.0, 0.05);
+        t.take(2.0, 2.5);
+        t.take(3.0, 3.1);
+        t.take(3.01, 3.2);
+        t.take(3.02, 4.0);
+        let raw = t.finish();
+        assert_eq!(raw.latencies_ms, [0.05, 0.5]);
+        assert!((raw.burst_ms - 1.0).abs() < 1e-12);
+        // No burst: no time, and no rate.
+        let mut t = Tally::new(1);
+        t.take(0.0, 0.1);
+        let raw = t.finish();
+        assert!(raw.burst_ms.is_nan());
+        assert_eq!(
+            HandoffRun::measured(Channel::StdMpsc, raw, 0.0).burst_ms,
+            None
+        );
     }
 
     #[test]

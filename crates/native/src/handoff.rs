@@ -14,48 +14,22 @@ use std::time::{Duration, Instant};
 use tokio::sync::mpsc::error::TryRecvError;
 use tokio::sync::mpsc::{self, Receiver as TokioReceiver};
 use waitlab_core::handoff::{
-    Channel, Handoff, HandoffConfig, HandoffRun, RING_CAPACITY, RawHandoff,
+    Channel, Handoff, HandoffConfig, HandoffRun, RING_CAPACITY, RawHandoff, Tally,
 };
 
-/// What the consumer keeps of each item as it arrives.
-struct Tally {
-    items: usize,
-    latencies_ms: Vec<f64>,
-    burst_start: Option<Instant>,
-    last: Option<Instant>,
-}
+/// One clock for both sides: ms since the run began.
+#[derive(Clone, Copy)]
+struct Clock(Instant);
 
-impl Tally {
-    fn new(items: u32) -> Self {
-        Self {
-            items: items as usize,
-            latencies_ms: Vec::with_capacity(items as usize),
-            burst_start: None,
-            last: None,
-        }
+impl Clock {
+    fn ms(self, t: Instant) -> f64 {
+        (t - self.0).as_secs_f64() * 1000.0
     }
 
-    /// Takes one item, stamped by the producer at `sent`: read the clock
-    /// first, then file it.
-    fn take(&mut self, sent: Instant) {
+    /// Files one item, stamped `sent`: reads the clock first.
+    fn take(self, tally: &mut Tally, sent: Instant) {
         let now = Instant::now();
-        if self.latencies_ms.len() < self.items {
-            self.latencies_ms.push((now - sent).as_secs_f64() * 1000.0);
-        } else if self.burst_start.is_none() {
-            self.burst_start = Some(sent);
-        }
-        self.last = Some(now);
-    }
-
-    fn finish(self) -> RawHandoff {
-        let burst_ms = match (self.burst_start, self.last) {
-            (Some(start), Some(last)) => (last - start).as_secs_f64() * 1000.0,
-            _ => 0.0,
-        };
-        RawHandoff {
-            latencies_ms: self.latencies_ms,
-            burst_ms,
-        }
+        tally.take(self.ms(sent), self.ms(now));
     }
 }
 
@@ -81,7 +55,13 @@ fn produce(ready: &Barrier, gaps_us: &[u32], burst: u32, mut send: impl FnMut(In
 }
 
 /// The consumer of a tokio channel, by `.await` or by polling.
-fn consume_tokio(polls: bool, mut rx: TokioReceiver<Instant>, ready: &Barrier, tally: &mut Tally) {
+fn consume_tokio(
+    polls: bool,
+    mut rx: TokioReceiver<Instant>,
+    ready: &Barrier,
+    clock: Clock,
+    tally: &mut Tally,
+) {
     crate::runtime::current_thread().block_on(async {
         ready.wait();
         loop {
@@ -100,16 +80,16 @@ fn consume_tokio(polls: bool, mut rx: TokioReceiver<Instant>, ready: &Barrier, t
                     None => break,
                 }
             };
-            tally.take(sent);
+            clock.take(tally, sent);
         }
     });
 }
 
 /// The consumer of std's channel: a blocking `recv` until it closes.
-fn consume_std(rx: StdReceiver<Instant>, ready: &Barrier, tally: &mut Tally) {
+fn consume_std(rx: StdReceiver<Instant>, ready: &Barrier, clock: Clock, tally: &mut Tally) {
     ready.wait();
     while let Ok(sent) = rx.recv() {
-        tally.take(sent);
+        clock.take(tally, sent);
     }
 }
 
@@ -118,6 +98,7 @@ fn consume_std(rx: StdReceiver<Instant>, ready: &Barrier, tally: &mut Tally) {
 fn run_channel(channel: Channel, config: &HandoffConfig, gaps_us: &[u32]) -> RawHandoff {
     let ready = Arc::new(Barrier::new(2));
     let mut tally = Tally::new(config.items);
+    let clock = Clock(Instant::now());
     let capacity = RING_CAPACITY as usize;
     let burst = config.burst;
     std::thread::scope(|scope| match channel {
@@ -129,7 +110,7 @@ fn run_channel(channel: Channel, config: &HandoffConfig, gaps_us: &[u32]) -> Raw
                     tx.send(t).expect("the consumer stays");
                 });
             });
-            consume_std(rx, &ready, &mut tally);
+            consume_std(rx, &ready, clock, &mut tally);
         }
         _ => {
             let (tx, rx) = mpsc::channel(capacity);
@@ -139,7 +120,7 @@ fn run_channel(channel: Channel, config: &HandoffConfig, gaps_us: &[u32]) -> Raw
                     tx.blocking_send(t).expect("the consumer stays");
                 });
             });
-            consume_tokio(channel.polls(), rx, &ready, &mut tally);
+            consume_tokio(channel.polls(), rx, &ready, clock, &mut tally);
         }
     });
     tally.finish()

@@ -5,6 +5,7 @@
 
 mod cancel_waits;
 mod concurrency_limit;
+mod handoff;
 mod main_starvation;
 mod periodic_work;
 mod pool_starvation;
@@ -24,6 +25,7 @@ use crate::hooks::{
 use crate::i18n::{Words, t, tr};
 use cancel_waits::CancelWaitsSection;
 use concurrency_limit::ConcurrencyLimitSection;
+use handoff::HandoffSection;
 use leptos::prelude::*;
 use main_starvation::MainStarvationSection;
 use periodic_work::PeriodicWorkSection;
@@ -47,6 +49,7 @@ fn section(experiment: Experiment) -> AnyView {
         Experiment::CancelWaits => view! { <CancelWaitsSection /> }.into_any(),
         Experiment::PeriodicWork => view! { <PeriodicWorkSection /> }.into_any(),
         Experiment::ConcurrencyLimit => view! { <ConcurrencyLimitSection /> }.into_any(),
+        Experiment::Handoff => view! { <HandoffSection /> }.into_any(),
     }
 }
 

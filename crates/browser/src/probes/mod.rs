@@ -7,6 +7,7 @@
 //! and the wake-latency sides in [`wake`].
 
 pub mod cancel;
+pub mod handoff;
 pub mod limit;
 pub mod periodic;
 pub mod wake;

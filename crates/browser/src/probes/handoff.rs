@@ -1,0 +1,185 @@
+//! Producer/consumer handoff inside the workers (experiment 9): the
+//! producer's and the consumer's side of each channel.
+//!
+//! The producer stamps `timeOrigin + now()` into each item as it sends it:
+//! into the ring's slot before it publishes the item with an atomic store
+//! and `Atomics.notify`, or as the posted message itself. The consumer
+//! reads its own clock first when it sees an item, then files it in a
+//! [`Tally`] made with room for every paced item, so nothing is allocated
+//! or parsed between an item's send and its receive stamp.
+
+use super::wake::NO_PORT;
+use crate::clock::{busy_wait_until, epoch_now, now};
+use crate::memory::{self, Slots};
+use crate::wait::{self, park, wake};
+use std::cell::RefCell;
+use std::rc::Rc;
+use std::task::{Poll, Waker};
+use waitlab_core::handoff::{Channel, RING_CAPACITY, RawHandoff, Tally};
+use waitlab_core::protocol::shared_slots::{GO, RING, TAKEN, WRITTEN};
+use wasm_bindgen::prelude::Closure;
+use wasm_bindgen::{JsCast, JsValue};
+use web_sys::{MessageEvent, MessagePort};
+
+/// The slot of item `i` in the ring.
+fn slot(i: i32) -> u32 {
+    RING + i.rem_euclid(RING_CAPACITY as i32) as u32
+}
+
+/// Every item of a run: the paced ones, each after its pause (µs), then
+/// the burst's, none.
+fn pauses(gaps_us: &[u32], burst: u32) -> impl Iterator<Item = Option<u32>> + '_ {
+    gaps_us
+        .iter()
+        .map(|&g| Some(g))
+        .chain((0..burst).map(|_| None))
+}
+
+/// Busy-waits a paced item's pause, if it has one.
+fn pause(gap_us: Option<u32>) {
+    if let Some(us) = gap_us {
+        busy_wait_until(now() + f64::from(us) / 1000.0);
+    }
+}
+
+/// The producer's side of the ring: once the consumer's go is up, each
+/// item in turn, waiting in `Atomics.wait` while the ring is full. Blocks
+/// its worker for the whole run.
+pub fn produce_ring(slots: &Slots, gaps_us: &[u32], burst: u32) -> Result<(), String> {
+    slots.wait_while(GO, 0)?;
+    for (i, gap) in pauses(gaps_us, burst).enumerate() {
+        let i = i as i32;
+        pause(gap);
+        loop {
+            let taken = slots.load(TAKEN);
+            if i - taken < RING_CAPACITY as i32 {
+                break;
+            }
+            memory::wait(slots.ints(), TAKEN, taken, f64::INFINITY)?;
+        }
+        slots.set_f64(slot(i), epoch_now());
+        slots.store_and_notify(WRITTEN, i + 1);
+    }
+    Ok(())
+}
+
+/// The producer's side of the message channel: after the consumer's go
+/// on `port`, each item posted as its stamp.
+pub async fn produce_by_message(
+    port: &MessagePort,
+    gaps_us: &[u32],
+    burst: u32,
+) -> Result<(), String> {
+    wait::next_message(port).await;
+    for gap in pauses(gaps_us, burst) {
+        pause(gap);
+        port.post_message(&JsValue::from_f64(epoch_now()))
+            .map_err(|e| crate::js_error_message(&e))?;
+    }
+    Ok(())
+}
+
+/// The consumer's side of the ring: `items` paced items then `burst`,
+/// each taken as soon as the consumer sees the write index pass it; it
+/// waits for the index in `Atomics.wait` or, `polls`, by checking it after
+/// each `setTimeout(1)`.
+pub async fn consume_ring(
+    polls: bool,
+    slots: &Slots,
+    items: u32,
+    burst: u32,
+) -> Result<RawHandoff, String> {
+    slots.store_and_notify(WRITTEN, 0);
+    slots.store_and_notify(TAKEN, 0);
+    let mut tally = Tally::new(items);
+    let total = items.saturating_add(burst) as i32;
+    slots.store_and_notify(GO, 1);
+    let mut next = 0;
+    while next < total {
+        let written = slots.load(WRITTEN);
+        if written <= next {
+            if polls {
+                wait::timeout(1).await;
+            } else {
+                memory::wait(slots.ints(), WRITTEN, written, f64::INFINITY)?;
+            }
+            continue;
+        }
+        let seen = epoch_now();
+        while next < written {
+            tally.take(slots.get_f64(slot(next)), seen);
+            next += 1;
+            slots.store_and_notify(TAKEN, next);
+        }
+    }
+    Ok(tally.finish())
+}
+
+/// What the message consumer's handler shares with the run.
+struct Inbox {
+    tally: RefCell<Tally>,
+    left: std::cell::Cell<u32>,
+    waker: RefCell<Option<Waker>>,
+}
+
+/// The consumer's side of the message channel: a handler made once files
+/// each item as it arrives (its stamp read first); the run ends with the
+/// last item.
+pub async fn consume_by_message(
+    port: &MessagePort,
+    items: u32,
+    burst: u32,
+) -> Result<RawHandoff, String> {
+    let inbox = Rc::new(Inbox {
+        tally: RefCell::new(Tally::new(items)),
+        left: std::cell::Cell::new(items.saturating_add(burst)),
+        waker: RefCell::new(None),
+    });
+    let on_message = {
+        let inbox = inbox.clone();
+        Closure::<dyn FnMut(MessageEvent)>::new(move |e: MessageEvent| {
+            let seen = epoch_now();
+            let sent = e.data().as_f64().unwrap_or(f64::NAN);
+            inbox.tally.borrow_mut().take(sent, seen);
+            let left = inbox.left.get().saturating_sub(1);
+            inbox.left.set(left);
+            if left == 0 {
+                wake(&inbox.waker);
+            }
+        })
+    };
+    port.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+    port.post_message(&JsValue::TRUE)
+        .map_err(|e| crate::js_error_message(&e))?;
+    std::future::poll_fn(|cx| {
+        if inbox.left.get() == 0 {
+            Poll::Ready(())
+        } else {
+            park(&inbox.waker, cx)
+        }
+    })
+    .await;
+    port.set_onmessage(None);
+    drop(on_message);
+    let tally = inbox.tally.replace(Tally::new(0));
+    Ok(tally.finish())
+}
+
+/// The consumer's side of `channel` (a page's), on the shared memory or
+/// the port the page passed.
+pub async fn consume(
+    channel: Channel,
+    items: u32,
+    burst: u32,
+    slots: Option<&Slots>,
+    port: Option<&MessagePort>,
+) -> Result<RawHandoff, String> {
+    match channel {
+        Channel::MessagePort => consume_by_message(port.ok_or(NO_PORT)?, items, burst).await,
+        Channel::RingWait | Channel::RingPoll => {
+            let slots = slots.ok_or(memory::NOT_SHARED)?;
+            consume_ring(channel.polls(), slots, items, burst).await
+        }
+        other => Err(format!("{} is not a channel of the page", other.id())),
+    }
+}

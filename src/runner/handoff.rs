@@ -1,0 +1,75 @@
+//! Runs experiment 9: a producer worker and a consumer worker, one channel
+//! at a time, after measuring the skew between their clocks.
+//!
+//! Every channel gets the same pauses. The two ring buffers need shared
+//! memory and are reported as unavailable without it; the message channel
+//! runs everywhere. A channel that does not finish in time fails the run,
+//! and dropping the workers ends them.
+
+use super::pair::Pair;
+use super::{Publish, Reporter, RunScope};
+use crate::i18n::tr;
+use waitlab_core::handoff::{Channel, Handoff, HandoffConfig, HandoffRun};
+use waitlab_core::key;
+use waitlab_core::outcome::{Outcome, reason};
+use waitlab_core::protocol::{FromWorker, ToWorker};
+use waitlab_core::schema::Report;
+use waitlab_core::text::Phrase;
+
+async fn measure(config: &HandoffConfig, reporter: &Reporter) -> Result<Handoff, Phrase> {
+    let mut pair = Pair::start(reporter, key!("handoff.too_slow")).await?;
+    let gaps_us = config.gaps_us();
+    let limit_ms = config.estimated_ms() as u32 * 4 + 5000;
+    let mut runs = Vec::new();
+    for channel in Channel::BROWSER {
+        reporter.update(|p| p.worker = Some(channel.label()));
+        let run = match &pair.slots {
+            Err(why) if channel.needs_shared_memory() => HandoffRun::without(
+                channel,
+                Outcome::Unavailable {
+                    reason: (*why).to_owned(),
+                },
+            ),
+            _ => {
+                if !channel.needs_shared_memory() {
+                    pair.connect()?;
+                }
+                let produce = ToWorker::Produce {
+                    channel,
+                    gaps_us: gaps_us.clone(),
+                    burst: config.burst,
+                };
+                let consume = ToWorker::Consume {
+                    channel,
+                    items: config.items,
+                    burst: config.burst,
+                };
+                match pair.turn(&produce, &consume, limit_ms).await? {
+                    FromWorker::HandoffDone { result } => {
+                        let raw = result.map_err(|e| reason::phrase(&e))?;
+                        HandoffRun::measured(channel, raw, pair.skew_ms.unwrap_or(0.0))
+                    }
+                    other => return Err(super::unexpected(key!("role.consumer"), &other)),
+                }
+            }
+        };
+        runs.push(run);
+        reporter.update(|p| p.done += 1);
+    }
+    Ok(Handoff {
+        config: config.clone(),
+        skew_ms: pair.skew_ms,
+        runs,
+    })
+}
+
+/// Runs experiment 9 with `config`.
+pub async fn run_handoff(config: HandoffConfig, publish: Publish) -> Report {
+    let scope = RunScope::begin();
+    let reporter = Reporter::new(publish, Channel::BROWSER.len() as u32);
+    let result = measure(&config, &reporter).await;
+    scope.finish(|r| match result {
+        Ok(handoff) => r.handoff = Some(handoff),
+        Err(why) => r.failure = Some(tr(&Phrase::new(key!("run.failed")).phrase("why", why))),
+    })
+}
