@@ -399,13 +399,13 @@ pub fn concurrency_limit(c: &ConcurrencyLimit, clock: Option<ClockInfo>) -> Vec<
 pub fn handoff(h: &Handoff, clock: Option<ClockInfo>) -> Vec<Phrase> {
     let f = Figures::new(clock);
     let mut out = Vec::new();
-    let mut rates = Vec::new();
+    let (mut latencies, mut rates) = (Vec::new(), Vec::new());
     for r in &h.runs {
         let Some(s) = r.outcome.summary() else {
             continue;
         };
-        out.push(
-            Phrase::new(key!("finding.handoff.channel"))
+        latencies.push(
+            Phrase::new(key!("finding.handoff.latency_item"))
                 .phrase("what", r.channel.label())
                 .arg("p50", f.ms(s.p50))
                 .arg("p99", f.ms(s.p99)),
@@ -417,6 +417,9 @@ pub fn handoff(h: &Handoff, clock: Option<ClockInfo>) -> Vec<Phrase> {
                     .count("rate", rate.round() as u64),
             );
         }
+    }
+    if !latencies.is_empty() {
+        out.push(Phrase::new(key!("finding.handoff.latencies")).arg("items", Arg::List(latencies)));
     }
     if !rates.is_empty() {
         out.push(
@@ -655,26 +658,26 @@ mod tests {
             .iter()
             .map(|p| en.render(p))
             .collect();
-        assert_eq!(f.len(), 7, "{f:#?}");
+        assert_eq!(f.len(), 5, "{f:#?}");
         assert!(
-            f[0].starts_with("postMessage over a MessageChannel: an item"),
+            f[0].contains("postMessage over a MessageChannel 0.12 ms (0.3 ms)"),
             "{}",
             f[0]
         );
-        assert!(f[1].contains("0.03‡ ms after it was sent"), "{}", f[1]);
+        assert!(f[0].contains("notify 0.03‡ ms (0.05‡ ms)"), "{}", f[0]);
         assert!(
-            f[3].contains("2,000 items") && f[3].contains("50,000 items/s by postMessage"),
+            f[1].contains("2,000 items") && f[1].contains("50,000 items/s by postMessage"),
             "{}",
-            f[3]
+            f[1]
         );
-        assert!(f[3].contains("500,000 items/s"), "{}", f[3]);
+        assert!(f[1].contains("500,000 items/s"), "{}", f[1]);
         assert!(
-            f[4].contains("100×‡ as long as the shared ring"),
+            f[2].contains("100×‡ as long as the shared ring"),
             "{}",
-            f[4]
+            f[2]
         );
-        assert!(f[5].contains("clocks differ"), "{}", f[5]);
-        assert!(f[6].starts_with("‡"), "{}", f[6]);
+        assert!(f[3].contains("clocks differ"), "{}", f[3]);
+        assert!(f[4].starts_with("‡"), "{}", f[4]);
     }
 
     #[test]
