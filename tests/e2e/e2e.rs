@@ -3109,7 +3109,9 @@ fn fetched(s: &mut Session, name: &str) -> bool {
 
 /// Each experiment's runner is a wasm chunk fetched at its first Run, not
 /// with the page. One that cannot be fetched (here cut short) fails its
-/// run with a message, and the page goes on: another experiment runs.
+/// run with a message, and the page goes on: another experiment runs, and
+/// its raw result opens (the files' writers, a chunk fetched then); a page
+/// that only loads fetches no chunk.
 fn runner_chunks(browser: Browser) {
     let mut s = host_fault(
         browser,
@@ -3123,6 +3125,18 @@ fn runner_chunks(browser: Browser) {
         let ran = ["timed_waits", "main_starvation"].contains(&e.id());
         assert_eq!(fetched(&mut s, &chunk), ran, "{chunk}: fetched only to run");
     }
+    // The writers of a run's files are a chunk of their own too, fetched
+    // when a reader first opens a raw result (as the run above did); a
+    // page that only loads fetches no chunk at all.
+    assert!(fetched(&mut s, "/split_export.wasm"), "the writers");
+    drop(s);
+    let mut fresh = Session::lease(browser);
+    fresh.open(&isolated_server().origin);
+    fresh.wait_for_element(&in_tw("run"), 20);
+    assert!(
+        !fetched(&mut fresh, "-split/split_"),
+        "a chunk with the page"
+    );
 }
 
 /// The worker's wasm is cut to its first 1,000 bytes.
