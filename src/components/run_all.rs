@@ -49,7 +49,7 @@ fn start(experiments: Experiments, experiment: Experiment, cores: u32) {
         Experiment::CancelWaits => experiments.cancel_waits.run.run(Default::default()),
         Experiment::PeriodicWork => experiments.periodic_work.run.run(Default::default()),
         Experiment::ConcurrencyLimit => experiments.concurrency_limit.run.run(Default::default()),
-        Experiment::Handoff => experiments.handoff.run.run(Default::default()),
+        Experiment::ProducerConsumer => experiments.producer_consumer.run.run(Default::default()),
     }
 }
 
@@ -66,7 +66,7 @@ fn expected_ms(experiment: Experiment, cores: u32) -> f64 {
         Experiment::CancelWaits => CancelConfig::default().estimated_ms(),
         Experiment::PeriodicWork => PeriodicConfig::default().estimated_ms(),
         Experiment::ConcurrencyLimit => LimitConfig::default().estimated_ms(),
-        Experiment::Handoff => HandoffConfig::default().estimated_ms(),
+        Experiment::ProducerConsumer => HandoffConfig::default().estimated_ms(),
     }
     .max(1.0)
 }

@@ -65,7 +65,7 @@ pub struct Experiments {
     /// Experiment 8.
     pub concurrency_limit: UseExperiment<LimitConfig>,
     /// Experiment 9.
-    pub handoff: UseExperiment<HandoffConfig>,
+    pub producer_consumer: UseExperiment<HandoffConfig>,
     /// Result links the browser is compressing now (their promises land on
     /// the main thread, so nothing starts a run while one is in flight).
     pub links_in_flight: RwSignal<u32>,
@@ -92,7 +92,7 @@ impl Experiments {
             Experiment::CancelWaits => self.cancel_waits.progress,
             Experiment::PeriodicWork => self.periodic_work.progress,
             Experiment::ConcurrencyLimit => self.concurrency_limit.progress,
-            Experiment::Handoff => self.handoff.progress,
+            Experiment::ProducerConsumer => self.producer_consumer.progress,
         }
     }
 
@@ -107,7 +107,7 @@ impl Experiments {
             Experiment::CancelWaits => self.cancel_waits.cancel,
             Experiment::PeriodicWork => self.periodic_work.cancel,
             Experiment::ConcurrencyLimit => self.concurrency_limit.cancel,
-            Experiment::Handoff => self.handoff.cancel,
+            Experiment::ProducerConsumer => self.producer_consumer.cancel,
         }
     }
 }
@@ -124,7 +124,7 @@ pub fn use_experiments() -> Experiments {
         cancel_waits: use_experiment(links),
         periodic_work: use_experiment(links),
         concurrency_limit: use_experiment(links),
-        handoff: use_experiment(links),
+        producer_consumer: use_experiment(links),
         links_in_flight: links,
     }
 }

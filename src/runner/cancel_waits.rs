@@ -6,7 +6,7 @@
 //! without it; the aborted timer runs everywhere. A strategy that does not
 //! finish in time fails the run, and dropping the workers ends them.
 
-use super::pair::Pair;
+use super::pair::{Pair, Roles};
 use super::{Publish, Reporter, RunScope};
 use crate::i18n::tr;
 use waitlab_core::cancel::{CancelConfig, CancelResult, CancelWaits, Strategy, after_cancel_ms};
@@ -17,7 +17,7 @@ use waitlab_core::schema::Report;
 use waitlab_core::text::Phrase;
 
 async fn measure(config: &CancelConfig, reporter: &Reporter) -> Result<CancelWaits, Phrase> {
-    let mut pair = Pair::start(reporter, key!("cancel.too_slow")).await?;
+    let mut pair = Pair::start(reporter, Roles::setter_and_waiter(key!("cancel.too_slow"))).await?;
     let points_us = config.cancel_points_us();
     let limit_ms = config.rounds.saturating_mul(config.wait_ms + 20) + 5000;
     let mut results = Vec::new();

@@ -64,4 +64,4 @@ runner!(WakeConfig, wake_latency, run_wake_latency);
 runner!(CancelConfig, cancel_waits, run_cancel_waits);
 runner!(PeriodicConfig, periodic_work, run_periodic_work);
 runner!(LimitConfig, concurrency_limit, run_concurrency_limit);
-runner!(HandoffConfig, handoff, run_handoff);
+runner!(HandoffConfig, producer_consumer, run_handoff);

@@ -6,7 +6,7 @@
 //! runs everywhere. A channel that does not finish in time fails the run,
 //! and dropping the workers ends them.
 
-use super::pair::Pair;
+use super::pair::{Pair, Roles};
 use super::{Publish, Reporter, RunScope};
 use crate::i18n::tr;
 use waitlab_core::handoff::{Channel, Handoff, HandoffConfig, HandoffRun};
@@ -17,7 +17,12 @@ use waitlab_core::schema::Report;
 use waitlab_core::text::Phrase;
 
 async fn measure(config: &HandoffConfig, reporter: &Reporter) -> Result<Handoff, Phrase> {
-    let mut pair = Pair::start(reporter, key!("handoff.too_slow")).await?;
+    let roles = Roles {
+        starting: key!("progress.starting_producer_consumer"),
+        setter: key!("role.producer"),
+        too_slow: key!("handoff.too_slow"),
+    };
+    let mut pair = Pair::start(reporter, roles).await?;
     let gaps_us = config.gaps_us();
     let limit_ms = config.estimated_ms() as u32 * 4 + 5000;
     let mut runs = Vec::new();
@@ -69,7 +74,7 @@ pub async fn run_handoff(config: HandoffConfig, publish: Publish) -> Report {
     let reporter = Reporter::new(publish, Channel::BROWSER.len() as u32);
     let result = measure(&config, &reporter).await;
     scope.finish(|r| match result {
-        Ok(handoff) => r.handoff = Some(handoff),
+        Ok(handoff) => r.producer_consumer = Some(handoff),
         Err(why) => r.failure = Some(tr(&Phrase::new(key!("run.failed")).phrase("why", why))),
     })
 }

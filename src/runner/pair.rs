@@ -1,6 +1,6 @@
-//! Two workers that take turns (experiments 4 and 6): a setter, which
-//! raises a flag after each round's delay, and a waiter, which notices it
-//! and stamps how long after. They share the run's memory where the page
+//! Two workers that take turns (experiments 4, 6 and 9): a setter, which
+//! raises a flag after each round's delay (or produces items), and a
+//! waiter, which notices it and stamps how long after (or consumes them). They share the run's memory where the page
 //! has it, and the skew between their clocks is measured first.
 
 use super::Reporter;
@@ -29,21 +29,44 @@ pub(super) struct Pair {
     /// What the run says when the pair takes too long (a catalog key with
     /// a `{seconds}` count).
     too_slow: Key,
+    /// What the run calls the setter in an error.
+    setter_role: Key,
+}
+
+/// What a run calls its pair: in its progress while they start, in an
+/// error when the setter says something unexpected, and when the pair
+/// takes too long (a catalog key with a `{seconds}` count).
+pub(super) struct Roles {
+    pub(super) starting: Key,
+    pub(super) setter: Key,
+    pub(super) too_slow: Key,
+}
+
+impl Roles {
+    /// A setter and a waiter (experiments 4 and 6).
+    pub(super) fn setter_and_waiter(too_slow: Key) -> Roles {
+        Roles {
+            starting: key!("progress.starting_pair"),
+            setter: key!("role.setter"),
+            too_slow,
+        }
+    }
 }
 
 impl Pair {
     /// Starts both workers, shares the memory with them and measures the
     /// skew between their clocks.
-    pub(super) async fn start(reporter: &Reporter, too_slow: Key) -> Result<Pair, Phrase> {
+    pub(super) async fn start(reporter: &Reporter, roles: Roles) -> Result<Pair, Phrase> {
         let slots = memory::new_shared_i32(shared_slots::LEN).map(Slots::new);
-        reporter.update(|p| p.worker = Some(Phrase::new(key!("progress.starting_pair"))));
+        reporter.update(|p| p.worker = Some(Phrase::new(roles.starting)));
         let (setter, waiter) = try_join(ProbeWorker::start(), ProbeWorker::start()).await?;
         let mut pair = Pair {
             setter,
             waiter,
             slots,
             skew_ms: None,
-            too_slow,
+            too_slow: roles.too_slow,
+            setter_role: roles.setter,
         };
         if let Ok(slots) = &pair.slots {
             pair.setter.share(slots.ints())?;
@@ -73,13 +96,16 @@ impl Pair {
 
     /// One turn: `set` to the setter, `wait` to the waiter, and the
     /// waiter's reply once the setter has said it is done, within
-    /// `limit_ms`. The flag and the round counter start at zero.
+    /// `limit_ms`. The flag and the round counter start at zero, and the
+    /// page has drawn its progress before the turn starts, not while the
+    /// workers measure.
     pub(super) async fn turn(
         &mut self,
         set: &ToWorker,
         wait: &ToWorker,
         limit_ms: u32,
     ) -> Result<FromWorker, Phrase> {
+        wait::let_page_render().await;
         if let Ok(slots) = &self.slots {
             slots.store_and_notify(shared_slots::FLAG, 0);
             slots.store_and_notify(shared_slots::GO, 0);
@@ -100,7 +126,7 @@ impl Pair {
         };
         match setter_reply {
             FromWorker::SetterDone { result } => result.map_err(|e| reason::phrase(&e))?,
-            other => return Err(super::unexpected(key!("role.setter"), &other)),
+            other => return Err(super::unexpected(self.setter_role, &other)),
         }
         Ok(reply)
     }

@@ -6,7 +6,7 @@
 //! unavailable; postMessage runs everywhere. A strategy that does not
 //! finish in time fails the run, and dropping the workers ends them.
 
-use super::pair::Pair;
+use super::pair::{Pair, Roles};
 use super::{Publish, Reporter, RunScope};
 use crate::i18n::tr;
 use waitlab_browser::memory::{self, Slots};
@@ -29,7 +29,7 @@ fn unavailable(strategy: Strategy, slots: &Result<Slots, &'static str>) -> Optio
 }
 
 async fn measure(config: &WakeConfig, reporter: &Reporter) -> Result<WakeLatency, Phrase> {
-    let mut pair = Pair::start(reporter, key!("wake.too_slow")).await?;
+    let mut pair = Pair::start(reporter, Roles::setter_and_waiter(key!("wake.too_slow"))).await?;
     let delays_us = config.delays_us();
     let limit_ms = config.rounds * 20 + 5000;
     let mut results = Vec::new();

@@ -1204,22 +1204,22 @@ fn concurrency_limit(browser: Browser) {
 /// item sent one by one arrived, on one time base never before it was sent
 /// (less two clock steps of the skew's estimate), and every burst took
 /// time; with shared memory the consumer woken by `Atomics.notify` had its
-/// items sooner at the median than the one polling after `setTimeout(1)`,
-/// whose every item waited for a poll; the link is under 600 characters
-/// and opens with the same channels; the embed runs.
-fn handoff(browser: Browser) {
+/// items sooner at the median than the one polling after `setTimeout(1)`;
+/// the link is under 600 characters and opens with the same channels; the
+/// embed runs.
+fn producer_consumer(browser: Browser) {
     let mut s = Session::lease(browser);
     s.open(&isolated_server().origin);
     let features = Features::detect(&mut s);
     let report = run_section(
         &mut s,
-        "handoff",
+        "producer-consumer",
         &[("items", "40"), ("gap", "2"), ("burst", "500")],
         60,
-        "handoff-results",
+        "producer-consumer-results",
     );
     let tol = report.env.clock.unwrap().tolerance_ms();
-    let handoff = report.handoff.expect("experiment 9 results");
+    let handoff = report.producer_consumer.expect("experiment 9 results");
     assert_eq!((handoff.config.items, handoff.config.burst), (40, 500));
     assert_eq!(handoff.runs.len(), 3);
     let median = |channel: Channel| {
@@ -1258,8 +1258,8 @@ fn handoff(browser: Browser) {
         assert!(woken < polled, "woken {woken} ms, polled {polled} ms");
         assert!(handoff.skew_ms.is_some_and(|k| k.abs() < 2.0));
     }
-    let shared = share_and_open(&mut s, "handoff", "handoff-shared")
-        .handoff
+    let shared = share_and_open(&mut s, "producer-consumer", "producer-consumer-shared")
+        .producer_consumer
         .expect("the link's experiment 9");
     assert_eq!(shared.config, handoff.config);
     for (a, b) in handoff.runs.iter().zip(&shared.runs) {
@@ -1267,10 +1267,26 @@ fn handoff(browser: Browser) {
         assert_eq!(a.burst_ms.is_some(), b.burst_ms.is_some());
     }
     // The embed of the experiment runs on its own.
-    s.navigate(&format!("{}/?embed=handoff", isolated_server().origin));
+    s.navigate(&format!(
+        "{}/?embed=producer-consumer",
+        isolated_server().origin
+    ));
     s.wait_for_element(&tid("embed"), 30);
-    let embedded = run_section(&mut s, "handoff", &[("items", "10")], 60, "handoff-embed");
-    assert_eq!(embedded.handoff.expect("the embed's run").config.items, 10);
+    let embedded = run_section(
+        &mut s,
+        "producer-consumer",
+        &[("items", "10")],
+        60,
+        "producer-consumer-embed",
+    );
+    assert_eq!(
+        embedded
+            .producer_consumer
+            .expect("the embed's run")
+            .config
+            .items,
+        10
+    );
     assert_no_page_errors(&mut s);
 }
 
@@ -3361,7 +3377,7 @@ fn cases() -> Vec<Case> {
         ("cancel_waits", ALL, Timed, cancel_waits),
         ("periodic_work", ALL, Timed, periodic_work),
         ("concurrency_limit", ALL, Timed, concurrency_limit),
-        ("handoff", ALL, Timed, handoff),
+        ("producer_consumer", ALL, Timed, producer_consumer),
         ("runner_chunks", ALL, Untimed, runner_chunks),
         ("fault_damaged_wasm", BLINK_GECKO, Untimed, fault_damaged_wasm),
         ("fault_throws_at_start", BLINK_GECKO, Untimed, fault_throws_at_start),

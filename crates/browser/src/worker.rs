@@ -171,23 +171,12 @@ fn handle(data: JsValue) {
             channel,
             gaps_us,
             burst,
-        }) => {
-            if channel.needs_shared_memory() {
-                let result = slots()
-                    .ok_or_else(|| memory::NOT_SHARED.to_owned())
-                    .and_then(|s| handoff::produce_ring(&s, &gaps_us, burst));
-                post(&FromWorker::SetterDone { result });
-            } else {
-                let port = PORT.with(|p| p.borrow().clone());
-                wasm_bindgen_futures::spawn_local(async move {
-                    let result = match port {
-                        Some(port) => handoff::produce_by_message(&port, &gaps_us, burst).await,
-                        None => Err(wake::NO_PORT.to_owned()),
-                    };
-                    post(&FromWorker::SetterDone { result });
-                });
-            }
-        }
+        }) => wasm_bindgen_futures::spawn_local(async move {
+            let port = PORT.with(|p| p.borrow().clone());
+            let result =
+                handoff::produce(channel, &gaps_us, burst, slots().as_ref(), port.as_ref()).await;
+            post(&FromWorker::SetterDone { result });
+        }),
         Ok(ToWorker::Consume {
             channel,
             items,

@@ -307,17 +307,21 @@ pub fn group(experiment: Experiment, report: &Report) -> Option<Group> {
                 })
                 .collect()
         }),
-        Experiment::Handoff => report.handoff.as_ref().map(|h| {
+        Experiment::ProducerConsumer => report.producer_consumer.as_ref().map(|h| {
             h.runs
                 .iter()
                 .map(|r| {
-                    let rate = r.items_per_s(h.config.burst);
+                    // A rate is only as resolved as the burst's time.
+                    let rate = r
+                        .items_per_s(h.config.burst)
+                        .zip(r.burst_ms)
+                        .map_or(Value::Absent, |(rate, ms)| per(rate, ms, report.env.clock));
                     outcome_row(r.channel.label(), r.channel.analogue(), &r.outcome, |s| {
                         vec![
                             Value::of(s.p50),
                             Value::of(s.p99),
                             Value::of(s.max),
-                            rate.map_or(Value::Absent, Value::of),
+                            rate.clone(),
                             count(s.n),
                         ]
                     })
@@ -509,14 +513,7 @@ fn ladder_row(l: &SpinLadder, native: bool, clock: Option<ClockInfo>) -> Row {
             .filter(|s| (from..to).contains(&s.count))
             .map(|s| f64::from(s.block) * s.p50_ms)
             .fold(f64::INFINITY, f64::min);
-        match clock.filter(|c| !c.resolves(shortest_block)) {
-            Some(clock) => Value::Unresolved {
-                value: value * 1000.0,
-                figure_ms: shortest_block,
-                clock,
-            },
-            None => us(value),
-        }
+        per(value * 1000.0, shortest_block, clock)
     };
     Row {
         what: Phrase::new(if native {
@@ -543,23 +540,29 @@ fn ladder_row(l: &SpinLadder, native: bool, clock: Option<ClockInfo>) -> Row {
 
 /// Experiment 4's rows; a ratio to an event wait shorter than the clock
 /// resolves is marked with it.
+/// A value got by dividing by a time of `figure_ms` (a ratio, a rate, a
+/// total of blocks): marked when `clock` does not resolve that time.
+fn per(value: f64, figure_ms: f64, clock: Option<ClockInfo>) -> Value {
+    match clock.filter(|c| !c.resolves(figure_ms)) {
+        Some(clock) => Value::Unresolved {
+            value,
+            figure_ms,
+            clock,
+        },
+        None => Value::of(value),
+    }
+}
+
 fn wake_rows(w: &WakeLatency, clock: Option<ClockInfo>) -> Vec<Row> {
     let ratios = w.ratios_to_event();
-    let unresolved_event = w
-        .event_p50()
-        .zip(clock)
-        .filter(|(event, clock)| !clock.resolves(*event));
+    let event = w.event_p50();
     w.results
         .iter()
         .map(|r| {
             let ratio = ratios.iter().find(|(s, _)| *s == r.strategy).map_or(
                 Value::Absent,
-                |&(_, value)| match unresolved_event {
-                    Some((figure_ms, clock)) => Value::Unresolved {
-                        value,
-                        figure_ms,
-                        clock,
-                    },
+                |&(_, value)| match event {
+                    Some(figure_ms) => per(value, figure_ms, clock),
                     None => Value::of(value),
                 },
             );

@@ -30,7 +30,7 @@ pub enum Experiment {
     /// Experiment 8.
     ConcurrencyLimit,
     /// Experiment 9.
-    Handoff,
+    ProducerConsumer,
 }
 
 /// What a column's numbers count.
@@ -131,7 +131,7 @@ const CONCURRENCY_LIMIT: &[Column] = &[
     col("batch", Unit::Ms),
     col("peak", Unit::Count),
 ];
-const HANDOFF: &[Column] = &[
+const PRODUCER_CONSUMER: &[Column] = &[
     col("p50", Unit::Ms),
     col("p99", Unit::Ms),
     col("max", Unit::Ms),
@@ -157,7 +157,7 @@ impl Experiment {
         Experiment::CancelWaits,
         Experiment::PeriodicWork,
         Experiment::ConcurrencyLimit,
-        Experiment::Handoff,
+        Experiment::ProducerConsumer,
     ];
 
     /// The page's name for it: section ids and `?embed=` values.
@@ -171,7 +171,7 @@ impl Experiment {
             Experiment::CancelWaits => "cancel-waits",
             Experiment::PeriodicWork => "periodic-work",
             Experiment::ConcurrencyLimit => "concurrency-limit",
-            Experiment::Handoff => "handoff",
+            Experiment::ProducerConsumer => "producer-consumer",
         }
     }
 
@@ -191,7 +191,7 @@ impl Experiment {
             Experiment::CancelWaits => "cancel_waits",
             Experiment::PeriodicWork => "periodic_work",
             Experiment::ConcurrencyLimit => "concurrency_limit",
-            Experiment::Handoff => "handoff",
+            Experiment::ProducerConsumer => "producer_consumer",
         }
     }
 
@@ -206,7 +206,7 @@ impl Experiment {
             Experiment::CancelWaits => CANCEL_WAITS,
             Experiment::PeriodicWork => PERIODIC_WORK,
             Experiment::ConcurrencyLimit => CONCURRENCY_LIMIT,
-            Experiment::Handoff => HANDOFF,
+            Experiment::ProducerConsumer => PRODUCER_CONSUMER,
         }
     }
 
@@ -222,7 +222,7 @@ impl Experiment {
             Experiment::CancelWaits => &[0, 1],
             Experiment::PeriodicWork => &[0, 2],
             Experiment::ConcurrencyLimit => &[0, 2],
-            Experiment::Handoff => &[0, 1],
+            Experiment::ProducerConsumer => &[0, 1],
         }
     }
 
@@ -329,7 +329,7 @@ mod tests {
         assert_eq!(charted(Experiment::CancelWaits), ["p50", "p99"]);
         assert_eq!(charted(Experiment::PeriodicWork), ["p50", "drift"]);
         assert_eq!(charted(Experiment::ConcurrencyLimit), ["p50", "max"]);
-        assert_eq!(charted(Experiment::Handoff), ["p50", "p99"]);
+        assert_eq!(charted(Experiment::ProducerConsumer), ["p50", "p99"]);
         for e in Experiment::ALL {
             assert!(charted(e).len() <= 3, "the chart has three mark shapes");
             for &c in e.charted() {

@@ -160,8 +160,8 @@ pub fn csv(report: &Report, experiment: Experiment) -> String {
                 }
             }
         }
-        Experiment::Handoff => {
-            for run in report.handoff.iter().flat_map(|h| &h.runs) {
+        Experiment::ProducerConsumer => {
+            for run in report.producer_consumer.iter().flat_map(|h| &h.runs) {
                 series(&mut rows, run.channel.id(), None, &run.outcome);
             }
         }

@@ -298,11 +298,17 @@ pub fn wake_latency(w: &WakeLatency, clock: Option<ClockInfo>) -> Vec<Phrase> {
             out.push(Phrase::new(key!("finding.wake.polling")).arg("ratios", Arg::List(polls)));
         }
     }
-    out.push(match w.skew_ms {
+    out.push(skew(w.skew_ms));
+    f.finish(out)
+}
+
+/// What the two workers' clocks differ by, or that it could not be
+/// measured (experiments 4, 6 and 9).
+fn skew(skew_ms: Option<f64>) -> Phrase {
+    match skew_ms {
         Some(skew) => Phrase::new(key!("finding.wake.skew")).ms("skew", skew),
         None => Phrase::new(key!("finding.wake.no_skew")),
-    });
-    f.finish(out)
+    }
 }
 
 /// The headline findings of a cancellable-waits run: how long the blind
@@ -344,10 +350,7 @@ pub fn cancel_waits(c: &CancelWaits, clock: Option<ClockInfo>) -> Vec<Phrase> {
                 .arg("p99", f.ms(s.p99)),
         );
     }
-    out.push(match c.skew_ms {
-        Some(skew) => Phrase::new(key!("finding.wake.skew")).ms("skew", skew),
-        None => Phrase::new(key!("finding.wake.no_skew")),
-    });
+    out.push(skew(c.skew_ms));
     f.finish(out)
 }
 
@@ -410,9 +413,15 @@ pub fn handoff(h: &Handoff, clock: Option<ClockInfo>) -> Vec<Phrase> {
                 .arg("p50", f.ms(s.p50))
                 .arg("p99", f.ms(s.p99)),
         );
-        if let Some(rate) = r.items_per_s(h.config.burst) {
+        if let Some((rate, burst_ms)) = r.items_per_s(h.config.burst).zip(r.burst_ms) {
+            // A rate is only as resolved as the burst's time.
+            let key = if f.unresolved(burst_ms) {
+                key!("finding.handoff.rate_item_marked")
+            } else {
+                key!("finding.handoff.rate_item")
+            };
             rates.push(
-                Phrase::new(key!("finding.handoff.rate_item"))
+                Phrase::new(key)
                     .phrase("what", r.channel.label())
                     .count("rate", rate.round() as u64),
             );
@@ -428,13 +437,7 @@ pub fn handoff(h: &Handoff, clock: Option<ClockInfo>) -> Vec<Phrase> {
                 .arg("rates", Arg::List(rates)),
         );
     }
-    if let Some((polling, woken, times)) = h.polling_ratio() {
-        let woken_p50 = h
-            .runs
-            .iter()
-            .find(|r| r.channel == woken)
-            .and_then(|r| r.outcome.summary())
-            .map_or(0.0, |s| s.p50);
+    if let Some((polling, woken, woken_p50, times)) = h.polling_ratio() {
         // A ratio is only as resolved as the time it divides by.
         let key = if f.unresolved(woken_p50) {
             key!("finding.handoff.polling_marked")
@@ -448,10 +451,7 @@ pub fn handoff(h: &Handoff, clock: Option<ClockInfo>) -> Vec<Phrase> {
                 .arg("times", Arg::Fixed(times, 0)),
         );
     }
-    out.push(match h.skew_ms {
-        Some(skew) => Phrase::new(key!("finding.wake.skew")).ms("skew", skew),
-        None => Phrase::new(key!("finding.wake.no_skew")),
-    });
+    out.push(skew(h.skew_ms));
     f.finish(out)
 }
 

@@ -231,9 +231,13 @@ impl HandoffRun {
         }
     }
 
-    /// Items a second through the burst of `burst` items.
+    /// Items a second through the burst of `burst` items: the burst's
+    /// items over its first send to its last receive (none for a burst
+    /// that took no time, which only a damaged link could hold).
     pub fn items_per_s(&self, burst: u32) -> Option<f64> {
-        self.burst_ms.map(|ms| f64::from(burst) / ms * 1000.0)
+        self.burst_ms
+            .filter(|ms| ms.is_finite() && *ms > 0.0)
+            .map(|ms| f64::from(burst) / ms * 1000.0)
     }
 }
 
@@ -306,8 +310,9 @@ pub struct Handoff {
 
 impl Handoff {
     /// The polling channel's median latency over the fastest woken
-    /// channel's, with both channels, if both measured.
-    pub fn polling_ratio(&self) -> Option<(Channel, Channel, f64)> {
+    /// channel's: the polling channel, the woken one and its median (ms),
+    /// and the ratio, if both measured.
+    pub fn polling_ratio(&self) -> Option<(Channel, Channel, f64, f64)> {
         let p50 = |r: &HandoffRun| r.outcome.summary().map(|s| s.p50);
         let polling = self
             .runs
@@ -321,7 +326,7 @@ impl Handoff {
             .filter_map(|r| Some((r.channel, p50(r)?)))
             .filter(|(_, p)| *p > 0.0)
             .min_by(|a, b| a.1.total_cmp(&b.1))?;
-        Some((polling.0, woken.0, polling.1 / woken.1))
+        Some((polling.0, woken.0, woken.1, polling.1 / woken.1))
     }
 }
 
@@ -366,6 +371,11 @@ mod tests {
             Outcome::Unavailable { reason: "x".into() },
         );
         assert_eq!(nothing.items_per_s(2000), None);
+        let instant = HandoffRun {
+            burst_ms: Some(0.0),
+            ..run
+        };
+        assert_eq!(instant.items_per_s(2000), None);
     }
 
     #[test]
@@ -406,8 +416,9 @@ mod tests {
                 run(Channel::RingPoll, &[2.0, 2.0, 2.0]),
             ],
         };
-        let (polling, woken, ratio) = h.polling_ratio().unwrap();
+        let (polling, woken, woken_p50, ratio) = h.polling_ratio().unwrap();
         assert_eq!((polling, woken), (Channel::RingPoll, Channel::RingWait));
+        assert_eq!(woken_p50, 0.04);
         assert!((ratio - 50.0).abs() < 1e-9);
     }
 

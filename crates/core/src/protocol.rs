@@ -47,7 +47,8 @@ pub mod shared_slots {
     /// Wake latency: the flag the setter raises (0 down, 1 up); the
     /// cancel word of experiment 6.
     pub const FLAG: u32 = 1;
-    /// Wake latency: the round the waiter is ready for (round + 1).
+    /// Wake latency: the round the waiter is ready for (round + 1); a
+    /// handoff's consumer's go (1, once it has reset the ring's counters).
     pub const GO: u32 = 2;
     /// Skew exchange: the exchange the waiter started (k + 1).
     pub const PING: u32 = 3;
@@ -585,6 +586,13 @@ mod tests {
     #[test]
     fn damaged_messages_are_errors() {
         assert!(ToWorker::decode(&[]).is_err());
+        // A consumer is never asked for more items than the page asks for.
+        let huge = ToWorker::Consume {
+            channel: Channel::RingWait,
+            items: u32::MAX,
+            burst: 10,
+        };
+        assert!(ToWorker::decode(&huge.encode()).is_err());
         assert!(ToWorker::decode(&[99]).is_err());
         assert!(ToWorker::decode(&[6, 0]).is_err(), "trailing data");
         assert!(FromWorker::decode(&[10, 0, 0, 0xff, 0xff, 0xff, 0xff, 0x7f]).is_err());

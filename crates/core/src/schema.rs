@@ -256,7 +256,7 @@ pub struct Report {
     pub concurrency_limit: Option<ConcurrencyLimit>,
     /// Experiment 9, if it was run.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub handoff: Option<Handoff>,
+    pub producer_consumer: Option<Handoff>,
     /// Why the run failed, if it did (its results are then absent).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub failure: Option<String>,
@@ -281,7 +281,7 @@ impl Report {
             Experiment::CancelWaits => self.cancel_waits.is_some(),
             Experiment::PeriodicWork => self.periodic_work.is_some(),
             Experiment::ConcurrencyLimit => self.concurrency_limit.is_some(),
-            Experiment::Handoff => self.handoff.is_some(),
+            Experiment::ProducerConsumer => self.producer_consumer.is_some(),
         }
     }
 
@@ -300,7 +300,7 @@ impl Report {
             Experiment::ConcurrencyLimit => {
                 part.concurrency_limit = self.concurrency_limit.clone();
             }
-            Experiment::Handoff => part.handoff = self.handoff.clone(),
+            Experiment::ProducerConsumer => part.producer_consumer = self.producer_consumer.clone(),
         }
         part
     }
@@ -319,7 +319,7 @@ impl Report {
             cancel_waits: None,
             periodic_work: None,
             concurrency_limit: None,
-            handoff: None,
+            producer_consumer: None,
             failure: None,
             stated: Vec::new(),
             from_link: false,
@@ -347,7 +347,8 @@ impl Report {
             pick(&|p| p.periodic_work.is_some()).and_then(|p| p.periodic_work.clone());
         all.concurrency_limit =
             pick(&|p| p.concurrency_limit.is_some()).and_then(|p| p.concurrency_limit.clone());
-        all.handoff = pick(&|p| p.handoff.is_some()).and_then(|p| p.handoff.clone());
+        all.producer_consumer =
+            pick(&|p| p.producer_consumer.is_some()).and_then(|p| p.producer_consumer.clone());
         Some(all)
     }
 

@@ -114,10 +114,7 @@ fn measure(strategy: Strategy, wait: Duration, points_us: &[u32]) -> Vec<f64> {
                 while meeting.started.load(Ordering::Acquire) != round {
                     std::hint::spin_loop();
                 }
-                let t = Instant::now();
-                while t.elapsed() < point {
-                    std::hint::spin_loop();
-                }
+                crate::busy_for(point);
                 let cancel_at = Instant::now();
                 meeting.cancel(strategy, round, &token);
                 cancelled.push(cancel_at);

@@ -33,20 +33,12 @@ impl Clock {
     }
 }
 
-/// Busy-waits `us` microseconds.
-fn spin_us(us: u32) {
-    let until = Instant::now() + Duration::from_micros(u64::from(us));
-    while Instant::now() < until {
-        std::hint::spin_loop();
-    }
-}
-
 /// The producer's side: once the consumer is ready, each paced item
 /// after its pause, then the burst; `send` stamps and sends one item.
 fn produce(ready: &Barrier, gaps_us: &[u32], burst: u32, mut send: impl FnMut(Instant)) {
     ready.wait();
     for &gap in gaps_us {
-        spin_us(gap);
+        crate::busy_for(Duration::from_micros(u64::from(gap)));
         send(Instant::now());
     }
     for _ in 0..burst {

@@ -20,7 +20,7 @@ use clap::{Parser, ValueEnum};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::Write;
 use std::path::PathBuf;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 use waitlab_core::cancel::CancelConfig;
 use waitlab_core::compare;
 use waitlab_core::experiment::Experiment;
@@ -44,6 +44,15 @@ pub fn ms_since(t: Instant) -> f64 {
     t.elapsed().as_secs_f64() * 1000.0
 }
 
+/// Keeps the thread busy for `d` (a delay before a signal, a tick's work,
+/// a pause between items), as the page's probes busy-wait.
+pub fn busy_for(d: Duration) {
+    let until = Instant::now() + d;
+    while Instant::now() < until {
+        std::hint::spin_loop();
+    }
+}
+
 /// An experiment to run, as named on the command line.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 enum Only {
@@ -64,7 +73,7 @@ enum Only {
     /// 8: at most N at once, tokio's semaphore against a polling gate.
     ConcurrencyLimit,
     /// 9: producer/consumer handoff, channels against a polled queue.
-    Handoff,
+    ProducerConsumer,
 }
 
 /// The waiting experiments of "Thread.Sleep vs Task.Delay vs SpinWait",
@@ -157,7 +166,7 @@ impl Plan {
             cancel: wanted(Only::CancelWaits).then_some(cancel),
             periodic: wanted(Only::PeriodicWork).then_some(periodic),
             limit: wanted(Only::ConcurrencyLimit).then_some(limit),
-            handoff: wanted(Only::Handoff).then_some(handoff),
+            handoff: wanted(Only::ProducerConsumer).then_some(handoff),
         }
     }
 
@@ -191,7 +200,7 @@ impl Plan {
         report.cancel_waits = self.cancel.as_ref().map(|c| cancel::run(c, progress));
         report.periodic_work = self.periodic.as_ref().map(|c| periodic::run(c, progress));
         report.concurrency_limit = self.limit.as_ref().map(|c| limit::run(c, progress));
-        report.handoff = self.handoff.as_ref().map(|c| handoff::run(c, progress));
+        report.producer_consumer = self.handoff.as_ref().map(|c| handoff::run(c, progress));
         report
     }
 }

@@ -13,14 +13,6 @@ use waitlab_core::periodic::{
     PeriodicConfig, PeriodicResult, PeriodicWork, Scheduler, lateness_ms,
 };
 
-/// Keeps the thread busy for `work`, as the page's tick does.
-fn work(work: Duration) {
-    let until = Instant::now() + work;
-    while Instant::now() < until {
-        std::hint::spin_loop();
-    }
-}
-
 /// The ticks' start times, ms after the loop's start, under `scheduler`.
 fn measure(scheduler: Scheduler, interval: Duration, works: &[Duration]) -> Vec<f64> {
     let mut began = Vec::with_capacity(works.len());
@@ -37,7 +29,7 @@ fn measure(scheduler: Scheduler, interval: Duration, works: &[Duration]) -> Vec<
             for &w in works {
                 std::thread::sleep(interval);
                 began.push(since(Instant::now()));
-                work(w);
+                crate::busy_for(w);
             }
         }
         Some(behavior) => runtime::current_thread().block_on(async {
@@ -50,7 +42,7 @@ fn measure(scheduler: Scheduler, interval: Duration, works: &[Duration]) -> Vec<
             for &w in works {
                 ticks.tick().await;
                 began.push(since(Instant::now()));
-                work(w);
+                crate::busy_for(w);
             }
         }),
     }

@@ -139,10 +139,7 @@ fn measure(strategy: Strategy, delays_us: &[u32]) -> Vec<f64> {
             for (round, &us) in (1..).zip(delays_us) {
                 let delay = Duration::from_micros(u64::from(us));
                 meeting.barrier.wait();
-                let t = Instant::now();
-                while t.elapsed() < delay {
-                    std::hint::spin_loop();
-                }
+                crate::busy_for(delay);
                 let set_at = Instant::now();
                 meeting.raise(strategy, round, &waiter_thread);
                 set.push(set_at);

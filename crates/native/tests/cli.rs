@@ -174,7 +174,7 @@ fn quick_run_parses_and_keeps_the_invariants() {
     // Every item sent one by one arrived, never before it was sent, every
     // burst took time, and a channel that wakes its consumer handed an
     // item over sooner than a poll of 1 ms at the median.
-    let handoff = report.handoff.as_ref().unwrap();
+    let handoff = report.producer_consumer.as_ref().unwrap();
     assert_eq!(handoff.runs.len(), 3);
     for run in &handoff.runs {
         let latencies = run.outcome.samples().unwrap();
@@ -210,5 +210,5 @@ fn only_runs_what_was_asked() {
     assert!(report.spin_ladder.is_some() && report.main_starvation.is_some());
     assert!(report.timed_waits.is_none() && report.wake_latency.is_none());
     assert!(report.cancel_waits.is_none() && report.periodic_work.is_none());
-    assert!(report.concurrency_limit.is_none() && report.handoff.is_none());
+    assert!(report.concurrency_limit.is_none() && report.producer_consumer.is_none());
 }

@@ -26,9 +26,9 @@ pub fn HandoffSection() -> impl IntoView {
     let config = Memo::new(move |_| {
         HandoffConfig::parse(&items.get(), &gap_ms.get(), &burst.get()).map_err(|e| e.phrase())
     });
-    let experiment = expect_context::<Experiments>().handoff;
+    let experiment = expect_context::<Experiments>().producer_consumer;
     view! {
-        <section class="card experiment" data-testid="handoff">
+        <section class="card experiment" data-testid="producer-consumer">
             <h2><span class="num-badge">"9"</span>" "{t(key!("handoff.heading"))}</h2>
             <div class="explain">
                 <p>{t(key!("handoff.article"))}</p>
@@ -43,7 +43,7 @@ pub fn HandoffSection() -> impl IntoView {
                 <Field label=key!("handoff.gap_ms") testid="gap" value=gap_ms numeric=true />
                 <Field label=key!("handoff.burst") testid="burst" value=burst numeric=true />
             </RunForm>
-            <ExperimentOutput experiment=Experiment::Handoff report=experiment.report render=|r| r.handoff.clone().map(|handoff| view! { <HandoffResults handoff=handoff clock=r.env.clock /> }.into_any()) />
+            <ExperimentOutput experiment=Experiment::ProducerConsumer report=experiment.report render=|r| r.producer_consumer.clone().map(|handoff| view! { <HandoffResults handoff=handoff clock=r.env.clock /> }.into_any()) />
         </section>
     }
 }

@@ -49,7 +49,7 @@ fn section(experiment: Experiment) -> AnyView {
         Experiment::CancelWaits => view! { <CancelWaitsSection /> }.into_any(),
         Experiment::PeriodicWork => view! { <PeriodicWorkSection /> }.into_any(),
         Experiment::ConcurrencyLimit => view! { <ConcurrencyLimitSection /> }.into_any(),
-        Experiment::Handoff => view! { <HandoffSection /> }.into_any(),
+        Experiment::ProducerConsumer => view! { <HandoffSection /> }.into_any(),
     }
 }
 

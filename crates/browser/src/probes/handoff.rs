@@ -8,8 +8,8 @@
 //! [`Tally`] made with room for every paced item, so nothing is allocated
 //! or parsed between an item's send and its receive stamp.
 
-use super::wake::NO_PORT;
-use crate::clock::{busy_wait_until, epoch_now, now};
+use super::wake::{NO_PORT, spin_us};
+use crate::clock::epoch_now;
 use crate::memory::{self, Slots};
 use crate::wait::{self, park, wake};
 use std::cell::RefCell;
@@ -26,26 +26,26 @@ fn slot(i: i32) -> u32 {
     RING + i.rem_euclid(RING_CAPACITY as i32) as u32
 }
 
-/// Every item of a run: the paced ones, each after its pause (µs), then
-/// the burst's, none.
-fn pauses(gaps_us: &[u32], burst: u32) -> impl Iterator<Item = Option<u32>> + '_ {
+/// Every item of a run: the pause before it, µs (the paced ones' own,
+/// then none for the burst's).
+fn pauses(gaps_us: &[u32], burst: u32) -> impl Iterator<Item = u32> + '_ {
     gaps_us
         .iter()
-        .map(|&g| Some(g))
-        .chain((0..burst).map(|_| None))
+        .copied()
+        .chain(std::iter::repeat_n(0, burst as usize))
 }
 
-/// Busy-waits a paced item's pause, if it has one.
-fn pause(gap_us: Option<u32>) {
-    if let Some(us) = gap_us {
-        busy_wait_until(now() + f64::from(us) / 1000.0);
+/// Busy-waits a pause, if there is one.
+fn pause(us: u32) {
+    if us > 0 {
+        spin_us(us);
     }
 }
 
 /// The producer's side of the ring: once the consumer's go is up, each
 /// item in turn, waiting in `Atomics.wait` while the ring is full. Blocks
 /// its worker for the whole run.
-pub fn produce_ring(slots: &Slots, gaps_us: &[u32], burst: u32) -> Result<(), String> {
+fn produce_ring(slots: &Slots, gaps_us: &[u32], burst: u32) -> Result<(), String> {
     slots.wait_while(GO, 0)?;
     for (i, gap) in pauses(gaps_us, burst).enumerate() {
         let i = i as i32;
@@ -65,11 +65,7 @@ pub fn produce_ring(slots: &Slots, gaps_us: &[u32], burst: u32) -> Result<(), St
 
 /// The producer's side of the message channel: after the consumer's go
 /// on `port`, each item posted as its stamp.
-pub async fn produce_by_message(
-    port: &MessagePort,
-    gaps_us: &[u32],
-    burst: u32,
-) -> Result<(), String> {
+async fn produce_by_message(port: &MessagePort, gaps_us: &[u32], burst: u32) -> Result<(), String> {
     wait::next_message(port).await;
     for gap in pauses(gaps_us, burst) {
         pause(gap);
@@ -82,8 +78,9 @@ pub async fn produce_by_message(
 /// The consumer's side of the ring: `items` paced items then `burst`,
 /// each taken as soon as the consumer sees the write index pass it; it
 /// waits for the index in `Atomics.wait` or, `polls`, by checking it after
-/// each `setTimeout(1)`.
-pub async fn consume_ring(
+/// each `setTimeout(1)` (one timer and its callback made for the run, so
+/// a poll allocates nothing).
+async fn consume_ring(
     polls: bool,
     slots: &Slots,
     items: u32,
@@ -92,16 +89,16 @@ pub async fn consume_ring(
     slots.store_and_notify(WRITTEN, 0);
     slots.store_and_notify(TAKEN, 0);
     let mut tally = Tally::new(items);
+    let timer = polls.then(wait::Timer::new);
     let total = items.saturating_add(burst) as i32;
     slots.store_and_notify(GO, 1);
     let mut next = 0;
     while next < total {
         let written = slots.load(WRITTEN);
         if written <= next {
-            if polls {
-                wait::timeout(1).await;
-            } else {
-                memory::wait(slots.ints(), WRITTEN, written, f64::INFINITY)?;
+            match &timer {
+                Some(timer) => drop(timer.time(1).await),
+                None => drop(memory::wait(slots.ints(), WRITTEN, written, f64::INFINITY)?),
             }
             continue;
         }
@@ -125,7 +122,7 @@ struct Inbox {
 /// The consumer's side of the message channel: a handler made once files
 /// each item as it arrives (its stamp read first); the run ends with the
 /// last item.
-pub async fn consume_by_message(
+async fn consume_by_message(
     port: &MessagePort,
     items: u32,
     burst: u32,
@@ -165,6 +162,30 @@ pub async fn consume_by_message(
     Ok(tally.finish())
 }
 
+/// The producer's side of `channel` (a page's), on the shared memory or
+/// the port the page passed: the ring's blocks its worker for the whole
+/// run.
+pub async fn produce(
+    channel: Channel,
+    gaps_us: &[u32],
+    burst: u32,
+    slots: Option<&Slots>,
+    port: Option<&MessagePort>,
+) -> Result<(), String> {
+    match channel {
+        Channel::MessagePort => produce_by_message(port.ok_or(NO_PORT)?, gaps_us, burst).await,
+        Channel::RingWait | Channel::RingPoll => {
+            produce_ring(slots.ok_or(memory::NOT_SHARED)?, gaps_us, burst)
+        }
+        other => Err(not_the_pages(other)),
+    }
+}
+
+/// What a worker asked for a native channel says.
+fn not_the_pages(channel: Channel) -> String {
+    format!("{} is not a channel of the page", channel.id())
+}
+
 /// The consumer's side of `channel` (a page's), on the shared memory or
 /// the port the page passed.
 pub async fn consume(
@@ -180,6 +201,6 @@ pub async fn consume(
             let slots = slots.ok_or(memory::NOT_SHARED)?;
             consume_ring(channel.polls(), slots, items, burst).await
         }
-        other => Err(format!("{} is not a channel of the page", other.id())),
+        other => Err(not_the_pages(other)),
     }
 }

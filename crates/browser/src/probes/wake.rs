@@ -23,7 +23,7 @@ const ASYNC_RECHECK_MS: u32 = 50;
 pub const NO_PORT: &str = "the page did not pass a message port";
 
 /// Busy-waits `us` microseconds.
-fn spin_us(us: u32) {
+pub(super) fn spin_us(us: u32) {
     busy_wait_until(now() + f64::from(us) / 1000.0);
 }
 

@@ -38,7 +38,12 @@ impl Reader<'_> {
                     channel: Channel::from_code(self.byte()?)
                         .ok_or(LinkError::Damaged("an unknown channel"))?,
                     outcome: self.outcome(config.items)?,
-                    burst_ms: self.maybe_q()?,
+                    burst_ms: match self.maybe_q()? {
+                        Some(ms) if !(ms > 0.0 && ms.is_finite()) => {
+                            return Err(LinkError::Damaged("a burst that took no time"));
+                        }
+                        burst => burst,
+                    },
                 })
             })
             .collect::<Result<Vec<_>, LinkError>>()?;

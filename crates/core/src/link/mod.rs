@@ -193,7 +193,7 @@ impl Writer {
         let more = [
             report.periodic_work.is_some(),
             report.concurrency_limit.is_some(),
-            report.handoff.is_some(),
+            report.producer_consumer.is_some(),
         ];
         let present = [
             report.timed_waits.is_some(),
@@ -239,7 +239,7 @@ impl Writer {
         if let Some(c) = &report.concurrency_limit {
             self.concurrency_limit(c);
         }
-        if let Some(h) = &report.handoff {
+        if let Some(h) = &report.producer_consumer {
             self.handoff(h);
         }
         if let Some(f) = &report.failure {
@@ -328,7 +328,7 @@ impl Reader<'_> {
             report.concurrency_limit = Some(self.concurrency_limit()?);
         }
         if has(10) {
-            report.handoff = Some(self.handoff()?);
+            report.producer_consumer = Some(self.handoff()?);
         }
         if has(5) {
             report.failure = Some(self.text()?);

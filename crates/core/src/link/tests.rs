@@ -238,7 +238,10 @@ fn round_trips_within_the_stated_precision() {
     }
     // Handoff: each channel's sketch and its burst's time within the
     // link's precision.
-    let (h, hb) = (original.handoff.unwrap(), back.handoff.unwrap());
+    let (h, hb) = (
+        original.producer_consumer.unwrap(),
+        back.producer_consumer.unwrap(),
+    );
     assert_eq!((&h.config, h.skew_ms), (&hb.config, hb.skew_ms));
     assert_eq!(h.runs.len(), hb.runs.len());
     for (x, y) in h.runs.iter().zip(&hb.runs) {
@@ -537,6 +540,20 @@ fn a_periodic_run_fits_one_link() {
     let before = encode_body(&native_suite().only(crate::experiment::Experiment::CancelWaits));
     assert!(!encode_body(&report).is_empty());
     assert!(decode_body(&before).is_ok());
+}
+
+/// A handoff's burst that took no time would make an endless rate: a link
+/// that says so is damaged.
+#[test]
+fn a_burst_of_no_time_is_damage() {
+    let mut report = native_suite().only(crate::experiment::Experiment::ProducerConsumer);
+    report.env.native = None;
+    assert!(decode_body(&encode_body(&report)).is_ok());
+    report.producer_consumer.as_mut().unwrap().runs[0].burst_ms = Some(0.0);
+    assert_eq!(
+        decode_body(&encode_body(&report)).err(),
+        Some(LinkError::Damaged("a burst that took no time"))
+    );
 }
 
 #[test]

@@ -9,7 +9,7 @@
 use super::{FromWorker, ProtocolError, ToWorker, WorkerOutcome};
 use crate::bytes::{Reader, Writer};
 use crate::cancel;
-use crate::handoff::{Channel, RawHandoff};
+use crate::handoff::{Channel, HandoffConfig, RawHandoff};
 use crate::ladder::{LadderConfig, SpinCalibration, SpinLadder, SpinUntil, Step, StepCost};
 use crate::periodic;
 use crate::starvation::JobMode;
@@ -191,12 +191,12 @@ impl ToWorker {
             11 => ToWorker::Produce {
                 channel: channel(&mut r)?,
                 gaps_us: u32s(&mut r)?,
-                burst: u32_(&mut r)?,
+                burst: burst(&mut r)?,
             },
             12 => ToWorker::Consume {
                 channel: channel(&mut r)?,
-                items: u32_(&mut r)?,
-                burst: u32_(&mut r)?,
+                items: r.upto(u64::from(HandoffConfig::MAX_ITEMS))?,
+                burst: burst(&mut r)?,
             },
             _ => return Err(ProtocolError("an unknown request")),
         };
@@ -369,6 +369,11 @@ fn strategy(r: &mut Reader) -> Read<Strategy> {
 
 fn cancel_strategy(r: &mut Reader) -> Read<cancel::Strategy> {
     cancel::Strategy::from_code(r.byte()?).ok_or(ProtocolError("an unknown strategy"))
+}
+
+/// A handoff's burst, within what the page asks for.
+fn burst(r: &mut Reader) -> Read<u32> {
+    Ok(r.upto(u64::from(HandoffConfig::MAX_BURST))?)
 }
 
 fn channel(r: &mut Reader) -> Read<Channel> {
