@@ -1112,19 +1112,7 @@ fn periodic_work(browser: Browser) {
             );
         }
     }
-    // The embed of the experiment runs on its own.
-    s.navigate(&format!(
-        "{}/?embed=periodic-work",
-        isolated_server().origin
-    ));
-    s.wait_for_element(&tid("embed"), 30);
-    let embedded = run_section(
-        &mut s,
-        "periodic-work",
-        &[("ticks", "5")],
-        60,
-        "periodic-work-embed",
-    );
+    let embedded = run_embed(&mut s, "periodic-work", &[("ticks", "5")]);
     assert_periodic(&embedded.periodic_work.expect("the embed's run"), slack);
     assert_no_page_errors(&mut s);
 }
@@ -1266,19 +1254,7 @@ fn producer_consumer(browser: Browser) {
         assert_eq!(a.channel, b.channel);
         assert_eq!(a.burst_ms.is_some(), b.burst_ms.is_some());
     }
-    // The embed of the experiment runs on its own.
-    s.navigate(&format!(
-        "{}/?embed=producer-consumer",
-        isolated_server().origin
-    ));
-    s.wait_for_element(&tid("embed"), 30);
-    let embedded = run_section(
-        &mut s,
-        "producer-consumer",
-        &[("items", "10")],
-        60,
-        "producer-consumer-embed",
-    );
+    let embedded = run_embed(&mut s, "producer-consumer", &[("items", "10")]);
     assert_eq!(
         embedded
             .producer_consumer
@@ -1288,6 +1264,13 @@ fn producer_consumer(browser: Browser) {
         10
     );
     assert_no_page_errors(&mut s);
+}
+
+/// Opens `section`'s embed and runs it on its own with `fields`.
+fn run_embed(s: &mut Session, section: &str, fields: &[(&str, &str)]) -> Report {
+    s.navigate(&format!("{}/?embed={section}", isolated_server().origin));
+    s.wait_for_element(&tid("embed"), 30);
+    run_section(s, section, fields, 60, &format!("{section}-embed"))
 }
 
 /// Shares `section`'s run, checks its link's payload is at most 600
