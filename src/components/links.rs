@@ -11,6 +11,9 @@ use crate::i18n::{lang, t, tr};
 use leptos::context::Provider;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
+use leptos::wasm_split::{SplitLoaderError, wasm_split};
+use std::future::Future;
+use std::pin::Pin;
 use waitlab_browser::{links, location};
 use waitlab_core::experiment::Experiment;
 use waitlab_core::key;
@@ -70,6 +73,26 @@ fn CopyField(
     }
 }
 
+/// A link being written: its payload, or why there is none.
+type Encoding = Pin<Box<dyn Future<Output = Result<String, String>>>>;
+
+/// The link's writer (the body's encoder of every section, and the
+/// browser's compression around it), a wasm chunk of its own fetched when
+/// the first link is made: a reader who only reads (or only opens links)
+/// never fetches it.
+#[wasm_split(link_writer, wasm_split_path = ::leptos::wasm_split, fallible)]
+fn encoding(report: Report) -> Result<Encoding, SplitLoaderError> {
+    Ok(Box::pin(async move { links::encode(&report).await }))
+}
+
+/// The share payload of `report`, or why there is none.
+async fn encode(report: Report) -> Result<String, String> {
+    match encoding(report).await {
+        Ok(encoded) => encoded.await,
+        Err(_) => Err(tr(&Phrase::new(key!("share.not_loaded")))),
+    }
+}
+
 /// The payload of `report` once the browser has compressed it: `None`
 /// until then. Compression waits while an experiment runs (its promise
 /// would land on the main thread inside a measured wait), and starts once
@@ -95,7 +118,7 @@ fn payload_of(report: Signal<Option<Report>>) -> RwSignal<Option<Result<String, 
             experiments.links_in_flight.update(|n| *n += 1);
             spawn_local(async move {
                 waitlab_browser::wait::let_page_render().await;
-                let encoded = links::encode(&r).await;
+                let encoded = encode(r).await;
                 experiments.links_in_flight.update(|n| *n -= 1);
                 if newest.get_value() == this {
                     payload.set(Some(encoded));

@@ -5,7 +5,7 @@
 //! render (a series of 100,000 samples is megabytes of it).
 //!
 //! The writers (serde's serializers of every result type among them) are
-//! a wasm chunk of their own ([`written`]): a reader who never opens a
+//! a wasm chunk of their own (`written`): a reader who never opens a
 //! raw result or asks for a file never fetches them.
 
 use crate::i18n::{t, tr};
