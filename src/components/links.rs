@@ -191,8 +191,6 @@ pub fn ExperimentOutput(
     experiment: Experiment,
     /// Its last report.
     report: RwSignal<Option<Report>>,
-    /// Renders the experiment's part of a report.
-    render: fn(&Report) -> Option<AnyView>,
 ) -> impl IntoView {
     let runs = shared();
     let embedded = use_context::<Embedded>().is_some_and(|e| e.0);
@@ -239,7 +237,7 @@ pub fn ExperimentOutput(
     view! {
         <Provider value=charts>
             {label}
-            <Results experiment=experiment report=report render=render />
+            <Results experiment=experiment report=report />
             {share_bar}
             <Comparison experiment=experiment report=report />
         </Provider>

@@ -7,6 +7,9 @@ use crate::hooks::{Notice, UseExperiment};
 use crate::i18n::{t, tr};
 use crate::runner::Progress;
 use leptos::prelude::*;
+use send_wrapper::SendWrapper;
+use std::future::Future;
+use std::pin::Pin;
 use waitlab_core::experiment::Experiment;
 use waitlab_core::key;
 use waitlab_core::schema::Report;
@@ -143,21 +146,36 @@ pub fn RunForm<C: Clone + PartialEq + Send + Sync + 'static>(
     }
 }
 
-/// The results of an experiment's last run: what `render` makes of the
-/// report (nothing if the report lacks this experiment), then its raw JSON.
+/// A results view being made: the experiment's part of a report, or
+/// nothing if the report lacks it.
+pub type RenderedResults = Pin<Box<dyn Future<Output = Option<AnyView>>>>;
+
+/// What makes an experiment's results view (the sections' views, which
+/// the page provides: they load as a chunk of their own).
+#[derive(Clone, Copy)]
+pub struct ResultsView(pub fn(Experiment, Report) -> RenderedResults);
+
+/// The results of an experiment's last run: its results view (nothing if
+/// the report lacks this experiment), then its raw JSON. The view lands a
+/// moment after the report (its code is fetched at the first one).
 #[component]
 pub fn Results(
     /// The experiment.
     experiment: Experiment,
     /// The last report.
     report: RwSignal<Option<Report>>,
-    /// Renders this experiment's part of a report.
-    render: fn(&Report) -> Option<AnyView>,
 ) -> impl IntoView {
+    let ResultsView(render) = expect_context::<ResultsView>();
     move || {
-        report.get().and_then(|r| {
-            let part = render(&r)?;
-            Some(view! { {part} <RawReport experiment=experiment report=r /> })
+        report.get().map(|r| {
+            let part = SendWrapper::new(render(experiment, r.clone()));
+            view! {
+                <Suspense>
+                    {Suspend::new(async move {
+                        part.await.map(|part| view! { {part} <RawReport experiment=experiment report=r /> })
+                    })}
+                </Suspense>
+            }
         })
     }
 }

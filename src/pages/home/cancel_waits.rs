@@ -41,14 +41,14 @@ pub fn CancelWaitsSection() -> impl IntoView {
                 <Field label=key!("wake.rounds") testid="rounds" value=rounds numeric=true />
                 <Field label=key!("main.each_waits") testid="wait" value=wait_ms numeric=true />
             </RunForm>
-            <ExperimentOutput experiment=Experiment::CancelWaits report=experiment.report render=|r| r.cancel_waits.clone().map(|cancel| view! { <CancelResults cancel=cancel clock=r.env.clock /> }.into_any()) />
+            <ExperimentOutput experiment=Experiment::CancelWaits report=experiment.report />
         </section>
     }
 }
 
 /// Findings and chart of a finished run.
 #[component]
-fn CancelResults(
+pub(super) fn CancelResults(
     /// The results.
     cancel: CancelWaits,
     /// The clock the run read, which decides what counts as measured.

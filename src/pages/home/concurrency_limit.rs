@@ -43,7 +43,7 @@ pub fn ConcurrencyLimitSection() -> impl IntoView {
                 <Field label=key!("limit.limit") testid="limit" value=limit numeric=true />
                 <Field label=key!("limit.job_ms") testid="job-ms" value=job_ms numeric=true />
             </RunForm>
-            <ExperimentOutput experiment=Experiment::ConcurrencyLimit report=experiment.report render=|r| r.concurrency_limit.clone().map(|limit| view! { <LimitResults limit=limit clock=r.env.clock /> }.into_any()) />
+            <ExperimentOutput experiment=Experiment::ConcurrencyLimit report=experiment.report />
         </section>
     }
 }
@@ -51,7 +51,7 @@ pub fn ConcurrencyLimitSection() -> impl IntoView {
 /// Findings and charts of a finished run: jobs running at once over each
 /// batch, and one click away each gate's handoffs.
 #[component]
-fn LimitResults(
+pub(super) fn LimitResults(
     /// The results.
     limit: ConcurrencyLimit,
     /// The clock the run read, which decides what counts as measured.

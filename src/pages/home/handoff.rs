@@ -43,14 +43,14 @@ pub fn HandoffSection() -> impl IntoView {
                 <Field label=key!("handoff.gap_ms") testid="gap" value=gap_ms numeric=true />
                 <Field label=key!("handoff.burst") testid="burst" value=burst numeric=true />
             </RunForm>
-            <ExperimentOutput experiment=Experiment::ProducerConsumer report=experiment.report render=|r| r.producer_consumer.clone().map(|handoff| view! { <HandoffResults handoff=handoff clock=r.env.clock /> }.into_any()) />
+            <ExperimentOutput experiment=Experiment::ProducerConsumer report=experiment.report />
         </section>
     }
 }
 
 /// Findings and chart of a finished run.
 #[component]
-fn HandoffResults(
+pub(super) fn HandoffResults(
     /// The results.
     handoff: Handoff,
     /// The clock the run read, which decides what counts as measured.

@@ -41,7 +41,7 @@ pub fn MainStarvationSection() -> impl IntoView {
                 <Field label=key!("main.jobs") testid="jobs" value=jobs numeric=true />
                 <Field label=key!("main.each_waits") testid="wait" value=wait_ms numeric=true />
             </RunForm>
-            <ExperimentOutput experiment=Experiment::MainStarvation report=experiment.report render=|r| r.main_starvation.clone().map(|ms| view! { <MainStarvationResults ms=ms clock=r.env.clock /> }.into_any()) />
+            <ExperimentOutput experiment=Experiment::MainStarvation report=experiment.report />
         </section>
     }
 }
@@ -49,7 +49,7 @@ pub fn MainStarvationSection() -> impl IntoView {
 /// Findings and chart of a finished run (its numbers are in the
 /// experiment's one table, beside the reference sets').
 #[component]
-fn MainStarvationResults(
+pub(super) fn MainStarvationResults(
     /// The results.
     ms: MainStarvation,
     /// The clock the run read, which decides what counts as measured.

@@ -17,26 +17,29 @@ use crate::components::comparison::ReferencePanel;
 use crate::components::env_block::EnvBlock;
 use crate::components::links::{Embedded, SharePanel};
 use crate::components::run_all::RunAll;
+use crate::components::run_controls::{RenderedResults, ResultsView};
 use crate::components::scheme_picker::SchemePicker;
 use crate::hooks::{
     SharedMemoryOff, UseEnvironment, embed_slug, use_embed, use_environment, use_experiments,
     use_linked_runs, use_reference_sets,
 };
 use crate::i18n::{Words, t, tr};
-use cancel_waits::CancelWaitsSection;
-use concurrency_limit::ConcurrencyLimitSection;
-use handoff::HandoffSection;
+use cancel_waits::{CancelResults, CancelWaitsSection};
+use concurrency_limit::{ConcurrencyLimitSection, LimitResults};
+use handoff::{HandoffResults, HandoffSection};
 use leptos::prelude::*;
-use main_starvation::MainStarvationSection;
-use periodic_work::PeriodicWorkSection;
-use pool_starvation::PoolStarvationSection;
-use spin_ladder::SpinLadderSection;
-use timed_waits::TimedWaitsSection;
+use leptos::wasm_split::{SplitLoaderError, wasm_split};
+use main_starvation::{MainStarvationResults, MainStarvationSection};
+use periodic_work::{PeriodicResults, PeriodicWorkSection};
+use pool_starvation::{PoolResults, PoolStarvationSection};
+use spin_ladder::{LadderResults, SpinLadderSection};
+use timed_waits::{TimedWaitsResults, TimedWaitsSection};
 use waitlab_core::experiment::Experiment;
 use waitlab_core::key;
 use waitlab_core::lang::Lang;
+use waitlab_core::schema::Report;
 use waitlab_core::text::Phrase;
-use wake_latency::WakeLatencySection;
+use wake_latency::{WakeLatencySection, WakeResults};
 
 /// The section of one experiment.
 fn section(experiment: Experiment) -> AnyView {
@@ -51,6 +54,78 @@ fn section(experiment: Experiment) -> AnyView {
         Experiment::ConcurrencyLimit => view! { <ConcurrencyLimitSection /> }.into_any(),
         Experiment::ProducerConsumer => view! { <HandoffSection /> }.into_any(),
     }
+}
+
+/// The results view of `experiment`'s part of `report`, if it has that
+/// part: each section's findings, charts and tables.
+fn results_of(experiment: Experiment, r: &Report) -> Option<AnyView> {
+    let clock = r.env.clock;
+    match experiment {
+        Experiment::TimedWaits => r
+            .timed_waits
+            .is_some()
+            .then(|| view! { <TimedWaitsResults report=r.clone() /> }.into_any()),
+        Experiment::MainStarvation => r
+            .main_starvation
+            .clone()
+            .map(|ms| view! { <MainStarvationResults ms=ms clock=clock /> }.into_any()),
+        Experiment::PoolStarvation => r
+            .pool_starvation
+            .clone()
+            .map(|ps| view! { <PoolResults ps=ps clock=clock /> }.into_any()),
+        Experiment::SpinLadder => r
+            .spin_ladder
+            .clone()
+            .map(|ladder| view! { <LadderResults ladder=ladder clock=clock /> }.into_any()),
+        Experiment::WakeLatency => r
+            .wake_latency
+            .clone()
+            .map(|wake| view! { <WakeResults wake=wake clock=clock /> }.into_any()),
+        Experiment::CancelWaits => r
+            .cancel_waits
+            .clone()
+            .map(|cancel| view! { <CancelResults cancel=cancel clock=clock /> }.into_any()),
+        Experiment::PeriodicWork => r
+            .periodic_work
+            .clone()
+            .map(|periodic| view! { <PeriodicResults periodic=periodic clock=clock /> }.into_any()),
+        Experiment::ConcurrencyLimit => r
+            .concurrency_limit
+            .clone()
+            .map(|limit| view! { <LimitResults limit=limit clock=clock /> }.into_any()),
+        Experiment::ProducerConsumer => r
+            .producer_consumer
+            .clone()
+            .map(|handoff| view! { <HandoffResults handoff=handoff clock=clock /> }.into_any()),
+    }
+}
+
+/// The results views, a wasm chunk of their own (every section's
+/// findings, result charts and tables, and what only they use), fetched
+/// when the first run ends or the first result link opens: a reader who
+/// only reads never fetches them.
+#[wasm_split(results, wasm_split_path = ::leptos::wasm_split, fallible)]
+fn results_view(
+    experiment: Experiment,
+    report: Report,
+) -> Result<Option<AnyView>, SplitLoaderError> {
+    // Made as a component is, untracked: what the views read while they
+    // are made must not make the suspense that awaits them start over
+    // (its results would leave the page and come back).
+    Ok(untrack(|| results_of(experiment, &report)))
+}
+
+/// [`results_view`] as the results block calls it: a view that cannot be
+/// fetched says so.
+fn render(experiment: Experiment, report: Report) -> RenderedResults {
+    Box::pin(async move {
+        results_view(experiment, report).await.unwrap_or_else(|_| {
+            Some(
+                view! { <p class="error" role="alert">{t(key!("results.not_loaded_view"))}</p> }
+                    .into_any(),
+            )
+        })
+    })
 }
 
 /// The page: the whole playground, or one embedded experiment. Its state
@@ -72,6 +147,7 @@ pub fn App() -> impl IntoView {
     let words = Words::new();
     provide_context(words);
     provide_context(Embedded(embed.is_some()));
+    provide_context(ResultsView(render));
     move || {
         words.lang.track();
         match embed.clone() {

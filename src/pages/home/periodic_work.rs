@@ -44,7 +44,7 @@ pub fn PeriodicWorkSection() -> impl IntoView {
                 <Field label=key!("periodic.interval") testid="interval" value=interval_ms numeric=true />
                 <Field label=key!("periodic.work") testid="work" value=work_ms numeric=true />
             </RunForm>
-            <ExperimentOutput experiment=Experiment::PeriodicWork report=experiment.report render=|r| r.periodic_work.clone().map(|periodic| view! { <PeriodicResults periodic=periodic clock=r.env.clock /> }.into_any()) />
+            <ExperimentOutput experiment=Experiment::PeriodicWork report=experiment.report />
         </section>
     }
 }
@@ -52,7 +52,7 @@ pub fn PeriodicWorkSection() -> impl IntoView {
 /// Findings and charts of a finished run: the ticks' lateness, and one
 /// click away each loop's spread.
 #[component]
-fn PeriodicResults(
+pub(super) fn PeriodicResults(
     /// The results.
     periodic: PeriodicWork,
     /// The clock the run read, which decides what counts as measured.

@@ -44,7 +44,7 @@ pub fn PoolStarvationSection() -> impl IntoView {
                 <Field label=key!("main.jobs") testid="jobs" value=jobs numeric=true />
                 <Field label=key!("main.each_waits") testid="wait" value=wait_ms numeric=true />
             </RunForm>
-            <ExperimentOutput experiment=Experiment::PoolStarvation report=experiment.report render=|r| r.pool_starvation.clone().map(|ps| view! { <PoolResults ps=ps clock=r.env.clock /> }.into_any()) />
+            <ExperimentOutput experiment=Experiment::PoolStarvation report=experiment.report />
         </section>
     }
 }
@@ -52,7 +52,7 @@ pub fn PoolStarvationSection() -> impl IntoView {
 /// Findings and timeline of a finished run (its numbers are in the
 /// experiment's one table, beside the reference sets').
 #[component]
-fn PoolResults(
+pub(super) fn PoolResults(
     /// The results.
     ps: PoolStarvation,
     /// The clock the run read, which decides what counts as measured.

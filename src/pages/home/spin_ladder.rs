@@ -41,16 +41,14 @@ pub fn SpinLadderSection() -> impl IntoView {
                 <Field label=key!("ladder.ladders") testid="repeats" value=repeats numeric=true />
                 <Field label=key!("ladder.spin_until") testid="spin-until" value=spin_until numeric=true />
             </RunForm>
-            <ExperimentOutput experiment=Experiment::SpinLadder report=experiment.report render=|r| {
-                r.spin_ladder.clone().map(|ladder| view! { <LadderResults ladder=ladder clock=r.env.clock /> }.into_any())
-            } />
+            <ExperimentOutput experiment=Experiment::SpinLadder report=experiment.report />
         </section>
     }
 }
 
 /// Findings, chart and table of a finished run.
 #[component]
-fn LadderResults(
+pub(super) fn LadderResults(
     /// The results.
     ladder: SpinLadder,
     /// The clock the run read.

@@ -52,7 +52,7 @@ pub fn TimedWaitsSection() -> impl IntoView {
                 <Field label=key!("timed.samples") testid="samples" value=samples numeric=true />
                 <MechanismPicker picked=mechanisms />
             </RunForm>
-            <ExperimentOutput experiment=Experiment::TimedWaits report=experiment.report render=|r| r.timed_waits.is_some().then(|| view! { <TimedWaitsResults report=r.clone() /> }.into_any()) />
+            <ExperimentOutput experiment=Experiment::TimedWaits report=experiment.report />
         </section>
     }
 }
@@ -127,7 +127,7 @@ fn default_selection(cells: &[CellKey]) -> Option<CellKey> {
 
 /// Findings, charts, table and the raw JSON of a finished run.
 #[component]
-fn TimedWaitsResults(
+pub(super) fn TimedWaitsResults(
     /// The finished run.
     report: Report,
 ) -> impl IntoView {

@@ -35,14 +35,14 @@ pub fn WakeLatencySection() -> impl IntoView {
                 }))>
                 <Field label=key!("wake.rounds") testid="rounds" value=rounds numeric=true />
             </RunForm>
-            <ExperimentOutput experiment=Experiment::WakeLatency report=experiment.report render=|r| r.wake_latency.clone().map(|wake| view! { <WakeResults wake=wake clock=r.env.clock /> }.into_any()) />
+            <ExperimentOutput experiment=Experiment::WakeLatency report=experiment.report />
         </section>
     }
 }
 
 /// Findings and chart of a finished run.
 #[component]
-fn WakeResults(
+pub(super) fn WakeResults(
     /// The results.
     wake: WakeLatency,
     /// The clock the run read, which decides what counts as measured.
