@@ -90,27 +90,36 @@ fn chunk_folder(dist: &Path) -> Result<PathBuf> {
     Ok(dist.join(split::folder_beside(&find_in(dist, "app.js")?)?))
 }
 
-/// The chunks a first run of `experiment` fetches (its runner's, as the
-/// last split's manifest lists them).
+/// The chunks a first run of `experiment` fetches, as the last split's
+/// manifest lists them: its runner's, then, once it ends, the results
+/// views' and the link writer's (each chunk once).
 fn run_chunks(dist: &Path, experiment: Experiment) -> Result<Vec<PathBuf>> {
+    let mut names: Vec<String> = Vec::new();
+    for split in [experiment.id(), "results", "link_writer"] {
+        for name in split_chunks(split)? {
+            if !names.contains(&name) {
+                names.push(name);
+            }
+        }
+    }
+    let folder = chunk_folder(dist)?;
+    Ok(names
+        .iter()
+        .map(|c| folder.join(format!("{c}.wasm")))
+        .collect())
+}
+
+/// The chunks that the split point `split` fetches, as the last split's
+/// manifest lists them.
+fn split_chunks(split: &str) -> Result<Vec<String>> {
     let manifest = split::manifest(true);
     let listed = std::fs::read_to_string(&manifest)
         .map_err(|e| format!("{}: {e} (the split's manifest)", manifest.display()))?;
     let names = listed
         .lines()
-        .find_map(|line| line.strip_prefix(experiment.id())?.strip_prefix(' '))
-        .ok_or_else(|| {
-            format!(
-                "{} lists no chunks for {}",
-                manifest.display(),
-                experiment.id()
-            )
-        })?;
-    let folder = chunk_folder(dist)?;
-    Ok(names
-        .split(' ')
-        .map(|c| folder.join(format!("{c}.wasm")))
-        .collect())
+        .find_map(|line| line.strip_prefix(split)?.strip_prefix(' '))
+        .ok_or_else(|| format!("{} lists no chunks for {split}", manifest.display()))?;
+    Ok(names.split(' ').map(str::to_owned).collect())
 }
 
 /// The files of the shell and the app every load transfers, the page's
@@ -275,7 +284,7 @@ pub fn report(dist: &Path, languages: &LanguageCost) -> Result<Vec<String>> {
     table(
         &format!(
             "loaded at the first Run of {}: the probe worker, the texts of runs (English), \
-             the runner's chunks",
+             the runner's chunks, and as it ends the results views' and the link writer's",
             heaviest.1.slug()
         ),
         dist,
