@@ -1,13 +1,18 @@
 //! Results beside native numbers: the selector of bundled sets, and per
 //! experiment one table and one chart where this browser's run, the native
 //! probe's runs and the article's stated figures share columns. The rows
-//! come from `waitlab_core::compare`; this file only draws them.
+//! come from `waitlab_core::compare`; this file only draws them. The table
+//! and the chart are a wasm chunk of their own, fetched when the reader
+//! first reaches a comparison.
 
 use crate::components::blocks::{Details, marked_cell};
 use crate::components::charts::{
     WIDTH, axis_label, chart_frame, chart_svg, hit, label_width, reading, row_label, x_axis,
 };
-use crate::hooks::{LinkedRuns, Loading, ReferenceSets};
+use crate::components::chunked::chunked;
+use crate::hooks::{Experiments, LinkedRuns, Loading, ReferenceSets};
+use leptos::wasm_split::{SplitLoaderError, wasm_split};
+use waitlab_browser::page::ViewListener;
 use waitlab_core::key;
 
 /// The first colour of runs opened from links (after this browser's and
@@ -117,10 +122,68 @@ pub fn ReferencePanel() -> impl IntoView {
     }
 }
 
+/// The comparisons' view, a wasm chunk of its own (their tables, charts
+/// and what only they use).
+#[wasm_split(comparison, wasm_split_path = ::leptos::wasm_split, fallible)]
+fn comparison_view(
+    experiment: Experiment,
+    report: RwSignal<Option<Report>>,
+) -> Result<AnyView, SplitLoaderError> {
+    // Made untracked, as a component is: what it reads while being made
+    // must not make the suspense that awaits it start over.
+    Ok(untrack(|| {
+        view! { <Comparison experiment=experiment report=report /> }.into_any()
+    }))
+}
+
+/// Where an experiment's comparison goes: it is made once the reader
+/// reaches this place (its code is fetched then, the first time, and
+/// never while a run measures; a part of the page below the first screen
+/// costs its first load nothing).
+#[component]
+pub fn ComparisonBlock(
+    /// Which experiment.
+    experiment: Experiment,
+    /// This browser's last run.
+    report: RwSignal<Option<Report>>,
+) -> impl IntoView {
+    let experiments = expect_context::<Experiments>();
+    let place = NodeRef::<leptos::html::Div>::new();
+    let reached = RwSignal::new(false);
+    let wanted = RwSignal::new(false);
+    Effect::new(move |_| {
+        let Some(element) = place.get() else {
+            return;
+        };
+        let listener = ViewListener::of(Some(element.into()), move |out_of_view| {
+            if !out_of_view {
+                reached.set(true);
+            }
+        });
+        let listener = StoredValue::new_local(Some(listener));
+        on_cleanup(move || listener.set_value(None));
+    });
+    Effect::new(move |_| {
+        if reached.get() && !experiments.running() && !wanted.get_untracked() {
+            wanted.set(true);
+        }
+    });
+    let shown = move || {
+        wanted.get().then(|| {
+            chunked(
+                comparison_view(experiment, report),
+                key!("compare.not_loaded"),
+                |view| view,
+            )
+        })
+    };
+    view! { <div class="comparison-place" data-testid="comparison-place" node_ref=place>{shown}</div> }
+}
+
 /// One experiment's comparison: this browser's last run (if any) and the
 /// shown reference sets, in one chart and one table.
 #[component]
-pub fn Comparison(
+fn Comparison(
     /// Which experiment.
     experiment: Experiment,
     /// This browser's last run.

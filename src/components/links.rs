@@ -4,7 +4,8 @@
 //! browser inflating it, `waitlab_browser::links`) and rendered as text.
 
 use crate::components::charts::ChartSource;
-use crate::components::comparison::Comparison;
+use crate::components::chunked::chunked;
+use crate::components::comparison::ComparisonBlock;
 use crate::components::run_controls::Results;
 use crate::hooks::{Experiments, LinkedRuns};
 use crate::i18n::{lang, t, tr};
@@ -12,8 +13,6 @@ use leptos::context::Provider;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use leptos::wasm_split::{SplitLoaderError, wasm_split};
-use std::future::Future;
-use std::pin::Pin;
 use waitlab_browser::{links, location};
 use waitlab_core::experiment::Experiment;
 use waitlab_core::key;
@@ -73,24 +72,33 @@ fn CopyField(
     }
 }
 
-/// A link being written: its payload, or why there is none.
-type Encoding = Pin<Box<dyn Future<Output = Result<String, String>>>>;
-
-/// The link's writer (the body's encoder of every section, and the
-/// browser's compression around it), a wasm chunk of its own fetched when
-/// the first link is made: a reader who only reads (or only opens links)
-/// never fetches it.
-#[wasm_split(link_writer, wasm_split_path = ::leptos::wasm_split, fallible)]
-fn encoding(report: Report) -> Result<Encoding, SplitLoaderError> {
-    Ok(Box::pin(async move { links::encode(&report).await }))
+/// What a share bar shares.
+enum Shared {
+    /// One experiment's run.
+    Run(Experiment, Box<Report>),
+    /// Every run made here, in one report (none before the first).
+    All(Signal<Option<Report>>),
 }
 
-/// The share payload of `report`, or why there is none.
-async fn encode(report: Report) -> Result<String, String> {
-    match encoding(report).await {
-        Ok(encoded) => encoded.await,
-        Err(_) => Err(tr(&Phrase::new(key!("share.not_loaded")))),
-    }
+/// A share bar: its copy fields, the payloads they copy and the link's
+/// writer (the body's encoder of every section, and the browser's
+/// compression around it) are a wasm chunk of their own, fetched when the
+/// first share bar shows, after a run: a reader who only reads (or only
+/// opens links) never fetches it.
+#[wasm_split(share, wasm_split_path = ::leptos::wasm_split, fallible)]
+fn share_view(shared: Shared) -> Result<AnyView, SplitLoaderError> {
+    // Made untracked, as a component is (see `chunked`).
+    Ok(untrack(|| match shared {
+        Shared::Run(experiment, report) => {
+            view! { <ShareBar experiment=experiment report=*report /> }.into_any()
+        }
+        Shared::All(combined) => view! { <ShareAll combined=combined /> }.into_any(),
+    }))
+}
+
+/// [`share_view`] on the page, once its chunk is in.
+fn share(shared: Shared) -> impl IntoView {
+    chunked(share_view(shared), key!("share.not_loaded"), |view| view)
 }
 
 /// The payload of `report` once the browser has compressed it: `None`
@@ -115,13 +123,16 @@ fn payload_of(report: Signal<Option<Report>>) -> RwSignal<Option<Result<String, 
         newest.update_value(|n| *n += 1);
         let this = newest.get_value();
         if let Some(r) = waiting.try_update_untracked(Option::take).flatten() {
-            experiments.links_in_flight.update(|n| *n += 1);
             spawn_local(async move {
-                waitlab_browser::wait::let_page_render().await;
-                let encoded = encode(r).await;
-                experiments.links_in_flight.update(|n| *n -= 1);
-                if newest.get_value() == this {
-                    payload.set(Some(encoded));
+                let encoded = experiments
+                    .outside_runs(async {
+                        waitlab_browser::wait::let_page_render().await;
+                        links::encode(&r).await
+                    })
+                    .await;
+                // The bar may be gone by now (another run replaced it).
+                if newest.try_get_value() == Some(this) {
+                    payload.try_set(Some(encoded));
                 }
             });
         }
@@ -229,7 +240,7 @@ pub fn ExperimentOutput(
         report
             .get()
             .filter(|r| !embedded && r.has(experiment))
-            .map(|r| view! { <ShareBar experiment=experiment report=r /> })
+            .map(|r| share(Shared::Run(experiment, Box::new(r))))
     };
     // Each experiment's charts name their files after it: a context of
     // its own, not one the page's other experiments share.
@@ -239,8 +250,27 @@ pub fn ExperimentOutput(
             {label}
             <Results experiment=experiment report=report />
             {share_bar}
-            <Comparison experiment=experiment report=report />
+            <ComparisonBlock experiment=experiment report=report />
         </Provider>
+    }
+}
+
+/// The button that copies the link of every run made here.
+#[component]
+fn ShareAll(
+    /// Every run made here, in one report.
+    combined: Signal<Option<Report>>,
+) -> impl IntoView {
+    let payload = payload_of(combined);
+    let all = Signal::derive(move || {
+        payload
+            .get()
+            .map(|p| p.map(|p| format!("{}#{p}", page_link())))
+    });
+    view! {
+        <div class="share-bar">
+            <CopyField label=key!("share.all") testid="share-all" text=all />
+        </div>
     }
 }
 
@@ -265,12 +295,8 @@ pub fn SharePanel() -> impl IntoView {
         });
     };
     let combined = Signal::derive(move || runs.mine.with(|m| Report::combine(m)));
-    let payload = payload_of(combined);
-    let all = Signal::derive(move || {
-        payload
-            .get()
-            .map(|p| p.map(|p| format!("{}#{p}", page_link())))
-    });
+    // Made once, at the first run here, not anew with every run.
+    let made_here = Memo::new(move |_| runs.mine.with(|m| !m.is_empty()));
     let opened = move || {
         runs.opened
             .get()
@@ -310,11 +336,7 @@ pub fn SharePanel() -> impl IntoView {
                 <button type="submit" data-testid="compare-add">{t(key!("share.add"))}</button>
             </form>
             {move || add_error.get().map(|e| view! { <p class="error" role="alert" data-testid="compare-error">{tr(&e)}</p> })}
-            {move || runs.mine.with(|m| !m.is_empty()).then(|| view! {
-                <div class="share-bar">
-                    <CopyField label=key!("share.all") testid="share-all" text=all />
-                </div>
-            })}
+            {move || made_here.get().then(|| share(Shared::All(combined)))}
         </section>
     }
 }

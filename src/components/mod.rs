@@ -2,6 +2,7 @@
 
 pub mod blocks;
 pub mod charts;
+pub mod chunked;
 pub mod comparison;
 pub mod env_block;
 pub mod field;

@@ -1,13 +1,14 @@
 //! The controls every experiment shares: the form with Run/Cancel, the
 //! progress bar, the notice line, and the results with their raw JSON.
 
+use crate::components::chunked::chunked;
 use crate::components::field::ConfigError;
 use crate::components::raw_report::RawReport;
 use crate::hooks::{Notice, UseExperiment};
 use crate::i18n::{t, tr};
 use crate::runner::Progress;
 use leptos::prelude::*;
-use send_wrapper::SendWrapper;
+use leptos::wasm_split::SplitLoaderError;
 use std::future::Future;
 use std::pin::Pin;
 use waitlab_core::experiment::Experiment;
@@ -147,8 +148,8 @@ pub fn RunForm<C: Clone + PartialEq + Send + Sync + 'static>(
 }
 
 /// A results view being made: the experiment's part of a report, or
-/// nothing if the report lacks it.
-pub type RenderedResults = Pin<Box<dyn Future<Output = Option<AnyView>>>>;
+/// nothing if the report lacks it; or its chunk could not be fetched.
+pub type RenderedResults = Pin<Box<dyn Future<Output = Result<Option<AnyView>, SplitLoaderError>>>>;
 
 /// What makes an experiment's results view (the sections' views, which
 /// the page provides: they load as a chunk of their own).
@@ -168,14 +169,14 @@ pub fn Results(
     let ResultsView(render) = expect_context::<ResultsView>();
     move || {
         report.get().map(|r| {
-            let part = SendWrapper::new(render(experiment, r.clone()));
-            view! {
-                <Suspense>
-                    {Suspend::new(async move {
-                        part.await.map(|part| view! { {part} <RawReport experiment=experiment report=r /> })
-                    })}
-                </Suspense>
-            }
+            chunked(
+                render(experiment, r.clone()),
+                key!("results.not_loaded_view"),
+                move |part| {
+                    part.map(|part| view! { {part} <RawReport experiment=experiment report=r /> })
+                        .into_any()
+                },
+            )
         })
     }
 }

@@ -66,9 +66,10 @@ pub struct Experiments {
     pub concurrency_limit: UseExperiment<LimitConfig>,
     /// Experiment 9.
     pub producer_consumer: UseExperiment<HandoffConfig>,
-    /// Result links the browser is compressing now (their promises land on
-    /// the main thread, so nothing starts a run while one is in flight).
-    pub links_in_flight: RwSignal<u32>,
+    /// Page work in flight whose promises land on the main thread (result
+    /// links the browser is compressing, chunks of the page being
+    /// fetched): nothing starts a run while one is.
+    pub in_flight: RwSignal<u32>,
 }
 
 impl Experiments {
@@ -79,6 +80,15 @@ impl Experiments {
         Experiment::ALL
             .into_iter()
             .any(|e| self.progress(e).with(Option::is_some))
+    }
+
+    /// Does `work`, counted in [`Experiments::in_flight`] until it is done,
+    /// so no run starts to measure while it may still land.
+    pub async fn outside_runs<T>(&self, work: impl Future<Output = T>) -> T {
+        self.in_flight.update(|n| *n += 1);
+        let done = work.await;
+        self.in_flight.update(|n| *n -= 1);
+        done
     }
 
     /// `experiment`'s progress signal.
@@ -114,18 +124,18 @@ impl Experiments {
 
 /// Every experiment as reactive state.
 pub fn use_experiments() -> Experiments {
-    let links = RwSignal::new(0);
+    let in_flight = RwSignal::new(0);
     Experiments {
-        timed: use_experiment(links),
-        main: use_experiment(links),
-        pool: use_experiment(links),
-        ladder: use_experiment(links),
-        wake: use_experiment(links),
-        cancel_waits: use_experiment(links),
-        periodic_work: use_experiment(links),
-        concurrency_limit: use_experiment(links),
-        producer_consumer: use_experiment(links),
-        links_in_flight: links,
+        timed: use_experiment(in_flight),
+        main: use_experiment(in_flight),
+        pool: use_experiment(in_flight),
+        ladder: use_experiment(in_flight),
+        wake: use_experiment(in_flight),
+        cancel_waits: use_experiment(in_flight),
+        periodic_work: use_experiment(in_flight),
+        concurrency_limit: use_experiment(in_flight),
+        producer_consumer: use_experiment(in_flight),
+        in_flight,
     }
 }
 
@@ -157,9 +167,9 @@ impl<C> Copy for UseExperiment<C> {}
 type RunFuture = Pin<Box<dyn Future<Output = Result<Report, Phrase>>>>;
 
 /// An experiment as reactive state: its runner measures one run, once no
-/// result link is in flight (`links` counts them).
-pub fn use_experiment<C: Runner + Send + Sync>(links: RwSignal<u32>) -> UseExperiment<C> {
-    let state = State::new(links);
+/// page work is in flight (`in_flight` counts it).
+pub fn use_experiment<C: Runner + Send + Sync>(in_flight: RwSignal<u32>) -> UseExperiment<C> {
+    let state = State::new(in_flight);
     let run = Callback::new(move |config: C| {
         state.start(Box::new(move |publish| {
             Box::pin(async move { Ok(config.start(publish).await?.await) })
@@ -181,7 +191,7 @@ struct State {
     report: RwSignal<Option<Report>>,
     notice: RwSignal<Option<Notice>>,
     handle: StoredValue<Option<AbortHandle>>,
-    links: RwSignal<u32>,
+    in_flight: RwSignal<u32>,
 }
 
 /// Resolves once `count` is zero, at once if it is: an effect watches it,
@@ -225,13 +235,13 @@ fn drawn(show: impl FnOnce()) {
 }
 
 impl State {
-    fn new(links: RwSignal<u32>) -> Self {
+    fn new(in_flight: RwSignal<u32>) -> Self {
         let state = State {
             progress: RwSignal::new(None),
             report: RwSignal::new(None),
             notice: RwSignal::new(None),
             handle: StoredValue::new(None),
-            links,
+            in_flight,
         };
         on_cleanup(move || {
             state.stop();
@@ -258,8 +268,9 @@ impl State {
 
     /// Starts the run `make` builds (cancelling one under way); it loads
     /// its runner's chunk and measures once the texts of runs are in and no
-    /// result link is being compressed (the progress bar and Cancel show
-    /// meanwhile: their words are the page's).
+    /// page work is in flight (a result link being compressed, a chunk being
+    /// fetched; the progress bar and Cancel show meanwhile: their words are
+    /// the page's).
     fn start(self, make: Box<dyn FnOnce(Publish) -> RunFuture>) {
         self.stop();
         let (abort, registration) = AbortHandle::new_pair();
@@ -276,12 +287,13 @@ impl State {
                 progress.set(Some(p));
             }
         });
-        let (links, owner) = (self.links, Owner::current());
+        let (in_flight, owner) = (self.in_flight, Owner::current());
         let run = async move {
             crate::i18n::runs_ready().await?;
-            // A result link the browser is still compressing (started just
-            // before Run) would land inside the first measured waits.
-            settled(links, owner).await;
+            // A result link the browser is still compressing, or a chunk
+            // still coming (started just before Run), would land inside the
+            // first measured waits.
+            settled(in_flight, owner).await;
             make(publish).await
         };
         spawn_local(async move {

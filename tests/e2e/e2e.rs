@@ -266,6 +266,7 @@ fn run_experiment(s: &mut Session, durations: &str, samples: &str, shot: &str) -
     s.eval("document.querySelector('[data-testid=timed-waits] [data-testid=results]').scrollIntoView();");
     review_shot(s, &format!("{shot}-results"));
     let json = report_json(s, &in_tw("report-json"));
+    reach_comparison(s, "timed-waits");
     Report::from_json(&json).expect("the exported report parses")
 }
 
@@ -289,7 +290,9 @@ fn run_section(
         Value::from(sel("results"))
     ));
     review_shot(s, shot);
-    Report::from_json(&report_json(s, &sel("report-json"))).expect("the exported report parses")
+    let json = report_json(s, &sel("report-json"));
+    reach_comparison(s, section);
+    Report::from_json(&json).expect("the exported report parses")
 }
 
 fn samples(tw: &TimedWaits, mechanism: Mechanism, requested_ms: Option<u32>) -> Vec<f64> {
@@ -1970,6 +1973,14 @@ fn scroll_to(s: &mut Session, selector: &str) {
     ));
 }
 
+/// Scrolls to `section`'s comparison with native numbers, which is made
+/// once the reader reaches it, and waits for it.
+fn reach_comparison(s: &mut Session, section: &str) {
+    let place = format!("[data-testid={section}] [data-testid=comparison-place]");
+    scroll_to(s, &place);
+    s.wait_for_element(&format!("{place} [data-testid=comparison]"), 20);
+}
+
 /// Every experiment's section, in page order (its `data-testid`).
 fn sections() -> impl Iterator<Item = &'static str> {
     Experiment::ALL.into_iter().map(Experiment::slug)
@@ -1993,6 +2004,7 @@ fn native_comparison(browser: Browser) {
     // chart marks, and the article's where it states figures (it states
     // none for the main-thread experiment, which has no .NET counterpart).
     for section in sections() {
+        reach_comparison(&mut s, section);
         let rows =
             format!("[data-testid={section}] [data-testid=group-native] [data-testid=cmp-row]");
         assert!(count(&mut s, &rows) >= 1, "{section}: no native rows");
@@ -2090,6 +2102,7 @@ fn reference_data_broken() {
         0,
         "no markup from data"
     );
+    reach_comparison(&mut s, "timed-waits");
     assert!(
         count(&mut s, &tid("group-stated")) >= 1,
         "the article's set still shows"
@@ -3118,7 +3131,8 @@ fn fetched(s: &mut Session, name: &str) -> bool {
 /// with the page. One that cannot be fetched (here cut short) fails its
 /// run with a message, and the page goes on: another experiment runs, and
 /// its raw result opens (the files' writers, a chunk fetched then); a page
-/// that only loads fetches no chunk.
+/// that only loads fetches no chunk, and the comparisons' once the reader
+/// reaches one.
 fn runner_chunks(browser: Browser) {
     let mut s = host_fault(
         browser,
@@ -3133,17 +3147,23 @@ fn runner_chunks(browser: Browser) {
         assert_eq!(fetched(&mut s, &chunk), ran, "{chunk}: fetched only to run");
     }
     // The writers of a run's files are a chunk of their own too, fetched
-    // when a reader first opens a raw result (as the run above did); a
-    // page that only loads fetches no chunk at all.
+    // when a reader first opens a raw result (as the run above did), and
+    // so is the share bar, shown after a run.
     assert!(fetched(&mut s, "/split_export.wasm"), "the writers");
+    assert!(fetched(&mut s, "/split_share.wasm"), "the share bar");
     drop(s);
+    // A page that only loads fetches no chunk at all; the comparisons'
+    // comes when the reader reaches one, below the first screen.
     let mut fresh = Session::lease(browser);
+    fresh.resize(1100, 800);
     fresh.open(&isolated_server().origin);
     fresh.wait_for_element(&in_tw("run"), 20);
-    assert!(
-        !fetched(&mut fresh, "-split/split_"),
-        "a chunk with the page"
-    );
+    let first_screen = fetched(&mut fresh, "-split/split_");
+    reach_comparison(&mut fresh, "timed-waits");
+    let reached = fetched(&mut fresh, "/split_comparison.wasm");
+    fresh.resize(1100, 1600);
+    assert!(!first_screen, "a chunk with the page");
+    assert!(reached, "the comparisons' chunk once one is reached");
 }
 
 /// The worker's wasm is cut to its first 1,000 bytes.

@@ -163,7 +163,12 @@ fn optimise(chunks: &[PathBuf], main: &Path) -> Result {
                         // Its warnings (a name subsection it does not know)
                         // are shown only when it fails.
                         let done = Command::new(&wasm_opt)
-                            .args(["-Oz", "--strip-debug"])
+                            .args([
+                                "-Oz",
+                                "--strip-debug",
+                                "--strip-producers",
+                                "--strip-target-features",
+                            ])
                             .arg(module)
                             .arg("-o")
                             .arg(module)

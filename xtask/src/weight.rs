@@ -90,12 +90,13 @@ fn chunk_folder(dist: &Path) -> Result<PathBuf> {
     Ok(dist.join(split::folder_beside(&find_in(dist, "app.js")?)?))
 }
 
-/// The chunks a first run of `experiment` fetches, as the last split's
-/// manifest lists them: its runner's, then, once it ends, the results
-/// views' and the link writer's (each chunk once).
-fn run_chunks(dist: &Path, experiment: Experiment) -> Result<Vec<PathBuf>> {
+/// The chunks that the split points `splits` fetch (each chunk once), as
+/// the last split's manifest lists them: a first run of an experiment
+/// fetches its runner's, then, once it ends, the results views' and the
+/// share bar's; a reader who reaches a comparison fetches its.
+fn chunks_of(dist: &Path, splits: &[&str]) -> Result<Vec<PathBuf>> {
     let mut names: Vec<String> = Vec::new();
-    for split in [experiment.id(), "results", "link_writer"] {
+    for &split in splits {
         for name in split_chunks(split)? {
             if !names.contains(&name) {
                 names.push(name);
@@ -280,15 +281,20 @@ pub fn report(dist: &Path, languages: &LanguageCost) -> Result<Vec<String>> {
         first_run.push(find_in(dist, pattern)?);
     }
     first_run.push(texts(dist, Lang::En, Part::Runs));
-    first_run.extend(run_chunks(dist, heaviest.1)?);
+    first_run.extend(chunks_of(dist, &[heaviest.1.id(), "results", "share"])?);
     table(
         &format!(
             "loaded at the first Run of {}: the probe worker, the texts of runs (English), \
-             the runner's chunks, and as it ends the results views' and the link writer's",
+             the runner's chunks, and as it ends the results views' and the share bar's",
             heaviest.1.slug()
         ),
         dist,
         &first_run,
+    )?;
+    table(
+        "loaded when the reader first reaches a comparison (below the first screen): its chunks",
+        dist,
+        &chunks_of(dist, &["comparison"])?,
     )?;
     Ok(failed)
 }

@@ -230,17 +230,26 @@ pub fn isolation_problem() -> Option<String> {
     super::global_property("waitlabCoiProblem").and_then(|v| v.as_string())
 }
 
-/// Calls `f(out_of_view)` whenever the page's body enters or leaves the
-/// top-level viewport (an embed scrolled away), until dropped. Browsers
-/// throttle an out-of-view iframe much as a hidden tab.
+/// Calls `f(out_of_view)` whenever an element enters or leaves the
+/// top-level viewport, until dropped: the page's body (an embed scrolled
+/// away: browsers throttle an out-of-view iframe much as a hidden tab), or
+/// a part of the page that loads when the reader reaches it.
 pub struct ViewListener {
     observer: Option<web_sys::IntersectionObserver>,
     _closure: Closure<dyn FnMut(js_sys::Array)>,
 }
 
 impl ViewListener {
-    /// Starts observing.
-    pub fn new(mut f: impl FnMut(bool) + 'static) -> Self {
+    /// Starts observing the page's body.
+    pub fn new(f: impl FnMut(bool) + 'static) -> Self {
+        Self::of(
+            window().document().and_then(|d| d.body()).map(Into::into),
+            f,
+        )
+    }
+
+    /// Starts observing `element` (nothing if there is none).
+    pub fn of(element: Option<web_sys::Element>, mut f: impl FnMut(bool) + 'static) -> Self {
         let closure = Closure::<dyn FnMut(js_sys::Array)>::new(move |entries: js_sys::Array| {
             if let Some(entry) = entries
                 .iter()
@@ -251,8 +260,8 @@ impl ViewListener {
             }
         });
         let observer = web_sys::IntersectionObserver::new(closure.as_ref().unchecked_ref()).ok();
-        if let (Some(o), Some(body)) = (&observer, window().document().and_then(|d| d.body())) {
-            o.observe(&body);
+        if let (Some(o), Some(element)) = (&observer, element) {
+            o.observe(&element);
         }
         Self {
             observer,

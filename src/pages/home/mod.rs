@@ -115,17 +115,9 @@ fn results_view(
     Ok(untrack(|| results_of(experiment, &report)))
 }
 
-/// [`results_view`] as the results block calls it: a view that cannot be
-/// fetched says so.
+/// [`results_view`] as the results block calls it.
 fn render(experiment: Experiment, report: Report) -> RenderedResults {
-    Box::pin(async move {
-        results_view(experiment, report).await.unwrap_or_else(|_| {
-            Some(
-                view! { <p class="error" role="alert">{t(key!("results.not_loaded_view"))}</p> }
-                    .into_any(),
-            )
-        })
-    })
+    Box::pin(results_view(experiment, report))
 }
 
 /// The page: the whole playground, or one embedded experiment. Its state
