@@ -11,6 +11,7 @@ use crate::components::charts::{
 };
 use crate::components::chunked::chunked;
 use crate::hooks::{Experiments, LinkedRuns, Loading, ReferenceSets};
+use leptos::task::spawn_local;
 use leptos::wasm_split::{SplitLoaderError, wasm_split};
 use waitlab_browser::page::ViewListener;
 use waitlab_core::key;
@@ -89,7 +90,13 @@ pub fn ReferencePanel() -> impl IntoView {
                 // as written: English, as waitlab-native writes them.
                 let native = set.native;
                 match set.report {
-                    Ok(_) => view! {
+                    Some(Err(message)) => view! {
+                        <li class="reference-set error" role="alert" data-testid=set_testid(&set.set)>
+                            {tr(&Phrase::new(key!("reference.not_shown")).data("name", native.name).phrase("why", message))}
+                        </li>
+                    }
+                    .into_any(),
+                    None | Some(Ok(_)) => view! {
                         <li class="reference-set" data-testid=set_testid(&set.set)>
                             <label>
                                 <input type="checkbox" prop:checked=checked on:change=toggle />
@@ -98,12 +105,6 @@ pub fn ReferencePanel() -> impl IntoView {
                             <span class="provenance" lang="en">{format!("{} · {} · {}", native.runtime, native.os, native.cpu)}</span>
                             <span class="provenance"><span lang="en">{native.source}</span>{native.samples.map(|n| tr(&Phrase::new(key!("reference.samples")).count("count", n)))}
                                 " · "<a href=format!("data/native/{}.json", set.set) download="">{t(key!("reference.download"))}</a></span>
-                        </li>
-                    }
-                    .into_any(),
-                    Err(message) => view! {
-                        <li class="reference-set error" role="alert" data-testid=set_testid(&set.set)>
-                            {tr(&Phrase::new(key!("reference.not_shown")).data("name", native.name).phrase("why", message))}
                         </li>
                     }
                     .into_any(),
@@ -166,6 +167,15 @@ pub fn ComparisonBlock(
     Effect::new(move |_| {
         if reached.get() && !experiments.running() && !wanted.get_untracked() {
             wanted.set(true);
+        }
+    });
+    // The sets' parts, fetched the first time a comparison is wanted and
+    // the sets' index is in (after the run, if one is under way by then).
+    let sets = sets();
+    Effect::new(move |_| {
+        let index_in = sets.loading.with(|l| matches!(l, Loading::Done(_)));
+        if wanted.get() && index_in && !experiments.running() {
+            spawn_local(async move { experiments.outside_runs(sets.load_parts()).await });
         }
     });
     let shown = move || {

@@ -2,6 +2,7 @@
 //! returns a named struct of signals and actions, and cleans up in
 //! `on_cleanup`. Pages reach the browser through these, never directly.
 
+mod reader;
 mod use_embed;
 mod use_environment;
 mod use_experiment;

@@ -3,9 +3,10 @@
 //! and this browser's latest run of each experiment for "share all".
 //! Provided as context by the page.
 
+use super::reader::{Encoded, read};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
-use waitlab_browser::{links, location, page};
+use waitlab_browser::{location, page};
 use waitlab_core::key;
 use waitlab_core::link;
 use waitlab_core::schema::Report;
@@ -51,13 +52,13 @@ impl LinkedRuns {
             if self.opened.with(|o| o.iter().any(|r| r.payload == payload)) {
                 continue;
             }
-            match links::decode(&payload).await {
+            match read(Encoded::Link(payload.clone())).await {
                 Ok(report) => {
                     self.opened
                         .update(|o| o.push(LinkedRun { payload, report }));
                     added += 1;
                 }
-                Err(e) => problems.push(e.phrase()),
+                Err(problem) => problems.push(problem),
             }
         }
         self.sync_fragment();

@@ -1,10 +1,13 @@
-//! `use_reference_sets`: the bundled native and article sets, fetched once
-//! at start-up as packs (`waitlab_core::link::set`: an index, then one
-//! part per set and experiment shown; an embed fetches its experiment's
-//! parts only), inflated by the browser and validated by waitlab-core,
-//! plus which ones the reader chose to show. Provided as context by the
-//! page so every experiment's comparison reads the same state.
+//! `use_reference_sets`: the bundled native and article sets, as packs
+//! (`waitlab_core::link::set`): the index, fetched at start-up, names the
+//! sets; the parts, one per set and experiment shown (an embed fetches its
+//! experiment's only), are fetched when the reader first reaches a
+//! comparison. Inflated by the browser and read by waitlab-core (the
+//! reader's chunk), plus which ones the reader chose to show. Provided as
+//! context by the page so every experiment's comparison reads the same
+//! state.
 
+use super::reader::{Encoded, read};
 use futures::future::join_all;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
@@ -25,21 +28,25 @@ pub struct LoadedSet {
     pub set: String,
     /// Where its numbers come from, as the index says.
     pub native: NativeEnv,
+    /// The experiments it has parts for, as the index says.
+    pub parts: Vec<Experiment>,
     /// Its parts for the experiments on the page in one report (shared, as
-    /// every comparison reads it), or why it could not be used.
-    pub report: Result<Arc<Report>, Phrase>,
+    /// every comparison reads it), or why it could not be used; `None`
+    /// until they are fetched.
+    pub report: Option<Result<Arc<Report>, Phrase>>,
 }
 
 /// Where loading stands.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Loading {
-    /// Still fetching.
+    /// Still fetching the index.
     Pending,
     /// Still fetching this file, which is slow to come.
     Slow(String),
     /// The index could not be used, so no set is available.
     Failed(Phrase),
-    /// Every set listed in the index, loaded or with its error.
+    /// Every set listed in the index, with its parts once they are in (or
+    /// their error).
     Done(Vec<LoadedSet>),
 }
 
@@ -50,12 +57,16 @@ pub struct ReferenceSets {
     pub loading: RwSignal<Loading>,
     /// Names of the sets the reader shows.
     pub shown: RwSignal<Vec<String>>,
+    /// The experiments whose parts the page fetches.
+    experiments: StoredValue<Vec<Experiment>>,
+    /// Whether their parts were asked for.
+    asked: StoredValue<bool>,
 }
 
 impl ReferenceSets {
-    /// The shown sets that loaded, each with its position in the index
-    /// (which picks its colour, so a set keeps it while others come and
-    /// go).
+    /// The shown sets whose parts loaded, each with its position in the
+    /// index (which picks its colour, so a set keeps it while others come
+    /// and go).
     pub fn shown_reports(&self) -> Vec<(usize, Arc<Report>)> {
         let shown = self.shown.get();
         self.loading.with(|loading| match loading {
@@ -63,10 +74,41 @@ impl ReferenceSets {
                 .iter()
                 .enumerate()
                 .filter(|(_, s)| shown.contains(&s.set))
-                .filter_map(|(i, s)| Some((i, s.report.as_ref().ok()?.clone())))
+                .filter_map(|(i, s)| Some((i, s.report.as_ref()?.as_ref().ok()?.clone())))
                 .collect(),
             Loading::Pending | Loading::Slow(_) | Loading::Failed(_) => Vec::new(),
         })
+    }
+
+    /// Fetches every set's parts, the first time it is called once the
+    /// index is in; resolves when they are in (at once after that).
+    pub async fn load_parts(self) {
+        if self.asked.get_value() {
+            return;
+        }
+        let Some(index) = self.loading.with_untracked(|l| match l {
+            Loading::Done(sets) => Some(sets.clone()),
+            Loading::Pending | Loading::Slow(_) | Loading::Failed(_) => None,
+        }) else {
+            return;
+        };
+        self.asked.set_value(true);
+        let experiments = self.experiments.get_value();
+        let reports = join_all(
+            index
+                .iter()
+                .map(|s| load_set(self.loading, s, &experiments)),
+        )
+        .await;
+        let sets = index
+            .into_iter()
+            .zip(reports)
+            .map(|(set, report)| LoadedSet {
+                report: Some(report),
+                ..set
+            })
+            .collect();
+        self.loading.set(Loading::Done(sets));
     }
 }
 
@@ -90,21 +132,17 @@ async fn fetch_pack(loading: RwSignal<Loading>, url: String) -> Result<Vec<u8>, 
         .map_err(|_| Phrase::new(key!("reference.not_inflatable")).data("url", url))
 }
 
-/// `entry`'s parts for `experiments`, in one report.
+/// `set`'s parts for `experiments`, in one report.
 async fn load_set(
     loading: RwSignal<Loading>,
-    entry: &IndexedSet,
+    set: &LoadedSet,
     experiments: &[Experiment],
 ) -> Result<Arc<Report>, Phrase> {
-    let wanted = entry.experiments.iter().filter(|e| experiments.contains(e));
+    let wanted = set.parts.iter().filter(|e| experiments.contains(e));
     let parts = join_all(wanted.map(|&e| async move {
-        let url = set::part_path(&entry.set, e);
+        let url = set::part_path(&set.set, e);
         let bytes = fetch_pack(loading, url.clone()).await?;
-        set::decode_part(&bytes).map_err(|e| {
-            Phrase::new(key!("reference.bad_pack"))
-                .data("url", url)
-                .phrase("why", e.phrase())
-        })
+        read(Encoded::Part { url, bytes }).await
     }))
     .await
     .into_iter()
@@ -115,8 +153,9 @@ async fn load_set(
     Ok(Arc::new(all))
 }
 
-async fn load(loading: RwSignal<Loading>, experiments: Vec<Experiment>) -> (Loading, Vec<String>) {
-    let index = match fetch_pack(loading, INDEX_PATH.to_owned()).await {
+/// The index: every set it lists (no parts yet), and those shown at first.
+async fn load_index(loading: RwSignal<Loading>) -> (Loading, Vec<String>) {
+    let index: Vec<IndexedSet> = match fetch_pack(loading, INDEX_PATH.to_owned()).await {
         Ok(bytes) => match set::decode_index(&bytes) {
             Ok(index) => index,
             Err(e) => {
@@ -126,12 +165,6 @@ async fn load(loading: RwSignal<Loading>, experiments: Vec<Experiment>) -> (Load
         },
         Err(e) => return (Loading::Failed(e), Vec::new()),
     };
-    let reports = join_all(
-        index
-            .iter()
-            .map(|entry| load_set(loading, entry, &experiments)),
-    )
-    .await;
     let shown = index
         .iter()
         .filter(|e| e.shown)
@@ -139,25 +172,27 @@ async fn load(loading: RwSignal<Loading>, experiments: Vec<Experiment>) -> (Load
         .collect();
     let sets = index
         .into_iter()
-        .zip(reports)
-        .map(|(entry, report)| LoadedSet {
+        .map(|entry| LoadedSet {
             set: entry.set,
             native: entry.native,
-            report,
+            parts: entry.experiments,
+            report: None,
         })
         .collect();
     (Loading::Done(sets), shown)
 }
 
-/// Starts loading the bundled sets' parts for `experiments` and returns
-/// their state.
+/// Starts loading the bundled sets' index and returns their state; their
+/// parts for `experiments` come with [`ReferenceSets::load_parts`].
 pub fn use_reference_sets(experiments: Vec<Experiment>) -> ReferenceSets {
     let sets = ReferenceSets {
         loading: RwSignal::new(Loading::Pending),
         shown: RwSignal::new(Vec::new()),
+        experiments: StoredValue::new(experiments),
+        asked: StoredValue::new(false),
     };
     spawn_local(async move {
-        let (loading, shown) = load(sets.loading, experiments).await;
+        let (loading, shown) = load_index(sets.loading).await;
         sets.shown.set(shown);
         sets.loading.set(loading);
     });

@@ -2094,6 +2094,8 @@ fn reference_data_broken() {
     let server = Server::start(&copy, Mode::Isolated);
     let mut s = Session::lease(Browser::Chromium);
     s.open(&server.origin);
+    // The sets' parts come when the reader reaches a comparison.
+    reach_comparison(&mut s, "timed-waits");
     let broken = format!("{}.error", tid("set-rust-linux-x86_64"));
     s.wait_for_element(&broken, 20);
     assert!(s.text(&broken).unwrap().contains("not shown"));
@@ -2102,7 +2104,6 @@ fn reference_data_broken() {
         0,
         "no markup from data"
     );
-    reach_comparison(&mut s, "timed-waits");
     assert!(
         count(&mut s, &tid("group-stated")) >= 1,
         "the article's set still shows"
@@ -3160,10 +3161,14 @@ fn runner_chunks(browser: Browser) {
     fresh.wait_for_element(&in_tw("run"), 20);
     let first_screen = fetched(&mut fresh, "-split/split_");
     reach_comparison(&mut fresh, "timed-waits");
-    let reached = fetched(&mut fresh, "/split_comparison.wasm");
+    let reached =
+        fetched(&mut fresh, "/split_comparison.wasm") && fetched(&mut fresh, "/split_reader.wasm");
     fresh.resize(1100, 1600);
     assert!(!first_screen, "a chunk with the page");
-    assert!(reached, "the comparisons' chunk once one is reached");
+    assert!(
+        reached,
+        "the comparisons' and the reader's chunks once one is reached"
+    );
 }
 
 /// The worker's wasm is cut to its first 1,000 bytes.
