@@ -2,8 +2,9 @@
 //! experiment one table and one chart where this browser's run, the native
 //! probe's runs and the article's stated figures share columns. The rows
 //! come from `waitlab_core::compare`; this file only draws them. The table
-//! and the chart are a wasm chunk of their own, fetched when the reader
-//! first reaches a comparison.
+//! and the chart are in the comparisons' wasm chunk (with the reader of
+//! links and packs, `hooks::reader`), fetched when the reader first
+//! reaches a comparison or a link opens.
 
 use crate::components::blocks::{Details, marked_cell};
 use crate::components::charts::{
@@ -123,9 +124,9 @@ pub fn ReferencePanel() -> impl IntoView {
     }
 }
 
-/// The comparisons' view, a wasm chunk of its own (their tables, charts
-/// and what only they use).
-#[wasm_split(comparison, wasm_split_path = ::leptos::wasm_split, fallible)]
+/// A comparison's view, in the comparisons' wasm chunk (their tables,
+/// charts and what only they use).
+#[wasm_split(comparisons, wasm_split_path = ::leptos::wasm_split, fallible)]
 fn comparison_view(
     experiment: Experiment,
     report: RwSignal<Option<Report>>,

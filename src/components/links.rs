@@ -82,10 +82,10 @@ enum Shared {
 
 /// A share bar: its copy fields, the payloads they copy and the link's
 /// writer (the body's encoder of every section, and the browser's
-/// compression around it) are a wasm chunk of their own, fetched when the
-/// first share bar shows, after a run: a reader who only reads (or only
-/// opens links) never fetches it.
-#[wasm_split(share, wasm_split_path = ::leptos::wasm_split, fallible)]
+/// compression around it) are in the results' wasm chunk, with the
+/// results views, fetched when the first run ends or a result link opens:
+/// a reader who only reads never fetches the writer.
+#[wasm_split(results, wasm_split_path = ::leptos::wasm_split, fallible)]
 fn share_view(shared: Shared) -> Result<AnyView, SplitLoaderError> {
     // Made untracked, as a component is (see `chunked`).
     Ok(untrack(|| match shared {

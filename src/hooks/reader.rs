@@ -1,8 +1,8 @@
 //! The reader of encoded runs: share links' payloads and the bundled
 //! sets' parts, decoded by `waitlab_core::link` (a link inflated by the
-//! browser first). It is a wasm chunk of its own, fetched when the page
-//! first opens a link or the reader first reaches a comparison: a page
-//! opened without a link that is only read never fetches it.
+//! browser first). It is in the comparisons' wasm chunk, fetched when the
+//! page first opens a link or the reader first reaches a comparison: a
+//! page opened without a link that is only read never fetches it.
 
 use leptos::wasm_split::{SplitLoaderError, wasm_split};
 use std::future::Future;
@@ -29,7 +29,7 @@ pub enum Encoded {
 /// A run being read: its report, or why it has none.
 type Reading = Pin<Box<dyn Future<Output = Result<Report, Phrase>>>>;
 
-#[wasm_split(reader, wasm_split_path = ::leptos::wasm_split, fallible)]
+#[wasm_split(comparisons, wasm_split_path = ::leptos::wasm_split, fallible)]
 fn reading(encoded: Encoded) -> Result<Reading, SplitLoaderError> {
     Ok(Box::pin(async move {
         match encoded {

@@ -3148,10 +3148,10 @@ fn runner_chunks(browser: Browser) {
         assert_eq!(fetched(&mut s, &chunk), ran, "{chunk}: fetched only to run");
     }
     // The writers of a run's files are a chunk of their own too, fetched
-    // when a reader first opens a raw result (as the run above did), and
-    // so is the share bar, shown after a run.
+    // when a reader first opens a raw result (as the run above did); the
+    // results views and share bars are one, fetched as a run ends.
     assert!(fetched(&mut s, "/split_export.wasm"), "the writers");
-    assert!(fetched(&mut s, "/split_share.wasm"), "the share bar");
+    assert!(fetched(&mut s, "/split_results.wasm"), "the results views");
     drop(s);
     // A page that only loads fetches no chunk at all; the comparisons'
     // comes when the reader reaches one, below the first screen.
@@ -3161,14 +3161,10 @@ fn runner_chunks(browser: Browser) {
     fresh.wait_for_element(&in_tw("run"), 20);
     let first_screen = fetched(&mut fresh, "-split/split_");
     reach_comparison(&mut fresh, "timed-waits");
-    let reached =
-        fetched(&mut fresh, "/split_comparison.wasm") && fetched(&mut fresh, "/split_reader.wasm");
+    let reached = fetched(&mut fresh, "/split_comparisons.wasm");
     fresh.resize(1100, 1600);
     assert!(!first_screen, "a chunk with the page");
-    assert!(
-        reached,
-        "the comparisons' and the reader's chunks once one is reached"
-    );
+    assert!(reached, "the comparisons' chunk once one is reached");
 }
 
 /// The worker's wasm is cut to its first 1,000 bytes.

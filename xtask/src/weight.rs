@@ -92,8 +92,8 @@ fn chunk_folder(dist: &Path) -> Result<PathBuf> {
 
 /// The chunks that the split points `splits` fetch (each chunk once), as
 /// the last split's manifest lists them: a first run of an experiment
-/// fetches its runner's, then, once it ends, the results views' and the
-/// share bar's; a reader who reaches a comparison fetches its.
+/// fetches its runner's, then, once it ends, the results'; a reader who
+/// reaches a comparison fetches the comparisons'.
 fn chunks_of(dist: &Path, splits: &[&str]) -> Result<Vec<PathBuf>> {
     let mut names: Vec<String> = Vec::new();
     for &split in splits {
@@ -279,7 +279,7 @@ pub fn report(dist: &Path, languages: &LanguageCost) -> Result<Vec<String>> {
     let first_run = |e: Experiment| -> Result<Vec<PathBuf>> {
         let mut files = worker.clone();
         files.push(texts(dist, Lang::En, Part::Runs));
-        files.extend(chunks_of(dist, &[e.id(), "results", "share"])?);
+        files.extend(chunks_of(dist, &[e.id(), "results"])?);
         Ok(files)
     };
     let mut heaviest = (0, Experiment::TimedWaits);
@@ -292,17 +292,18 @@ pub fn report(dist: &Path, languages: &LanguageCost) -> Result<Vec<String>> {
     table(
         &format!(
             "loaded at the first Run of {} (the heaviest): the probe worker, the texts of runs \
-             (English), the runner's chunks, and as it ends the results views' and the share bar's",
+             (English), the runner's chunks, and as it ends the results' (views, share bars)",
             heaviest.1.slug()
         ),
         dist,
         &first_run(heaviest.1)?,
     )?;
-    let mut reached = chunks_of(dist, &["comparison", "reader"])?;
+    let mut reached = chunks_of(dist, &["comparisons"])?;
     reached.extend(packs(dist, &Experiment::ALL)?);
     table(
-        "loaded when the reader first reaches a comparison (below the first screen): its chunks, \
-         the reader's, and the sets' parts (an embed fetches its experiment's only)",
+        "loaded when the reader first reaches a comparison (below the first screen): the \
+         comparisons' chunks (with the reader of links and packs) and the sets' parts (an embed \
+         fetches its experiment's only)",
         dist,
         &reached,
     )?;

@@ -100,10 +100,10 @@ fn results_of(experiment: Experiment, r: &Report) -> Option<AnyView> {
     }
 }
 
-/// The results views, a wasm chunk of their own (every section's
-/// findings, result charts and tables, and what only they use), fetched
-/// when the first run ends or the first result link opens: a reader who
-/// only reads never fetches them.
+/// The results views, in the results' wasm chunk (every section's
+/// findings, result charts and tables, and what only they use, with the
+/// share bars), fetched when the first run ends or the first result link
+/// opens: a reader who only reads never fetches them.
 #[wasm_split(results, wasm_split_path = ::leptos::wasm_split, fallible)]
 fn results_view(
     experiment: Experiment,
