@@ -170,15 +170,6 @@ pub fn ComparisonBlock(
             wanted.set(true);
         }
     });
-    // The sets' parts, fetched the first time a comparison is wanted and
-    // the sets' index is in (after the run, if one is under way by then).
-    let sets = sets();
-    Effect::new(move |_| {
-        let index_in = sets.loading.with(|l| matches!(l, Loading::Done(_)));
-        if wanted.get() && index_in && !experiments.running() {
-            spawn_local(async move { experiments.outside_runs(sets.load_parts()).await });
-        }
-    });
     let shown = move || {
         wanted.get().then(|| {
             chunked(
@@ -202,6 +193,15 @@ fn Comparison(
 ) -> impl IntoView {
     let sets = sets();
     let shared = expect_context::<LinkedRuns>();
+    let experiments = expect_context::<Experiments>();
+    // The sets' parts, fetched the first time a comparison is made and the
+    // sets' index is in (after the run, if one is under way by then).
+    Effect::new(move |_| {
+        let index_in = sets.loading.with(|l| matches!(l, Loading::Done(_)));
+        if index_in && !experiments.running() {
+            spawn_local(async move { experiments.outside_runs(sets.load_parts()).await });
+        }
+    });
     move || {
         let references = sets.shown_reports();
         // This browser's run is colour 0, a bundled set keeps colour 1 + its
