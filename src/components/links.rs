@@ -76,8 +76,8 @@ fn CopyField(
 enum Shared {
     /// One experiment's run.
     Run(Experiment, Box<Report>),
-    /// Every run made here, in one report (none before the first).
-    All(Signal<Option<Report>>),
+    /// Every run made here (this browser's latest of each experiment).
+    All(RwSignal<Vec<Report>>),
 }
 
 /// A share bar: its copy fields, the payloads they copy and the link's
@@ -92,7 +92,7 @@ fn share_view(shared: Shared) -> Result<AnyView, SplitLoaderError> {
         Shared::Run(experiment, report) => {
             view! { <ShareBar experiment=experiment report=*report /> }.into_any()
         }
-        Shared::All(combined) => view! { <ShareAll combined=combined /> }.into_any(),
+        Shared::All(mine) => view! { <ShareAll mine=mine /> }.into_any(),
     }))
 }
 
@@ -258,10 +258,10 @@ pub fn ExperimentOutput(
 /// The button that copies the link of every run made here.
 #[component]
 fn ShareAll(
-    /// Every run made here, in one report.
-    combined: Signal<Option<Report>>,
+    /// Every run made here.
+    mine: RwSignal<Vec<Report>>,
 ) -> impl IntoView {
-    let payload = payload_of(combined);
+    let payload = payload_of(Signal::derive(move || mine.with(|m| Report::combine(m))));
     let all = Signal::derive(move || {
         payload
             .get()
@@ -294,7 +294,6 @@ pub fn SharePanel() -> impl IntoView {
             }
         });
     };
-    let combined = Signal::derive(move || runs.mine.with(|m| Report::combine(m)));
     // Made once, at the first run here, not anew with every run.
     let made_here = Memo::new(move |_| runs.mine.with(|m| !m.is_empty()));
     let opened = move || {
@@ -336,7 +335,7 @@ pub fn SharePanel() -> impl IntoView {
                 <button type="submit" data-testid="compare-add">{t(key!("share.add"))}</button>
             </form>
             {move || add_error.get().map(|e| view! { <p class="error" role="alert" data-testid="compare-error">{tr(&e)}</p> })}
-            {move || made_here.get().then(|| share(Shared::All(combined)))}
+            {move || made_here.get().then(|| share(Shared::All(runs.mine)))}
         </section>
     }
 }

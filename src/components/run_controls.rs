@@ -3,7 +3,6 @@
 
 use crate::components::chunked::chunked;
 use crate::components::field::ConfigError;
-use crate::components::raw_report::RawReport;
 use crate::hooks::{Notice, UseExperiment};
 use crate::i18n::{t, tr};
 use crate::runner::Progress;
@@ -170,12 +169,9 @@ pub fn Results(
     move || {
         report.get().map(|r| {
             chunked(
-                render(experiment, r.clone()),
+                render(experiment, r),
                 key!("results.not_loaded_view"),
-                move |part| {
-                    part.map(|part| view! { {part} <RawReport experiment=experiment report=r /> })
-                        .into_any()
-                },
+                |part| part.into_any(),
             )
         })
     }

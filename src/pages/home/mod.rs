@@ -16,6 +16,7 @@ mod wake_latency;
 use crate::components::comparison::ReferencePanel;
 use crate::components::env_block::EnvBlock;
 use crate::components::links::{Embedded, SharePanel};
+use crate::components::raw_report::RawReport;
 use crate::components::run_all::RunAll;
 use crate::components::run_controls::{RenderedResults, ResultsView};
 use crate::components::scheme_picker::SchemePicker;
@@ -101,8 +102,8 @@ fn results_of(experiment: Experiment, r: &Report) -> Option<AnyView> {
 }
 
 /// The results views, in the results' wasm chunk (every section's
-/// findings, result charts and tables, and what only they use, with the
-/// share bars), fetched when the first run ends or the first result link
+/// findings, result charts and tables, the raw result, and what only they
+/// use, with the share bars), fetched when the first run ends or the first result link
 /// opens: a reader who only reads never fetches them.
 #[wasm_split(results, wasm_split_path = ::leptos::wasm_split, fallible)]
 fn results_view(
@@ -112,7 +113,10 @@ fn results_view(
     // Made as a component is, untracked: what the views read while they
     // are made must not make the suspense that awaits them start over
     // (its results would leave the page and come back).
-    Ok(untrack(|| results_of(experiment, &report)))
+    Ok(untrack(|| {
+        let part = results_of(experiment, &report)?;
+        Some(view! { {part} <RawReport experiment=experiment report=report /> }.into_any())
+    }))
 }
 
 /// [`results_view`] as the results block calls it.
