@@ -31,7 +31,9 @@
 //!   that throws while starting or during a job, one that never says
 //!   ready, one that stops answering, a data file that never comes) ends
 //!   in a message on the page within seconds, never a hang, and the other
-//!   experiments still run.
+//!   experiments still run. `runner_chunks_*` and `display_chunks_*`: the
+//!   wasm chunks come when needed (none with the page), and one that cannot
+//!   be fetched is said where it would show.
 //! - `bench_*` (ignored; `cargo xtask bench` runs them): fidelity ratios
 //!   against a raw-JS probe in the same browser session.
 //!
@@ -3167,6 +3169,57 @@ fn runner_chunks(browser: Browser) {
     assert!(reached, "the comparisons' chunk once one is reached");
 }
 
+/// The comparisons' and the results' chunks are cut short: where each
+/// would show, the page says its code could not be fetched, and the page
+/// goes on (a run still measures and ends).
+fn display_chunks(browser: Browser) {
+    let server = Server::start_with(
+        &dist(),
+        Mode::Isolated,
+        &[
+            Fault::Truncate("*/split_comparisons.wasm"),
+            Fault::Truncate("*/split_results.wasm"),
+        ],
+    );
+    let mut s = Session::lease(browser);
+    s.open(&server.origin);
+    let words = catalog(Lang::En);
+    let place = "[data-testid=timed-waits] [data-testid=comparison-place]";
+    scroll_to(&mut s, place);
+    let missing = format!("{place} [data-testid=chunk-not-loaded]");
+    s.wait_for_element(&missing, 20);
+    assert_eq!(
+        s.text(&missing).unwrap(),
+        words.text(key!("compare.not_loaded"))
+    );
+    s.type_into(&in_tw("durations"), "1");
+    s.type_into(&in_tw("samples"), "5");
+    s.click(&in_tw("run"));
+    // The run ends; its results view, its share bar and the comparison
+    // each say they could not be fetched.
+    s.wait_for(
+        "document.querySelectorAll('[data-testid=timed-waits] [data-testid=chunk-not-loaded]').length === 3",
+        60,
+    );
+    let said = s
+        .eval(
+            "return Array.from(document.querySelectorAll('[data-testid=timed-waits] [data-testid=chunk-not-loaded]')).map(e => e.getAttribute('role') + ': ' + e.textContent).join('\\n');",
+        )
+        .as_str()
+        .unwrap()
+        .to_owned();
+    for key in [
+        key!("results.not_loaded_view"),
+        key!("share.not_loaded"),
+        key!("compare.not_loaded"),
+    ] {
+        let text = format!("alert: {}", words.text(key));
+        assert!(said.contains(&text), "{text} not in {said}");
+    }
+    assert_eq!(count(&mut s, &in_tw("progress")), 0, "the run ended");
+    review_shot(&mut s, "display-chunks-missing");
+}
+
 /// The worker's wasm is cut to its first 1,000 bytes.
 fn fault_damaged_wasm(browser: Browser) {
     host_fault(
@@ -3375,7 +3428,7 @@ fn cases() -> Vec<Case> {
     let mut cases = Vec::new();
     // One scenario a row, in the browsers it runs in.
     #[rustfmt::skip]
-    let table: [Row; 35] = [
+    let table: [Row; 36] = [
         ("isolated", ALL, Timed, isolated as fn(Browser)),
         ("isolated_without_new_features", BLINK_GECKO, Timed, isolated_without_new_features),
         ("cancel", ALL, Timed, cancel),
@@ -3391,6 +3444,7 @@ fn cases() -> Vec<Case> {
         ("concurrency_limit", ALL, Timed, concurrency_limit),
         ("producer_consumer", ALL, Timed, producer_consumer),
         ("runner_chunks", ALL, Untimed, runner_chunks),
+        ("display_chunks", BLINK_GECKO, Untimed, display_chunks),
         ("fault_damaged_wasm", BLINK_GECKO, Untimed, fault_damaged_wasm),
         ("fault_throws_at_start", BLINK_GECKO, Untimed, fault_throws_at_start),
         ("fault_throws_in_job", BLINK_GECKO, Untimed, fault_throws_in_job),
