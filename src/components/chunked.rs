@@ -1,5 +1,6 @@
 //! Views whose code is a wasm chunk of their own (a `wasm_split` point):
-//! shown once the chunk is in, and said so when it cannot be fetched.
+//! shown once the chunk is in, and said so when it cannot be fetched; and
+//! the places that make them once the reader reaches them.
 
 use crate::hooks::Experiments;
 use crate::i18n::t;
@@ -7,6 +8,7 @@ use leptos::prelude::*;
 use leptos::wasm_split::SplitLoaderError;
 use send_wrapper::SendWrapper;
 use std::future::Future;
+use waitlab_browser::page::ViewListener;
 use waitlab_core::text::Key;
 
 /// What `made` makes, `show`n once its chunk is in; `failed`'s words if
@@ -35,4 +37,58 @@ pub fn chunked<T: 'static>(
             })}
         </Suspense>
     }
+}
+
+/// A place whose content (`children`, a chunk's view) is made once the
+/// reader first reaches it, never while a run measures (reached during a
+/// run, it says `after_run` and is made after it), or at once if `now`.
+/// Empty, the place is 1 px high: WebKit never reports a zero-sized
+/// element entering the view.
+#[component]
+pub fn ReachedPlace(
+    /// The place's class and `data-testid`.
+    name: &'static str,
+    /// What it says when reached while a run measures.
+    after_run: Key,
+    /// Made at once, without waiting for the reader (an embed's one
+    /// section).
+    #[prop(optional)]
+    now: bool,
+    /// What the place shows.
+    children: ChildrenFn,
+) -> impl IntoView {
+    let experiments = expect_context::<Experiments>();
+    let place = NodeRef::<leptos::html::Div>::new();
+    let reached = RwSignal::new(now);
+    let wanted = RwSignal::new(now);
+    Effect::new(move |_| {
+        let Some(element) = place.get() else {
+            return;
+        };
+        if reached.get_untracked() {
+            return;
+        }
+        let listener = ViewListener::of(Some(element.into()), move |out_of_view| {
+            if !out_of_view {
+                reached.set(true);
+            }
+        });
+        let listener = StoredValue::new_local(Some(listener));
+        on_cleanup(move || listener.set_value(None));
+    });
+    Effect::new(move |_| {
+        if reached.get() && !experiments.running() && !wanted.get_untracked() {
+            wanted.set(true);
+        }
+    });
+    let shown = move || {
+        if wanted.get() {
+            Some(children())
+        } else if reached.get() && experiments.running() {
+            Some(view! { <p class="hint" data-testid="after-run">{t(after_run)}</p> }.into_any())
+        } else {
+            None
+        }
+    };
+    view! { <div class=name data-testid=name node_ref=place>{shown}</div> }
 }

@@ -10,11 +10,10 @@ use crate::components::blocks::{Details, marked_cell};
 use crate::components::charts::{
     WIDTH, axis_label, chart_frame, chart_svg, hit, label_width, reading, row_label, x_axis,
 };
-use crate::components::chunked::chunked;
+use crate::components::chunked::{ReachedPlace, chunked};
 use crate::hooks::{Experiments, LinkedRuns, Loading, ReferenceSets};
 use leptos::task::spawn_local;
 use leptos::wasm_split::{SplitLoaderError, wasm_split};
-use waitlab_browser::page::ViewListener;
 use waitlab_core::key;
 
 /// The first colour of runs opened from links (after this browser's and
@@ -149,37 +148,11 @@ pub fn ComparisonBlock(
     /// This browser's last run.
     report: RwSignal<Option<Report>>,
 ) -> impl IntoView {
-    let experiments = expect_context::<Experiments>();
-    let place = NodeRef::<leptos::html::Div>::new();
-    let reached = RwSignal::new(false);
-    let wanted = RwSignal::new(false);
-    Effect::new(move |_| {
-        let Some(element) = place.get() else {
-            return;
-        };
-        let listener = ViewListener::of(Some(element.into()), move |out_of_view| {
-            if !out_of_view {
-                reached.set(true);
-            }
-        });
-        let listener = StoredValue::new_local(Some(listener));
-        on_cleanup(move || listener.set_value(None));
-    });
-    Effect::new(move |_| {
-        if reached.get() && !experiments.running() && !wanted.get_untracked() {
-            wanted.set(true);
-        }
-    });
-    let shown = move || {
-        wanted.get().then(|| {
-            chunked(
-                comparison_view(experiment, report),
-                key!("compare.not_loaded"),
-                |view| view,
-            )
-        })
-    };
-    view! { <div class="comparison-place" data-testid="comparison-place" node_ref=place>{shown}</div> }
+    view! {
+        <ReachedPlace name="comparison-place" after_run=key!("compare.after_run")>
+            {move || chunked(comparison_view(experiment, report), key!("compare.not_loaded"), |view| view)}
+        </ReachedPlace>
+    }
 }
 
 /// One experiment's comparison: this browser's last run (if any) and the

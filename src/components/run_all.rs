@@ -123,7 +123,7 @@ pub fn RunAll() -> impl IntoView {
     let stop = move |_| {
         if let Stage::At { index, .. } = stage.get_untracked() {
             stage.set(Stage::Stopped { done: index });
-            experiments.cancel(Experiment::ALL[index]).run(());
+            experiments.state(Experiment::ALL[index]).cancel.run(());
         }
     };
     let status = move || {

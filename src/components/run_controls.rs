@@ -47,9 +47,11 @@ fn RunButtons(
     }
 }
 
-/// The progress bar while running, and the last notice.
+/// The progress bar while running, and the last notice (below the form,
+/// in the section itself: a run started by "Run all" shows them before the
+/// reader has reached the form).
 #[component]
-fn RunStatus(
+pub fn RunStatus(
     /// The run under way, if any.
     #[prop(into)]
     progress: Signal<Option<Progress>>,
@@ -103,8 +105,8 @@ fn ProgressBar(
     }
 }
 
-/// An experiment's form: its fields (the children), Run/Cancel, a hint,
-/// the validation message and the run's status.
+/// An experiment's form: its fields (the children), Run/Cancel, a hint
+/// and the validation message.
 #[component]
 pub fn RunForm<C: Clone + PartialEq + Send + Sync + 'static>(
     /// The experiment's reactive state.
@@ -114,18 +116,15 @@ pub fn RunForm<C: Clone + PartialEq + Send + Sync + 'static>(
     /// A hint beside the buttons (expected duration and the like).
     #[prop(into)]
     hint: Signal<Option<Phrase>>,
-    /// What the progress counts: a catalog key of a phrase with `done` and
-    /// `count`.
-    unit: Key,
     /// The form's fields.
     children: Children,
 ) -> impl IntoView {
     let UseExperiment {
         progress,
-        notice,
         run,
         cancel,
         report,
+        ..
     } = experiment;
     let showing_shared =
         Signal::derive(move || report.with(|r| r.as_ref().is_some_and(|r| r.from_link)));
@@ -142,7 +141,6 @@ pub fn RunForm<C: Clone + PartialEq + Send + Sync + 'static>(
             <span class="hint">{move || hint.get().map(|h| tr(&h))}</span>
         </form>
         <ConfigError config=config />
-        <RunStatus progress=progress notice=notice unit=unit />
     }
 }
 

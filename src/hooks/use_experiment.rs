@@ -91,34 +91,24 @@ impl Experiments {
         done
     }
 
-    /// `experiment`'s progress signal.
-    pub fn progress(&self, experiment: Experiment) -> ReadSignal<Option<Progress>> {
+    /// `experiment`'s run, whatever its configuration.
+    pub fn state(&self, experiment: Experiment) -> RunState {
         match experiment {
-            Experiment::TimedWaits => self.timed.progress,
-            Experiment::MainStarvation => self.main.progress,
-            Experiment::PoolStarvation => self.pool.progress,
-            Experiment::SpinLadder => self.ladder.progress,
-            Experiment::WakeLatency => self.wake.progress,
-            Experiment::CancelWaits => self.cancel_waits.progress,
-            Experiment::PeriodicWork => self.periodic_work.progress,
-            Experiment::ConcurrencyLimit => self.concurrency_limit.progress,
-            Experiment::ProducerConsumer => self.producer_consumer.progress,
+            Experiment::TimedWaits => self.timed.state(),
+            Experiment::MainStarvation => self.main.state(),
+            Experiment::PoolStarvation => self.pool.state(),
+            Experiment::SpinLadder => self.ladder.state(),
+            Experiment::WakeLatency => self.wake.state(),
+            Experiment::CancelWaits => self.cancel_waits.state(),
+            Experiment::PeriodicWork => self.periodic_work.state(),
+            Experiment::ConcurrencyLimit => self.concurrency_limit.state(),
+            Experiment::ProducerConsumer => self.producer_consumer.state(),
         }
     }
 
-    /// `experiment`'s Cancel.
-    pub fn cancel(&self, experiment: Experiment) -> Callback<()> {
-        match experiment {
-            Experiment::TimedWaits => self.timed.cancel,
-            Experiment::MainStarvation => self.main.cancel,
-            Experiment::PoolStarvation => self.pool.cancel,
-            Experiment::SpinLadder => self.ladder.cancel,
-            Experiment::WakeLatency => self.wake.cancel,
-            Experiment::CancelWaits => self.cancel_waits.cancel,
-            Experiment::PeriodicWork => self.periodic_work.cancel,
-            Experiment::ConcurrencyLimit => self.concurrency_limit.cancel,
-            Experiment::ProducerConsumer => self.producer_consumer.cancel,
-        }
+    /// `experiment`'s progress signal.
+    pub fn progress(&self, experiment: Experiment) -> ReadSignal<Option<Progress>> {
+        self.state(experiment).progress
     }
 }
 
@@ -152,6 +142,32 @@ pub struct UseExperiment<C: 'static> {
     /// Cancels the run under way: pending timers are cleared and the worker
     /// is terminated before this returns control to the browser.
     pub cancel: Callback<()>,
+}
+
+/// An experiment's run as the page shows it, whatever its configuration:
+/// [`UseExperiment`] without the way to start one.
+#[derive(Clone, Copy)]
+pub struct RunState {
+    /// Progress of the run under way; `None` when idle.
+    pub progress: ReadSignal<Option<Progress>>,
+    /// The last finished run's report.
+    pub report: RwSignal<Option<Report>>,
+    /// A message about the last run (cancelled, failed).
+    pub notice: ReadSignal<Option<Notice>>,
+    /// Cancels the run under way.
+    pub cancel: Callback<()>,
+}
+
+impl<C> UseExperiment<C> {
+    /// Its run, without the way to start one.
+    pub fn state(&self) -> RunState {
+        RunState {
+            progress: self.progress,
+            report: self.report,
+            notice: self.notice,
+            cancel: self.cancel,
+        }
+    }
 }
 
 impl<C> Clone for UseExperiment<C> {

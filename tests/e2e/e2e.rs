@@ -1274,10 +1274,16 @@ fn producer_consumer(browser: Browser) {
     assert_no_page_errors(&mut s);
 }
 
+/// Waits for an embed and its section's form, which it makes at once.
+fn embed_ready(s: &mut Session) {
+    s.wait_for_element(&tid("embed"), 30);
+    s.wait_for_element("[data-testid=form-place] > *", 30);
+}
+
 /// Opens `section`'s embed and runs it on its own with `fields`.
 fn run_embed(s: &mut Session, section: &str, fields: &[(&str, &str)]) -> Report {
     s.navigate(&format!("{}/?embed={section}", isolated_server().origin));
-    s.wait_for_element(&tid("embed"), 30);
+    embed_ready(s);
     run_section(s, section, fields, 60, &format!("{section}-embed"))
 }
 
@@ -2344,7 +2350,7 @@ fn bench_embed_heights_chromium() {
         s.wait_for("window.heights && window.heights.length > 0", 30);
         s.eval("document.querySelector('iframe').style.width = '720px'; return null;");
         s.frame(Some(0));
-        s.wait_for_element(&tid("embed"), 30);
+        embed_ready(&mut s);
         let sel = |id: &str| format!("[data-testid={section}] [data-testid={id}]");
         s.click(&sel("run"));
         s.wait_for_element(&sel("report-json"), 180);
@@ -2375,7 +2381,7 @@ fn embed(browser: Browser, parent: Mode) {
     s.navigate(&blog.origin);
     s.wait_for("window.heights && window.heights.length > 0", 30);
     s.frame(Some(0));
-    s.wait_for_element(&tid("embed"), 30);
+    embed_ready(&mut s);
     assert_eq!(
         count(&mut s, "header.site"),
         0,
@@ -2711,7 +2717,7 @@ fn language_in_embed(browser: Browser) {
         "{}/?embed=timed-waits&lang=es",
         isolated_server().origin
     ));
-    s.wait_for_element(&tid("open-in-waitlab"), 30);
+    embed_ready(&mut s);
     assert_idle_texts(&mut s);
     let es = catalog(Lang::Es);
     assert_eq!(
@@ -3155,21 +3161,41 @@ fn runner_chunks(browser: Browser) {
     assert!(fetched(&mut s, "/split_export.wasm"), "the writers");
     assert!(fetched(&mut s, "/split_results.wasm"), "the results views");
     drop(s);
-    // A page that only loads fetches no chunk at all; the comparisons'
-    // comes when the reader reaches one, below the first screen.
+    // A page that only loads fetches no chunk at all: a form comes when
+    // the reader reaches it, and so does a comparison, below the first
+    // screen.
     let mut fresh = Session::lease(browser);
     fresh.resize(1100, 800);
-    fresh.open(&isolated_server().origin);
-    fresh.wait_for_element(&in_tw("run"), 20);
+    fresh.open_first_screen(&isolated_server().origin);
     let first_screen = fetched(&mut fresh, "-split/split_");
+    scroll_to(&mut fresh, &in_tw("form-place"));
+    fresh.wait_for_element(&in_tw("run"), 20);
+    let form = fetched(&mut fresh, "/split_form_timed_waits.wasm");
+    let last_form = fetched(&mut fresh, "/split_form_producer_consumer.wasm");
+    // A form reached while a run measures is made after the run, and says
+    // so meanwhile.
+    fresh.type_into(&in_tw("durations"), "1");
+    fresh.type_into(&in_tw("samples"), "400");
+    fresh.click(&in_tw("run"));
+    let last = "[data-testid=producer-consumer] [data-testid=form-place]";
+    scroll_to(&mut fresh, last);
+    fresh.wait_for_element(&format!("{last} [data-testid=after-run]"), 10);
+    let said = fresh.text(&format!("{last} [data-testid=after-run]"));
+    fresh.wait_for_element(&format!("{last} [data-testid=run]"), 120);
+    assert_eq!(
+        said.as_deref(),
+        Some(catalog(Lang::En).text(key!("form.after_run")).as_str())
+    );
     reach_comparison(&mut fresh, "timed-waits");
     let reached = fetched(&mut fresh, "/split_comparisons.wasm");
     fresh.resize(1100, 1600);
     assert!(!first_screen, "a chunk with the page");
+    assert!(form, "a form's chunk once it is reached");
+    assert!(!last_form, "the last form's chunk before it is reached");
     assert!(reached, "the comparisons' chunk once one is reached");
 }
 
-/// The comparisons' and the results' chunks are cut short: where each
+/// The comparisons', the results' and a form's chunks are cut short: where each
 /// would show, the page says its code could not be fetched, and the page
 /// goes on (a run still measures and ends).
 fn display_chunks(browser: Browser) {
@@ -3179,11 +3205,20 @@ fn display_chunks(browser: Browser) {
         &[
             Fault::Truncate("*/split_comparisons.wasm"),
             Fault::Truncate("*/split_results.wasm"),
+            Fault::Truncate("*/split_form_wake_latency.wasm"),
         ],
     );
     let mut s = Session::lease(browser);
     s.open(&server.origin);
     let words = catalog(Lang::En);
+    // A form that cannot be fetched says so where it would be.
+    assert_eq!(
+        s.text(
+            "[data-testid=wake-latency] [data-testid=form-place] [data-testid=chunk-not-loaded]"
+        )
+        .unwrap(),
+        words.text(key!("form.not_loaded"))
+    );
     let place = "[data-testid=timed-waits] [data-testid=comparison-place]";
     scroll_to(&mut s, place);
     let missing = format!("{place} [data-testid=chunk-not-loaded]");

@@ -307,8 +307,30 @@ impl Session {
         Ok(value["value"].clone())
     }
 
-    /// Opens `url` and waits for the app to mount and settle.
+    /// Opens `url`, waits for the app to mount and settle, and reaches
+    /// every experiment's form, as a reader scrolling down the page would
+    /// (each is made when it is first in view), back at the top after.
     pub fn open(&mut self, url: &str) {
+        self.open_first_screen(url);
+        let reached = self.eval_async(
+            "const empty = () => Array.from(document.querySelectorAll('[data-testid=form-place]'))\
+                 .filter(p => p.childElementCount === 0);\
+             const frames = () => new Promise(r =>\
+                 requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 0))));\
+             const end = performance.now() + 20000;\
+             while (empty().length > 0 && performance.now() < end) {\
+                 for (const place of empty()) { place.scrollIntoView({ block: 'center' }); await frames(); }\
+                 await frames();\
+             }\
+             window.scrollTo(0, 0);\
+             return empty().length;",
+        );
+        assert_eq!(reached, json!(0), "forms still not made after 20 s");
+    }
+
+    /// Opens `url` and waits for the app to mount and settle, its forms
+    /// not reached (what a first screen shows and fetches).
+    pub fn open_first_screen(&mut self, url: &str) {
         self.command("POST", "/url", json!({ "url": url }));
         // Settled: the app is up and the bundled sets' panel is no longer
         // loading (loaded, failed or named as slow), so nothing above a

@@ -8,6 +8,7 @@
 //! page `shell-neutral`), never English. A test keeps the copy fresh.
 
 use crate::{Result, root};
+use waitlab_core::experiment::Experiment;
 use waitlab_core::lang::Lang;
 use waitlab_core::text::{Catalog, Key, Part};
 
@@ -40,24 +41,14 @@ pub fn html(en: &Catalog) -> String {
     out.push_str(&card("env.heading", "env.lead"));
     out.push_str(&card("share.heading", "share.lead"));
     out.push_str(&card("reference.heading", "reference.lead"));
-    let experiments: [(&str, &str, &[&str]); 9] = [
-        ("1", "timed", &["article", "browser", "native"]),
-        ("2a", "main", &["article", "browser"]),
-        ("2b", "pool", &["article", "browser"]),
-        ("3", "ladder", &["article", "browser", "calibration"]),
-        ("4", "wake", &["article", "browser"]),
-        ("6", "cancel", &["article", "browser", "native"]),
-        ("7", "periodic", &["article", "browser", "native"]),
-        ("8", "limit", &["article", "browser", "native"]),
-        ("9", "handoff", &["article", "browser", "native"]),
-    ];
-    for (badge, prefix, paragraphs) in experiments {
+    for experiment in Experiment::ALL {
         out.push_str(&format!(
-            "        <section class=\"card experiment\"><h2><span class=\"num-badge\">{badge}</span> <span data-t>{}</span></h2><div class=\"explain\">",
-            t(&format!("{prefix}.heading"))
+            "        <section class=\"card experiment\"><h2><span class=\"num-badge\">{}</span> <span data-t>{}</span></h2><div class=\"explain\">",
+            experiment.badge(),
+            escape(&en.text(experiment.heading()))
         ));
-        for p in paragraphs {
-            out.push_str(&format!("<p data-t>{}</p>", t(&format!("{prefix}.{p}"))));
+        for &paragraph in experiment.explanation() {
+            out.push_str(&format!("<p data-t>{}</p>", escape(&en.text(paragraph))));
         }
         out.push_str("</div></section>\n");
     }

@@ -90,15 +90,20 @@ fn chunk_folder(dist: &Path) -> Result<PathBuf> {
     Ok(dist.join(split::folder_beside(&find_in(dist, "app.js")?)?))
 }
 
-/// The chunks that the split points `splits` fetch (each chunk once), as
-/// the last split's manifest lists them: a first run of an experiment
-/// fetches its runner's, then, once it ends, the results'; a reader who
-/// reaches a comparison fetches the comparisons'.
-fn chunks_of(dist: &Path, splits: &[&str]) -> Result<Vec<PathBuf>> {
+/// The chunks that the split points `splits` fetch (each chunk once) and
+/// those of `before` did not, as the last split's manifest lists them: a
+/// reader who reaches a form fetches its chunks; a first run of that
+/// experiment then its runner's, and once it ends the results'; a reader
+/// who reaches a comparison the comparisons'.
+fn chunks_of(dist: &Path, splits: &[&str], before: &[&str]) -> Result<Vec<PathBuf>> {
+    let mut had: Vec<String> = Vec::new();
+    for &split in before {
+        had.extend(split_chunks(split)?);
+    }
     let mut names: Vec<String> = Vec::new();
     for &split in splits {
         for name in split_chunks(split)? {
-            if !names.contains(&name) {
+            if !names.contains(&name) && !had.contains(&name) {
                 names.push(name);
             }
         }
@@ -124,8 +129,8 @@ fn split_chunks(split: &str) -> Result<Vec<String>> {
 }
 
 /// The files of the shell and the app every load transfers (the full page
-/// and an embed alike), the page's texts in `lang`, and the bundled sets'
-/// index.
+/// and an embed alike; an embed then its form's chunks at once), the
+/// page's texts in `lang`, and the bundled sets' index.
 fn first_load(dist: &Path, lang: Lang) -> Result<Vec<PathBuf>> {
     let mut files = vec![
         dist.join("index.html"),
@@ -267,19 +272,37 @@ pub fn report(dist: &Path, languages: &LanguageCost) -> Result<Vec<String>> {
             &mut failed,
         );
     }
-    // An embed loads what the full page loads: the same shell, glue and
-    // main module, the sets' index; its experiment's parts come later, as
-    // the full page's all do.
-    println!("  embed of any experiment, first load: the same files as the full page");
-    gate("embed", full, EMBED_BUDGET, &mut failed);
+    // An embed loads what the full page loads, and its section's form at
+    // once: the heaviest form is the embed's budget.
+    let form = |e: Experiment| format!("form_{}", e.id());
+    let mut embed = (0, Vec::new(), Experiment::TimedWaits);
+    for e in Experiment::ALL {
+        let mut files = first_load(dist, Lang::En)?;
+        files.extend(chunks_of(dist, &[&form(e)], &[])?);
+        let gzip: u64 = files.iter().map(|f| gz(f)).sum::<Result<u64>>()?;
+        if gzip > embed.0 {
+            embed = (gzip, files, e);
+        }
+    }
+    let embedded = table(
+        &format!(
+            "embed of {} (the heaviest), first load: the full page's files and its form's chunks",
+            embed.2.slug()
+        ),
+        dist,
+        &embed.1,
+    )?;
+    gate("embed", embedded, EMBED_BUDGET, &mut failed);
     let worker = ["worker_loader.js", "worker.js", "worker_bg.wasm"]
         .into_iter()
         .map(|pattern| find_in(dist, pattern))
         .collect::<Result<Vec<_>>>()?;
+    // The reader has reached the form before the first Run: its chunks are
+    // in already.
     let first_run = |e: Experiment| -> Result<Vec<PathBuf>> {
         let mut files = worker.clone();
         files.push(texts(dist, Lang::En, Part::Runs));
-        files.extend(chunks_of(dist, &[e.id(), "results"])?);
+        files.extend(chunks_of(dist, &[e.id(), "results"], &[&form(e)])?);
         Ok(files)
     };
     let mut heaviest = (0, Experiment::TimedWaits);
@@ -298,10 +321,19 @@ pub fn report(dist: &Path, languages: &LanguageCost) -> Result<Vec<String>> {
         dist,
         &first_run(heaviest.1)?,
     )?;
-    let mut reached = chunks_of(dist, &["comparisons"])?;
+    let forms: Vec<String> = Experiment::ALL.into_iter().map(form).collect();
+    let forms: Vec<&str> = forms.iter().map(String::as_str).collect();
+    table(
+        "loaded as the reader reaches each section's form (below the first screen): every form's \
+         chunks",
+        dist,
+        &chunks_of(dist, &forms, &[])?,
+    )?;
+    // A comparison is below its section's form.
+    let mut reached = chunks_of(dist, &["comparisons"], &[&form(Experiment::TimedWaits)])?;
     reached.extend(packs(dist, &Experiment::ALL)?);
     table(
-        "loaded when the reader first reaches a comparison (below the first screen): the \
+        "loaded when the reader first reaches a comparison (below the first form): the \
          comparisons' chunks (with the reader of links and packs) and the sets' parts (an embed \
          fetches its experiment's only)",
         dist,

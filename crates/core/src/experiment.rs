@@ -195,6 +195,92 @@ impl Experiment {
         }
     }
 
+    /// Its number on the page, the article's order ("1", "2a", …; the
+    /// article's experiment 5 has no browser counterpart).
+    pub fn badge(self) -> &'static str {
+        match self {
+            Experiment::TimedWaits => "1",
+            Experiment::MainStarvation => "2a",
+            Experiment::PoolStarvation => "2b",
+            Experiment::SpinLadder => "3",
+            Experiment::WakeLatency => "4",
+            Experiment::CancelWaits => "6",
+            Experiment::PeriodicWork => "7",
+            Experiment::ConcurrencyLimit => "8",
+            Experiment::ProducerConsumer => "9",
+        }
+    }
+
+    /// Its section's heading.
+    pub fn heading(self) -> Key {
+        match self {
+            Experiment::TimedWaits => key!("timed.heading"),
+            Experiment::MainStarvation => key!("main.heading"),
+            Experiment::PoolStarvation => key!("pool.heading"),
+            Experiment::SpinLadder => key!("ladder.heading"),
+            Experiment::WakeLatency => key!("wake.heading"),
+            Experiment::CancelWaits => key!("cancel.heading"),
+            Experiment::PeriodicWork => key!("periodic.heading"),
+            Experiment::ConcurrencyLimit => key!("limit.heading"),
+            Experiment::ProducerConsumer => key!("handoff.heading"),
+        }
+    }
+
+    /// What its progress counts: a phrase of `done` and `count`.
+    pub fn progress_unit(self) -> Key {
+        match self {
+            Experiment::TimedWaits => key!("progress.samples"),
+            Experiment::MainStarvation => key!("progress.batches"),
+            Experiment::PoolStarvation => key!("progress.jobs"),
+            Experiment::SpinLadder => key!("progress.runs"),
+            Experiment::WakeLatency | Experiment::CancelWaits => key!("progress.rounds"),
+            Experiment::PeriodicWork => key!("progress.ticks"),
+            Experiment::ConcurrencyLimit => key!("progress.gates"),
+            Experiment::ProducerConsumer => key!("progress.channels"),
+        }
+    }
+
+    /// Its section's explanation, a key per paragraph: what the article
+    /// measured, what the browser's counterpart is, and what the native
+    /// numbers or the calibration add.
+    pub fn explanation(self) -> &'static [Key] {
+        match self {
+            Experiment::TimedWaits => &[
+                key!("timed.article"),
+                key!("timed.browser"),
+                key!("timed.native"),
+            ],
+            Experiment::MainStarvation => &[key!("main.article"), key!("main.browser")],
+            Experiment::PoolStarvation => &[key!("pool.article"), key!("pool.browser")],
+            Experiment::SpinLadder => &[
+                key!("ladder.article"),
+                key!("ladder.browser"),
+                key!("ladder.calibration"),
+            ],
+            Experiment::WakeLatency => &[key!("wake.article"), key!("wake.browser")],
+            Experiment::CancelWaits => &[
+                key!("cancel.article"),
+                key!("cancel.browser"),
+                key!("cancel.native"),
+            ],
+            Experiment::PeriodicWork => &[
+                key!("periodic.article"),
+                key!("periodic.browser"),
+                key!("periodic.native"),
+            ],
+            Experiment::ConcurrencyLimit => &[
+                key!("limit.article"),
+                key!("limit.browser"),
+                key!("limit.native"),
+            ],
+            Experiment::ProducerConsumer => &[
+                key!("handoff.article"),
+                key!("handoff.browser"),
+                key!("handoff.native"),
+            ],
+        }
+    }
+
     /// The statistic columns of its comparison table.
     pub fn columns(self) -> &'static [Column] {
         match self {

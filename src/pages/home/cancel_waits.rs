@@ -4,21 +4,19 @@
 use crate::components::blocks::StrategyResults;
 use crate::components::charts::OverviewRow;
 use crate::components::field::Field;
-use crate::components::links::ExperimentOutput;
 use crate::components::run_controls::RunForm;
 use crate::hooks::Experiments;
-use crate::i18n::{ms, t};
+use crate::i18n::ms;
 use leptos::prelude::*;
 use waitlab_core::cancel::{CancelConfig, CancelWaits};
 use waitlab_core::clock::ClockInfo;
-use waitlab_core::experiment::Experiment;
 use waitlab_core::findings;
 use waitlab_core::key;
 use waitlab_core::text::Phrase;
 
-/// Experiment 6.
+/// Experiment 6's form: its fields, Run and Cancel (a chunk of its own).
 #[component]
-pub fn CancelWaitsSection() -> impl IntoView {
+pub fn CancelWaitsForm() -> impl IntoView {
     let defaults = CancelConfig::default();
     let rounds = RwSignal::new(defaults.rounds.to_string());
     let wait_ms = RwSignal::new(defaults.wait_ms.to_string());
@@ -27,22 +25,13 @@ pub fn CancelWaitsSection() -> impl IntoView {
     });
     let experiment = expect_context::<Experiments>().cancel_waits;
     view! {
-        <section class="card experiment" data-testid="cancel-waits">
-            <h2><span class="num-badge">"6"</span>" "{t(key!("cancel.heading"))}</h2>
-            <div class="explain">
-                <p>{t(key!("cancel.article"))}</p>
-                <p>{t(key!("cancel.browser"))}</p>
-                <p>{t(key!("cancel.native"))}</p>
-            </div>
-            <RunForm experiment=experiment config=config unit=key!("progress.rounds")
-                hint=Signal::derive(move || config.get().ok().map(|c| {
-                    Phrase::new(key!("wake.hint")).data("seconds", ms(c.estimated_ms() / 1000.0))
-                }))>
-                <Field label=key!("wake.rounds") testid="rounds" value=rounds numeric=true />
-                <Field label=key!("main.each_waits") testid="wait" value=wait_ms numeric=true />
-            </RunForm>
-            <ExperimentOutput experiment=Experiment::CancelWaits report=experiment.report />
-        </section>
+        <RunForm experiment=experiment config=config
+            hint=Signal::derive(move || config.get().ok().map(|c| {
+                Phrase::new(key!("wake.hint")).data("seconds", ms(c.estimated_ms() / 1000.0))
+            }))>
+            <Field label=key!("wake.rounds") testid="rounds" value=rounds numeric=true />
+            <Field label=key!("main.each_waits") testid="wait" value=wait_ms numeric=true />
+        </RunForm>
     }
 }
 

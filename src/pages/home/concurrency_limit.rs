@@ -4,21 +4,19 @@
 use crate::components::blocks::StrategyResults;
 use crate::components::charts::{ConcurrencyChart, OverviewRow};
 use crate::components::field::Field;
-use crate::components::links::ExperimentOutput;
 use crate::components::run_controls::RunForm;
 use crate::hooks::Experiments;
-use crate::i18n::{ms, t};
+use crate::i18n::ms;
 use leptos::prelude::*;
 use waitlab_core::clock::ClockInfo;
-use waitlab_core::experiment::Experiment;
 use waitlab_core::findings;
 use waitlab_core::key;
 use waitlab_core::limit::{ConcurrencyLimit, LimitConfig};
 use waitlab_core::text::Phrase;
 
-/// Experiment 8.
+/// Experiment 8's form: its fields, Run and Cancel (a chunk of its own).
 #[component]
-pub fn ConcurrencyLimitSection() -> impl IntoView {
+pub fn ConcurrencyLimitForm() -> impl IntoView {
     let defaults = LimitConfig::default();
     let jobs = RwSignal::new(defaults.jobs.to_string());
     let limit = RwSignal::new(defaults.limit.to_string());
@@ -28,23 +26,14 @@ pub fn ConcurrencyLimitSection() -> impl IntoView {
     });
     let experiment = expect_context::<Experiments>().concurrency_limit;
     view! {
-        <section class="card experiment" data-testid="concurrency-limit">
-            <h2><span class="num-badge">"8"</span>" "{t(key!("limit.heading"))}</h2>
-            <div class="explain">
-                <p>{t(key!("limit.article"))}</p>
-                <p>{t(key!("limit.browser"))}</p>
-                <p>{t(key!("limit.native"))}</p>
-            </div>
-            <RunForm experiment=experiment config=config unit=key!("progress.gates")
-                hint=Signal::derive(move || config.get().ok().map(|c| {
-                    Phrase::new(key!("wake.hint")).data("seconds", ms(c.estimated_ms() / 1000.0))
-                }))>
-                <Field label=key!("limit.jobs") testid="jobs" value=jobs numeric=true />
-                <Field label=key!("limit.limit") testid="limit" value=limit numeric=true />
-                <Field label=key!("limit.job_ms") testid="job-ms" value=job_ms numeric=true />
-            </RunForm>
-            <ExperimentOutput experiment=Experiment::ConcurrencyLimit report=experiment.report />
-        </section>
+        <RunForm experiment=experiment config=config
+            hint=Signal::derive(move || config.get().ok().map(|c| {
+                Phrase::new(key!("wake.hint")).data("seconds", ms(c.estimated_ms() / 1000.0))
+            }))>
+            <Field label=key!("limit.jobs") testid="jobs" value=jobs numeric=true />
+            <Field label=key!("limit.limit") testid="limit" value=limit numeric=true />
+            <Field label=key!("limit.job_ms") testid="job-ms" value=job_ms numeric=true />
+        </RunForm>
     }
 }
 

@@ -4,21 +4,19 @@
 use crate::components::blocks::StrategyResults;
 use crate::components::charts::OverviewRow;
 use crate::components::field::Field;
-use crate::components::links::ExperimentOutput;
 use crate::components::run_controls::RunForm;
 use crate::hooks::Experiments;
-use crate::i18n::{ms, t};
+use crate::i18n::ms;
 use leptos::prelude::*;
 use waitlab_core::clock::ClockInfo;
-use waitlab_core::experiment::Experiment;
 use waitlab_core::findings;
 use waitlab_core::handoff::{Handoff, HandoffConfig};
 use waitlab_core::key;
 use waitlab_core::text::Phrase;
 
-/// Experiment 9.
+/// Experiment 9's form: its fields, Run and Cancel (a chunk of its own).
 #[component]
-pub fn HandoffSection() -> impl IntoView {
+pub fn HandoffForm() -> impl IntoView {
     let defaults = HandoffConfig::default();
     let items = RwSignal::new(defaults.items.to_string());
     let gap_ms = RwSignal::new(defaults.gap_ms.to_string());
@@ -28,23 +26,14 @@ pub fn HandoffSection() -> impl IntoView {
     });
     let experiment = expect_context::<Experiments>().producer_consumer;
     view! {
-        <section class="card experiment" data-testid="producer-consumer">
-            <h2><span class="num-badge">"9"</span>" "{t(key!("handoff.heading"))}</h2>
-            <div class="explain">
-                <p>{t(key!("handoff.article"))}</p>
-                <p>{t(key!("handoff.browser"))}</p>
-                <p>{t(key!("handoff.native"))}</p>
-            </div>
-            <RunForm experiment=experiment config=config unit=key!("progress.channels")
-                hint=Signal::derive(move || config.get().ok().map(|c| {
-                    Phrase::new(key!("wake.hint")).data("seconds", ms(c.estimated_ms() / 1000.0))
-                }))>
-                <Field label=key!("handoff.items") testid="items" value=items numeric=true />
-                <Field label=key!("handoff.gap_ms") testid="gap" value=gap_ms numeric=true />
-                <Field label=key!("handoff.burst") testid="burst" value=burst numeric=true />
-            </RunForm>
-            <ExperimentOutput experiment=Experiment::ProducerConsumer report=experiment.report />
-        </section>
+        <RunForm experiment=experiment config=config
+            hint=Signal::derive(move || config.get().ok().map(|c| {
+                Phrase::new(key!("wake.hint")).data("seconds", ms(c.estimated_ms() / 1000.0))
+            }))>
+            <Field label=key!("handoff.items") testid="items" value=items numeric=true />
+            <Field label=key!("handoff.gap_ms") testid="gap" value=gap_ms numeric=true />
+            <Field label=key!("handoff.burst") testid="burst" value=burst numeric=true />
+        </RunForm>
     }
 }
 

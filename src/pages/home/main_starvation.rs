@@ -1,25 +1,22 @@
-//! Experiment 2a, starvation of the main thread: the live animation, the
+//! Experiment 2a, starvation of the main thread: the
 //! controls, the frame-gap chart and the numbers.
 
 use crate::components::blocks::{Details, Findings};
 use crate::components::charts::FrameGapChart;
 use crate::components::field::Field;
-use crate::components::links::ExperimentOutput;
 use crate::components::run_controls::RunForm;
-use crate::components::ticker::Ticker;
 use crate::hooks::Experiments;
 use crate::i18n::{ms, t};
 use leptos::prelude::*;
 use waitlab_core::clock::ClockInfo;
-use waitlab_core::experiment::Experiment;
 use waitlab_core::findings;
 use waitlab_core::key;
 use waitlab_core::starvation::{JobMode, MainConfig, MainStarvation};
 use waitlab_core::text::Phrase;
 
-/// Experiment 2a.
+/// Experiment 2a's form: its fields, Run and Cancel (a chunk of its own).
 #[component]
-pub fn MainStarvationSection() -> impl IntoView {
+pub fn MainStarvationForm() -> impl IntoView {
     let defaults = MainConfig::default();
     let jobs = RwSignal::new(defaults.jobs.to_string());
     let wait_ms = RwSignal::new(defaults.wait_ms.to_string());
@@ -27,22 +24,13 @@ pub fn MainStarvationSection() -> impl IntoView {
         Memo::new(move |_| MainConfig::parse(&jobs.get(), &wait_ms.get()).map_err(|e| e.phrase()));
     let experiment = expect_context::<Experiments>().main;
     view! {
-        <section class="card experiment" data-testid="main-starvation">
-            <h2><span class="num-badge">"2a"</span>" "{t(key!("main.heading"))}</h2>
-            <div class="explain">
-                <p>{t(key!("main.article"))}</p>
-                <p>{t(key!("main.browser"))}</p>
-            </div>
-            <Ticker running=Signal::derive(move || experiment.progress.with(Option::is_some)) />
-            <RunForm experiment=experiment config=config unit=key!("progress.batches")
-                hint=Signal::derive(move || config.get().ok().map(|c| {
-                    Phrase::new(key!("main.hint")).data("seconds", ms(c.expected_batch_ms(JobMode::Blocking) / 1000.0))
-                }))>
-                <Field label=key!("main.jobs") testid="jobs" value=jobs numeric=true />
-                <Field label=key!("main.each_waits") testid="wait" value=wait_ms numeric=true />
-            </RunForm>
-            <ExperimentOutput experiment=Experiment::MainStarvation report=experiment.report />
-        </section>
+        <RunForm experiment=experiment config=config
+            hint=Signal::derive(move || config.get().ok().map(|c| {
+                Phrase::new(key!("main.hint")).data("seconds", ms(c.expected_batch_ms(JobMode::Blocking) / 1000.0))
+            }))>
+            <Field label=key!("main.jobs") testid="jobs" value=jobs numeric=true />
+            <Field label=key!("main.each_waits") testid="wait" value=wait_ms numeric=true />
+        </RunForm>
     }
 }
 

@@ -1,7 +1,8 @@
 //! The playground page: the environment block, the native sets, the runs
-//! opened from links, then one section per experiment (each in its own file
-//! beside this one). With `?embed=<experiment>` the page is one compact
-//! section for an iframe instead.
+//! opened from links, then one section per experiment (its form and its
+//! results in a file of its own beside this one; each form is a wasm chunk
+//! made when the reader reaches it). With `?embed=<experiment>` the page is
+//! one compact section for an iframe instead.
 
 mod cancel_waits;
 mod concurrency_limit;
@@ -13,47 +14,111 @@ mod spin_ladder;
 mod timed_waits;
 mod wake_latency;
 
+use crate::components::chunked::{ReachedPlace, chunked};
 use crate::components::comparison::ReferencePanel;
 use crate::components::env_block::EnvBlock;
-use crate::components::links::{Embedded, SharePanel};
+use crate::components::links::{Embedded, ExperimentOutput, SharePanel};
 use crate::components::raw_report::RawReport;
 use crate::components::run_all::RunAll;
-use crate::components::run_controls::{RenderedResults, ResultsView};
+use crate::components::run_controls::{RenderedResults, ResultsView, RunStatus};
 use crate::components::scheme_picker::SchemePicker;
+use crate::components::ticker::Ticker;
 use crate::hooks::{
-    SharedMemoryOff, UseEnvironment, embed_slug, use_embed, use_environment, use_experiments,
-    use_linked_runs, use_reference_sets,
+    Experiments, SharedMemoryOff, UseEnvironment, embed_slug, use_embed, use_environment,
+    use_experiments, use_linked_runs, use_reference_sets,
 };
 use crate::i18n::{Words, t, tr};
-use cancel_waits::{CancelResults, CancelWaitsSection};
-use concurrency_limit::{ConcurrencyLimitSection, LimitResults};
-use handoff::{HandoffResults, HandoffSection};
+use cancel_waits::{CancelResults, CancelWaitsForm};
+use concurrency_limit::{ConcurrencyLimitForm, LimitResults};
+use handoff::{HandoffForm, HandoffResults};
 use leptos::prelude::*;
 use leptos::wasm_split::{SplitLoaderError, wasm_split};
-use main_starvation::{MainStarvationResults, MainStarvationSection};
-use periodic_work::{PeriodicResults, PeriodicWorkSection};
-use pool_starvation::{PoolResults, PoolStarvationSection};
-use spin_ladder::{LadderResults, SpinLadderSection};
-use timed_waits::{TimedWaitsResults, TimedWaitsSection};
+use main_starvation::{MainStarvationForm, MainStarvationResults};
+use periodic_work::{PeriodicResults, PeriodicWorkForm};
+use pool_starvation::{PoolResults, PoolStarvationForm};
+use spin_ladder::{LadderResults, SpinLadderForm};
+use std::future::Future;
+use std::pin::Pin;
+use timed_waits::{TimedWaitsForm, TimedWaitsResults};
 use waitlab_core::experiment::Experiment;
 use waitlab_core::key;
 use waitlab_core::lang::Lang;
 use waitlab_core::schema::Report;
 use waitlab_core::text::Phrase;
-use wake_latency::{WakeLatencySection, WakeResults};
+use wake_latency::{WakeLatencyForm, WakeResults};
 
-/// The section of one experiment.
-fn section(experiment: Experiment) -> AnyView {
+/// An experiment's form as a chunk of its own (`$split`): its fields, Run
+/// and Cancel, and what only they use. Made untracked, as a component is.
+macro_rules! form {
+    ($split:ident, $form:ident) => {
+        #[wasm_split($split, wasm_split_path = ::leptos::wasm_split, fallible)]
+        fn $split() -> Result<AnyView, SplitLoaderError> {
+            Ok(untrack(|| view! { <$form /> }.into_any()))
+        }
+    };
+}
+
+form!(form_timed_waits, TimedWaitsForm);
+form!(form_main_starvation, MainStarvationForm);
+form!(form_pool_starvation, PoolStarvationForm);
+form!(form_spin_ladder, SpinLadderForm);
+form!(form_wake_latency, WakeLatencyForm);
+form!(form_cancel_waits, CancelWaitsForm);
+form!(form_periodic_work, PeriodicWorkForm);
+form!(form_concurrency_limit, ConcurrencyLimitForm);
+form!(form_producer_consumer, HandoffForm);
+
+/// `experiment`'s form, once its chunk is in.
+fn form(
+    experiment: Experiment,
+) -> Pin<Box<dyn Future<Output = Result<AnyView, SplitLoaderError>>>> {
     match experiment {
-        Experiment::TimedWaits => view! { <TimedWaitsSection /> }.into_any(),
-        Experiment::MainStarvation => view! { <MainStarvationSection /> }.into_any(),
-        Experiment::PoolStarvation => view! { <PoolStarvationSection /> }.into_any(),
-        Experiment::SpinLadder => view! { <SpinLadderSection /> }.into_any(),
-        Experiment::WakeLatency => view! { <WakeLatencySection /> }.into_any(),
-        Experiment::CancelWaits => view! { <CancelWaitsSection /> }.into_any(),
-        Experiment::PeriodicWork => view! { <PeriodicWorkSection /> }.into_any(),
-        Experiment::ConcurrencyLimit => view! { <ConcurrencyLimitSection /> }.into_any(),
-        Experiment::ProducerConsumer => view! { <HandoffSection /> }.into_any(),
+        Experiment::TimedWaits => Box::pin(form_timed_waits()),
+        Experiment::MainStarvation => Box::pin(form_main_starvation()),
+        Experiment::PoolStarvation => Box::pin(form_pool_starvation()),
+        Experiment::SpinLadder => Box::pin(form_spin_ladder()),
+        Experiment::WakeLatency => Box::pin(form_wake_latency()),
+        Experiment::CancelWaits => Box::pin(form_cancel_waits()),
+        Experiment::PeriodicWork => Box::pin(form_periodic_work()),
+        Experiment::ConcurrencyLimit => Box::pin(form_concurrency_limit()),
+        Experiment::ProducerConsumer => Box::pin(form_producer_consumer()),
+    }
+}
+
+/// One experiment's section: its heading and explanation, its form (made
+/// when the reader reaches it, at once in an embed), the progress and
+/// notice of its run (so a run of "Run all" shows them before the reader
+/// has reached the form) and its output.
+#[component]
+fn Section(
+    /// Which experiment.
+    experiment: Experiment,
+    /// Its form is made at once (an embed).
+    #[prop(optional)]
+    now: bool,
+) -> impl IntoView {
+    let state = expect_context::<Experiments>().state(experiment);
+    let paragraphs = experiment
+        .explanation()
+        .iter()
+        .map(|&p| view! { <p>{t(p)}</p> })
+        .collect_view();
+    // Experiment 2a's animation shows the main thread blocked while its
+    // run goes on, whoever started it.
+    let ticker = (experiment == Experiment::MainStarvation).then(|| {
+        view! { <Ticker running=Signal::derive(move || state.progress.with(Option::is_some)) /> }
+    });
+    view! {
+        <section class="card experiment" data-testid=experiment.slug()>
+            <h2><span class="num-badge">{experiment.badge()}</span>" "{t(experiment.heading())}</h2>
+            <div class="explain">{paragraphs}</div>
+            {ticker}
+            <ReachedPlace name="form-place" after_run=key!("form.after_run") now=now>
+                {move || chunked(form(experiment), key!("form.not_loaded"), |form| form)}
+            </ReachedPlace>
+            <RunStatus progress=state.progress notice=state.notice unit=experiment.progress_unit() />
+            <ExperimentOutput experiment=experiment report=state.report />
+        </section>
     }
 }
 
@@ -243,7 +308,7 @@ fn Playground() -> impl IntoView {
             <SharePanel />
             <ReferencePanel />
             <RunAll />
-            {Experiment::ALL.into_iter().map(section).collect_view()}
+            {Experiment::ALL.map(|experiment| view! { <Section experiment=experiment /> }).collect_view()}
         </main>
         <footer class="site">{t(key!("page.footer"))}</footer>
     }
@@ -261,7 +326,7 @@ fn Embed(
         .shared_memory_off
         .is_none();
     let body = match Experiment::from_slug(&slug) {
-        Some(experiment) => section(experiment),
+        Some(experiment) => view! { <Section experiment=experiment now=true /> }.into_any(),
         None => view! {
             <p class="error" role="alert" data-testid="embed-unknown">
                 {tr(&Phrase::new(key!("embed.unknown"))

@@ -4,21 +4,19 @@
 use crate::components::blocks::StrategyResults;
 use crate::components::charts::{LatenessChart, OverviewRow};
 use crate::components::field::Field;
-use crate::components::links::ExperimentOutput;
 use crate::components::run_controls::RunForm;
 use crate::hooks::Experiments;
-use crate::i18n::{ms, t};
+use crate::i18n::ms;
 use leptos::prelude::*;
 use waitlab_core::clock::ClockInfo;
-use waitlab_core::experiment::Experiment;
 use waitlab_core::findings;
 use waitlab_core::key;
 use waitlab_core::periodic::{PeriodicConfig, PeriodicWork};
 use waitlab_core::text::Phrase;
 
-/// Experiment 7.
+/// Experiment 7's form: its fields, Run and Cancel (a chunk of its own).
 #[component]
-pub fn PeriodicWorkSection() -> impl IntoView {
+pub fn PeriodicWorkForm() -> impl IntoView {
     let defaults = PeriodicConfig::default();
     let ticks = RwSignal::new(defaults.ticks.to_string());
     let interval_ms = RwSignal::new(defaults.interval_ms.to_string());
@@ -29,23 +27,14 @@ pub fn PeriodicWorkSection() -> impl IntoView {
     });
     let experiment = expect_context::<Experiments>().periodic_work;
     view! {
-        <section class="card experiment" data-testid="periodic-work">
-            <h2><span class="num-badge">"7"</span>" "{t(key!("periodic.heading"))}</h2>
-            <div class="explain">
-                <p>{t(key!("periodic.article"))}</p>
-                <p>{t(key!("periodic.browser"))}</p>
-                <p>{t(key!("periodic.native"))}</p>
-            </div>
-            <RunForm experiment=experiment config=config unit=key!("progress.ticks")
-                hint=Signal::derive(move || config.get().ok().map(|c| {
-                    Phrase::new(key!("wake.hint")).data("seconds", ms(c.estimated_ms() / 1000.0))
-                }))>
-                <Field label=key!("periodic.ticks") testid="ticks" value=ticks numeric=true />
-                <Field label=key!("periodic.interval") testid="interval" value=interval_ms numeric=true />
-                <Field label=key!("periodic.work") testid="work" value=work_ms numeric=true />
-            </RunForm>
-            <ExperimentOutput experiment=Experiment::PeriodicWork report=experiment.report />
-        </section>
+        <RunForm experiment=experiment config=config
+            hint=Signal::derive(move || config.get().ok().map(|c| {
+                Phrase::new(key!("wake.hint")).data("seconds", ms(c.estimated_ms() / 1000.0))
+            }))>
+            <Field label=key!("periodic.ticks") testid="ticks" value=ticks numeric=true />
+            <Field label=key!("periodic.interval") testid="interval" value=interval_ms numeric=true />
+            <Field label=key!("periodic.work") testid="work" value=work_ms numeric=true />
+        </RunForm>
     }
 }
 

@@ -4,21 +4,19 @@
 use crate::components::blocks::{Details, Findings};
 use crate::components::charts::PoolGantt;
 use crate::components::field::Field;
-use crate::components::links::ExperimentOutput;
 use crate::components::run_controls::RunForm;
 use crate::hooks::{Experiments, UseEnvironment};
 use crate::i18n::{ms, t};
 use leptos::prelude::*;
 use waitlab_core::clock::ClockInfo;
-use waitlab_core::experiment::Experiment;
 use waitlab_core::findings;
 use waitlab_core::key;
 use waitlab_core::starvation::{JobMode, PoolConfig, PoolStarvation};
 use waitlab_core::text::Phrase;
 
-/// Experiment 2b.
+/// Experiment 2b's form: its fields, Run and Cancel (a chunk of its own).
 #[component]
-pub fn PoolStarvationSection() -> impl IntoView {
+pub fn PoolStarvationForm() -> impl IntoView {
     let defaults = PoolConfig::for_cores(expect_context::<UseEnvironment>().cores);
     let workers = RwSignal::new(defaults.workers.to_string());
     let jobs = RwSignal::new(defaults.jobs.to_string());
@@ -28,24 +26,16 @@ pub fn PoolStarvationSection() -> impl IntoView {
     });
     let experiment = expect_context::<Experiments>().pool;
     view! {
-        <section class="card experiment" data-testid="pool-starvation">
-            <h2><span class="num-badge">"2b"</span>" "{t(key!("pool.heading"))}</h2>
-            <div class="explain">
-                <p>{t(key!("pool.article"))}</p>
-                <p>{t(key!("pool.browser"))}</p>
-            </div>
-            <RunForm experiment=experiment config=config unit=key!("progress.jobs")
-                hint=Signal::derive(move || config.get().ok().map(|c| {
-                    Phrase::new(key!("pool.hint"))
-                        .data("blocking", ms(c.expected_batch_ms(JobMode::Blocking) / 1000.0))
-                        .data("async", ms(c.expected_batch_ms(JobMode::Async) / 1000.0))
-                }))>
-                <Field label=key!("pool.workers") testid="workers" value=workers numeric=true />
-                <Field label=key!("main.jobs") testid="jobs" value=jobs numeric=true />
-                <Field label=key!("main.each_waits") testid="wait" value=wait_ms numeric=true />
-            </RunForm>
-            <ExperimentOutput experiment=Experiment::PoolStarvation report=experiment.report />
-        </section>
+        <RunForm experiment=experiment config=config
+            hint=Signal::derive(move || config.get().ok().map(|c| {
+                Phrase::new(key!("pool.hint"))
+                    .data("blocking", ms(c.expected_batch_ms(JobMode::Blocking) / 1000.0))
+                    .data("async", ms(c.expected_batch_ms(JobMode::Async) / 1000.0))
+            }))>
+            <Field label=key!("pool.workers") testid="workers" value=workers numeric=true />
+            <Field label=key!("main.jobs") testid="jobs" value=jobs numeric=true />
+            <Field label=key!("main.each_waits") testid="wait" value=wait_ms numeric=true />
+        </RunForm>
     }
 }
 

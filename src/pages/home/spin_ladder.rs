@@ -4,21 +4,19 @@
 use crate::components::blocks::{Details, Findings, NumbersTable, figure};
 use crate::components::charts::LadderChart;
 use crate::components::field::Field;
-use crate::components::links::ExperimentOutput;
 use crate::components::run_controls::RunForm;
 use crate::hooks::Experiments;
 use crate::i18n::{ms, num, t, tr};
 use leptos::prelude::*;
 use waitlab_core::clock::ClockInfo;
-use waitlab_core::experiment::Experiment;
 use waitlab_core::findings;
 use waitlab_core::key;
 use waitlab_core::ladder::{LadderConfig, SpinLadder};
 use waitlab_core::text::Phrase;
 
-/// Experiment 3.
+/// Experiment 3's form: its fields, Run and Cancel (a chunk of its own).
 #[component]
-pub fn SpinLadderSection() -> impl IntoView {
+pub fn SpinLadderForm() -> impl IntoView {
     let defaults = LadderConfig::default();
     let repeats = RwSignal::new(defaults.repeats.to_string());
     let spin_until = RwSignal::new(defaults.spin_until_ms.to_string());
@@ -27,22 +25,13 @@ pub fn SpinLadderSection() -> impl IntoView {
     });
     let experiment = expect_context::<Experiments>().ladder;
     view! {
-        <section class="card experiment" data-testid="spin-ladder">
-            <h2><span class="num-badge">"3"</span>" "{t(key!("ladder.heading"))}</h2>
-            <div class="explain">
-                <p>{t(key!("ladder.article"))}</p>
-                <p>{t(key!("ladder.browser"))}</p>
-                <p>{t(key!("ladder.calibration"))}</p>
-            </div>
-            <RunForm experiment=experiment config=config unit=key!("progress.runs")
-                hint=Signal::derive(move || config.get().ok().map(|c| {
-                    Phrase::new(key!("ladder.hint")).data("seconds", ms(c.estimated_ms() / 1000.0))
-                }))>
-                <Field label=key!("ladder.ladders") testid="repeats" value=repeats numeric=true />
-                <Field label=key!("ladder.spin_until") testid="spin-until" value=spin_until numeric=true />
-            </RunForm>
-            <ExperimentOutput experiment=Experiment::SpinLadder report=experiment.report />
-        </section>
+        <RunForm experiment=experiment config=config
+            hint=Signal::derive(move || config.get().ok().map(|c| {
+                Phrase::new(key!("ladder.hint")).data("seconds", ms(c.estimated_ms() / 1000.0))
+            }))>
+            <Field label=key!("ladder.ladders") testid="repeats" value=repeats numeric=true />
+            <Field label=key!("ladder.spin_until") testid="spin-until" value=spin_until numeric=true />
+        </RunForm>
     }
 }
 

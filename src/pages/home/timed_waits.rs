@@ -5,22 +5,20 @@ use crate::components::charts::{
     ChainChart, HistogramChart, OverviewChart, OverviewRow, samples_of,
 };
 use crate::components::field::Field;
-use crate::components::links::ExperimentOutput;
 use crate::components::run_controls::RunForm;
 use crate::components::statistics::StatisticsTable;
 use crate::hooks::Experiments;
 use crate::i18n::{t, tr};
 use leptos::prelude::*;
-use waitlab_core::experiment::Experiment;
 use waitlab_core::findings;
 use waitlab_core::key;
 use waitlab_core::schema::{Report, TimedWaits};
 use waitlab_core::text::{Arg, Phrase};
 use waitlab_core::timed::{CellKey, Mechanism, Thread, TimedWaitsConfig};
 
-/// Experiment 1: controls, progress and results.
+/// Experiment 1's form: its fields, Run and Cancel (a chunk of its own).
 #[component]
-pub fn TimedWaitsSection() -> impl IntoView {
+pub fn TimedWaitsForm() -> impl IntoView {
     let defaults = TimedWaitsConfig::default();
     let durations = RwSignal::new(
         defaults
@@ -39,21 +37,12 @@ pub fn TimedWaitsSection() -> impl IntoView {
     });
     let experiment = expect_context::<Experiments>().timed;
     view! {
-        <section class="card experiment" data-testid="timed-waits">
-            <h2><span class="num-badge">"1"</span>" "{t(key!("timed.heading"))}</h2>
-            <div class="explain">
-                <p>{t(key!("timed.article"))}</p>
-                <p>{t(key!("timed.browser"))}</p>
-                <p>{t(key!("timed.native"))}</p>
-            </div>
-            <RunForm experiment=experiment config=config unit=key!("progress.samples")
-                hint=Signal::derive(move || config.get().ok().map(|c| Phrase::new(key!("run.about_seconds")).arg("seconds", Arg::Fixed((c.estimated_ms() / 1000.0).ceil(), 0))))>
-                <Field label=key!("timed.durations") testid="durations" value=durations />
-                <Field label=key!("timed.samples") testid="samples" value=samples numeric=true />
-                <MechanismPicker picked=mechanisms />
-            </RunForm>
-            <ExperimentOutput experiment=Experiment::TimedWaits report=experiment.report />
-        </section>
+        <RunForm experiment=experiment config=config
+            hint=Signal::derive(move || config.get().ok().map(|c| Phrase::new(key!("run.about_seconds")).arg("seconds", Arg::Fixed((c.estimated_ms() / 1000.0).ceil(), 0))))>
+            <Field label=key!("timed.durations") testid="durations" value=durations />
+            <Field label=key!("timed.samples") testid="samples" value=samples numeric=true />
+            <MechanismPicker picked=mechanisms />
+        </RunForm>
     }
 }
 
