@@ -61,30 +61,38 @@ pub fn ReachedPlace(
     let place = NodeRef::<leptos::html::Div>::new();
     let reached = RwSignal::new(now);
     let wanted = RwSignal::new(now);
+    let listener = StoredValue::new_local(None::<ViewListener>);
     Effect::new(move |_| {
         let Some(element) = place.get() else {
             return;
         };
-        if reached.get_untracked() {
+        if !reached.get_untracked() {
+            listener.set_value(Some(ViewListener::of(
+                Some(element.into()),
+                move |out_of_view| {
+                    if !out_of_view && !reached.get_untracked() {
+                        reached.set(true);
+                    }
+                },
+            )));
+        }
+    });
+    // Reached, the place is watched no more; once its content is wanted,
+    // nothing here runs again (not even as runs progress).
+    Effect::new(move |_| {
+        if wanted.get_untracked() || !reached.get() {
             return;
         }
-        let listener = ViewListener::of(Some(element.into()), move |out_of_view| {
-            if !out_of_view {
-                reached.set(true);
-            }
-        });
-        let listener = StoredValue::new_local(Some(listener));
-        on_cleanup(move || listener.set_value(None));
-    });
-    Effect::new(move |_| {
-        if reached.get() && !experiments.running() && !wanted.get_untracked() {
+        listener.set_value(None);
+        if !experiments.running() {
             wanted.set(true);
         }
     });
+    let waiting = Memo::new(move |_| !wanted.get() && reached.get() && experiments.running());
     let shown = move || {
         if wanted.get() {
             Some(children())
-        } else if reached.get() && experiments.running() {
+        } else if waiting.get() {
             Some(view! { <p class="hint" data-testid="after-run">{t(after_run)}</p> }.into_any())
         } else {
             None
