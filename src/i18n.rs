@@ -5,8 +5,10 @@
 //! starts loading the page's part of its texts, `www/i18n/LANG.json`, only
 //! that language's) before anything is drawn; the app mounts once that part
 //! is in. The texts of runs and their results (`LANG.runs.json`) come when
-//! the first run starts or the first result link opens ([`runs_ready`]), so
-//! a reader who only reads does not fetch them.
+//! the first run starts or the first result link opens, those of the
+//! comparisons with native numbers (`LANG.compare.json`) when the reader
+//! first reaches one ([`part_ready`]), so a reader who only reads the top
+//! of the page fetches neither.
 //!
 //! Views ask for texts with [`t`] and [`tr`] while they render, as plain
 //! strings, not signals: a reader who picks another language gets the page
@@ -15,7 +17,7 @@
 
 use js_sys::Object;
 use leptos::prelude::*;
-use std::cell::{Cell, RefCell};
+use std::cell::RefCell;
 use waitlab_browser::{catalog, location};
 use waitlab_core::key;
 use waitlab_core::lang::Lang;
@@ -23,8 +25,8 @@ use waitlab_core::text::{Catalog, Key, Part, Phrase};
 
 thread_local! {
     static CURRENT: RefCell<Option<Catalog>> = const { RefCell::new(None) };
-    /// Whether [`CURRENT`] holds the runs' texts too.
-    static HAS_RUNS: Cell<bool> = const { Cell::new(false) };
+    /// The parts besides the page's that [`CURRENT`] holds.
+    static HAS: RefCell<Vec<Part>> = const { RefCell::new(Vec::new()) };
 }
 
 fn with<T>(f: impl FnOnce(&Catalog) -> T) -> T {
@@ -85,44 +87,46 @@ async fn fetch(lang: Lang, part: Part) -> Result<(Lang, Object), String> {
     }
 }
 
-/// Makes `lang`'s texts the page's: the page's part, and the runs' part
-/// too if the page has needed it already.
+fn has(part: Part) -> bool {
+    HAS.with_borrow(|has| has.contains(&part))
+}
+
+/// Makes `lang`'s texts the page's: the page's part, and the other parts
+/// the page has needed already.
 /// Falls back to English where `lang`'s cannot be loaded.
 pub async fn load(lang: Lang) -> Result<(), String> {
     let (lang, page) = fetch(lang, Part::Page).await?;
-    // Checked after the page's part is in, so a run that needed the
-    // runs' texts meanwhile gets them in this language too.
-    let runs = if HAS_RUNS.get() {
-        Some(fetch(lang, Part::Runs).await?.1)
-    } else {
-        None
-    };
+    // Checked after the page's part is in, so a part needed meanwhile
+    // comes in this language too.
+    let mut later = Vec::new();
+    for part in HAS.with_borrow(Vec::clone) {
+        later.push(fetch(lang, part).await?.1);
+    }
     let mut texts = Catalog::new(lang);
-    for part in [Some(&page), runs.as_ref()].into_iter().flatten() {
+    for part in std::iter::once(&page).chain(&later) {
         catalog::add_texts(&mut texts, part)?;
     }
     catalog::set_document_language(lang, &texts.text(key!("page.title")));
     CURRENT.set(Some(texts));
-    HAS_RUNS.set(runs.is_some());
     Ok(())
 }
 
-/// Makes sure the texts of runs and their results are in, fetching them
-/// the first time: a run, or a run opened from a link, awaits this before
-/// it shows anything. The error is a phrase of the page's own part.
-pub async fn runs_ready() -> Result<(), Phrase> {
+/// Makes sure `part`'s texts are in, fetching them the first time: a run,
+/// a run opened from a link or a comparison awaits this before it shows
+/// anything. The error is a phrase of the page's own part.
+pub async fn part_ready(part: Part) -> Result<(), Phrase> {
     let failed = |e| Phrase::new(key!("page.texts_failed")).data("why", e);
-    while !HAS_RUNS.get() {
+    while part != Part::Page && !has(part) {
         let asked = lang();
-        let (_, runs) = fetch(asked, Part::Runs).await.map_err(failed)?;
+        let (_, texts) = fetch(asked, part).await.map_err(failed)?;
         // Another language may have been picked meanwhile: then its own.
-        if HAS_RUNS.get() || lang() != asked {
+        if has(part) || lang() != asked {
             continue;
         }
         CURRENT
-            .with(|c| catalog::add_texts(c.borrow_mut().as_mut().expect("loaded"), &runs))
+            .with(|c| catalog::add_texts(c.borrow_mut().as_mut().expect("loaded"), &texts))
             .map_err(failed)?;
-        HAS_RUNS.set(true);
+        HAS.with_borrow_mut(|has| has.push(part));
     }
     Ok(())
 }

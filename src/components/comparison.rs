@@ -21,14 +21,14 @@ use waitlab_core::key;
 const SHARED_COLOURS: usize = 4;
 /// Colours in the stylesheet (`src-0` …).
 const COLOURS: usize = 8;
-use crate::i18n::{num, t, tr};
+use crate::i18n::{num, part_ready, t, tr};
 use leptos::prelude::*;
 use waitlab_core::chart::{Scale, legend_row};
 use waitlab_core::compare::{self, Group, Origin, Value};
 use waitlab_core::experiment::Experiment;
 use waitlab_core::schema::Report;
 use waitlab_core::svg::{Node, coord};
-use waitlab_core::text::{Arg, Phrase};
+use waitlab_core::text::{Arg, Part, Phrase};
 
 /// The reference sets from context (provided by the page).
 fn sets() -> ReferenceSets {
@@ -148,9 +148,19 @@ pub fn ComparisonBlock(
     /// This browser's last run.
     report: RwSignal<Option<Report>>,
 ) -> impl IntoView {
+    // Its texts first (the view is made with them), then its code.
+    let made = move || async move {
+        match part_ready(Part::Compare).await {
+            Ok(()) => comparison_view(experiment, report).await.map(Ok),
+            Err(why) => Ok(Err(why)),
+        }
+    };
     view! {
         <ReachedPlace name="comparison-place" after_run=key!("compare.after_run")>
-            {move || chunked(comparison_view(experiment, report), key!("compare.not_loaded"), |view| view)}
+            {move || chunked(made(), key!("compare.not_loaded"), |made| match made {
+                Ok(view) => view,
+                Err(why) => view! { <p class="error" role="alert" data-testid="texts-not-loaded">{tr(&why)}</p> }.into_any(),
+            })}
         </ReachedPlace>
     }
 }

@@ -18,7 +18,7 @@ use waitlab_core::periodic::PeriodicConfig;
 use waitlab_core::schema::Report;
 use waitlab_core::starvation::{MainConfig, PoolConfig};
 use waitlab_core::text::Key;
-use waitlab_core::text::Phrase;
+use waitlab_core::text::{Part, Phrase};
 use waitlab_core::timed::TimedWaitsConfig;
 use waitlab_core::wake::WakeConfig;
 
@@ -305,7 +305,7 @@ impl State {
         });
         let (in_flight, owner) = (self.in_flight, Owner::current());
         let run = async move {
-            crate::i18n::runs_ready().await?;
+            crate::i18n::part_ready(Part::Runs).await?;
             // A result link the browser is still compressing, or a chunk
             // still coming (started just before Run), would land inside the
             // first measured waits.

@@ -10,7 +10,7 @@ use waitlab_browser::{location, page};
 use waitlab_core::key;
 use waitlab_core::link;
 use waitlab_core::schema::Report;
-use waitlab_core::text::{Arg, Phrase};
+use waitlab_core::text::{Arg, Part, Phrase};
 
 /// Most runs opened side by side.
 pub const MAX_SHARED: usize = 8;
@@ -39,7 +39,7 @@ impl LinkedRuns {
     /// Opens every payload of `link` (the texts of runs first); returns how
     /// many were added, or why none could be.
     pub async fn add(&self, link: &str) -> Result<usize, Phrase> {
-        crate::i18n::runs_ready().await?;
+        crate::i18n::part_ready(Part::Runs).await?;
         let mut added = 0;
         let mut problems = Vec::new();
         for payload in link::payloads(link) {

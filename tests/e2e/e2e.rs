@@ -2089,6 +2089,7 @@ fn native_comparison(browser: Browser) {
 
 /// A malformed set is named with its error and the others still show; a
 /// missing index leaves a message in the panel; the experiments run.
+/// Missing texts of runs or of comparisons are said where they are needed.
 fn reference_data_broken() {
     let copy = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("dist-broken-data");
     let _ = std::fs::remove_dir_all(&copy);
@@ -2141,6 +2142,16 @@ fn reference_data_broken() {
     let expected = fixed_part(&catalog(Lang::En), key!("page.texts_failed"));
     assert!(notice.contains(&expected), "{notice}");
     review_shot(&mut s, "runs-texts-missing");
+
+    // Without the comparisons' texts, a comparison says so where it would
+    // be.
+    std::fs::remove_file(copy.join("i18n").join(Part::Compare.file(Lang::En))).unwrap();
+    s.open(&server.origin);
+    let place = "[data-testid=timed-waits] [data-testid=comparison-place]";
+    scroll_to(&mut s, place);
+    let missing = format!("{place} [data-testid=texts-not-loaded]");
+    s.wait_for_element(&missing, 20);
+    assert!(s.text(&missing).unwrap().contains(&expected));
 }
 
 fn copy_dir(from: &std::path::Path, to: &std::path::Path) {
@@ -3172,16 +3183,18 @@ fn runner_chunks(browser: Browser) {
     fresh.wait_for_element(&in_tw("run"), 20);
     let form = fetched(&mut fresh, "/split_form_timed_waits.wasm");
     let last_form = fetched(&mut fresh, "/split_form_producer_consumer.wasm");
-    // A form reached while a run measures is made after the run, and says
-    // so meanwhile.
+    // A form reached while a run measures is made after the run (here
+    // cancelled once seen), and says so meanwhile.
     fresh.type_into(&in_tw("durations"), "1");
-    fresh.type_into(&in_tw("samples"), "400");
+    fresh.type_into(&in_tw("samples"), "5000");
     fresh.click(&in_tw("run"));
+    fresh.wait_for_element(&in_tw("cancel"), 10);
     let last = "[data-testid=producer-consumer] [data-testid=form-place]";
     scroll_to(&mut fresh, last);
     fresh.wait_for_element(&format!("{last} [data-testid=after-run]"), 10);
     let said = fresh.text(&format!("{last} [data-testid=after-run]"));
-    fresh.wait_for_element(&format!("{last} [data-testid=run]"), 120);
+    fresh.click(&in_tw("cancel"));
+    fresh.wait_for_element(&format!("{last} [data-testid=run]"), 30);
     assert_eq!(
         said.as_deref(),
         Some(catalog(Lang::En).text(key!("form.after_run")).as_str())

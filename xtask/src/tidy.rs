@@ -241,9 +241,11 @@ fn catalogs_are_complete_and_used() {
         }
     }
     let load = |lang: Lang| {
-        let mut both = part(lang, Part::Page);
-        both.extend(part(lang, Part::Runs));
-        both
+        let mut all = BTreeMap::new();
+        for p in Part::ALL {
+            all.extend(part(lang, p));
+        }
+        all
     };
     let en = load(Lang::En);
     // The code holds keys as hashes of their names: no two may meet.

@@ -331,11 +331,12 @@ pub fn report(dist: &Path, languages: &LanguageCost) -> Result<Vec<String>> {
     )?;
     // A comparison is below its section's form.
     let mut reached = chunks_of(dist, &["comparisons"], &[&form(Experiment::TimedWaits)])?;
+    reached.push(texts(dist, Lang::En, Part::Compare));
     reached.extend(packs(dist, &Experiment::ALL)?);
     table(
         "loaded when the reader first reaches a comparison (below the first form): the \
-         comparisons' chunks (with the reader of links and packs) and the sets' parts (an embed \
-         fetches its experiment's only)",
+         comparisons' texts (English) and chunks (with the reader of links and packs) and the \
+         sets' parts (an embed fetches its experiment's only)",
         dist,
         &reached,
     )?;

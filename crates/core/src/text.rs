@@ -3,10 +3,12 @@
 //! loads them from `www/i18n/`, the native probe has the English ones built
 //! in) and renders a phrase in its language.
 //!
-//! A language's texts come in two [`Part`]s: what the page says before
-//! anything has run (`LANG.json`, the first load) and what runs, their
+//! A language's texts come in three [`Part`]s: what the page says before
+//! anything has run (`LANG.json`, the first load), what runs, their
 //! results and result links say (`LANG.runs.json`, fetched when the first
-//! run starts or the first link opens).
+//! run starts or the first link opens), and what the comparisons with
+//! native numbers say (`LANG.compare.json`, fetched when the reader first
+//! reaches one).
 //!
 //! Core computes phrases (findings, table rows, errors) and never words
 //! them: the same run reads in every language, and a number is written once
@@ -170,17 +172,21 @@ pub enum Part {
     /// What runs, their results and result links say: progress, findings,
     /// tables and charts of a run, share texts, worker and link errors.
     Runs,
+    /// What the comparisons with native numbers say: their headings, chart
+    /// and table texts, and the article's stated figures.
+    Compare,
 }
 
 impl Part {
-    /// Both parts.
-    pub const ALL: [Part; 2] = [Part::Page, Part::Runs];
+    /// Every part.
+    pub const ALL: [Part; 3] = [Part::Page, Part::Runs, Part::Compare];
 
     /// The file of `lang`'s texts of this part, relative to `i18n/`.
     pub fn file(self, lang: Lang) -> String {
         match self {
             Part::Page => format!("{}.json", lang.code()),
             Part::Runs => format!("{}.runs.json", lang.code()),
+            Part::Compare => format!("{}.compare.json", lang.code()),
         }
     }
 }
@@ -292,13 +298,14 @@ impl Catalog {
         self.entries.insert(Key::of(name), entry);
     }
 
-    /// The English catalog, both parts, for the tests (the native probe
+    /// The English catalog, every part, for the tests (the native probe
     /// builds it in itself; core holds no text of its own).
     #[cfg(test)]
     pub(crate) fn english() -> Catalog {
         let parts = [
             include_str!("../../../www/i18n/en.json"),
             include_str!("../../../www/i18n/en.runs.json"),
+            include_str!("../../../www/i18n/en.compare.json"),
         ];
         Catalog::from_parts(Lang::En, &parts).expect("a valid English catalog")
     }

@@ -218,7 +218,7 @@ fn progress_bar(units: u64, hidden: bool) -> Progress {
     bar
 }
 
-/// The page's English catalog (both parts): the native probe words what
+/// The page's English catalog (every part): the native probe words what
 /// it shows as the page does in English.
 pub fn english() -> &'static Catalog {
     static EN: std::sync::OnceLock<Catalog> = std::sync::OnceLock::new();
@@ -226,6 +226,7 @@ pub fn english() -> &'static Catalog {
         let parts = [
             include_str!("../../../www/i18n/en.json"),
             include_str!("../../../www/i18n/en.runs.json"),
+            include_str!("../../../www/i18n/en.compare.json"),
         ];
         Catalog::from_parts(Lang::En, &parts).expect("a valid English catalog")
     })
