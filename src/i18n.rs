@@ -98,8 +98,9 @@ pub async fn load(lang: Lang) -> Result<(), String> {
     let (lang, page) = fetch(lang, Part::Page).await?;
     // Checked after the page's part is in, so a part needed meanwhile
     // comes in this language too.
+    let parts = HAS.with_borrow(Vec::clone);
     let mut later = Vec::new();
-    for part in HAS.with_borrow(Vec::clone) {
+    for &part in &parts {
         later.push(fetch(lang, part).await?.1);
     }
     let mut texts = Catalog::new(lang);
@@ -108,6 +109,9 @@ pub async fn load(lang: Lang) -> Result<(), String> {
     }
     catalog::set_document_language(lang, &texts.text(key!("page.title")));
     CURRENT.set(Some(texts));
+    // A part that came in the old language while these were fetched is
+    // not in the new catalog: it is fetched again when next needed.
+    HAS.set(parts);
     Ok(())
 }
 
