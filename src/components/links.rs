@@ -160,7 +160,7 @@ fn ShareBar(
             p.map(|p| {
                 embed_snippet(&format!(
                     "{}?embed={}&lang={}#{p}",
-                    location::page_url(),
+                    location::beside_page("embed.html"),
                     experiment.slug(),
                     lang().code(),
                 ))
@@ -175,10 +175,10 @@ fn ShareBar(
     }
 }
 
-/// The page's address in the reader's language, as links made here carry
-/// it.
+/// The full page's address in the reader's language, as links made here
+/// carry it (from the embed's page too).
 fn page_link() -> String {
-    format!("{}?lang={}", location::page_url(), lang().code())
+    format!("{}?lang={}", location::beside_page(""), lang().code())
 }
 
 /// The HTML a blog pastes: the iframe and the listener that sizes it.

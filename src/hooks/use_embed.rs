@@ -31,7 +31,7 @@ pub fn use_embed() -> UseEmbed {
     let fragment = location::fragment();
     let page = format!(
         "{}?lang={}",
-        location::page_url(),
+        location::beside_page(""),
         crate::i18n::lang().code()
     );
     let open_url = if fragment.is_empty() {

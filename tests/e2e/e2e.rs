@@ -1282,7 +1282,10 @@ fn embed_ready(s: &mut Session) {
 
 /// Opens `section`'s embed and runs it on its own with `fields`.
 fn run_embed(s: &mut Session, section: &str, fields: &[(&str, &str)]) -> Report {
-    s.navigate(&format!("{}/?embed={section}", isolated_server().origin));
+    s.navigate(&format!(
+        "{}/embed.html?embed={section}",
+        isolated_server().origin
+    ));
     embed_ready(s);
     run_section(s, section, fields, 60, &format!("{section}-embed"))
 }
@@ -1297,6 +1300,17 @@ fn share_and_open(s: &mut Session, section: &str, shot: &str) -> Report {
     let link = value(s, &sel("share-link"));
     let payload = link.split_once('#').map_or(0, |(_, p)| p.len());
     assert!(payload <= 600, "the link's payload is {payload} characters");
+    // The embed code loads the embed's page, beside the full page.
+    let (folder, _) = link
+        .split_once("?lang=")
+        .expect("the link keeps the language");
+    s.click(&sel("embed-code-button"));
+    s.wait_for_element(&sel("embed-code"), 10);
+    let code = value(s, &sel("embed-code"));
+    assert!(
+        code.contains(&format!("src=\"{folder}embed.html?embed={section}&lang=")),
+        "{code}"
+    );
     s.navigate("about:blank");
     s.open(&link);
     s.wait_for_element(&sel("shared-label"), 20);
@@ -2354,7 +2368,7 @@ fn bench_embed_heights_chromium() {
     for section in sections() {
         let blog = blog_page(
             &format!("blog-heights-{section}"),
-            &format!("{}/?embed={section}", isolated_server().origin),
+            &format!("{}/embed.html?embed={section}", isolated_server().origin),
             Mode::Isolated,
         );
         s.navigate(&blog.origin);
@@ -2385,7 +2399,7 @@ fn embed(browser: Browser, parent: Mode) {
     let isolated_parent = parent == Mode::Isolated;
     let blog = blog_page(
         &format!("blog-{}-{isolated_parent}", browser.name()),
-        &format!("{}/?embed=timed-waits", isolated_server().origin),
+        &format!("{}/embed.html?embed=timed-waits", isolated_server().origin),
         parent,
     );
     let mut s = Session::lease(browser);
@@ -2399,6 +2413,11 @@ fn embed(browser: Browser, parent: Mode) {
         "no site chrome in an embed"
     );
     assert!(count(&mut s, &tid("open-in-waitlab")) == 1);
+    // The embed's page never carried the full page's static shell.
+    assert_eq!(
+        s.eval_async("return (await (await fetch(location.href)).text()).includes('id=shell');"),
+        Value::Bool(false)
+    );
     let features = Features::detect(&mut s);
     assert_eq!(
         features.isolated, isolated_parent,
@@ -2721,7 +2740,8 @@ fn language_from_query(browser: Browser) {
 }
 
 /// An embed in a Spanish blog post speaks Spanish, and its link to the
-/// full page keeps the language.
+/// full page keeps the language; it is opened at the address embeds had
+/// before the embed's page (`embed.html`), which still works.
 fn language_in_embed(browser: Browser) {
     let mut s = Session::lease(browser);
     s.navigate(&format!(
@@ -2735,8 +2755,13 @@ fn language_in_embed(browser: Browser) {
         s.text(&tid("open-in-waitlab")).unwrap(),
         es.text(key!("embed.open"))
     );
+    // An embed at the address made before the embed's page had a file of
+    // its own still opens, and opens the full page.
     let href = s.eval("return document.querySelector('[data-testid=open-in-waitlab]').href;");
-    assert!(href.as_str().unwrap().contains("lang=es"), "{href}");
+    assert_eq!(
+        href.as_str().unwrap(),
+        format!("{}/?lang=es", isolated_server().origin)
+    );
     let heading = s.text(&format!("{} h2", tid("timed-waits"))).unwrap();
     assert!(
         heading.contains(&es.text(key!("timed.heading"))),

@@ -3,7 +3,7 @@
 //! the `_headers` file do; [`Mode::Plain`] is an ordinary host where the
 //! service worker cannot be installed (its script is missing), and
 //! [`Mode::PlainWithServiceWorker`] an ordinary host that serves it. It also injects
-//! an error probe into `index.html` that records console errors and
+//! an error probe into the pages (`index.html`, `embed.html`) that records console errors and
 //! uncaught exceptions in `window.__waitlabErrors` from the first moment.
 //! A [`Fault`] makes it a broken host: a damaged or replaced file, a
 //! response that never comes, or a script that runs before the page's own.
@@ -11,6 +11,9 @@
 use std::io::{BufRead, BufReader, Write};
 use std::net::{TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
+
+/// The pages the app runs in: the full page and the embed's.
+const PAGES: [&str; 2] = ["index.html", "embed.html"];
 
 /// Records errors before any other script runs.
 const ERROR_PROBE: &str = "<script>window.__waitlabErrors=[];\
@@ -138,7 +141,7 @@ fn handle(mut stream: TcpStream, dist: &Path, mode: Mode, faults: &[Fault]) -> s
     }
     let (status, body, kind) = match std::fs::read(&file) {
         Ok(mut body) if inside => {
-            if relative == "index.html" {
+            if PAGES.contains(&relative) {
                 let scripts: String = faults
                     .iter()
                     .filter_map(|f| match f {

@@ -6,7 +6,9 @@
 //! - in a release build it minifies the wasm-bindgen glue and the chunks'
 //!   loader with terser, since trunk's own minifier cannot parse the glue
 //!   (`export default`) and ships it as written;
-//! - it rewrites index.html's integrity (SRI) of every file it changed.
+//! - it rewrites index.html's integrity (SRI) of every file it changed;
+//! - it writes the embed's page, `embed.html`: index.html without the
+//!   full page's static shell (`shell.rs`).
 
 use crate::tools::{self, find_in};
 use crate::{Result, run, split};
@@ -57,7 +59,12 @@ impl Index {
         Ok(())
     }
 
+    /// Writes index.html, and beside it the embed's page: the same without
+    /// the full page's shell.
     fn write(self) -> Result {
+        let embed = self.path.with_file_name("embed.html");
+        std::fs::write(&embed, crate::shell::without_shell(&self.html)?)
+            .map_err(|e| format!("{}: {e}", embed.display()))?;
         std::fs::write(&self.path, self.html).map_err(|e| format!("{}: {e}", self.path.display()))
     }
 }

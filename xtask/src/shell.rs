@@ -73,6 +73,42 @@ fn with_shell(index: &str) -> Result<String> {
     Ok(format!("{}{}{}", &index[..start], html(&en), &index[end..]))
 }
 
+/// The built `index.html` (minified or not) without its shell: the
+/// embed's page, `embed.html`, which an iframe loads without the bytes of
+/// the full page's words. The shell is the element whose id is `shell`,
+/// with every `<div>` inside it (`html` writes no other nesting).
+pub fn without_shell(index: &str) -> Result<String> {
+    let id = ["id=\"shell\"", "id=shell"]
+        .iter()
+        .find_map(|id| index.find(id))
+        .ok_or("the built index.html has no element with id shell")?;
+    let start = index[..id]
+        .rfind("<div")
+        .ok_or("the shell's id is not on a <div>")?;
+    let mut depth = 0usize;
+    let mut at = start;
+    loop {
+        let open = index[at..].find("<div").map(|i| at + i);
+        let close = index[at..]
+            .find("</div>")
+            .map(|i| at + i)
+            .ok_or("the built index.html's shell is not closed")?;
+        match open {
+            Some(open) if open < close => {
+                depth += 1;
+                at = open + "<div".len();
+            }
+            _ => {
+                depth -= 1;
+                at = close + "</div>".len();
+                if depth == 0 {
+                    return Ok(format!("{}{}", &index[..start], &index[at..]));
+                }
+            }
+        }
+    }
+}
+
 /// Rewrites the shell in `index.html`.
 pub fn write() -> Result {
     let path = root().join("index.html");
@@ -84,6 +120,24 @@ pub fn write() -> Result {
 
 #[cfg(test)]
 mod tests {
+    /// The embed's page is `index.html` without the shell, as written and
+    /// as a minifier leaves it (unquoted attributes, no comments).
+    #[test]
+    fn the_embed_page_has_no_shell() {
+        let index = std::fs::read_to_string(crate::root().join("index.html")).unwrap();
+        let embed = super::without_shell(&index).unwrap();
+        assert!(!embed.contains("id=\"shell\"") && !embed.contains("data-t>"));
+        assert!(embed.contains("<!-- shell -->\n    \n    <!-- /shell -->"));
+        assert!(embed.contains("<noscript>") && embed.ends_with("</html>\n"));
+        let minified = "<body><div class=shell id=shell><header><div class=a>x</div></header>\
+            <main><section><div class=explain><p>y</p></div></section></main></div><noscript>z</noscript></body>";
+        assert_eq!(
+            super::without_shell(minified).unwrap(),
+            "<body><noscript>z</noscript></body>"
+        );
+        assert!(super::without_shell("<body><div id=shell><div></div></body>").is_err());
+    }
+
     /// `index.html`'s shell is what the English catalog gives: run `cargo
     /// xtask shell` after changing a heading or an explanation.
     #[test]

@@ -62,6 +62,16 @@ pub fn page_url() -> String {
     )
 }
 
+/// The address of the file `name` beside this page (the folder's own
+/// address for `""`, which serves the full page): the full page and the
+/// embed's page (`embed.html`) link to each other with it.
+pub fn beside_page(name: &str) -> String {
+    let l = window().location();
+    let path = l.pathname().unwrap_or_default();
+    let folder = path.rfind('/').map_or("/", |end| &path[..=end]);
+    format!("{}{folder}{name}", l.origin().unwrap_or_default())
+}
+
 /// Replaces the fragment without adding a history entry or reloading.
 pub fn replace_fragment(fragment: &str) {
     let url = if fragment.is_empty() {
