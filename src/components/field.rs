@@ -1,9 +1,9 @@
 //! A labelled text field bound to a string signal, as every experiment's
 //! form uses them; parsing and validation happen in waitlab-core.
 
-use crate::i18n::{t, tr};
+use crate::i18n::t;
 use leptos::prelude::*;
-use waitlab_core::text::{Key, Phrase};
+use waitlab_core::text::Key;
 
 /// One form field.
 #[component]
@@ -23,18 +23,5 @@ pub fn Field(
             <input type="text" inputmode=if numeric { "numeric" } else { "text" } data-testid=testid
                 prop:value=value on:input=move |e| value.set(event_target_value(&e)) />
         </label>
-    }
-}
-
-/// The validation message of a form, if its configuration is invalid.
-#[component]
-pub fn ConfigError<T: Clone + Send + Sync + 'static>(
-    /// The parsed configuration or what is wrong with it.
-    config: Memo<Result<T, Phrase>>,
-) -> impl IntoView {
-    move || {
-        config.get().err().map(
-            |e| view! { <p class="error" role="alert" data-testid="config-error">{tr(&e)}</p> },
-        )
     }
 }

@@ -2,8 +2,7 @@
 //! progress bar, the notice line, and the results with their raw JSON.
 
 use crate::components::chunked::chunked;
-use crate::components::field::ConfigError;
-use crate::hooks::{Notice, UseExperiment};
+use crate::hooks::{Notice, RunState, UseExperiment};
 use crate::i18n::{t, tr};
 use crate::runner::Progress;
 use leptos::prelude::*;
@@ -106,7 +105,8 @@ fn ProgressBar(
 }
 
 /// An experiment's form: its fields (the children), Run/Cancel, a hint
-/// and the validation message.
+/// and the validation message. Only this wrapper knows the configuration's
+/// type: the form itself is compiled once for every experiment.
 #[component]
 pub fn RunForm<C: Clone + PartialEq + Send + Sync + 'static>(
     /// The experiment's reactive state.
@@ -119,28 +119,44 @@ pub fn RunForm<C: Clone + PartialEq + Send + Sync + 'static>(
     /// The form's fields.
     children: Children,
 ) -> impl IntoView {
-    let UseExperiment {
+    let run = experiment.run;
+    let submit = Callback::new(move |()| {
+        if let Ok(c) = config.get_untracked() {
+            run.run(c);
+        }
+    });
+    let error = Signal::derive(move || config.with(|c| c.as_ref().err().cloned()));
+    form(experiment.state(), submit, error, hint, children)
+}
+
+/// [`RunForm`] without the configuration's type: `submit` starts a run
+/// with the form's configuration, `error` says why it is invalid.
+fn form(
+    state: RunState,
+    submit: Callback<()>,
+    error: Signal<Option<Phrase>>,
+    hint: Signal<Option<Phrase>>,
+    children: Children,
+) -> impl IntoView {
+    let RunState {
         progress,
-        run,
         cancel,
         report,
         ..
-    } = experiment;
+    } = state;
     let showing_shared =
         Signal::derive(move || report.with(|r| r.as_ref().is_some_and(|r| r.from_link)));
     view! {
         <form class="controls" on:submit=move |e| {
             e.prevent_default();
-            if let Ok(c) = config.get() {
-                run.run(c);
-            }
+            submit.run(());
         }>
             {children()}
-            <RunButtons progress=progress can_run=Signal::derive(move || config.with(Result::is_ok)) cancel=cancel
+            <RunButtons progress=progress can_run=Signal::derive(move || error.with(Option::is_none)) cancel=cancel
                 showing_shared=showing_shared />
             <span class="hint">{move || hint.get().map(|h| tr(&h))}</span>
         </form>
-        <ConfigError config=config />
+        {move || error.get().map(|e| view! { <p class="error" role="alert" data-testid="config-error">{tr(&e)}</p> })}
     }
 }
 

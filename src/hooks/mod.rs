@@ -11,6 +11,8 @@ mod use_reference_sets;
 
 pub use use_embed::{UseEmbed, embed_slug, use_embed};
 pub use use_environment::{SharedMemoryOff, UseEnvironment, use_environment};
-pub use use_experiment::{Experiments, Notice, UseExperiment, use_experiment, use_experiments};
+pub use use_experiment::{
+    Experiments, Notice, RunState, UseExperiment, use_experiment, use_experiments,
+};
 pub use use_linked_runs::{LinkedRun, LinkedRuns, use_linked_runs};
 pub use use_reference_sets::{Loading, ReferenceSets, use_reference_sets};
