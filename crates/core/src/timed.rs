@@ -408,16 +408,20 @@ impl TimedWaitsConfig {
         samples: &str,
         mechanisms: &[Mechanism],
     ) -> Result<Self, ConfigError> {
-        let mut durations_ms = durations
+        // Kept sorted and without repeats as they are read (a binary search
+        // each: the form's chunk then carries no sort of its own).
+        let mut durations_ms: Vec<u32> = Vec::new();
+        for s in durations
             .split(|c: char| c == ',' || c.is_whitespace())
             .filter(|s| !s.is_empty())
-            .map(|s| {
-                s.parse::<u32>()
-                    .map_err(|_| ConfigError::NotANumber(s.chars().take(20).collect()))
-            })
-            .collect::<Result<Vec<_>, _>>()?;
-        durations_ms.sort_unstable();
-        durations_ms.dedup();
+        {
+            let d = s
+                .parse::<u32>()
+                .map_err(|_| ConfigError::NotANumber(s.chars().take(20).collect()))?;
+            if let Err(at) = durations_ms.binary_search(&d) {
+                durations_ms.insert(at, d);
+            }
+        }
         let samples = samples
             .trim()
             .parse::<u32>()
