@@ -12,7 +12,7 @@ use waitlab_core::link::set::{self, INDEX_PATH};
 use waitlab_core::text::Part;
 
 /// Budget for everything a first load of the full page transfers, bytes
-/// of gzip -9.
+/// of gzip -9, in every language.
 const FULL_PAGE_BUDGET: u64 = 200 * 1024;
 /// Budget for an embed of one experiment.
 const EMBED_BUDGET: u64 = 180 * 1024;
@@ -272,6 +272,16 @@ pub fn report(dist: &Path, languages: &LanguageCost) -> Result<Vec<String>> {
             LANGUAGE_BUDGET,
             &mut failed,
         );
+        // The full page's budget holds for every reader, not only an
+        // English one (English's is gated above, with its table).
+        if lang != Lang::En {
+            gate(
+                &format!("full page for a reader of {}", lang.code()),
+                total,
+                FULL_PAGE_BUDGET,
+                &mut failed,
+            );
+        }
     }
     // An embed loads what the full page loads but the shell, and its
     // section's form at once: the heaviest form is the embed's budget.
