@@ -3216,7 +3216,9 @@ fn runner_chunks(browser: Browser) {
     fresh.wait_for_element(&in_tw("cancel"), 10);
     let last = "[data-testid=producer-consumer] [data-testid=form-place]";
     scroll_to(&mut fresh, last);
-    fresh.wait_for_element(&format!("{last} [data-testid=after-run]"), 10);
+    // The run goes on for about a minute; a loaded WebKit has taken over
+    // 10 s to report the place in view while it measures.
+    fresh.wait_for_element(&format!("{last} [data-testid=after-run]"), 40);
     let said = fresh.text(&format!("{last} [data-testid=after-run]"));
     fresh.click(&in_tw("cancel"));
     fresh.wait_for_element(&format!("{last} [data-testid=run]"), 30);
