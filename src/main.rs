@@ -14,7 +14,8 @@ fn main() {
             return;
         }
         leptos::mount::mount_to_body(waitlab::App);
-        // The app now says everything the static shell said.
+        // The app now says everything the static shell said (or the
+        // embed's first screen, which has the shell's id).
         waitlab_browser::page::remove_element("shell");
         // Rendering is synchronous: from here Run works.
         waitlab_browser::clock::mark("waitlab-interactive");

@@ -129,6 +129,11 @@ pub fn RunForm<C: Clone + PartialEq + Send + Sync + 'static>(
     form(experiment.state(), submit, error, hint, children)
 }
 
+/// The attribute the embed's first screen (`www/embed.js`) sets on the
+/// page's root when the reader pressed its Run: the form made first then
+/// starts a run with its default configuration, once.
+const RUN_AT_ONCE: &str = "data-run-at-once";
+
 /// [`RunForm`] without the configuration's type: `submit` starts a run
 /// with the form's configuration, `error` says why it is invalid.
 fn form(
@@ -146,6 +151,11 @@ fn form(
     } = state;
     let showing_shared =
         Signal::derive(move || report.with(|r| r.as_ref().is_some_and(|r| r.from_link)));
+    if waitlab_browser::page::take_root_flag(RUN_AT_ONCE) {
+        // Once the form is on the page; the run's signals are not this
+        // effect's dependencies.
+        Effect::new(move |_| untrack(|| submit.run(())));
+    }
     view! {
         <form class="controls" on:submit=move |e| {
             e.prevent_default();

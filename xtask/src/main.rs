@@ -5,6 +5,7 @@
 //! README's two commands work on a fresh machine. Installed tools are reused
 //! from `~/.cargo/bin` and `~/.cache/waitlab`.
 
+mod facade;
 mod packs;
 mod post_build;
 mod shell;

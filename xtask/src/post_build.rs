@@ -9,7 +9,8 @@
 //! - it rewrites index.html's integrity (SRI) of every file it changed;
 //! - it writes the catalogs compact (`i18n/*.json`);
 //! - it writes the embed's page, `embed.html`: index.html without the
-//!   full page's static shell (`shell.rs`).
+//!   full page's static shell (`shell.rs`), which shows its first screen
+//!   and fetches the app when the reader presses Run (`facade.rs`).
 
 use crate::tools::{self, find_in};
 use crate::{Result, run, split};
@@ -17,6 +18,8 @@ use base64::Engine;
 use sha2::{Digest, Sha384};
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use waitlab_core::lang::Lang;
+use waitlab_core::text::{Part, entries_from_json};
 
 /// The integrity attribute's value for `bytes`, as trunk writes it.
 fn integrity(bytes: &[u8]) -> String {
@@ -61,10 +64,20 @@ impl Index {
     }
 
     /// Writes index.html, and beside it the embed's page: the same without
-    /// the full page's shell.
+    /// the full page's shell, showing its first screen instead of starting
+    /// the app (`facade.rs`).
     fn write(self) -> Result {
+        let catalog = self
+            .path
+            .with_file_name("i18n")
+            .join(Part::Page.file(Lang::En));
+        let names: Vec<String> = entries_from_json(&String::from_utf8_lossy(&read(&catalog)?))
+            .map_err(|e| format!("{}: {e}", catalog.display()))?
+            .into_iter()
+            .map(|(name, _)| name)
+            .collect();
         let embed = self.path.with_file_name("embed.html");
-        std::fs::write(&embed, crate::shell::without_shell(&self.html)?)
+        std::fs::write(&embed, crate::facade::page(&self.html, &names)?)
             .map_err(|e| format!("{}: {e}", embed.display()))?;
         std::fs::write(&self.path, self.html).map_err(|e| format!("{}: {e}", self.path.display()))
     }
@@ -142,6 +155,7 @@ pub fn hook() -> Result {
         minify(&terser, &find_in(&staging, "app.js")?, true, &mut index)?;
         minify(&terser, &find_in(&staging, "worker.js")?, false, &mut index)?;
         minify(&terser, &folder.join("split.js"), true, &mut index)?;
+        minify(&terser, &staging.join("embed.js"), false, &mut index)?;
     }
     index.write()
 }

@@ -337,6 +337,8 @@ fn catalogs_are_complete_and_used() {
     assert!(unknown.is_empty(), "keys the catalogs lack: {unknown:?}");
     // Data and code shown as they are (`text::Phrase::data`, `code`).
     used.extend(["data", "code"].map(str::to_owned));
+    // The embed's first screen (`www/embed.js`) asks for these.
+    used.extend(crate::facade::KEYS.map(|(_, key)| key.to_owned()));
     use waitlab_core::experiment::Experiment;
     use waitlab_core::starvation::JobMode;
     use waitlab_core::timed::Mechanism;

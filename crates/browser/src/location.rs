@@ -2,6 +2,7 @@
 //! clipboard, and messages to an embedding page. Window only.
 
 use super::js_error_message;
+pub use waitlab_core::experiment::EMBED_HEIGHT_MESSAGE as HEIGHT_MESSAGE;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 
@@ -113,9 +114,6 @@ pub async fn copy_text(text: &str) -> Result<(), String> {
         .map(drop)
         .map_err(|e| js_error_message(&e))
 }
-
-/// The message type an embed posts with its height.
-pub const HEIGHT_MESSAGE: &str = "waitlab:height";
 
 /// Tells the embedding page (if any) the document's height, as
 /// `{ type: "waitlab:height", height }`.

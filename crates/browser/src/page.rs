@@ -95,6 +95,22 @@ pub fn remove_element(id: &str) {
     }
 }
 
+/// Whether the page's root element has the attribute `name`, which this
+/// removes: a one-time request from the page's script to the app.
+pub fn take_root_flag(name: &str) -> bool {
+    let Some(root) = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.document_element())
+    else {
+        return false;
+    };
+    let had = root.has_attribute(name);
+    if had {
+        let _ = root.remove_attribute(name);
+    }
+    had
+}
+
 /// Puts `message` on an empty page as text (when the app cannot start).
 pub fn show_fatal(message: &str) {
     if let Some(body) = web_sys::window()

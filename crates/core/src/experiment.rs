@@ -9,6 +9,12 @@ use crate::text::Key;
 use crate::text::Phrase;
 use serde::{Deserialize, Serialize};
 
+/// The message type an embedded page posts to its parent with its height,
+/// as `{ type, height }`: the app (`waitlab-browser`'s `location`) and the
+/// embed's first screen (`www/embed.js`, given it by `cargo xtask
+/// post-build`) both send it, and the embed code listens for it.
+pub const EMBED_HEIGHT_MESSAGE: &str = "waitlab:height";
+
 /// The experiments, as named in stated figures and comparison tables.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]

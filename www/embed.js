@@ -1,0 +1,125 @@
+// The embed's first screen (embed.html). A blog post's reader sees the
+// experiment's heading, its explanation and a Run button, in the reader's
+// language, drawn from the page's part of the catalog (which the head's
+// script is already fetching, and the app reads next) before a byte of the
+// app has been fetched. The app loads when the reader asks for it: Run
+// loads it and starts a run with the default settings (the app's first
+// form starts one when the page's root has `data-run-at-once`); "Change
+// the settings" loads it and shows the form. The app removes this screen
+// (it has the shell's id) as it mounts.
+//
+// An embed that carries shared runs (a fragment) or names no experiment
+// this page knows starts the app at once: it shows those runs, or says
+// what is wrong. So does one whose texts cannot be fetched: the app then
+// says that.
+//
+// `cargo xtask post-build` writes what this needs into the page, as JSON
+// in #waitlab-embed: the app's glue and wasm, the height message's type,
+// the catalog keys of the words, and each experiment's badge, heading key
+// and first explanation's key. Text goes in as text, never as HTML.
+(() => {
+  const boot = JSON.parse(document.getElementById("waitlab-embed").textContent);
+  const root = document.documentElement;
+  const query = new URLSearchParams(location.search);
+  const experiment = boot.experiments[query.get("embed")];
+
+  let loading = null;
+  const start = (runAtOnce) => {
+    if (runAtOnce) root.setAttribute("data-run-at-once", "");
+    loading ??= import(boot.app).then((glue) => glue.default({ module_or_path: boot.wasm }));
+    return loading.catch((e) => {
+      loading = null;
+      root.removeAttribute("data-run-at-once");
+      throw e;
+    });
+  };
+  // Without words to say it in: English, as the app's own last resort.
+  const fatal = (e) => {
+    const p = document.createElement("p");
+    p.className = "error";
+    p.setAttribute("role", "alert");
+    p.textContent = `waitlab could not load: ${e && e.message ? e.message : e}`;
+    document.body.append(p);
+  };
+  if (!experiment || location.hash.length > 1) {
+    start(false).catch(fatal);
+    return;
+  }
+
+  const el = (tag, props, ...children) => {
+    const e = Object.assign(document.createElement(tag), props);
+    e.append(...children);
+    return e;
+  };
+  const draw = (texts) => {
+    // A word of this screen by its role in `boot.keys`, or a text by its
+    // catalog key.
+    const t = (name) => {
+      const key = boot.keys[name] || name;
+      const text = texts[key];
+      if (typeof text !== "string") throw new Error(`no text for ${key}`);
+      return text;
+    };
+    const [badge, heading, explanation] = experiment;
+    const run = el("button", { type: "button", className: "primary" }, t("run"));
+    const settings = el("button", { type: "button" }, t("settings"));
+    const status = el("span", { className: "hint" }, t("hint"));
+    status.setAttribute("role", "status");
+    const open = el("a", { href: new URL(`./?lang=${root.lang}`, location.href).href, target: "_blank", rel: "noopener" }, t("open"));
+    run.dataset.testid = "facade-run";
+    settings.dataset.testid = "facade-settings";
+    status.dataset.testid = "facade-status";
+    open.dataset.testid = "open-in-waitlab";
+    const screen = el(
+      "div",
+      { id: "shell", className: "embed" },
+      el("div", { className: "embed-bar" }, el("strong", {}, "waitlab"), open),
+      el(
+        "section",
+        { className: "card experiment" },
+        el("h2", {}, el("span", { className: "num-badge" }, badge), " ", t(heading)),
+        el("div", { className: "explain" }, el("p", {}, t(explanation))),
+        el("div", { className: "controls" }, run, settings, status),
+      ),
+    );
+    screen.dataset.testid = "embed-facade";
+    const press = (runAtOnce) => {
+      run.disabled = settings.disabled = true;
+      status.className = "hint";
+      status.textContent = t("loading");
+      start(runAtOnce).catch((e) => {
+        run.disabled = settings.disabled = false;
+        status.className = "error";
+        status.textContent = t("failed").replace("{detail}", e && e.message ? e.message : String(e));
+      });
+    };
+    run.addEventListener("click", () => press(true));
+    settings.addEventListener("click", () => press(false));
+    // The app starts downloading as the pointer or the focus reaches a
+    // button, a moment before the press.
+    let warm = false;
+    const warmUp = () => {
+      if (warm) return;
+      warm = true;
+      document.head.append(
+        el("link", { rel: "modulepreload", href: boot.app, crossOrigin: "anonymous" }),
+        el("link", { rel: "preload", as: "fetch", type: "application/wasm", href: boot.wasm, crossOrigin: "anonymous" }),
+      );
+    };
+    for (const button of [run, settings]) {
+      button.addEventListener("pointerenter", warmUp);
+      button.addEventListener("focus", warmUp);
+    }
+    // The embedding page sizes the iframe to this screen, as it will to
+    // the app's.
+    const post = () => {
+      if (parent !== window) parent.postMessage({ type: boot.height, height: root.scrollHeight }, "*");
+    };
+    new ResizeObserver(post).observe(screen);
+    document.body.prepend(screen);
+  };
+  fetch(`i18n/${root.lang}.json`)
+    .then((r) => (r.ok ? r.json() : Promise.reject(new Error(`HTTP ${r.status}`))))
+    .then(draw)
+    .catch(() => start(false).catch(fatal));
+})();

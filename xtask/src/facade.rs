@@ -1,0 +1,189 @@
+//! The embed's page, `embed.html`, written by `cargo xtask post-build`
+//! from the built `index.html`: without the full page's static shell
+//! (`shell.rs`), and without starting the app. Its first screen is
+//! `www/embed.js`'s: the experiment's heading and explanation and a Run
+//! button, in the reader's language, and the app (most of an embed's
+//! bytes) is fetched when the reader presses Run. This module gives that
+//! script, as JSON in the page, what it needs: the app's glue and wasm
+//! (as trunk's start-up script named them), the height message's type,
+//! the catalog keys of its words and of each experiment's heading and
+//! first explanation.
+
+use crate::Result;
+use serde_json::{Map, Value, json};
+use waitlab_core::experiment::{EMBED_HEIGHT_MESSAGE, Experiment};
+use waitlab_core::text::Key;
+
+/// The words of the first screen: what `embed.js` calls each, and its
+/// catalog key (in the page's part: the screen shows before anything else
+/// is fetched).
+pub const KEYS: [(&str, &str); 6] = [
+    ("run", "run.run"),
+    ("settings", "embed.settings"),
+    ("hint", "embed.hint"),
+    ("loading", "embed.loading"),
+    ("failed", "embed.load_failed"),
+    ("open", "embed.open"),
+];
+
+/// The text between `start` and the next `end` after it in `html`.
+fn between<'a>(html: &'a str, start: &str, end: &str) -> Result<&'a str> {
+    let from = html
+        .find(start)
+        .ok_or_else(|| format!("the built index.html has no {start:?}"))?
+        + start.len();
+    let to = html[from..]
+        .find(end)
+        .ok_or_else(|| format!("the built index.html's {start:?} is not closed"))?;
+    Ok(&html[from..from + to])
+}
+
+/// `html` without every `<link …>` that names `file`.
+fn without_links(html: &str, file: &str) -> String {
+    let mut out = String::with_capacity(html.len());
+    let mut rest = html;
+    while let Some(at) = rest.find("<link") {
+        let len = rest[at..].find('>').map_or(rest.len() - at, |e| e + 1);
+        out.push_str(&rest[..at]);
+        if !rest[at..at + len].contains(file) {
+            out.push_str(&rest[at..at + len]);
+        }
+        rest = &rest[at + len..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// The name of `key` among the catalog's `names`.
+fn name_of(key: Key, names: &[String]) -> Result<&str> {
+    names
+        .iter()
+        .find(|n| Key::of(n) == key)
+        .map(String::as_str)
+        .ok_or_else(|| "the English catalog lacks a key the embed's screen shows".into())
+}
+
+/// The embed's page from the built `index.html`; `names` are the keys of
+/// the English catalog's page part.
+pub fn page(index: &str, names: &[String]) -> Result<String> {
+    let html = crate::shell::without_shell(index)?;
+    // trunk's start-up script: `import init, * as bindings from '<glue>';`
+    // and `init({ module_or_path: '<wasm>' })`.
+    let glue = between(&html, "import init, * as bindings from '", "'")?;
+    let wasm = between(&html, "module_or_path: '", "'")?;
+    let script_at = html[..html.find("import init").unwrap_or(0)]
+        .rfind("<script")
+        .ok_or("trunk's start-up script has no <script>")?;
+    let script_end = script_at
+        + html[script_at..]
+            .find("</script>")
+            .ok_or("trunk's start-up script is not closed")?
+        + "</script>".len();
+    let mut experiments = Map::new();
+    for e in Experiment::ALL {
+        let first = e
+            .explanation()
+            .first()
+            .ok_or("an experiment without an explanation")?;
+        experiments.insert(
+            e.slug().to_owned(),
+            json!([
+                e.badge(),
+                name_of(e.heading(), names)?,
+                name_of(*first, names)?
+            ]),
+        );
+    }
+    let boot = json!({
+        "app": glue,
+        "wasm": wasm,
+        "height": EMBED_HEIGHT_MESSAGE,
+        "keys": KEYS.iter().map(|(role, key)| (role.to_string(), Value::from(*key))).collect::<Map<_, _>>(),
+        "experiments": experiments,
+    })
+    .to_string()
+    .replace("</", "<\\/");
+    // The script beside the glue, wherever the build puts the app.
+    let folder = &glue[..glue.rfind('/').map_or(0, |i| i + 1)];
+    let start = format!(
+        "<script id=waitlab-embed type=application/json>{boot}</script>\
+         <script defer src={folder}embed.js></script>"
+    );
+    let (glue, wasm) = (glue.to_owned(), wasm.to_owned());
+    let html = format!("{}{start}{}", &html[..script_at], &html[script_end..]);
+    Ok(without_links(&without_links(&html, &glue), &wasm))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use waitlab_core::lang::Lang;
+    use waitlab_core::text::Part;
+
+    fn names(lang: Lang) -> Vec<(String, serde_json::Value)> {
+        let path = crate::root().join("www/i18n").join(Part::Page.file(lang));
+        let json: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+        json.as_object().unwrap().clone().into_iter().collect()
+    }
+
+    /// trunk's start-up script and its preloads are gone, the screen's
+    /// script and data are in, and the data names every experiment.
+    #[test]
+    fn the_embed_page_starts_no_app() {
+        let built = "<html><head><link href=/style-1.css rel=stylesheet>\
+            <script type=module>import init, * as bindings from '/app-9.js';\n\
+            const wasm = await init({ module_or_path: '/app-9_bg.wasm' });</script>\
+            <link crossorigin href=/app-9.js integrity=sha384-x rel=modulepreload>\
+            <link as=fetch crossorigin href=/app-9_bg.wasm rel=preload type=application/wasm></head>\
+            <body><div class=shell id=shell><p>x</p></div><noscript>z</noscript></body></html>";
+        let en: Vec<String> = names(Lang::En).into_iter().map(|(k, _)| k).collect();
+        let page = page(built, &en).unwrap();
+        assert!(!page.contains("import init") && !page.contains("rel=preload"));
+        assert!(!page.contains("modulepreload") && !page.contains("id=shell"));
+        assert!(page.contains("<link href=/style-1.css rel=stylesheet>"));
+        assert!(page.contains("<script defer src=/embed.js></script></head>"));
+        let data = between(&page, "type=application/json>", "</script>").unwrap();
+        let data: serde_json::Value = serde_json::from_str(data).unwrap();
+        assert_eq!(data["app"], "/app-9.js");
+        assert_eq!(data["wasm"], "/app-9_bg.wasm");
+        assert_eq!(data["experiments"]["timed-waits"][1], "timed.heading");
+        assert_eq!(
+            data["experiments"].as_object().unwrap().len(),
+            Experiment::ALL.len()
+        );
+        assert!(super::page("<html><body></body></html>", &en).is_err());
+    }
+
+    /// Every word the screen shows is plain text in every language's
+    /// page part (the script fills in `{detail}` and nothing else).
+    #[test]
+    fn the_screen_words_are_plain_in_every_language() {
+        for lang in Lang::ALL {
+            let catalog = names(lang);
+            let text = |key: &str| {
+                catalog
+                    .iter()
+                    .find(|(k, _)| k == key)
+                    .and_then(|(_, v)| v.as_str())
+                    .unwrap_or_else(|| panic!("{}: {key} is not a plain text", lang.code()))
+                    .to_owned()
+            };
+            let all: Vec<String> = catalog.iter().map(|(k, _)| k.clone()).collect();
+            for e in Experiment::ALL {
+                for key in [e.heading(), e.explanation()[0]] {
+                    let t = text(name_of(key, &all).unwrap());
+                    assert!(!t.contains('{'), "{}: {t}", lang.code());
+                }
+            }
+            for (_, key) in KEYS {
+                let t = text(key);
+                assert!(
+                    !t.contains('{') || (key == "embed.load_failed" && t.contains("{detail}")),
+                    "{}: {key}: {t}",
+                    lang.code()
+                );
+            }
+        }
+    }
+}
