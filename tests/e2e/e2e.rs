@@ -74,7 +74,8 @@ fn in_tw(id: &str) -> String {
 /// The states a reviewer looks at, saved in each browser as
 /// `target/screenshots/BROWSER-STATE.png`: the page idle, running and with
 /// results, every experiment's results, the no-COI fallback, a shared link
-/// and a comparison, an embed in a blog page, a hostile link's message,
+/// and a comparison, an embed in a blog page and its first screen (and
+/// its message when the app cannot be fetched), a hostile link's message,
 /// the native sets, the service-worker states and a broken worker's and
 /// data file's messages. Other states are saved only with
 /// `WAITLAB_SCREENSHOTS=all`; a failing test's page always is
@@ -103,6 +104,10 @@ const REVIEW_SHOTS: &[&str] = &[
     "hostile-link",
     "embed-in-blog-parent-isolated-false",
     "embed-in-blog-parent-isolated-true",
+    "embed-in-blog-first-screen-parent-isolated-false",
+    "embed-first-screen",
+    "embed-app-loading",
+    "embed-app-unavailable",
     "service-worker-isolated",
     "service-worker-refused",
     "fault-stops-answering",
@@ -1280,13 +1285,21 @@ fn embed_ready(s: &mut Session) {
     s.wait_for_element("[data-testid=form-place] > *", 30);
 }
 
+/// Goes past an embed's first screen (`embed.html`'s): "Change the
+/// settings" fetches the app, which shows the section's form.
+fn past_first_screen(s: &mut Session) {
+    s.wait_for_element(&tid("facade-settings"), 30);
+    s.click(&tid("facade-settings"));
+    embed_ready(s);
+}
+
 /// Opens `section`'s embed and runs it on its own with `fields`.
 fn run_embed(s: &mut Session, section: &str, fields: &[(&str, &str)]) -> Report {
     s.navigate(&format!(
         "{}/embed.html?embed={section}",
         isolated_server().origin
     ));
-    embed_ready(s);
+    past_first_screen(s);
     run_section(s, section, fields, 60, &format!("{section}-embed"))
 }
 
@@ -2375,7 +2388,7 @@ fn bench_embed_heights_chromium() {
         s.wait_for("window.heights && window.heights.length > 0", 30);
         s.eval("document.querySelector('iframe').style.width = '720px'; return null;");
         s.frame(Some(0));
-        embed_ready(&mut s);
+        past_first_screen(&mut s);
         let sel = |id: &str| format!("[data-testid={section}] [data-testid={id}]");
         s.click(&sel("run"));
         s.wait_for_element(&sel("report-json"), 180);
@@ -2404,9 +2417,14 @@ fn embed(browser: Browser, parent: Mode) {
     );
     let mut s = Session::lease(browser);
     s.navigate(&blog.origin);
+    // The first screen sizes the iframe already.
     s.wait_for("window.heights && window.heights.length > 0", 30);
+    review_shot(
+        &mut s,
+        &format!("embed-in-blog-first-screen-parent-isolated-{isolated_parent}"),
+    );
     s.frame(Some(0));
-    embed_ready(&mut s);
+    past_first_screen(&mut s);
     assert_eq!(
         count(&mut s, "header.site"),
         0,
@@ -2737,6 +2755,115 @@ fn language_from_query(browser: Browser) {
             .contains("lang=ru"),
         "the address keeps the language"
     );
+}
+
+/// Whether the page has fetched any of the app (its glue or its wasm).
+fn fetched_the_app(s: &mut Session) -> bool {
+    s.eval(
+        "return performance.getEntriesByType('resource')\
+         .some(e => /\\/app-[^/]*(\\.js|_bg\\.wasm)$/.test(e.name));",
+    ) == Value::Bool(true)
+}
+
+/// An embed's first screen: its experiment's heading and explanation and
+/// a Run button in the reader's language (Russian here), with none of the
+/// app fetched. Run fetches the app, which replaces the screen and runs
+/// the section with its default settings.
+fn embed_first_screen(browser: Browser) {
+    let mut s = Session::lease(browser);
+    s.navigate(&format!(
+        "{}/embed.html?embed=cancel-waits&lang=ru",
+        isolated_server().origin
+    ));
+    let screen = tid("embed-facade");
+    s.wait_for_element(&screen, 30);
+    let ru = catalog(Lang::Ru);
+    let heading = s.text(&format!("{screen} h2")).unwrap();
+    assert!(
+        heading.contains(&ru.text(key!("cancel.heading"))),
+        "{heading}"
+    );
+    assert_eq!(
+        s.text(&format!("{screen} .explain")).unwrap(),
+        ru.text(key!("cancel.article"))
+    );
+    assert_eq!(
+        s.text(&tid("facade-run")).unwrap(),
+        ru.text(key!("run.run"))
+    );
+    let href = s.eval("return document.querySelector('[data-testid=open-in-waitlab]').href;");
+    assert_eq!(
+        href.as_str().unwrap(),
+        format!("{}/?lang=ru", isolated_server().origin)
+    );
+    assert!(!fetched_the_app(&mut s), "the first screen fetched the app");
+    review_shot(&mut s, "embed-first-screen");
+    s.click(&tid("facade-run"));
+    // The app, with the defaults: the form's rounds are its first field.
+    let results = "[data-testid=cancel-waits] [data-testid=report-json]";
+    s.wait_for_element(results, 120);
+    assert!(fetched_the_app(&mut s));
+    assert_eq!(
+        count(&mut s, &screen),
+        0,
+        "the app replaced the first screen"
+    );
+    assert_eq!(count(&mut s, &tid("embed")), 1);
+    assert_eq!(
+        s.eval("return document.documentElement.hasAttribute('data-run-at-once');"),
+        Value::Bool(false)
+    );
+    let report = Report::from_json(&report_json(&mut s, results)).expect("the report parses");
+    assert_eq!(
+        report.cancel_waits.expect("the embed's run").config,
+        waitlab_core::cancel::CancelConfig::default()
+    );
+    let missing = s.eval("return (document.body.outerHTML.match(/⟦[^⟧]*⟧/g) || []).join(' ');");
+    assert_eq!(missing, Value::from(""), "keys the catalog lacks");
+    assert_no_page_errors(&mut s);
+}
+
+/// While an embed's app is on its way, the first screen says so and its
+/// buttons wait; an app that cannot be fetched is said so on it, and the
+/// reader can press again.
+fn embed_app_unavailable(browser: Browser) {
+    static SLOW: OnceLock<Server> = OnceLock::new();
+    static BROKEN: OnceLock<Server> = OnceLock::new();
+    let slow = SLOW
+        .get_or_init(|| Server::start_with(&dist(), Mode::Isolated, &[Fault::Hang("*_bg.wasm")]));
+    let broken = BROKEN.get_or_init(|| {
+        Server::start_with(&dist(), Mode::Isolated, &[Fault::Truncate("*_bg.wasm")])
+    });
+    let en = catalog(Lang::En);
+    let mut s = Session::lease(browser);
+    s.navigate(&format!("{}/embed.html?embed=timed-waits", slow.origin));
+    s.wait_for_element(&tid("facade-run"), 30);
+    s.click(&tid("facade-run"));
+    assert_eq!(
+        s.text(&tid("facade-status")).unwrap(),
+        en.text(key!("embed.loading"))
+    );
+    assert_eq!(
+        s.eval("return document.querySelector('[data-testid=facade-run]').disabled;"),
+        Value::Bool(true),
+        "one press at a time"
+    );
+    review_shot(&mut s, "embed-app-loading");
+    s.navigate(&format!("{}/embed.html?embed=timed-waits", broken.origin));
+    s.wait_for_element(&tid("facade-run"), 30);
+    s.click(&tid("facade-run"));
+    let failed = format!("{}.error", tid("facade-status"));
+    s.wait_for_element(&failed, 60);
+    let said = s.text(&failed).unwrap();
+    let template = en.text(key!("embed.load_failed"));
+    let (before, after) = template.split_once("{detail}").unwrap_or((&template, ""));
+    assert!(said.starts_with(before) && said.ends_with(after), "{said}");
+    assert_eq!(
+        s.eval("return document.querySelector('[data-testid=facade-run]').disabled;"),
+        Value::Bool(false),
+        "the reader can press again"
+    );
+    review_shot(&mut s, "embed-app-unavailable");
 }
 
 /// An embed in a Spanish blog post speaks Spanish, and its link to the
@@ -3503,7 +3630,7 @@ fn cases() -> Vec<Case> {
     let mut cases = Vec::new();
     // One scenario a row, in the browsers it runs in.
     #[rustfmt::skip]
-    let table: [Row; 36] = [
+    let table: [Row; 38] = [
         ("isolated", ALL, Timed, isolated as fn(Browser)),
         ("isolated_without_new_features", BLINK_GECKO, Timed, isolated_without_new_features),
         ("cancel", ALL, Timed, cancel),
@@ -3535,6 +3662,8 @@ fn cases() -> Vec<Case> {
         ("language_from_browser", BLINK_GECKO, Untimed, language_from_browser),
         ("language_from_query", BLINK_GECKO, Untimed, language_from_query),
         ("language_in_embed", ALL, Untimed, language_in_embed),
+        ("embed_first_screen", ALL, Untimed, embed_first_screen),
+        ("embed_app_unavailable", ALL, Untimed, embed_app_unavailable),
         ("languages_after_a_run", &[Chromium], Untimed, languages_after_a_run),
         ("shell_before_the_wasm", BLINK_GECKO, Untimed, shell_before_the_wasm),
         ("accessibility", BLINK_GECKO, Untimed, accessibility),
