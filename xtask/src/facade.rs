@@ -11,8 +11,10 @@
 
 use crate::Result;
 use serde_json::{Map, Value, json};
+use std::path::Path;
 use waitlab_core::experiment::{EMBED_HEIGHT_MESSAGE, Experiment};
-use waitlab_core::text::Key;
+use waitlab_core::lang::Lang;
+use waitlab_core::text::{Key, Part, entries_from_json};
 
 /// The words of the first screen: what `embed.js` calls each, and its
 /// catalog key (in the page's part: the screen shows before anything else
@@ -52,6 +54,17 @@ fn without_links(html: &str, file: &str) -> String {
     }
     out.push_str(rest);
     out
+}
+
+/// The keys of the English catalog's page part in the folder `i18n`.
+pub fn key_names(i18n: &Path) -> Result<Vec<String>> {
+    let path = i18n.join(Part::Page.file(Lang::En));
+    let json = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    Ok(entries_from_json(&json)
+        .map_err(|e| format!("{}: {e}", path.display()))?
+        .into_iter()
+        .map(|(name, _)| name)
+        .collect())
 }
 
 /// The name of `key` among the catalog's `names`.
@@ -117,8 +130,6 @@ pub fn page(index: &str, names: &[String]) -> Result<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use waitlab_core::lang::Lang;
-    use waitlab_core::text::Part;
 
     fn names(lang: Lang) -> Vec<(String, serde_json::Value)> {
         let path = crate::root().join("www/i18n").join(Part::Page.file(lang));
@@ -137,7 +148,7 @@ mod tests {
             <link crossorigin href=/app-9.js integrity=sha384-x rel=modulepreload>\
             <link as=fetch crossorigin href=/app-9_bg.wasm rel=preload type=application/wasm></head>\
             <body><div class=shell id=shell><p>x</p></div><noscript>z</noscript></body></html>";
-        let en: Vec<String> = names(Lang::En).into_iter().map(|(k, _)| k).collect();
+        let en = key_names(&crate::root().join("www/i18n")).unwrap();
         let page = page(built, &en).unwrap();
         assert!(!page.contains("import init") && !page.contains("rel=preload"));
         assert!(!page.contains("modulepreload") && !page.contains("id=shell"));

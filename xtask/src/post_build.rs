@@ -18,8 +18,6 @@ use base64::Engine;
 use sha2::{Digest, Sha384};
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use waitlab_core::lang::Lang;
-use waitlab_core::text::{Part, entries_from_json};
 
 /// The integrity attribute's value for `bytes`, as trunk writes it.
 fn integrity(bytes: &[u8]) -> String {
@@ -67,15 +65,7 @@ impl Index {
     /// the full page's shell, showing its first screen instead of starting
     /// the app (`facade.rs`).
     fn write(self) -> Result {
-        let catalog = self
-            .path
-            .with_file_name("i18n")
-            .join(Part::Page.file(Lang::En));
-        let names: Vec<String> = entries_from_json(&String::from_utf8_lossy(&read(&catalog)?))
-            .map_err(|e| format!("{}: {e}", catalog.display()))?
-            .into_iter()
-            .map(|(name, _)| name)
-            .collect();
+        let names = crate::facade::key_names(&self.path.with_file_name("i18n"))?;
         let embed = self.path.with_file_name("embed.html");
         std::fs::write(&embed, crate::facade::page(&self.html, &names)?)
             .map_err(|e| format!("{}: {e}", embed.display()))?;

@@ -165,6 +165,31 @@ fn embed_screen(dist: &Path, lang: Lang) -> Result<Vec<PathBuf>> {
     ])
 }
 
+/// Gzip -9 of `files`, in all.
+fn gzip_total(files: &[PathBuf]) -> Result<u64> {
+    files
+        .iter()
+        .map(|f| compressed(f, "gzip", &["-9", "-c"]))
+        .sum()
+}
+
+/// Of `candidates`, the one whose files weigh the most (gzip -9): their
+/// total, the files and the candidate.
+fn heaviest<T: Copy>(
+    candidates: impl IntoIterator<Item = T>,
+    files_of: impl Fn(T) -> Result<Vec<PathBuf>>,
+) -> Result<(u64, Vec<PathBuf>, T)> {
+    let mut most: Option<(u64, Vec<PathBuf>, T)> = None;
+    for candidate in candidates {
+        let files = files_of(candidate)?;
+        let gzip = gzip_total(&files)?;
+        if most.as_ref().is_none_or(|m| gzip > m.0) {
+            most = Some((gzip, files, candidate));
+        }
+    }
+    most.ok_or_else(|| "nothing to weigh".into())
+}
+
 /// The bundled sets' packs for `experiments` (as the built index lists
 /// them), which the page fetches when the reader first reaches a
 /// comparison.
@@ -272,10 +297,7 @@ pub fn report(dist: &Path, languages: &LanguageCost) -> Result<Vec<String>> {
         100.0 * languages.code_share
     );
     for lang in Lang::ALL {
-        let total: u64 = first_load(dist, lang)?
-            .iter()
-            .map(|f| gz(f))
-            .sum::<Result<u64>>()?;
+        let total = gzip_total(&first_load(dist, lang)?)?;
         let catalog = gz(&texts(dist, lang, Part::Page))?;
         let runs = gz(&texts(dist, lang, Part::Runs))?;
         let added = (code + catalog).saturating_sub(inline);
@@ -302,14 +324,7 @@ pub fn report(dist: &Path, languages: &LanguageCost) -> Result<Vec<String>> {
         }
     }
     // An embed's first screen, in its heaviest language.
-    let mut screen = (0, Vec::new(), Lang::En);
-    for lang in Lang::ALL {
-        let files = embed_screen(dist, lang)?;
-        let gzip: u64 = files.iter().map(|f| gz(f)).sum::<Result<u64>>()?;
-        if gzip > screen.0 {
-            screen = (gzip, files, lang);
-        }
-    }
+    let screen = heaviest(Lang::ALL, |lang| embed_screen(dist, lang))?;
     let shown = table(
         &format!(
             "embed, first screen in {} (the heaviest language): embed.html, its script, the \
@@ -325,16 +340,12 @@ pub fn report(dist: &Path, languages: &LanguageCost) -> Result<Vec<String>> {
     // than the full page does by the time its reader has reached the same
     // form.
     let form = |e: Experiment| format!("form_{}", e.id());
-    let mut pressed = (0, Vec::new(), Experiment::TimedWaits);
-    for e in Experiment::ALL {
+    let pressed = heaviest(Experiment::ALL, |e| {
         let mut files = embed_screen(dist, Lang::En)?;
         files.extend(app(dist)?);
         files.extend(chunks_of(dist, &[&form(e)], &[])?);
-        let gzip: u64 = files.iter().map(|f| gz(f)).sum::<Result<u64>>()?;
-        if gzip > pressed.0 {
-            pressed = (gzip, files, e);
-        }
-    }
+        Ok(files)
+    })?;
     let after_press = table(
         &format!(
             "embed of {} (the heaviest) once Run is pressed: its first screen, the app and the \
@@ -344,10 +355,7 @@ pub fn report(dist: &Path, languages: &LanguageCost) -> Result<Vec<String>> {
         dist,
         &pressed.1,
     )?;
-    let its_form: u64 = chunks_of(dist, &[&form(pressed.2)], &[])?
-        .iter()
-        .map(|f| gz(f))
-        .sum::<Result<u64>>()?;
+    let its_form = gzip_total(&chunks_of(dist, &[&form(pressed.2)], &[])?)?;
     gate(
         "embed once Run is pressed, against the full page with the same form",
         after_press,
@@ -366,21 +374,15 @@ pub fn report(dist: &Path, languages: &LanguageCost) -> Result<Vec<String>> {
         files.extend(chunks_of(dist, &[e.id(), "results"], &[&form(e)])?);
         Ok(files)
     };
-    let mut heaviest = (0, Experiment::TimedWaits);
-    for e in Experiment::ALL {
-        let gzip: u64 = first_run(e)?.iter().map(|f| gz(f)).sum::<Result<u64>>()?;
-        if gzip > heaviest.0 {
-            heaviest = (gzip, e);
-        }
-    }
+    let (_, run_files, run_of) = heaviest(Experiment::ALL, first_run)?;
     table(
         &format!(
             "loaded at the first Run of {} (the heaviest): the probe worker, the texts of runs \
              (English), the runner's chunks, and as it ends the results' (views, share bars)",
-            heaviest.1.slug()
+            run_of.slug()
         ),
         dist,
-        &first_run(heaviest.1)?,
+        &run_files,
     )?;
     let forms: Vec<String> = Experiment::ALL.into_iter().map(form).collect();
     let forms: Vec<&str> = forms.iter().map(String::as_str).collect();
