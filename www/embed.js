@@ -15,8 +15,15 @@
 //
 // `cargo xtask post-build` writes what this needs into the page, as JSON
 // in #waitlab-embed: the app's glue and wasm, the height message's type,
-// the catalog keys of the words, and each experiment's badge, heading key
-// and first explanation's key. Text goes in as text, never as HTML.
+// the catalog keys of the words, and each experiment's badge, heading key,
+// first explanation's key and, for each state of shared memory, whether it
+// runs and what its note says (phrases: a key and the code or the list of
+// phrases for each placeholder). Text goes in as text, never as HTML.
+//
+// Before Run, the screen says whether this embed will have shared memory
+// and, if not, why (the browser, its host, or no SharedArrayBuffer at all)
+// and which rows that costs; an experiment that cannot run without it
+// offers the full page instead of Run.
 (() => {
   const boot = JSON.parse(document.getElementById("waitlab-embed").textContent);
   const root = document.documentElement;
@@ -60,12 +67,27 @@
       if (typeof text !== "string") throw new Error(`no text for ${key}`);
       return text;
     };
-    const [badge, heading, explanation] = experiment;
+    const [badge, heading, explanation, sharedMemory] = experiment;
+    // A phrase from the page's data, its placeholders filled in.
+    const render = ([key, args]) =>
+      t(key).replace(/\{(\w+)\}/g, (whole, name) => {
+        const arg = args[name];
+        if (arg === undefined) return whole;
+        return Array.isArray(arg) ? arg.map(render).join(t("separator")) : arg;
+      });
     const run = el("button", { type: "button", className: "primary" }, t("run"));
     const settings = el("button", { type: "button" }, t("settings"));
     const status = el("span", { className: "hint" }, t("hint"));
     status.setAttribute("role", "status");
-    const open = el("a", { href: new URL(`./?lang=${root.lang}`, location.href).href, target: "_blank", rel: "noopener" }, t("open"));
+    const full = new URL(`./?lang=${root.lang}`, location.href).href;
+    const open = el("a", { href: full, target: "_blank", rel: "noopener" }, t("open"));
+    const note = el("p", { className: "embed-note" });
+    note.setAttribute("role", "status");
+    note.hidden = true;
+    const instead = el("a", { href: full, target: "_blank", rel: "noopener", className: "button primary" }, t("open"));
+    instead.hidden = true;
+    note.dataset.testid = "facade-shared";
+    instead.dataset.testid = "facade-open-instead";
     run.dataset.testid = "facade-run";
     settings.dataset.testid = "facade-settings";
     status.dataset.testid = "facade-status";
@@ -79,10 +101,34 @@
         { className: "card experiment" },
         el("h2", {}, el("span", { className: "num-badge" }, badge), " ", t(heading)),
         el("div", { className: "explain" }, el("p", {}, t(explanation))),
-        el("div", { className: "controls" }, run, settings, status),
+        note,
+        el("div", { className: "controls" }, run, settings, instead, status),
       ),
     );
     screen.dataset.testid = "embed-facade";
+    // Shared memory, as the app will detect it (core's
+    // shared_memory::Off::detect): isolated with or without a
+    // SharedArrayBuffer, or not isolated, and then whether coi.js found
+    // the browser unable to isolate this frame; until coi.js has said,
+    // nothing is claimed.
+    const state = () => {
+      if (window.crossOriginIsolated) return typeof SharedArrayBuffer === "function" ? "on" : "no_sab";
+      const why = window.waitlabCoiProblem;
+      if (why === undefined) return null;
+      return why === "frame_not_isolatable" ? "frame" : "host";
+    };
+    const say = () => {
+      const now = state();
+      if (!now) return;
+      const [runs, phrases] = sharedMemory[now];
+      note.textContent = phrases.map(render).join(" ");
+      note.dataset.state = now;
+      note.hidden = false;
+      run.hidden = settings.hidden = status.hidden = !runs;
+      instead.hidden = runs || now === "no_sab";
+    };
+    say();
+    window.addEventListener("waitlab:coi", say);
     const press = (runAtOnce) => {
       run.disabled = settings.disabled = true;
       status.className = "hint";

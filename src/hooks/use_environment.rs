@@ -6,16 +6,9 @@
 use crate::runner::environment;
 use leptos::prelude::*;
 use waitlab_browser::{memory, page, wait};
+use waitlab_core::outcome::reason;
 use waitlab_core::schema::Environment;
-
-/// Why shared memory is off, as the page detects it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum SharedMemoryOff {
-    /// The page is not cross-origin isolated.
-    NotIsolated,
-    /// The page is isolated, but the browser has no `SharedArrayBuffer`.
-    NoSharedArrayBuffer,
-}
+use waitlab_core::shared_memory::Off;
 
 /// What [`use_environment`] returns.
 #[derive(Debug, Clone, Copy)]
@@ -25,8 +18,9 @@ pub struct UseEnvironment {
     set_env: WriteSignal<Option<Environment>>,
     /// Logical cores, known at once (forms size their defaults with it).
     pub cores: u32,
-    /// Why shared memory is off, if it is.
-    pub shared_memory_off: Option<SharedMemoryOff>,
+    /// Why shared memory is off, if it is (a frame learns whether the
+    /// browser or its host is to blame a moment after it mounts).
+    pub shared_memory_off: Memo<Option<Off>>,
     /// What went wrong isolating the page through the service worker, if
     /// anything (it may come after the page mounted).
     pub isolation_problem: ReadSignal<Option<String>>,
@@ -56,12 +50,13 @@ pub fn use_environment() -> UseEnvironment {
             set_problem.set(page::isolation_problem())
         })));
     on_cleanup(move || listener.set_value(None));
-    let shared_memory_off = memory::unavailable_reason().map(|reason| {
-        if reason == waitlab_core::outcome::reason::NO_SHARED_ARRAY_BUFFER {
-            SharedMemoryOff::NoSharedArrayBuffer
-        } else {
-            SharedMemoryOff::NotIsolated
-        }
+    let unavailable = memory::unavailable_reason();
+    let shared_memory_off = Memo::new(move |_| {
+        Off::detect(
+            unavailable != Some(reason::NOT_ISOLATED),
+            unavailable.is_none(),
+            problem.get().as_deref(),
+        )
     });
     UseEnvironment {
         env,

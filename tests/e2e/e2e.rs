@@ -105,6 +105,12 @@ const REVIEW_SHOTS: &[&str] = &[
     "embed-in-blog-parent-isolated-false",
     "embed-in-blog-parent-isolated-true",
     "embed-in-blog-first-screen-parent-isolated-false",
+    "embed-in-plain-blog-first-screen-isolated-true",
+    "embed-in-plain-blog-first-screen-isolated-false",
+    "embed-in-plain-blog-results-isolated-true",
+    "embed-in-plain-blog-results-isolated-false",
+    "embed-ladder-in-plain-blog-isolated-true",
+    "embed-ladder-in-plain-blog-isolated-false",
     "embed-first-screen",
     "embed-app-loading",
     "embed-app-unavailable",
@@ -299,6 +305,7 @@ fn run_section(
     review_shot(s, shot);
     let json = report_json(s, &sel("report-json"));
     reach_comparison(s, section);
+    assert_fits_phone(s, shot);
     Report::from_json(&json).expect("the exported report parses")
 }
 
@@ -719,6 +726,7 @@ fn run_all(browser: Browser) {
             );
         }
         review_shot(&mut s, "run-all-done");
+        assert_fits_phone(&mut s, "run-all-done");
     }
     assert_no_page_errors(&mut s);
 }
@@ -2413,6 +2421,9 @@ fn blog_page(name: &str, src: &str, mode: Mode) -> Server {
         ),
     )
     .unwrap();
+    if mode == Mode::Isolated {
+        std::fs::copy(dist().join("_headers"), dir.join("_headers")).unwrap();
+    }
     Server::start(&dir, mode)
 }
 
@@ -2464,6 +2475,7 @@ fn embed(browser: Browser, parent: Mode) {
     s.navigate(&blog.origin);
     // The first screen sizes the iframe already.
     s.wait_for("window.heights && window.heights.length > 0", 30);
+    let isolates = isolated_parent || frames_isolate_themselves(&mut s);
     review_shot(
         &mut s,
         &format!("embed-in-blog-first-screen-parent-isolated-{isolated_parent}"),
@@ -2483,8 +2495,8 @@ fn embed(browser: Browser, parent: Mode) {
     );
     let features = Features::detect(&mut s);
     assert_eq!(
-        features.isolated, isolated_parent,
-        "isolation follows the parent"
+        features.isolated, isolates,
+        "isolation follows the parent, or the frame's own policy"
     );
     let report = run_experiment(
         &mut s,
@@ -2522,6 +2534,163 @@ fn embed(browser: Browser, parent: Mode) {
     review_shot(
         &mut s,
         &format!("embed-in-blog-parent-isolated-{isolated_parent}"),
+    );
+}
+
+/// Whether this browser isolates a frame by its own response's
+/// Document-Isolation-Policy inside the page `s` is on, which is not
+/// isolated: a blank page of the isolated server (which sends the policy)
+/// in a frame of it is asked. Feature detection, never the version.
+fn frames_isolate_themselves(s: &mut Session) -> bool {
+    let blank = Value::from(format!(
+        "{}/{}",
+        isolated_server().origin,
+        waitlab_e2e::server::BLANK
+    ));
+    s.eval_async(&format!(
+        "const f = document.createElement('iframe'); f.id = 'dip-probe'; f.src = {blank};\
+         await new Promise(r => {{ f.onload = r; document.body.append(f); }}); return null;"
+    ));
+    let index = s.eval("return Array.from(window.frames).indexOf(document.getElementById('dip-probe').contentWindow);");
+    s.frame(Some(index.as_u64().expect("the probe's frame") as u32));
+    let isolates = s.eval(
+        "return self.crossOriginIsolated === true && typeof SharedArrayBuffer === 'function';",
+    );
+    s.frame(None);
+    s.eval("document.getElementById('dip-probe').remove(); return null;");
+    isolates == Value::Bool(true)
+}
+
+/// What an embed's first screen says of shared memory, once it has said
+/// it: the state (`on`, `host`, `frame`, `no_sab`) and the note.
+fn first_screen_shared_memory(s: &mut Session) -> (String, String) {
+    let note = tid("facade-shared");
+    s.wait_for(
+        &format!(
+            "document.querySelector({}).dataset.state",
+            Value::from(note.as_str())
+        ),
+        30,
+    );
+    let state = s.eval(&format!(
+        "return document.querySelector({}).dataset.state;",
+        Value::from(note.as_str())
+    ));
+    (state.as_str().unwrap().to_owned(), s.text(&note).unwrap())
+}
+
+/// The width the page lays out wider than its window, in CSS px (0 when
+/// nothing scrolls sideways).
+fn sideways_overflow(s: &mut Session) -> f64 {
+    s.eval("return document.documentElement.scrollWidth - document.documentElement.clientWidth;")
+        .as_f64()
+        .unwrap()
+}
+
+/// Narrows the window to a phone's 390 px, checks that the page does not
+/// scroll sideways (`what` names the state), and widens it again.
+fn assert_fits_phone(s: &mut Session, what: &str) {
+    s.resize(390, 844);
+    s.wait_for("window.innerWidth <= 400", 10);
+    let over = sideways_overflow(s);
+    if over > 0.0 {
+        s.screenshot(&format!("overflow-{what}"));
+    }
+    s.resize(1100, 1600);
+    assert!(
+        over <= 0.0,
+        "{what}: the page scrolls {over} px sideways at 390 px"
+    );
+}
+
+/// An embed in an ordinary blog post (a parent on another origin that
+/// sends no isolation headers): where the browser isolates a frame by its
+/// own Document-Isolation-Policy, the first screen says shared memory is
+/// on and the run measures the shared-memory rows with the fine clock;
+/// elsewhere it says the browser cannot isolate the frame, which rows that
+/// costs, and the run has them unavailable, never as results. An
+/// experiment that needs shared memory throughout offers the full page
+/// instead of Run where it cannot run.
+fn embed_shared_memory(browser: Browser) {
+    let blog = blog_page(
+        &format!("blog-shared-memory-{}", browser.name()),
+        &format!("{}/embed.html?embed=wake-latency", isolated_server().origin),
+        Mode::Plain,
+    );
+    let mut s = Session::lease(browser);
+    s.navigate(&blog.origin);
+    s.wait_for("window.heights && window.heights.length > 0", 30);
+    let isolates = frames_isolate_themselves(&mut s);
+    eprintln!("{}: a frame isolates itself: {isolates}", browser.name());
+    s.frame(Some(0));
+    let (state, note) = first_screen_shared_memory(&mut s);
+    let off = if isolates {
+        None
+    } else {
+        Some(waitlab_core::shared_memory::Off::FrameNotIsolatable)
+    };
+    assert_eq!(state, if isolates { "on" } else { "frame" });
+    let en = catalog(Lang::En);
+    let expected: Vec<String> =
+        waitlab_core::shared_memory::embed_note(Experiment::WakeLatency, off)
+            .iter()
+            .map(|p| en.render(p))
+            .collect();
+    assert_eq!(note, expected.join(" "));
+    s.frame(None);
+    review_shot(
+        &mut s,
+        &format!("embed-in-plain-blog-first-screen-isolated-{isolates}"),
+    );
+    s.frame(Some(0));
+    s.click(&tid("facade-run"));
+    let results = "[data-testid=wake-latency] [data-testid=report-json]";
+    s.wait_for_element(results, 120);
+    let report = Report::from_json(&report_json(&mut s, results)).expect("the report parses");
+    assert_eq!(report.env.cross_origin_isolated, isolates);
+    let features = Features::detect(&mut s);
+    assert_eq!(features.shared_memory(), isolates);
+    let wake = report.wake_latency.expect("experiment 4 ran");
+    assert_wake_outcomes(&wake, features);
+    if isolates {
+        // The fine clock of an isolated page: well under the 100 µs a
+        // page without isolation gets.
+        let step = report.env.clock.unwrap().resolution_ms();
+        assert!(step < 0.1, "clock step {step} ms in an isolated embed");
+        assert_eq!(count(&mut s, &tid("no-coi")), 0);
+    } else {
+        assert_eq!(
+            s.eval("return document.querySelector('[data-testid=no-coi]').dataset.off;"),
+            Value::from("FrameNotIsolatable")
+        );
+    }
+    assert_no_page_errors(&mut s);
+    s.frame(None);
+    s.eval("window.scrollTo(0, 0);");
+    review_shot(
+        &mut s,
+        &format!("embed-in-plain-blog-results-isolated-{isolates}"),
+    );
+    // The spin ladder has no row without shared memory.
+    let ladder = blog_page(
+        &format!("blog-ladder-{}", browser.name()),
+        &format!("{}/embed.html?embed=spin-ladder", isolated_server().origin),
+        Mode::Plain,
+    );
+    s.navigate(&ladder.origin);
+    s.frame(Some(0));
+    let (state, _) = first_screen_shared_memory(&mut s);
+    let shown = |s: &mut Session, id: &str| {
+        s.eval(&format!(
+            "const e = document.querySelector('[data-testid={id}]'); return !!e && e.offsetParent !== null;"
+        )) == Value::Bool(true)
+    };
+    assert_eq!(shown(&mut s, "facade-run"), isolates, "{state}");
+    assert_eq!(shown(&mut s, "facade-open-instead"), !isolates, "{state}");
+    s.frame(None);
+    review_shot(
+        &mut s,
+        &format!("embed-ladder-in-plain-blog-isolated-{isolates}"),
     );
 }
 
@@ -2990,6 +3159,7 @@ fn languages_after_a_run(browser: Browser) {
         assert_results_in(&mut s, lang);
         scroll_to(&mut s, &in_tw("results"));
         review_shot(&mut s, &format!("lang-{}-results", lang.code()));
+        assert_fits_phone(&mut s, &format!("lang-{}-results", lang.code()));
     }
     assert_no_page_errors(&mut s);
 }
@@ -3676,7 +3846,7 @@ fn cases() -> Vec<Case> {
     let mut cases = Vec::new();
     // One scenario a row, in the browsers it runs in.
     #[rustfmt::skip]
-    let table: [Row; 38] = [
+    let table: [Row; 39] = [
         ("isolated", ALL, Timed, isolated as fn(Browser)),
         ("isolated_without_new_features", BLINK_GECKO, Timed, isolated_without_new_features),
         ("cancel", ALL, Timed, cancel),
@@ -3709,6 +3879,7 @@ fn cases() -> Vec<Case> {
         ("language_from_query", BLINK_GECKO, Untimed, language_from_query),
         ("language_in_embed", ALL, Untimed, language_in_embed),
         ("embed_first_screen", ALL, Untimed, embed_first_screen),
+        ("embed_shared_memory", ALL, Untimed, embed_shared_memory),
         ("embed_app_unavailable", ALL, Untimed, embed_app_unavailable),
         ("languages_after_a_run", &[Chromium], Untimed, languages_after_a_run),
         ("shell_before_the_wasm", BLINK_GECKO, Untimed, shell_before_the_wasm),

@@ -1,6 +1,7 @@
 //! A small static file server over the built dist, on a free loopback
-//! port. [`Mode::Isolated`] sends COOP/COEP/CORP, as `cargo xtask serve` and
-//! the `_headers` file do; [`Mode::Plain`] is an ordinary host where the
+//! port. [`Mode::Isolated`] sends the headers of the dist's `_headers` file
+//! (COOP/COEP/CORP and Document-Isolation-Policy), as a static host that
+//! reads it and `cargo xtask serve` do; [`Mode::Plain`] is an ordinary host where the
 //! service worker cannot be installed (its script is missing), and
 //! [`Mode::PlainWithServiceWorker`] an ordinary host that serves it. It also injects
 //! an error probe into the pages (`index.html`, `embed.html`) that records console errors and
@@ -70,11 +71,15 @@ impl Server {
         let listener = TcpListener::bind("127.0.0.1:0").expect("bind loopback");
         let origin = format!("http://{}", listener.local_addr().unwrap());
         let dist = dist.to_path_buf();
+        let headers = match mode {
+            Mode::Isolated => deployed_headers(&dist),
+            Mode::Plain | Mode::PlainWithServiceWorker => String::new(),
+        };
         std::thread::spawn(move || {
             for stream in listener.incoming().flatten() {
-                let (dist, faults) = (dist.clone(), faults.clone());
+                let (dist, faults, headers) = (dist.clone(), faults.clone(), headers.clone());
                 std::thread::spawn(move || {
-                    let _ = handle(stream, &dist, mode, &faults);
+                    let _ = handle(stream, &dist, mode, &headers, &faults);
                 });
             }
         });
@@ -93,7 +98,33 @@ fn content_type(path: &Path) -> &'static str {
     }
 }
 
-fn handle(mut stream: TcpStream, dist: &Path, mode: Mode, faults: &[Fault]) -> std::io::Result<()> {
+/// The headers `dist/_headers` gives every path (`/*`), as response header
+/// lines. Panics if it gives none, so that a test never runs an isolated
+/// host without them.
+fn deployed_headers(dist: &Path) -> String {
+    let file =
+        std::fs::read_to_string(dist.join("_headers")).expect("the dist has a _headers file");
+    let lines: String = file
+        .lines()
+        .skip_while(|l| l.trim() != "/*")
+        .skip(1)
+        .take_while(|l| l.starts_with(char::is_whitespace) && !l.trim().is_empty())
+        .map(|l| format!("{}\r\n", l.trim()))
+        .collect();
+    assert!(
+        lines.contains("Cross-Origin-Embedder-Policy"),
+        "_headers gives /* no isolation headers"
+    );
+    lines
+}
+
+fn handle(
+    mut stream: TcpStream,
+    dist: &Path,
+    mode: Mode,
+    headers: &str,
+    faults: &[Fault],
+) -> std::io::Result<()> {
     let mut reader = BufReader::new(stream.try_clone()?);
     let mut request_line = String::new();
     reader.read_line(&mut request_line)?;
@@ -103,6 +134,7 @@ fn handle(mut stream: TcpStream, dist: &Path, mode: Mode, faults: &[Fault]) -> s
             break;
         }
     }
+    let head_only = request_line.starts_with("HEAD ");
     let target = request_line.split_whitespace().nth(1).unwrap_or("/");
     let path = target.split(['?', '#']).next().unwrap_or("/");
     let relative = if path == "/" {
@@ -133,7 +165,7 @@ fn handle(mut stream: TcpStream, dist: &Path, mode: Mode, faults: &[Fault]) -> s
     if relative == BLANK {
         return respond(
             &mut stream,
-            mode,
+            headers,
             "200 OK",
             b"<!doctype html><title>blank</title>",
             "text/html",
@@ -169,12 +201,13 @@ fn handle(mut stream: TcpStream, dist: &Path, mode: Mode, faults: &[Fault]) -> s
         }
         _ => ("404 Not Found", b"not found".to_vec(), "text/plain"),
     };
-    respond(&mut stream, mode, status, &body, kind)
+    let body = if head_only { &[][..] } else { &body[..] };
+    respond(&mut stream, headers, status, body, kind)
 }
 
 fn respond(
     stream: &mut TcpStream,
-    mode: Mode,
+    headers: &str,
     status: &str,
     body: &[u8],
     kind: &str,
@@ -183,9 +216,7 @@ fn respond(
         "HTTP/1.1 {status}\r\nContent-Type: {kind}\r\nContent-Length: {}\r\nCache-Control: no-store\r\nConnection: close\r\n",
         body.len()
     );
-    if mode == Mode::Isolated {
-        head.push_str("Cross-Origin-Opener-Policy: same-origin\r\nCross-Origin-Embedder-Policy: require-corp\r\nCross-Origin-Resource-Policy: cross-origin\r\n");
-    }
+    head.push_str(headers);
     head.push_str("\r\n");
     stream.write_all(head.as_bytes())?;
     stream.write_all(body)?;

@@ -7,20 +7,24 @@
 //! script, as JSON in the page, what it needs: the app's glue and wasm
 //! (as trunk's start-up script named them), the height message's type,
 //! the catalog keys of its words and of each experiment's heading and
-//! first explanation.
+//! first explanation, and what each experiment's screen says of shared
+//! memory in each state the page can detect (core's
+//! `shared_memory::embed_note`, as phrases the script fills in).
 
 use crate::Result;
 use serde_json::{Map, Value, json};
 use std::path::Path;
 use waitlab_core::experiment::{EMBED_HEIGHT_MESSAGE, Experiment};
 use waitlab_core::lang::Lang;
-use waitlab_core::text::{Key, Part, entries_from_json};
+use waitlab_core::shared_memory::{self, Off};
+use waitlab_core::text::{Arg, Key, Part, Phrase, entries_from_json};
 
 /// The words of the first screen: what `embed.js` calls each, and its
 /// catalog key (in the page's part: the screen shows before anything else
 /// is fetched).
-pub const KEYS: [(&str, &str); 6] = [
+pub const KEYS: [(&str, &str); 7] = [
     ("run", "run.run"),
+    ("separator", "list.separator"),
     ("settings", "embed.settings"),
     ("hint", "embed.hint"),
     ("loading", "embed.loading"),
@@ -76,6 +80,51 @@ fn name_of(key: Key, names: &[String]) -> Result<&str> {
         .ok_or_else(|| "the English catalog lacks a key the embed's screen shows".into())
 }
 
+/// The states of shared memory the screen tells apart, by the names
+/// `embed.js` gives them: on, and each reason it is off.
+const STATES: [(&str, Option<Off>); 4] = [
+    ("on", None),
+    ("host", Some(Off::HostNotIsolated)),
+    ("frame", Some(Off::FrameNotIsolatable)),
+    ("no_sab", Some(Off::NoSharedArrayBuffer)),
+];
+
+/// `phrase` for `embed.js`: `[key name, {placeholder: code or [phrases]}]`.
+/// Fails on an argument the script cannot fill in (it knows no numbers).
+fn phrase_json(phrase: &Phrase, names: &[String]) -> Result<Value> {
+    let mut args = Map::new();
+    for (name, arg) in &phrase.args {
+        let value = match arg {
+            Arg::Code(code) => Value::from(*code),
+            Arg::List(items) => items
+                .iter()
+                .map(|p| phrase_json(p, names))
+                .collect::<Result<Vec<_>>>()?
+                .into(),
+            other => return Err(format!("the embed's screen cannot show {other:?}")),
+        };
+        args.insert((*name).to_owned(), value);
+    }
+    Ok(json!([name_of(phrase.key, names)?, args]))
+}
+
+/// What the screen says of shared memory for `e`, by state: whether it
+/// runs, and its note's phrases.
+fn shared_memory_json(e: Experiment, names: &[String]) -> Result<Value> {
+    let mut states = Map::new();
+    for (state, off) in STATES {
+        let note = shared_memory::embed_note(e, off)
+            .iter()
+            .map(|p| phrase_json(p, names))
+            .collect::<Result<Vec<_>>>()?;
+        states.insert(
+            state.to_owned(),
+            json!([shared_memory::runs_in_embed(e, off), note]),
+        );
+    }
+    Ok(Value::Object(states))
+}
+
 /// The embed's page from the built `index.html`; `names` are the keys of
 /// the English catalog's page part.
 pub fn page(index: &str, names: &[String]) -> Result<String> {
@@ -103,7 +152,8 @@ pub fn page(index: &str, names: &[String]) -> Result<String> {
             json!([
                 e.badge(),
                 name_of(e.heading(), names)?,
-                name_of(*first, names)?
+                name_of(*first, names)?,
+                shared_memory_json(e, names)?
             ]),
         );
     }
@@ -196,5 +246,47 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// What the screen says of shared memory fills in every placeholder
+    /// in every language, and says which rows each state costs.
+    #[test]
+    fn the_shared_memory_notes_fill_in_every_language() {
+        let en = key_names(&crate::root().join("www/i18n")).unwrap();
+        fn placeholders_filled(phrase: &Value, catalog: &[(String, Value)], lang: Lang) {
+            let (key, args) = (phrase[0].as_str().unwrap(), &phrase[1]);
+            let text = catalog
+                .iter()
+                .find(|(k, _)| k == key)
+                .and_then(|(_, v)| v.as_str())
+                .unwrap_or_else(|| panic!("{}: {key} is not a plain text", lang.code()));
+            for name in waitlab_core::text::placeholders(text) {
+                let arg = &args[name];
+                assert!(!arg.is_null(), "{}: {key} lacks {{{name}}}", lang.code());
+                for item in arg.as_array().into_iter().flatten() {
+                    placeholders_filled(item, catalog, lang);
+                }
+            }
+        }
+        for e in Experiment::ALL {
+            let states = shared_memory_json(e, &en).unwrap();
+            assert_eq!(states["on"][0], true);
+            assert_eq!(states["on"][1].as_array().unwrap().len(), 1);
+            for lang in Lang::ALL {
+                let catalog = names(lang);
+                for (_, state) in states.as_object().unwrap() {
+                    for phrase in state[1].as_array().unwrap() {
+                        placeholders_filled(phrase, &catalog, lang);
+                    }
+                }
+            }
+        }
+        let ladder = shared_memory_json(Experiment::SpinLadder, &en).unwrap();
+        assert_eq!(ladder["frame"][0], false);
+        let timed = shared_memory_json(Experiment::TimedWaits, &en).unwrap();
+        assert_eq!(
+            timed["host"][1][1][1]["rows"][0][0],
+            "mechanism.worker_atomics_wait"
+        );
     }
 }

@@ -209,6 +209,44 @@ fn wasm_bindgen_pins_agree() {
     );
 }
 
+/// `cargo xtask serve` (Trunk.toml's `[serve.headers]`) sends exactly the
+/// headers `www/_headers` gives a static host for every path, so what is
+/// tested (the end-to-end server reads `_headers`) is what is served.
+#[test]
+fn served_headers_agree() {
+    let deployed: std::collections::BTreeSet<String> = read(&root().join("www/_headers"))
+        .lines()
+        .skip_while(|l| l.trim() != "/*")
+        .skip(1)
+        .take_while(|l| l.starts_with(char::is_whitespace) && !l.trim().is_empty())
+        .map(|l| l.trim().to_owned())
+        .collect();
+    let trunk = read(&root().join("Trunk.toml"));
+    let served: std::collections::BTreeSet<String> = trunk
+        .lines()
+        .skip_while(|l| l.trim() != "[serve.headers]")
+        .skip(1)
+        .take_while(|l| !l.trim_start().starts_with('['))
+        .filter_map(|l| {
+            let (name, value) = l.split_once(" = ")?;
+            Some(format!(
+                "{}: {}",
+                name.trim_matches('"'),
+                value.trim().trim_matches('"')
+            ))
+        })
+        .collect();
+    assert!(
+        deployed
+            .iter()
+            .any(|h| h.starts_with("Document-Isolation-Policy"))
+    );
+    assert_eq!(
+        served, deployed,
+        "Trunk.toml [serve.headers] and www/_headers differ"
+    );
+}
+
 /// The catalogs, complete and used: every language has, in each part,
 /// exactly the English part's keys, with the same placeholders and the
 /// plural forms its language has; every key is used by the code (a

@@ -27,6 +27,7 @@ pub mod periodic;
 pub mod protocol;
 pub mod reference;
 pub mod schema;
+pub mod shared_memory;
 pub mod starvation;
 pub mod stats;
 pub mod svg;

@@ -24,8 +24,8 @@ use crate::components::run_controls::{RenderedResults, ResultsView, RunStatus};
 use crate::components::scheme_picker::SchemePicker;
 use crate::components::ticker::Ticker;
 use crate::hooks::{
-    Experiments, SharedMemoryOff, UseEnvironment, embed_slug, use_embed, use_environment,
-    use_experiments, use_linked_runs, use_reference_sets,
+    Experiments, UseEnvironment, embed_slug, use_embed, use_environment, use_experiments,
+    use_linked_runs, use_reference_sets,
 };
 use crate::i18n::{Words, t, tr};
 use cancel_waits::{CancelResults, CancelWaitsForm};
@@ -44,6 +44,7 @@ use waitlab_core::experiment::Experiment;
 use waitlab_core::key;
 use waitlab_core::lang::Lang;
 use waitlab_core::schema::Report;
+use waitlab_core::shared_memory::{self, Off};
 use waitlab_core::text::Phrase;
 use wake_latency::{WakeLatencyForm, WakeResults};
 
@@ -238,18 +239,20 @@ fn coi_problem(said: &str) -> Phrase {
 #[component]
 fn NoSharedMemoryBanner(
     /// Why.
-    off: SharedMemoryOff,
+    off: Off,
 ) -> impl IntoView {
     let why = t(match off {
-        SharedMemoryOff::NoSharedArrayBuffer => key!("banner.no_sab"),
-        SharedMemoryOff::NotIsolated => key!("banner.not_isolated"),
+        Off::NoSharedArrayBuffer => key!("banner.no_sab"),
+        Off::HostNotIsolated => key!("banner.not_isolated"),
+        Off::FrameNotIsolatable => key!("banner.frame"),
     });
     let problem = expect_context::<UseEnvironment>().isolation_problem;
+    let host = off == Off::HostNotIsolated;
     view! {
-        <aside class="banner" data-testid="no-coi" role="status">
+        <aside class="banner" data-testid="no-coi" data-off=format!("{off:?}") role="status">
             <strong>{t(key!("banner.heading"))}</strong>
             " "{why}
-            {move || problem.get().map(|p| view! {
+            {move || problem.get().filter(|_| host).map(|p| view! {
                 <span data-testid="coi-problem">{tr(&Phrase::new(key!("banner.coi_problem")).phrase("why", coi_problem(&p)))}</span>
             })}
         </aside>
@@ -304,7 +307,7 @@ fn Playground() -> impl IntoView {
                     None => view! { <p class="lead" data-testid="env-measuring">{t(key!("env.measuring"))}</p> }.into_any(),
                 }}
             </section>
-            {shared_memory_off.map(|off| view! { <NoSharedMemoryBanner off=off /> })}
+            {move || shared_memory_off.get().map(|off| view! { <NoSharedMemoryBanner off=off /> })}
             <SharePanel />
             <ReferencePanel />
             <RunAll />
@@ -322,10 +325,9 @@ fn Embed(
     slug: String,
 ) -> impl IntoView {
     let open = use_embed().open_url;
-    let shared_memory = expect_context::<UseEnvironment>()
-        .shared_memory_off
-        .is_none();
-    let body = match Experiment::from_slug(&slug) {
+    let off = expect_context::<UseEnvironment>().shared_memory_off;
+    let experiment = Experiment::from_slug(&slug);
+    let body = match experiment {
         Some(experiment) => view! { <Section experiment=experiment now=true /> }.into_any(),
         None => view! {
             <p class="error" role="alert" data-testid="embed-unknown">
@@ -342,8 +344,10 @@ fn Embed(
                 <strong>"waitlab"</strong>
                 <a href=open target="_blank" rel="noopener" data-testid="open-in-waitlab">{t(key!("embed.open"))}</a>
             </div>
-            {(!shared_memory).then(|| view! {
-                <p class="embed-note" data-testid="no-coi">{t(key!("embed.no_coi"))}</p>
+            {move || experiment.zip(off.get()).map(|(e, off)| view! {
+                <p class="embed-note" data-testid="no-coi" data-off=format!("{off:?}")>
+                    {shared_memory::embed_note(e, Some(off)).iter().map(tr).collect::<Vec<_>>().join(" ")}
+                </p>
             })}
             {body}
         </div>

@@ -1,0 +1,203 @@
+//! What an experiment lacks where the page has no shared memory, and why a
+//! page can be without it. The embed's first screen (through `cargo xtask
+//! post-build`), the embed's note and the full page's banner all say it
+//! from here, before anything runs.
+//!
+//! Only the probes that block in `Atomics.wait`, wait in
+//! `Atomics.waitAsync` or share a ring need a `SharedArrayBuffer`; the
+//! rest (timers, yields, messages, the main thread's busy-waits) run in
+//! any page, so most experiments lose a few rows and one loses all.
+
+use crate::experiment::Experiment;
+use crate::key;
+use crate::text::{Key, Phrase};
+use crate::{cancel, handoff, timed, wake};
+
+/// What an experiment lacks without shared memory.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Lacks {
+    /// Nothing: every row runs (experiment 2b's blocking jobs busy-wait
+    /// instead, which its results say).
+    Nothing,
+    /// These rows, named as its table names them.
+    Rows(Vec<Phrase>),
+    /// Everything: it has no row without shared memory.
+    Everything,
+}
+
+/// What `experiment` lacks without shared memory.
+pub fn lacks(experiment: Experiment) -> Lacks {
+    fn rows<T: Copy>(all: &[T], needs: fn(T) -> bool, label: fn(T) -> Phrase) -> Lacks {
+        Lacks::Rows(
+            all.iter()
+                .copied()
+                .filter(|&x| needs(x))
+                .map(label)
+                .collect(),
+        )
+    }
+    match experiment {
+        Experiment::TimedWaits => rows(
+            &timed::Mechanism::BROWSER,
+            timed::Mechanism::needs_shared_memory,
+            timed::Mechanism::label,
+        ),
+        Experiment::WakeLatency => rows(
+            &wake::Strategy::BROWSER,
+            wake::Strategy::needs_shared_memory,
+            wake::Strategy::label,
+        ),
+        Experiment::CancelWaits => rows(
+            &cancel::Strategy::BROWSER,
+            cancel::Strategy::needs_shared_memory,
+            cancel::Strategy::label,
+        ),
+        Experiment::ProducerConsumer => rows(
+            &handoff::Channel::BROWSER,
+            handoff::Channel::needs_shared_memory,
+            handoff::Channel::label,
+        ),
+        Experiment::SpinLadder => Lacks::Everything,
+        Experiment::MainStarvation
+        | Experiment::PoolStarvation
+        | Experiment::PeriodicWork
+        | Experiment::ConcurrencyLimit => Lacks::Nothing,
+    }
+}
+
+/// Why a page has no shared memory, as the page detects it (never from
+/// the browser's name or version).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Off {
+    /// The page is not cross-origin isolated because its host sent no
+    /// isolation headers (and the service worker that adds them did not
+    /// help): a matter of the host.
+    HostNotIsolated,
+    /// The page is a frame whose response asked for isolation of its own
+    /// (`Document-Isolation-Policy`), and this browser cannot isolate a
+    /// frame inside a page that is not isolated: a matter of the browser.
+    FrameNotIsolatable,
+    /// The page is isolated, but the browser has no `SharedArrayBuffer`.
+    NoSharedArrayBuffer,
+}
+
+/// The code `coi.js` leaves in `window.waitlabCoiProblem` when a frame
+/// that asked for its own isolation is not isolated.
+pub const FRAME_NOT_ISOLATABLE: &str = "frame_not_isolatable";
+
+impl Off {
+    /// Why, from what the page detects: whether it is cross-origin
+    /// isolated, whether it has a `SharedArrayBuffer`, and the problem
+    /// code `coi.js` reported, if any. `None` where shared memory is on.
+    pub fn detect(isolated: bool, has_sab: bool, coi_problem: Option<&str>) -> Option<Off> {
+        match (isolated, has_sab) {
+            (true, true) => None,
+            (true, false) => Some(Off::NoSharedArrayBuffer),
+            (false, _) if coi_problem == Some(FRAME_NOT_ISOLATABLE) => {
+                Some(Off::FrameNotIsolatable)
+            }
+            (false, _) => Some(Off::HostNotIsolated),
+        }
+    }
+
+    /// Why, in an embed's words (one sentence).
+    pub fn embed_reason(self) -> Key {
+        match self {
+            Off::HostNotIsolated => key!("embed.off_host"),
+            Off::FrameNotIsolatable => key!("embed.off_frame"),
+            Off::NoSharedArrayBuffer => key!("embed.off_no_sab"),
+        }
+    }
+
+    /// Whether the full page would have shared memory where this page
+    /// has none: not where the browser has no `SharedArrayBuffer` at all.
+    pub fn full_page_helps(self) -> bool {
+        self != Off::NoSharedArrayBuffer
+    }
+}
+
+/// What an embed of `experiment` says of shared memory before it runs:
+/// that it is on, or why it is off and what that costs this experiment.
+pub fn embed_note(experiment: Experiment, off: Option<Off>) -> Vec<Phrase> {
+    let Some(off) = off else {
+        return vec![Phrase::new(key!("embed.shared_on"))];
+    };
+    let cost = match lacks(experiment) {
+        Lacks::Nothing => Phrase::new(key!("embed.lacks_nothing")),
+        Lacks::Rows(rows) => {
+            Phrase::new(key!("embed.lacks_rows")).arg("rows", crate::text::Arg::List(rows))
+        }
+        Lacks::Everything if off.full_page_helps() => Phrase::new(key!("embed.lacks_all")),
+        Lacks::Everything => Phrase::new(key!("embed.lacks_all_here")),
+    };
+    vec![Phrase::new(off.embed_reason()), cost]
+}
+
+/// Whether an embed of `experiment` can run anything where shared memory
+/// is `off`.
+pub fn runs_in_embed(experiment: Experiment, off: Option<Off>) -> bool {
+    off.is_none() || lacks(experiment) != Lacks::Everything
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_experiment_says_what_it_lacks() {
+        for e in Experiment::ALL {
+            match lacks(e) {
+                Lacks::Rows(rows) => assert!(!rows.is_empty(), "{e:?}"),
+                Lacks::Nothing | Lacks::Everything => {}
+            }
+        }
+        let Lacks::Rows(timed) = lacks(Experiment::TimedWaits) else {
+            panic!("timed waits keep their timers")
+        };
+        assert_eq!(timed.len(), 2);
+        let Lacks::Rows(wake) = lacks(Experiment::WakeLatency) else {
+            panic!("postMessage needs no shared memory")
+        };
+        assert_eq!(wake.len(), wake::Strategy::BROWSER.len() - 1);
+        assert_eq!(lacks(Experiment::SpinLadder), Lacks::Everything);
+        assert_eq!(lacks(Experiment::MainStarvation), Lacks::Nothing);
+    }
+
+    #[test]
+    fn the_reason_follows_detection() {
+        assert_eq!(Off::detect(true, true, None), None);
+        assert_eq!(
+            Off::detect(true, false, None),
+            Some(Off::NoSharedArrayBuffer)
+        );
+        assert_eq!(
+            Off::detect(false, false, Some(FRAME_NOT_ISOLATABLE)),
+            Some(Off::FrameNotIsolatable)
+        );
+        assert_eq!(
+            Off::detect(false, false, Some("register_failed:nope")),
+            Some(Off::HostNotIsolated)
+        );
+        assert_eq!(Off::detect(false, false, None), Some(Off::HostNotIsolated));
+    }
+
+    #[test]
+    fn an_embed_that_cannot_run_sends_the_reader_on() {
+        let ladder = Experiment::SpinLadder;
+        assert!(!runs_in_embed(ladder, Some(Off::FrameNotIsolatable)));
+        assert!(runs_in_embed(ladder, None));
+        assert!(runs_in_embed(
+            Experiment::TimedWaits,
+            Some(Off::HostNotIsolated)
+        ));
+        assert_eq!(
+            embed_note(ladder, Some(Off::FrameNotIsolatable))[1].key,
+            key!("embed.lacks_all")
+        );
+        assert_eq!(
+            embed_note(ladder, Some(Off::NoSharedArrayBuffer))[1].key,
+            key!("embed.lacks_all_here")
+        );
+        assert_eq!(embed_note(ladder, None).len(), 1);
+    }
+}
