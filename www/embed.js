@@ -17,8 +17,8 @@
 // in #waitlab-embed: the app's glue and wasm, the height message's type,
 // the catalog keys of the words, and each experiment's badge, heading key,
 // first explanation's key and, for each state of shared memory, whether it
-// runs and what its note says (phrases: a key and the code or the list of
-// phrases for each placeholder). Text goes in as text, never as HTML.
+// runs and what its note says (phrases: a key, and for each placeholder
+// code, a phrase or a list of phrases). Text goes in as text, never as HTML.
 //
 // Before Run, the screen says whether this embed will have shared memory
 // and, if not, why (the browser, its host, or no SharedArrayBuffer at all)
@@ -68,12 +68,14 @@
       return text;
     };
     const [badge, heading, explanation, sharedMemory] = experiment;
-    // A phrase from the page's data, its placeholders filled in.
-    const render = ([key, args]) =>
-      t(key).replace(/\{(\w+)\}/g, (whole, name) => {
-        const arg = args[name];
+    // A phrase from the page's data, its placeholders filled in: code as
+    // it is, a phrase rendered, a list of phrases joined.
+    const render = (phrase) =>
+      t(phrase.key).replace(/\{(\w+)\}/g, (whole, name) => {
+        const arg = phrase.args[name];
         if (arg === undefined) return whole;
-        return Array.isArray(arg) ? arg.map(render).join(t("separator")) : arg;
+        if (typeof arg === "string") return arg;
+        return Array.isArray(arg) ? arg.map(render).join(t("separator")) : render(arg);
       });
     const run = el("button", { type: "button", className: "primary" }, t("run"));
     const settings = el("button", { type: "button" }, t("settings"));

@@ -2587,11 +2587,17 @@ fn sideways_overflow(s: &mut Session) -> f64 {
         .unwrap()
 }
 
-/// Narrows the window to a phone's 390 px, checks that the page does not
-/// scroll sideways (`what` names the state), and widens it again.
+/// Narrows the window to a phone's 390 px (or as narrow as the browser's
+/// window goes: headless Firefox and WebKitGTK stop at about 450 px),
+/// checks that the page does not scroll sideways (`what` names the
+/// state), and widens it again.
 fn assert_fits_phone(s: &mut Session, what: &str) {
     s.resize(390, 844);
-    s.wait_for("window.innerWidth <= 400", 10);
+    s.wait_for("window.innerWidth < 1000", 10);
+    // The layout settles a frame after the resize.
+    s.eval_async("await new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r))); return null;");
+    let width = s.eval("return window.innerWidth;");
+    eprintln!("{}: {what} at {width} px", s.browser.name());
     let over = sideways_overflow(s);
     if over > 0.0 {
         s.screenshot(&format!("overflow-{what}"));
@@ -2653,10 +2659,14 @@ fn embed_shared_memory(browser: Browser) {
     let wake = report.wake_latency.expect("experiment 4 ran");
     assert_wake_outcomes(&wake, features);
     if isolates {
-        // The fine clock of an isolated page: well under the 100 µs a
-        // page without isolation gets.
-        let step = report.env.clock.unwrap().resolution_ms();
-        assert!(step < 0.1, "clock step {step} ms in an isolated embed");
+        // The fine clock of an isolated page (5 µs in Chromium, 20 µs in
+        // Firefox), not the 100 µs or 1 ms of a page without isolation.
+        let step = report.env.clock.unwrap().tolerance_ms();
+        eprintln!(
+            "{}: clock step {step} ms in an isolated embed",
+            browser.name()
+        );
+        assert!(step <= 0.02, "clock step {step} ms in an isolated embed");
         assert_eq!(count(&mut s, &tid("no-coi")), 0);
     } else {
         assert_eq!(
@@ -2688,6 +2698,8 @@ fn embed_shared_memory(browser: Browser) {
     assert_eq!(shown(&mut s, "facade-run"), isolates, "{state}");
     assert_eq!(shown(&mut s, "facade-open-instead"), !isolates, "{state}");
     s.frame(None);
+    // The iframe follows the screen's height once the note is in.
+    std::thread::sleep(std::time::Duration::from_millis(300));
     review_shot(
         &mut s,
         &format!("embed-ladder-in-plain-blog-isolated-{isolates}"),

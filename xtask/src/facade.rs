@@ -89,13 +89,16 @@ const STATES: [(&str, Option<Off>); 4] = [
     ("no_sab", Some(Off::NoSharedArrayBuffer)),
 ];
 
-/// `phrase` for `embed.js`: `[key name, {placeholder: code or [phrases]}]`.
-/// Fails on an argument the script cannot fill in (it knows no numbers).
+/// `phrase` for `embed.js`: `{key: name, args: {placeholder: value}}`, each
+/// value code (a string), a phrase (an object) or a list of phrases (an
+/// array). Fails on an argument the script cannot fill in (it formats no
+/// numbers).
 fn phrase_json(phrase: &Phrase, names: &[String]) -> Result<Value> {
     let mut args = Map::new();
     for (name, arg) in &phrase.args {
         let value = match arg {
             Arg::Code(code) => Value::from(*code),
+            Arg::Phrase(inner) => phrase_json(inner, names)?,
             Arg::List(items) => items
                 .iter()
                 .map(|p| phrase_json(p, names))
@@ -105,7 +108,7 @@ fn phrase_json(phrase: &Phrase, names: &[String]) -> Result<Value> {
         };
         args.insert((*name).to_owned(), value);
     }
-    Ok(json!([name_of(phrase.key, names)?, args]))
+    Ok(json!({ "key": name_of(phrase.key, names)?, "args": args }))
 }
 
 /// What the screen says of shared memory for `e`, by state: whether it
@@ -254,7 +257,7 @@ mod tests {
     fn the_shared_memory_notes_fill_in_every_language() {
         let en = key_names(&crate::root().join("www/i18n")).unwrap();
         fn placeholders_filled(phrase: &Value, catalog: &[(String, Value)], lang: Lang) {
-            let (key, args) = (phrase[0].as_str().unwrap(), &phrase[1]);
+            let (key, args) = (phrase["key"].as_str().unwrap(), &phrase["args"]);
             let text = catalog
                 .iter()
                 .find(|(k, _)| k == key)
@@ -263,8 +266,14 @@ mod tests {
             for name in waitlab_core::text::placeholders(text) {
                 let arg = &args[name];
                 assert!(!arg.is_null(), "{}: {key} lacks {{{name}}}", lang.code());
-                for item in arg.as_array().into_iter().flatten() {
-                    placeholders_filled(item, catalog, lang);
+                match arg {
+                    Value::Array(items) => {
+                        for item in items {
+                            placeholders_filled(item, catalog, lang);
+                        }
+                    }
+                    Value::Object(_) => placeholders_filled(arg, catalog, lang),
+                    _ => {}
                 }
             }
         }
@@ -284,8 +293,10 @@ mod tests {
         let ladder = shared_memory_json(Experiment::SpinLadder, &en).unwrap();
         assert_eq!(ladder["frame"][0], false);
         let timed = shared_memory_json(Experiment::TimedWaits, &en).unwrap();
+        let rows = &timed["host"][1][1]["args"]["rows"];
+        assert_eq!(rows[0]["key"], "embed.row");
         assert_eq!(
-            timed["host"][1][1][1]["rows"][0][0],
+            rows[0]["args"]["row"]["key"],
             "mechanism.worker_atomics_wait"
         );
     }

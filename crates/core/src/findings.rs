@@ -297,6 +297,19 @@ pub fn wake_latency(w: &WakeLatency, clock: Option<ClockInfo>) -> Vec<Phrase> {
         if !polls.is_empty() {
             out.push(Phrase::new(key!("finding.wake.polling")).arg("ratios", Arg::List(polls)));
         }
+    } else {
+        // Without the event wait (no shared memory) there is no ratio,
+        // but what did run is this browser's figure all the same.
+        for r in &w.results {
+            if let Some(s) = r.outcome.summary() {
+                out.push(
+                    Phrase::new(key!("finding.wake.without_event"))
+                        .phrase("what", r.strategy.label())
+                        .arg("p50", f.ms(s.p50))
+                        .arg("p99", f.ms(s.p99)),
+                );
+            }
+        }
     }
     out.push(skew(w.skew_ms));
     f.finish(out)
@@ -545,6 +558,42 @@ mod tests {
 
     fn measured(v: &[f64]) -> Outcome {
         Outcome::measured(v.to_vec()).unwrap()
+    }
+
+    /// Without shared memory only postMessage runs: its figure is still
+    /// a finding, though there is no event wait to divide by.
+    #[test]
+    fn wake_findings_without_the_event_wait_keep_what_ran() {
+        use crate::wake::{WakeConfig, WakeResult};
+        let unavailable = Outcome::Unavailable {
+            reason: crate::outcome::reason::NOT_ISOLATED.to_owned(),
+        };
+        let w = WakeLatency {
+            config: WakeConfig::default(),
+            skew_ms: None,
+            results: Strategy::BROWSER
+                .iter()
+                .map(|&strategy| WakeResult {
+                    strategy,
+                    outcome: if strategy == Strategy::PostMessage {
+                        measured(&[0.3, 0.4, 0.5])
+                    } else {
+                        unavailable.clone()
+                    },
+                })
+                .collect(),
+        };
+        let en = crate::text::Catalog::english();
+        let f: Vec<String> = wake_latency(&w, None)
+            .iter()
+            .map(|p| en.render(p))
+            .collect();
+        assert_eq!(f.len(), 2, "{f:?}");
+        assert!(
+            f[0].starts_with("postMessage from the setter noticed the flag 0.4"),
+            "{}",
+            f[0]
+        );
     }
 
     #[test]

@@ -125,7 +125,12 @@ pub fn embed_note(experiment: Experiment, off: Option<Off>) -> Vec<Phrase> {
     let cost = match lacks(experiment) {
         Lacks::Nothing => Phrase::new(key!("embed.lacks_nothing")),
         Lacks::Rows(rows) => {
-            Phrase::new(key!("embed.lacks_rows")).arg("rows", crate::text::Arg::List(rows))
+            // Each row named in quotes: the labels have commas of their own.
+            let quoted = rows
+                .into_iter()
+                .map(|row| Phrase::new(key!("embed.row")).phrase("row", row))
+                .collect();
+            Phrase::new(key!("embed.lacks_rows")).arg("rows", crate::text::Arg::List(quoted))
         }
         Lacks::Everything if off.full_page_helps() => Phrase::new(key!("embed.lacks_all")),
         Lacks::Everything => Phrase::new(key!("embed.lacks_all_here")),

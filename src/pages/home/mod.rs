@@ -40,6 +40,7 @@ use spin_ladder::{LadderResults, SpinLadderForm};
 use std::future::Future;
 use std::pin::Pin;
 use timed_waits::{TimedWaitsForm, TimedWaitsResults};
+use waitlab_core::compare::measured_anything;
 use waitlab_core::experiment::Experiment;
 use waitlab_core::key;
 use waitlab_core::lang::Lang;
@@ -181,6 +182,18 @@ fn results_view(
     // (its results would leave the page and come back).
     Ok(untrack(|| {
         let part = results_of(experiment, &report)?;
+        // A run with no row of this browser is no result: it says so, and
+        // its table (in the raw result) says why each row is missing.
+        let part = if measured_anything(experiment, &report) {
+            part
+        } else {
+            view! {
+                <p class="notice failed" role="alert" data-testid="nothing-measured">
+                    {t(key!("results.nothing_measured"))}
+                </p>
+            }
+            .into_any()
+        };
         Some(view! { {part} <RawReport experiment=experiment report=report /> }.into_any())
     }))
 }
