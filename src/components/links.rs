@@ -175,10 +175,11 @@ fn ShareBar(
     }
 }
 
-/// The full page's address in the reader's language, as links made here
-/// carry it (from the embed's page too).
+/// The full page's address, as links made here carry it (from the
+/// embed's page too): without a language, so that whoever opens it reads
+/// it in theirs.
 fn page_link() -> String {
-    format!("{}?lang={}", location::beside_page(""), lang().code())
+    location::beside_page("")
 }
 
 /// The HTML a blog pastes: the iframe and the listener that sizes it.

@@ -12,4 +12,5 @@ pub mod run_all;
 pub mod run_controls;
 pub mod scheme_picker;
 pub mod statistics;
+pub mod summary;
 pub mod ticker;

@@ -1,6 +1,8 @@
-//! "Run all": every experiment in turn with its defaults, one overall
-//! progress bar with the time left, Cancel, and at the end the way to the
-//! link that shares every run.
+//! "Run all", the page's first card: every experiment in turn with its
+//! defaults (the quick ones that tell the most first, so the summary below
+//! it has answers within seconds), one overall progress bar with the time
+//! left, Cancel, and at the end the way to the link that shares every run;
+//! beside it, a way to go to one experiment.
 //!
 //! A reactive effect starts the next experiment when the last one has
 //! ended; nothing polls. A finished run's links are compressed before the
@@ -23,13 +25,29 @@ use waitlab_core::text::{Arg, Key, Phrase};
 use waitlab_core::timed::TimedWaitsConfig;
 use waitlab_core::wake::WakeConfig;
 
+/// The order Run all takes: the main thread's freeze and the signal
+/// against polling first (a few seconds each, and the article's sharpest
+/// contrasts), then the pool, cancellation and the handoffs, and the long
+/// tails last: the spin ladder and timed waits' hundreds of samples.
+pub const ORDER: [Experiment; 9] = [
+    Experiment::MainStarvation,
+    Experiment::WakeLatency,
+    Experiment::PoolStarvation,
+    Experiment::CancelWaits,
+    Experiment::ProducerConsumer,
+    Experiment::ConcurrencyLimit,
+    Experiment::PeriodicWork,
+    Experiment::SpinLadder,
+    Experiment::TimedWaits,
+];
+
 /// Where the sequence stands.
 #[derive(Debug, Clone, Copy, PartialEq)]
 enum Stage {
     /// Not started, or its result was looked at.
     Idle,
-    /// Experiment `index` of [`Experiment::ALL`]: `started` once its run
-    /// was asked for.
+    /// Experiment `index` of [`ORDER`]: `started` once its run was asked
+    /// for.
     At { index: usize, started: bool },
     /// Every experiment ran.
     Done,
@@ -82,12 +100,11 @@ pub fn RunAll() -> impl IntoView {
     let experiments = expect_context::<Experiments>();
     let cores = expect_context::<UseEnvironment>().cores;
     let stage = RwSignal::new(Stage::Idle);
+    // When the sequence began, and when its current experiment did.
     let began = StoredValue::new(0.0f64);
-    let total = Experiment::ALL.len();
-    let weights: Vec<f64> = Experiment::ALL
-        .iter()
-        .map(|&e| expected_ms(e, cores))
-        .collect();
+    let current_began = StoredValue::new(0.0f64);
+    let total = ORDER.len();
+    let weights: Vec<f64> = ORDER.iter().map(|&e| expected_ms(e, cores)).collect();
     let all: f64 = weights.iter().sum();
     // Steps the sequence: start the current experiment once nothing runs;
     // when it has ended, move to the next.
@@ -103,7 +120,8 @@ pub fn RunAll() -> impl IntoView {
                 index,
                 started: true,
             });
-            start(experiments, Experiment::ALL[index], cores);
+            current_began.set_value(waitlab_browser::clock::now());
+            start(experiments, ORDER[index], cores);
         } else if index + 1 == total {
             stage.set(Stage::Done);
         } else {
@@ -123,30 +141,37 @@ pub fn RunAll() -> impl IntoView {
     let stop = move |_| {
         if let Stage::At { index, .. } = stage.get_untracked() {
             stage.set(Stage::Stopped { done: index });
-            experiments.state(Experiment::ALL[index]).cancel.run(());
+            experiments.state(ORDER[index]).cancel.run(());
         }
     };
     let status = move || {
         match stage.get() {
         Stage::Idle => None,
         Stage::At { index, .. } => {
-            let experiment = Experiment::ALL[index];
+            let experiment = ORDER[index];
             let current = experiments
                 .progress(experiment)
                 .with(|p| p.as_ref().map_or(0.0, Progress::fraction));
             // Each experiment's share of the bar is its expected time.
             let fraction = (weights[..index].iter().sum::<f64>() + current * weights[index]) / all;
-            let elapsed = waitlab_browser::clock::now() - began.get_value();
-            // The time left at the pace so far, once there is a pace.
-            let left = (fraction > 0.05).then(|| elapsed / fraction * (1.0 - fraction) / 1000.0);
+            // The time left: what is left of the expected times, at the
+            // pace the finished experiments kept against theirs (none yet:
+            // the expected times as they are).
+            let now = waitlab_browser::clock::now();
+            let finished: f64 = weights[..index].iter().sum();
+            let pace = if finished > 0.0 {
+                (current_began.get_value() - began.get_value()) / finished
+            } else {
+                1.0
+            };
+            let in_current = (now - current_began.get_value()).max(current * weights[index]);
+            let left_ms = (weights[index] - in_current).max(0.0) + weights[index + 1..].iter().sum::<f64>();
+            let seconds = (left_ms * pace.clamp(0.5, 3.0) / 1000.0).ceil();
             let step = Phrase::new(key!("runall.step"))
                 .count("n", (index + 1) as u64)
                 .count("total", total as u64)
                 .phrase("what", name(experiment));
-            let left = match left {
-                Some(s) => Phrase::new(key!("runall.left")).arg("seconds", Arg::Fixed(s.ceil(), 0)),
-                None => Phrase::new(key!("runall.estimating")),
-            };
+            let left = Phrase::new(key!("runall.left")).arg("seconds", Arg::Fixed(seconds, 0));
             Some(view! {
                 <div class="progress" data-testid="run-all-progress" role="progressbar"
                     aria-valuemin="0" aria-valuemax="100" aria-valuenow=waitlab_core::number::fixed(fraction * 100.0, 0)>
@@ -168,8 +193,16 @@ pub fn RunAll() -> impl IntoView {
     }
     };
     let running = move || matches!(stage.get(), Stage::At { .. });
+    // Going to one experiment scrolls to its section (the fragment holds
+    // result links, so it is left alone).
+    let pick = move |e: leptos::ev::Event| {
+        let slug = event_target_value(&e);
+        if !slug.is_empty() {
+            waitlab_browser::page::scroll_to(&format!("[data-testid={slug}]"));
+        }
+    };
     view! {
-        <section class="card" data-testid="run-all">
+        <section class="card run-all" data-testid="run-all">
             <h2>{t(key!("runall.heading"))}</h2>
             <p class="lead">{t(key!("runall.lead"))}</p>
             <div class="controls">
@@ -179,6 +212,15 @@ pub fn RunAll() -> impl IntoView {
                 }>
                     <button type="button" data-testid="run-all-cancel" on:click=stop>{t(key!("run.cancel"))}</button>
                 </Show>
+                <label class="pick">
+                    <span>{t(key!("runall.pick"))}</span>
+                    <select data-testid="pick-experiment" on:change=pick>
+                        <option value="">{t(key!("runall.pick_none"))}</option>
+                        {Experiment::ALL.map(|e| view! {
+                            <option value=e.slug()>{format!("{} · {}", e.badge(), tr(&name(e)))}</option>
+                        }).collect_view()}
+                    </select>
+                </label>
             </div>
             {status}
         </section>

@@ -18,15 +18,26 @@ pub struct UseEnvironment {
     set_env: WriteSignal<Option<Environment>>,
     /// Logical cores, known at once (forms size their defaults with it).
     pub cores: u32,
-    /// Why shared memory is off, if it is (a frame learns whether the
-    /// browser or its host is to blame a moment after it mounts).
-    pub shared_memory_off: Memo<Option<Off>>,
+    /// What the page detected of shared memory at once: not isolated,
+    /// or isolated without `SharedArrayBuffer` (a reason code), or `None`.
+    unavailable: Option<&'static str>,
     /// What went wrong isolating the page through the service worker, if
     /// anything (it may come after the page mounted).
     pub isolation_problem: ReadSignal<Option<String>>,
 }
 
 impl UseEnvironment {
+    /// Why shared memory is off, if it is; tracked, since a frame learns
+    /// whether the browser or its host is to blame a moment after it
+    /// mounts (the isolation problem).
+    pub fn shared_memory_off(&self) -> Option<Off> {
+        Off::detect(
+            self.unavailable != Some(reason::NOT_ISOLATED),
+            self.unavailable.is_none(),
+            self.isolation_problem.get().as_deref(),
+        )
+    }
+
     /// Measures the environment into `env`. The clock is read in a busy
     /// loop for a few ms, so this waits for the first paint (or a moment,
     /// where a hidden page paints nothing) and the page shows at once.
@@ -50,19 +61,11 @@ pub fn use_environment() -> UseEnvironment {
             set_problem.set(page::isolation_problem())
         })));
     on_cleanup(move || listener.set_value(None));
-    let unavailable = memory::unavailable_reason();
-    let shared_memory_off = Memo::new(move |_| {
-        Off::detect(
-            unavailable != Some(reason::NOT_ISOLATED),
-            unavailable.is_none(),
-            problem.get().as_deref(),
-        )
-    });
     UseEnvironment {
         env,
         set_env,
         cores: page::hardware_concurrency(),
-        shared_memory_off,
+        unavailable: memory::unavailable_reason(),
         isolation_problem: problem,
     }
 }

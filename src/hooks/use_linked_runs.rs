@@ -33,6 +33,8 @@ pub struct LinkedRuns {
     pub problems: RwSignal<Vec<Phrase>>,
     /// This browser's latest run of each experiment.
     pub mine: RwSignal<Vec<Report>>,
+    /// Whether opened links wait to be brought into view.
+    landing: StoredValue<bool>,
 }
 
 impl LinkedRuns {
@@ -73,15 +75,30 @@ impl LinkedRuns {
     }
 
     /// Opens the runs of `fragment` in place of those open now, as a
-    /// navigation to it would; an empty fragment closes them all.
+    /// navigation to it would (an empty fragment closes them all), and on
+    /// the full page brings what it shared into view.
     async fn open_instead(&self, fragment: &str) {
         self.opened.set(Vec::new());
         self.problems.set(Vec::new());
         if fragment.is_empty() {
             self.sync_fragment();
-        } else if let Err(problem) = self.add(fragment).await {
-            self.problems.set(vec![problem]);
+        } else {
+            match self.add(fragment).await {
+                Ok(_) => self
+                    .landing
+                    .set_value(location::query_param("embed").is_none()),
+                Err(problem) => self.problems.set(vec![problem]),
+            }
         }
+    }
+
+    /// Whether a link just opened on the full page still waits to be
+    /// brought into view (the results view that shows it first does so,
+    /// in its chunk); reading it clears it.
+    pub fn take_landing(&self) -> bool {
+        let asked = self.landing.get_value();
+        self.landing.set_value(false);
+        asked
     }
 
     /// Closes the opened run at `index`.
@@ -137,6 +154,7 @@ pub fn use_linked_runs() -> LinkedRuns {
         opened: RwSignal::new(Vec::new()),
         problems: RwSignal::new(Vec::new()),
         mine: RwSignal::new(Vec::new()),
+        landing: StoredValue::new(false),
     };
     let fragment = location::fragment();
     if !fragment.is_empty() {

@@ -105,6 +105,11 @@ const REVIEW_SHOTS: &[&str] = &[
     "embed-in-blog-parent-isolated-false",
     "embed-in-blog-parent-isolated-true",
     "embed-in-blog-first-screen-parent-isolated-false",
+    "first-screen-de-1366",
+    "first-screen-ja-1366",
+    "first-screen-de-390",
+    "first-screen-ja-390",
+    "summary-after-run-all",
     "embed-in-plain-blog-first-screen-isolated-true",
     "embed-in-plain-blog-first-screen-isolated-false",
     "embed-in-plain-blog-results-isolated-true",
@@ -664,11 +669,12 @@ fn run_all(browser: Browser) {
     let mut s = Session::lease(browser);
     s.open(&isolated_server().origin);
     s.click("[data-testid=run-all-button]");
-    s.wait_for_element(&in_tw("progress"), 10);
+    s.wait_for_element("[data-testid=main-starvation] [data-testid=progress]", 10);
     let step = s.text("[data-testid=run-all-step]").unwrap();
     let all = Experiment::ALL.len();
+    // The quick experiment that tells the most comes first.
     assert!(
-        step.starts_with(&format!("Experiment 1 of {all}: timed waits")),
+        step.starts_with(&format!("Experiment 1 of {all}: main-thread starvation")),
         "{step}"
     );
     s.click("[data-testid=run-all-cancel]");
@@ -683,7 +689,46 @@ fn run_all(browser: Browser) {
     );
     if browser == Browser::Chromium {
         s.click("[data-testid=run-all-button]");
+        let started = std::time::Instant::now();
+        // The first answer shows in the summary, below Run all, in the
+        // window the reader is looking at.
+        let answered = "[data-testid=summary] li:not([data-verdict=not_measured])";
+        s.wait_for_element(answered, 60);
+        println!(
+            "run all: the first answer after {:.1} s",
+            started.elapsed().as_secs_f64()
+        );
+        let (bottom, inner, _) = bottom_in_window(&mut s, answered);
+        assert!(
+            bottom <= inner,
+            "the first answer is at {bottom} px, below the window's {inner} px"
+        );
         s.wait_for_element("[data-testid=run-all-done]", 240);
+        // One line per lesson, each with a verdict and a way to its section.
+        let lessons = s.eval(
+            "return Array.from(document.querySelectorAll('[data-testid=summary] li'))\
+               .map(li => [li.dataset.lesson, li.dataset.verdict, li.querySelectorAll('a').length]);",
+        );
+        let lessons: Vec<(String, String, u64)> = serde_json::from_value(lessons).unwrap();
+        assert_eq!(
+            lessons.len(),
+            waitlab_core::summary::Lesson::ALL.len(),
+            "{lessons:?}"
+        );
+        for (lesson, verdict, links) in &lessons {
+            assert!(
+                verdict != "not_measured" && *links == 1,
+                "{lesson}: {verdict}, {links} links"
+            );
+        }
+        s.eval("document.querySelector('[data-testid=summary]').scrollIntoView(); return null;");
+        review_shot(&mut s, "summary-after-run-all");
+        s.click("[data-testid=summary] li[data-lesson=hand_off_channel] a");
+        s.wait_for(
+            "(() => { const r = document.querySelector('[data-testid=producer-consumer]').getBoundingClientRect();\
+             return r.top >= -1 && r.top < innerHeight; })()",
+            10,
+        );
         for experiment in Experiment::ALL {
             let slug = experiment.slug();
             assert!(
@@ -1321,10 +1366,10 @@ fn share_and_open(s: &mut Session, section: &str, shot: &str) -> Report {
     let link = value(s, &sel("share-link"));
     let payload = link.split_once('#').map_or(0, |(_, p)| p.len());
     assert!(payload <= 600, "the link's payload is {payload} characters");
-    // The embed code loads the embed's page, beside the full page.
-    let (folder, _) = link
-        .split_once("?lang=")
-        .expect("the link keeps the language");
+    // The link leaves the language to its reader; the embed code loads
+    // the embed's page, beside the full page, in the author's.
+    assert!(!link.contains("lang="), "{link}");
+    let (folder, _) = link.split_once('#').expect("the link has a fragment");
     s.click(&sel("embed-code-button"));
     s.wait_for_element(&sel("embed-code"), 10);
     let code = value(s, &sel("embed-code"));
@@ -1333,8 +1378,9 @@ fn share_and_open(s: &mut Session, section: &str, shot: &str) -> Report {
         "{code}"
     );
     s.navigate("about:blank");
-    s.open(&link);
+    s.open_first_screen(&link);
     s.wait_for_element(&sel("shared-label"), 20);
+    assert_landed_on(s, section);
     review_shot(s, shot);
     Report::from_json(&report_json(s, &sel("report-json"))).expect("the shared report parses")
 }
@@ -2269,9 +2315,26 @@ fn share_link(s: &mut Session) -> String {
 /// Opens `link` as a fresh page and reads the shared report it shows.
 fn open_link(s: &mut Session, link: &str) -> Report {
     s.navigate("about:blank");
-    s.open(link);
+    s.open_first_screen(link);
     s.wait_for_element(&in_tw("shared-label"), 20);
+    assert_landed_on(s, "timed-waits");
     Report::from_json(&report_json(s, &in_tw("report-json"))).expect("the shared report parses")
+}
+
+/// A link opened lands on what it shared: `section` in view, in the
+/// reader's language (the session's English), whatever the sender's was.
+fn assert_landed_on(s: &mut Session, section: &str) {
+    s.wait_for(
+        &format!(
+            "(() => {{ const r = document.querySelector('[data-testid={section}]').getBoundingClientRect();\
+             return r.top >= -1 && r.top < innerHeight / 2; }})()"
+        ),
+        10,
+    );
+    assert_eq!(
+        s.eval("return document.documentElement.lang;"),
+        Value::from("en")
+    );
 }
 
 /// Every statistic of `shown` is the one of `original` within the link's
@@ -2307,10 +2370,11 @@ fn assert_same_numbers(original: &Report, shown: &Report) {
 
 fn share_round_trip(from: Browser, to: Browser) {
     let mut s = Session::lease(from);
-    s.open(&isolated_server().origin);
+    // The sender reads German; the link carries no language.
+    s.open(&format!("{}/?lang=de", isolated_server().origin));
     let original = run_experiment(&mut s, "1, 10", "20", "share-source");
     let link = share_link(&mut s);
-    assert!(link.contains("#v1:"), "{link}");
+    assert!(link.contains("#v1:") && !link.contains("lang="), "{link}");
     let shown = open_link(&mut s, &link);
     assert!(shown.from_link);
     assert_same_numbers(&original, &shown);
@@ -2535,6 +2599,64 @@ fn embed(browser: Browser, parent: Mode) {
         &mut s,
         &format!("embed-in-blog-parent-isolated-{isolated_parent}"),
     );
+}
+
+/// Where `selector`'s element lies in the window: its bottom edge, the
+/// window's inner height and width, in CSS px.
+fn bottom_in_window(s: &mut Session, selector: &str) -> (f64, f64, f64) {
+    let v = s.eval(&format!(
+        "const r = document.querySelector({}).getBoundingClientRect();\
+         return [r.bottom, innerHeight, innerWidth];",
+        Value::from(selector)
+    ));
+    let n = |i: usize| v[i].as_f64().unwrap();
+    (n(0), n(1), n(2))
+}
+
+/// The answer first: in every language, at a laptop's 1366×768 and a
+/// phone's 390×844 (or the narrowest window the browser allows), the
+/// question, Run all and the way to one experiment are in the first
+/// viewport, and picking an experiment brings its section into view.
+fn first_screen(browser: Browser) {
+    let mut s = Session::lease(browser);
+    for (width, height) in [(1366, 768), (390, 844)] {
+        s.resize(width, height);
+        for lang in Lang::ALL {
+            s.open_first_screen(&format!(
+                "{}/?lang={}",
+                isolated_server().origin,
+                lang.code()
+            ));
+            let heading = s.text(&format!("{} h2", tid("run-all"))).unwrap();
+            assert_eq!(heading, catalog(lang).text(key!("runall.heading")));
+            for id in ["run-all-button", "pick-experiment"] {
+                let (bottom, inner, inner_width) = bottom_in_window(&mut s, &tid(id));
+                assert!(
+                    bottom <= inner,
+                    "{}: {id} ends at {bottom} px, below the first {inner} px ({inner_width} px wide)",
+                    lang.code()
+                );
+            }
+            assert!(
+                sideways_overflow(&mut s) <= 0.0,
+                "{} scrolls sideways",
+                lang.code()
+            );
+            if matches!(lang, Lang::De | Lang::Ja) {
+                review_shot(&mut s, &format!("first-screen-{}-{width}", lang.code()));
+            }
+        }
+    }
+    s.resize(1100, 1600);
+    // Going to one experiment brings its section into view.
+    s.open_first_screen(&isolated_server().origin);
+    select(&mut s, "pick-experiment", "producer-consumer");
+    s.wait_for(
+        "(() => { const r = document.querySelector('[data-testid=producer-consumer]').getBoundingClientRect();\
+         return r.top >= -1 && r.top < innerHeight; })()",
+        10,
+    );
+    assert_no_page_errors(&mut s);
 }
 
 /// Whether this browser isolates a frame by its own response's
@@ -3858,7 +3980,7 @@ fn cases() -> Vec<Case> {
     let mut cases = Vec::new();
     // One scenario a row, in the browsers it runs in.
     #[rustfmt::skip]
-    let table: [Row; 39] = [
+    let table: [Row; 40] = [
         ("isolated", ALL, Timed, isolated as fn(Browser)),
         ("isolated_without_new_features", BLINK_GECKO, Timed, isolated_without_new_features),
         ("cancel", ALL, Timed, cancel),
@@ -3892,6 +4014,7 @@ fn cases() -> Vec<Case> {
         ("language_in_embed", ALL, Untimed, language_in_embed),
         ("embed_first_screen", ALL, Untimed, embed_first_screen),
         ("embed_shared_memory", ALL, Untimed, embed_shared_memory),
+        ("first_screen", ALL, Untimed, first_screen),
         ("embed_app_unavailable", ALL, Untimed, embed_app_unavailable),
         ("languages_after_a_run", &[Chromium], Untimed, languages_after_a_run),
         ("shell_before_the_wasm", BLINK_GECKO, Untimed, shell_before_the_wasm),

@@ -5,7 +5,8 @@
 //!   demand (`split.rs`), in every build;
 //! - in a release build it minifies the wasm-bindgen glue and the chunks'
 //!   loader with terser, since trunk's own minifier cannot parse the glue
-//!   (`export default`) and ships it as written;
+//!   (`export default`) and ships it as written, and the pages' own
+//!   scripts (`embed.js`, `coi.js`);
 //! - it rewrites index.html's integrity (SRI) of every file it changed;
 //! - it writes the catalogs compact (`i18n/*.json`);
 //! - it writes the embed's page, `embed.html`: index.html without the
@@ -73,31 +74,42 @@ impl Index {
     }
 }
 
-/// Minifies the script `file` with terser (as an ES module, whose
-/// top-level names terser may shorten, or as a classic script, whose
-/// globals it keeps).
-fn minify(terser: &Path, file: &Path, module: bool, index: &mut Index) -> Result {
+/// The script `file` minified by terser (as an ES module, whose top-level
+/// names terser may shorten, or as a classic script, whose globals it
+/// keeps).
+fn minified(terser: &Path, file: &Path, module: bool) -> Result<Vec<u8>> {
     let before = read(file)?;
-    let minified = file.with_extension("min.js");
+    let out = file.with_extension("min.js");
     let mut cmd = Command::new("node");
     cmd.arg(terser)
         .arg(file)
         .args(["--compress", "--mangle", "--output"])
-        .arg(&minified);
+        .arg(&out);
     if module {
         cmd.arg("--module");
     }
     run(&mut cmd)?;
-    let after = read(&minified)?;
-    std::fs::remove_file(&minified).map_err(|e| format!("{}: {e}", minified.display()))?;
-    index.replace(file, &after)?;
+    let after = read(&out)?;
+    std::fs::remove_file(&out).map_err(|e| format!("{}: {e}", out.display()))?;
     eprintln!(
         "xtask: minified {}: {} -> {} bytes",
         file.display(),
         before.len(),
         after.len()
     );
-    Ok(())
+    Ok(after)
+}
+
+/// Minifies `file` in place, and its integrity where index.html has one.
+fn minify(terser: &Path, file: &Path, module: bool, index: &mut Index) -> Result {
+    index.replace(file, &minified(terser, file, module)?)
+}
+
+/// Minifies `file` in place: a script the pages load without an
+/// integrity (`coi.js`, which must run before anything else).
+fn minify_plain(terser: &Path, file: &Path) -> Result {
+    let after = minified(terser, file, false)?;
+    std::fs::write(file, after).map_err(|e| format!("{}: {e}", file.display()))
 }
 
 fn copy_folder(from: &Path, to: &Path) -> Result {
@@ -146,6 +158,7 @@ pub fn hook() -> Result {
         minify(&terser, &find_in(&staging, "worker.js")?, false, &mut index)?;
         minify(&terser, &folder.join("split.js"), true, &mut index)?;
         minify(&terser, &staging.join("embed.js"), false, &mut index)?;
+        minify_plain(&terser, &staging.join("coi.js"))?;
     }
     index.write()
 }

@@ -38,6 +38,7 @@ pub fn html(en: &Catalog) -> String {
             t(lead)
         )
     };
+    out.push_str(&card("runall.heading", "runall.lead"));
     out.push_str(&card("env.heading", "env.lead"));
     out.push_str(&card("share.heading", "share.lead"));
     out.push_str(&card("reference.heading", "reference.lead"));

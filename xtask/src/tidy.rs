@@ -401,6 +401,10 @@ fn catalogs_are_complete_and_used() {
     }
     used.extend(waitlab_core::field::FIELDS.map(|f| format!("field.{f}")));
     used.extend(waitlab_core::outcome::reason::ALL.map(|r| format!("reason.{r}")));
+    for lesson in waitlab_core::summary::Lesson::ALL {
+        used.extend(["lesson", "pair"].map(|part| format!("summary.{part}.{}", lesson.id())));
+    }
+    used.extend(waitlab_core::summary::Verdict::ALL.map(|v| format!("summary.verdict.{}", v.id())));
     for e in Experiment::ALL {
         used.insert(format!("experiment.{}", e.id()));
         used_keys.extend(e.columns().iter().map(|c| e.header(c).key));

@@ -19,6 +19,17 @@ pub fn hardware_concurrency() -> u32 {
     window().navigator().hardware_concurrency() as u32
 }
 
+/// Scrolls the first element `selector` matches (an experiment's
+/// section, the summary) into view, as a link to it would without
+/// touching the fragment (which holds result links); `false` if there is
+/// none yet.
+pub fn scroll_to(selector: &str) -> bool {
+    let found = window()
+        .document()
+        .and_then(|d| d.query_selector(selector).ok().flatten());
+    found.map(|element| element.scroll_into_view()).is_some()
+}
+
 /// Whether the page is hidden (background tab, minimized window).
 pub fn is_hidden() -> bool {
     window().document().is_some_and(|d| d.hidden())

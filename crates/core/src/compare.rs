@@ -227,19 +227,6 @@ pub fn check_stated(report: &Report) -> Result<(), UnknownColumn> {
     Ok(())
 }
 
-/// Whether `report` measured anything of `experiment`: a number in some
-/// row. A run without one (every row unavailable here) is no result to
-/// show, only the reasons.
-pub fn measured_anything(experiment: Experiment, report: &Report) -> bool {
-    group(experiment, report).is_some_and(|g| {
-        g.rows.iter().any(|r| {
-            r.values
-                .iter()
-                .any(|v| matches!(v, Value::Measured(_) | Value::Unresolved { .. }))
-        })
-    })
-}
-
 /// The rows `report` contributes to `experiment`, or `None` if it has
 /// nothing for it.
 pub fn group(experiment: Experiment, report: &Report) -> Option<Group> {
@@ -815,13 +802,13 @@ mod tests {
         );
         let notes: Vec<String> = g.rows[1].notes.iter().map(|n| en.render(n)).collect();
         assert_eq!(notes, ["not available: x"]);
-        assert!(measured_anything(Experiment::TimedWaits, &r));
+        assert!(r.measured_anything(Experiment::TimedWaits));
         let mut nothing = r.clone();
         if let Some(tw) = nothing.timed_waits.as_mut() {
             tw.cells.remove(0);
         }
-        assert!(!measured_anything(Experiment::TimedWaits, &nothing));
-        assert!(!measured_anything(Experiment::SpinLadder, &r));
+        assert!(!nothing.measured_anything(Experiment::TimedWaits));
+        assert!(!r.measured_anything(Experiment::SpinLadder));
     }
 
     /// With a clock of 5 µs steps (0.1 ms resolves), a 0.01 ms median is

@@ -285,6 +285,53 @@ impl Report {
         }
     }
 
+    /// Whether it measured anything of `experiment`: one outcome with
+    /// samples. A run without one (every row unavailable here) is no
+    /// result to show, only the reasons.
+    pub fn measured_anything(&self, experiment: Experiment) -> bool {
+        fn any<'a>(mut outcomes: impl Iterator<Item = &'a crate::outcome::Outcome>) -> bool {
+            outcomes.any(|o| o.summary().is_some())
+        }
+        match experiment {
+            Experiment::TimedWaits => self
+                .timed_waits
+                .as_ref()
+                .is_some_and(|tw| any(tw.cells.iter().map(|c| &c.outcome))),
+            Experiment::MainStarvation => self
+                .main_starvation
+                .as_ref()
+                .is_some_and(|m| !m.runs.is_empty()),
+            Experiment::PoolStarvation => self
+                .pool_starvation
+                .as_ref()
+                .is_some_and(|p| !p.runs.is_empty()),
+            Experiment::SpinLadder => self
+                .spin_ladder
+                .as_ref()
+                .is_some_and(|l| !l.steps.is_empty()),
+            Experiment::WakeLatency => self
+                .wake_latency
+                .as_ref()
+                .is_some_and(|w| any(w.results.iter().map(|r| &r.outcome))),
+            Experiment::CancelWaits => self
+                .cancel_waits
+                .as_ref()
+                .is_some_and(|c| any(c.results.iter().map(|r| &r.outcome))),
+            Experiment::PeriodicWork => self
+                .periodic_work
+                .as_ref()
+                .is_some_and(|p| any(p.results.iter().map(|r| &r.outcome))),
+            Experiment::ConcurrencyLimit => self
+                .concurrency_limit
+                .as_ref()
+                .is_some_and(|c| any(c.runs.iter().map(|r| &r.outcome))),
+            Experiment::ProducerConsumer => self
+                .producer_consumer
+                .as_ref()
+                .is_some_and(|h| any(h.runs.iter().map(|r| &r.outcome))),
+        }
+    }
+
     /// A report of the current version with `self`'s environment and its
     /// results of `experiment` alone.
     pub fn only(&self, experiment: Experiment) -> Report {

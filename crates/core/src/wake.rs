@@ -127,6 +127,11 @@ impl Strategy {
         self != Strategy::PostMessage
     }
 
+    /// Whether it polls by spinning, with no wait between its checks.
+    pub fn spins(self) -> bool {
+        matches!(self, Strategy::SpinUntil | Strategy::NativeSpinUntil)
+    }
+
     /// Whether it polls (as opposed to being woken by the setter).
     pub fn polls(self) -> bool {
         matches!(

@@ -25,12 +25,14 @@ use waitlab_core::cancel::CancelConfig;
 use waitlab_core::compare;
 use waitlab_core::experiment::Experiment;
 use waitlab_core::handoff::HandoffConfig;
+use waitlab_core::key;
 use waitlab_core::ladder::LadderConfig;
 use waitlab_core::lang::Lang;
 use waitlab_core::limit::LimitConfig;
 use waitlab_core::periodic::PeriodicConfig;
 use waitlab_core::schema::Report;
 use waitlab_core::starvation::{MainConfig, PoolConfig};
+use waitlab_core::summary::{self, Lesson};
 use waitlab_core::text::{Catalog, Phrase};
 use waitlab_core::timed::{Mechanism, TimedWaitsConfig};
 use waitlab_core::wake::WakeConfig;
@@ -266,11 +268,48 @@ fn summary(report: &Report) -> String {
             out.push('\n');
         }
     }
+    out.push_str(&lessons(report));
     if out.contains('‡') {
         out.push_str(
             "\n‡ below the clock's resolution: fewer than 20 clock steps, rounding rather than a \
              measurement\n",
         );
+    }
+    out
+}
+
+/// The last table: how code should wait, one line per lesson of the
+/// article (the page's summary), this machine's figures beside the
+/// article's.
+fn lessons(report: &Report) -> String {
+    let article = Report::from_json(include_str!(
+        "../../../www/data/native/dotnet10-article-apple-m4.json"
+    ))
+    .expect("the bundled article set parses");
+    let mut out = format!(
+        "
+{}
+",
+        words(&Phrase::new(key!("summary.heading")))
+    );
+    for lesson in Lesson::ALL {
+        let line = summary::line(lesson, Some(report), &[&article]);
+        out.push_str(&format!(
+            "  {:<72} {}\n",
+            words(&lesson.phrase()),
+            words(&line.verdict.phrase())
+        ));
+        for (key, figures) in [
+            (key!("summary.here"), line.run),
+            (key!("summary.article"), line.article),
+        ] {
+            if let Some(figures) = figures {
+                out.push_str(&format!(
+                    "      {}\n",
+                    words(&Phrase::new(key).phrase("figures", figures))
+                ));
+            }
+        }
     }
     out
 }

@@ -1,5 +1,6 @@
-//! The playground page: the environment block, the native sets, the runs
-//! opened from links, then one section per experiment (its form and its
+//! The playground page: Run all and the summary of its answers first, then
+//! the environment block, the runs opened from links, the native sets,
+//! then one section per experiment (its form and its
 //! results in a file of its own beside this one; each form is a wasm chunk
 //! made when the reader reaches it). With `?embed=<experiment>` the page is
 //! one compact section for an iframe instead.
@@ -22,10 +23,11 @@ use crate::components::raw_report::RawReport;
 use crate::components::run_all::RunAll;
 use crate::components::run_controls::{RenderedResults, ResultsView, RunStatus};
 use crate::components::scheme_picker::SchemePicker;
+use crate::components::summary::Summary;
 use crate::components::ticker::Ticker;
 use crate::hooks::{
-    Experiments, UseEnvironment, embed_slug, use_embed, use_environment, use_experiments,
-    use_linked_runs, use_reference_sets,
+    Experiments, LinkedRuns, UseEnvironment, embed_slug, use_embed, use_environment,
+    use_experiments, use_linked_runs, use_reference_sets,
 };
 use crate::i18n::{Words, t, tr};
 use cancel_waits::{CancelResults, CancelWaitsForm};
@@ -40,12 +42,11 @@ use spin_ladder::{LadderResults, SpinLadderForm};
 use std::future::Future;
 use std::pin::Pin;
 use timed_waits::{TimedWaitsForm, TimedWaitsResults};
-use waitlab_core::compare::measured_anything;
 use waitlab_core::experiment::Experiment;
 use waitlab_core::key;
 use waitlab_core::lang::Lang;
 use waitlab_core::schema::Report;
-use waitlab_core::shared_memory::{self, Off};
+use waitlab_core::shared_memory::Off;
 use waitlab_core::text::Phrase;
 use wake_latency::{WakeLatencyForm, WakeResults};
 
@@ -181,10 +182,13 @@ fn results_view(
     // are made must not make the suspense that awaits them start over
     // (its results would leave the page and come back).
     Ok(untrack(|| {
+        if report.from_link {
+            land_on_shared(experiment);
+        }
         let part = results_of(experiment, &report)?;
         // A run with no row of this browser is no result: it says so, and
         // its table (in the raw result) says why each row is missing.
-        let part = if measured_anything(experiment, &report) {
+        let part = if report.measured_anything(experiment) {
             part
         } else {
             view! {
@@ -196,6 +200,36 @@ fn results_view(
         };
         Some(view! { {part} <RawReport experiment=experiment report=report /> }.into_any())
     }))
+}
+
+/// A result link opened on the full page lands on what it shared: this
+/// section, or the summary when it shared several experiments (once its
+/// lines are in).
+fn land_on_shared(experiment: Experiment) {
+    let linked = expect_context::<LinkedRuns>();
+    if !linked.take_landing() {
+        return;
+    }
+    let several = linked.opened.with_untracked(|o| {
+        Experiment::ALL
+            .iter()
+            .filter(|&&e| o.iter().any(|r| r.report.has(e)))
+            .count()
+            > 1
+    });
+    let target = if several {
+        "[data-testid=summary]".to_owned()
+    } else {
+        format!("[data-testid={}]", experiment.slug())
+    };
+    leptos::task::spawn_local(async move {
+        for _ in 0..50 {
+            waitlab_browser::wait::animation_frame_within(100).await;
+            if waitlab_browser::page::scroll_to(&target) {
+                return;
+            }
+        }
+    });
 }
 
 /// [`results_view`] as the results block calls it.
@@ -257,7 +291,7 @@ fn NoSharedMemoryBanner(
     let why = t(match off {
         Off::NoSharedArrayBuffer => key!("banner.no_sab"),
         Off::HostNotIsolated => key!("banner.not_isolated"),
-        Off::FrameNotIsolatable => key!("banner.frame"),
+        Off::FrameNotIsolatable => key!("embed.off_frame"),
     });
     let problem = expect_context::<UseEnvironment>().isolation_problem;
     let host = off == Off::HostNotIsolated;
@@ -297,12 +331,13 @@ fn LanguagePicker() -> impl IntoView {
     }
 }
 
-/// The whole playground.
+/// The whole playground: the answer first (Run all and the summary it
+/// fills in), then what the numbers depend on, then the sections.
 #[component]
 fn Playground() -> impl IntoView {
     let environment = expect_context::<UseEnvironment>();
     environment.measure_after_first_paint();
-    let (env, shared_memory_off) = (environment.env, environment.shared_memory_off);
+    let env = environment.env;
     view! {
         <header class="site">
             <div class="site-bar">
@@ -312,6 +347,9 @@ fn Playground() -> impl IntoView {
             <p class="tagline">{t(key!("page.tagline"))}</p>
         </header>
         <main>
+            <RunAll />
+            <Summary />
+            {move || environment.shared_memory_off().map(|off| view! { <NoSharedMemoryBanner off=off /> })}
             <section class="card">
                 <h2>{t(key!("env.heading"))}</h2>
                 <p class="lead">{t(key!("env.lead"))}</p>
@@ -320,10 +358,8 @@ fn Playground() -> impl IntoView {
                     None => view! { <p class="lead" data-testid="env-measuring">{t(key!("env.measuring"))}</p> }.into_any(),
                 }}
             </section>
-            {move || shared_memory_off.get().map(|off| view! { <NoSharedMemoryBanner off=off /> })}
             <SharePanel />
             <ReferencePanel />
-            <RunAll />
             {Experiment::ALL.map(|experiment| view! { <Section experiment=experiment /> }).collect_view()}
         </main>
         <footer class="site">{t(key!("page.footer"))}</footer>
@@ -338,9 +374,8 @@ fn Embed(
     slug: String,
 ) -> impl IntoView {
     let open = use_embed().open_url;
-    let off = expect_context::<UseEnvironment>().shared_memory_off;
-    let experiment = Experiment::from_slug(&slug);
-    let body = match experiment {
+    let environment = expect_context::<UseEnvironment>();
+    let body = match Experiment::from_slug(&slug) {
         Some(experiment) => view! { <Section experiment=experiment now=true /> }.into_any(),
         None => view! {
             <p class="error" role="alert" data-testid="embed-unknown">
@@ -357,10 +392,10 @@ fn Embed(
                 <strong>"waitlab"</strong>
                 <a href=open target="_blank" rel="noopener" data-testid="open-in-waitlab">{t(key!("embed.open"))}</a>
             </div>
-            {move || experiment.zip(off.get()).map(|(e, off)| view! {
-                <p class="embed-note" data-testid="no-coi" data-off=format!("{off:?}")>
-                    {shared_memory::embed_note(e, Some(off)).iter().map(tr).collect::<Vec<_>>().join(" ")}
-                </p>
+            // Why shared memory is off; the first screen said which rows
+            // that costs, and each missing row says it again.
+            {move || environment.shared_memory_off().map(|off| view! {
+                <p class="embed-note" data-testid="no-coi" data-off=format!("{off:?}")>{t(off.embed_reason())}</p>
             })}
             {body}
         </div>

@@ -1,0 +1,106 @@
+//! The answer first: one line per lesson of the article (core's
+//! `summary`), at the top of the page, filled in as experiments finish,
+//! each with this browser's figures beside the native sets' and the
+//! article's and a link to its section. Its view is in the results' wasm
+//! chunk (fetched when the first run ends or a result link opens); the
+//! page keeps only what decides whether to show it.
+
+use crate::components::chunked::chunked;
+use crate::hooks::{Experiments, ReferenceSets};
+use crate::i18n::{t, tr};
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+use leptos::wasm_split::{SplitLoaderError, wasm_split};
+use std::sync::Arc;
+use waitlab_browser::page;
+use waitlab_core::key;
+use waitlab_core::schema::Report;
+use waitlab_core::summary::{Lesson, line};
+use waitlab_core::text::{Arg, Phrase};
+
+/// The summary, once any lesson's experiment has a result (this
+/// browser's, or one opened from a link).
+#[component]
+pub fn Summary() -> impl IntoView {
+    let experiments = expect_context::<Experiments>();
+    let sets = expect_context::<ReferenceSets>();
+    move || {
+        let runs: Vec<Option<Report>> = Lesson::ALL
+            .iter()
+            .map(|l| experiments.state(l.experiment()).report.get())
+            .collect();
+        if runs.iter().all(Option::is_none) {
+            return None;
+        }
+        let native = sets.shown_reports().into_iter().map(|(_, r)| r).collect();
+        Some(chunked(
+            summary_view(runs, native),
+            key!("results.not_loaded_view"),
+            |view| view,
+        ))
+    }
+}
+
+/// The summary's card: a line per lesson from `runs` (each lesson's
+/// experiment's result, if any) and the bundled `sets`.
+#[wasm_split(results, wasm_split_path = ::leptos::wasm_split, fallible)]
+fn summary_view(
+    runs: Vec<Option<Report>>,
+    sets: Vec<Arc<Report>>,
+) -> Result<AnyView, SplitLoaderError> {
+    // The native sets' parts, as a comparison fetches them (the code that
+    // reads them is in the chunks, never the first load); counted as page
+    // work, so the next run measures only once they are in. The summary is
+    // made again when they are.
+    let (experiments, all_sets) = (
+        expect_context::<Experiments>(),
+        expect_context::<ReferenceSets>(),
+    );
+    spawn_local(async move { experiments.outside_runs(all_sets.load_parts()).await });
+    // Made untracked, as a component is (see `chunked`).
+    Ok(untrack(|| {
+        let sets: Vec<&Report> = sets.iter().map(Arc::as_ref).collect();
+        let shared = runs.iter().flatten().all(|r| r.from_link);
+        let lines = Lesson::ALL
+            .into_iter()
+            .zip(&runs)
+            .map(|(lesson, run)| {
+                let line = line(lesson, run.as_ref(), &sets);
+                let slug = lesson.experiment().slug();
+                let go = move |e: leptos::ev::MouseEvent| {
+                    e.prevent_default();
+                    page::scroll_to(&format!("[data-testid={slug}]"));
+                };
+                let part = |key, arg: Arg| tr(&Phrase::new(key).arg("figures", arg));
+                let here = line
+                    .run
+                    .map(|p| part(key!("summary.here"), Arg::Phrase(Box::new(p))));
+                let native = (!line.native.is_empty()).then(|| {
+                    tr(&Phrase::new(key!("summary.native")).arg("sources", Arg::List(line.native)))
+                });
+                let article = line
+                    .article
+                    .map(|p| part(key!("summary.article"), Arg::Phrase(Box::new(p))));
+                let figures = [here, native, article].into_iter().flatten().map(|text| {
+                    view! { <span class="figures">{text}</span> }
+                });
+                view! {
+                    <li data-lesson=lesson.id() data-verdict=line.verdict.id()>
+                        <a href=format!("#{slug}") on:click=go>{tr(&lesson.phrase())}</a>
+                        " "<strong class="verdict">{tr(&line.verdict.phrase())}</strong>
+                        {figures.collect_view()}
+                    </li>
+                }
+            })
+            .collect_view();
+        view! {
+            <section class="card summary" data-testid="summary">
+                <h2>{t(key!("summary.heading"))}</h2>
+                <p class="lead">{t(key!("summary.lead"))}</p>
+                {shared.then(|| view! { <p class="hint">{t(key!("summary.shared"))}</p> })}
+                <ul class="lessons">{lines}</ul>
+            </section>
+        }
+        .into_any()
+    }))
+}
