@@ -19,6 +19,23 @@ pub fn hardware_concurrency() -> u32 {
     window().navigator().hardware_concurrency() as u32
 }
 
+/// Whether an element matches `selector`.
+pub fn exists(selector: &str) -> bool {
+    top_of(selector).is_some()
+}
+
+/// Where the first element `selector` matches begins, in CSS px from the
+/// top of the window, if there is one.
+pub fn top_of(selector: &str) -> Option<f64> {
+    let element = window().document()?.query_selector(selector).ok()??;
+    Some(element.get_bounding_client_rect().top())
+}
+
+/// How far the page is scrolled down, CSS px.
+pub fn scroll_y() -> f64 {
+    window().scroll_y().unwrap_or(0.0)
+}
+
 /// Scrolls the first element `selector` matches (an experiment's
 /// section, the summary) into view, as a link to it would without
 /// touching the fragment (which holds result links); `false` if there is

@@ -47,6 +47,7 @@ use waitlab_core::key;
 use waitlab_core::lang::Lang;
 use waitlab_core::schema::Report;
 use waitlab_core::shared_memory::Off;
+use waitlab_core::summary::Lesson;
 use waitlab_core::text::Phrase;
 use wake_latency::{WakeLatencyForm, WakeResults};
 
@@ -222,11 +223,32 @@ fn land_on_shared(experiment: Experiment) {
     } else {
         format!("[data-testid={}]", experiment.slug())
     };
+    // The summary above fills in for a lesson's run: once it is in, the
+    // section stays where it lands (WebKit keeps no scroll anchor).
+    let lesson = Lesson::ALL.iter().any(|l| l.experiment() == experiment);
     leptos::task::spawn_local(async move {
-        for _ in 0..50 {
-            waitlab_browser::wait::animation_frame_within(100).await;
-            if waitlab_browser::page::scroll_to(&target) {
-                return;
+        use waitlab_browser::page::{exists, scroll_to, scroll_y, top_of};
+        use waitlab_browser::wait::animation_frame_within;
+        let mut landed = None;
+        for _ in 0..60 {
+            animation_frame_within(100).await;
+            match landed {
+                None => {
+                    let ready = several || !lesson || exists("[data-testid=summary]");
+                    if ready && scroll_to(&target) {
+                        landed = Some(scroll_y());
+                    }
+                }
+                // Forms above it are made as the page passes them: keep the
+                // section where it landed while they come in, until the
+                // reader scrolls (then their scrolling wins).
+                Some(y) if scroll_y() != y => return,
+                Some(_) => {
+                    if top_of(&target).is_some_and(|top| top.abs() > 2.0) {
+                        scroll_to(&target);
+                        landed = Some(scroll_y());
+                    }
+                }
             }
         }
     });
