@@ -61,11 +61,13 @@ fn summary_view(
     Ok(untrack(|| {
         let sets: Vec<&Report> = sets.iter().map(Arc::as_ref).collect();
         let shared = runs.iter().flatten().all(|r| r.from_link);
+        let mut marked = false;
         let lines = Lesson::ALL
             .into_iter()
             .zip(&runs)
             .map(|(lesson, run)| {
                 let line = line(lesson, run.as_ref(), &sets);
+                marked |= line.marked;
                 let slug = lesson.experiment().slug();
                 let go = move |e: leptos::ev::MouseEvent| {
                     e.prevent_default();
@@ -93,12 +95,23 @@ fn summary_view(
                 }
             })
             .collect_view();
+        // What ‡ means, by the clock of the runs it marks (as findings say).
+        let clock_note = marked
+            .then(|| runs.iter().flatten().find_map(|r| r.env.clock))
+            .flatten()
+            .map(|c| {
+                tr(&Phrase::new(key!("finding.clock_note"))
+                    .ms("resolution", c.resolution_ms())
+                    .count("steps", waitlab_core::clock::RESOLVED_STEPS as u64)
+                    .ms("step", c.tolerance_ms()))
+            });
         view! {
             <section class="card summary" data-testid="summary">
                 <h2>{t(key!("summary.heading"))}</h2>
                 <p class="lead">{t(key!("summary.lead"))}</p>
                 {shared.then(|| view! { <p class="hint">{t(key!("summary.shared"))}</p> })}
                 <ul class="lessons">{lines}</ul>
+                {clock_note.map(|note| view! { <p class="hint">{note}</p> })}
             </section>
         }
         .into_any()

@@ -245,6 +245,11 @@ impl Pair {
         self.percent || clock.is_none_or(|c| c.resolves(self.wrong - self.right))
     }
 
+    /// Whether `clock` leaves one of its figures unresolved (marked ‡).
+    fn marked(&self, clock: Option<ClockInfo>) -> bool {
+        !self.percent && clock.is_some_and(|c| !c.resolves(self.wrong) || !c.resolves(self.right))
+    }
+
     /// One of its figures, marked ‡ where `clock` does not resolve it.
     fn figure(&self, value: f64, clock: Option<ClockInfo>) -> Arg {
         if self.percent {
@@ -348,6 +353,9 @@ pub struct Line {
     pub native: Vec<Phrase>,
     /// What the article states, in words.
     pub article: Option<Phrase>,
+    /// Whether a figure of the run's or a native set's is marked ‡ (under
+    /// its clock's resolution).
+    pub marked: bool,
 }
 
 /// The summary line of `lesson`: the run's figures (from `run`, a report
@@ -356,10 +364,12 @@ pub struct Line {
 pub fn line(lesson: Lesson, run: Option<&Report>, sets: &[&Report]) -> Line {
     let measured = |r: &Report| lesson.pair(r).map(|p| (p, r.env.clock));
     let mine = run.and_then(measured);
+    let mut marked = mine.is_some_and(|(p, c)| p.marked(c));
     let native = sets
         .iter()
         .filter_map(|s| {
             let (pair, clock) = measured(s)?;
+            marked |= pair.marked(clock);
             Some(
                 Phrase::new(key!("summary.source"))
                     .phrase("source", s.env.short_name())
@@ -382,6 +392,7 @@ pub fn line(lesson: Lesson, run: Option<&Report>, sets: &[&Report]) -> Line {
         run: mine.map(|(pair, clock)| pair.phrase(lesson, clock)),
         native,
         article,
+        marked,
     }
 }
 
@@ -451,10 +462,9 @@ mod tests {
             Verdict::NotMeasured
         );
         // Waits the clock cannot tell apart are no verdict either way.
-        assert_eq!(
-            line(Lesson::SleepVsDelay, Some(&pool(0.05, 0.01)), &[]).verdict,
-            Verdict::BelowClock
-        );
+        let blurred = line(Lesson::SleepVsDelay, Some(&pool(0.05, 0.01)), &[]);
+        assert_eq!(blurred.verdict, Verdict::BelowClock);
+        assert!(blurred.marked && !l.marked);
     }
 
     #[test]
