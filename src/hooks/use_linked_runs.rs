@@ -7,6 +7,7 @@ use super::reader::{Encoded, read};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use waitlab_browser::{location, page};
+use waitlab_core::experiment::Experiment;
 use waitlab_core::key;
 use waitlab_core::link;
 use waitlab_core::schema::Report;
@@ -145,6 +146,12 @@ impl LinkedRuns {
     }
 }
 
+/// Whether `fragment` names a place on the page (the shared runs' panel, an
+/// experiment's section) rather than runs.
+fn is_anchor(fragment: &str) -> bool {
+    fragment == "share" || Experiment::from_slug(fragment).is_some()
+}
+
 /// Reads the page's fragment and returns the shared runs (decoded as the
 /// browser inflates them, a moment after the page starts); follows the
 /// fragment when it changes without a reload, until the calling component
@@ -157,14 +164,17 @@ pub fn use_linked_runs() -> LinkedRuns {
         landing: StoredValue::new(false),
     };
     let fragment = location::fragment();
-    if !fragment.is_empty() {
+    if !fragment.is_empty() && !is_anchor(&fragment) {
         spawn_local(async move { runs.open_instead(&fragment).await });
     }
     // The page's own fragment updates replace the history entry, which
-    // fires no hashchange: every event is a navigation by the reader.
+    // fires no hashchange: every event is a navigation by the reader (to
+    // a link, or to a place on the page, which leaves the runs open).
     let listener = StoredValue::new_local(Some(page::EventListener::hash_change(move || {
         let fragment = location::fragment();
-        spawn_local(async move { runs.open_instead(&fragment).await });
+        if !is_anchor(&fragment) {
+            spawn_local(async move { runs.open_instead(&fragment).await });
+        }
     })));
     on_cleanup(move || listener.set_value(None));
     runs

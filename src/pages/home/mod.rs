@@ -113,7 +113,7 @@ fn Section(
         view! { <Ticker running=Signal::derive(move || state.progress.with(Option::is_some)) /> }
     });
     view! {
-        <section class="card experiment" data-testid=experiment.slug()>
+        <section class="card experiment" id=experiment.slug() data-testid=experiment.slug()>
             <h2><span class="num-badge">{experiment.badge()}</span>" "{t(experiment.heading())}</h2>
             <div class="explain">{paragraphs}</div>
             {ticker}
