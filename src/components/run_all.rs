@@ -29,7 +29,7 @@ use waitlab_core::wake::WakeConfig;
 /// against polling first (a few seconds each, and the article's sharpest
 /// contrasts), then the pool, cancellation and the handoffs, and the long
 /// tails last: the spin ladder and timed waits' hundreds of samples.
-pub const ORDER: [Experiment; 9] = [
+const ORDER: [Experiment; 9] = [
     Experiment::MainStarvation,
     Experiment::WakeLatency,
     Experiment::PoolStarvation,
@@ -153,12 +153,12 @@ pub fn RunAll() -> impl IntoView {
                 .progress(experiment)
                 .with(|p| p.as_ref().map_or(0.0, Progress::fraction));
             // Each experiment's share of the bar is its expected time.
-            let fraction = (weights[..index].iter().sum::<f64>() + current * weights[index]) / all;
+            let finished: f64 = weights[..index].iter().sum();
+            let fraction = (finished + current * weights[index]) / all;
             // The time left: what is left of the expected times, at the
             // pace the finished experiments kept against theirs (none yet:
             // the expected times as they are).
             let now = waitlab_browser::clock::now();
-            let finished: f64 = weights[..index].iter().sum();
             let pace = if finished > 0.0 {
                 (current_began.get_value() - began.get_value()) / finished
             } else {
@@ -198,7 +198,9 @@ pub fn RunAll() -> impl IntoView {
     let pick = move |e: leptos::ev::Event| {
         let slug = event_target_value(&e);
         if !slug.is_empty() {
-            waitlab_browser::page::scroll_to(&format!("[data-testid={slug}]"));
+            leptos::task::spawn_local(async move {
+                waitlab_browser::page::scroll_and_keep(&format!("[data-testid={slug}]")).await;
+            });
         }
     };
     view! {

@@ -71,7 +71,9 @@ fn summary_view(
                 let slug = lesson.experiment().slug();
                 let go = move |e: leptos::ev::MouseEvent| {
                     e.prevent_default();
-                    page::scroll_to(&format!("[data-testid={slug}]"));
+                    spawn_local(async move {
+                        page::scroll_and_keep(&format!("[data-testid={slug}]")).await;
+                    });
                 };
                 let part = |key, arg: Arg| tr(&Phrase::new(key).arg("figures", arg));
                 let here = line

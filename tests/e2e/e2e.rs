@@ -110,6 +110,7 @@ const REVIEW_SHOTS: &[&str] = &[
     "first-screen-de-390",
     "first-screen-ja-390",
     "summary-after-run-all",
+    "summary-after-run-all-390",
     "embed-in-plain-blog-first-screen-isolated-true",
     "embed-in-plain-blog-first-screen-isolated-false",
     "embed-in-plain-blog-results-isolated-true",
@@ -717,6 +718,10 @@ fn run_all(browser: Browser) {
         }
         s.eval("document.querySelector('[data-testid=summary]').scrollIntoView(); return null;");
         review_shot(&mut s, "summary-after-run-all");
+        s.resize(390, 844);
+        s.eval("document.querySelector('[data-testid=summary]').scrollIntoView(); return null;");
+        review_shot(&mut s, "summary-after-run-all-390");
+        s.resize(1100, 1600);
         s.click("[data-testid=summary] li[data-lesson=hand_off_channel] a");
         s.wait_for(
             "(() => { const r = document.querySelector('[data-testid=producer-consumer]').getBoundingClientRect();\
@@ -2756,26 +2761,28 @@ fn sideways_overflow(s: &mut Session) -> f64 {
         .unwrap()
 }
 
-/// Narrows the window to a phone's 390 px (or as narrow as the browser's
-/// window goes: headless Firefox and WebKitGTK stop at about 450 px),
-/// checks that the page does not scroll sideways (`what` names the
-/// state), and widens it again.
+/// Narrows the window to a phone's 390 px and then 320 px (or as narrow as
+/// the browser's window goes: headless Firefox and WebKitGTK stop at about
+/// 500 and 450 px), checks that the page does not scroll sideways (`what`
+/// names the state), and widens it again.
 fn assert_fits_phone(s: &mut Session, what: &str) {
-    s.resize(390, 844);
-    s.wait_for("window.innerWidth < 1000", 10);
-    // The layout settles a frame after the resize.
-    s.eval_async("await new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r))); return null;");
-    let width = s.eval("return window.innerWidth;");
-    eprintln!("{}: {what} at {width} px", s.browser.name());
-    let over = sideways_overflow(s);
-    if over > 0.0 {
-        s.screenshot(&format!("overflow-{what}"));
+    for phone in [390, 320] {
+        s.resize(phone, 844);
+        s.wait_for("window.innerWidth < 1000", 10);
+        // The layout settles a frame after the resize.
+        s.eval_async(
+            "await new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r))); return null;",
+        );
+        let width = s.eval("return window.innerWidth;");
+        eprintln!("{}: {what} at {width} px", s.browser.name());
+        let over = sideways_overflow(s);
+        if over > 0.0 {
+            s.screenshot(&format!("overflow-{what}-{phone}"));
+            s.resize(1100, 1600);
+            panic!("{what}: the page scrolls {over} px sideways at {width} px");
+        }
     }
     s.resize(1100, 1600);
-    assert!(
-        over <= 0.0,
-        "{what}: the page scrolls {over} px sideways at 390 px"
-    );
 }
 
 /// An embed in an ordinary blog post (a parent on another origin that
@@ -2873,6 +2880,41 @@ fn embed_shared_memory(browser: Browser) {
         &mut s,
         &format!("embed-ladder-in-plain-blog-isolated-{isolates}"),
     );
+    // Experiment 9's shared ring, woken and polled: measured where the
+    // frame isolates itself, unavailable (and said why) elsewhere.
+    let handoff = blog_page(
+        &format!("blog-handoff-{}", browser.name()),
+        &format!(
+            "{}/embed.html?embed=producer-consumer",
+            isolated_server().origin
+        ),
+        Mode::Plain,
+    );
+    s.navigate(&handoff.origin);
+    s.frame(Some(0));
+    past_first_screen(&mut s);
+    let report = run_section(
+        &mut s,
+        "producer-consumer",
+        &[("items", "10")],
+        60,
+        "producer-consumer-plain-blog",
+    );
+    for run in &report.producer_consumer.expect("experiment 9 ran").runs {
+        match (run.channel.needs_shared_memory(), isolates) {
+            (true, false) => {
+                assert_unavailable(&run.outcome, reason::NOT_ISOLATED, run.channel.id())
+            }
+            _ => assert!(
+                run.outcome.summary().is_some(),
+                "{}: {:?}",
+                run.channel.id(),
+                run.outcome
+            ),
+        }
+    }
+    assert_no_page_errors(&mut s);
+    s.frame(None);
 }
 
 /// On a host that cannot send headers, the service worker adds them and

@@ -26,21 +26,44 @@ pub fn exists(selector: &str) -> bool {
 
 /// Where the first element `selector` matches begins, in CSS px from the
 /// top of the window, if there is one.
-pub fn top_of(selector: &str) -> Option<f64> {
+fn top_of(selector: &str) -> Option<f64> {
     let element = window().document()?.query_selector(selector).ok()??;
     Some(element.get_bounding_client_rect().top())
 }
 
 /// How far the page is scrolled down, CSS px.
-pub fn scroll_y() -> f64 {
+fn scroll_y() -> f64 {
     window().scroll_y().unwrap_or(0.0)
+}
+
+/// Scrolls the first element `selector` matches into view, and keeps it
+/// there for about a second while what is above it comes in (forms made as
+/// the page passes them, a summary filling in: WebKit keeps no scroll
+/// anchor), until the reader scrolls; `false` if there is no such element.
+pub async fn scroll_and_keep(selector: &str) -> bool {
+    if !scroll_to(selector) {
+        return false;
+    }
+    let mut landed = scroll_y();
+    for _ in 0..60 {
+        crate::wait::animation_frame_within(100).await;
+        if scroll_y() != landed {
+            // The reader scrolled: their scrolling wins.
+            break;
+        }
+        if top_of(selector).is_some_and(|top| top.abs() > 2.0) {
+            scroll_to(selector);
+            landed = scroll_y();
+        }
+    }
+    true
 }
 
 /// Scrolls the first element `selector` matches (an experiment's
 /// section, the summary) into view, as a link to it would without
 /// touching the fragment (which holds result links); `false` if there is
 /// none yet.
-pub fn scroll_to(selector: &str) -> bool {
+fn scroll_to(selector: &str) -> bool {
     let found = window()
         .document()
         .and_then(|d| d.query_selector(selector).ok().flatten());

@@ -227,28 +227,12 @@ fn land_on_shared(experiment: Experiment) {
     // section stays where it lands (WebKit keeps no scroll anchor).
     let lesson = Lesson::ALL.iter().any(|l| l.experiment() == experiment);
     leptos::task::spawn_local(async move {
-        use waitlab_browser::page::{exists, scroll_to, scroll_y, top_of};
-        use waitlab_browser::wait::animation_frame_within;
-        let mut landed = None;
+        use waitlab_browser::page::{exists, scroll_and_keep};
         for _ in 0..60 {
-            animation_frame_within(100).await;
-            match landed {
-                None => {
-                    let ready = several || !lesson || exists("[data-testid=summary]");
-                    if ready && scroll_to(&target) {
-                        landed = Some(scroll_y());
-                    }
-                }
-                // Forms above it are made as the page passes them: keep the
-                // section where it landed while they come in, until the
-                // reader scrolls (then their scrolling wins).
-                Some(y) if scroll_y() != y => return,
-                Some(_) => {
-                    if top_of(&target).is_some_and(|top| top.abs() > 2.0) {
-                        scroll_to(&target);
-                        landed = Some(scroll_y());
-                    }
-                }
+            waitlab_browser::wait::animation_frame_within(100).await;
+            let ready = several || !lesson || exists("[data-testid=summary]");
+            if ready && scroll_and_keep(&target).await {
+                return;
             }
         }
     });
