@@ -37,15 +37,18 @@ fn scroll_y() -> f64 {
 }
 
 /// Scrolls the first element `selector` matches into view, and keeps it
-/// there for about a second while what is above it comes in (forms made as
-/// the page passes them, a summary filling in: WebKit keeps no scroll
-/// anchor), until the reader scrolls; `false` if there is no such element.
+/// there while what is above it comes in (forms and comparisons made as the
+/// page passes them, a summary filling in: WebKit keeps no scroll anchor,
+/// and a loaded machine fetches their chunks slowly): until two seconds
+/// have passed with nothing to correct (six at most), or the reader
+/// scrolls. `false` if there is no such element.
 pub async fn scroll_and_keep(selector: &str) -> bool {
     if !scroll_to(selector) {
         return false;
     }
-    let mut landed = scroll_y();
-    for _ in 0..60 {
+    let started = crate::clock::now();
+    let (mut landed, mut settled) = (scroll_y(), started);
+    while crate::clock::now() - settled < 2000.0 && crate::clock::now() - started < 6000.0 {
         crate::wait::animation_frame_within(100).await;
         if scroll_y() != landed {
             // The reader scrolled: their scrolling wins.
@@ -53,7 +56,7 @@ pub async fn scroll_and_keep(selector: &str) -> bool {
         }
         if top_of(selector).is_some_and(|top| top.abs() > 2.0) {
             scroll_to(selector);
-            landed = scroll_y();
+            (landed, settled) = (scroll_y(), crate::clock::now());
         }
     }
     true
