@@ -723,11 +723,7 @@ fn run_all(browser: Browser) {
         review_shot(&mut s, "summary-after-run-all-390");
         s.resize(1100, 1600);
         s.click("[data-testid=summary] li[data-lesson=hand_off_channel] a");
-        s.wait_for(
-            "(() => { const r = document.querySelector('[data-testid=producer-consumer]').getBoundingClientRect();\
-             return r.top >= -1 && r.top < innerHeight; })()",
-            10,
-        );
+        wait_section_begins_within(&mut s, "producer-consumer", 1.0);
         for experiment in Experiment::ALL {
             let slug = experiment.slug();
             assert!(
@@ -2373,16 +2369,23 @@ fn open_link(s: &mut Session, link: &str) -> Report {
     Report::from_json(&report_json(s, &in_tw("report-json"))).expect("the shared report parses")
 }
 
-/// A link opened lands on what it shared: `section` in view, in the
-/// reader's language (the session's English), whatever the sender's was.
-fn assert_landed_on(s: &mut Session, section: &str) {
+/// Waits until `section` begins in the top `share` of the window (1.0:
+/// anywhere in it), as going to it (a link, the picker, the summary)
+/// leaves it.
+fn wait_section_begins_within(s: &mut Session, section: &str, share: f64) {
     s.wait_for(
         &format!(
             "(() => {{ const r = document.querySelector('[data-testid={section}]').getBoundingClientRect();\
-             return r.top >= -1 && r.top < innerHeight / 2; }})()"
+             return r.top >= -1 && r.top < innerHeight * {share}; }})()"
         ),
         10,
     );
+}
+
+/// A link opened lands on what it shared: `section` in view, in the
+/// reader's language (the session's English), whatever the sender's was.
+fn assert_landed_on(s: &mut Session, section: &str) {
+    wait_section_begins_within(s, section, 0.5);
     assert_eq!(
         s.eval("return document.documentElement.lang;"),
         Value::from("en")
@@ -2703,11 +2706,7 @@ fn first_screen(browser: Browser) {
     // Going to one experiment brings its section into view.
     s.open_first_screen(&isolated_server().origin);
     select(&mut s, "pick-experiment", "producer-consumer");
-    s.wait_for(
-        "(() => { const r = document.querySelector('[data-testid=producer-consumer]').getBoundingClientRect();\
-         return r.top >= -1 && r.top < innerHeight; })()",
-        10,
-    );
+    wait_section_begins_within(&mut s, "producer-consumer", 1.0);
     assert_no_page_errors(&mut s);
 }
 

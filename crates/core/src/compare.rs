@@ -674,12 +674,6 @@ mod tests {
 
     fn env(native: bool) -> Environment {
         Environment {
-            user_agent: "Mozilla/5.0 (X11; Linux x86_64) Chrome/156.0".into(),
-            hardware_concurrency: 2,
-            cross_origin_isolated: true,
-            clock: None,
-            started_at_unix_ms: 0.0,
-            hidden_during_run: false,
             native: native.then(|| NativeEnv {
                 name: ".NET 10 (article)".into(),
                 runtime: ".NET 10".into(),
@@ -688,6 +682,7 @@ mod tests {
                 source: "article".into(),
                 samples: Some(200),
             }),
+            ..Environment::test_chrome()
         }
     }
 

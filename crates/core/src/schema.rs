@@ -74,6 +74,23 @@ pub struct Environment {
     pub native: Option<NativeEnv>,
 }
 
+#[cfg(test)]
+impl Environment {
+    /// The tests' browser: Chrome 156 on Linux, two cores, isolated, no
+    /// clock measured, never hidden.
+    pub(crate) fn test_chrome() -> Environment {
+        Environment {
+            user_agent: "Mozilla/5.0 (X11; Linux x86_64) Chrome/156.0".into(),
+            hardware_concurrency: 2,
+            cross_origin_isolated: true,
+            clock: None,
+            started_at_unix_ms: 0.0,
+            hidden_during_run: false,
+            native: None,
+        }
+    }
+}
+
 /// The provenance of a native result set.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct NativeEnv {

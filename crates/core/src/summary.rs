@@ -406,17 +406,12 @@ mod tests {
 
     fn env() -> Environment {
         Environment {
-            user_agent: "Mozilla/5.0 (X11; Linux x86_64) Chrome/156.0".into(),
-            hardware_concurrency: 2,
-            cross_origin_isolated: true,
             clock: Some(ClockInfo {
                 min_step_ms: 0.005,
                 typical_step_ms: 0.005,
                 readings: 100,
             }),
-            started_at_unix_ms: 0.0,
-            hidden_during_run: false,
-            native: None,
+            ..Environment::test_chrome()
         }
     }
 
