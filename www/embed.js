@@ -160,10 +160,15 @@
     }
     // The embedding page sizes the iframe to this screen, as it will to
     // the app's.
-    const post = () => {
-      if (parent !== window) parent.postMessage({ type: boot.height, height: root.scrollHeight }, "*");
-    };
-    new ResizeObserver(post).observe(screen);
+    // Only a framed screen has anyone to tell, and only until the app,
+    // which tells it the same way, has replaced it.
+    if (parent !== window) {
+      const sizes = new ResizeObserver(() => {
+        if (screen.isConnected) parent.postMessage({ type: boot.height, height: root.scrollHeight }, "*");
+        else sizes.disconnect();
+      });
+      sizes.observe(screen);
+    }
     document.body.prepend(screen);
   };
   fetch(`i18n/${root.lang}.json`)

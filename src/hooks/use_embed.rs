@@ -23,10 +23,14 @@ pub struct UseEmbed {
 /// the calling component is cleaned up.
 pub fn use_embed() -> UseEmbed {
     let resize = StoredValue::new_local(None::<page::ResizeListener>);
-    Effect::new(move |_| {
-        resize.set_value(Some(page::ResizeListener::new(location::post_height)));
-        location::post_height();
-    });
+    // Only a framed page has anyone to tell (and a page observing itself
+    // for nobody only risks WebKit's "ResizeObserver loop" errors).
+    if location::embedding_window().is_some() {
+        Effect::new(move |_| {
+            resize.set_value(Some(page::ResizeListener::new(location::post_height)));
+            location::post_height();
+        });
+    }
     on_cleanup(move || resize.set_value(None));
     let fragment = location::fragment();
     let page = format!(

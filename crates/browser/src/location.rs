@@ -115,17 +115,19 @@ pub async fn copy_text(text: &str) -> Result<(), String> {
         .map_err(|e| js_error_message(&e))
 }
 
+/// The page this one is framed in, if it is in a frame.
+pub fn embedding_window() -> Option<web_sys::Window> {
+    let w = window();
+    w.parent().ok().flatten().filter(|parent| *parent != w)
+}
+
 /// Tells the embedding page (if any) the document's height, as
 /// `{ type: "waitlab:height", height }`.
 pub fn post_height() {
-    let w = window();
-    let (Ok(Some(parent)), Some(doc)) = (w.parent(), w.document()) else {
-        return;
-    };
-    if parent == w {
-        return;
-    }
-    let Some(root) = doc.document_element() else {
+    let (Some(parent), Some(root)) = (
+        embedding_window(),
+        window().document().and_then(|d| d.document_element()),
+    ) else {
         return;
     };
     let message = js_sys::Object::new();
