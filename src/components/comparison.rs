@@ -86,8 +86,10 @@ pub fn ReferencePanel() -> impl IntoView {
                         }
                     })
                 };
-                // A set's name and provenance are its author's data, shown
-                // as written: English, as waitlab-native writes them.
+                // A set's name, runtime and system are its author's data,
+                // shown as written (English, as waitlab-native writes
+                // them); the words around its CPU and source are the page's.
+                let provenance = tr(&set.native.provenance(set.cores));
                 let native = set.native;
                 match set.report {
                     Some(Err(message)) => view! {
@@ -102,8 +104,8 @@ pub fn ReferencePanel() -> impl IntoView {
                                 <input type="checkbox" prop:checked=checked on:change=toggle />
                                 <strong lang="en">{native.name}</strong>
                             </label>
-                            <span class="provenance" lang="en">{format!("{} · {} · {}", native.runtime, native.os, native.cpu)}</span>
-                            <span class="provenance"><span lang="en">{native.source}</span>{native.samples.map(|n| tr(&Phrase::new(key!("reference.samples")).count("count", n)))}
+                            <span class="provenance" lang="en">{format!("{} · {}", native.runtime, native.os)}</span>
+                            <span class="provenance">{provenance}
                                 " · "<a href=format!("data/native/{}.json", set.set) download="">{t(key!("reference.download"))}</a></span>
                         </li>
                     }

@@ -28,6 +28,8 @@ pub struct LoadedSet {
     pub set: String,
     /// Where its numbers come from, as the index says.
     pub native: NativeEnv,
+    /// The cores of the machine it ran on, as the index says.
+    pub cores: u32,
     /// The experiments it has parts for, as the index says.
     pub parts: Vec<Experiment>,
     /// Its parts for the experiments on the page in one report (shared, as
@@ -175,6 +177,7 @@ async fn load_index(loading: RwSignal<Loading>) -> (Loading, Vec<String>) {
         .map(|entry| LoadedSet {
             set: entry.set,
             native: entry.native,
+            cores: entry.cores,
             parts: entry.experiments,
             report: None,
         })

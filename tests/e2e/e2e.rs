@@ -3118,6 +3118,20 @@ fn assert_results_in(s: &mut Session, lang: Lang) {
         "{}: p50 “{p50}”",
         lang.code()
     );
+    // The native sets' provenance: their names as written, the words
+    // around them the page's.
+    let provenance = format!(
+        "{} .provenance:not([lang])",
+        tid("set-dotnet10-article-apple-m4")
+    );
+    s.wait_for_element(&provenance, 30);
+    let said = s.text(&provenance).unwrap();
+    let expected = fixed_part(&words, key!("reference.from_article"));
+    assert!(
+        said.contains(&expected),
+        "{}: “{expected}” not in {said}",
+        lang.code()
+    );
 }
 
 /// Picks `value` in the page's select `testid`, as a reader would.

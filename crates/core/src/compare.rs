@@ -616,7 +616,7 @@ fn stated_rows(experiment: Experiment, report: &Report) -> Vec<Row> {
 mod tests {
     use super::*;
     use crate::experiment::{StatedFigure, StatedValue};
-    use crate::schema::{Cell, Environment, NativeEnv, NestedChain, TimedWaits};
+    use crate::schema::{Cell, Environment, NativeEnv, NestedChain, Source, TimedWaits};
     use crate::timed::{CellKey, Mechanism, TimedWaitsConfig};
 
     fn asking(requested: &[Option<u32>]) -> Group {
@@ -679,7 +679,7 @@ mod tests {
                 runtime: ".NET 10".into(),
                 os: "macOS".into(),
                 cpu: "M4".into(),
-                source: "article".into(),
+                source: Source::Article("the article".into()),
                 samples: Some(200),
             }),
             ..Environment::test_chrome()

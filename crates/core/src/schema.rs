@@ -5,7 +5,11 @@
 //! [`SCHEMA_VERSION`]; [`Report::from_json`] refuses other versions with a
 //! message instead of misreading them. Version 2 added the native
 //! environment and the stated figures; a version-1 file is a valid version-2
-//! file without them, so both are read. Golden files in `tests/data/` pin the
+//! file without them, so both are read. Version 3 structured the native
+//! provenance (the CPU's model apart from its cores, where the numbers
+//! come from as an article or a command, so the page words it in the
+//! reader's language); an older file's provenance text is kept as written.
+//! Golden files in `tests/data/` pin the
 //! wire format.
 
 use crate::cancel::CancelWaits;
@@ -27,7 +31,7 @@ use serde::{Deserialize, Serialize};
 /// The tag every report carries in its `schema` field.
 pub const SCHEMA_NAME: &str = "waitlab.result";
 /// The current schema version.
-pub const SCHEMA_VERSION: u32 = 2;
+pub const SCHEMA_VERSION: u32 = 3;
 /// The oldest version this build still reads.
 pub const OLDEST_READABLE_VERSION: u32 = 1;
 
@@ -91,7 +95,10 @@ impl Environment {
     }
 }
 
-/// The provenance of a native result set.
+/// The provenance of a native result set. Names (the set's, the runtime's,
+/// the system's, the CPU's, an article's title, a command) are its
+/// author's data and stay as written; the words around them are the page's
+/// ([`NativeEnv::provenance`]).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct NativeEnv {
     /// A short name for tables and legends, such as "Rust native, Linux".
@@ -100,14 +107,57 @@ pub struct NativeEnv {
     pub runtime: String,
     /// Operating system and version.
     pub os: String,
-    /// CPU model and core count.
+    /// The CPU's model (its cores are the environment's
+    /// `hardware_concurrency`).
     pub cpu: String,
-    /// Where the numbers come from: a command that measured them, or the
-    /// text that states them.
-    pub source: String,
+    /// Where the numbers come from.
+    pub source: Source,
     /// Samples per probe, where one count applies to the whole set.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub samples: Option<u32>,
+}
+
+/// Where a native set's numbers come from.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Source {
+    /// Stated in an article (its title): only the figures its text gives.
+    Article(String),
+    /// Measured by a command line.
+    Command(String),
+    /// A version-2 file's sentence, shown as written.
+    #[serde(untagged)]
+    Written(String),
+}
+
+impl NativeEnv {
+    /// "Apple M4, 10 cores · stated in the article “…”; only the figures
+    /// its text gives, none derived · 200 samples per probe": what the set
+    /// ran on and where its numbers come from, `cores` being its
+    /// environment's `hardware_concurrency`.
+    pub fn provenance(&self, cores: u32) -> Phrase {
+        let source = match &self.source {
+            Source::Article(title) => {
+                Phrase::new(key!("reference.from_article")).data("title", title.clone())
+            }
+            Source::Command(command) => {
+                Phrase::new(key!("reference.from_command")).data("command", command.clone())
+            }
+            Source::Written(text) => Phrase::new(key!("data")).data("text", text.clone()),
+        };
+        let samples = self.samples.map_or_else(
+            || Phrase::new(key!("data")).data("text", ""),
+            |n| Phrase::new(key!("reference.samples")).count("count", n),
+        );
+        Phrase::new(key!("reference.provenance"))
+            .data("cpu", self.cpu.clone())
+            .phrase(
+                "cores",
+                Phrase::new(key!("reference.cores")).count("count", cores),
+            )
+            .phrase("source", source)
+            .phrase("samples", samples)
+    }
 }
 
 impl Environment {
@@ -561,6 +611,45 @@ mod tests {
         assert_eq!(all.wake_latency, a.wake_latency);
         assert!(all.timed_waits.is_none());
         assert!(Report::combine(&[]).is_none());
+    }
+
+    /// The provenance's fixed words are the page's, in the reader's
+    /// language; the names stay as written; a version-2 file's sentence is
+    /// kept as it was.
+    #[test]
+    fn provenance_words_are_the_pages() {
+        use crate::lang::Lang;
+        use crate::text::{Catalog, Entry};
+        let mut de = Catalog::new(Lang::De);
+        let text = |t: &str| Entry::Text(t.to_owned());
+        de.insert(
+            "reference.provenance",
+            text("{cpu}, {cores} · {source}{samples}"),
+        );
+        de.insert("reference.cores", text("{count} Kerne"));
+        de.insert(
+            "reference.from_article",
+            text("angegeben im Artikel „{title}“"),
+        );
+        de.insert("reference.samples", text(" · {count} Messwerte pro Test"));
+        de.insert("data", text("{text}"));
+        let json = r#"{"name": "n", "runtime": "r", "os": "o", "cpu": "Apple M4",
+            "source": {"article": "Thread.Sleep vs Task.Delay"}, "samples": 200}"#;
+        let native: NativeEnv = serde_json::from_str(json).unwrap();
+        assert_eq!(
+            de.render(&native.provenance(10)),
+            "Apple M4, 10 Kerne · angegeben im Artikel „Thread.Sleep vs Task.Delay“ · 200 Messwerte pro Test"
+        );
+        let old = json.replace(
+            r#"{"article": "Thread.Sleep vs Task.Delay"}"#,
+            r#""stated somewhere""#,
+        );
+        let native: NativeEnv = serde_json::from_str(&old).unwrap();
+        assert_eq!(native.source, Source::Written("stated somewhere".into()));
+        assert_eq!(
+            serde_json::to_string(&native.source).unwrap(),
+            r#""stated somewhere""#
+        );
     }
 
     #[test]

@@ -3,7 +3,7 @@
 
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
 use waitlab_core::clock::ClockInfo;
-use waitlab_core::schema::{Environment, NativeEnv};
+use waitlab_core::schema::{Environment, NativeEnv, Source};
 
 /// Readings taken to measure the clock.
 const CLOCK_READINGS: usize = 20_000;
@@ -77,11 +77,7 @@ pub fn environment(command: &str, samples: u32) -> Environment {
         started_at_unix_ms: started,
         hidden_during_run: false,
         native: Some(NativeEnv {
-            name: format!(
-                "Rust native, {} {} ({cores} cores)",
-                os_family(),
-                std::env::consts::ARCH
-            ),
+            name: format!("Rust native, {} {}", os_family(), std::env::consts::ARCH),
             runtime: format!(
                 "{}, tokio {}, waitlab-native {}",
                 env!("WAITLAB_RUSTC_VERSION"),
@@ -89,8 +85,8 @@ pub fn environment(command: &str, samples: u32) -> Environment {
                 env!("CARGO_PKG_VERSION")
             ),
             os: os(),
-            cpu: format!("{cpu}, {cores} logical cores"),
-            source: format!("measured by {command}"),
+            cpu,
+            source: Source::Command(command.to_owned()),
             samples: Some(samples),
         }),
     }

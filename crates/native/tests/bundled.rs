@@ -2,7 +2,7 @@
 //! the article's stated figures): every file the index lists parses with the
 //! current schema, passes the page's validation and round-trips unchanged.
 
-use waitlab_core::schema::Report;
+use waitlab_core::schema::{Report, Source};
 
 /// Every set the page bundles (listed by `www/data/native/index.json`)
 /// parses with the current schema, passes the page's validation and
@@ -20,7 +20,12 @@ fn bundled_reference_sets_parse_and_round_trip() {
         let again = Report::from_json(&report.to_json()).unwrap();
         assert_eq!(again, report, "{} does not round-trip", entry.file);
         let native = report.env.native.as_ref().unwrap();
-        assert!(!native.source.is_empty() && !native.cpu.is_empty());
+        assert!(!native.cpu.is_empty() && !native.cpu.contains("cores"));
+        assert!(
+            !matches!(native.source, Source::Written(_)),
+            "{}: its provenance says where its numbers come from as an article or a command",
+            entry.file
+        );
         let stated_or_measured = !report.stated.is_empty()
             || report.timed_waits.is_some()
             || report.wake_latency.is_some();

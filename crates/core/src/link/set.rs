@@ -17,18 +17,22 @@ use super::{LinkError, MAX_TOTAL_SAMPLES, SET_SCALE, damaged};
 use crate::bytes;
 use crate::compare::check_stated;
 use crate::experiment::{Experiment, StatedFigure, StatedValue};
-use crate::schema::{NativeEnv, Report};
+use crate::schema::{NativeEnv, Report, Source};
 
 /// The first byte of an index pack.
 const INDEX_TAG: u8 = b'I';
 /// The first byte of a part.
 const PART_TAG: u8 = b'P';
-/// The format version, after the tag (2: stated figures carry their id).
-const VERSION: u8 = 2;
+/// The format version, after the tag (2: stated figures carry their id;
+/// 3: the provenance's source is an article or a command, and an index
+/// entry carries its cores).
+const VERSION: u8 = 3;
 /// Most sets an index lists.
 const MAX_SETS: usize = 64;
 /// Most figures one part states.
 const MAX_STATED: usize = 64;
+/// Most cores an index entry may claim.
+const MAX_CORES: u64 = 1 << 16;
 /// Longest text of a set (a quote, a source), bytes.
 const MAX_SET_TEXT: usize = 2000;
 
@@ -49,6 +53,8 @@ pub struct IndexedSet {
     pub shown: bool,
     /// Where its numbers come from.
     pub native: NativeEnv,
+    /// The cores of the machine it ran on.
+    pub cores: u32,
     /// The experiments it has a part for, in page order.
     pub experiments: Vec<Experiment>,
 }
@@ -60,6 +66,7 @@ impl IndexedSet {
             set: set.to_owned(),
             shown,
             native: report.env.native.clone()?,
+            cores: report.env.hardware_concurrency,
             experiments: Experiment::ALL
                 .into_iter()
                 .filter(|&e| report.has(e) || report.stated.iter().any(|f| f.experiment == e))
@@ -90,9 +97,16 @@ fn experiment_of(code: u8) -> Result<Experiment, LinkError> {
 
 impl Writer {
     fn native(&mut self, n: &NativeEnv) {
-        for t in [&n.name, &n.runtime, &n.os, &n.cpu, &n.source] {
+        for t in [&n.name, &n.runtime, &n.os, &n.cpu] {
             self.0.text(t);
         }
+        let (kind, text) = match &n.source {
+            Source::Written(t) => (0, t),
+            Source::Article(t) => (1, t),
+            Source::Command(t) => (2, t),
+        };
+        self.byte(kind);
+        self.0.text(text);
         self.0.uvar(u64::from(n.samples.unwrap_or(0)));
     }
 
@@ -122,12 +136,18 @@ impl Reader<'_> {
     }
 
     fn native(&mut self) -> Result<NativeEnv, LinkError> {
-        let mut texts = (0..5)
+        let mut texts = (0..4)
             .map(|_| self.set_text())
             .collect::<Result<Vec<_>, _>>()?
             .into_iter();
         let mut next = || texts.next().unwrap_or_default();
-        let (name, runtime, os, cpu, source) = (next(), next(), next(), next(), next());
+        let (name, runtime, os, cpu) = (next(), next(), next(), next());
+        let source = match (self.byte()?, self.set_text()?) {
+            (0, t) => Source::Written(t),
+            (1, t) => Source::Article(t),
+            (2, t) => Source::Command(t),
+            _ => return damaged("an unknown kind of source"),
+        };
         let samples = self.r.upto(u64::from(u32::MAX))?;
         Ok(NativeEnv {
             name,
@@ -198,6 +218,7 @@ pub fn encode_index(sets: &[IndexedSet]) -> Vec<u8> {
         w.0.text(&s.set);
         w.0.flag(s.shown);
         w.native(&s.native);
+        w.uvar(u64::from(s.cores));
         // A varint: one byte, as the byte it was, while the mask is
         // under 128 (seven experiments).
         w.uvar(
@@ -222,6 +243,7 @@ pub fn decode_index(bytes: &[u8]) -> Result<Vec<IndexedSet>, LinkError> {
             }
             let shown = r.r.flag()?;
             let native = r.native()?;
+            let cores = r.r.upto(MAX_CORES)?;
             let mask = r.uvar()?;
             if mask >> Experiment::ALL.len() != 0 {
                 return damaged("unknown experiments");
@@ -234,6 +256,7 @@ pub fn decode_index(bytes: &[u8]) -> Result<Vec<IndexedSet>, LinkError> {
                 set,
                 shown,
                 native,
+                cores,
                 experiments,
             })
         })
