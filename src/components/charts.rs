@@ -6,7 +6,8 @@ use crate::i18n::{ms, num, t, tr};
 use leptos::prelude::*;
 use waitlab_browser::{chart_file, page};
 use waitlab_core::chart::{
-    LABEL_PX, Scale, histogram_bars, label_column, legend_row, squeeze, text_width,
+    LABEL_PX, LINE_PX, LabelSpot, RowLayout, Scale, drawn_width, fit, histogram_bars, legend_rows,
+    text_width, wrap,
 };
 use waitlab_core::experiment::Experiment;
 use waitlab_core::export;
@@ -33,21 +34,48 @@ pub struct ChartSource {
     pub report: RwSignal<Option<Report>>,
 }
 
-/// `svg`, a chart (`chart` names it in file names, such as `histogram`),
-/// with its one-sentence `summary` (the figure's caption, for screen
-/// readers: the chart itself shows it to the eye) and its downloads: the
-/// SVG as drawn, in the reader's colours, and a PNG of it at twice its
-/// size. The drawing is built by `waitlab_browser::svg`, first in the
-/// frame.
-pub fn chart_frame(chart: &'static str, summary: String, svg: Node) -> AnyView {
+/// A chart (`chart` names it in file names, such as `histogram`) drawn by
+/// `draw` at its box's width, with its one-sentence `summary` (the
+/// figure's caption, for screen readers: the chart itself shows it to the
+/// eye) and its downloads: the SVG as drawn, in the reader's colours, and a
+/// PNG of it at twice its size. The drawing is built by
+/// `waitlab_browser::svg`, first in the frame, and drawn again when its
+/// box's width changes: one unit of it is one CSS pixel, so its text keeps
+/// its size on a phone.
+pub fn chart_frame(
+    chart: &'static str,
+    summary: String,
+    draw: impl Fn(f64) -> Node + 'static,
+) -> AnyView {
     let source = use_context::<Option<ChartSource>>().flatten();
     let frame = NodeRef::<leptos::html::Figure>::new();
     let failed = RwSignal::new(None::<String>);
-    let draw = move |el: web_sys::Element, drawing: Node| {
-        if let Err(why) = waitlab_browser::svg::draw_first(&el, &drawing) {
+    let layout = layout_changes();
+    // Drawn again once first laid out: the frame may have no width yet
+    // when first drawn (a view mounted later, a closed `<details>`).
+    let laid_out = RwSignal::new(false);
+    let watch = StoredValue::new_local(None::<page::FirstLayout>);
+    Effect::new(move |_| {
+        if let Some(el) = frame.get() {
+            watch.set_value(Some(page::FirstLayout::new(&el, move || {
+                laid_out.set(true)
+            })));
+        }
+    });
+    Effect::new(move |drawn: Option<f64>| {
+        layout.track();
+        laid_out.track();
+        let Some(el) = frame.get() else {
+            return drawn.unwrap_or(0.0);
+        };
+        let width = drawn_width(f64::from(el.client_width()));
+        if drawn != Some(width)
+            && let Err(why) = waitlab_browser::svg::draw_first(&el, &draw(width))
+        {
             failed.set(Some(why));
         }
-    };
+        width
+    });
     let save = move |extension: &'static str| {
         let (Some(source), Some(frame)) = (source, frame.get_untracked()) else {
             return;
@@ -70,7 +98,7 @@ pub fn chart_frame(chart: &'static str, summary: String, svg: Node) -> AnyView {
         }
     };
     view! {
-        <figure class="chart-frame" data-chart=chart node_ref=frame use:draw=svg
+        <figure class="chart-frame" data-chart=chart node_ref=frame
             on:focusin=move |e| read(&e) on:mouseover=move |e| read(&e)
             on:keydown=move |e| if page::rove_focus(&e, READING) { e.prevent_default() }>
             <p class="readout" data-testid="readout" aria-hidden="true">{move || readout.get()}</p>
@@ -154,65 +182,153 @@ async fn save_chart(frame: &web_sys::Element, name: &str, extension: &str) -> Re
     }
 }
 
-/// Every chart's width in SVG user units (it scales to its box).
-pub(crate) const WIDTH: f64 = 760.0;
+/// A count that moves whenever a chart's box may have changed width (the
+/// window resized, a `<details>` opened or closed): every chart frame
+/// tracks it and draws itself again at its new width.
+fn layout_changes() -> ArcRwSignal<u32> {
+    thread_local! {
+        // Reference-counted, not owned by the chart that first asks (which
+        // would take it along when it goes).
+        static CHANGES: ArcRwSignal<u32> = {
+            let changes = ArcRwSignal::new(0u32);
+            let bump = changes.clone();
+            page::on_layout_change(move || bump.update(|n| *n = n.wrapping_add(1)));
+            changes
+        };
+    }
+    CHANGES.with(Clone::clone)
+}
 
-/// A chart's `svg` element, `height` units tall, named `aria` for screen
-/// readers, holding `children`.
-pub(crate) fn chart_svg(height: f64, aria: String, children: Vec<Node>) -> Node {
+/// A chart's `svg` element, `width` × `height` units (a unit a CSS pixel
+/// as drawn), named `aria` for screen readers, holding `children`.
+pub(crate) fn chart_svg(width: f64, height: f64, aria: String, children: Vec<Node>) -> Node {
     Node::new("svg")
         .class("chart")
-        .attr("viewBox", format!("0 0 {} {}", coord(WIDTH), coord(height)))
+        .attr("viewBox", format!("0 0 {} {}", coord(width), coord(height)))
         .attr("role", "group")
         .attr("aria-label", aria)
         .children(children)
 }
 
-/// The caption of a chart's axis, right-aligned under it at `y`.
-pub(crate) fn axis_label(y: f64, text: String) -> Node {
-    Node::label("axis-label", WIDTH - 12.0, y, Some("end"), text)
+/// A row's label where `spot` says, cut short to its room (the row's
+/// reading tells it whole).
+pub(crate) fn row_label(spot: LabelSpot, text: &str) -> Node {
+    Node::label(
+        "row-label",
+        spot.x,
+        spot.y,
+        spot.end.then_some("end"),
+        fit(text, spot.room),
+    )
 }
 
-/// A row label set right-aligned to end at `x`, squeezed into `room` when
-/// it would not fit (labels grow long in some languages).
-pub(crate) fn row_label(x: f64, y: f64, room: f64, text: String) -> Node {
-    let squeezed = squeeze(&text, room).map(coord);
-    let adjust = squeezed.as_ref().map(|_| "spacingAndGlyphs");
-    Node::label("row-label", x, y, Some("end"), text)
-        .attr_if("textLength", squeezed)
-        .attr_if("lengthAdjust", adjust)
+/// One entry of a chart's legend: a symbol drawn by `symbol` at its `(x,
+/// baseline)` (or none: the text says it, as "— blocking" in its line's
+/// colour), then its text, set with `class`.
+pub(crate) struct LegendEntry {
+    /// Draws the symbol, `SYMBOL` wide.
+    pub symbol: Option<Box<dyn Fn(f64, f64) -> Node>>,
+    /// The text's class.
+    pub class: String,
+    /// The text.
+    pub text: String,
 }
 
-/// The width of a chart's row-label column for `labels`.
-pub(crate) fn label_width<'a>(labels: impl IntoIterator<Item = &'a str>) -> f64 {
-    label_column(labels, 20.0, 160.0, 440.0)
+impl LegendEntry {
+    /// An entry that is text alone, coloured by `class`.
+    pub fn text(class: &str, text: String) -> Self {
+        Self {
+            symbol: None,
+            class: format!("legend {class}"),
+            text,
+        }
+    }
 }
 
-/// A row of legend entries from `x` on the line `y`, each a `(class,
-/// text)` set after the one before.
-fn legend<const N: usize>(x: f64, y: f64, entries: [(&'static str, String); N]) -> Vec<Node> {
-    let labels = entries.each_ref().map(|(_, text)| text.as_str());
-    let at = legend_row(x, &labels, 0.0, 18.0);
-    entries
-        .into_iter()
-        .zip(at)
-        .map(|((class, text), lx)| Node::label(format!("legend {class}"), lx, y, None, text))
-        .collect()
+/// The width of a legend entry's symbol and the gap after it.
+const SYMBOL: f64 = 14.0;
+
+/// What goes under a chart's plot, from the baseline `y` on: the axis
+/// caption, wrapped and right-aligned, then the legend's entries from
+/// `left`, wrapping at the chart's right edge. The nodes, and the chart's
+/// height below them.
+pub(crate) fn footer(
+    width: f64,
+    left: f64,
+    y: f64,
+    legend: &[LegendEntry],
+    caption: &str,
+) -> (Vec<Node>, f64) {
+    let mut nodes = Vec::new();
+    let mut lines = 0usize;
+    for text in wrap(caption, width - 24.0) {
+        nodes.push(Node::label(
+            "axis-label",
+            width - 12.0,
+            y + LINE_PX * lines as f64,
+            Some("end"),
+            text,
+        ));
+        lines += 1;
+    }
+    let labels: Vec<&str> = legend.iter().map(|e| e.text.as_str()).collect();
+    // Laid out as if every entry had a symbol when any has: none runs into
+    // the next.
+    let mark = if legend.iter().any(|e| e.symbol.is_some()) {
+        SYMBOL
+    } else {
+        0.0
+    };
+    // A gap of half a line between the caption and the legend.
+    let top = y + LINE_PX * (lines as f64 + 0.5);
+    let mut legend_lines = 0;
+    for (entry, spot) in legend
+        .iter()
+        .zip(legend_rows(left, width - 12.0, &labels, mark, 18.0))
+    {
+        let baseline = top + LINE_PX * spot.line as f64;
+        if let Some(symbol) = &entry.symbol {
+            nodes.push(symbol(spot.x + 5.0, baseline - 4.0));
+        }
+        for (i, text) in spot.lines.iter().enumerate() {
+            nodes.push(Node::label(
+                entry.class.clone(),
+                spot.x + mark,
+                baseline + LINE_PX * i as f64,
+                None,
+                text.clone(),
+            ));
+        }
+        legend_lines = spot.line + spot.lines.len().max(1);
+    }
+    let last = if legend_lines > 0 {
+        top + LINE_PX * (legend_lines - 1) as f64
+    } else {
+        y + LINE_PX * lines.saturating_sub(1) as f64
+    };
+    (nodes, last + 6.0)
 }
 
-/// Vertical grid lines and labels of an x axis.
-pub fn x_axis(scale: &Scale, top: f64, bottom: f64) -> Vec<Node> {
-    x_axis_at(scale.ticks(), top, bottom)
+/// Vertical grid lines and labels of an x axis, in a chart `width` wide.
+pub fn x_axis(scale: &Scale, top: f64, bottom: f64, width: f64) -> Vec<Node> {
+    x_axis_at(scale.ticks(), top, bottom, width)
 }
 
 /// Vertical grid lines and labels of an x axis at `ticks`.
-fn x_axis_at(ticks: Vec<waitlab_core::chart::Tick>, top: f64, bottom: f64) -> Vec<Node> {
+fn x_axis_at(
+    ticks: Vec<waitlab_core::chart::Tick>,
+    top: f64,
+    bottom: f64,
+    width: f64,
+) -> Vec<Node> {
     ticks
         .into_iter()
         .flat_map(|t| {
-            // A label centred on the last tick would run off the chart.
+            // A label centred on the first or last tick could run off the
+            // chart.
             let label = num(&t.label);
-            let centre = t.pos.min(WIDTH - 2.0 - text_width(&label, LABEL_PX) / 2.0);
+            let half = text_width(&label, LABEL_PX) / 2.0;
+            let centre = t.pos.min(width - 2.0 - half).max(2.0 + half);
             [
                 Node::line("grid", t.pos, top, t.pos, bottom),
                 Node::label("tick", centre, bottom + 14.0, Some("middle"), label),
@@ -279,15 +395,11 @@ pub fn OverviewChart(
 ) -> impl IntoView {
     const ROW: f64 = 20.0;
     const TOP: f64 = 8.0;
-    let left = label_width(rows.iter().map(|r| r.label.as_str()));
-    let height = TOP + ROW * rows.len() as f64 + 40.0;
     let lo = rows
         .iter()
         .map(|r| r.summary.min)
         .fold(f64::INFINITY, f64::min);
     let hi = rows.iter().map(|r| r.summary.max).fold(0.0, f64::max);
-    let x = Scale::log_decades(lo, hi, 0.001, left, WIDTH - 12.0);
-    let bottom = height - 36.0;
     // The one-sentence summary a screen reader gives (the figure's caption).
     let by_p50 = |a: &&OverviewRow, b: &&OverviewRow| a.summary.p50.total_cmp(&b.summary.p50);
     let summary = match (rows.iter().min_by(by_p50), rows.iter().max_by(by_p50)) {
@@ -298,41 +410,62 @@ pub fn OverviewChart(
             .data("hi_what", hi.label.clone())),
         _ => String::new(),
     };
-    let mut marks = x_axis(&x, TOP, bottom);
-    marks.extend(rows.into_iter().enumerate().map(|(i, row)| {
-        let s = row.summary;
-        let y = TOP + ROW * (i as f64 + 0.5);
-        let notch = row.requested_ms.filter(|&d| d > 0.0).map(|d| {
-            let px = x.map(d);
-            Node::line("requested", px, y - 7.0, px, y + 7.0)
-        });
-        let text = tr(&Phrase::new(key!("chart.overview.row"))
-            .data("what", row.label.clone())
-            .ms("p50", s.p50)
-            .ms("p99", s.p99)
-            .ms("max", s.max));
-        let mut shapes = vec![
-            hit(0.0, y - ROW / 2.0, WIDTH, ROW),
-            row_label(left - 8.0, y + 4.0, left - 12.0, row.label),
-            Node::line("range", x.map(s.min), y, x.map(s.max), y),
-            Node::line("spread", x.map(s.p50), y, x.map(s.p99), y),
-        ];
-        shapes.extend(notch);
-        shapes.push(
-            Node::new("circle")
-                .class("median")
-                .at("cx", x.map(s.p50))
-                .at("cy", y)
-                .attr("r", "4"),
+    let readings: Vec<String> = rows
+        .iter()
+        .map(|row| {
+            tr(&Phrase::new(key!("chart.overview.row"))
+                .data("what", row.label.clone())
+                .ms("p50", row.summary.p50)
+                .ms("p99", row.summary.p99)
+                .ms("max", row.summary.max))
+        })
+        .collect();
+    let (axis, aria) = (
+        t(key!("chart.overview.axis")),
+        t(key!("chart.overview.aria")),
+    );
+    chart_frame("overview", summary, move |width| {
+        let layout = RowLayout::new(rows.iter().map(|r| r.label.as_str()), width, ROW);
+        let bottom = TOP + layout.pitch * rows.len() as f64 + 4.0;
+        let x = Scale::log_decades(lo, hi, 0.001, layout.left, width - 12.0);
+        let mut marks = x_axis(&x, TOP, bottom, width);
+        marks.extend(
+            rows.iter()
+                .zip(&readings)
+                .enumerate()
+                .map(|(i, (row, text))| {
+                    let s = row.summary;
+                    let y = layout.centre(TOP, i);
+                    let notch = row.requested_ms.filter(|&d| d > 0.0).map(|d| {
+                        let px = x.map(d);
+                        Node::line("requested", px, y - 7.0, px, y + 7.0)
+                    });
+                    let mut shapes = vec![
+                        hit(0.0, y + ROW / 2.0 - layout.pitch, width, layout.pitch),
+                        row_label(layout.label(y), &row.label),
+                        Node::line("range", x.map(s.min), y, x.map(s.max), y),
+                        Node::line("spread", x.map(s.p50), y, x.map(s.p99), y),
+                    ];
+                    shapes.extend(notch);
+                    shapes.push(
+                        Node::new("circle")
+                            .class("median")
+                            .at("cx", x.map(s.p50))
+                            .at("cy", y)
+                            .attr("r", "4"),
+                    );
+                    reading(
+                        i == 0,
+                        Some(format!("overview-{}", row.id)),
+                        text.clone(),
+                        shapes,
+                    )
+                }),
         );
-        reading(i == 0, Some(format!("overview-{}", row.id)), text, shapes)
-    }));
-    marks.push(axis_label(height - 2.0, t(key!("chart.overview.axis"))));
-    chart_frame(
-        "overview",
-        summary,
-        chart_svg(height, t(key!("chart.overview.aria")), marks),
-    )
+        let (under, height) = footer(width, layout.left, bottom + 14.0 + LINE_PX, &[], &axis);
+        marks.extend(under);
+        chart_svg(width, height, aria.clone(), marks)
+    })
 }
 
 /// Histogram of one cell's samples with its requested wait, p50 and p99,
@@ -352,8 +485,7 @@ pub fn HistogramChart(
 ) -> impl IntoView {
     const LEFT: f64 = 44.0;
     const TOP: f64 = 10.0;
-    const HEIGHT: f64 = 220.0;
-    let bottom = HEIGHT - 30.0;
+    const BOTTOM: f64 = 190.0;
     let bins = if log {
         samples.log_histogram(40, floor_ms)
     } else {
@@ -372,49 +504,16 @@ pub fn HistogramChart(
             }
     });
     let lo = samples.min().min(requested.unwrap_or(f64::INFINITY));
-    let x = if log {
-        Scale::log_decades(lo, samples.max(), floor_ms, LEFT, WIDTH - 12.0)
-    } else {
-        Scale::linear_nice(lo, samples.max(), LEFT, WIDTH - 12.0)
-    };
     let tallest = bins.iter().map(|b| b.count).max().unwrap_or(1);
-    let y = Scale::linear_nice(0.0, f64::from(tallest), bottom, TOP);
-    let mut marks = x_axis(&x, TOP, bottom);
-    marks.extend(
-        histogram_bars(&bins, &x, &y)
-            .into_iter()
-            .zip(&bins)
-            .enumerate()
-            .map(|(i, (r, b))| {
-                let text = tr(&Phrase::new(key!("chart.histogram.bar"))
-                    .ms("lo", b.lo)
-                    .ms("hi", b.hi)
-                    .count("count", b.count as u64));
-                reading(
-                    i == 0,
-                    None,
-                    text,
-                    vec![
-                        hit(r.x, TOP, r.width, bottom - TOP),
-                        Node::rect("bar", r.x, r.y, r.width, r.height),
-                    ],
-                )
-            }),
-    );
-    // A label goes right of its line, or left of it where `before` asks
-    // and there is room: the requested wait's, as samples lie after it.
-    let marker = |class: &'static str, value: f64, label_y: f64, text: String, before: bool| {
-        let px = x.map(value);
-        let (lx, anchor) = if before && px - LEFT > text_width(&text, LABEL_PX) + 3.0 {
-            (px - 3.0, "end")
-        } else {
-            (px + 3.0, "start")
-        };
-        [
-            Node::line(class, px, TOP, px, bottom),
-            Node::label(format!("{class}-label"), lx, label_y, Some(anchor), text),
-        ]
-    };
+    let bar_texts: Vec<String> = bins
+        .iter()
+        .map(|b| {
+            tr(&Phrase::new(key!("chart.histogram.bar"))
+                .ms("lo", b.lo)
+                .ms("hi", b.hi)
+                .count("count", b.count as u64))
+        })
+        .collect();
     let p50 = samples.quantile(0.5);
     let p99 = samples.quantile(0.99);
     let summary = tr(&Phrase::new(key!("chart.histogram.summary"))
@@ -424,24 +523,13 @@ pub fn HistogramChart(
         .ms("p50", p50)
         .ms("p99", p99)
         .ms("max", samples.max()));
-    if let Some(d) = requested {
-        let asked = tr(&Phrase::new(key!("chart.histogram.asked")).ms("ms", d));
-        marks.extend(marker("requested", d, bottom - 6.0, asked, true));
-    }
-    marks.extend(marker(
-        "p50",
-        p50,
-        TOP + 10.0,
-        format!("p50 {}", ms(p50)),
-        false,
-    ));
-    marks.extend(marker(
-        "p99",
-        p99,
-        TOP + 23.0,
-        format!("p99 {}", ms(p99)),
-        false,
-    ));
+    let asked = requested.map(|d| {
+        (
+            d,
+            tr(&Phrase::new(key!("chart.histogram.asked")).ms("ms", d)),
+        )
+    });
+    let (p50_text, p99_text) = (format!("p50 {}", ms(p50)), format!("p99 {}", ms(p99)));
     let mut axis = tr(&match key.requested_ms {
         Some(d) if requested.is_none() => Phrase::new(key!("chart.histogram.axis_off"))
             .phrase("what", key.label())
@@ -454,9 +542,64 @@ pub fn HistogramChart(
     if log {
         axis = format!("{axis} · {}", t(key!("chart.log_axis")));
     }
-    marks.push(axis_label(HEIGHT - 2.0, axis));
     let aria = tr(&Phrase::new(key!("chart.histogram.aria")).phrase("what", key.label()));
-    chart_frame("histogram", summary, chart_svg(HEIGHT, aria, marks))
+    let max = samples.max();
+    chart_frame("histogram", summary, move |width| {
+        let x = if log {
+            Scale::log_decades(lo, max, floor_ms, LEFT, width - 12.0)
+        } else {
+            Scale::linear_nice(lo, max, LEFT, width - 12.0)
+        };
+        let y = Scale::linear_nice(0.0, f64::from(tallest), BOTTOM, TOP);
+        let mut marks = x_axis(&x, TOP, BOTTOM, width);
+        marks.extend(
+            histogram_bars(&bins, &x, &y)
+                .into_iter()
+                .zip(&bar_texts)
+                .enumerate()
+                .map(|(i, (r, text))| {
+                    reading(
+                        i == 0,
+                        None,
+                        text.clone(),
+                        vec![
+                            hit(r.x, TOP, r.width, BOTTOM - TOP),
+                            Node::rect("bar", r.x, r.y, r.width, r.height),
+                        ],
+                    )
+                }),
+        );
+        // A label goes right of its line, or left of it where `before`
+        // asks and there is room (the requested wait's, as samples lie
+        // after it) or where it would run off the chart.
+        let marker = |class: &'static str, value: f64, label_y: f64, text: &str, before: bool| {
+            let px = x.map(value);
+            let room = text_width(text, LABEL_PX) + 3.0;
+            let (lx, anchor) = if (before || px + room > width - 2.0) && px - LEFT > room {
+                (px - 3.0, "end")
+            } else {
+                (px + 3.0, "start")
+            };
+            [
+                Node::line(class, px, TOP, px, BOTTOM),
+                Node::label(
+                    format!("{class}-label"),
+                    lx,
+                    label_y,
+                    Some(anchor),
+                    text.to_owned(),
+                ),
+            ]
+        };
+        if let Some((d, asked)) = &asked {
+            marks.extend(marker("requested", *d, BOTTOM - 6.0, asked, true));
+        }
+        marks.extend(marker("p50", p50, TOP + 10.0, &p50_text, false));
+        marks.extend(marker("p99", p99, TOP + 23.0, &p99_text, false));
+        let (under, height) = footer(width, LEFT, BOTTOM + 14.0 + LINE_PX, &[], &axis);
+        marks.extend(under);
+        chart_svg(width, height, aria.clone(), marks)
+    })
 }
 
 /// The nested `setTimeout(0)` chain: median delay per nesting level, the
@@ -470,68 +613,29 @@ pub fn ChainChart(
 ) -> impl IntoView {
     const LEFT: f64 = 44.0;
     const TOP: f64 = 10.0;
-    const HEIGHT: f64 = 200.0;
-    let bottom = HEIGHT - 30.0;
+    const BOTTOM: f64 = 170.0;
     let n = chain.levels.len().max(1) as f64;
     let hi = chain
         .levels
         .iter()
         .map(|s| s.p90)
         .fold(NestedChain::CLAMP_MS + 1.0, f64::max);
-    let y = Scale::linear_nice(0.0, hi, bottom, TOP);
-    let slot = (WIDTH - 12.0 - LEFT) / n;
     let onset = chain.clamp_onset(tolerance_ms);
-    let mut marks = y_axis(&y, LEFT, WIDTH - 12.0);
-    marks.extend(chain.levels.iter().enumerate().map(|(i, s)| {
-        let level = i as u32 + 1;
-        let x0 = LEFT + slot * i as f64 + slot * 0.15;
-        let clamped = onset.is_some_and(|o| level >= o);
-        let (top, whisker) = (y.map(s.p50), y.map(s.p90));
-        let text = tr(&Phrase::new(key!("chart.chain.bar"))
-            .count("level", level)
-            .ms("p50", s.p50)
-            .ms("p90", s.p90));
-        let middle = x0 + slot * 0.35;
-        reading(
-            i == 0,
-            None,
-            text,
-            vec![
-                hit(LEFT + slot * i as f64, TOP, slot, bottom - TOP),
-                Node::rect(
-                    if clamped { "bar clamped" } else { "bar" },
-                    x0,
-                    top,
-                    slot * 0.7,
-                    bottom - top,
-                ),
-                Node::line("whisker", middle, top, middle, whisker),
-                Node::label(
-                    "tick",
-                    middle,
-                    bottom + 14.0,
-                    Some("middle"),
-                    level.to_string(),
-                ),
-            ],
-        )
-    }));
-    let clamp_y = y.map(NestedChain::CLAMP_MS);
-    marks.push(Node::line("clamp", LEFT, clamp_y, WIDTH - 12.0, clamp_y));
-    marks.push(Node::label(
-        "clamp-label",
-        WIDTH - 14.0,
-        clamp_y - 4.0,
-        Some("end"),
-        t(key!("chart.chain.clamp")),
-    ));
-    marks.push(axis_label(
-        HEIGHT - 2.0,
-        tr(&match onset {
-            Some(level) => Phrase::new(key!("chart.chain.axis_clamped")).count("level", level),
-            None => Phrase::new(key!("chart.chain.axis")),
-        }),
-    ));
+    let bar_texts: Vec<String> = chain
+        .levels
+        .iter()
+        .enumerate()
+        .map(|(i, s)| {
+            tr(&Phrase::new(key!("chart.chain.bar"))
+                .count("level", i as u32 + 1)
+                .ms("p50", s.p50)
+                .ms("p90", s.p90))
+        })
+        .collect();
+    let axis = tr(&match onset {
+        Some(level) => Phrase::new(key!("chart.chain.axis_clamped")).count("level", level),
+        None => Phrase::new(key!("chart.chain.axis")),
+    });
     let summary = match (chain.levels.first(), chain.levels.last()) {
         (Some(first), Some(last)) => tr(&Phrase::new(key!("chart.chain.summary"))
             .ms("first", first.p50)
@@ -539,11 +643,61 @@ pub fn ChainChart(
             .ms("last", last.p50)),
         _ => String::new(),
     };
-    chart_frame(
-        "chain",
-        summary,
-        chart_svg(HEIGHT, t(key!("chart.chain.aria")), marks),
-    )
+    let (clamp, aria) = (t(key!("chart.chain.clamp")), t(key!("chart.chain.aria")));
+    chart_frame("chain", summary, move |width| {
+        let y = Scale::linear_nice(0.0, hi, BOTTOM, TOP);
+        let slot = (width - 12.0 - LEFT) / n;
+        let mut marks = y_axis(&y, LEFT, width - 12.0);
+        marks.extend(
+            chain
+                .levels
+                .iter()
+                .zip(&bar_texts)
+                .enumerate()
+                .map(|(i, (s, text))| {
+                    let level = i as u32 + 1;
+                    let x0 = LEFT + slot * i as f64 + slot * 0.15;
+                    let clamped = onset.is_some_and(|o| level >= o);
+                    let (top, whisker) = (y.map(s.p50), y.map(s.p90));
+                    let middle = x0 + slot * 0.35;
+                    reading(
+                        i == 0,
+                        None,
+                        text.clone(),
+                        vec![
+                            hit(LEFT + slot * i as f64, TOP, slot, BOTTOM - TOP),
+                            Node::rect(
+                                if clamped { "bar clamped" } else { "bar" },
+                                x0,
+                                top,
+                                slot * 0.7,
+                                BOTTOM - top,
+                            ),
+                            Node::line("whisker", middle, top, middle, whisker),
+                            Node::label(
+                                "tick",
+                                middle,
+                                BOTTOM + 14.0,
+                                Some("middle"),
+                                level.to_string(),
+                            ),
+                        ],
+                    )
+                }),
+        );
+        let clamp_y = y.map(NestedChain::CLAMP_MS);
+        marks.push(Node::line("clamp", LEFT, clamp_y, width - 12.0, clamp_y));
+        marks.push(Node::label(
+            "clamp-label",
+            width - 14.0,
+            clamp_y - 4.0,
+            Some("end"),
+            clamp.clone(),
+        ));
+        let (under, height) = footer(width, LEFT, BOTTOM + 14.0 + LINE_PX, &[], &axis);
+        marks.extend(under);
+        chart_svg(width, height, aria.clone(), marks)
+    })
 }
 
 /// The samples of a measured outcome, if it kept them.
@@ -560,8 +714,7 @@ pub fn FrameGapChart(
 ) -> impl IntoView {
     const LEFT: f64 = 48.0;
     const TOP: f64 = 10.0;
-    const HEIGHT: f64 = 220.0;
-    let bottom = HEIGHT - 34.0;
+    const BOTTOM: f64 = 186.0;
     let end = runs
         .iter()
         .flat_map(|r| r.frames_ms.last().copied())
@@ -570,44 +723,21 @@ pub fn FrameGapChart(
         .iter()
         .map(MainRun::longest_frame_gap)
         .fold(20.0, f64::max);
-    let x = Scale::linear_nice(0.0, end, LEFT, WIDTH - 12.0);
-    let y = Scale::log_decades(1.0, worst, 1.0, bottom, TOP);
-    let mut marks = y_axis(&y, LEFT, WIDTH - 12.0);
-    marks.extend(x_axis(&x, TOP, bottom));
-    let frame_y = y.map(1000.0 / 60.0);
-    marks.push(Node::line(
-        "frame-line",
-        LEFT,
-        frame_y,
-        WIDTH - 12.0,
-        frame_y,
-    ));
-    marks.extend(runs.iter().enumerate().map(|(i, run)| {
-        let text = tr(&Phrase::new(key!("chart.frames.line"))
-            .phrase("mode", run.mode.label())
-            .count("frames", run.frames_ms.len() as u64)
-            .ms("p50", run.median_frame_gap())
-            .ms("longest", run.longest_frame_gap())
-            .count("long", run.long_frame_gaps() as u64));
-        line_reading(
-            i == 0,
-            format!("frames-{}", run.mode.name()),
-            text,
-            format!("gaps {}", run.mode.name()),
-            run.frame_gaps()
-                .into_iter()
-                .map(|(t, gap)| (x.map(t), y.map(gap))),
-        )
-    }));
-    marks.extend(legend(
-        LEFT + 8.0,
-        TOP + 12.0,
-        [
-            ("blocking", format!("— {}", t(key!("mode.blocking")))),
-            ("async", format!("— {}", t(key!("mode.async")))),
-        ],
-    ));
-    marks.push(axis_label(HEIGHT - 2.0, t(key!("chart.frames.axis"))));
+    let texts: Vec<String> = runs
+        .iter()
+        .map(|run| {
+            tr(&Phrase::new(key!("chart.frames.line"))
+                .phrase("mode", run.mode.label())
+                .count("frames", run.frames_ms.len() as u64)
+                .ms("p50", run.median_frame_gap())
+                .ms("longest", run.longest_frame_gap())
+                .count("long", run.long_frame_gaps() as u64))
+        })
+        .collect();
+    let legend = [
+        LegendEntry::text("blocking", format!("— {}", t(key!("mode.blocking")))),
+        LegendEntry::text("async", format!("— {}", t(key!("mode.async")))),
+    ];
     let gap = |mode: JobMode| {
         runs.iter()
             .find(|r| r.mode == mode)
@@ -619,11 +749,35 @@ pub fn FrameGapChart(
             .ms("async", waiting)),
         _ => String::new(),
     };
-    chart_frame(
-        "frame-gaps",
-        summary,
-        chart_svg(HEIGHT, t(key!("chart.frames.aria")), marks),
-    )
+    let (axis, aria) = (t(key!("chart.frames.axis")), t(key!("chart.frames.aria")));
+    chart_frame("frame-gaps", summary, move |width| {
+        let x = Scale::linear_nice(0.0, end, LEFT, width - 12.0);
+        let y = Scale::log_decades(1.0, worst, 1.0, BOTTOM, TOP);
+        let mut marks = y_axis(&y, LEFT, width - 12.0);
+        marks.extend(x_axis(&x, TOP, BOTTOM, width));
+        let frame_y = y.map(1000.0 / 60.0);
+        marks.push(Node::line(
+            "frame-line",
+            LEFT,
+            frame_y,
+            width - 12.0,
+            frame_y,
+        ));
+        marks.extend(runs.iter().zip(&texts).enumerate().map(|(i, (run, text))| {
+            line_reading(
+                i == 0,
+                format!("frames-{}", run.mode.name()),
+                text.clone(),
+                format!("gaps {}", run.mode.name()),
+                run.frame_gaps()
+                    .into_iter()
+                    .map(|(t, gap)| (x.map(t), y.map(gap))),
+            )
+        }));
+        let (under, height) = footer(width, LEFT, BOTTOM + 14.0 + LINE_PX, &legend, &axis);
+        marks.extend(under);
+        chart_svg(width, height, aria.clone(), marks)
+    })
 }
 
 /// Each tick's lateness against the ideal schedule, one line per loop of
@@ -637,67 +791,48 @@ pub fn LatenessChart(
 ) -> impl IntoView {
     const LEFT: f64 = 48.0;
     const TOP: f64 = 10.0;
-    const HEIGHT: f64 = 240.0;
-    let bottom = HEIGHT - 34.0;
-    let lines: Vec<_> = periodic
-        .results
-        .iter()
-        .filter_map(|r| Some((r, r.scheduler.schedule()?, r.outcome.samples()?)))
-        .collect();
-    let ticks = lines
-        .iter()
-        .map(|(_, _, l)| l.len())
-        .max()
-        .unwrap_or(1)
-        .max(2);
-    let (lo, hi) = lines
-        .iter()
-        .flat_map(|(_, _, l)| l.iter().copied())
-        .fold((0.0, 1.0), |(lo, hi): (f64, f64), v| (lo.min(v), hi.max(v)));
-    let x = Scale::linear_nice(1.0, ticks as f64, LEFT, WIDTH - 12.0);
-    let y = Scale::linear_nice(lo, hi, bottom, TOP);
-    let mut marks = y_axis(&y, LEFT, WIDTH - 12.0);
-    marks.extend(x_axis_at(x.count_ticks(), TOP, bottom));
+    const BOTTOM: f64 = 206.0;
     let class = |schedule: Schedule| match schedule {
         Schedule::Chained => "chained",
         Schedule::Interval => "interval",
         Schedule::Corrected => "corrected",
     };
-    marks.extend(
-        lines
-            .iter()
-            .enumerate()
-            .map(|(i, (r, schedule, lateness))| {
-                let worker = waitlab_core::periodic::Scheduler::WORKER.contains(&r.scheduler);
-                let summary = r.outcome.summary();
-                let text = tr(&Phrase::new(key!("chart.periodic.line"))
-                    .phrase("what", r.scheduler.label())
-                    .ms("drift", r.drift_ms().unwrap_or(0.0))
-                    .ms("p50", summary.map_or(0.0, |s| s.p50)));
-                line_reading(
-                    i == 0,
-                    format!("lateness-{}", r.scheduler.id()),
-                    text,
-                    format!(
-                        "lateness {}{}",
-                        class(*schedule),
-                        if worker { " worker" } else { "" }
-                    ),
-                    lateness
-                        .iter()
-                        .enumerate()
-                        .map(|(t, &l)| (x.map((t + 1) as f64), y.map(l))),
-                )
-            }),
-    );
-    marks.extend(legend(
-        LEFT + 8.0,
-        TOP + 12.0,
-        [Schedule::Chained, Schedule::Interval, Schedule::Corrected]
-            .map(|s| (class(s), format!("— {}", tr(&s.label())))),
-    ));
-    marks.push(axis_label(HEIGHT - 2.0, t(key!("chart.periodic.axis"))));
-    let drifts: Vec<f64> = lines.iter().filter_map(|(r, _, _)| r.drift_ms()).collect();
+    // Each loop that kept its lateness: its test id, its reading, its
+    // line's class, the lateness of each tick and its drift.
+    type Line = (String, String, String, Vec<f64>, Option<f64>);
+    let lines: Vec<Line> = periodic
+        .results
+        .iter()
+        .filter_map(|r| {
+            let schedule = r.scheduler.schedule()?;
+            let lateness = r.outcome.samples()?.to_vec();
+            let worker = waitlab_core::periodic::Scheduler::WORKER.contains(&r.scheduler);
+            let text = tr(&Phrase::new(key!("chart.periodic.line"))
+                .phrase("what", r.scheduler.label())
+                .ms("drift", r.drift_ms().unwrap_or(0.0))
+                .ms("p50", r.outcome.summary().map_or(0.0, |s| s.p50)));
+            let class = format!(
+                "lateness {}{}",
+                class(schedule),
+                if worker { " worker" } else { "" }
+            );
+            Some((
+                format!("lateness-{}", r.scheduler.id()),
+                text,
+                class,
+                lateness,
+                r.drift_ms(),
+            ))
+        })
+        .collect();
+    let ticks = lines.iter().map(|l| l.3.len()).max().unwrap_or(1).max(2);
+    let (lo, hi) = lines
+        .iter()
+        .flat_map(|l| l.3.iter().copied())
+        .fold((0.0, 1.0), |(lo, hi): (f64, f64), v| (lo.min(v), hi.max(v)));
+    let legend = [Schedule::Chained, Schedule::Interval, Schedule::Corrected]
+        .map(|s| LegendEntry::text(class(s), format!("— {}", tr(&s.label()))));
+    let drifts: Vec<f64> = lines.iter().filter_map(|l| l.4).collect();
     let summary = if drifts.is_empty() {
         String::new()
     } else {
@@ -712,11 +847,36 @@ pub fn LatenessChart(
                 drifts.iter().copied().fold(f64::NEG_INFINITY, f64::max),
             ))
     };
-    chart_frame(
-        "lateness",
-        summary,
-        chart_svg(HEIGHT, t(key!("chart.periodic.aria")), marks),
-    )
+    let (axis, aria) = (
+        t(key!("chart.periodic.axis")),
+        t(key!("chart.periodic.aria")),
+    );
+    chart_frame("lateness", summary, move |width| {
+        let x = Scale::linear_nice(1.0, ticks as f64, LEFT, width - 12.0);
+        let y = Scale::linear_nice(lo, hi, BOTTOM, TOP);
+        let mut marks = y_axis(&y, LEFT, width - 12.0);
+        marks.extend(x_axis_at(x.count_ticks(), TOP, BOTTOM, width));
+        marks.extend(
+            lines
+                .iter()
+                .enumerate()
+                .map(|(i, (id, text, class, lateness, _))| {
+                    line_reading(
+                        i == 0,
+                        id.clone(),
+                        text.clone(),
+                        class.clone(),
+                        lateness
+                            .iter()
+                            .enumerate()
+                            .map(|(t, &l)| (x.map((t + 1) as f64), y.map(l))),
+                    )
+                }),
+        );
+        let (under, height) = footer(width, LEFT, BOTTOM + 14.0 + LINE_PX, &legend, &axis);
+        marks.extend(under);
+        chart_svg(width, height, aria.clone(), marks)
+    })
 }
 
 /// How many jobs ran at once over each gate's batch of experiment 8, as
@@ -729,56 +889,29 @@ pub fn ConcurrencyChart(
 ) -> impl IntoView {
     const LEFT: f64 = 40.0;
     const TOP: f64 = 10.0;
-    const HEIGHT: f64 = 220.0;
-    let bottom = HEIGHT - 34.0;
+    const BOTTOM: f64 = 186.0;
     let end = limit.runs.iter().map(|r| r.batch_ms()).fold(1.0, f64::max);
-    let x = Scale::linear_nice(0.0, end, LEFT, WIDTH - 12.0);
-    let y = Scale::linear_nice(0.0, f64::from(limit.config.limit) + 1.0, bottom, TOP + 16.0);
-    let mut marks = x_axis(&x, TOP, bottom);
-    marks.extend(y.count_ticks().into_iter().flat_map(|t| {
-        [
-            Node::line("grid", LEFT, t.pos, WIDTH - 12.0, t.pos),
-            Node::label("tick", LEFT - 6.0, t.pos + 4.0, Some("end"), num(&t.label)),
-        ]
-    }));
-    let cap = y.map(f64::from(limit.config.limit));
-    marks.push(Node::line("frame-line", LEFT, cap, WIDTH - 12.0, cap));
     let class = |polls: bool| if polls { "polling" } else { "semaphore" };
-    marks.extend(limit.runs.iter().enumerate().map(|(i, r)| {
-        let mut steps = vec![(x.map(0.0), y.map(0.0))];
-        let mut level = 0;
-        for (t, n) in r.concurrency() {
-            steps.push((x.map(t), y.map(f64::from(level))));
-            steps.push((x.map(t), y.map(f64::from(n))));
-            level = n;
-        }
-        let text = tr(&Phrase::new(key!("chart.limit.line"))
-            .phrase("what", r.gate.label())
-            .ms("batch", r.batch_ms())
-            .count("peak", r.peak()));
-        line_reading(
-            i == 0,
-            format!("concurrency-{}", r.gate.id()),
-            text,
-            format!("concurrency {}", class(r.gate.polls())),
-            steps.into_iter(),
+    let texts: Vec<String> = limit
+        .runs
+        .iter()
+        .map(|r| {
+            tr(&Phrase::new(key!("chart.limit.line"))
+                .phrase("what", r.gate.label())
+                .ms("batch", r.batch_ms())
+                .count("peak", r.peak()))
+        })
+        .collect();
+    let legend = [false, true].map(|polls| {
+        let gate = limit.runs.iter().find(|r| r.gate.polls() == polls);
+        LegendEntry::text(
+            class(polls),
+            format!(
+                "— {}",
+                gate.map(|r| tr(&r.gate.label())).unwrap_or_default()
+            ),
         )
-    }));
-    marks.extend(legend(
-        LEFT + 8.0,
-        TOP + 10.0,
-        [false, true].map(|polls| {
-            let gate = limit.runs.iter().find(|r| r.gate.polls() == polls);
-            (
-                class(polls),
-                format!(
-                    "— {}",
-                    gate.map(|r| tr(&r.gate.label())).unwrap_or_default()
-                ),
-            )
-        }),
-    ));
-    marks.push(axis_label(HEIGHT - 2.0, t(key!("chart.limit.axis"))));
+    });
     let batches: Vec<f64> = limit.runs.iter().map(|r| r.batch_ms()).collect();
     let summary = tr(&Phrase::new(key!("chart.limit.summary"))
         .count(
@@ -791,11 +924,46 @@ pub fn ConcurrencyChart(
             batches.iter().copied().fold(f64::INFINITY, f64::min),
         )
         .ms("most", batches.iter().copied().fold(0.0, f64::max)));
-    chart_frame(
-        "concurrency",
-        summary,
-        chart_svg(HEIGHT, t(key!("chart.limit.aria")), marks),
-    )
+    let (axis, aria) = (t(key!("chart.limit.axis")), t(key!("chart.limit.aria")));
+    chart_frame("concurrency", summary, move |width| {
+        let x = Scale::linear_nice(0.0, end, LEFT, width - 12.0);
+        let y = Scale::linear_nice(0.0, f64::from(limit.config.limit) + 1.0, BOTTOM, TOP + 16.0);
+        let mut marks = x_axis(&x, TOP, BOTTOM, width);
+        marks.extend(y.count_ticks().into_iter().flat_map(|t| {
+            [
+                Node::line("grid", LEFT, t.pos, width - 12.0, t.pos),
+                Node::label("tick", LEFT - 6.0, t.pos + 4.0, Some("end"), num(&t.label)),
+            ]
+        }));
+        let cap = y.map(f64::from(limit.config.limit));
+        marks.push(Node::line("frame-line", LEFT, cap, width - 12.0, cap));
+        marks.extend(
+            limit
+                .runs
+                .iter()
+                .zip(&texts)
+                .enumerate()
+                .map(|(i, (r, text))| {
+                    let mut steps = vec![(x.map(0.0), y.map(0.0))];
+                    let mut level = 0;
+                    for (t, n) in r.concurrency() {
+                        steps.push((x.map(t), y.map(f64::from(level))));
+                        steps.push((x.map(t), y.map(f64::from(n))));
+                        level = n;
+                    }
+                    line_reading(
+                        i == 0,
+                        format!("concurrency-{}", r.gate.id()),
+                        text.clone(),
+                        format!("concurrency {}", class(r.gate.polls())),
+                        steps.into_iter(),
+                    )
+                }),
+        );
+        let (under, height) = footer(width, LEFT, BOTTOM + 14.0 + LINE_PX, &legend, &axis);
+        marks.extend(under);
+        chart_svg(width, height, aria.clone(), marks)
+    })
 }
 
 /// Per-worker timelines (a Gantt chart) of each mode of experiment 2b: one
@@ -815,58 +983,7 @@ pub fn PoolGantt(
         .flat_map(|r| r.spans.iter().map(|s| s.end_ms))
         .fold(1.0, f64::max);
     let panel = ROW * f64::from(config.workers) + PANEL_GAP;
-    let height = panel * runs.len() as f64 + 40.0;
-    let x = Scale::linear_nice(0.0, end, LEFT, WIDTH - 12.0);
-    let bottom = height - 34.0;
-    let mut marks = x_axis(&x, 6.0, bottom);
-    for (i, run) in runs.iter().enumerate() {
-        let top = 14.0 + panel * i as f64;
-        marks.push(Node::label(
-            "panel-label",
-            LEFT,
-            top - 3.0,
-            None,
-            tr(&run.mode.label()),
-        ));
-        marks.extend((0..config.workers).map(|w| {
-            Node::label(
-                "tick",
-                LEFT - 6.0,
-                top + ROW * f64::from(w) + ROW - 4.0,
-                Some("end"),
-                tr(&Phrase::new(key!("chart.pool.worker")).count("n", w + 1)),
-            )
-        }));
-        marks.extend(run.spans.iter().enumerate().map(|(j, s)| {
-            let (x0, x1) = (x.map(s.start_ms), x.map(s.end_ms));
-            let extra = s.job == config.jobs;
-            let text = tr(&Phrase::new(if extra {
-                key!("chart.pool.extra_job")
-            } else {
-                key!("chart.pool.job")
-            })
-            .count("job", s.job)
-            .ms("start", s.start_ms)
-            .ms("end", s.end_ms));
-            let (y0, width) = (top + ROW * f64::from(s.worker), (x1 - x0).max(1.5));
-            reading(
-                i == 0 && j == 0,
-                None,
-                text,
-                vec![
-                    hit(x0, y0, width, ROW),
-                    Node::rect(
-                        if extra { "job extra" } else { "job" },
-                        x0,
-                        y0 + 2.0,
-                        width,
-                        ROW - 4.0,
-                    ),
-                ],
-            )
-        }));
-    }
-    marks.push(axis_label(height - 2.0, t(key!("chart.pool.axis"))));
+    let bottom = panel * runs.len() as f64 + 6.0;
     let batch = |mode: JobMode| runs.iter().find(|r| r.mode == mode).map(|r| r.batch_ms);
     let summary = match (batch(JobMode::Blocking), batch(JobMode::Async)) {
         (Some(blocking), Some(waiting)) => tr(&Phrase::new(key!("chart.pool.summary"))
@@ -874,11 +991,79 @@ pub fn PoolGantt(
             .ms("async", waiting)),
         _ => String::new(),
     };
-    chart_frame(
-        "pool",
-        summary,
-        chart_svg(height, t(key!("chart.pool.aria")), marks),
-    )
+    let workers: Vec<String> = (0..config.workers)
+        .map(|w| tr(&Phrase::new(key!("chart.pool.worker")).count("n", w + 1)))
+        .collect();
+    // Each run's panel label, and each job's bar: its class (the extra
+    // job's stands out), its start and end, its worker and its reading.
+    type Job = (&'static str, f64, f64, u32, String);
+    let panels: Vec<(String, Vec<Job>)> = runs
+        .iter()
+        .map(|run| {
+            let jobs = run
+                .spans
+                .iter()
+                .map(|s| {
+                    let extra = s.job == config.jobs;
+                    let text = tr(&Phrase::new(if extra {
+                        key!("chart.pool.extra_job")
+                    } else {
+                        key!("chart.pool.job")
+                    })
+                    .count("job", s.job)
+                    .ms("start", s.start_ms)
+                    .ms("end", s.end_ms));
+                    let class = if extra { "job extra" } else { "job" };
+                    (class, s.start_ms, s.end_ms, s.worker, text)
+                })
+                .collect();
+            (tr(&run.mode.label()), jobs)
+        })
+        .collect();
+    let (axis, aria) = (t(key!("chart.pool.axis")), t(key!("chart.pool.aria")));
+    chart_frame("pool", summary, move |width| {
+        let x = Scale::linear_nice(0.0, end, LEFT, width - 12.0);
+        let mut marks = x_axis(&x, 6.0, bottom, width);
+        for (i, (label, jobs)) in panels.iter().enumerate() {
+            let top = 14.0 + panel * i as f64;
+            marks.push(Node::label(
+                "panel-label",
+                LEFT,
+                top - 3.0,
+                None,
+                label.clone(),
+            ));
+            marks.extend(workers.iter().enumerate().map(|(w, name)| {
+                Node::label(
+                    "tick",
+                    LEFT - 6.0,
+                    top + ROW * w as f64 + ROW - 4.0,
+                    Some("end"),
+                    name.clone(),
+                )
+            }));
+            marks.extend(
+                jobs.iter()
+                    .enumerate()
+                    .map(|(j, (class, start, end, worker, text))| {
+                        let (x0, x1) = (x.map(*start), x.map(*end));
+                        let (y0, span) = (top + ROW * f64::from(*worker), (x1 - x0).max(1.5));
+                        reading(
+                            i == 0 && j == 0,
+                            None,
+                            text.clone(),
+                            vec![
+                                hit(x0, y0, span, ROW),
+                                Node::rect(*class, x0, y0 + 2.0, span, ROW - 4.0),
+                            ],
+                        )
+                    }),
+            );
+        }
+        let (under, height) = footer(width, LEFT, bottom + 14.0 + LINE_PX, &[], &axis);
+        marks.extend(under);
+        chart_svg(width, height, aria.clone(), marks)
+    })
 }
 
 /// The cost of each `SpinOnce` step, log scale, coloured by phase.
@@ -889,59 +1074,59 @@ pub fn LadderChart(
 ) -> impl IntoView {
     const LEFT: f64 = 52.0;
     const TOP: f64 = 10.0;
-    const HEIGHT: f64 = 220.0;
-    let bottom = HEIGHT - 34.0;
+    const BOTTOM: f64 = 186.0;
     let lo = steps.iter().map(|s| s.p50_ms).fold(f64::INFINITY, f64::min);
     let hi = steps.iter().map(|s| s.p50_ms).fold(0.0, f64::max);
-    let y = Scale::log_decades(lo, hi, 0.0001, bottom, TOP);
-    let slot = (WIDTH - 12.0 - LEFT) / steps.len().max(1) as f64;
-    let mut marks = y_axis(&y, LEFT, WIDTH - 12.0);
-    marks.extend(steps.iter().enumerate().map(|(i, s)| {
-        let x0 = LEFT + slot * i as f64 + slot * 0.15;
-        let top = y.map(s.p50_ms);
-        let text = tr(&Phrase::new(key!("chart.ladder.bar"))
-            .count("step", s.count)
-            .phrase("phase", s.step.phase_label())
-            .ms("p50", s.p50_ms)
-            .ms("max", s.max_ms));
-        let mut shapes = vec![
-            hit(LEFT + slot * i as f64, TOP, slot, bottom - TOP),
-            Node::rect(
-                format!("bar phase-{}", s.step.phase()),
-                x0,
-                top,
-                slot * 0.7,
-                (bottom - top).max(1.0),
-            ),
-        ];
-        if s.count % 5 == 0 {
-            shapes.push(Node::label(
-                "tick",
-                x0 + slot * 0.35,
-                bottom + 14.0,
-                Some("middle"),
-                s.count.to_string(),
-            ));
-        }
-        reading(i == 0, None, text, shapes)
-    }));
-    marks.extend(legend(
-        LEFT + 8.0,
-        TOP + 12.0,
-        [
-            ("phase-spin", format!("■ {}", t(key!("phase.spin")))),
-            ("phase-yield", format!("■ {}", t(key!("phase.yield")))),
-            ("phase-sleep", format!("■ {}", t(key!("phase.sleep")))),
-        ],
-    ));
-    marks.push(axis_label(HEIGHT - 2.0, t(key!("chart.ladder.axis"))));
+    let texts: Vec<String> = steps
+        .iter()
+        .map(|s| {
+            tr(&Phrase::new(key!("chart.ladder.bar"))
+                .count("step", s.count)
+                .phrase("phase", s.step.phase_label())
+                .ms("p50", s.p50_ms)
+                .ms("max", s.max_ms))
+        })
+        .collect();
+    let legend = [
+        LegendEntry::text("phase-spin", format!("■ {}", t(key!("phase.spin")))),
+        LegendEntry::text("phase-yield", format!("■ {}", t(key!("phase.yield")))),
+        LegendEntry::text("phase-sleep", format!("■ {}", t(key!("phase.sleep")))),
+    ];
     let summary = tr(&Phrase::new(key!("chart.ladder.summary"))
         .count("steps", steps.len() as u64)
         .ms("lo", lo)
         .ms("hi", hi));
-    chart_frame(
-        "ladder",
-        summary,
-        chart_svg(HEIGHT, t(key!("chart.ladder.aria")), marks),
-    )
+    let (axis, aria) = (t(key!("chart.ladder.axis")), t(key!("chart.ladder.aria")));
+    chart_frame("ladder", summary, move |width| {
+        let y = Scale::log_decades(lo, hi, 0.0001, BOTTOM, TOP);
+        let slot = (width - 12.0 - LEFT) / steps.len().max(1) as f64;
+        let mut marks = y_axis(&y, LEFT, width - 12.0);
+        marks.extend(steps.iter().zip(&texts).enumerate().map(|(i, (s, text))| {
+            let x0 = LEFT + slot * i as f64 + slot * 0.15;
+            let top = y.map(s.p50_ms);
+            let mut shapes = vec![
+                hit(LEFT + slot * i as f64, TOP, slot, BOTTOM - TOP),
+                Node::rect(
+                    format!("bar phase-{}", s.step.phase()),
+                    x0,
+                    top,
+                    slot * 0.7,
+                    (BOTTOM - top).max(1.0),
+                ),
+            ];
+            if s.count % 5 == 0 {
+                shapes.push(Node::label(
+                    "tick",
+                    x0 + slot * 0.35,
+                    BOTTOM + 14.0,
+                    Some("middle"),
+                    s.count.to_string(),
+                ));
+            }
+            reading(i == 0, None, text.clone(), shapes)
+        }));
+        let (under, height) = footer(width, LEFT, BOTTOM + 14.0 + LINE_PX, &legend, &axis);
+        marks.extend(under);
+        chart_svg(width, height, aria.clone(), marks)
+    })
 }

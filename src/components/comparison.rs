@@ -8,7 +8,7 @@
 
 use crate::components::blocks::{Details, marked_cell};
 use crate::components::charts::{
-    WIDTH, axis_label, chart_frame, chart_svg, hit, label_width, reading, row_label, x_axis,
+    LegendEntry, chart_frame, chart_svg, footer, hit, reading, row_label, x_axis,
 };
 use crate::components::chunked::{ReachedPlace, chunked};
 use crate::hooks::{Experiments, LinkedRuns, Loading, ReferenceSets};
@@ -23,7 +23,7 @@ const SHARED_COLOURS: usize = 4;
 const COLOURS: usize = 8;
 use crate::i18n::{num, part_ready, t, tr};
 use leptos::prelude::*;
-use waitlab_core::chart::{Scale, legend_row};
+use waitlab_core::chart::{LINE_PX, RowLayout, Scale};
 use waitlab_core::compare::{self, Group, Origin, Value};
 use waitlab_core::experiment::Experiment;
 use waitlab_core::schema::Report;
@@ -313,49 +313,43 @@ fn ComparisonTable(
     }
 }
 
-/// The shape of a charted column's mark.
-fn mark(column: usize, x: f64, y: f64, class: String) -> Node {
+/// The shape of a charted column's mark, `size` times the usual.
+fn mark(column: usize, x: f64, y: f64, size: f64, class: String) -> Node {
+    let (r, half, tip) = (4.0 * size, 3.5 * size, 5.0 * size);
     match column {
         0 => Node::new("circle")
             .class(class)
             .at("cx", x)
             .at("cy", y)
-            .attr("r", "4"),
-        1 => Node::rect(class, x - 3.5, y - 3.5, 7.0, 7.0),
+            .at("r", r),
+        1 => Node::rect(class, x - half, y - half, 2.0 * half, 2.0 * half),
         _ => Node::new("polygon").class(class).attr(
             "points",
             format!(
                 "{},{} {},{} {},{} {},{}",
                 coord(x),
-                coord(y - 5.0),
-                coord(x + 5.0),
+                coord(y - tip),
+                coord(x + tip),
                 coord(y),
                 coord(x),
-                coord(y + 5.0),
-                coord(x - 5.0),
+                coord(y + tip),
+                coord(x - tip),
                 coord(y)
             ),
         ),
     }
 }
 
-/// A row label that fits left of the plot: at most 46 characters.
-fn short_label(what: &str) -> String {
-    if what.chars().count() <= 46 {
-        what.to_owned()
-    } else {
-        what.chars().take(45).chain(['…']).collect()
-    }
-}
-
 /// One charted value of a row: which mark (slot in the charted columns),
-/// its span on the axis, and whether it is stated rather than measured.
+/// its span on the axis, whether it is stated rather than measured, and
+/// for a figure under its clock's resolution the span a step of the clock
+/// makes of it.
 struct ChartMark {
     slot: usize,
     lo: f64,
     hi: f64,
     stated: bool,
-    unresolved: bool,
+    band: Option<(f64, f64)>,
 }
 
 /// One row of the comparison chart.
@@ -367,8 +361,11 @@ struct ChartRow {
     marks: Vec<ChartMark>,
 }
 
-/// Every row's charted values on one log axis, coloured by source (as in
-/// the table); a stated range is a bar from its low to its high end.
+/// Every row's charted values on one log axis, coloured by source; a
+/// stated range is a bar from its low to its high end, a figure under its
+/// clock's resolution sits on a band of a step of that clock. This
+/// browser's marks are drawn largest and outlined. The legend under it
+/// names the sources, the marks and what hollow and a band mean.
 #[component]
 fn ComparisonChart(
     /// Which experiment.
@@ -412,7 +409,9 @@ fn ComparisonChart(
                             lo: to_axis(lo)?,
                             hi: to_axis(hi)?,
                             stated: matches!(v, Value::Stated { .. }),
-                            unresolved: matches!(v, Value::Unresolved { .. }),
+                            band: v.clock_band().and_then(|(lo, hi)| {
+                                Some((columns[c].unit.to_axis(lo)?, to_axis(hi)?))
+                            }),
                         })
                     })
                     .collect();
@@ -427,8 +426,8 @@ fn ComparisonChart(
                     .collect();
                 (!marks.is_empty()).then(|| ChartRow {
                     colour: *colour,
-                    label: short_label(&what),
                     reading: format!("{what} — {}", figures.join("; ")),
+                    label: what,
                     marks,
                 })
             })
@@ -437,95 +436,126 @@ fn ComparisonChart(
     if rows.is_empty() {
         return None;
     }
-    let lo = rows
-        .iter()
-        .flat_map(|r| r.marks.iter().map(|m| m.lo))
-        .fold(f64::INFINITY, f64::min);
-    let hi = rows
-        .iter()
-        .flat_map(|r| r.marks.iter().map(|m| m.hi))
-        .fold(0.0, f64::max);
-    let left = label_width(rows.iter().map(|r| r.label.as_str()));
-    let x = Scale::log_decades(lo, hi, 0.0001, left, WIDTH - 24.0);
-    let any_unresolved = rows.iter().any(|r| r.marks.iter().any(|m| m.unresolved));
-    let bottom = TOP + ROW * rows.len() as f64 + 4.0;
-    let height = bottom + 60.0;
-    // The axis on one line, what colours and shapes mean on the next:
-    // in most languages the two do not fit on one.
-    let caption = tr(&Phrase::new(if any_unresolved {
-        key!("compare.chart_axis_faint")
-    } else {
-        key!("compare.chart_axis")
-    })
-    .phrase("axis", experiment.chart_axis()));
-    let (axis, key_to_marks) = match caption.split_once(" · ") {
-        Some((axis, rest)) => (axis.to_owned(), rest.to_owned()),
-        None => (caption, String::new()),
+    let spans = || {
+        rows.iter()
+            .flat_map(|r| r.marks.iter())
+            .flat_map(|m| [(m.lo, m.hi), m.band.unwrap_or((m.lo, m.hi))])
     };
-    let mut marks = x_axis(&x, TOP, bottom);
-    marks.extend(rows.into_iter().enumerate().map(|(i, row)| {
-        let y = TOP + ROW * (i as f64 + 0.5);
-        let src = format!("src-{}", row.colour % COLOURS);
-        let mut shapes = vec![
-            hit(0.0, y - ROW / 2.0, WIDTH, ROW),
-            row_label(left - 8.0, y + 4.0, left - 12.0, row.label),
-        ];
-        for ChartMark {
-            slot,
-            lo,
-            hi,
-            stated,
-            unresolved,
-        } in row.marks
-        {
-            if hi > lo {
-                shapes.push(Node::line(
-                    format!("stated-range {src}"),
-                    x.map(lo),
+    let lo = spans()
+        .map(|(lo, _)| lo)
+        .filter(|&v| v > 0.0)
+        .fold(f64::INFINITY, f64::min);
+    let hi = spans().map(|(_, hi)| hi).fold(0.0, f64::max);
+    // The legend: the sources by colour, the columns by shape, then what
+    // hollow and a band mean where the chart has them.
+    let source = |colour: usize, text: String| LegendEntry {
+        symbol: Some(Box::new(move |x, y| {
+            Node::rect(
+                format!("swatch-mark src-{}", colour % COLOURS),
+                x - 5.0,
+                y - 5.0,
+                10.0,
+                10.0,
+            )
+        })),
+        class: "legend-source".to_owned(),
+        text,
+    };
+    let mut legend: Vec<LegendEntry> = groups
+        .iter()
+        .filter(|(colour, _)| rows.iter().any(|r| r.colour == *colour))
+        .map(|(colour, g)| source(*colour, tr(&g.source)))
+        .collect();
+    let shape = |slot: usize, stated: bool, text: String| LegendEntry {
+        symbol: Some(Box::new(move |x, y| {
+            let class = format!("mark legend-mark{}", if stated { " stated" } else { "" });
+            mark(slot, x, y, 1.0, class)
+        })),
+        class: "axis-label".to_owned(),
+        text,
+    };
+    legend.extend(
+        charted
+            .iter()
+            .enumerate()
+            .map(|(slot, &c)| shape(slot, false, tr(&experiment.header(&columns[c])))),
+    );
+    if rows.iter().any(|r| r.marks.iter().any(|m| m.stated)) {
+        legend.push(shape(0, true, t(key!("compare.key_stated"))));
+    }
+    if rows
+        .iter()
+        .any(|r| r.marks.iter().any(|m| m.band.is_some()))
+    {
+        legend.push(LegendEntry {
+            symbol: Some(Box::new(|x, y| {
+                Node::rect("clock-band legend-mark", x - 6.0, y - 4.0, 12.0, 8.0)
+            })),
+            class: "axis-label".to_owned(),
+            text: t(key!("compare.key_band")),
+        });
+    }
+    let axis = tr(&experiment.chart_axis());
+    let aria = tr(&Phrase::new(key!("compare.chart_aria")).phrase("axis", experiment.chart_axis()));
+    let draw = move |width: f64| {
+        let layout = RowLayout::new(rows.iter().map(|r| r.label.as_str()), width, ROW);
+        let bottom = TOP + layout.pitch * rows.len() as f64 + 4.0;
+        let x = Scale::log_decades(lo, hi, 0.0001, layout.left, width - 24.0);
+        let mut marks = x_axis(&x, TOP, bottom, width);
+        marks.extend(rows.iter().enumerate().map(|(i, row)| {
+            let y = layout.centre(TOP, i);
+            let src = format!("src-{}", row.colour % COLOURS);
+            let own = row.colour == 0;
+            let mut shapes = vec![
+                hit(0.0, y + ROW / 2.0 - layout.pitch, width, layout.pitch),
+                row_label(layout.label(y), &row.label),
+            ];
+            for m in &row.marks {
+                if let Some((lo, hi)) = m.band {
+                    let (x0, x1) = (x.map(lo), x.map(hi));
+                    shapes.push(Node::rect(
+                        format!("clock-band {src}"),
+                        x0,
+                        y - 6.0,
+                        (x1 - x0).max(2.0),
+                        12.0,
+                    ));
+                }
+                if m.hi > m.lo {
+                    shapes.push(Node::line(
+                        format!("stated-range {src}"),
+                        x.map(m.lo),
+                        y,
+                        x.map(m.hi),
+                        y,
+                    ));
+                }
+                let class = format!(
+                    "mark {src}{}{}",
+                    if m.stated { " stated" } else { "" },
+                    if own { " own" } else { "" }
+                );
+                shapes.push(mark(
+                    m.slot,
+                    x.map(m.lo),
                     y,
-                    x.map(hi),
-                    y,
+                    if own { 1.25 } else { 1.0 },
+                    class,
                 ));
             }
-            let class = format!(
-                "mark {src}{}{}",
-                if stated { " stated" } else { "" },
-                if unresolved { " unresolved" } else { "" }
-            );
-            shapes.push(mark(slot, x.map(lo), y, class));
-        }
-        reading(
-            i == 0,
-            Some(format!("cmp-mark-{}", row.colour)),
-            row.reading,
-            shapes,
-        )
-    }));
-    marks.push(axis_label(bottom + 26.0, axis));
-    marks.push(axis_label(bottom + 38.0, key_to_marks));
-    let legend_y = height - 8.0;
-    let headers: Vec<String> = charted
-        .iter()
-        .map(|&c| tr(&experiment.header(&columns[c])))
-        .collect();
-    let at = legend_row(
-        16.0,
-        &headers.iter().map(String::as_str).collect::<Vec<_>>(),
-        9.0,
-        24.0,
-    );
-    for (slot, (header, lx)) in headers.into_iter().zip(at).enumerate() {
-        marks.push(mark(
-            slot,
-            lx,
-            legend_y - 4.0,
-            "mark legend-mark".to_owned(),
-        ));
-        marks.push(Node::label("axis-label", lx + 9.0, legend_y, None, header));
-    }
-    let aria = tr(&Phrase::new(key!("compare.chart_aria")).phrase("axis", experiment.chart_axis()));
+            reading(
+                i == 0,
+                Some(format!("cmp-mark-{}", row.colour)),
+                row.reading.clone(),
+                shapes,
+            )
+        }));
+        let (under, height) = footer(width, 12.0, bottom + 14.0 + LINE_PX, &legend, &axis);
+        marks.extend(under);
+        chart_svg(width, height, aria.clone(), marks)
+    };
     Some(view! {
-        {chart_frame("headline", t(key!("compare.summary")), chart_svg(height, aria, marks))}
+        {chart_frame("headline", t(key!("compare.summary")), draw)}
         {left_out.then(|| wait.map(|d| view! {
             <p class="note" data-testid="headline-note">{tr(&Phrase::new(note).count("d", d))}</p>
         }))}

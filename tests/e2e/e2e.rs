@@ -2780,8 +2780,45 @@ fn assert_fits_phone(s: &mut Session, what: &str) {
             s.resize(1100, 1600);
             panic!("{what}: the page scrolls {over} px sideways at {width} px");
         }
+        let unreadable = unreadable_chart_text(s);
+        if !unreadable.is_empty() {
+            s.screenshot(&format!("chart-text-{what}-{phone}"));
+            s.resize(1100, 1600);
+            panic!("{what} at {width} px: {unreadable:#?}");
+        }
     }
     s.resize(1100, 1600);
+}
+
+/// The text of the charts on show that a reader could not read: set
+/// under 11 CSS px as drawn (a chart scaled down to its box shrinks its
+/// text), or reaching past its chart's edge.
+fn unreadable_chart_text(s: &mut Session) -> Vec<String> {
+    let found = s.eval(
+        "const bad = [];\
+         for (const svg of document.querySelectorAll('svg.chart')) {\
+           const box = svg.getBoundingClientRect();\
+           if (!box.width) continue;\
+           const chart = svg.closest('figure').dataset.chart;\
+           const scale = box.width / svg.viewBox.baseVal.width;\
+           for (const t of svg.querySelectorAll('text')) {\
+             const px = parseFloat(getComputedStyle(t).fontSize) * scale;\
+             const r = t.getBoundingClientRect();\
+             if (px < 10.99) bad.push(`${chart}: “${t.textContent}” at ${px.toFixed(1)} px`);\
+             if (r.width && (r.left < box.left - 1 || r.right > box.right + 1))\
+               bad.push(`${chart}: “${t.textContent}” at ${r.left.toFixed(0)}–${r.right.toFixed(0)} px, the chart ${box.left.toFixed(0)}–${box.right.toFixed(0)}`);\
+           }\
+         }\
+         return bad;",
+    );
+    found
+        .as_array()
+        .map(|a| {
+            a.iter()
+                .filter_map(|v| v.as_str().map(str::to_owned))
+                .collect()
+        })
+        .unwrap_or_default()
 }
 
 /// An embed in an ordinary blog post (a parent on another origin that

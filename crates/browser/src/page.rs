@@ -348,6 +348,69 @@ impl Drop for ViewListener {
     }
 }
 
+/// Calls `f` whenever what is laid out may change width: the window
+/// resizes, or a `<details>` opens or closes. For the page's lifetime.
+pub fn on_layout_change(f: impl FnMut() + 'static) {
+    let closure = Closure::<dyn FnMut()>::new(f);
+    let w = window();
+    let _ = w.add_event_listener_with_callback("resize", closure.as_ref().unchecked_ref());
+    if let Some(d) = w.document() {
+        // `toggle` does not bubble: it is caught on its way down.
+        let _ = d.add_event_listener_with_callback_and_bool(
+            "toggle",
+            closure.as_ref().unchecked_ref(),
+            true,
+        );
+    }
+    closure.forget();
+}
+
+/// Calls `f` on the animation frame after `element` is first laid out
+/// with a width (it may not be when first made: in a view that is mounted
+/// later, in a closed `<details>`), then stops; or never, if dropped
+/// first. The observer lets go at that first sight, so whatever `f`
+/// redraws cannot make it loop.
+pub struct FirstLayout {
+    observer: Option<web_sys::ResizeObserver>,
+    _closure: Closure<dyn FnMut(js_sys::Array, web_sys::ResizeObserver)>,
+}
+
+impl FirstLayout {
+    /// Starts watching `element`.
+    pub fn new(element: &web_sys::Element, f: impl FnOnce() + 'static) -> Self {
+        let watched = element.clone();
+        let mut f = Some(f);
+        let closure = Closure::<dyn FnMut(js_sys::Array, web_sys::ResizeObserver)>::new(
+            move |_entries: js_sys::Array, observer: web_sys::ResizeObserver| {
+                if watched.client_width() == 0 {
+                    return;
+                }
+                observer.disconnect();
+                if let Some(f) = f.take() {
+                    let _ =
+                        window().request_animation_frame(Closure::once_into_js(f).unchecked_ref());
+                }
+            },
+        );
+        let observer = web_sys::ResizeObserver::new(closure.as_ref().unchecked_ref()).ok();
+        if let Some(o) = &observer {
+            o.observe(element);
+        }
+        Self {
+            observer,
+            _closure: closure,
+        }
+    }
+}
+
+impl Drop for FirstLayout {
+    fn drop(&mut self) {
+        if let Some(o) = &self.observer {
+            o.disconnect();
+        }
+    }
+}
+
 /// Calls `f` whenever the page's body changes size, until dropped.
 pub struct ResizeListener {
     observer: Option<web_sys::ResizeObserver>,

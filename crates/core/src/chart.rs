@@ -260,23 +260,185 @@ pub fn label_column<'a>(
     (widest + pad).clamp(min, max)
 }
 
-/// The length to squeeze `text` into when it would not fit in `room`
-/// (SVG's `textLength`), or `None` when it fits as set.
-pub fn squeeze(text: &str, room: f64) -> Option<f64> {
-    (text_width(text, LABEL_PX) > room).then_some(room.max(0.0))
+/// `text` as it fits in `room`: whole, or cut short with "…" (the full
+/// text is the mark's tooltip and what a screen reader says of it).
+pub fn fit(text: &str, room: f64) -> String {
+    if text_width(text, LABEL_PX) <= room {
+        return text.to_owned();
+    }
+    let ellipsis = text_width("…", LABEL_PX);
+    let mut used = 0.0;
+    let mut out: String = text
+        .chars()
+        .take_while(|c| {
+            used += text_width(c.encode_utf8(&mut [0; 4]), LABEL_PX);
+            used + ellipsis <= room
+        })
+        .collect();
+    out.truncate(out.trim_end().len());
+    out.push('…');
+    out
 }
 
-/// Where each entry of a legend starts, left to right from `start`: an
-/// entry is a `mark` wide symbol, then its label, then `gap`.
-pub fn legend_row(start: f64, labels: &[&str], mark: f64, gap: f64) -> Vec<f64> {
+/// `text` broken at spaces into lines that fit in `room` (a word wider
+/// than `room` is a line of its own, cut short by [`fit`]).
+pub fn wrap(text: &str, room: f64) -> Vec<String> {
+    let mut lines: Vec<String> = Vec::new();
+    for word in text.split_whitespace() {
+        match lines.last_mut() {
+            Some(line) if text_width(&format!("{line} {word}"), LABEL_PX) <= room => {
+                line.push(' ');
+                line.push_str(word);
+            }
+            _ => lines.push(word.to_owned()),
+        }
+    }
+    lines.into_iter().map(|l| fit(&l, room)).collect()
+}
+
+/// Where a legend entry goes: its start, its first line, and its text as
+/// the lines it takes (one, unless it is too wide for a line of its own).
+#[derive(Debug, Clone, PartialEq)]
+pub struct LegendSpot {
+    /// Where its symbol starts.
+    pub x: f64,
+    /// Its first line, from 0.
+    pub line: usize,
+    /// Its text, a line each.
+    pub lines: Vec<String>,
+}
+
+/// Where each entry of a legend goes, from `start` on its first line: an
+/// entry is a `mark` wide symbol, then its label, then `gap`; an entry that
+/// would cross `end` starts the next line, and one wider than a whole line
+/// wraps onto lines of its own.
+pub fn legend_rows(start: f64, end: f64, labels: &[&str], mark: f64, gap: f64) -> Vec<LegendSpot> {
+    let room = end - start - mark;
+    let (mut x, mut line) = (start, 0);
     labels
         .iter()
-        .scan(start, |x, label| {
-            let at = *x;
-            *x += mark + text_width(label, LABEL_PX) + gap;
-            Some(at)
+        .map(|label| {
+            let lines = wrap(label, room);
+            let width = mark
+                + lines
+                    .iter()
+                    .map(|l| text_width(l, LABEL_PX))
+                    .fold(0.0, f64::max);
+            if x > start && (x + width > end || lines.len() > 1) {
+                (x, line) = (start, line + 1);
+            }
+            let spot = LegendSpot { x, line, lines };
+            if spot.lines.len() > 1 {
+                // The next entry starts on the line after its last.
+                (x, line) = (end, line + spot.lines.len() - 1);
+            } else {
+                x += width + gap;
+            }
+            spot
         })
         .collect()
+}
+
+/// The narrowest and widest a chart is drawn, CSS px: it is drawn at its
+/// box's width within these, one unit a pixel, so its text keeps its size
+/// (a chart scaled down to a phone would shrink its text with it).
+pub const MIN_WIDTH: f64 = 200.0;
+/// See [`MIN_WIDTH`].
+pub const MAX_WIDTH: f64 = 760.0;
+
+/// The width to draw a chart whose box is `box_px` wide (0 for a box not
+/// laid out, such as one in a closed `<details>`: drawn at the widest).
+pub fn drawn_width(box_px: f64) -> f64 {
+    if box_px > 0.0 {
+        box_px.floor().clamp(MIN_WIDTH, MAX_WIDTH)
+    } else {
+        MAX_WIDTH
+    }
+}
+
+/// A line of text in a chart, px: [`LABEL_PX`] and the gap to the next.
+pub const LINE_PX: f64 = 14.0;
+
+/// How a chart with a label per row sets its labels: in a column before
+/// the plot when the plot keeps [`RowLayout::MIN_PLOT`] beside it, else on
+/// a line of their own above each row's marks (on a phone).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct RowLayout {
+    /// Whether labels are set above their rows.
+    pub above: bool,
+    /// Where the plot starts.
+    pub left: f64,
+    /// The distance from one row to the next.
+    pub pitch: f64,
+    /// The marks' band of a row.
+    row: f64,
+    /// The chart's width.
+    width: f64,
+}
+
+/// Where a row's label goes: its baseline's start (`end` false) or end.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct LabelSpot {
+    /// x of the anchor.
+    pub x: f64,
+    /// Baseline.
+    pub y: f64,
+    /// Whether the label ends at `x` (set right-aligned).
+    pub end: bool,
+    /// The room it has.
+    pub room: f64,
+}
+
+impl RowLayout {
+    /// The least plot width beside a label column.
+    pub const MIN_PLOT: f64 = 300.0;
+
+    /// The layout of rows labelled `labels`, `row` px of marks each, in a
+    /// chart `width` wide.
+    pub fn new<'a>(labels: impl IntoIterator<Item = &'a str>, width: f64, row: f64) -> RowLayout {
+        let column = label_column(labels, 20.0, 160.0, 440.0);
+        if width - column >= Self::MIN_PLOT {
+            RowLayout {
+                above: false,
+                left: column,
+                pitch: row,
+                row,
+                width,
+            }
+        } else {
+            RowLayout {
+                above: true,
+                left: 12.0,
+                pitch: row + LINE_PX,
+                row,
+                width,
+            }
+        }
+    }
+
+    /// The middle of row `i`'s marks, rows starting at `top`.
+    pub fn centre(&self, top: f64, i: usize) -> f64 {
+        top + self.pitch * (i as f64 + 1.0) - self.row / 2.0
+    }
+
+    /// Where the label of the row whose marks are centred at `centre` goes.
+    pub fn label(&self, centre: f64) -> LabelSpot {
+        if self.above {
+            LabelSpot {
+                x: self.left,
+                y: centre - self.row / 2.0 - 3.0,
+                end: false,
+                room: self.width - self.left - 12.0,
+            }
+        } else {
+            LabelSpot {
+                x: self.left - 8.0,
+                y: centre + 4.0,
+                end: true,
+                room: self.left - 12.0,
+            }
+        }
+    }
 }
 
 #[cfg(test)]
@@ -404,18 +566,94 @@ mod tests {
         let huge = ["x".repeat(200)];
         let column = label_column(huge.iter().map(String::as_str), 16.0, 120.0, 400.0);
         assert_eq!(column, 400.0);
-        assert_eq!(squeeze(&huge[0], column - 16.0), Some(384.0));
-        assert_eq!(squeeze("short", 100.0), None);
+        let cut = fit(&huge[0], column - 16.0);
+        assert!(cut.ends_with('…') && text_width(&cut, LABEL_PX) <= column - 16.0);
+        assert_eq!(fit("short", 100.0), "short");
     }
 
     #[test]
-    fn legend_entries_never_overlap() {
-        let labels = ["— blockierend", "— asynchron", "x"];
-        let at = legend_row(10.0, &labels, 12.0, 8.0);
-        assert_eq!(at[0], 10.0);
-        for (i, pair) in at.windows(2).enumerate() {
-            assert!(pair[1] >= pair[0] + 12.0 + text_width(labels[i], LABEL_PX) + 8.0 - 1e-9);
+    fn long_text_wraps_at_spaces_within_its_room() {
+        let lines = wrap(
+            "median as a multiple of the event wait's (log scale)",
+            150.0,
+        );
+        assert!(lines.len() > 1, "{lines:?}");
+        assert!(
+            lines.iter().all(|l| text_width(l, LABEL_PX) <= 150.0),
+            "{lines:?}"
+        );
+        assert_eq!(
+            lines.join(" "),
+            "median as a multiple of the event wait's (log scale)"
+        );
+        // A word wider than the room is cut short on a line of its own.
+        let lines = wrap("a Thread.Sleep(1)Thread.Sleep(1)Thread.Sleep(1) b", 100.0);
+        assert_eq!(lines.len(), 3);
+        assert!(lines[1].ends_with('…'));
+        assert!(wrap("", 100.0).is_empty());
+    }
+
+    #[test]
+    fn charts_draw_at_their_box_within_bounds() {
+        assert_eq!(drawn_width(350.6), 350.0);
+        assert_eq!(drawn_width(100.0), MIN_WIDTH);
+        assert_eq!(drawn_width(1200.0), MAX_WIDTH);
+        assert_eq!(drawn_width(0.0), MAX_WIDTH);
+    }
+
+    /// Labels go in a column on a wide chart, above their rows on a narrow
+    /// one; either way they stay inside the chart and clear of the plot.
+    #[test]
+    fn row_labels_move_above_their_rows_when_narrow() {
+        let labels = ["Thread.Sleep(1) im Worker", "setTimeout(1)"];
+        let wide = RowLayout::new(labels, MAX_WIDTH, 18.0);
+        assert!(!wide.above && wide.left >= 160.0);
+        let spot = wide.label(wide.centre(8.0, 0));
+        assert!(spot.end && spot.x < wide.left && spot.x - spot.room >= 0.0);
+        let narrow = RowLayout::new(labels, 350.0, 18.0);
+        assert!(narrow.above && narrow.left < 20.0);
+        assert_eq!(narrow.pitch, 18.0 + LINE_PX);
+        let (first, second) = (narrow.centre(8.0, 0), narrow.centre(8.0, 1));
+        let spot = narrow.label(second);
+        // Its label sits between the row above's marks and its own.
+        assert!(spot.y - LABEL_PX >= first + 9.0 - 1e-9 && spot.y <= second - 9.0);
+        assert!(!spot.end && spot.x + spot.room <= 350.0);
+    }
+
+    #[test]
+    fn legend_entries_never_overlap_and_wrap_within_the_chart() {
+        let labels = [
+            "— blockierend",
+            "— asynchron",
+            "x",
+            "— ein sehr langer Eintrag, der nicht in eine Zeile passt",
+            "y",
+        ];
+        let at = legend_rows(10.0, 200.0, &labels, 12.0, 8.0);
+        assert_eq!((at[0].x, at[0].line), (10.0, 0));
+        let right = |s: &LegendSpot| {
+            s.x + 12.0
+                + s.lines
+                    .iter()
+                    .map(|l| text_width(l, LABEL_PX))
+                    .fold(0.0, f64::max)
+        };
+        for pair in at.windows(2) {
+            let (a, b) = (&pair[0], &pair[1]);
+            let a_last = a.line + a.lines.len().max(1) - 1;
+            assert!(
+                b.line > a_last && b.x == 10.0 || b.line == a.line && b.x >= right(a) + 8.0 - 1e-9,
+                "{at:?}"
+            );
         }
+        for spot in &at {
+            assert!(right(spot) <= 200.0, "{spot:?}");
+        }
+        // The long entry wraps onto lines of its own, and the next starts
+        // after them.
+        assert!(at[3].lines.len() > 1 && at[3].x == 10.0);
+        assert_eq!(at[4].line, at[3].line + at[3].lines.len());
+        assert_eq!(at[3].lines.join(" "), labels[3]);
     }
 
     #[test]

@@ -100,6 +100,23 @@ impl Value {
         }
     }
 
+    /// For a figure under its clock's resolution, the span one step of that
+    /// clock either way of the figure makes of the value, `(low, high)`
+    /// (for a ratio, the step moves the time it divides by): what the
+    /// figure cannot tell apart. `None` for any other value.
+    pub fn clock_band(&self) -> Option<(f64, f64)> {
+        let Value::Unresolved {
+            value,
+            figure_ms,
+            clock,
+        } = *self
+        else {
+            return None;
+        };
+        let step = clock.typical_step_ms / figure_ms.max(f64::MIN_POSITIVE);
+        Some(((value * (1.0 - step)).max(0.0), value * (1.0 + step)))
+    }
+
     /// The span the value covers, `(low, high)`, if it has a number.
     pub fn span(&self) -> Option<(f64, f64)> {
         match self {
@@ -851,6 +868,11 @@ mod tests {
             }
         );
         assert_eq!(g.rows[1].values[0].format(Unit::Ms), "0.01‡");
+        // A step of its clock either way: what the figure cannot tell apart.
+        let (lo, hi) = g.rows[1].values[0].clock_band().unwrap();
+        assert!(lo == 0.01 - clock.typical_step_ms || lo == 0.0);
+        assert!((hi - (0.01 + clock.typical_step_ms)).abs() < 1e-12);
+        assert_eq!(g.rows[0].values[0].clock_band(), None);
         r.wake_latency = Some(WakeLatency {
             config: WakeConfig::default(),
             skew_ms: None,
@@ -871,6 +893,11 @@ mod tests {
             } => assert!((value - 50.0).abs() < 1e-9 && figure_ms == 0.03),
             ref other => panic!("{other:?}"),
         }
+        // A ratio's band: the step moves the time it divides by.
+        let ratio = &g.rows[1].values[Experiment::WakeLatency.column_index("ratio").unwrap()];
+        let (lo, hi) = ratio.clock_band().unwrap();
+        let step = clock.typical_step_ms / 0.03;
+        assert!((lo - 50.0 * (1.0 - step)).abs() < 1e-9 && (hi - 50.0 * (1.0 + step)).abs() < 1e-9);
         // Cancellable waits: a row per strategy with its label and .NET
         // call, a short figure marked, an unavailable one with its reason.
         use crate::cancel::{CancelConfig, CancelResult, CancelWaits, Strategy as Cancel};
