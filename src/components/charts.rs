@@ -248,10 +248,11 @@ impl LegendEntry {
 /// The width of a legend entry's symbol and the gap after it.
 const SYMBOL: f64 = 14.0;
 
-/// What goes under a chart's plot, from the baseline `y` on: the axis
-/// caption, wrapped and right-aligned, then the legend's entries from
-/// `left`, wrapping at the chart's right edge. The nodes, and the chart's
-/// height below them.
+/// What goes under a chart's plot, from the baseline `y` on: the legend's
+/// entries from `left`, wrapping at the chart's right edge, then the axis
+/// caption, right-aligned: on the legend's last line where it fits beside
+/// it, else wrapped on lines of its own. The nodes, and the chart's height
+/// below them.
 pub(crate) fn footer(
     width: f64,
     left: f64,
@@ -259,18 +260,6 @@ pub(crate) fn footer(
     legend: &[LegendEntry],
     caption: &str,
 ) -> (Vec<Node>, f64) {
-    let mut nodes = Vec::new();
-    let mut lines = 0usize;
-    for text in wrap(caption, width - 24.0) {
-        nodes.push(Node::label(
-            "axis-label",
-            width - 12.0,
-            y + LINE_PX * lines as f64,
-            Some("end"),
-            text,
-        ));
-        lines += 1;
-    }
     let labels: Vec<&str> = legend.iter().map(|e| e.text.as_str()).collect();
     // Laid out as if every entry had a symbol when any has: none runs into
     // the next.
@@ -279,14 +268,14 @@ pub(crate) fn footer(
     } else {
         0.0
     };
-    // A gap of half a line between the caption and the legend.
-    let top = y + LINE_PX * (lines as f64 + 0.5);
-    let mut legend_lines = 0;
+    let mut nodes = Vec::new();
+    // The next free line, and how far the last one is taken.
+    let (mut line, mut taken) = (0usize, f64::INFINITY);
     for (entry, spot) in legend
         .iter()
-        .zip(legend_rows(left, width - 12.0, &labels, mark, 18.0))
+        .zip(legend_rows(left, width - 12.0, &labels, mark, 14.0))
     {
-        let baseline = top + LINE_PX * spot.line as f64;
+        let baseline = y + LINE_PX * spot.line as f64;
         if let Some(symbol) = &entry.symbol {
             nodes.push(symbol(spot.x + 5.0, baseline - 4.0));
         }
@@ -299,14 +288,33 @@ pub(crate) fn footer(
                 text.clone(),
             ));
         }
-        legend_lines = spot.line + spot.lines.len().max(1);
+        line = spot.line + spot.lines.len().max(1);
+        let widest = spot
+            .lines
+            .iter()
+            .map(|l| text_width(l, LABEL_PX))
+            .fold(0.0, f64::max);
+        taken = spot.x + mark + widest;
     }
-    let last = if legend_lines > 0 {
-        top + LINE_PX * (legend_lines - 1) as f64
-    } else {
-        y + LINE_PX * lines.saturating_sub(1) as f64
-    };
-    (nodes, last + 6.0)
+    let lines = wrap(caption, width - 24.0);
+    // On the legend's last line, right of its entries, when it fits.
+    let beside = line > 0
+        && lines.len() == 1
+        && taken + 18.0 + text_width(&lines[0], LABEL_PX) <= width - 12.0;
+    if beside {
+        line -= 1;
+    }
+    for text in lines {
+        nodes.push(Node::label(
+            "axis-label",
+            width - 12.0,
+            y + LINE_PX * line as f64,
+            Some("end"),
+            text,
+        ));
+        line += 1;
+    }
+    (nodes, y + LINE_PX * line.saturating_sub(1) as f64 + 6.0)
 }
 
 /// Vertical grid lines and labels of an x axis, in a chart `width` wide.

@@ -373,7 +373,7 @@ fn ComparisonChart(
     /// The sources with their colours.
     groups: Vec<(usize, Group)>,
 ) -> impl IntoView {
-    const ROW: f64 = 18.0;
+    const ROW: f64 = 16.0;
     const TOP: f64 = 8.0;
     let columns = experiment.columns();
     let charted: Vec<usize> = experiment

@@ -360,8 +360,10 @@ pub fn drawn_width(box_px: f64) -> f64 {
 pub const LINE_PX: f64 = 14.0;
 
 /// How a chart with a label per row sets its labels: in a column before
-/// the plot when the plot keeps [`RowLayout::MIN_PLOT`] beside it, else on
-/// a line of their own above each row's marks (on a phone).
+/// the plot, as wide as its labels ask but leaving the plot
+/// [`RowLayout::MIN_PLOT`], when that column is at least
+/// [`RowLayout::MIN_COLUMN`]; else on a line of their own above each row's
+/// marks (on a phone).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct RowLayout {
     /// Whether labels are set above their rows.
@@ -392,12 +394,16 @@ pub struct LabelSpot {
 impl RowLayout {
     /// The least plot width beside a label column.
     pub const MIN_PLOT: f64 = 300.0;
+    /// The narrowest label column: narrower, labels go above their rows.
+    pub const MIN_COLUMN: f64 = 160.0;
 
     /// The layout of rows labelled `labels`, `row` px of marks each, in a
     /// chart `width` wide.
     pub fn new<'a>(labels: impl IntoIterator<Item = &'a str>, width: f64, row: f64) -> RowLayout {
-        let column = label_column(labels, 20.0, 160.0, 440.0);
-        if width - column >= Self::MIN_PLOT {
+        // The column gives up room to the plot down to its least (its
+        // labels cut shorter); under that, labels go above their rows.
+        let column = label_column(labels, 20.0, 160.0, 440.0).min(width - Self::MIN_PLOT);
+        if column >= Self::MIN_COLUMN {
             RowLayout {
                 above: false,
                 left: column,
@@ -610,6 +616,10 @@ mod tests {
         assert!(!wide.above && wide.left >= 160.0);
         let spot = wide.label(wide.centre(8.0, 0));
         assert!(spot.end && spot.x < wide.left && spot.x - spot.room >= 0.0);
+        // Long labels give up room to the plot before they go above it.
+        let long = ["x".repeat(80)];
+        let embed = RowLayout::new(long.iter().map(String::as_str), 680.0, 18.0);
+        assert!(!embed.above && (embed.left - 380.0).abs() < 1e-9);
         let narrow = RowLayout::new(labels, 350.0, 18.0);
         assert!(narrow.above && narrow.left < 20.0);
         assert_eq!(narrow.pitch, 18.0 + LINE_PX);
