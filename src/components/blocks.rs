@@ -3,7 +3,7 @@
 //! resolution.
 
 use crate::components::charts::{OverviewChart, OverviewRow};
-use crate::components::links::Embedded;
+use crate::hooks::Embedded;
 use crate::i18n::{ms, t, tr};
 use leptos::prelude::*;
 use waitlab_core::clock::{ClockInfo, RESOLVED_STEPS};

@@ -7,7 +7,7 @@ use crate::components::charts::ChartSource;
 use crate::components::chunked::chunked;
 use crate::components::comparison::ComparisonBlock;
 use crate::components::run_controls::Results;
-use crate::hooks::{Experiments, LinkedRuns};
+use crate::hooks::{Embedded, Experiments, LinkedRuns};
 use crate::i18n::{lang, t, tr};
 use leptos::context::Provider;
 use leptos::prelude::*;
@@ -19,10 +19,6 @@ use waitlab_core::key;
 use waitlab_core::schema::Report;
 use waitlab_core::text::Key;
 use waitlab_core::text::{Arg, Phrase};
-
-/// Whether the page runs as an embed (`?embed=`); provided by the page.
-#[derive(Debug, Clone, Copy)]
-pub struct Embedded(pub bool);
 
 fn shared() -> LinkedRuns {
     expect_context::<LinkedRuns>()

@@ -9,7 +9,7 @@ mod use_experiment;
 mod use_linked_runs;
 mod use_reference_sets;
 
-pub use use_embed::{UseEmbed, embed_slug, use_embed};
+pub use use_embed::{Embedded, UseEmbed, embed_slug, use_embed};
 pub use use_environment::{UseEnvironment, use_environment};
 pub use use_experiment::{
     Experiments, Notice, RunState, UseExperiment, use_experiment, use_experiments,

@@ -6,6 +6,10 @@
 use leptos::prelude::*;
 use waitlab_browser::{location, page};
 
+/// Whether the page runs as an embed (`?embed=`); provided by the page.
+#[derive(Debug, Clone, Copy)]
+pub struct Embedded(pub bool);
+
 /// The experiment slug the page is embedded with (`?embed=`), if any.
 pub fn embed_slug() -> Option<String> {
     location::query_param("embed")

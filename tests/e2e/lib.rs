@@ -1,4 +1,5 @@
-//! waitlab-e2e: support for the end-to-end tests (`e2e.rs`): a static file
+//! waitlab-e2e: support for the end-to-end tests (`e2e.rs` and its
+//! modules in `e2e/`): a static file
 //! server for the built dist (with or without cross-origin isolation, and
 //! broken on purpose), a minimal WebDriver client, and the browsers to
 //! drive. It depends on the core, never on the app: the tests read the

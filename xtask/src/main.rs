@@ -280,7 +280,12 @@ fn check_phases(phases: &mut Phases) -> Result<tools::Browsers> {
         run(cargo()
             .args(["clippy", "--workspace"])
             .args(WASM_ONLY.iter().flat_map(|p| ["--exclude", p]))
-            .args(["--all-targets", "--", "-D", "warnings"]))
+            .args(["--all-targets", "--", "-D", "warnings"]))?;
+        // The end-to-end binary is `test = false` (it needs the dist), so
+        // `--all-targets` passes it by: it is named.
+        run(cargo()
+            .args(["clippy", "--package", "waitlab-e2e", "--test", "e2e"])
+            .args(["--", "-D", "warnings"]))
     })?;
     let mut browsers = None;
     phases.run("browsers and drivers", || {

@@ -73,59 +73,116 @@ fn glue_and_tests_stay_light() {
     }
 }
 
-/// The top-level modules of the crate whose sources are in `src`, each
-/// with the top-level modules its code names through `crate::`: not in
-/// comments, nor in its unit tests (a `tests` file, or the `mod tests`
-/// that ends a file).
+/// A crate's modules at every depth (`components::blocks`), each with the
+/// modules it names through `crate::` or `super::` paths (outside its
+/// tests): a path names the deepest module it passes through.
 fn module_imports(
     src: &Path,
 ) -> std::collections::BTreeMap<String, std::collections::BTreeSet<String>> {
     let mut files = Vec::new();
     rust_files(src, &mut files);
+    let module_of = |f: &Path| -> Option<String> {
+        let rel = f.strip_prefix(src).unwrap().with_extension("");
+        let mut parts: Vec<String> = rel
+            .to_string_lossy()
+            .split('/')
+            .map(str::to_owned)
+            .collect();
+        if parts.last().is_some_and(|p| p == "mod") {
+            parts.pop();
+        }
+        let top = parts.first()?;
+        if ["lib", "main", "bin"].contains(&top.as_str()) || parts.iter().any(|p| p == "tests") {
+            return None;
+        }
+        Some(parts.join("::"))
+    };
+    let modules: std::collections::BTreeSet<String> =
+        files.iter().filter_map(|f| module_of(f)).collect();
+    // The deepest module `path` (segments from the crate's root) passes
+    // through.
+    let resolve = |path: &[&str]| -> Option<String> {
+        (1..=path.len())
+            .rev()
+            .map(|n| path[..n].join("::"))
+            .find(|m| modules.contains(m))
+    };
     let mut imports =
         std::collections::BTreeMap::<String, std::collections::BTreeSet<String>>::new();
-    for f in files {
-        let rel = f.strip_prefix(src).unwrap().with_extension("");
-        let rel = rel.to_string_lossy();
-        let module = rel.split('/').next().unwrap().to_owned();
-        if ["lib", "main", "bin"].contains(&module.as_str()) || rel.ends_with("tests") {
+    for f in &files {
+        let Some(module) = module_of(f) else {
             continue;
-        }
-        let text = read(&f);
+        };
+        let text = read(f);
         let code = text.split("#[cfg(test)]\nmod tests").next().unwrap();
-        let named = imports.entry(module.clone()).or_default();
+        let parent: Vec<&str> = {
+            let mut p: Vec<&str> = module.split("::").collect();
+            // A `mod.rs` is its directory's module: `super` is above it.
+            p.pop();
+            p
+        };
+        let mut named = std::collections::BTreeSet::new();
         for line in code.lines().filter(|l| !l.trim_start().starts_with("//")) {
-            for (at, _) in line.match_indices("crate::") {
-                let rest = &line[at + "crate::".len()..];
-                // `crate::{a, b::c}` names a and b; `crate::a::…` names a.
-                let group = match rest.strip_prefix('{') {
-                    Some(inner) => inner.split('}').next().unwrap_or(""),
-                    None => rest,
-                };
-                let paths: Vec<&str> = if rest.starts_with('{') {
-                    group.split(',').collect()
-                } else {
-                    vec![group]
-                };
-                for path in paths {
-                    let name: String = path
-                        .trim()
-                        .chars()
-                        .take_while(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || *c == '_')
-                        .collect();
-                    if !name.is_empty() && name != module {
-                        named.insert(name);
+            for (prefix, base) in [("crate::", Vec::new()), ("super::", parent.clone())] {
+                for (at, _) in line.match_indices(prefix) {
+                    if prefix == "super::" && line[..at].ends_with("::") {
+                        continue;
+                    }
+                    for path in use_paths(&line[at + prefix.len()..]) {
+                        let mut full = base.clone();
+                        full.extend(path.iter().map(String::as_str));
+                        if let Some(m) = resolve(&full)
+                            && m != module
+                        {
+                            named.insert(m);
+                        }
                     }
                 }
             }
         }
+        imports.entry(module).or_default().extend(named);
     }
     imports
 }
 
-/// Architecture invariant: no import cycle between the top-level modules
-/// of the core, the browser glue or the app, so each type lives in one
-/// place and a module can be read before the ones that use it.
+/// The paths a `use` tree names from where it starts: `a::b` names
+/// `[a, b]`; `a::{b, c::d}` names `[a, b]` and `[a, c, d]`; `{a, b}`
+/// names `[a]` and `[b]` (nested groups are read one level deep).
+fn use_paths(rest: &str) -> Vec<Vec<String>> {
+    let is_name = |c: char| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_' || c == ':';
+    let head: String = rest.chars().take_while(|&c| is_name(c)).collect();
+    let stem: Vec<String> = head
+        .split("::")
+        .filter(|s| !s.is_empty())
+        .map(str::to_owned)
+        .collect();
+    match rest[head.len()..].strip_prefix('{') {
+        Some(group) => group
+            .split('}')
+            .next()
+            .unwrap_or("")
+            .split(',')
+            .map(|item| {
+                let mut path = stem.clone();
+                path.extend(
+                    item.trim()
+                        .chars()
+                        .take_while(|&c| is_name(c))
+                        .collect::<String>()
+                        .split("::")
+                        .filter(|s| !s.is_empty())
+                        .map(str::to_owned),
+                );
+                path
+            })
+            .collect(),
+        None => vec![stem],
+    }
+}
+
+/// Architecture invariant: no import cycle between the modules of the
+/// core, the browser glue or the app, at any depth, so each type lives in
+/// one place and a module can be read before the ones that use it.
 #[test]
 fn no_import_cycles() {
     for crate_src in ["crates/core/src", "crates/browser/src", "src"] {
@@ -138,27 +195,30 @@ fn no_import_cycles() {
             path: &mut Vec<String>,
             done: &mut std::collections::BTreeSet<String>,
             imports: &std::collections::BTreeMap<String, std::collections::BTreeSet<String>>,
-            crate_src: &str,
+            cycles: &mut Vec<String>,
         ) {
             if let Some(at) = path.iter().position(|m| m == module) {
-                panic!(
-                    "{crate_src}: import cycle {} -> {module}",
-                    path[at..].join(" -> ")
-                );
+                cycles.push(format!("{} -> {module}", path[at..].join(" -> ")));
+                return;
             }
             if !done.insert(module.to_owned()) {
                 return;
             }
             path.push(module.to_owned());
             for next in imports.get(module).into_iter().flatten() {
-                visit(next, path, done, imports, crate_src);
+                visit(next, path, done, imports, cycles);
             }
             path.pop();
         }
-        let mut done = std::collections::BTreeSet::new();
+        let (mut done, mut cycles) = (std::collections::BTreeSet::new(), Vec::new());
         for module in imports.keys() {
-            visit(module, &mut Vec::new(), &mut done, &imports, crate_src);
+            visit(module, &mut Vec::new(), &mut done, &imports, &mut cycles);
         }
+        assert!(
+            cycles.is_empty(),
+            "{crate_src}: import cycles:\n{}",
+            cycles.join("\n")
+        );
     }
 }
 
@@ -431,4 +491,32 @@ fn catalogs_are_complete_and_used() {
         .filter(|k| !used.contains(*k) && !used_keys.contains(&Key::of(k)))
         .collect();
     assert!(unused.is_empty(), "catalog keys nothing uses: {unused:?}");
+}
+
+/// The code map in ARCHITECTURE.md names only what exists: every path in
+/// backticks in its "Code map" section (one with a `/`) is a file or a
+/// folder of the repository.
+#[test]
+fn code_map_names_what_exists() {
+    let text = read(&root().join("ARCHITECTURE.md"));
+    let map = text
+        .split("\n## Code map")
+        .nth(1)
+        .expect("ARCHITECTURE.md has a Code map section");
+    let map = map.split("\n## ").next().unwrap_or(map);
+    let paths: Vec<&str> = map
+        .split('`')
+        .skip(1)
+        .step_by(2)
+        .filter(|t| t.contains('/') && !t.contains(' ') && !t.contains("::") && !t.contains('*'))
+        .collect();
+    assert!(paths.len() > 20, "the code map names {} paths", paths.len());
+    let missing: Vec<&&str> = paths
+        .iter()
+        .filter(|p| !root().join(p.trim_end_matches('/')).exists())
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "the code map names paths that do not exist: {missing:?}"
+    );
 }

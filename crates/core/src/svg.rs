@@ -2,7 +2,7 @@
 //! a [`Node`] tree and turned into DOM elements by one function of the
 //! browser glue (`waitlab_browser::svg::draw_first`), instead of one
 //! view type per chart mark: the page's wasm carries one builder, not one
-//! instantiation per element and attribute (see ARCHITECTURE.md).
+//! instantiation per element and attribute (see docs/decisions.md).
 //!
 //! Text is text: a node's [`Node::text`] becomes its text content, never
 //! markup.

@@ -18,7 +18,7 @@ mod wake_latency;
 use crate::components::chunked::{ReachedPlace, chunked};
 use crate::components::comparison::ReferencePanel;
 use crate::components::env_block::EnvBlock;
-use crate::components::links::{Embedded, ExperimentOutput, SharePanel};
+use crate::components::links::{ExperimentOutput, SharePanel};
 use crate::components::raw_report::RawReport;
 use crate::components::run_all::RunAll;
 use crate::components::run_controls::{RenderedResults, ResultsView, RunStatus};
@@ -26,7 +26,7 @@ use crate::components::scheme_picker::SchemePicker;
 use crate::components::summary::Summary;
 use crate::components::ticker::Ticker;
 use crate::hooks::{
-    Experiments, LinkedRuns, UseEnvironment, embed_slug, use_embed, use_environment,
+    Embedded, Experiments, LinkedRuns, UseEnvironment, embed_slug, use_embed, use_environment,
     use_experiments, use_linked_runs, use_reference_sets,
 };
 use crate::i18n::{Words, t, tr};

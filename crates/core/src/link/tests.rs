@@ -496,7 +496,7 @@ fn a_body_past_the_inflation_cap_is_refused() {
     assert!(encode_body(&native_suite()).len() < MAX_BODY_BYTES / 8);
 }
 
-/// The length budgets (one experiment ≤ 600 characters, all six ≤
+/// The length budgets (one experiment ≤ 600 characters, all nine ≤
 /// 2,000) hold for a real run of every experiment with default settings.
 /// A run of periodic work as the page makes it: six loops of the default
 /// 25 ticks, two of them drifting by the work, one link under 600

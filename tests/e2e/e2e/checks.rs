@@ -1,0 +1,287 @@
+//! What the scenarios share to check the page: the browser's features as
+//! the page detects them ([`Features`]) and the outcomes they call for,
+//! samples against a timer's floor, figures under the clock's resolution,
+//! page errors, and a page that fits a phone's width with readable charts.
+
+use serde_json::Value;
+use waitlab_core::outcome::{Outcome, reason};
+use waitlab_core::schema::TimedWaits;
+use waitlab_core::timed::Mechanism;
+use waitlab_core::wake::Strategy;
+use waitlab_e2e::webdriver::{Browser, Session};
+
+/// What the browser under test offers, as the page detects it (the same
+/// checks as `waitlab_browser`).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Features {
+    pub(crate) isolated: bool,
+    shared_array_buffer: bool,
+    wait_async: bool,
+    scheduler_yield: bool,
+    scheduler_post_task: bool,
+    pub(crate) service_worker: bool,
+}
+
+impl Features {
+    pub(crate) fn detect(s: &mut Session) -> Features {
+        let v = s.eval(
+            "const f = (o, k) => !!o && typeof o[k] === 'function';\
+             return [self.crossOriginIsolated === true, typeof SharedArrayBuffer === 'function',\
+                     f(self.Atomics, 'waitAsync'), f(self.scheduler, 'yield'),\
+                     f(self.scheduler, 'postTask'), !!navigator.serviceWorker];",
+        );
+        let b = |i: usize| v[i].as_bool().expect("a feature flag");
+        let features = Features {
+            isolated: b(0),
+            shared_array_buffer: b(1),
+            wait_async: b(2),
+            scheduler_yield: b(3),
+            scheduler_post_task: b(4),
+            service_worker: b(5),
+        };
+        eprintln!("{}: {features:?}", s.browser.name());
+        features
+    }
+
+    /// Shared memory: an isolated page with `SharedArrayBuffer`.
+    pub(crate) fn shared_memory(self) -> bool {
+        self.isolated && self.shared_array_buffer
+    }
+
+    /// Why shared memory is off, as the page must say it (a reason code).
+    pub(crate) fn no_shared_memory(self) -> &'static str {
+        if self.isolated {
+            reason::NO_SHARED_ARRAY_BUFFER
+        } else {
+            reason::NOT_ISOLATED
+        }
+    }
+
+    /// The reason code a row for `mechanism` must give, if it cannot run.
+    pub(crate) fn missing_for(self, mechanism: Mechanism) -> Option<&'static str> {
+        if mechanism.needs_shared_memory() && !self.shared_memory() {
+            Some(self.no_shared_memory())
+        } else if mechanism == Mechanism::WorkerWaitAsync && !self.wait_async {
+            Some(reason::NO_WAIT_ASYNC)
+        } else if mechanism == Mechanism::SchedulerYield && !self.scheduler_yield {
+            Some(reason::NO_SCHEDULER_YIELD)
+        } else if mechanism == Mechanism::SchedulerPostTask && !self.scheduler_post_task {
+            Some(reason::NO_SCHEDULER_POST_TASK)
+        } else {
+            None
+        }
+    }
+
+    /// The reason code a wake strategy must give, if it cannot run.
+    fn missing_for_strategy(self, strategy: Strategy) -> Option<&'static str> {
+        if strategy.needs_shared_memory() && !self.shared_memory() {
+            Some(self.no_shared_memory())
+        } else if strategy == Strategy::AsyncEvent && !self.wait_async {
+            Some(reason::NO_WAIT_ASYNC)
+        } else {
+            None
+        }
+    }
+}
+
+/// The outcome is "not available" for the reason `missing` (a code).
+pub(crate) fn assert_unavailable(outcome: &Outcome, missing: &str, what: &str) {
+    match outcome {
+        Outcome::Unavailable { reason } => {
+            assert_eq!(reason, missing, "{what}: the wrong reason")
+        }
+        other => panic!("{what} should be unavailable for want of {missing}: {other:?}"),
+    }
+}
+
+pub(crate) fn samples(
+    tw: &TimedWaits,
+    mechanism: Mechanism,
+    requested_ms: Option<u32>,
+) -> Vec<f64> {
+    let cell = tw
+        .cells
+        .iter()
+        .find(|c| c.key.mechanism == mechanism && c.key.requested_ms == requested_ms)
+        .unwrap_or_else(|| panic!("no cell {mechanism:?} {requested_ms:?}"));
+    match &cell.outcome {
+        Outcome::Measured { samples_ms, .. } => samples_ms.clone(),
+        other => panic!("{mechanism:?} {requested_ms:?} was not measured: {other:?}"),
+    }
+}
+
+/// The earliest a `setTimeout(requested)` may end in `browser`.
+pub(crate) fn timer_floor(browser: Browser, requested: f64, tolerance: f64) -> f64 {
+    requested - timer_slack(browser, tolerance)
+}
+
+/// How much before its time a timer may seem to fire in `browser`: one
+/// clock step, or a millisecond in Firefox.
+pub(crate) fn timer_slack(browser: Browser, tolerance: f64) -> f64 {
+    match browser {
+        Browser::Chromium | Browser::WebKit => tolerance,
+        Browser::Firefox => 1.0,
+    }
+}
+
+pub(crate) fn assert_at_least(samples: &[f64], floor: f64, m: Mechanism) {
+    for &v in samples {
+        assert!(v >= floor, "{m:?} ended after {v} ms, before {floor} ms");
+    }
+}
+
+pub(crate) fn assert_no_page_errors(s: &mut Session) {
+    let errors = s.page_errors();
+    assert!(
+        errors.is_empty(),
+        "{}: page errors: {errors:#?}",
+        s.browser.name()
+    );
+}
+
+/// In the rows matching `rows` that have `cells` cells, every figure in
+/// the columns `columns` under `resolution` ms carries the ‡ mark.
+pub(crate) fn assert_marked(
+    s: &mut Session,
+    rows: &str,
+    cells: usize,
+    columns: std::ops::Range<usize>,
+    resolution: f64,
+) {
+    let figures = s.eval(&format!(
+        "return Array.from(document.querySelectorAll({}))\
+           .filter(r => r.children.length === {cells})\
+           .flatMap(r => Array.from(r.children).slice({}, {}))\
+           .map(td => [td.firstChild ? td.firstChild.textContent : '', td.querySelector('[data-testid=below-clock]') !== null]);",
+        Value::from(rows),
+        columns.start,
+        columns.end
+    ));
+    for f in figures.as_array().unwrap() {
+        let (text, marked) = (f[0].as_str().unwrap(), f[1].as_bool().unwrap());
+        if let Ok(v) = text.trim().parse::<f64>()
+            && v.abs() < resolution * 0.99
+        {
+            assert!(marked, "{text} ms is under {resolution} ms and not marked");
+        }
+    }
+}
+
+/// The spin ladder needs shared memory: without it, a message naming
+/// what is missing, not a failure.
+pub(crate) fn assert_ladder_unavailable(s: &mut Session) {
+    s.click("[data-testid=spin-ladder] [data-testid=run]");
+    s.wait_for_element("[data-testid=spin-ladder] [data-testid=notice]", 20);
+    let notice = s
+        .text("[data-testid=spin-ladder] [data-testid=notice]")
+        .unwrap();
+    assert!(
+        notice.contains("Not available here") && notice.contains("SharedArrayBuffer"),
+        "{notice}"
+    );
+}
+
+/// Every cancellable wait is measured where the browser offers what it
+/// needs, and names what is missing where it does not.
+pub(crate) fn assert_cancel_outcomes(
+    cancel: &waitlab_core::cancel::CancelWaits,
+    features: Features,
+) {
+    for r in &cancel.results {
+        if r.strategy.needs_shared_memory() && !features.shared_memory() {
+            assert_unavailable(&r.outcome, features.no_shared_memory(), r.strategy.id());
+        } else {
+            assert!(
+                matches!(r.outcome, Outcome::Measured { .. }),
+                "{}: {:?}",
+                r.strategy.id(),
+                r.outcome
+            );
+        }
+    }
+}
+
+/// Every wake strategy is measured where the browser offers what it
+/// needs, and names what is missing where it does not.
+pub(crate) fn assert_wake_outcomes(wake: &waitlab_core::wake::WakeLatency, features: Features) {
+    for r in &wake.results {
+        match features.missing_for_strategy(r.strategy) {
+            Some(missing) => assert_unavailable(&r.outcome, missing, r.strategy.id()),
+            None => assert!(
+                matches!(r.outcome, Outcome::Measured { .. }),
+                "{:?}: {:?}",
+                r.strategy,
+                r.outcome
+            ),
+        }
+    }
+}
+
+/// The width the page lays out wider than its window, in CSS px (0 when
+/// nothing scrolls sideways).
+pub(crate) fn sideways_overflow(s: &mut Session) -> f64 {
+    s.eval("return document.documentElement.scrollWidth - document.documentElement.clientWidth;")
+        .as_f64()
+        .unwrap()
+}
+
+/// Narrows the window to a phone's 390 px and then 320 px (or as narrow as
+/// the browser's window goes: headless Firefox and WebKitGTK stop at about
+/// 500 and 450 px), checks that the page does not scroll sideways (`what`
+/// names the state), and widens it again.
+pub(crate) fn assert_fits_phone(s: &mut Session, what: &str) {
+    for phone in [390, 320] {
+        s.resize(phone, 844);
+        s.wait_for("window.innerWidth < 1000", 10);
+        // The layout settles a frame after the resize.
+        s.eval_async(
+            "await new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r))); return null;",
+        );
+        let width = s.eval("return window.innerWidth;");
+        eprintln!("{}: {what} at {width} px", s.browser.name());
+        let over = sideways_overflow(s);
+        if over > 0.0 {
+            s.screenshot(&format!("overflow-{what}-{phone}"));
+            s.resize(1100, 1600);
+            panic!("{what}: the page scrolls {over} px sideways at {width} px");
+        }
+        let unreadable = unreadable_chart_text(s);
+        if !unreadable.is_empty() {
+            s.screenshot(&format!("chart-text-{what}-{phone}"));
+            s.resize(1100, 1600);
+            panic!("{what} at {width} px: {unreadable:#?}");
+        }
+    }
+    s.resize(1100, 1600);
+}
+
+/// The text of the charts on show that a reader could not read: set
+/// under 11 CSS px as drawn (a chart scaled down to its box shrinks its
+/// text), or reaching past its chart's edge.
+fn unreadable_chart_text(s: &mut Session) -> Vec<String> {
+    let found = s.eval(
+        "const bad = [];\
+         for (const svg of document.querySelectorAll('svg.chart')) {\
+           const box = svg.getBoundingClientRect();\
+           if (!box.width) continue;\
+           const chart = svg.closest('figure').dataset.chart;\
+           const scale = box.width / svg.viewBox.baseVal.width;\
+           for (const t of svg.querySelectorAll('text')) {\
+             const px = parseFloat(getComputedStyle(t).fontSize) * scale;\
+             const r = t.getBoundingClientRect();\
+             if (px < 10.99) bad.push(`${chart}: “${t.textContent}” at ${px.toFixed(1)} px`);\
+             if (r.width && (r.left < box.left - 1 || r.right > box.right + 1))\
+               bad.push(`${chart}: “${t.textContent}” at ${r.left.toFixed(0)}–${r.right.toFixed(0)} px, the chart ${box.left.toFixed(0)}–${box.right.toFixed(0)}`);\
+           }\
+         }\
+         return bad;",
+    );
+    found
+        .as_array()
+        .map(|a| {
+            a.iter()
+                .filter_map(|v| v.as_str().map(str::to_owned))
+                .collect()
+        })
+        .unwrap_or_default()
+}

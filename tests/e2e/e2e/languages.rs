@@ -1,0 +1,216 @@
+//! Languages: the page in the reader's language, picked by the browser's
+//! preference or by `?lang=`, with its numbers written as the language
+//! does; in an embed, in the static shell before the wasm, and every
+//! language after a run.
+
+use crate::checks::*;
+use crate::embeds::{assert_opens_full_page, embed_ready};
+use crate::support::*;
+use serde_json::Value;
+use std::sync::OnceLock;
+use waitlab_core::key;
+use waitlab_core::lang::Lang;
+use waitlab_e2e::server::{Fault, Mode, Server};
+use waitlab_e2e::webdriver::{Browser, Session};
+
+/// The page shows `lang`: `<html lang>`, the experiment headings and
+/// the findings of a small run in its words, and its decimal separator in
+/// the experiment's table.
+fn assert_page_in(s: &mut Session, lang: Lang, shot: &str) {
+    run_experiment(s, "0, 1, 10", "10", shot);
+    assert_results_in(s, lang);
+}
+
+/// The page with a finished timed-waits run speaks `lang`: its `lang`
+/// attribute, a heading, a finding, and decimals with the language's
+/// separator.
+fn assert_results_in(s: &mut Session, lang: Lang) {
+    let words = catalog(lang);
+    assert_eq!(
+        s.eval("return document.documentElement.lang;"),
+        Value::from(lang.code())
+    );
+    let heading = s.text(&format!("{} h2", tid("timed-waits"))).unwrap();
+    assert!(
+        heading.contains(&words.text(key!("timed.heading"))),
+        "{heading}"
+    );
+    let findings = s.text(&in_tw("findings")).expect("findings after a run");
+    let expected = fixed_part(&words, key!("finding.timed.resolved_promise"));
+    assert!(
+        findings.contains(&expected),
+        "{}: “{expected}” not in {findings}",
+        lang.code()
+    );
+    // The p50 of a 10 ms wait in the experiment's table.
+    let p50 = s
+        .eval(
+            "return Array.from(document.querySelectorAll('[data-testid=timed-waits] [data-testid=group-browser] [data-testid=cmp-row]'))\
+               .find(r => r.children[0].textContent.includes('setTimeout(10)')).children[2].textContent;",
+        )
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let sep = lang.decimal_separator();
+    assert!(
+        p50.contains(sep) && !p50.contains(if sep == ',' { '.' } else { ',' }),
+        "{}: p50 “{p50}”",
+        lang.code()
+    );
+    // The native sets' provenance: their names as written, the words
+    // around them the page's.
+    let provenance = format!(
+        "{} .provenance:not([lang])",
+        tid("set-dotnet10-article-apple-m4")
+    );
+    s.wait_for_element(&provenance, 30);
+    let said = s.text(&provenance).unwrap();
+    let expected = fixed_part(&words, key!("reference.from_article"));
+    assert!(
+        said.contains(&expected),
+        "{}: “{expected}” not in {said}",
+        lang.code()
+    );
+}
+
+/// Switches the page to `lang` with its picker and waits until the
+/// timed-waits findings are back, rendered again in that language.
+fn pick_language(s: &mut Session, lang: Lang) {
+    select(s, "language", lang.code());
+    s.wait_for(
+        &format!(
+            "document.documentElement.lang === {} && !!document.querySelector({})",
+            Value::from(lang.code()),
+            Value::from(in_tw("findings"))
+        ),
+        20,
+    );
+}
+
+/// Whether the page has fetched the texts of runs (`LANG.runs.json`).
+fn fetched_runs_texts(s: &mut Session) -> bool {
+    s.eval(
+        "return performance.getEntriesByType('resource').some(e => e.name.includes('.runs.json'));",
+    ) == Value::Bool(true)
+}
+
+/// The idle page says everything in the page's part of its texts: it has
+/// not fetched the runs' part and shows no key it lacks (`⟦key⟧`).
+pub(crate) fn assert_idle_texts(s: &mut Session) {
+    assert!(
+        !fetched_runs_texts(s),
+        "the idle page fetched the texts of runs"
+    );
+    let missing = s.eval("return (document.body.outerHTML.match(/⟦[^⟧]*⟧/g) || []).join(' ');");
+    assert_eq!(missing, Value::from(""), "keys the page's part lacks");
+}
+
+/// A browser set to German gets the page in German; the texts of runs
+/// come with the first run.
+pub(crate) fn language_from_browser(browser: Browser) {
+    let mut s = Session::start_in(browser, Some("de-DE"));
+    s.open(&isolated_server().origin);
+    assert_idle_texts(&mut s);
+    assert_page_in(&mut s, Lang::De, "lang-de");
+    assert!(
+        fetched_runs_texts(&mut s),
+        "a run fetched the texts of runs"
+    );
+}
+
+/// `?lang=ja` wins over the browser's English; the picker then switches to
+/// Russian and keeps the run, and the address keeps the language (so a
+/// reload or a copied address does too).
+pub(crate) fn language_from_query(browser: Browser) {
+    let mut s = Session::lease(browser);
+    s.open(&format!("{}/?lang=ja", isolated_server().origin));
+    assert_page_in(&mut s, Lang::Ja, "lang-ja");
+    pick_language(&mut s, Lang::Ru);
+    assert_results_in(&mut s, Lang::Ru);
+    assert!(
+        s.eval("return location.search;")
+            .as_str()
+            .unwrap()
+            .contains("lang=ru"),
+        "the address keeps the language"
+    );
+}
+
+/// An embed in a Spanish blog post speaks Spanish, and its link to the
+/// full page keeps the language; it is opened at the address embeds had
+/// before the embed's page (`embed.html`), which still works.
+pub(crate) fn language_in_embed(browser: Browser) {
+    let mut s = Session::lease(browser);
+    s.navigate(&format!(
+        "{}/?embed=timed-waits&lang=es",
+        isolated_server().origin
+    ));
+    embed_ready(&mut s);
+    assert_idle_texts(&mut s);
+    let es = catalog(Lang::Es);
+    assert_eq!(
+        s.text(&tid("open-in-waitlab")).unwrap(),
+        es.text(key!("embed.open"))
+    );
+    // An embed at the address made before the embed's page had a file of
+    // its own still opens, and opens the full page.
+    assert_opens_full_page(&mut s, Lang::Es);
+    let heading = s.text(&format!("{} h2", tid("timed-waits"))).unwrap();
+    assert!(
+        heading.contains(&es.text(key!("timed.heading"))),
+        "{heading}"
+    );
+    review_shot(&mut s, "lang-es-embed");
+}
+
+/// Before the wasm arrives the page already reads: the shell's headings
+/// and explanations in English for an English reader, the same layout
+/// with its words blanked for a German one (never English).
+pub(crate) fn shell_before_the_wasm(browser: Browser) {
+    static S: OnceLock<Server> = OnceLock::new();
+    let server =
+        S.get_or_init(|| Server::start_with(&dist(), Mode::Isolated, &[Fault::Hang("*_bg.wasm")]));
+    let en = catalog(Lang::En);
+    for (language, lang) in [(None, Lang::En), (Some("de-DE"), Lang::De)] {
+        let mut s = Session::start_unwaited(browser, language);
+        s.navigate(&server.origin);
+        s.wait_for_element("#shell h2", 10);
+        let heading = s.text("#shell .experiment h2").unwrap();
+        assert!(
+            heading.contains(&en.text(key!("timed.heading"))),
+            "{heading}"
+        );
+        let colour = s.eval(
+            "return getComputedStyle(document.querySelector('#shell .experiment h2 [data-t]')).color;",
+        );
+        let blanked = colour.as_str() == Some("rgba(0, 0, 0, 0)");
+        assert_eq!(
+            blanked,
+            lang != Lang::En,
+            "{}: text colour {colour}",
+            lang.code()
+        );
+        assert_eq!(
+            s.eval("return document.documentElement.lang;"),
+            Value::from(lang.code())
+        );
+        review_shot(&mut s, &format!("shell-{}", lang.code()));
+    }
+}
+
+/// Every language after a run, for a reviewer's eye (long words, other
+/// scripts): one run in English, then the picker through German, Russian,
+/// Portuguese, Japanese and Spanish, each rendering the same results.
+pub(crate) fn languages_after_a_run(browser: Browser) {
+    let mut s = Session::lease(browser);
+    s.open(&isolated_server().origin);
+    assert_page_in(&mut s, Lang::En, "lang-en");
+    for lang in Lang::ALL.into_iter().filter(|&l| l != Lang::En) {
+        pick_language(&mut s, lang);
+        assert_results_in(&mut s, lang);
+        scroll_to(&mut s, &in_tw("results"));
+        review_shot(&mut s, &format!("lang-{}-results", lang.code()));
+        assert_fits_phone(&mut s, &format!("lang-{}-results", lang.code()));
+    }
+    assert_no_page_errors(&mut s);
+}

@@ -1,0 +1,193 @@
+//! Share links: a run's link opens read-only with the same numbers, in the
+//! same browser and in another; "Run on my machine" and a pasted link join
+//! the comparison; hostile links give a message and inject nothing.
+
+use crate::checks::*;
+use crate::support::*;
+use serde_json::Value;
+use waitlab_core::schema::Report;
+use waitlab_e2e::webdriver::{Browser, Session};
+
+/// Shares `section`'s run, checks its link's payload is at most 600
+/// characters, opens the link as a fresh page (screenshot `shot`) and
+/// reads the report it shows.
+pub(crate) fn share_and_open(s: &mut Session, section: &str, shot: &str) -> Report {
+    let sel = |id: &str| format!("[data-testid={section}] [data-testid={id}]");
+    s.click(&sel("share-link-button"));
+    s.wait_for_element(&sel("share-link"), 10);
+    let link = value(s, &sel("share-link"));
+    let payload = link.split_once('#').map_or(0, |(_, p)| p.len());
+    assert!(payload <= 600, "the link's payload is {payload} characters");
+    // The link leaves the language to its reader; the embed code loads
+    // the embed's page, beside the full page, in the author's.
+    assert!(!link.contains("lang="), "{link}");
+    let (folder, _) = link.split_once('#').expect("the link has a fragment");
+    s.click(&sel("embed-code-button"));
+    s.wait_for_element(&sel("embed-code"), 10);
+    let code = value(s, &sel("embed-code"));
+    assert!(
+        code.contains(&format!("src=\"{folder}embed.html?embed={section}&lang=")),
+        "{code}"
+    );
+    s.navigate("about:blank");
+    s.open_first_screen(&link);
+    s.wait_for_element(&sel("shared-label"), 20);
+    assert_landed_on(s, section);
+    review_shot(s, shot);
+    Report::from_json(&report_json(s, &sel("report-json"))).expect("the shared report parses")
+}
+
+/// Presses a section's "Share this result" and returns the link.
+fn share_link(s: &mut Session) -> String {
+    s.click(&in_tw("share-link-button"));
+    s.wait_for_element(&in_tw("share-link"), 10);
+    value(s, &in_tw("share-link"))
+}
+
+/// Opens `link` as a fresh page and reads the shared report it shows.
+fn open_link(s: &mut Session, link: &str) -> Report {
+    s.navigate("about:blank");
+    s.open_first_screen(link);
+    s.wait_for_element(&in_tw("shared-label"), 20);
+    assert_landed_on(s, "timed-waits");
+    Report::from_json(&report_json(s, &in_tw("report-json"))).expect("the shared report parses")
+}
+
+/// A link opened lands on what it shared: `section` in view, in the
+/// reader's language (the session's English), whatever the sender's was.
+fn assert_landed_on(s: &mut Session, section: &str) {
+    wait_section_begins_within(s, section, 0.5);
+    assert_eq!(
+        s.eval("return document.documentElement.lang;"),
+        Value::from("en")
+    );
+}
+
+/// Every statistic of `shown` is the one of `original` within the link's
+/// precision (±0.5 %, values under 0.1 µs as 0).
+fn assert_same_numbers(original: &Report, shown: &Report) {
+    let (a, b) = (
+        original.timed_waits.as_ref().unwrap(),
+        shown.timed_waits.as_ref().unwrap(),
+    );
+    assert_eq!(a.config, b.config);
+    assert_eq!(a.cells.len(), b.cells.len());
+    let close =
+        |x: f64, y: f64| (x.abs() < 1e-4 && y.abs() < 1e-4) || ((x - y) / x).abs() <= 0.0051;
+    for (x, y) in a.cells.iter().zip(&b.cells) {
+        assert_eq!(x.key, y.key);
+        match (x.outcome.summary(), y.outcome.summary()) {
+            (Some(p), Some(q)) => {
+                for (u, v) in [
+                    (p.p50, q.p50),
+                    (p.p90, q.p90),
+                    (p.p99, q.p99),
+                    (p.max, q.max),
+                    (p.mean, q.mean),
+                ] {
+                    assert!(close(u, v), "{}: {u} vs {v}", x.key.id());
+                }
+            }
+            (None, None) => {}
+            _ => panic!("{}: the outcome changed kind", x.key.id()),
+        }
+    }
+}
+
+pub(crate) fn share_round_trip(from: Browser, to: Browser) {
+    let mut s = Session::lease(from);
+    // The sender reads German; the link carries no language.
+    s.open(&format!("{}/?lang=de", isolated_server().origin));
+    let original = run_experiment(&mut s, "1, 10", "20", "share-source");
+    let link = share_link(&mut s);
+    assert!(link.contains("#v1:") && !link.contains("lang="), "{link}");
+    let shown = open_link(&mut s, &link);
+    assert!(shown.from_link);
+    assert_same_numbers(&original, &shown);
+    assert_eq!(s.text(&in_tw("run")).unwrap().trim(), "Run on my machine");
+    s.eval("document.querySelector('[data-testid=timed-waits]').scrollIntoView();");
+    review_shot(&mut s, "shared-view");
+    // "Run on my machine": both runs side by side in one table.
+    run_experiment(&mut s, "1, 10", "20", "share-mine");
+    s.wait_for(
+        "!document.querySelector('[data-testid=timed-waits] [data-testid=shared-label]')",
+        60,
+    );
+    let rows = |s: &mut Session, group: &str| {
+        count(
+            s,
+            &format!("[data-testid=timed-waits] [data-testid=group-{group}] [data-testid=cmp-row]"),
+        )
+    };
+    assert!(rows(&mut s, "shared") >= 1 && rows(&mut s, "browser") >= 1);
+    // Compare: a second link pasted into the panel joins the tables.
+    let mine = share_link(&mut s);
+    s.type_into(&tid("compare-link"), &mine);
+    s.click(&tid("compare-add"));
+    s.wait_for(
+        "document.querySelectorAll('[data-testid=timed-waits] [data-testid=group-shared]').length === 2",
+        10,
+    );
+    assert_eq!(count(&mut s, &tid("shared-run")), 2);
+    scroll_to(&mut s, "[data-testid=timed-waits] [data-testid=comparison]");
+    review_shot(&mut s, "compare-view");
+    assert_no_page_errors(&mut s);
+    drop(s);
+    // The same link in the other browser shows the same numbers.
+    let mut other = Session::lease(to);
+    let shown = open_link(&mut other, &link);
+    assert_same_numbers(&original, &shown);
+    assert_no_page_errors(&mut other);
+}
+
+pub(crate) fn hostile_links(browser: Browser) {
+    let mut s = Session::lease(browser);
+    let base = isolated_server().origin.clone();
+    s.open(&base);
+    let scripts = count(&mut s, "script");
+    let garbage = format!("v1:{}", "Zm9vYmFy".repeat(40));
+    let long = format!("v1:{}", "A".repeat(20_000));
+    let problem = tid("link-problem");
+    for (i, (fragment, expect)) in [
+        ("v1:%00%ff%fe", "damaged"),
+        (garbage.as_str(), "damaged"),
+        (long.as_str(), "too long"),
+        ("<script>window.__pwned=1</script>", "does not hold"),
+        ("<img src=x onerror=window.__pwned=1>", "does not hold"),
+        ("v9:AAAA", "newer"),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        if i == 0 {
+            // A page loaded with the link…
+            s.navigate("about:blank");
+            s.open(&format!("{base}/#{fragment}"));
+        } else {
+            // …and links pasted into the open page: its fragment changes
+            // without a reload. The page has read the link when it has
+            // taken it out of the address (it opened no run).
+            s.eval(&format!("location.hash = {};", Value::from(fragment)));
+            s.wait_for("location.hash === ''", 10);
+        }
+        s.wait_for_element(&problem, 10);
+        let message = s.text(&problem).unwrap();
+        assert!(message.contains(expect), "{fragment:.40}: {message}");
+        assert_eq!(
+            s.eval("return window.__pwned === undefined;"),
+            Value::Bool(true)
+        );
+        assert_eq!(
+            count(&mut s, "script"),
+            scripts,
+            "no element came from the link"
+        );
+        assert_eq!(count(&mut s, "img"), 0);
+    }
+    scroll_to(&mut s, &tid("share-panel"));
+    review_shot(&mut s, "hostile-link");
+    // The page still works.
+    let report = run_experiment(&mut s, "1", "5", "hostile-then-run");
+    assert!(report.timed_waits.is_some());
+    assert_no_page_errors(&mut s);
+}

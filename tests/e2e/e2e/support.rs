@@ -1,0 +1,280 @@
+//! What the scenarios share to drive the page: selectors, the review
+//! screenshots, the dist and its servers, running experiment 1 or any
+//! section and reading its report, the comparisons, inputs and selects,
+//! and the texts the dist serves.
+
+use crate::checks::*;
+use serde_json::Value;
+use std::path::PathBuf;
+use std::sync::OnceLock;
+use waitlab_core::experiment::Experiment;
+use waitlab_core::lang::Lang;
+use waitlab_core::schema::Report;
+use waitlab_core::text::{Catalog, Key, Part};
+use waitlab_e2e::server::{Mode, Server};
+use waitlab_e2e::webdriver::Session;
+
+/// A CSS selector for the page-level element with this test id.
+pub(crate) fn tid(id: &str) -> String {
+    format!("[data-testid={id}]")
+}
+
+/// A CSS selector for an element of the timed-waits section.
+pub(crate) fn in_tw(id: &str) -> String {
+    format!("[data-testid=timed-waits] [data-testid={id}]")
+}
+
+/// The states a reviewer looks at, saved in each browser as
+/// `target/screenshots/BROWSER-STATE.png`: the page idle, running and with
+/// results, every experiment's results, the no-COI fallback, a shared link
+/// and a comparison, an embed in a blog page and its first screen (and
+/// its message when the app cannot be fetched), a hostile link's message,
+/// the native sets, the service-worker states and a broken worker's and
+/// data file's messages. Other states are saved only with
+/// `WAITLAB_SCREENSHOTS=all`; a failing test's page always is
+/// (`failed-TEST`).
+const REVIEW_SHOTS: &[&str] = &[
+    "idle",
+    "isolated-running",
+    "isolated-results",
+    "cancelled",
+    "main-starvation-results",
+    "pool-starvation-results",
+    "spin-ladder-results",
+    "wake-latency-results",
+    "cancel-waits-results",
+    "periodic-work-results",
+    "periodic-work-shared",
+    "periodic-work-embed",
+    "concurrency-limit-results",
+    "concurrency-limit-shared",
+    "nocoi-idle",
+    "nocoi-results",
+    "native-panel",
+    "native-timed-waits-with-browser",
+    "shared-view",
+    "compare-view",
+    "hostile-link",
+    "embed-in-blog-parent-isolated-false",
+    "embed-in-blog-parent-isolated-true",
+    "embed-in-blog-first-screen-parent-isolated-false",
+    "first-screen-de-1366",
+    "first-screen-ja-1366",
+    "first-screen-de-390",
+    "first-screen-ja-390",
+    "summary-after-run-all",
+    "summary-after-run-all-390",
+    "embed-in-plain-blog-first-screen-isolated-true",
+    "embed-in-plain-blog-first-screen-isolated-false",
+    "embed-in-plain-blog-results-isolated-true",
+    "embed-in-plain-blog-results-isolated-false",
+    "embed-ladder-in-plain-blog-isolated-true",
+    "embed-ladder-in-plain-blog-isolated-false",
+    "embed-first-screen",
+    "embed-app-loading",
+    "embed-app-unavailable",
+    "service-worker-isolated",
+    "service-worker-refused",
+    "fault-stops-answering",
+    "fault-damaged-wasm",
+    "fault-data-hangs",
+    "reference-broken-set",
+    "runs-texts-missing",
+    "lang-de-results",
+    "lang-ja-results",
+    "lang-ru-results",
+    "lang-pt-results",
+    "lang-es-results",
+    "lang-en-results",
+    "lang-es-embed",
+    "shell-en",
+    "shell-de",
+    "dark-results",
+    "mechanisms-open",
+    "mechanism-picker-results",
+    "bench-100k",
+];
+
+/// Saves a screenshot of `state` if it is one a reviewer looks at.
+pub(crate) fn review_shot(s: &mut Session, state: &str) {
+    static ALL: OnceLock<bool> = OnceLock::new();
+    let all = *ALL.get_or_init(|| std::env::var("WAITLAB_SCREENSHOTS").is_ok_and(|v| v == "all"));
+    if all || REVIEW_SHOTS.contains(&state) {
+        s.screenshot(state);
+    }
+}
+
+pub(crate) fn dist() -> PathBuf {
+    let dist = std::env::var_os("WAITLAB_DIST")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../dist"));
+    assert!(
+        dist.join("index.html").is_file(),
+        "no built dist at {} (cargo xtask test builds it first)",
+        dist.display()
+    );
+    dist
+}
+
+pub(crate) fn isolated_server() -> &'static Server {
+    static S: OnceLock<Server> = OnceLock::new();
+    S.get_or_init(|| Server::start(&dist(), Mode::Isolated))
+}
+
+pub(crate) fn plain_server() -> &'static Server {
+    static S: OnceLock<Server> = OnceLock::new();
+    S.get_or_init(|| Server::start(&dist(), Mode::Plain))
+}
+
+/// The raw JSON shown at `selector`, opened as a reader opens it (the
+/// page writes it when it is first shown).
+pub(crate) fn report_json(s: &mut Session, selector: &str) -> String {
+    // The results view lands a moment after its report (its code is a
+    // chunk fetched with the first one).
+    s.wait_for_element(selector, 10);
+    let quoted = Value::from(selector);
+    s.eval(&format!(
+        "document.querySelector({quoted}).closest('details').open = true; return null;"
+    ));
+    s.wait_for(
+        &format!("document.querySelector({quoted}).textContent.length > 0"),
+        10,
+    );
+    s.text(selector).expect("the raw JSON")
+}
+
+/// Configures and runs experiment 1, then reads the exported report.
+pub(crate) fn run_experiment(
+    s: &mut Session,
+    durations: &str,
+    samples: &str,
+    shot: &str,
+) -> Report {
+    s.type_into(&in_tw("durations"), durations);
+    s.type_into(&in_tw("samples"), samples);
+    s.click(&in_tw("run"));
+    s.wait_for_element(&in_tw("progress"), 10);
+    review_shot(s, &format!("{shot}-running"));
+    s.wait_for_element(&in_tw("report-json"), 150);
+    s.eval("document.querySelector('[data-testid=timed-waits] [data-testid=results]').scrollIntoView();");
+    review_shot(s, &format!("{shot}-results"));
+    let json = report_json(s, &in_tw("report-json"));
+    reach_comparison(s, "timed-waits");
+    Report::from_json(&json).expect("the exported report parses")
+}
+
+/// Fills a section's fields, runs it, screenshots its results as `shot`
+/// and reads the exported report.
+pub(crate) fn run_section(
+    s: &mut Session,
+    section: &str,
+    fields: &[(&str, &str)],
+    seconds: u64,
+    shot: &str,
+) -> Report {
+    let sel = |id: &str| format!("[data-testid={section}] [data-testid={id}]");
+    for (field, value) in fields {
+        s.type_into(&sel(field), value);
+    }
+    s.click(&sel("run"));
+    s.wait_for_element(&sel("report-json"), seconds);
+    s.eval(&format!(
+        "document.querySelector({}).scrollIntoView();",
+        Value::from(sel("results"))
+    ));
+    review_shot(s, shot);
+    let json = report_json(s, &sel("report-json"));
+    reach_comparison(s, section);
+    assert_fits_phone(s, shot);
+    Report::from_json(&json).expect("the exported report parses")
+}
+
+/// The number of elements matching `selector`.
+pub(crate) fn count(s: &mut Session, selector: &str) -> u64 {
+    s.eval(&format!(
+        "return document.querySelectorAll({}).length;",
+        Value::from(selector)
+    ))
+    .as_u64()
+    .unwrap()
+}
+
+pub(crate) fn scroll_to(s: &mut Session, selector: &str) {
+    s.eval(&format!(
+        "document.querySelector({}).scrollIntoView();",
+        Value::from(selector)
+    ));
+}
+
+/// Scrolls to `section`'s comparison with native numbers, which is made
+/// once the reader reaches it, and waits for it.
+pub(crate) fn reach_comparison(s: &mut Session, section: &str) {
+    let place = format!("[data-testid={section}] [data-testid=comparison-place]");
+    scroll_to(s, &place);
+    s.wait_for_element(&format!("{place} [data-testid=comparison]"), 20);
+}
+
+/// Every experiment's section, in page order (its `data-testid`).
+pub(crate) fn sections() -> impl Iterator<Item = &'static str> {
+    Experiment::ALL.into_iter().map(Experiment::slug)
+}
+
+/// The value of the input matching `selector`.
+pub(crate) fn value(s: &mut Session, selector: &str) -> String {
+    s.eval(&format!(
+        "return document.querySelector({}).value;",
+        Value::from(selector)
+    ))
+    .as_str()
+    .unwrap_or_default()
+    .to_owned()
+}
+
+/// Waits until `section` begins in the top `share` of the window (1.0:
+/// anywhere in it), as going to it (a link, the picker, the summary)
+/// leaves it.
+pub(crate) fn wait_section_begins_within(s: &mut Session, section: &str, share: f64) {
+    s.wait_for(
+        &format!(
+            "(() => {{ const r = document.querySelector('[data-testid={section}]').getBoundingClientRect();\
+             return r.top >= -1 && r.top < innerHeight * {share}; }})()"
+        ),
+        10,
+    );
+}
+
+/// The catalog of `lang` (both parts) as the dist serves it.
+pub(crate) fn catalog(lang: Lang) -> Catalog {
+    let parts = Part::ALL.map(|part| {
+        let path = dist().join("i18n").join(part.file(lang));
+        std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+    });
+    Catalog::from_parts(lang, &parts.each_ref().map(String::as_str)).unwrap()
+}
+
+/// The longest stretch of `key`'s template (its first form) between
+/// placeholders: text any rendering of it contains.
+pub(crate) fn fixed_part(catalog: &Catalog, key: Key) -> String {
+    let template = catalog
+        .entry(key)
+        .expect("a key of the catalog")
+        .templates()[0]
+        .to_owned();
+    template
+        .split(['{', '}'])
+        .step_by(2)
+        .max_by_key(|s| s.chars().count())
+        .unwrap_or("")
+        .trim()
+        .to_owned()
+}
+
+/// Picks `value` in the page's select `testid`, as a reader would.
+pub(crate) fn select(s: &mut Session, testid: &str, value: &str) {
+    s.eval(&format!(
+        "const el = document.querySelector({}); el.value = {};\
+         el.dispatchEvent(new Event('change', {{ bubbles: true }}));",
+        Value::from(tid(testid)),
+        Value::from(value)
+    ));
+}
