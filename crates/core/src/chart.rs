@@ -245,8 +245,8 @@ fn is_wide(c: char) -> bool {
 
 /// The width of a column of row labels set right-aligned before the plot:
 /// the widest label plus `pad`, kept within `min..=max` so that the plot
-/// keeps its room. A label wider than the column less `pad` is squeezed
-/// to fit ([`squeeze`]).
+/// keeps its room. A label wider than the column less `pad` is cut short
+/// to fit ([`fit`]).
 pub fn label_column<'a>(
     labels: impl IntoIterator<Item = &'a str>,
     pad: f64,
