@@ -1,0 +1,302 @@
+//! Tests of the comparisons (`compare.rs`).
+
+use super::*;
+use crate::experiment::{StatedFigure, StatedValue, Unit};
+use crate::schema::{Cell, Environment, NativeEnv, NestedChain, Source, TimedWaits};
+use crate::timed::{CellKey, Mechanism, TimedWaitsConfig};
+
+fn asking(requested: &[Option<u32>]) -> Group {
+    Group {
+        source: Phrase::new(key!("data")),
+        origin: Origin::Browser,
+        rows: requested
+            .iter()
+            .map(|&requested_ms| Row {
+                what: Phrase::new(key!("data")),
+                analogue: Phrase::new(key!("data")),
+                values: Vec::new(),
+                notes: Vec::new(),
+                requested_ms,
+            })
+            .collect(),
+    }
+}
+
+#[test]
+fn the_headline_shows_one_wait_beside_the_waits_that_ask_for_none() {
+    let browser = asking(&[Some(0), Some(1), Some(10), None]);
+    assert_eq!(headline_wait(browser.rows.iter()), Some(1));
+    let shown = |g: &Group, wait| g.rows.iter().filter(|r| r.in_headline(wait)).count();
+    assert_eq!(shown(&browser, Some(1)), 2, "1 ms and the one asking none");
+    // Without a 1 ms row, the shortest positive wait asked for.
+    let other = asking(&[Some(0), Some(15), Some(10)]);
+    assert_eq!(headline_wait(other.rows.iter()), Some(10));
+    // One wait for every source, so they line up.
+    assert_eq!(
+        headline_wait(other.rows.iter().chain(&browser.rows)),
+        Some(1)
+    );
+    // Nothing positive asked: every row shows.
+    let none = asking(&[Some(0), None]);
+    assert_eq!(headline_wait(none.rows.iter()), None);
+    assert_eq!(shown(&none, None), 2);
+    // A source that asked for none of the chart's wait still shows its
+    // own: beside sources of 1 ms, a run of 0 ms timers alone keeps its
+    // rows, and one of 0 and 10 ms its 10 ms rows.
+    let headline = |g: &Group, wait| g.headline_rows(wait).count();
+    assert_eq!(headline(&browser, Some(1)), 2);
+    assert_eq!(browser.own_wait(Some(1)), Some(1));
+    assert_eq!(asking(&[Some(0), Some(10)]).own_wait(Some(1)), Some(10));
+    assert_eq!(asking(&[Some(0)]).own_wait(Some(1)), None);
+    assert_eq!(
+        asking(&[None]).own_wait(Some(1)),
+        Some(1),
+        "asked for no wait"
+    );
+    assert_eq!(headline(&asking(&[Some(0)]), Some(1)), 1);
+    assert_eq!(headline(&asking(&[Some(0), Some(10), None]), Some(1)), 2);
+    assert_eq!(headline(&none, None), 2);
+}
+
+fn env(native: bool) -> Environment {
+    Environment {
+        native: native.then(|| NativeEnv {
+            name: ".NET 10 (article)".into(),
+            runtime: ".NET 10".into(),
+            os: "macOS".into(),
+            cpu: "M4".into(),
+            source: Source::Article("the article".into()),
+            samples: Some(200),
+        }),
+        ..Environment::test_chrome()
+    }
+}
+
+fn stated(column: &str, low: f64, high: Option<f64>) -> StatedFigure {
+    StatedFigure {
+        id: None,
+        experiment: Experiment::PoolStarvation,
+        what: "200 × Thread.Sleep(1000)".into(),
+        analogue: "Thread.Sleep(T) in each work item".into(),
+        value: Some(StatedValue {
+            column: column.into(),
+            low,
+            high,
+            approximate: false,
+        }),
+        quote: "q".into(),
+    }
+}
+
+#[test]
+fn stated_figures_fill_only_their_cells() {
+    let mut r = Report::new(env(true), None);
+    r.stated = vec![
+        stated("batch", 18000.0, None),
+        stated("extra_wait", 17000.0, None),
+    ];
+    check_stated(&r).unwrap();
+    let g = group(Experiment::PoolStarvation, &r).unwrap();
+    assert_eq!(g.origin, Origin::Stated);
+    assert_eq!(g.rows.len(), 1, "figures with one subject share a row");
+    let v = &g.rows[0].values;
+    assert_eq!(v.len(), Experiment::PoolStarvation.columns().len());
+    assert_eq!(v[0].format(Unit::Ms), "18000");
+    assert_eq!(
+        v[1],
+        Value::Absent,
+        "the model is not stated, so it stays absent"
+    );
+    assert_eq!(g.rows[0].notes.len(), 2);
+    assert!(group(Experiment::SpinLadder, &r).is_none());
+
+    r.stated.push(stated("nonsense", 1.0, None));
+    assert!(
+        check_stated(&r)
+            .unwrap_err()
+            .to_string()
+            .contains("nonsense")
+    );
+}
+
+#[test]
+fn ranges_and_approximations_format() {
+    let v = Value::Stated {
+        low: 0.3,
+        high: Some(2.0),
+        approximate: false,
+    };
+    assert_eq!(v.format(Unit::Ms), "0.3–2.00");
+    assert_eq!(v.span(), Some((0.3, 2.0)));
+    let v = Value::Stated {
+        low: 50.0,
+        high: None,
+        approximate: true,
+    };
+    assert_eq!(v.format(Unit::Times), "≈50.0×");
+    assert_eq!(Value::of(f64::NAN), Value::Absent);
+    assert_eq!(Unit::Us.to_axis(1265.0), Some(1.265));
+    assert_eq!(Unit::Count.to_axis(1.0), None);
+}
+
+#[test]
+fn measured_cells_become_rows_with_every_column() {
+    let config = TimedWaitsConfig::default();
+    let cells = vec![
+        Cell {
+            key: CellKey {
+                mechanism: Mechanism::ThreadSleep,
+                requested_ms: Some(10),
+            },
+            outcome: Outcome::measured(vec![10.2, 10.4, 10.3]).unwrap(),
+        },
+        Cell {
+            key: CellKey {
+                mechanism: Mechanism::TokioYield,
+                requested_ms: None,
+            },
+            outcome: Outcome::Unavailable { reason: "x".into() },
+        },
+    ];
+    let r = Report::new(
+        env(false),
+        Some(TimedWaits {
+            config,
+            cells,
+            chain: NestedChain { levels: Vec::new() },
+        }),
+    );
+    let g = group(Experiment::TimedWaits, &r).unwrap();
+    assert_eq!(g.origin, Origin::Browser);
+    let en = crate::text::Catalog::english();
+    assert_eq!(en.render(&g.source), "Chrome 156 on Linux");
+    assert_eq!(en.render(&g.rows[0].what), "std::thread::sleep(10)");
+    assert_eq!(en.render(&g.rows[0].analogue), "Thread.Sleep(10)");
+    assert_eq!(g.rows[0].values[0], Value::Measured(10.3));
+    let at = |id| Experiment::TimedWaits.column_index(id).unwrap();
+    let overshoot = g.rows[0].values[at("overshoot")].span().unwrap().0;
+    assert!((overshoot - 0.3).abs() < 1e-9);
+    assert_eq!(g.rows[0].values[at("n")], Value::Measured(3.0));
+    assert_eq!(
+        g.rows[1].values,
+        vec![Value::Absent; Experiment::TimedWaits.columns().len()]
+    );
+    let notes: Vec<String> = g.rows[1].notes.iter().map(|n| en.render(n)).collect();
+    assert_eq!(notes, ["not available: x"]);
+    assert!(r.measured_anything(Experiment::TimedWaits));
+    let mut nothing = r.clone();
+    if let Some(tw) = nothing.timed_waits.as_mut() {
+        tw.cells.remove(0);
+    }
+    assert!(!nothing.measured_anything(Experiment::TimedWaits));
+    assert!(!r.measured_anything(Experiment::SpinLadder));
+}
+
+/// With a clock of 5 µs steps (0.1 ms resolves), a 0.01 ms median is
+/// marked, a 10.3 ms one is not, and a ratio to an unresolved event
+/// wait is marked with the event's figure.
+#[test]
+fn figures_under_the_clock_are_marked() {
+    use crate::wake::{Strategy, WakeConfig, WakeResult};
+    let clock = ClockInfo {
+        min_step_ms: 0.005,
+        typical_step_ms: 0.005,
+        readings: 100,
+    };
+    let mut e = env(false);
+    e.clock = Some(clock);
+    let cell = |mechanism, requested_ms, v: f64| Cell {
+        key: CellKey {
+            mechanism,
+            requested_ms,
+        },
+        outcome: Outcome::measured(vec![v; 3]).unwrap(),
+    };
+    let tw = TimedWaits {
+        config: TimedWaitsConfig::default(),
+        cells: vec![
+            cell(Mechanism::ThreadSleep, Some(10), 10.3),
+            cell(Mechanism::ResolvedPromise, None, 0.01),
+        ],
+        chain: NestedChain { levels: Vec::new() },
+    };
+    let mut r = Report::new(e, Some(tw));
+    let g = group(Experiment::TimedWaits, &r).unwrap();
+    assert_eq!(g.rows[0].values[0], Value::Measured(10.3));
+    let overshoot = Experiment::TimedWaits.column_index("overshoot").unwrap();
+    assert!(
+        matches!(g.rows[0].values[overshoot], Value::Measured(_)),
+        "an overshoot of 0.3 ms spans 60 steps"
+    );
+    assert_eq!(
+        g.rows[1].values[0],
+        Value::Unresolved {
+            value: 0.01,
+            figure_ms: 0.01,
+            clock
+        }
+    );
+    assert_eq!(g.rows[1].values[0].format(Unit::Ms), "0.01‡");
+    // A step of its clock either way: what the figure cannot tell apart.
+    let (lo, hi) = g.rows[1].values[0].clock_band().unwrap();
+    assert!(lo == 0.01 - clock.typical_step_ms || lo == 0.0);
+    assert!((hi - (0.01 + clock.typical_step_ms)).abs() < 1e-12);
+    assert_eq!(g.rows[0].values[0].clock_band(), None);
+    r.wake_latency = Some(WakeLatency {
+        config: WakeConfig::default(),
+        skew_ms: None,
+        results: [(Strategy::Event, 0.03), (Strategy::SleepPoll, 1.5)]
+            .into_iter()
+            .map(|(strategy, v)| WakeResult {
+                strategy,
+                outcome: Outcome::measured(vec![v; 3]).unwrap(),
+            })
+            .collect(),
+    });
+    let g = group(Experiment::WakeLatency, &r).unwrap();
+    assert!(matches!(g.rows[0].values[0], Value::Unresolved { .. }));
+    assert_eq!(g.rows[1].values[0], Value::Measured(1.5));
+    match g.rows[1].values[Experiment::WakeLatency.column_index("ratio").unwrap()] {
+        Value::Unresolved {
+            value, figure_ms, ..
+        } => assert!((value - 50.0).abs() < 1e-9 && figure_ms == 0.03),
+        ref other => panic!("{other:?}"),
+    }
+    // A ratio's band: the step moves the time it divides by.
+    let ratio = &g.rows[1].values[Experiment::WakeLatency.column_index("ratio").unwrap()];
+    let (lo, hi) = ratio.clock_band().unwrap();
+    let step = clock.typical_step_ms / 0.03;
+    assert!((lo - 50.0 * (1.0 - step)).abs() < 1e-9 && (hi - 50.0 * (1.0 + step)).abs() < 1e-9);
+    // Cancellable waits: a row per strategy with its label and .NET
+    // call, a short figure marked, an unavailable one with its reason.
+    use crate::cancel::{CancelConfig, CancelResult, CancelWaits, Strategy as Cancel};
+    r.cancel_waits = Some(CancelWaits {
+        config: CancelConfig::default(),
+        skew_ms: None,
+        results: vec![
+            CancelResult {
+                strategy: Cancel::BlindSleep,
+                outcome: Outcome::measured(vec![9.5; 3]).unwrap(),
+            },
+            CancelResult {
+                strategy: Cancel::CancelEvent,
+                outcome: Outcome::measured(vec![0.02; 3]).unwrap(),
+            },
+            CancelResult {
+                strategy: Cancel::AbortTimer,
+                outcome: Outcome::Unavailable {
+                    reason: crate::outcome::reason::NOT_ISOLATED.into(),
+                },
+            },
+        ],
+    });
+    let g = group(Experiment::CancelWaits, &r).unwrap();
+    assert_eq!(g.rows.len(), 3);
+    assert_eq!(g.rows[0].what, Cancel::BlindSleep.label());
+    assert_eq!(g.rows[0].analogue, Cancel::NativeSleep.analogue());
+    assert_eq!(g.rows[0].values[0], Value::Measured(9.5));
+    assert_eq!(g.rows[0].values[3], Value::Measured(3.0));
+    assert!(matches!(g.rows[1].values[1], Value::Unresolved { .. }));
+    assert!(g.rows[2].values.iter().all(|v| *v == Value::Absent));
+    assert_eq!(g.rows[2].notes.len(), 1);
+}

@@ -1,0 +1,114 @@
+//! One cell of a comparison table: a figure measured, one under its
+//! clock's resolution, one a source states, or none.
+
+use crate::clock::ClockInfo;
+use crate::experiment::Unit;
+
+/// One cell of a comparison table.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Value {
+    /// Not measured or not stated.
+    Absent,
+    /// Measured.
+    Measured(f64),
+    /// Measured, but from figures spanning fewer than
+    /// [`crate::clock::RESOLVED_STEPS`] steps of its source's clock:
+    /// rounding, not a measurement (the page marks it ‡).
+    Unresolved {
+        /// The value.
+        value: f64,
+        /// The figure under the clock's resolution, ms: the value itself,
+        /// or for a ratio the time it divides by.
+        figure_ms: f64,
+        /// The clock that read it.
+        clock: ClockInfo,
+    },
+    /// Stated by the source: a value or a range, maybe approximate.
+    Stated {
+        /// Low end (or the value).
+        low: f64,
+        /// High end of a range.
+        high: Option<f64>,
+        /// "About".
+        approximate: bool,
+    },
+}
+
+impl Value {
+    /// A measured value, absent if not finite.
+    pub(super) fn of(v: f64) -> Value {
+        if v.is_finite() {
+            Value::Measured(v)
+        } else {
+            Value::Absent
+        }
+    }
+
+    /// The text of the cell.
+    pub fn format(&self, unit: Unit) -> String {
+        match self {
+            Value::Absent => "–".to_owned(),
+            Value::Measured(v) => unit.format(*v),
+            Value::Unresolved { value, .. } => format!("{}‡", unit.format(*value)),
+            Value::Stated {
+                low,
+                high,
+                approximate,
+            } => {
+                let about = if *approximate { "≈" } else { "" };
+                match high {
+                    Some(h) => format!("{about}{}–{}", unit.format(*low), unit.format(*h)),
+                    None => format!("{about}{}", unit.format(*low)),
+                }
+            }
+        }
+    }
+
+    /// Marks a measured time of `unit` below `clock`'s resolution; other
+    /// values stay as they are.
+    pub(super) fn resolved_by(self, unit: Unit, clock: ClockInfo) -> Value {
+        let Value::Measured(value) = self else {
+            return self;
+        };
+        let figure_ms = match unit {
+            Unit::Ms => value,
+            Unit::Us => value / 1000.0,
+            Unit::Times | Unit::Count => return self,
+        };
+        if clock.resolves(figure_ms) {
+            self
+        } else {
+            Value::Unresolved {
+                value,
+                figure_ms,
+                clock,
+            }
+        }
+    }
+
+    /// For a figure under its clock's resolution, the span one step of that
+    /// clock either way of the figure makes of the value, `(low, high)`
+    /// (for a ratio, the step moves the time it divides by): what the
+    /// figure cannot tell apart. `None` for any other value.
+    pub fn clock_band(&self) -> Option<(f64, f64)> {
+        let Value::Unresolved {
+            value,
+            figure_ms,
+            clock,
+        } = *self
+        else {
+            return None;
+        };
+        let step = clock.typical_step_ms / figure_ms.max(f64::MIN_POSITIVE);
+        Some(((value * (1.0 - step)).max(0.0), value * (1.0 + step)))
+    }
+
+    /// The span the value covers, `(low, high)`, if it has a number.
+    pub fn span(&self) -> Option<(f64, f64)> {
+        match self {
+            Value::Absent => None,
+            Value::Measured(v) | Value::Unresolved { value: v, .. } => Some((*v, *v)),
+            Value::Stated { low, high, .. } => Some((*low, high.unwrap_or(*low))),
+        }
+    }
+}

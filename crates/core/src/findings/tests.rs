@@ -1,0 +1,341 @@
+//! Tests of the findings (`findings.rs`).
+
+use super::*;
+use crate::schema::Cell;
+use crate::timed::TimedWaitsConfig;
+
+fn measured(v: &[f64]) -> Outcome {
+    Outcome::measured(v.to_vec()).unwrap()
+}
+
+/// Without shared memory only postMessage runs: its figure is still
+/// a finding, though there is no event wait to divide by.
+#[test]
+fn wake_findings_without_the_event_wait_keep_what_ran() {
+    use crate::wake::{WakeConfig, WakeResult};
+    let unavailable = Outcome::Unavailable {
+        reason: crate::outcome::reason::NOT_ISOLATED.to_owned(),
+    };
+    let w = WakeLatency {
+        config: WakeConfig::default(),
+        skew_ms: None,
+        results: Strategy::BROWSER
+            .iter()
+            .map(|&strategy| WakeResult {
+                strategy,
+                outcome: if strategy == Strategy::PostMessage {
+                    measured(&[0.3, 0.4, 0.5])
+                } else {
+                    unavailable.clone()
+                },
+            })
+            .collect(),
+    };
+    let en = crate::text::Catalog::english();
+    let f: Vec<String> = wake_latency(&w, None)
+        .iter()
+        .map(|p| en.render(p))
+        .collect();
+    assert_eq!(f.len(), 2, "{f:?}");
+    assert!(
+        f[0].starts_with("postMessage from the setter noticed the flag 0.4"),
+        "{}",
+        f[0]
+    );
+}
+
+#[test]
+fn starvation_findings_name_every_mode() {
+    use crate::starvation::{JobMode, MainConfig, MainRun};
+    let run = |mode, batch_ms| MainRun {
+        mode,
+        batch_ms,
+        timer_queue_wait_ms: batch_ms,
+        message_queue_wait_ms: 1.0,
+        frames_ms: vec![16.0, batch_ms],
+    };
+    let ms = MainStarvation {
+        config: MainConfig::default(),
+        runs: vec![run(JobMode::Blocking, 2001.0), run(JobMode::Async, 251.0)],
+    };
+    let en = crate::text::Catalog::english();
+    let f: Vec<String> = main_starvation(&ms, None)
+        .iter()
+        .map(|p| en.render(p))
+        .collect();
+    assert!(
+        f[0].contains("blocking: the batch took 2,001 ms (expected 2,000 ms)"),
+        "{}",
+        f[0]
+    );
+    assert!(
+        f[1].contains("async") && f[1].contains("235 ms without a frame"),
+        "{}",
+        f[1]
+    );
+}
+
+#[test]
+fn findings_follow_the_numbers() {
+    let cell = |mechanism, requested_ms, outcome| Cell {
+        key: CellKey {
+            mechanism,
+            requested_ms,
+        },
+        outcome,
+    };
+    let tw = TimedWaits {
+        config: TimedWaitsConfig {
+            durations_ms: vec![0, 1],
+            ..TimedWaitsConfig::default()
+        },
+        cells: vec![
+            cell(Mechanism::TimeoutAwaited, Some(1), measured(&[4.2])),
+            cell(Mechanism::TimeoutFreshTask, Some(1), measured(&[1.1])),
+            cell(Mechanism::ResolvedPromise, None, measured(&[0.005])),
+            cell(Mechanism::WorkerTimeout, Some(1), measured(&[0.9, 1.1])),
+            cell(
+                Mechanism::WorkerWaitAsync,
+                Some(1),
+                Outcome::TimeoutNeverFired { waited_ms: 51.0 },
+            ),
+        ],
+        chain: NestedChain {
+            levels: [0.1, 0.1, 4.2, 4.3]
+                .iter()
+                .map(|&v| crate::stats::Samples::new(vec![v]).unwrap().summary())
+                .collect(),
+        },
+    };
+    let clock = ClockInfo {
+        min_step_ms: 0.005,
+        typical_step_ms: 0.005,
+        readings: 100,
+    };
+    let en = crate::text::Catalog::english();
+    let f: Vec<String> = timed_waits(&tw, Some(clock))
+        .iter()
+        .map(|p| en.render(p))
+        .collect();
+    assert_eq!(f.len(), 6, "{f:#?}");
+    assert!(f[0].contains("4.20 ms") && f[0].contains("1.10 ms"));
+    assert!(f[1].contains("0.005‡ ms"), "one clock step is marked");
+    assert!(f[5].starts_with("‡ below this clock's resolution: a figure under 0.1 ms"));
+    assert!(f[2].contains("level 3"));
+    assert!(f[3].contains("setTimeout(1) in a worker, back to back returned up to 0.1‡ ms before"));
+    assert!(f[4].contains("51.0 ms"));
+}
+
+#[test]
+fn handoff_says_how_soon_items_arrived_and_how_much_polling_cost() {
+    use crate::handoff::{Channel, Handoff, HandoffConfig, HandoffRun};
+    let run = |channel, samples: &[f64], burst_ms| HandoffRun {
+        channel,
+        outcome: measured(samples),
+        burst_ms,
+    };
+    let h = Handoff {
+        config: HandoffConfig::default(),
+        skew_ms: Some(0.003),
+        runs: vec![
+            run(Channel::MessagePort, &[0.1, 0.12, 0.3], Some(40.0)),
+            run(Channel::RingWait, &[0.02, 0.03, 0.05], Some(4.0)),
+            run(Channel::RingPoll, &[1.5, 3.0, 4.2], None),
+        ],
+    };
+    let clock = ClockInfo {
+        min_step_ms: 0.005,
+        typical_step_ms: 0.005,
+        readings: 100,
+    };
+    let en = crate::text::Catalog::english();
+    let f: Vec<String> = handoff(&h, Some(clock))
+        .iter()
+        .map(|p| en.render(p))
+        .collect();
+    assert_eq!(f.len(), 5, "{f:#?}");
+    assert!(
+        f[0].contains("postMessage over a MessageChannel 0.12 ms (0.3 ms)"),
+        "{}",
+        f[0]
+    );
+    assert!(f[0].contains("notify 0.03‡ ms (0.05‡ ms)"), "{}", f[0]);
+    assert!(
+        f[1].contains("2,000 items") && f[1].contains("50,000 items/s by postMessage"),
+        "{}",
+        f[1]
+    );
+    assert!(f[1].contains("500,000 items/s"), "{}", f[1]);
+    assert!(
+        f[2].contains("100×‡ as long as the shared ring"),
+        "{}",
+        f[2]
+    );
+    assert!(f[3].contains("clocks differ"), "{}", f[3]);
+    assert!(f[4].starts_with("‡"), "{}", f[4]);
+}
+
+#[test]
+fn cancel_waits_say_how_long_the_blind_sleep_ran_on() {
+    use crate::cancel::{CancelConfig, CancelResult, CancelWaits, Strategy};
+    let result = |strategy, outcome| CancelResult { strategy, outcome };
+    let c = CancelWaits {
+        config: CancelConfig::default(),
+        skew_ms: Some(0.002),
+        results: vec![
+            result(Strategy::BlindSleep, measured(&[4.0, 10.0, 17.5])),
+            result(Strategy::CancelEvent, measured(&[0.02, 0.025, 0.03])),
+            result(Strategy::AbortTimer, measured(&[0.1, 0.2, 0.4])),
+        ],
+    };
+    let clock = ClockInfo {
+        min_step_ms: 0.005,
+        typical_step_ms: 0.005,
+        readings: 100,
+    };
+    let en = crate::text::Catalog::english();
+    let f: Vec<String> = cancel_waits(&c, Some(clock))
+        .iter()
+        .map(|p| en.render(p))
+        .collect();
+    assert_eq!(f.len(), 5, "{f:#?}");
+    assert!(
+        f[0].contains("10.0 ms after the cancel")
+            && f[0].contains("17.5 ms")
+            && f[0].contains("its 20 ms wait"),
+        "{}",
+        f[0]
+    );
+    // The event's 25 µs is five clock steps: marked, and so is the
+    // ratio that divides by it.
+    assert!(
+        f[1].contains("0.03‡ ms") && f[1].contains("400×‡ sooner"),
+        "{}",
+        f[1]
+    );
+    assert!(
+        f[2].contains("0.2 ms") && f[2].contains("50× sooner"),
+        "{}",
+        f[2]
+    );
+    assert!(f[3].contains("clocks differ"), "{}", f[3]);
+    assert!(f[4].starts_with("‡"), "{}", f[4]);
+    // Without the blind sleep there is nothing to compare with.
+    let alone = CancelWaits {
+        results: c.results[2..].to_vec(),
+        ..c.clone()
+    };
+    let f = en.render(&cancel_waits(&alone, Some(clock))[0]);
+    assert!(!f.contains("sooner"), "{f}");
+}
+
+#[test]
+fn periodic_work_says_how_far_each_loop_drifted() {
+    use crate::periodic::{PeriodicConfig, lateness_ms};
+    let config = PeriodicConfig {
+        ticks: 4,
+        interval_ms: 20,
+        work_ms: 10,
+        seed: 1,
+    };
+    let result = |scheduler, began: &[f64]| PeriodicResult {
+        scheduler,
+        outcome: Outcome::of_samples(lateness_ms(0.0, 20, began)),
+    };
+    let p = PeriodicWork {
+        config: config.clone(),
+        results: vec![
+            result(Scheduler::MainChained, &[20.1, 48.0, 75.0, 104.0]),
+            result(Scheduler::MainInterval, &[20.1, 40.5, 61.0, 80.5]),
+            result(Scheduler::MainCorrected, &[20.1, 40.2, 60.3, 80.2]),
+            PeriodicResult {
+                scheduler: Scheduler::WorkerChained,
+                outcome: Outcome::Failed {
+                    message: "gone".into(),
+                },
+            },
+            result(Scheduler::WorkerCorrected, &[20.0, 62.0, 60.5, 80.1]),
+        ],
+    };
+    let clock = ClockInfo {
+        min_step_ms: 0.005,
+        typical_step_ms: 0.005,
+        readings: 100,
+    };
+    let en = crate::text::Catalog::english();
+    let f: Vec<String> = periodic_work(&p, Some(clock))
+        .iter()
+        .map(|x| en.render(x))
+        .collect();
+    assert_eq!(f.len(), 5, "{f:#?}");
+    assert!(
+        f[0].contains("4 ticks") && f[0].contains("24.0 ms") && f[0].contains("0.5 ms"),
+        "{}",
+        f[0]
+    );
+    // The worker's failed loop is left out of its line.
+    assert!(!f[1].contains("24.0"), "{}", f[1]);
+    // From 0.1 to 24 ms behind over three ticks: 7.97 ms a tick, beside
+    // the mean work of the three ticks before the last.
+    let mean = config.work_us()[..3]
+        .iter()
+        .map(|&w| f64::from(w))
+        .sum::<f64>()
+        / 3000.0;
+    let ms = crate::chart::format_ms;
+    assert!(
+        f[2].contains(&format!("{} ms", ms(23.9 / 3.0))) && f[2].contains(&ms(mean)),
+        "{}",
+        f[2]
+    );
+    assert!(
+        f[3].contains("0.2 ms") && f[3].contains("0 of 4"),
+        "{}",
+        f[3]
+    );
+    // The worker's corrected loop ended 0.1 ms late: 20 steps of 5 µs.
+    assert!(f[1].contains("0.1‡ ms") && f[4].starts_with('‡'), "{f:#?}");
+}
+
+#[test]
+fn concurrency_limit_says_how_soon_slots_changed_hands() {
+    use crate::limit::{ConcurrencyLimit, Gate, LimitConfig, LimitRun, Span};
+    let config = LimitConfig {
+        jobs: 3,
+        limit: 1,
+        job_ms: 10,
+        seed: 1,
+    };
+    let run = |gate, spans: &[(f64, f64)]| {
+        let spans = spans
+            .iter()
+            .map(|&(start_ms, end_ms)| Span { start_ms, end_ms })
+            .collect();
+        LimitRun::measured(gate, spans, 1)
+    };
+    let c = ConcurrencyLimit {
+        config,
+        runs: vec![
+            run(
+                Gate::AsyncSemaphore,
+                &[(0.0, 10.0), (10.0, 20.0), (20.0, 30.0)],
+            ),
+            run(
+                Gate::PollingGate,
+                &[(0.0, 10.0), (14.0, 24.0), (28.0, 38.0)],
+            ),
+        ],
+    };
+    let en = crate::text::Catalog::english();
+    let f: Vec<String> = concurrency_limit(&c, None)
+        .iter()
+        .map(|p| en.render(p))
+        .collect();
+    assert_eq!(f.len(), 3, "{f:#?}");
+    assert!(
+        f[1].contains("4.00 ms") && f[1].contains("38.0 ms"),
+        "{}",
+        f[1]
+    );
+    assert!(f[2].contains("8.00 ms"), "{}", f[2]);
+}
