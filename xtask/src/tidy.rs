@@ -520,3 +520,19 @@ fn code_map_names_what_exists() {
         "the code map names paths that do not exist: {missing:?}"
     );
 }
+
+/// No core module passes 600 lines (its tests, in a `tests.rs` beside it,
+/// are counted apart): one that grows past it holds more than one thing.
+#[test]
+fn core_modules_stay_short() {
+    let mut files = Vec::new();
+    rust_files(&root().join("crates/core/src"), &mut files);
+    let long: Vec<String> = files
+        .iter()
+        .filter(|f| !f.ends_with("tests.rs"))
+        .map(|f| (f, read(f).lines().count()))
+        .filter(|(_, n)| *n > 600)
+        .map(|(f, n)| format!("{} ({n} lines)", f.display()))
+        .collect();
+    assert!(long.is_empty(), "core modules over 600 lines: {long:?}");
+}
