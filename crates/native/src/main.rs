@@ -16,7 +16,7 @@ mod starvation;
 mod timed;
 mod wake;
 
-use clap::{Parser, ValueEnum};
+use clap::Parser;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::Write;
 use std::path::PathBuf;
@@ -55,27 +55,14 @@ pub fn busy_for(d: Duration) {
     }
 }
 
-/// An experiment to run, as named on the command line.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-enum Only {
-    /// 1: sleep, tokio timer and yields.
-    TimedWaits,
-    /// 2a: a current-thread runtime blocked by sleeps.
-    MainStarvation,
-    /// 2b: a multi-thread runtime starved by blocking jobs.
-    PoolStarvation,
-    /// 3: the SpinOnce ladder.
-    SpinLadder,
-    /// 4: wake latency of polling and of signals.
-    WakeLatency,
-    /// 6: cancellable waits, a blind sleep against waits a cancel ends.
-    CancelWaits,
-    /// 7: periodic work, a sleep loop against tokio's interval.
-    PeriodicWork,
-    /// 8: at most N at once, tokio's semaphore against a polling gate.
-    ConcurrencyLimit,
-    /// 9: producer/consumer handoff, channels against a polled queue.
-    ProducerConsumer,
+/// The experiments as the command line names them: each by its slug (the
+/// page's), with its badge and heading as help.
+fn experiment_names() -> impl clap::builder::TypedValueParser<Value = Experiment> {
+    use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
+    PossibleValuesParser::new(Experiment::ALL.map(|e| {
+        PossibleValue::new(e.slug()).help(format!("{}: {}", e.badge(), english().text(e.heading())))
+    }))
+    .map(|slug| Experiment::from_slug(&slug).expect("one of the slugs listed"))
 }
 
 /// The waiting experiments of "Thread.Sleep vs Task.Delay vs SpinWait",
@@ -91,8 +78,8 @@ struct Cli {
     #[arg(long, conflicts_with = "quick")]
     full_pool: bool,
     /// Run only these experiments (repeat or separate with commas).
-    #[arg(long, value_enum, value_delimiter = ',')]
-    only: Vec<Only>,
+    #[arg(long, value_delimiter = ',', value_parser = experiment_names())]
+    only: Vec<Experiment>,
     /// Write the JSON result here instead of to stdout.
     #[arg(long, value_name = "FILE")]
     out: Option<PathBuf>,
@@ -119,7 +106,7 @@ struct Plan {
 
 impl Plan {
     fn of(cli: &Cli) -> Plan {
-        let wanted = |o: Only| cli.only.is_empty() || cli.only.contains(&o);
+        let wanted = |e: Experiment| cli.only.is_empty() || cli.only.contains(&e);
         let workers = cli
             .workers
             .unwrap_or_else(|| PoolConfig::for_cores(env::cores()).workers);
@@ -160,15 +147,15 @@ impl Plan {
             pool.wait_ms = 1000;
         }
         Plan {
-            timed: wanted(Only::TimedWaits).then_some(timed),
-            main: wanted(Only::MainStarvation).then_some(main),
-            pool: wanted(Only::PoolStarvation).then_some(pool),
-            ladder: wanted(Only::SpinLadder).then_some(ladder),
-            wake: wanted(Only::WakeLatency).then_some(wake),
-            cancel: wanted(Only::CancelWaits).then_some(cancel),
-            periodic: wanted(Only::PeriodicWork).then_some(periodic),
-            limit: wanted(Only::ConcurrencyLimit).then_some(limit),
-            handoff: wanted(Only::ProducerConsumer).then_some(handoff),
+            timed: wanted(Experiment::TimedWaits).then_some(timed),
+            main: wanted(Experiment::MainStarvation).then_some(main),
+            pool: wanted(Experiment::PoolStarvation).then_some(pool),
+            ladder: wanted(Experiment::SpinLadder).then_some(ladder),
+            wake: wanted(Experiment::WakeLatency).then_some(wake),
+            cancel: wanted(Experiment::CancelWaits).then_some(cancel),
+            periodic: wanted(Experiment::PeriodicWork).then_some(periodic),
+            limit: wanted(Experiment::ConcurrencyLimit).then_some(limit),
+            handoff: wanted(Experiment::ProducerConsumer).then_some(handoff),
         }
     }
 
