@@ -11,78 +11,36 @@
 use crate::field::{self, FieldError};
 use crate::key;
 use crate::outcome::Outcome;
-use crate::text::{Key, Phrase};
+use crate::strategies::strategies;
+use crate::text::Phrase;
 use serde::{Deserialize, Serialize};
 
-/// How the waiter waits, and how the cancel reaches it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Strategy {
-    /// `Atomics.wait` on a word nobody signals: the cancel is seen only
-    /// when the wait has run out.
-    BlindSleep,
-    /// `Atomics.wait` on the cancel word with the wait as its timeout,
-    /// woken by the canceller's `Atomics.notify`.
-    CancelEvent,
-    /// `setTimeout` raced with an `AbortSignal`, aborted when the
-    /// canceller's message arrives.
-    AbortTimer,
-    /// Native: `std::thread::sleep`, the cancel seen afterwards.
-    NativeSleep,
-    /// Native: `Condvar::wait_timeout` on the cancel flag, `notify_all`.
-    CondvarTimeout,
-    /// Native: `tokio::select!` of `sleep` and a `CancellationToken`.
-    TokioCancel,
+strategies! {
+    /// How the waiter waits, and how the cancel reaches it.
+    pub enum Strategy in "cancel_strategy" {
+        browser {
+            /// `Atomics.wait` on a word nobody signals: the cancel is seen only
+            /// when the wait has run out.
+            BlindSleep = "blind_sleep",
+            /// `Atomics.wait` on the cancel word with the wait as its timeout,
+            /// woken by the canceller's `Atomics.notify`.
+            CancelEvent = "cancel_event",
+            /// `setTimeout` raced with an `AbortSignal`, aborted when the
+            /// canceller's message arrives.
+            AbortTimer = "abort_timer",
+        }
+        native {
+            /// Native: `std::thread::sleep`, the cancel seen afterwards.
+            NativeSleep = "native_sleep",
+            /// Native: `Condvar::wait_timeout` on the cancel flag, `notify_all`.
+            CondvarTimeout = "condvar_timeout",
+            /// Native: `tokio::select!` of `sleep` and a `CancellationToken`.
+            TokioCancel = "tokio_cancel",
+        }
+    }
 }
 
 impl Strategy {
-    /// Every strategy the page measures, in display order.
-    pub const BROWSER: [Strategy; 3] = [
-        Strategy::BlindSleep,
-        Strategy::CancelEvent,
-        Strategy::AbortTimer,
-    ];
-
-    /// Every strategy the native probe measures, in display order.
-    pub const NATIVE: [Strategy; 3] = [
-        Strategy::NativeSleep,
-        Strategy::CondvarTimeout,
-        Strategy::TokioCancel,
-    ];
-
-    /// Every strategy, the page's then the native probe's (links code a
-    /// strategy as its position here, which only ever grows at its end).
-    pub fn every() -> impl Iterator<Item = Strategy> {
-        Strategy::BROWSER.into_iter().chain(Strategy::NATIVE)
-    }
-
-    /// Its one-byte code on the wire (links, the worker protocol).
-    pub fn code(self) -> u8 {
-        Strategy::every().position(|x| x == self).unwrap_or(0) as u8
-    }
-
-    /// The strategy of a wire code, if there is one.
-    pub fn from_code(code: u8) -> Option<Strategy> {
-        Strategy::every().nth(usize::from(code))
-    }
-
-    /// Stable identifier.
-    pub fn id(self) -> &'static str {
-        match self {
-            Strategy::BlindSleep => "blind_sleep",
-            Strategy::CancelEvent => "cancel_event",
-            Strategy::AbortTimer => "abort_timer",
-            Strategy::NativeSleep => "native_sleep",
-            Strategy::CondvarTimeout => "condvar_timeout",
-            Strategy::TokioCancel => "tokio_cancel",
-        }
-    }
-
-    /// What the code looks like.
-    pub fn label(self) -> Phrase {
-        Phrase::new(Key::of(&format!("cancel_strategy.{}", self.id())))
-    }
-
     /// The .NET code of the article it stands for.
     pub fn analogue(self) -> Phrase {
         Phrase::new(match self.kind() {

@@ -14,32 +14,37 @@
 use crate::field::{self, FieldError};
 use crate::key;
 use crate::outcome::Outcome;
-use crate::text::{Key, Phrase};
+use crate::strategies::strategies;
+use crate::text::Phrase;
 use serde::{Deserialize, Serialize};
 
-/// How the items travel, and how the consumer learns of one.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Channel {
-    /// `postMessage` over a `MessageChannel`: the consumer's event loop
-    /// runs its handler when an item arrives.
-    MessagePort,
-    /// A ring buffer in a `SharedArrayBuffer`: the consumer blocks in
-    /// `Atomics.wait` on the write index, the producer's `Atomics.notify`
-    /// wakes it.
-    RingWait,
-    /// The same ring buffer, its write index checked after each
-    /// `setTimeout(1)`.
-    RingPoll,
-    /// Native: tokio's bounded `mpsc` channel, received with `.await` on a
-    /// current-thread runtime.
-    TokioMpsc,
-    /// Native: `std::sync::mpsc::sync_channel`, received with a blocking
-    /// `recv`.
-    StdMpsc,
-    /// Native: tokio's channel polled with `try_recv`, a
-    /// `tokio::time::sleep(1 ms)` while it is empty.
-    TokioPolling,
+strategies! {
+    /// How the items travel, and how the consumer learns of one.
+    pub enum Channel in "handoff_channel" {
+        browser {
+            /// `postMessage` over a `MessageChannel`: the consumer's event loop
+            /// runs its handler when an item arrives.
+            MessagePort = "message_port",
+            /// A ring buffer in a `SharedArrayBuffer`: the consumer blocks in
+            /// `Atomics.wait` on the write index, the producer's `Atomics.notify`
+            /// wakes it.
+            RingWait = "ring_wait",
+            /// The same ring buffer, its write index checked after each
+            /// `setTimeout(1)`.
+            RingPoll = "ring_poll",
+        }
+        native {
+            /// Native: tokio's bounded `mpsc` channel, received with `.await` on a
+            /// current-thread runtime.
+            TokioMpsc = "tokio_mpsc",
+            /// Native: `std::sync::mpsc::sync_channel`, received with a blocking
+            /// `recv`.
+            StdMpsc = "std_mpsc",
+            /// Native: tokio's channel polled with `try_recv`, a
+            /// `tokio::time::sleep(1 ms)` while it is empty.
+            TokioPolling = "tokio_polling",
+        }
+    }
 }
 
 /// The article's three ways for a consumer to wait, which the page's and
@@ -55,46 +60,6 @@ enum Kind {
 }
 
 impl Channel {
-    /// The page's channels, in display order.
-    pub const BROWSER: [Channel; 3] = [Channel::MessagePort, Channel::RingWait, Channel::RingPoll];
-
-    /// The native probe's channels, in display order (each stands for the
-    /// same .NET code as the page's channel in its place).
-    pub const NATIVE: [Channel; 3] = [Channel::TokioMpsc, Channel::StdMpsc, Channel::TokioPolling];
-
-    /// Every channel (links and the worker protocol code one as its
-    /// position here, which only ever grows at its end).
-    pub fn every() -> impl Iterator<Item = Channel> {
-        Channel::BROWSER.into_iter().chain(Channel::NATIVE)
-    }
-
-    /// Its one-byte code on the wire.
-    pub fn code(self) -> u8 {
-        Channel::every().position(|x| x == self).unwrap_or(0) as u8
-    }
-
-    /// The channel of a wire code, if there is one.
-    pub fn from_code(code: u8) -> Option<Channel> {
-        Channel::every().nth(usize::from(code))
-    }
-
-    /// Stable identifier.
-    pub fn id(self) -> &'static str {
-        match self {
-            Channel::MessagePort => "message_port",
-            Channel::RingWait => "ring_wait",
-            Channel::RingPoll => "ring_poll",
-            Channel::TokioMpsc => "tokio_mpsc",
-            Channel::StdMpsc => "std_mpsc",
-            Channel::TokioPolling => "tokio_polling",
-        }
-    }
-
-    /// What the code looks like.
-    pub fn label(self) -> Phrase {
-        Phrase::new(Key::of(&format!("handoff_channel.{}", self.id())))
-    }
-
     /// The .NET code of the article it stands for.
     pub fn analogue(self) -> Phrase {
         Phrase::new(match self.kind() {

@@ -30,6 +30,7 @@ pub mod schema;
 pub mod shared_memory;
 pub mod starvation;
 pub mod stats;
+mod strategies;
 pub mod summary;
 pub mod svg;
 pub mod text;

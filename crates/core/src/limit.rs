@@ -13,62 +13,30 @@
 use crate::field::{self, FieldError};
 use crate::key;
 use crate::outcome::Outcome;
-use crate::text::{Key, Phrase};
+use crate::strategies::strategies;
+use crate::text::Phrase;
 use serde::{Deserialize, Serialize};
 
-/// How the jobs wait for a slot.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Gate {
-    /// Main thread: a FIFO semaphore whose release wakes the next waiter
-    /// (tokio's `Semaphore`, compiled to wasm).
-    AsyncSemaphore,
-    /// Main thread: a counter checked after each `setTimeout(1)`.
-    PollingGate,
-    /// Native: tokio's `Semaphore` on a current-thread runtime.
-    TokioSemaphore,
-    /// Native: a counter checked after each `tokio::time::sleep(1 ms)`.
-    TokioPolling,
+strategies! {
+    /// How the jobs wait for a slot.
+    pub enum Gate in "limit_gate" {
+        browser {
+            /// Main thread: a FIFO semaphore whose release wakes the next waiter
+            /// (tokio's `Semaphore`, compiled to wasm).
+            AsyncSemaphore = "async_semaphore",
+            /// Main thread: a counter checked after each `setTimeout(1)`.
+            PollingGate = "polling_gate",
+        }
+        native {
+            /// Native: tokio's `Semaphore` on a current-thread runtime.
+            TokioSemaphore = "tokio_semaphore",
+            /// Native: a counter checked after each `tokio::time::sleep(1 ms)`.
+            TokioPolling = "tokio_polling",
+        }
+    }
 }
 
 impl Gate {
-    /// The page's gates, in display order.
-    pub const BROWSER: [Gate; 2] = [Gate::AsyncSemaphore, Gate::PollingGate];
-
-    /// The native probe's gates, in display order.
-    pub const NATIVE: [Gate; 2] = [Gate::TokioSemaphore, Gate::TokioPolling];
-
-    /// Every gate (links code one as its position here, which only ever
-    /// grows at its end).
-    pub fn every() -> impl Iterator<Item = Gate> {
-        Gate::BROWSER.into_iter().chain(Gate::NATIVE)
-    }
-
-    /// Its one-byte code on the wire.
-    pub fn code(self) -> u8 {
-        Gate::every().position(|x| x == self).unwrap_or(0) as u8
-    }
-
-    /// The gate of a wire code, if there is one.
-    pub fn from_code(code: u8) -> Option<Gate> {
-        Gate::every().nth(usize::from(code))
-    }
-
-    /// Stable identifier.
-    pub fn id(self) -> &'static str {
-        match self {
-            Gate::AsyncSemaphore => "async_semaphore",
-            Gate::PollingGate => "polling_gate",
-            Gate::TokioSemaphore => "tokio_semaphore",
-            Gate::TokioPolling => "tokio_polling",
-        }
-    }
-
-    /// What the code looks like.
-    pub fn label(self) -> Phrase {
-        Phrase::new(Key::of(&format!("limit_gate.{}", self.id())))
-    }
-
     /// The .NET code of the article it stands for.
     pub fn analogue(self) -> Phrase {
         Phrase::new(if self.polls() {

@@ -12,34 +12,39 @@
 use crate::field::{self, FieldError};
 use crate::key;
 use crate::outcome::Outcome;
-use crate::text::{Key, Phrase};
+use crate::strategies::strategies;
+use crate::text::Phrase;
 use serde::{Deserialize, Serialize};
 
-/// How the next tick is scheduled, and where the loop runs.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Scheduler {
-    /// Main thread: `setTimeout(interval)` set after each tick's work.
-    MainChained,
-    /// Main thread: one `setInterval(interval)`.
-    MainInterval,
-    /// Main thread: `setTimeout` aimed at the next tick's time on the
-    /// schedule, read from `performance.now()` (at once when late).
-    MainCorrected,
-    /// A worker's [`Scheduler::MainChained`].
-    WorkerChained,
-    /// A worker's [`Scheduler::MainInterval`].
-    WorkerInterval,
-    /// A worker's [`Scheduler::MainCorrected`].
-    WorkerCorrected,
-    /// Native: `std::thread::sleep(interval)` after the work.
-    SleepLoop,
-    /// Native: tokio's `interval` with `MissedTickBehavior::Burst`.
-    TokioBurst,
-    /// Native: tokio's `interval` with `MissedTickBehavior::Delay`.
-    TokioDelay,
-    /// Native: tokio's `interval` with `MissedTickBehavior::Skip`.
-    TokioSkip,
+strategies! {
+    /// How the next tick is scheduled, and where the loop runs.
+    pub enum Scheduler in "periodic_scheduler" {
+        browser {
+            /// Main thread: `setTimeout(interval)` set after each tick's work.
+            MainChained = "main_chained",
+            /// Main thread: one `setInterval(interval)`.
+            MainInterval = "main_interval",
+            /// Main thread: `setTimeout` aimed at the next tick's time on the
+            /// schedule, read from `performance.now()` (at once when late).
+            MainCorrected = "main_corrected",
+            /// A worker's [`Scheduler::MainChained`].
+            WorkerChained = "worker_chained",
+            /// A worker's [`Scheduler::MainInterval`].
+            WorkerInterval = "worker_interval",
+            /// A worker's [`Scheduler::MainCorrected`].
+            WorkerCorrected = "worker_corrected",
+        }
+        native {
+            /// Native: `std::thread::sleep(interval)` after the work.
+            SleepLoop = "sleep_loop",
+            /// Native: tokio's `interval` with `MissedTickBehavior::Burst`.
+            TokioBurst = "tokio_burst",
+            /// Native: tokio's `interval` with `MissedTickBehavior::Delay`.
+            TokioDelay = "tokio_delay",
+            /// Native: tokio's `interval` with `MissedTickBehavior::Skip`.
+            TokioSkip = "tokio_skip",
+        }
+    }
 }
 
 /// How a browser loop schedules its next tick.
@@ -78,54 +83,6 @@ impl Scheduler {
         Scheduler::WorkerInterval,
         Scheduler::WorkerCorrected,
     ];
-
-    /// The native probe's schedulers, in display order.
-    pub const NATIVE: [Scheduler; 4] = [
-        Scheduler::SleepLoop,
-        Scheduler::TokioBurst,
-        Scheduler::TokioDelay,
-        Scheduler::TokioSkip,
-    ];
-
-    /// Every scheduler (links code one as its position here, which only
-    /// ever grows at its end).
-    pub fn every() -> impl Iterator<Item = Scheduler> {
-        Scheduler::MAIN
-            .into_iter()
-            .chain(Scheduler::WORKER)
-            .chain(Scheduler::NATIVE)
-    }
-
-    /// Its one-byte code on the wire (links, the worker protocol).
-    pub fn code(self) -> u8 {
-        Scheduler::every().position(|x| x == self).unwrap_or(0) as u8
-    }
-
-    /// The scheduler of a wire code, if there is one.
-    pub fn from_code(code: u8) -> Option<Scheduler> {
-        Scheduler::every().nth(usize::from(code))
-    }
-
-    /// Stable identifier.
-    pub fn id(self) -> &'static str {
-        match self {
-            Scheduler::MainChained => "main_chained",
-            Scheduler::MainInterval => "main_interval",
-            Scheduler::MainCorrected => "main_corrected",
-            Scheduler::WorkerChained => "worker_chained",
-            Scheduler::WorkerInterval => "worker_interval",
-            Scheduler::WorkerCorrected => "worker_corrected",
-            Scheduler::SleepLoop => "sleep_loop",
-            Scheduler::TokioBurst => "tokio_burst",
-            Scheduler::TokioDelay => "tokio_delay",
-            Scheduler::TokioSkip => "tokio_skip",
-        }
-    }
-
-    /// What the code looks like.
-    pub fn label(self) -> Phrase {
-        Phrase::new(Key::of(&format!("periodic_scheduler.{}", self.id())))
-    }
 
     /// The .NET code of the article it stands for: a loop around
     /// `Task.Delay`, a `System.Threading.Timer`'s own period, or

@@ -8,105 +8,47 @@
 use crate::field::{self, FieldError};
 use crate::key;
 use crate::outcome::Outcome;
-use crate::text::Key;
+use crate::strategies::strategies;
 use crate::text::Phrase;
 use serde::{Deserialize, Serialize};
 
-/// How the waiter notices the flag.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Strategy {
-    /// `while (Atomics.load(flag) == 0) {}`.
-    SpinUntil,
-    /// `while (!flag) Atomics.wait(other, 0, 0, 1)`: 1 ms sleep polling.
-    SleepPoll,
-    /// `while (!flag) await setTimeout(1)`: 1 ms timer polling.
-    TimerPoll,
-    /// `Atomics.wait(flag, 0)` woken by `Atomics.notify`.
-    Event,
-    /// `await Atomics.waitAsync(flag, 0)` woken by `Atomics.notify`.
-    AsyncEvent,
-    /// A `MessageChannel` message from the setter.
-    PostMessage,
-    /// Native: spin on an `AtomicU32` load.
-    NativeSpinUntil,
-    /// Native: `std::thread::sleep(1 ms)` between checks.
-    NativeSleepPoll,
-    /// Native: `tokio::time::sleep(1 ms).await` between checks.
-    NativeTimerPoll,
-    /// Native: `Condvar::wait` woken by `notify_one`.
-    Condvar,
-    /// Native: `thread::park` woken by `Thread::unpark`.
-    Park,
-    /// Native: a futex-style wait on the flag word (`atomic-wait`).
-    Futex,
-    /// Native: `tokio::sync::Notify::notified().await`.
-    TokioNotify,
+strategies! {
+    /// How the waiter notices the flag.
+    pub enum Strategy in "strategy" {
+        browser {
+            /// `while (Atomics.load(flag) == 0) {}`.
+            SpinUntil = "spin_until",
+            /// `while (!flag) Atomics.wait(other, 0, 0, 1)`: 1 ms sleep polling.
+            SleepPoll = "sleep_poll",
+            /// `while (!flag) await setTimeout(1)`: 1 ms timer polling.
+            TimerPoll = "timer_poll",
+            /// `Atomics.wait(flag, 0)` woken by `Atomics.notify`.
+            Event = "event",
+            /// `await Atomics.waitAsync(flag, 0)` woken by `Atomics.notify`.
+            AsyncEvent = "async_event",
+            /// A `MessageChannel` message from the setter.
+            PostMessage = "post_message",
+        }
+        native {
+            /// Native: spin on an `AtomicU32` load.
+            NativeSpinUntil = "native_spin_until",
+            /// Native: `std::thread::sleep(1 ms)` between checks.
+            NativeSleepPoll = "native_sleep_poll",
+            /// Native: `tokio::time::sleep(1 ms).await` between checks.
+            NativeTimerPoll = "native_timer_poll",
+            /// Native: `Condvar::wait` woken by `notify_one`.
+            Condvar = "condvar",
+            /// Native: `thread::park` woken by `Thread::unpark`.
+            Park = "park",
+            /// Native: a futex-style wait on the flag word (`atomic-wait`).
+            Futex = "futex",
+            /// Native: `tokio::sync::Notify::notified().await`.
+            TokioNotify = "tokio_notify",
+        }
+    }
 }
 
 impl Strategy {
-    /// Its one-byte code on the wire (links, the worker protocol): its
-    /// index in [`Strategy::every`], which only ever grows at its end.
-    pub fn code(self) -> u8 {
-        Strategy::every().position(|x| x == self).unwrap_or(0) as u8
-    }
-
-    /// The strategy of a wire code, if there is one.
-    pub fn from_code(code: u8) -> Option<Strategy> {
-        Strategy::every().nth(usize::from(code))
-    }
-
-    /// Every strategy the page measures, in display order.
-    pub const BROWSER: [Strategy; 6] = [
-        Strategy::SpinUntil,
-        Strategy::SleepPoll,
-        Strategy::TimerPoll,
-        Strategy::Event,
-        Strategy::AsyncEvent,
-        Strategy::PostMessage,
-    ];
-
-    /// Every strategy, the page's then the native probe's (share links
-    /// code a strategy as its position here).
-    pub fn every() -> impl Iterator<Item = Strategy> {
-        Strategy::BROWSER.into_iter().chain(Strategy::NATIVE)
-    }
-
-    /// Every strategy the native probe measures, in display order.
-    pub const NATIVE: [Strategy; 7] = [
-        Strategy::NativeSpinUntil,
-        Strategy::NativeSleepPoll,
-        Strategy::NativeTimerPoll,
-        Strategy::Condvar,
-        Strategy::Park,
-        Strategy::Futex,
-        Strategy::TokioNotify,
-    ];
-
-    /// Stable identifier.
-    pub fn id(self) -> &'static str {
-        match self {
-            Strategy::SpinUntil => "spin_until",
-            Strategy::SleepPoll => "sleep_poll",
-            Strategy::TimerPoll => "timer_poll",
-            Strategy::Event => "event",
-            Strategy::AsyncEvent => "async_event",
-            Strategy::PostMessage => "post_message",
-            Strategy::NativeSpinUntil => "native_spin_until",
-            Strategy::NativeSleepPoll => "native_sleep_poll",
-            Strategy::NativeTimerPoll => "native_timer_poll",
-            Strategy::Condvar => "condvar",
-            Strategy::Park => "park",
-            Strategy::Futex => "futex",
-            Strategy::TokioNotify => "tokio_notify",
-        }
-    }
-
-    /// What the code looks like.
-    pub fn label(self) -> Phrase {
-        Phrase::new(Key::of(&format!("strategy.{}", self.id())))
-    }
-
     /// The .NET code of the article it stands for.
     pub fn analogue(self) -> Phrase {
         Phrase::new(match self {

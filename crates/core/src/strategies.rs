@@ -1,0 +1,67 @@
+//! `strategies!`: the ways one experiment waits, the page's and the native
+//! probe's, as one enum with what every such enum has: its variants in
+//! display order (`BROWSER`, `NATIVE`, `every`), a one-byte wire code
+//! (its position in `every`, which only ever grows at its end), a stable
+//! id (its name in reports and links' JSON) and its label in the catalogs
+//! (`PREFIX.id`).
+
+/// Declares a strategy enum: its doc, name and catalog prefix, then its
+/// page's variants and its native probe's, each with its doc and id.
+macro_rules! strategies {
+    (
+        $(#[$doc:meta])*
+        pub enum $name:ident in $prefix:literal {
+            browser { $($(#[$bdoc:meta])* $b:ident = $bid:literal,)+ }
+            native { $($(#[$ndoc:meta])* $n:ident = $nid:literal,)+ }
+        }
+    ) => {
+        $(#[$doc])*
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+        pub enum $name {
+            $($(#[$bdoc])* #[serde(rename = $bid)] $b,)+
+            $($(#[$ndoc])* #[serde(rename = $nid)] $n,)+
+        }
+
+        impl $name {
+            /// The page's, in display order.
+            pub const BROWSER: [$name; [$($bid),+].len()] = [$($name::$b),+];
+
+            /// The native probe's, in display order.
+            pub const NATIVE: [$name; [$($nid),+].len()] = [$($name::$n),+];
+
+            /// Every one, the page's then the native probe's (links code
+            /// one as its position here, which only ever grows at its end).
+            pub fn every() -> impl Iterator<Item = $name> {
+                $name::BROWSER.into_iter().chain($name::NATIVE)
+            }
+
+            /// Its one-byte code on the wire (links, the worker protocol).
+            pub fn code(self) -> u8 {
+                $name::every().position(|x| x == self).unwrap_or(0) as u8
+            }
+
+            /// The one of a wire code, if there is one.
+            pub fn from_code(code: u8) -> Option<$name> {
+                $name::every().nth(usize::from(code))
+            }
+
+            /// Stable identifier.
+            pub fn id(self) -> &'static str {
+                match self {
+                    $($name::$b => $bid,)+
+                    $($name::$n => $nid,)+
+                }
+            }
+
+            /// What the code looks like.
+            pub fn label(self) -> $crate::text::Phrase {
+                $crate::text::Phrase::new($crate::text::Key::of(&format!(
+                    concat!($prefix, ".{}"),
+                    self.id()
+                )))
+            }
+        }
+    };
+}
+
+pub(crate) use strategies;
