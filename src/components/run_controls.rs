@@ -2,6 +2,7 @@
 //! progress bar, the notice line, and the results with their raw JSON.
 
 use crate::components::chunked::chunked;
+use crate::components::field::Field;
 use crate::hooks::{Notice, RunState, UseExperiment};
 use crate::i18n::{t, tr};
 use crate::runner::Progress;
@@ -10,6 +11,7 @@ use leptos::wasm_split::SplitLoaderError;
 use std::future::Future;
 use std::pin::Pin;
 use waitlab_core::experiment::Experiment;
+use waitlab_core::field::Form;
 use waitlab_core::key;
 use waitlab_core::schema::Report;
 use waitlab_core::text::Key;
@@ -127,6 +129,41 @@ pub fn RunForm<C: Clone + PartialEq + Send + Sync + 'static>(
     });
     let error = Signal::derive(move || config.with(|c| c.as_ref().err().cloned()));
     form(experiment.state(), submit, error, hint, children)
+}
+
+/// The form of a configuration of whole-number fields ([`Form`]): a field
+/// each, started from `defaults`, parsed as the reader types, and the
+/// configuration's hint beside Run.
+#[component]
+pub fn ConfigForm<C: Form + Clone + PartialEq + Send + Sync>(
+    /// The experiment's reactive state.
+    experiment: UseExperiment<C>,
+    /// The configuration the fields start from.
+    defaults: C,
+) -> impl IntoView {
+    let values: Vec<RwSignal<String>> = C::FIELDS
+        .iter()
+        .map(|f| RwSignal::new((f.value)(&defaults).to_string()))
+        .collect();
+    let texts = values.clone();
+    let config = Memo::new(move |_| {
+        let texts: Vec<String> = texts.iter().map(|v| v.get()).collect();
+        let texts: Vec<&str> = texts.iter().map(String::as_str).collect();
+        C::from_fields(&texts).map_err(|e| e.phrase())
+    });
+    let fields = C::FIELDS
+        .iter()
+        .zip(values)
+        .map(
+            |(f, value)| view! { <Field label=f.label testid=f.testid value=value numeric=true /> },
+        )
+        .collect_view();
+    view! {
+        <RunForm experiment=experiment config=config
+            hint=Signal::derive(move || config.get().ok().map(|c| c.hint()))>
+            {fields}
+        </RunForm>
+    }
 }
 
 /// The attribute the embed's first screen (`www/embed.js`) sets on the

@@ -8,7 +8,7 @@
 //! `performance.timeOrigin + now()` on two threads, and the run measures
 //! and corrects the skew between their clocks (`wake::skew_ms`).
 
-use crate::field::{self, FieldError};
+use crate::field::{self, FieldError, Form, FormField};
 use crate::key;
 use crate::outcome::Outcome;
 use crate::strategies::strategies;
@@ -178,6 +178,29 @@ impl CancelWaits {
             .find(|r| !r.strategy.wakes_on_cancel())
             .and_then(|r| r.outcome.summary())
             .map(|s| s.p50)
+    }
+}
+
+impl Form for CancelConfig {
+    const FIELDS: &'static [FormField<Self>] = &[
+        FormField {
+            label: key!("wake.rounds"),
+            testid: "rounds",
+            value: |c| c.rounds,
+        },
+        FormField {
+            label: key!("main.each_waits"),
+            testid: "wait",
+            value: |c| c.wait_ms,
+        },
+    ];
+
+    fn from_fields(texts: &[&str]) -> Result<Self, FieldError> {
+        Self::parse(field::text(texts, 0), field::text(texts, 1))
+    }
+
+    fn hint(&self) -> Phrase {
+        field::about_seconds(self.estimated_ms())
     }
 }
 

@@ -5,6 +5,43 @@ use crate::key;
 use crate::text::Key;
 use crate::text::Phrase;
 
+/// One field of a configuration's form: its label, its test id (which
+/// end-to-end tests and the embed's first screen use) and the value a
+/// configuration gives it.
+pub struct FormField<C> {
+    /// The label's catalog key.
+    pub label: Key,
+    /// `data-testid` of its input.
+    pub testid: &'static str,
+    /// Its value in a configuration (the form starts from the defaults').
+    pub value: fn(&C) -> u32,
+}
+
+/// A configuration the page edits in a form of whole-number fields: the
+/// fields in order, how their texts make a configuration (or why they do
+/// not), and the hint beside Run.
+pub trait Form: Sized + 'static {
+    /// The fields, in the form's order.
+    const FIELDS: &'static [FormField<Self>];
+
+    /// The configuration of the fields' texts, in [`Form::FIELDS`]'s order.
+    fn from_fields(texts: &[&str]) -> Result<Self, FieldError>;
+
+    /// What a run of it takes, said beside Run.
+    fn hint(&self) -> Phrase;
+}
+
+/// The usual hint: about how many seconds a run of `estimated_ms` takes.
+pub fn about_seconds(estimated_ms: f64) -> Phrase {
+    Phrase::new(key!("form.about")).ms("seconds", estimated_ms / 1000.0)
+}
+
+/// The `i`th of a form's texts (empty when missing, which the field's own
+/// check then refuses).
+pub fn text<'a>(texts: &[&'a str], i: usize) -> &'a str {
+    texts.get(i).copied().unwrap_or("")
+}
+
 /// Why a field (or the configuration it makes) was refused.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum FieldError {
@@ -144,5 +181,32 @@ mod tests {
             p.keys(),
             [key!("error.field.out_of_range"), key!("field.rounds")]
         );
+    }
+
+    /// Every form's defaults, written into its fields, read back as
+    /// themselves; its test ids are distinct; a missing field is refused.
+    #[test]
+    fn forms_read_back_their_defaults() {
+        fn check<C: Form + PartialEq + std::fmt::Debug>(defaults: C) {
+            let texts: Vec<String> = C::FIELDS
+                .iter()
+                .map(|f| (f.value)(&defaults).to_string())
+                .collect();
+            let texts: Vec<&str> = texts.iter().map(String::as_str).collect();
+            assert_eq!(C::from_fields(&texts).unwrap(), defaults);
+            let mut ids: Vec<&str> = C::FIELDS.iter().map(|f| f.testid).collect();
+            ids.sort_unstable();
+            ids.dedup();
+            assert_eq!(ids.len(), C::FIELDS.len());
+            assert!(C::from_fields(&[]).is_err());
+        }
+        check(crate::wake::WakeConfig::default());
+        check(crate::cancel::CancelConfig::default());
+        check(crate::handoff::HandoffConfig::default());
+        check(crate::limit::LimitConfig::default());
+        check(crate::periodic::PeriodicConfig::default());
+        check(crate::ladder::LadderConfig::default());
+        check(crate::starvation::MainConfig::default());
+        check(crate::starvation::PoolConfig::for_cores(2));
     }
 }

@@ -11,7 +11,7 @@
 //! `performance.timeOrigin + now()`, and as in experiment 4 the run
 //! measures and corrects the skew between the two threads' clocks.
 
-use crate::field::{self, FieldError};
+use crate::field::{self, FieldError, Form, FormField};
 use crate::key;
 use crate::outcome::Outcome;
 use crate::strategies::strategies;
@@ -292,6 +292,35 @@ impl Handoff {
             .filter(|(_, p)| *p > 0.0)
             .min_by(|a, b| a.1.total_cmp(&b.1))?;
         Some((polling.0, woken.0, woken.1, polling.1 / woken.1))
+    }
+}
+
+impl Form for HandoffConfig {
+    const FIELDS: &'static [FormField<Self>] = &[
+        FormField {
+            label: key!("handoff.items"),
+            testid: "items",
+            value: |c| c.items,
+        },
+        FormField {
+            label: key!("handoff.gap_ms"),
+            testid: "gap",
+            value: |c| c.gap_ms,
+        },
+        FormField {
+            label: key!("handoff.burst"),
+            testid: "burst",
+            value: |c| c.burst,
+        },
+    ];
+
+    fn from_fields(texts: &[&str]) -> Result<Self, FieldError> {
+        let t = |i| field::text(texts, i);
+        Self::parse(t(0), t(1), t(2))
+    }
+
+    fn hint(&self) -> Phrase {
+        field::about_seconds(self.estimated_ms())
     }
 }
 

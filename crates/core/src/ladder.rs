@@ -7,7 +7,7 @@
 //! worker has no yield of its own: `Atomics.wait(…, 0)` plays both yield and
 //! `Sleep(0)`, and `Atomics.wait(…, 1)` plays `Sleep(1)`.
 
-use crate::field::{self, FieldError};
+use crate::field::{self, FieldError, Form, FormField};
 use crate::key;
 use crate::text::{Arg, Phrase};
 use serde::{Deserialize, Serialize};
@@ -469,6 +469,29 @@ fn spin_until<E>(
         busy_ms: wall_ms - idle,
         calls,
     })
+}
+
+impl Form for LadderConfig {
+    const FIELDS: &'static [FormField<Self>] = &[
+        FormField {
+            label: key!("ladder.ladders"),
+            testid: "repeats",
+            value: |c| c.repeats,
+        },
+        FormField {
+            label: key!("ladder.spin_until"),
+            testid: "spin-until",
+            value: |c| c.spin_until_ms,
+        },
+    ];
+
+    fn from_fields(texts: &[&str]) -> Result<Self, FieldError> {
+        Self::parse(field::text(texts, 0), field::text(texts, 1))
+    }
+
+    fn hint(&self) -> Phrase {
+        Phrase::new(key!("ladder.hint")).ms("seconds", self.estimated_ms() / 1000.0)
+    }
 }
 
 #[cfg(test)]

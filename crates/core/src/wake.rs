@@ -5,7 +5,7 @@
 //! one time base across threads up to a small skew, which the run measures
 //! by ping-pong (see [`skew_ms`]) and reports.
 
-use crate::field::{self, FieldError};
+use crate::field::{self, FieldError, Form, FormField};
 use crate::key;
 use crate::outcome::Outcome;
 use crate::strategies::strategies;
@@ -228,6 +228,22 @@ impl WakeLatency {
             .iter()
             .filter_map(|r| r.outcome.summary().map(|s| (r.strategy, s.p50 / event)))
             .collect()
+    }
+}
+
+impl Form for WakeConfig {
+    const FIELDS: &'static [FormField<Self>] = &[FormField {
+        label: key!("wake.rounds"),
+        testid: "rounds",
+        value: |c| c.rounds,
+    }];
+
+    fn from_fields(texts: &[&str]) -> Result<Self, FieldError> {
+        Self::parse(field::text(texts, 0))
+    }
+
+    fn hint(&self) -> Phrase {
+        field::about_seconds(self.estimated_ms())
     }
 }
 

@@ -3,37 +3,19 @@
 
 use crate::components::blocks::StrategyResults;
 use crate::components::charts::{ConcurrencyChart, OverviewRow};
-use crate::components::field::Field;
-use crate::components::run_controls::RunForm;
+use crate::components::run_controls::ConfigForm;
 use crate::hooks::Experiments;
-use crate::i18n::ms;
 use leptos::prelude::*;
 use waitlab_core::clock::ClockInfo;
 use waitlab_core::findings;
 use waitlab_core::key;
 use waitlab_core::limit::{ConcurrencyLimit, LimitConfig};
-use waitlab_core::text::Phrase;
 
 /// Experiment 8's form: its fields, Run and Cancel (a chunk of its own).
 #[component]
 pub fn ConcurrencyLimitForm() -> impl IntoView {
-    let defaults = LimitConfig::default();
-    let jobs = RwSignal::new(defaults.jobs.to_string());
-    let limit = RwSignal::new(defaults.limit.to_string());
-    let job_ms = RwSignal::new(defaults.job_ms.to_string());
-    let config = Memo::new(move |_| {
-        LimitConfig::parse(&jobs.get(), &limit.get(), &job_ms.get()).map_err(|e| e.phrase())
-    });
-    let experiment = expect_context::<Experiments>().concurrency_limit;
     view! {
-        <RunForm experiment=experiment config=config
-            hint=Signal::derive(move || config.get().ok().map(|c| {
-                Phrase::new(key!("wake.hint")).data("seconds", ms(c.estimated_ms() / 1000.0))
-            }))>
-            <Field label=key!("limit.jobs") testid="jobs" value=jobs numeric=true />
-            <Field label=key!("limit.limit") testid="limit" value=limit numeric=true />
-            <Field label=key!("limit.job_ms") testid="job-ms" value=job_ms numeric=true />
-        </RunForm>
+        <ConfigForm experiment={expect_context::<Experiments>().concurrency_limit} defaults={LimitConfig::default()} />
     }
 }
 

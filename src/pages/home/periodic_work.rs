@@ -3,38 +3,19 @@
 
 use crate::components::blocks::StrategyResults;
 use crate::components::charts::{LatenessChart, OverviewRow};
-use crate::components::field::Field;
-use crate::components::run_controls::RunForm;
+use crate::components::run_controls::ConfigForm;
 use crate::hooks::Experiments;
-use crate::i18n::ms;
 use leptos::prelude::*;
 use waitlab_core::clock::ClockInfo;
 use waitlab_core::findings;
 use waitlab_core::key;
 use waitlab_core::periodic::{PeriodicConfig, PeriodicWork};
-use waitlab_core::text::Phrase;
 
 /// Experiment 7's form: its fields, Run and Cancel (a chunk of its own).
 #[component]
 pub fn PeriodicWorkForm() -> impl IntoView {
-    let defaults = PeriodicConfig::default();
-    let ticks = RwSignal::new(defaults.ticks.to_string());
-    let interval_ms = RwSignal::new(defaults.interval_ms.to_string());
-    let work_ms = RwSignal::new(defaults.work_ms.to_string());
-    let config = Memo::new(move |_| {
-        PeriodicConfig::parse(&ticks.get(), &interval_ms.get(), &work_ms.get())
-            .map_err(|e| e.phrase())
-    });
-    let experiment = expect_context::<Experiments>().periodic_work;
     view! {
-        <RunForm experiment=experiment config=config
-            hint=Signal::derive(move || config.get().ok().map(|c| {
-                Phrase::new(key!("wake.hint")).data("seconds", ms(c.estimated_ms() / 1000.0))
-            }))>
-            <Field label=key!("periodic.ticks") testid="ticks" value=ticks numeric=true />
-            <Field label=key!("periodic.interval") testid="interval" value=interval_ms numeric=true />
-            <Field label=key!("periodic.work") testid="work" value=work_ms numeric=true />
-        </RunForm>
+        <ConfigForm experiment={expect_context::<Experiments>().periodic_work} defaults={PeriodicConfig::default()} />
     }
 }
 

@@ -3,10 +3,9 @@
 
 use crate::components::blocks::{Details, Findings, NumbersTable, figure};
 use crate::components::charts::LadderChart;
-use crate::components::field::Field;
-use crate::components::run_controls::RunForm;
+use crate::components::run_controls::ConfigForm;
 use crate::hooks::Experiments;
-use crate::i18n::{ms, num, t, tr};
+use crate::i18n::{num, t, tr};
 use leptos::prelude::*;
 use waitlab_core::clock::ClockInfo;
 use waitlab_core::findings;
@@ -17,21 +16,8 @@ use waitlab_core::text::Phrase;
 /// Experiment 3's form: its fields, Run and Cancel (a chunk of its own).
 #[component]
 pub fn SpinLadderForm() -> impl IntoView {
-    let defaults = LadderConfig::default();
-    let repeats = RwSignal::new(defaults.repeats.to_string());
-    let spin_until = RwSignal::new(defaults.spin_until_ms.to_string());
-    let config = Memo::new(move |_| {
-        LadderConfig::parse(&repeats.get(), &spin_until.get()).map_err(|e| e.phrase())
-    });
-    let experiment = expect_context::<Experiments>().ladder;
     view! {
-        <RunForm experiment=experiment config=config
-            hint=Signal::derive(move || config.get().ok().map(|c| {
-                Phrase::new(key!("ladder.hint")).data("seconds", ms(c.estimated_ms() / 1000.0))
-            }))>
-            <Field label=key!("ladder.ladders") testid="repeats" value=repeats numeric=true />
-            <Field label=key!("ladder.spin_until") testid="spin-until" value=spin_until numeric=true />
-        </RunForm>
+        <ConfigForm experiment={expect_context::<Experiments>().ladder} defaults={LadderConfig::default()} />
     }
 }
 
