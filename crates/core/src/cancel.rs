@@ -8,7 +8,7 @@
 //! `performance.timeOrigin + now()` on two threads, and the run measures
 //! and corrects the skew between their clocks (`wake::skew_ms`).
 
-use crate::field::{self, FieldError, Form, FormField};
+use crate::field::{self, FieldError, form};
 use crate::key;
 use crate::outcome::Outcome;
 use crate::strategies::strategies;
@@ -181,27 +181,11 @@ impl CancelWaits {
     }
 }
 
-impl Form for CancelConfig {
-    const FIELDS: &'static [FormField<Self>] = &[
-        FormField {
-            label: key!("wake.rounds"),
-            testid: "rounds",
-            value: |c| c.rounds,
-        },
-        FormField {
-            label: key!("main.each_waits"),
-            testid: "wait",
-            value: |c| c.wait_ms,
-        },
-    ];
-
-    fn from_fields(texts: &[&str]) -> Result<Self, FieldError> {
-        Self::parse(field::text(texts, 0), field::text(texts, 1))
-    }
-
-    fn hint(&self) -> Phrase {
-        field::about_seconds(self.estimated_ms())
-    }
+form! {
+    CancelConfig,
+    hint: |c| field::about_seconds(c.estimated_ms()),
+    rounds: "rounds", "wake.rounds", |c| c.rounds;
+    wait_ms: "wait", "main.each_waits", |c| c.wait_ms;
 }
 
 #[cfg(test)]

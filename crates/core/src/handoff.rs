@@ -11,7 +11,7 @@
 //! `performance.timeOrigin + now()`, and as in experiment 4 the run
 //! measures and corrects the skew between the two threads' clocks.
 
-use crate::field::{self, FieldError, Form, FormField};
+use crate::field::{self, FieldError, form};
 use crate::key;
 use crate::outcome::Outcome;
 use crate::strategies::strategies;
@@ -295,33 +295,12 @@ impl Handoff {
     }
 }
 
-impl Form for HandoffConfig {
-    const FIELDS: &'static [FormField<Self>] = &[
-        FormField {
-            label: key!("handoff.items"),
-            testid: "items",
-            value: |c| c.items,
-        },
-        FormField {
-            label: key!("handoff.gap_ms"),
-            testid: "gap",
-            value: |c| c.gap_ms,
-        },
-        FormField {
-            label: key!("handoff.burst"),
-            testid: "burst",
-            value: |c| c.burst,
-        },
-    ];
-
-    fn from_fields(texts: &[&str]) -> Result<Self, FieldError> {
-        let t = |i| field::text(texts, i);
-        Self::parse(t(0), t(1), t(2))
-    }
-
-    fn hint(&self) -> Phrase {
-        field::about_seconds(self.estimated_ms())
-    }
+form! {
+    HandoffConfig,
+    hint: |c| field::about_seconds(c.estimated_ms()),
+    items: "items", "handoff.items", |c| c.items;
+    gap_ms: "gap", "handoff.gap_ms", |c| c.gap_ms;
+    burst: "burst", "handoff.burst", |c| c.burst;
 }
 
 #[cfg(test)]

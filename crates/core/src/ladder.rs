@@ -7,7 +7,7 @@
 //! worker has no yield of its own: `Atomics.wait(…, 0)` plays both yield and
 //! `Sleep(0)`, and `Atomics.wait(…, 1)` plays `Sleep(1)`.
 
-use crate::field::{self, FieldError, Form, FormField};
+use crate::field::{self, FieldError, form};
 use crate::key;
 use crate::text::{Arg, Phrase};
 use serde::{Deserialize, Serialize};
@@ -471,27 +471,11 @@ fn spin_until<E>(
     })
 }
 
-impl Form for LadderConfig {
-    const FIELDS: &'static [FormField<Self>] = &[
-        FormField {
-            label: key!("ladder.ladders"),
-            testid: "repeats",
-            value: |c| c.repeats,
-        },
-        FormField {
-            label: key!("ladder.spin_until"),
-            testid: "spin-until",
-            value: |c| c.spin_until_ms,
-        },
-    ];
-
-    fn from_fields(texts: &[&str]) -> Result<Self, FieldError> {
-        Self::parse(field::text(texts, 0), field::text(texts, 1))
-    }
-
-    fn hint(&self) -> Phrase {
-        Phrase::new(key!("ladder.hint")).ms("seconds", self.estimated_ms() / 1000.0)
-    }
+form! {
+    LadderConfig,
+    hint: |c| Phrase::new(key!("ladder.hint")).ms("seconds", c.estimated_ms() / 1000.0),
+    repeats: "repeats", "ladder.ladders", |c| c.repeats;
+    spin_until_ms: "spin-until", "ladder.spin_until", |c| c.spin_until_ms;
 }
 
 #[cfg(test)]

@@ -10,7 +10,7 @@
 //! order, the job after the first N takes the slot of the job that ended
 //! (N places) earlier in end order.
 
-use crate::field::{self, FieldError, Form, FormField};
+use crate::field::{self, FieldError, form};
 use crate::key;
 use crate::outcome::Outcome;
 use crate::strategies::strategies;
@@ -224,33 +224,12 @@ pub struct ConcurrencyLimit {
     pub runs: Vec<LimitRun>,
 }
 
-impl Form for LimitConfig {
-    const FIELDS: &'static [FormField<Self>] = &[
-        FormField {
-            label: key!("limit.jobs"),
-            testid: "jobs",
-            value: |c| c.jobs,
-        },
-        FormField {
-            label: key!("limit.limit"),
-            testid: "limit",
-            value: |c| c.limit,
-        },
-        FormField {
-            label: key!("limit.job_ms"),
-            testid: "job-ms",
-            value: |c| c.job_ms,
-        },
-    ];
-
-    fn from_fields(texts: &[&str]) -> Result<Self, FieldError> {
-        let t = |i| field::text(texts, i);
-        Self::parse(t(0), t(1), t(2))
-    }
-
-    fn hint(&self) -> Phrase {
-        field::about_seconds(self.estimated_ms())
-    }
+form! {
+    LimitConfig,
+    hint: |c| field::about_seconds(c.estimated_ms()),
+    jobs: "jobs", "limit.jobs", |c| c.jobs;
+    limit: "limit", "limit.limit", |c| c.limit;
+    job_ms: "job-ms", "limit.job_ms", |c| c.job_ms;
 }
 
 #[cfg(test)]

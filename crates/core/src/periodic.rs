@@ -9,7 +9,7 @@
 //! schedule: the `i`-th tick is due `i` intervals after the loop started.
 //! The work of each tick is seeded, the same for every scheduler.
 
-use crate::field::{self, FieldError, Form, FormField};
+use crate::field::{self, FieldError, form};
 use crate::key;
 use crate::outcome::Outcome;
 use crate::strategies::strategies;
@@ -248,33 +248,12 @@ pub struct PeriodicWork {
     pub results: Vec<PeriodicResult>,
 }
 
-impl Form for PeriodicConfig {
-    const FIELDS: &'static [FormField<Self>] = &[
-        FormField {
-            label: key!("periodic.ticks"),
-            testid: "ticks",
-            value: |c| c.ticks,
-        },
-        FormField {
-            label: key!("periodic.interval"),
-            testid: "interval",
-            value: |c| c.interval_ms,
-        },
-        FormField {
-            label: key!("periodic.work"),
-            testid: "work",
-            value: |c| c.work_ms,
-        },
-    ];
-
-    fn from_fields(texts: &[&str]) -> Result<Self, FieldError> {
-        let t = |i| field::text(texts, i);
-        Self::parse(t(0), t(1), t(2))
-    }
-
-    fn hint(&self) -> Phrase {
-        field::about_seconds(self.estimated_ms())
-    }
+form! {
+    PeriodicConfig,
+    hint: |c| field::about_seconds(c.estimated_ms()),
+    ticks: "ticks", "periodic.ticks", |c| c.ticks;
+    interval_ms: "interval", "periodic.interval", |c| c.interval_ms;
+    work_ms: "work", "periodic.work", |c| c.work_ms;
 }
 
 #[cfg(test)]

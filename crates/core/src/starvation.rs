@@ -8,7 +8,7 @@
 //! This module holds the configurations, the measured shapes, and the
 //! expected shapes the article predicts.
 
-use crate::field::{self, FieldError, Form, FormField};
+use crate::field::{self, FieldError, form};
 use crate::key;
 use crate::stats::Samples;
 use crate::text::Key;
@@ -263,64 +263,25 @@ pub struct PoolStarvation {
     pub blocking_sleeps: bool,
 }
 
-impl Form for MainConfig {
-    const FIELDS: &'static [FormField<Self>] = &[
-        FormField {
-            label: key!("main.jobs"),
-            testid: "jobs",
-            value: |c| c.jobs,
-        },
-        FormField {
-            label: key!("main.each_waits"),
-            testid: "wait",
-            value: |c| c.wait_ms,
-        },
-    ];
-
-    fn from_fields(texts: &[&str]) -> Result<Self, FieldError> {
-        Self::parse(field::text(texts, 0), field::text(texts, 1))
-    }
-
-    fn hint(&self) -> Phrase {
-        Phrase::new(key!("main.hint")).ms(
-            "seconds",
-            self.expected_batch_ms(JobMode::Blocking) / 1000.0,
-        )
-    }
+form! {
+    MainConfig,
+    hint: |c| {
+        Phrase::new(key!("main.hint")).ms("seconds", c.expected_batch_ms(JobMode::Blocking) / 1000.0)
+    },
+    jobs: "jobs", "main.jobs", |c| c.jobs;
+    wait_ms: "wait", "main.each_waits", |c| c.wait_ms;
 }
 
-impl Form for PoolConfig {
-    const FIELDS: &'static [FormField<Self>] = &[
-        FormField {
-            label: key!("pool.workers"),
-            testid: "workers",
-            value: |c| c.workers,
-        },
-        FormField {
-            label: key!("main.jobs"),
-            testid: "jobs",
-            value: |c| c.jobs,
-        },
-        FormField {
-            label: key!("main.each_waits"),
-            testid: "wait",
-            value: |c| c.wait_ms,
-        },
-    ];
-
-    fn from_fields(texts: &[&str]) -> Result<Self, FieldError> {
-        let t = |i| field::text(texts, i);
-        Self::parse(t(0), t(1), t(2))
-    }
-
-    fn hint(&self) -> Phrase {
+form! {
+    PoolConfig,
+    hint: |c| {
         Phrase::new(key!("pool.hint"))
-            .ms(
-                "blocking",
-                self.expected_batch_ms(JobMode::Blocking) / 1000.0,
-            )
-            .ms("async", self.expected_batch_ms(JobMode::Async) / 1000.0)
-    }
+            .ms("blocking", c.expected_batch_ms(JobMode::Blocking) / 1000.0)
+            .ms("async", c.expected_batch_ms(JobMode::Async) / 1000.0)
+    },
+    workers: "workers", "pool.workers", |c| c.workers;
+    jobs: "jobs", "main.jobs", |c| c.jobs;
+    wait_ms: "wait", "main.each_waits", |c| c.wait_ms;
 }
 
 #[cfg(test)]

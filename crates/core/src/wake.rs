@@ -5,7 +5,7 @@
 //! one time base across threads up to a small skew, which the run measures
 //! by ping-pong (see [`skew_ms`]) and reports.
 
-use crate::field::{self, FieldError, Form, FormField};
+use crate::field::{self, FieldError, form};
 use crate::key;
 use crate::outcome::Outcome;
 use crate::strategies::strategies;
@@ -231,20 +231,10 @@ impl WakeLatency {
     }
 }
 
-impl Form for WakeConfig {
-    const FIELDS: &'static [FormField<Self>] = &[FormField {
-        label: key!("wake.rounds"),
-        testid: "rounds",
-        value: |c| c.rounds,
-    }];
-
-    fn from_fields(texts: &[&str]) -> Result<Self, FieldError> {
-        Self::parse(field::text(texts, 0))
-    }
-
-    fn hint(&self) -> Phrase {
-        field::about_seconds(self.estimated_ms())
-    }
+form! {
+    WakeConfig,
+    hint: |c| field::about_seconds(c.estimated_ms()),
+    rounds: "rounds", "wake.rounds", |c| c.rounds;
 }
 
 #[cfg(test)]
