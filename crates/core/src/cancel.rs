@@ -10,7 +10,7 @@
 
 use crate::field::{self, FieldError, form};
 use crate::key;
-use crate::outcome::Outcome;
+use crate::outcome::StrategyOutcome;
 use crate::strategies::strategies;
 use crate::text::Phrase;
 use serde::{Deserialize, Serialize};
@@ -149,13 +149,7 @@ pub fn after_cancel_ms(raw_ms: f64, skew_ms: f64) -> f64 {
 }
 
 /// One strategy's outcome: cancel→free times, ms.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct CancelResult {
-    /// The strategy.
-    pub strategy: Strategy,
-    /// Its times, or why there are none.
-    pub outcome: Outcome,
-}
+pub type CancelResult = StrategyOutcome<Strategy>;
 
 /// Results of experiment 6.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

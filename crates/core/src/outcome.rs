@@ -140,6 +140,16 @@ pub mod reason {
     }
 }
 
+/// One way of waiting and what measuring it gave (experiments 4 and 6:
+/// `WakeResult`, `CancelResult`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct StrategyOutcome<S> {
+    /// The way of waiting.
+    pub strategy: S,
+    /// Its times, or why there are none.
+    pub outcome: Outcome,
+}
+
 #[cfg(test)]
 mod tests {
     use super::Outcome;

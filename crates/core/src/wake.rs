@@ -7,7 +7,7 @@
 
 use crate::field::{self, FieldError, form};
 use crate::key;
-use crate::outcome::Outcome;
+use crate::outcome::StrategyOutcome;
 use crate::strategies::strategies;
 use crate::text::Phrase;
 use serde::{Deserialize, Serialize};
@@ -185,13 +185,7 @@ pub fn skew_ms(exchanges: &[[f64; 4]]) -> f64 {
 }
 
 /// One strategy's outcome: set→noticed latencies, ms.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct WakeResult {
-    /// The strategy.
-    pub strategy: Strategy,
-    /// Its latencies, or why there are none.
-    pub outcome: Outcome,
-}
+pub type WakeResult = StrategyOutcome<Strategy>;
 
 /// Results of experiment 4.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -240,6 +234,7 @@ form! {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::outcome::Outcome;
 
     #[test]
     fn delays_are_deterministic_and_in_range() {

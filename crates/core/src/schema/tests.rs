@@ -38,12 +38,7 @@ fn clamp_onset_finds_the_first_settled_level() {
 fn short_names() {
     let env = |ua: &str| Environment {
         user_agent: ua.to_owned(),
-        hardware_concurrency: 2,
-        cross_origin_isolated: true,
-        clock: None,
-        started_at_unix_ms: 0.0,
-        hidden_during_run: false,
-        native: None,
+        ..Environment::test_chrome()
     };
     let mut en = crate::text::Catalog::new(crate::lang::Lang::En);
     for (name, v) in [
