@@ -322,7 +322,7 @@ impl State {
                 Ok(r) => {
                     if let Some(failure) = &r.failure {
                         self.notice.set(Some(Notice {
-                            text: Phrase::new(key!("data")).data("text", failure.clone()),
+                            text: failure.phrase(),
                             failed: true,
                         }));
                     } else if r.env.hidden_during_run {

@@ -8,12 +8,11 @@
 
 use super::pair::{Pair, Roles};
 use super::{Publish, Reporter, RunScope};
-use crate::i18n::tr;
 use waitlab_core::cancel::{CancelConfig, CancelResult, CancelWaits, Strategy, after_cancel_ms};
 use waitlab_core::key;
 use waitlab_core::outcome::Outcome;
 use waitlab_core::protocol::ToWorker;
-use waitlab_core::schema::Report;
+use waitlab_core::schema::{Failure, Report};
 use waitlab_core::text::Phrase;
 
 async fn measure(config: &CancelConfig, reporter: &Reporter) -> Result<CancelWaits, Phrase> {
@@ -61,6 +60,10 @@ pub async fn run_cancel_waits(config: CancelConfig, publish: Publish) -> Report 
     let result = measure(&config, &reporter).await;
     scope.finish(|r| match result {
         Ok(cancel) => r.cancel_waits = Some(cancel),
-        Err(why) => r.failure = Some(tr(&Phrase::new(key!("run.failed")).phrase("why", why))),
+        Err(why) => {
+            r.failure = Some(Failure::Said(
+                Phrase::new(key!("run.failed")).phrase("why", why),
+            ))
+        }
     })
 }

@@ -8,12 +8,11 @@
 
 use super::pair::{Pair, Roles};
 use super::{Publish, Reporter, RunScope};
-use crate::i18n::tr;
 use waitlab_core::handoff::{Channel, Handoff, HandoffConfig, HandoffRun};
 use waitlab_core::key;
 use waitlab_core::outcome::{Outcome, reason};
 use waitlab_core::protocol::{FromWorker, ToWorker};
-use waitlab_core::schema::Report;
+use waitlab_core::schema::{Failure, Report};
 use waitlab_core::text::Phrase;
 
 async fn measure(config: &HandoffConfig, reporter: &Reporter) -> Result<Handoff, Phrase> {
@@ -75,6 +74,10 @@ pub async fn run_handoff(config: HandoffConfig, publish: Publish) -> Report {
     let result = measure(&config, &reporter).await;
     scope.finish(|r| match result {
         Ok(handoff) => r.producer_consumer = Some(handoff),
-        Err(why) => r.failure = Some(tr(&Phrase::new(key!("run.failed")).phrase("why", why))),
+        Err(why) => {
+            r.failure = Some(Failure::Said(
+                Phrase::new(key!("run.failed")).phrase("why", why),
+            ))
+        }
     })
 }

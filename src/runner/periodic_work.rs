@@ -4,14 +4,13 @@
 //! loop starts, so nothing of the page runs inside a loop.
 
 use super::{Publish, Reporter, RunScope};
-use crate::i18n::tr;
 use waitlab_browser::probes::periodic;
 use waitlab_browser::{wait, worker_host::ProbeWorker};
 use waitlab_core::key;
 use waitlab_core::outcome::Outcome;
 use waitlab_core::periodic::{PeriodicConfig, PeriodicResult, PeriodicWork, Scheduler};
 use waitlab_core::protocol::{FromWorker, ToWorker};
-use waitlab_core::schema::Report;
+use waitlab_core::schema::{Failure, Report};
 use waitlab_core::text::Phrase;
 
 async fn measure(config: &PeriodicConfig, reporter: &Reporter) -> Result<PeriodicWork, Phrase> {
@@ -61,6 +60,10 @@ pub async fn run_periodic_work(config: PeriodicConfig, publish: Publish) -> Repo
     let result = measure(&config, &reporter).await;
     scope.finish(|r| match result {
         Ok(periodic) => r.periodic_work = Some(periodic),
-        Err(why) => r.failure = Some(tr(&Phrase::new(key!("run.failed")).phrase("why", why))),
+        Err(why) => {
+            r.failure = Some(Failure::Said(
+                Phrase::new(key!("run.failed")).phrase("why", why),
+            ))
+        }
     })
 }

@@ -9,13 +9,12 @@
 //! batch, and are shown relative to the moment the batch was queued.
 
 use super::{Publish, Reporter, RunScope};
-use crate::i18n::tr;
 use futures::future::try_join_all;
 use waitlab_browser::clock::epoch_now;
 use waitlab_browser::{memory, wait, worker_host::ProbeWorker};
 use waitlab_core::key;
 use waitlab_core::protocol::{FromWorker, ToWorker, shared_slots};
-use waitlab_core::schema::Report;
+use waitlab_core::schema::{Failure, Report};
 use waitlab_core::starvation::{JobMode, JobSpan, PoolConfig, PoolRun, PoolStarvation};
 use waitlab_core::text::Phrase;
 use waitlab_core::wake::skew_ms;
@@ -150,6 +149,10 @@ pub async fn run_pool_starvation(config: PoolConfig, publish: Publish) -> Report
                 blocking_sleeps,
             })
         }
-        Err(why) => r.failure = Some(tr(&Phrase::new(key!("run.failed")).phrase("why", why))),
+        Err(why) => {
+            r.failure = Some(Failure::Said(
+                Phrase::new(key!("run.failed")).phrase("why", why),
+            ))
+        }
     })
 }

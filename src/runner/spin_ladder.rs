@@ -2,13 +2,12 @@
 //! spin-until with and without the sleep stage.
 
 use super::{Publish, Reporter, RunScope};
-use crate::i18n::tr;
 use waitlab_browser::{memory, worker_host::ProbeWorker};
 use waitlab_core::key;
 use waitlab_core::ladder::{LadderConfig, SpinLadder};
 use waitlab_core::outcome::reason;
 use waitlab_core::protocol::{FromWorker, ToWorker, shared_slots};
-use waitlab_core::schema::Report;
+use waitlab_core::schema::{Failure, Report};
 use waitlab_core::text::Phrase;
 
 async fn measure(config: &LadderConfig, reporter: &Reporter) -> Result<SpinLadder, Phrase> {
@@ -46,6 +45,6 @@ pub async fn run_spin_ladder(config: LadderConfig, publish: Publish) -> Report {
     let result = measure(&config, &reporter).await;
     scope.finish(|r| match result {
         Ok(ladder) => r.spin_ladder = Some(ladder),
-        Err(message) => r.failure = Some(tr(&message)),
+        Err(message) => r.failure = Some(Failure::Said(message)),
     })
 }

@@ -12,7 +12,6 @@
 //! its pending timers are cleared and the worker is terminated by `Drop`.
 
 use super::{Publish, Reporter, RunScope};
-use crate::i18n::tr;
 use std::cell::RefCell;
 use waitlab_browser::probes;
 use waitlab_browser::{memory, wait, worker_host::ProbeWorker};
@@ -20,7 +19,7 @@ use waitlab_core::key;
 use waitlab_core::outcome::Outcome;
 use waitlab_core::outcome::reason;
 use waitlab_core::protocol::{FromWorker, ToWorker, shared_slots};
-use waitlab_core::schema::{Cell, NestedChain, Report, TimedWaits};
+use waitlab_core::schema::{Cell, Failure, NestedChain, Report, TimedWaits};
 use waitlab_core::stats::Samples;
 use waitlab_core::text::Phrase;
 use waitlab_core::timed::{CellKey, Mechanism, Thread, TimedWaitsConfig};
@@ -148,7 +147,8 @@ pub async fn run_timed_waits(config: TimedWaitsConfig, publish: Publish) -> Repo
         chain,
     });
     scope.finish(|r| {
-        r.failure = failure.map(|why| tr(&Phrase::new(key!("run.stopped")).phrase("why", why)));
+        r.failure =
+            failure.map(|why| Failure::Said(Phrase::new(key!("run.stopped")).phrase("why", why)));
         r.timed_waits = results;
     })
 }

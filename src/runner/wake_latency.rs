@@ -8,13 +8,12 @@
 
 use super::pair::{Pair, Roles};
 use super::{Publish, Reporter, RunScope};
-use crate::i18n::tr;
 use waitlab_browser::memory::{self, Slots};
 use waitlab_core::key;
 use waitlab_core::outcome::Outcome;
 use waitlab_core::outcome::reason;
 use waitlab_core::protocol::ToWorker;
-use waitlab_core::schema::Report;
+use waitlab_core::schema::{Failure, Report};
 use waitlab_core::text::Phrase;
 use waitlab_core::wake::{Strategy, WakeConfig, WakeLatency, WakeResult};
 
@@ -72,6 +71,10 @@ pub async fn run_wake_latency(config: WakeConfig, publish: Publish) -> Report {
     let result = measure(&config, &reporter).await;
     scope.finish(|r| match result {
         Ok(wake) => r.wake_latency = Some(wake),
-        Err(why) => r.failure = Some(tr(&Phrase::new(key!("run.failed")).phrase("why", why))),
+        Err(why) => {
+            r.failure = Some(Failure::Said(
+                Phrase::new(key!("run.failed")).phrase("why", why),
+            ))
+        }
     })
 }

@@ -97,7 +97,7 @@ fn phrase_json(phrase: &Phrase, names: &[String]) -> Result<Value> {
     let mut args = Map::new();
     for (name, arg) in &phrase.args {
         let value = match arg {
-            Arg::Code(code) => Value::from(*code),
+            Arg::Code(code) => Value::from(code.as_ref()),
             Arg::Phrase(inner) => phrase_json(inner, names)?,
             Arg::List(items) => items
                 .iter()
@@ -106,7 +106,7 @@ fn phrase_json(phrase: &Phrase, names: &[String]) -> Result<Value> {
                 .into(),
             other => return Err(format!("the embed's screen cannot show {other:?}")),
         };
-        args.insert((*name).to_owned(), value);
+        args.insert(name.to_string(), value);
     }
     Ok(json!({ "key": name_of(phrase.key, names)?, "args": args }))
 }

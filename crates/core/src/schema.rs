@@ -9,6 +9,9 @@
 //! provenance (the CPU's model apart from its cores, where the numbers
 //! come from as an article or a command, so the page words it in the
 //! reader's language); an older file's provenance text is kept as written.
+//! Version 4 keeps a run's failure as a phrase, said in the language of
+//! whoever reads the report; an older file's failure sentence is kept as
+//! written.
 //! Golden files in `tests/data/` pin the
 //! wire format.
 
@@ -31,7 +34,7 @@ use serde::{Deserialize, Serialize};
 /// The tag every report carries in its `schema` field.
 pub const SCHEMA_NAME: &str = "waitlab.result";
 /// The current schema version.
-pub const SCHEMA_VERSION: u32 = 3;
+pub const SCHEMA_VERSION: u32 = 4;
 /// The oldest version this build still reads.
 pub const OLDEST_READABLE_VERSION: u32 = 1;
 
@@ -54,6 +57,27 @@ pub enum SchemaError {
         /// Version this build reads.
         supported: u32,
     },
+}
+
+/// Why a run failed, as a report keeps it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum Failure {
+    /// What the page says of it, in the language of whoever reads it.
+    Said(Phrase),
+    /// A sentence in the language of whoever ran it (a file or link made
+    /// before version 4), shown as written.
+    Written(String),
+}
+
+impl Failure {
+    /// The failure as the page says it.
+    pub fn phrase(&self) -> Phrase {
+        match self {
+            Failure::Said(p) => p.clone(),
+            Failure::Written(text) => Phrase::new(key!("data")).data("text", text.clone()),
+        }
+    }
 }
 
 /// Where and on what a run was made.
@@ -326,7 +350,7 @@ pub struct Report {
     pub producer_consumer: Option<Handoff>,
     /// Why the run failed, if it did (its results are then absent).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub failure: Option<String>,
+    pub failure: Option<Failure>,
     /// Figures stated by a source rather than measured (the article's).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub stated: Vec<StatedFigure>,

@@ -264,7 +264,7 @@ impl Pair {
     /// The pair in words, named as `lesson` names its two ways, and how
     /// many times the right way won.
     fn phrase(&self, lesson: Lesson, clock: Option<ClockInfo>) -> Phrase {
-        let times = self.ratio().map_or(Arg::Code("∞"), |r| {
+        let times = self.ratio().map_or(Arg::Code("∞".into()), |r| {
             Arg::Fixed(r, if r < 10.0 { 1 } else { 0 })
         });
         Phrase::new(lesson.pair_key())

@@ -21,10 +21,13 @@
 use crate::chart::format_ms;
 use crate::lang::{Lang, Plural};
 use crate::number::fixed;
+use serde::{Deserialize, Serialize};
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 
 /// A value to put into a phrase.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Arg {
     /// A time in ms, written to the precision its size suits; `marked`
     /// adds ‡ (below the clock's resolution).
@@ -41,7 +44,7 @@ pub enum Arg {
     /// A number to `places` decimals.
     Fixed(f64, u8),
     /// Code or an API name, the same in every language.
-    Code(&'static str),
+    Code(Cow<'static, str>),
     /// Text that comes from data (a user agent, a set's provenance, an
     /// error the browser gave), shown as it is.
     Data(String),
@@ -58,10 +61,22 @@ pub enum Arg {
 /// [`key!`](crate::key) literal is hashed at compile time). The catalogs
 /// stay keyed by name and are hashed as they load; a tidy test keeps the
 /// names' hashes distinct.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(transparent)]
 pub struct Key(u32);
 
 impl Key {
+    /// Its hash, as links carry it.
+    pub fn hash(self) -> u32 {
+        self.0
+    }
+
+    /// The key of a hash a link carried (a key no catalog has says so
+    /// when rendered).
+    pub fn from_hash(hash: u32) -> Key {
+        Key(hash)
+    }
+
     /// The key named `name`.
     pub const fn of(name: &str) -> Key {
         let bytes = name.as_bytes();
@@ -86,13 +101,16 @@ macro_rules! key {
     }};
 }
 
-/// A catalog key and its arguments.
-#[derive(Debug, Clone, PartialEq)]
+/// A catalog key and its arguments. A report keeps what it says as
+/// phrases (a run's failure), so its JSON and links carry them too: a
+/// phrase read back says itself in whichever language renders it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Phrase {
     /// The entry.
     pub key: Key,
-    /// Its placeholders' values.
-    pub args: Vec<(&'static str, Arg)>,
+    /// Its placeholders' values, by name.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub args: Vec<(Cow<'static, str>, Arg)>,
 }
 
 impl Phrase {
@@ -106,7 +124,7 @@ impl Phrase {
 
     /// Adds an argument.
     pub fn arg(mut self, name: &'static str, value: Arg) -> Phrase {
-        self.args.push((name, value));
+        self.args.push((Cow::Borrowed(name), value));
         self
     }
 
@@ -145,7 +163,7 @@ impl Phrase {
 
     /// Adds code.
     pub fn code(self, name: &'static str, code: &'static str) -> Phrase {
-        self.arg(name, Arg::Code(code))
+        self.arg(name, Arg::Code(Cow::Borrowed(code)))
     }
 
     /// Every key this phrase uses, its own and its arguments'.
@@ -330,7 +348,7 @@ impl Catalog {
     /// `⟦key⟧` (a test keeps every catalog complete).
     pub fn render(&self, phrase: &Phrase) -> String {
         let count = phrase.args.iter().find_map(|(n, a)| match (n, a) {
-            (&"count", Arg::Count(c)) => Some(*c),
+            (n, Arg::Count(c)) if n == "count" => Some(*c),
             _ => None,
         });
         let template = match self.entries.get(&phrase.key) {
@@ -344,7 +362,7 @@ impl Catalog {
                     .map_or("", |(_, t)| t.as_str())
             }
             None => {
-                return match phrase.args.iter().find(|(n, _)| *n == "fallback") {
+                return match phrase.args.iter().find(|(n, _)| n == "fallback") {
                     Some((_, fallback)) => self.format(fallback),
                     None => format!("⟦#{:08x}⟧", phrase.key.0),
                 };
@@ -357,7 +375,7 @@ impl Catalog {
             let after = &rest[open + 1..];
             let arg = after.find('}').and_then(|close| {
                 let name = &after[..close];
-                let (_, value) = phrase.args.iter().find(|(n, _)| *n == name)?;
+                let (_, value) = phrase.args.iter().find(|(n, _)| n == name)?;
                 Some((close, value))
             });
             match arg {
@@ -397,7 +415,7 @@ impl Catalog {
             Arg::Us(us) => self.number(&fixed(*us, if us.abs() >= 100.0 { 0 } else { 1 })),
             Arg::Count(n) => self.lang.count(*n),
             Arg::Fixed(v, places) => self.number(&fixed(*v, *places)),
-            Arg::Code(c) => (*c).to_owned(),
+            Arg::Code(c) => c.to_string(),
             Arg::Data(d) => d.clone(),
             Arg::Phrase(p) => self.render(p),
             Arg::Date(y, m, d) => self.lang.date(*y, *m, *d),

@@ -43,7 +43,7 @@ mod wake;
 mod wire;
 
 use crate::key;
-use crate::schema::Report;
+use crate::schema::{Failure, Report};
 use crate::text::Phrase;
 use wire::{Reader, Writer, base64url};
 
@@ -194,6 +194,7 @@ impl Writer {
             report.periodic_work.is_some(),
             report.concurrency_limit.is_some(),
             report.producer_consumer.is_some(),
+            matches!(report.failure, Some(Failure::Said(_))),
         ];
         let present = [
             report.timed_waits.is_some(),
@@ -242,8 +243,10 @@ impl Writer {
         if let Some(h) = &report.producer_consumer {
             self.handoff(h);
         }
-        if let Some(f) = &report.failure {
-            self.text(f);
+        match &report.failure {
+            Some(Failure::Said(p)) => self.phrase(p),
+            Some(Failure::Written(text)) => self.text(text),
+            None => {}
         }
     }
 }
@@ -296,11 +299,14 @@ impl Reader<'_> {
         let env = self.env()?;
         let first = self.byte()?;
         let more = if first >> 7 != 0 { self.byte()? } else { 0 };
-        if more >> 3 != 0 {
+        if more >> 4 != 0 {
             return damaged("unknown sections");
         }
         let present = u16::from(first & 0x7f) | u16::from(more) << 8;
         let has = |i: u8| present & (1 << i) != 0;
+        if has(11) && !has(5) {
+            return damaged("a failure's phrase without a failure");
+        }
         let mut report = Report::new(env, None);
         report.from_link = true;
         if has(0) {
@@ -331,7 +337,12 @@ impl Reader<'_> {
             report.producer_consumer = Some(self.handoff()?);
         }
         if has(5) {
-            report.failure = Some(self.text()?);
+            // A phrase since bit 3 of the second byte; a sentence before.
+            report.failure = Some(if has(11) {
+                Failure::Said(self.phrase()?)
+            } else {
+                Failure::Written(self.text()?)
+            });
         }
         Ok(report)
     }

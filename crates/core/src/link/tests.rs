@@ -567,3 +567,47 @@ fn links_fit_the_length_budgets() {
         assert!(one.has(experiment), "the suite has {}", experiment.id());
     }
 }
+
+/// A run's failure travels as a phrase and is said in the reader's
+/// language; a link made when it was a sentence still opens with it as
+/// written; a phrase nested past the cap is damage.
+#[test]
+fn failures_travel_as_phrases() {
+    use crate::schema::Failure;
+    use crate::text::Arg;
+    let mut report = browser_timed_waits();
+    report.timed_waits = None;
+    let said = Phrase::new(key!("run.failed")).phrase(
+        "why",
+        Phrase::new(key!("data"))
+            .data("text", "the worker stopped")
+            .arg("n", Arg::Count(3))
+            .arg(
+                "t",
+                Arg::Ms {
+                    value: 1.5,
+                    marked: true,
+                },
+            )
+            .code("api", "Atomics.wait")
+            .arg("d", Arg::Date(2026, 12, 4))
+            .arg("l", Arg::List(vec![Phrase::new(key!("data"))])),
+    );
+    report.failure = Some(Failure::Said(said.clone()));
+    assert_eq!(
+        decode(&encode(&report)).unwrap().failure,
+        Some(Failure::Said(said))
+    );
+    // Before phrases: the same link with the failure a sentence.
+    report.failure = Some(Failure::Written("Der Lauf schlug fehl".into()));
+    let written = decode(&encode(&report)).unwrap().failure.unwrap();
+    assert_eq!(written, Failure::Written("Der Lauf schlug fehl".into()));
+    assert_eq!(written.phrase().key, key!("data"));
+    // Nested past the cap.
+    let mut deep = Phrase::new(key!("data"));
+    for _ in 0..6 {
+        deep = Phrase::new(key!("data")).phrase("x", deep);
+    }
+    report.failure = Some(Failure::Said(deep));
+    assert!(decode(&encode(&report)).is_err());
+}

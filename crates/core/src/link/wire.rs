@@ -8,6 +8,7 @@ use crate::bytes;
 use crate::outcome::Outcome;
 use crate::starvation::JobMode;
 use crate::stats::{Samples, Summary};
+use crate::text::{Arg, Key, Phrase};
 use crate::timed::{Mechanism, TimedWaitsConfig};
 use crate::wake::{Strategy, WakeConfig};
 
@@ -15,6 +16,10 @@ use crate::wake::{Strategy, WakeConfig};
 pub(super) const MEDIAN: usize = 3;
 /// Longest string kept (reasons, messages, names), characters.
 const MAX_TEXT: usize = 240;
+/// Deepest a phrase in a link nests (a phrase in a phrase's argument).
+const MAX_PHRASE_DEPTH: usize = 4;
+/// Most arguments (or list items) of one phrase in a link.
+const MAX_PHRASE_ARGS: usize = 16;
 
 /// URL-safe base64 without padding (RFC 4648 §5).
 pub(super) mod base64url {
@@ -99,6 +104,60 @@ impl Writer {
     pub(super) fn text(&mut self, s: &str) {
         let s: String = s.chars().take(MAX_TEXT).collect();
         self.0.text(&s);
+    }
+
+    /// A phrase: its key's hash and its arguments, each named.
+    pub(super) fn phrase(&mut self, p: &Phrase) {
+        self.0.uvar(u64::from(p.key.hash()));
+        self.0.len(p.args.len());
+        for (name, arg) in &p.args {
+            self.text(name);
+            match arg {
+                Arg::Ms { value, marked } => {
+                    self.byte(0);
+                    self.0.f64(*value);
+                    self.0.flag(*marked);
+                }
+                Arg::Us(v) => {
+                    self.byte(1);
+                    self.0.f64(*v);
+                }
+                Arg::Count(n) => {
+                    self.byte(2);
+                    self.0.uvar(*n);
+                }
+                Arg::Fixed(v, places) => {
+                    self.byte(3);
+                    self.0.f64(*v);
+                    self.byte(*places);
+                }
+                Arg::Code(c) => {
+                    self.byte(4);
+                    self.text(c);
+                }
+                Arg::Data(d) => {
+                    self.byte(5);
+                    self.text(d);
+                }
+                Arg::Phrase(inner) => {
+                    self.byte(6);
+                    self.phrase(inner);
+                }
+                Arg::List(items) => {
+                    self.byte(7);
+                    self.0.len(items.len());
+                    for item in items {
+                        self.phrase(item);
+                    }
+                }
+                Arg::Date(y, m, d) => {
+                    self.byte(8);
+                    self.0.ivar(*y);
+                    self.byte(*m as u8);
+                    self.byte(*d as u8);
+                }
+            }
+        }
     }
 
     /// Values as codes, each after the first as the difference to the
@@ -198,6 +257,55 @@ impl Reader<'_> {
     /// A text written by [`Writer::text`].
     pub(super) fn text(&mut self) -> Result<String, LinkError> {
         Ok(self.r.text(MAX_TEXT * 4)?)
+    }
+
+    /// A phrase written by [`Writer::phrase`], nested at most
+    /// [`MAX_PHRASE_DEPTH`] deep with at most [`MAX_PHRASE_ARGS`]
+    /// arguments (or list items) each.
+    pub(super) fn phrase(&mut self) -> Result<Phrase, LinkError> {
+        self.phrase_within(MAX_PHRASE_DEPTH)
+    }
+
+    fn phrase_within(&mut self, depth: usize) -> Result<Phrase, LinkError> {
+        let Some(depth) = depth.checked_sub(1) else {
+            return damaged("a phrase nested too deep");
+        };
+        let mut phrase = Phrase::new(Key::from_hash(self.upto(u64::from(u32::MAX))?));
+        for _ in 0..self.r.len(MAX_PHRASE_ARGS)? {
+            let name = self.text()?;
+            let finite = |v: f64| {
+                if v.is_finite() {
+                    Ok(v)
+                } else {
+                    damaged("a phrase's number that is not finite")
+                }
+            };
+            let arg = match self.byte()? {
+                0 => Arg::Ms {
+                    value: finite(self.r.f64()?)?,
+                    marked: self.r.flag()?,
+                },
+                1 => Arg::Us(finite(self.r.f64()?)?),
+                2 => Arg::Count(self.uvar()?),
+                3 => Arg::Fixed(finite(self.r.f64()?)?, self.byte()?.min(12)),
+                4 => Arg::Code(self.text()?.into()),
+                5 => Arg::Data(self.text()?),
+                6 => Arg::Phrase(Box::new(self.phrase_within(depth)?)),
+                7 => Arg::List(
+                    (0..self.r.len(MAX_PHRASE_ARGS)?)
+                        .map(|_| self.phrase_within(depth))
+                        .collect::<Result<_, _>>()?,
+                ),
+                8 => Arg::Date(
+                    self.r.ivar()?.clamp(-9999, 9999),
+                    u32::from(self.byte()?.clamp(1, 12)),
+                    u32::from(self.byte()?.clamp(1, 31)),
+                ),
+                _ => return damaged("an unknown kind of phrase argument"),
+            };
+            phrase.args.push((name.into(), arg));
+        }
+        Ok(phrase)
     }
 
     /// `n` delta-coded codes as values.

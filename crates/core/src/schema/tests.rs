@@ -144,3 +144,31 @@ fn version_and_schema_are_checked() {
         Err(SchemaError::Malformed(_))
     ));
 }
+
+/// A failure is kept as a phrase in JSON and read back as one; a
+/// version-3 file's failure sentence reads as written.
+#[test]
+fn failures_are_phrases_and_old_sentences_stay() {
+    let mut report = Report::new(Environment::test_chrome(), None);
+    let said = Phrase::new(key!("run.failed")).phrase(
+        "why",
+        Phrase::new(key!("data")).data("text", "the worker stopped"),
+    );
+    report.failure = Some(Failure::Said(said.clone()));
+    let back = Report::from_json(&report.to_json()).unwrap();
+    assert_eq!(back.failure, Some(Failure::Said(said)));
+    let old = report.to_json().replace("\"version\": 4", "\"version\": 3");
+    let old = old
+        .split("\"failure\"")
+        .next()
+        .unwrap()
+        .trim_end()
+        .trim_end_matches(',')
+        .to_owned()
+        + ", \"failure\": \"Der Lauf schlug fehl\" }";
+    let read = Report::from_json(&old).unwrap();
+    assert_eq!(
+        read.failure,
+        Some(Failure::Written("Der Lauf schlug fehl".into()))
+    );
+}

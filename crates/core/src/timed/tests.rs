@@ -21,7 +21,7 @@ fn cell_labels_fill_in_the_duration() {
     assert_eq!(key.label().keys(), [key!("mechanism.worker_atomics_wait")]);
     assert_eq!(
         key.label().args,
-        [("d", crate::text::Arg::Data("10".to_owned()))]
+        [("d".into(), crate::text::Arg::Data("10".to_owned()))]
     );
     assert_eq!(key.id(), "worker_atomics_wait-10");
     assert_eq!(key.analogue().key, key!("analogue.sleep"));
