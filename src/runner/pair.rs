@@ -87,9 +87,8 @@ impl Pair {
     /// Hands the two a fresh `MessageChannel`, one port each, for a
     /// strategy that signals by message.
     pub(super) fn connect(&self) -> Result<(), Phrase> {
-        let channel = web_sys::MessageChannel::new().map_err(|e| {
-            Phrase::new(key!("data")).data("text", waitlab_browser::js_error_message(&e))
-        })?;
+        let channel = web_sys::MessageChannel::new()
+            .map_err(|e| Phrase::written(waitlab_browser::js_error_message(&e)))?;
         self.waiter.share_port(&channel.port1())?;
         self.setter.share_port(&channel.port2())
     }

@@ -365,7 +365,7 @@ impl StatedFigure {
     fn text(&self, part: &str, own: &str) -> Phrase {
         match &self.id {
             Some(id) => Phrase::new(Key::of(&format!("stated.{id}.{part}"))).data("fallback", own),
-            None => Phrase::new(key!("data")).data("text", own),
+            None => Phrase::written(own),
         }
     }
 

@@ -93,7 +93,6 @@ impl Outcome {
 /// (`reason.*`). Data made before the codes holds English text, shown as it
 /// is, as are the errors a browser gives.
 pub mod reason {
-    use crate::key;
     use crate::text::Key;
     use crate::text::Phrase;
 
@@ -135,7 +134,7 @@ pub mod reason {
         if ALL.contains(&reason) {
             Phrase::new(Key::of(&format!("reason.{reason}")))
         } else {
-            Phrase::new(key!("data")).data("text", reason)
+            Phrase::written(reason)
         }
     }
 }

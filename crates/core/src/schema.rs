@@ -75,7 +75,7 @@ impl Failure {
     pub fn phrase(&self) -> Phrase {
         match self {
             Failure::Said(p) => p.clone(),
-            Failure::Written(text) => Phrase::new(key!("data")).data("text", text.clone()),
+            Failure::Written(text) => Phrase::written(text.clone()),
         }
     }
 }
@@ -167,10 +167,10 @@ impl NativeEnv {
             Source::Command(command) => {
                 Phrase::new(key!("reference.from_command")).data("command", command.clone())
             }
-            Source::Written(text) => Phrase::new(key!("data")).data("text", text.clone()),
+            Source::Written(text) => Phrase::written(text.clone()),
         };
         let samples = self.samples.map_or_else(
-            || Phrase::new(key!("data")).data("text", ""),
+            || Phrase::written(""),
             |n| Phrase::new(key!("reference.samples")).count("count", n),
         );
         Phrase::new(key!("reference.provenance"))
@@ -203,15 +203,14 @@ impl Environment {
     /// "Chrome 156 on Linux", read from the user agent.
     pub fn short_name(&self) -> Phrase {
         if let Some(native) = &self.native {
-            return Phrase::new(key!("data")).data("text", native.name.clone());
+            return Phrase::written(native.name.clone());
         }
         match self.browser_and_os() {
             (Some(b), Some(os)) => Phrase::new(key!("env.browser_on_os"))
                 .data("browser", b)
                 .code("os", os),
-            (Some(b), None) => Phrase::new(key!("data")).data("text", b),
-            (None, _) => Phrase::new(key!("data"))
-                .data("text", self.user_agent.chars().take(60).collect::<String>()),
+            (Some(b), None) => Phrase::written(b),
+            (None, _) => Phrase::written(self.user_agent.chars().take(60).collect::<String>()),
         }
     }
 

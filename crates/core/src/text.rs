@@ -122,6 +122,12 @@ impl Phrase {
         }
     }
 
+    /// Text from data shown as it is, as a phrase of its own (the `data`
+    /// entry): a name, a browser's error, an older file's sentence.
+    pub fn written(text: impl Into<String>) -> Phrase {
+        Phrase::new(crate::key!("data")).data("text", text)
+    }
+
     /// Adds an argument.
     pub fn arg(mut self, name: &'static str, value: Arg) -> Phrase {
         self.args.push((Cow::Borrowed(name), value));

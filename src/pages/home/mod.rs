@@ -282,7 +282,7 @@ fn coi_problem(said: &str) -> Phrase {
         "not_registered" => key!("coi.not_registered"),
         "still_not_isolated" => key!("coi.still_not_isolated"),
         "register_failed" => key!("coi.register_failed"),
-        _ => return Phrase::new(key!("data")).data("text", said),
+        _ => return Phrase::written(said),
     };
     Phrase::new(key).data("detail", detail)
 }

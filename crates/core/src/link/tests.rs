@@ -579,8 +579,7 @@ fn failures_travel_as_phrases() {
     report.timed_waits = None;
     let said = Phrase::new(key!("run.failed")).phrase(
         "why",
-        Phrase::new(key!("data"))
-            .data("text", "the worker stopped")
+        Phrase::written("the worker stopped")
             .arg("n", Arg::Count(3))
             .arg(
                 "t",

@@ -150,10 +150,7 @@ fn version_and_schema_are_checked() {
 #[test]
 fn failures_are_phrases_and_old_sentences_stay() {
     let mut report = Report::new(Environment::test_chrome(), None);
-    let said = Phrase::new(key!("run.failed")).phrase(
-        "why",
-        Phrase::new(key!("data")).data("text", "the worker stopped"),
-    );
+    let said = Phrase::new(key!("run.failed")).phrase("why", Phrase::written("the worker stopped"));
     report.failure = Some(Failure::Said(said.clone()));
     let back = Report::from_json(&report.to_json()).unwrap();
     assert_eq!(back.failure, Some(Failure::Said(said)));
