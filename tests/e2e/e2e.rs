@@ -238,7 +238,7 @@ fn cases() -> Vec<Case> {
         ("periodic_work", ALL, Timed, periodic_work),
         ("concurrency_limit", ALL, Timed, concurrency_limit),
         ("producer_consumer", ALL, Timed, producer_consumer),
-        ("runner_chunks", ALL, Untimed, runner_chunks),
+        ("runner_chunks", ALL, Timed, runner_chunks),
         ("display_chunks", BLINK_GECKO, Untimed, display_chunks),
         ("fault_damaged_wasm", BLINK_GECKO, Untimed, fault_damaged_wasm),
         ("fault_throws_at_start", BLINK_GECKO, Untimed, fault_throws_at_start),
