@@ -402,11 +402,14 @@ impl Session {
         value
     }
 
-    /// Polls `condition` (a JS expression) until it is true.
+    /// Polls `condition` (a JS expression) until it is true. A condition
+    /// that throws (an element not there yet, a frame still loading) counts
+    /// as not yet true.
     pub fn wait_for(&mut self, condition: &str, seconds: u64) {
         let deadline = Instant::now() + Duration::from_secs(seconds);
         loop {
-            if self.eval(&format!("return !!({condition});")) == Value::Bool(true) {
+            let poll = format!("try {{ return !!({condition}); }} catch (e) {{ return false; }}");
+            if self.eval(&poll) == Value::Bool(true) {
                 return;
             }
             assert!(

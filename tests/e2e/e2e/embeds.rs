@@ -168,7 +168,7 @@ fn first_screen_shared_memory(s: &mut Session) -> (String, String) {
     let note = tid("facade-shared");
     s.wait_for(
         &format!(
-            "document.querySelector({}).dataset.state",
+            "document.querySelector({})?.dataset.state",
             Value::from(note.as_str())
         ),
         30,
@@ -259,6 +259,7 @@ pub(crate) fn embed_shared_memory(browser: Browser) {
         Mode::Plain,
     );
     s.navigate(&ladder.origin);
+    s.wait_for("window.heights && window.heights.length > 0", 30);
     s.frame(Some(0));
     let (state, _) = first_screen_shared_memory(&mut s);
     let shown = |s: &mut Session, id: &str| {
@@ -286,6 +287,7 @@ pub(crate) fn embed_shared_memory(browser: Browser) {
         Mode::Plain,
     );
     s.navigate(&handoff.origin);
+    s.wait_for("window.heights && window.heights.length > 0", 30);
     s.frame(Some(0));
     past_first_screen(&mut s);
     let report = run_section(
