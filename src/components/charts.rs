@@ -9,19 +9,20 @@ use waitlab_core::chart::{
     LABEL_PX, LINE_PX, LabelSpot, RowLayout, Scale, drawn_width, fit, histogram_bars, legend_rows,
     text_width, wrap,
 };
-use waitlab_core::experiment::Experiment;
+use waitlab_core::experiments::Experiment;
+use waitlab_core::experiments::concurrency_limit::ConcurrencyLimit;
+use waitlab_core::experiments::main_starvation::{JobMode, MainRun};
+use waitlab_core::experiments::periodic_work::{PeriodicWork, Schedule};
+use waitlab_core::experiments::pool_starvation::{PoolConfig, PoolRun};
+use waitlab_core::experiments::spin_ladder::StepCost;
+use waitlab_core::experiments::timed_waits::CellKey;
 use waitlab_core::export;
 use waitlab_core::key;
-use waitlab_core::ladder::StepCost;
-use waitlab_core::limit::ConcurrencyLimit;
 use waitlab_core::outcome::Outcome;
-use waitlab_core::periodic::{PeriodicWork, Schedule};
 use waitlab_core::schema::{NestedChain, Report};
-use waitlab_core::starvation::{JobMode, MainRun, PoolConfig, PoolRun};
 use waitlab_core::stats::{Samples, Summary};
 use waitlab_core::svg::{Node, coord};
 use waitlab_core::text::Phrase;
-use waitlab_core::timed::CellKey;
 
 /// What a chart's downloads are named after: the experiment and the run
 /// it shows. Provided around each experiment's results (as `None` in an
@@ -814,7 +815,8 @@ pub fn LatenessChart(
         .filter_map(|r| {
             let schedule = r.scheduler.schedule()?;
             let lateness = r.outcome.samples()?.to_vec();
-            let worker = waitlab_core::periodic::Scheduler::WORKER.contains(&r.scheduler);
+            let worker =
+                waitlab_core::experiments::periodic_work::Scheduler::WORKER.contains(&r.scheduler);
             let text = tr(&Phrase::new(key!("chart.periodic.line"))
                 .phrase("what", r.scheduler.label())
                 .ms("drift", r.drift_ms().unwrap_or(0.0))

@@ -25,7 +25,7 @@ use crate::i18n::{num, part_ready, t, tr};
 use leptos::prelude::*;
 use waitlab_core::chart::{LINE_PX, RowLayout, Scale};
 use waitlab_core::compare::{self, Group, Origin, Value};
-use waitlab_core::experiment::Experiment;
+use waitlab_core::experiments::Experiment;
 use waitlab_core::schema::Report;
 use waitlab_core::svg::{Node, coord};
 use waitlab_core::text::{Arg, Part, Phrase};

@@ -13,7 +13,7 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 use leptos::wasm_split::{SplitLoaderError, wasm_split};
 use waitlab_browser::page;
-use waitlab_core::experiment::Experiment;
+use waitlab_core::experiments::Experiment;
 use waitlab_core::export;
 use waitlab_core::key;
 use waitlab_core::schema::Report;

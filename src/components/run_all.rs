@@ -13,17 +13,18 @@ use crate::hooks::{Experiments, UseEnvironment};
 use crate::i18n::{t, tr};
 use crate::runner::Progress;
 use leptos::prelude::*;
-use waitlab_core::cancel::CancelConfig;
-use waitlab_core::experiment::Experiment;
-use waitlab_core::handoff::HandoffConfig;
+use waitlab_core::experiments::Experiment;
+use waitlab_core::experiments::cancel_waits::CancelConfig;
+use waitlab_core::experiments::concurrency_limit::LimitConfig;
+use waitlab_core::experiments::main_starvation::{JobMode, MainConfig};
+use waitlab_core::experiments::periodic_work::PeriodicConfig;
+use waitlab_core::experiments::pool_starvation::PoolConfig;
+use waitlab_core::experiments::producer_consumer::HandoffConfig;
+use waitlab_core::experiments::spin_ladder::LadderConfig;
+use waitlab_core::experiments::timed_waits::TimedWaitsConfig;
+use waitlab_core::experiments::wake_latency::WakeConfig;
 use waitlab_core::key;
-use waitlab_core::ladder::LadderConfig;
-use waitlab_core::limit::LimitConfig;
-use waitlab_core::periodic::PeriodicConfig;
-use waitlab_core::starvation::{JobMode, MainConfig, PoolConfig};
 use waitlab_core::text::{Arg, Key, Phrase};
-use waitlab_core::timed::TimedWaitsConfig;
-use waitlab_core::wake::WakeConfig;
 
 /// The order Run all takes: the main thread's freeze and the signal
 /// against polling first (a few seconds each, and the article's sharpest

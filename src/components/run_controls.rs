@@ -10,7 +10,7 @@ use leptos::prelude::*;
 use leptos::wasm_split::SplitLoaderError;
 use std::future::Future;
 use std::pin::Pin;
-use waitlab_core::experiment::Experiment;
+use waitlab_core::experiments::Experiment;
 use waitlab_core::field::Form;
 use waitlab_core::key;
 use waitlab_core::schema::Report;

@@ -8,19 +8,20 @@ use leptos::task::spawn_local;
 use std::future::Future;
 use std::pin::Pin;
 use std::rc::Rc;
-use waitlab_core::cancel::CancelConfig;
-use waitlab_core::experiment::Experiment;
-use waitlab_core::handoff::HandoffConfig;
+use waitlab_core::experiments::Experiment;
+use waitlab_core::experiments::cancel_waits::CancelConfig;
+use waitlab_core::experiments::concurrency_limit::LimitConfig;
+use waitlab_core::experiments::main_starvation::MainConfig;
+use waitlab_core::experiments::periodic_work::PeriodicConfig;
+use waitlab_core::experiments::pool_starvation::PoolConfig;
+use waitlab_core::experiments::producer_consumer::HandoffConfig;
+use waitlab_core::experiments::spin_ladder::LadderConfig;
+use waitlab_core::experiments::timed_waits::TimedWaitsConfig;
+use waitlab_core::experiments::wake_latency::WakeConfig;
 use waitlab_core::key;
-use waitlab_core::ladder::LadderConfig;
-use waitlab_core::limit::LimitConfig;
-use waitlab_core::periodic::PeriodicConfig;
 use waitlab_core::schema::Report;
-use waitlab_core::starvation::{MainConfig, PoolConfig};
 use waitlab_core::text::Key;
 use waitlab_core::text::{Part, Phrase};
-use waitlab_core::timed::TimedWaitsConfig;
-use waitlab_core::wake::WakeConfig;
 
 /// How often the page repaints the progress bar at most, ms. Publishing
 /// less often keeps rendering work out of the measured waits.

@@ -7,7 +7,7 @@ use super::reader::{Encoded, read};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use waitlab_browser::{location, page};
-use waitlab_core::experiment::Experiment;
+use waitlab_core::experiments::Experiment;
 use waitlab_core::key;
 use waitlab_core::link;
 use waitlab_core::schema::Report;
@@ -117,7 +117,7 @@ impl LinkedRuns {
     pub fn record(&self, report: &Report) {
         self.mine.update(|mine| {
             mine.retain(|r| {
-                waitlab_core::experiment::Experiment::ALL
+                waitlab_core::experiments::Experiment::ALL
                     .iter()
                     .all(|&e| !(r.has(e) && report.has(e)))
             });
@@ -127,7 +127,7 @@ impl LinkedRuns {
 
     /// The first opened run with results of `experiment` (tracked: it
     /// changes as links are decoded).
-    pub fn first_with(&self, experiment: waitlab_core::experiment::Experiment) -> Option<Report> {
+    pub fn first_with(&self, experiment: waitlab_core::experiments::Experiment) -> Option<Report> {
         self.opened.with(|o| {
             o.iter()
                 .find(|r| r.report.has(experiment))

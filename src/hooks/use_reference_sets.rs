@@ -14,7 +14,7 @@ use leptos::task::spawn_local;
 use std::sync::Arc;
 use waitlab_browser::deflate::inflate;
 use waitlab_browser::fetch::fetch_bytes_within;
-use waitlab_core::experiment::Experiment;
+use waitlab_core::experiments::Experiment;
 use waitlab_core::key;
 use waitlab_core::link::MAX_BODY_BYTES;
 use waitlab_core::link::set::{self, INDEX_PATH, IndexedSet};

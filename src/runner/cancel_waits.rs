@@ -8,7 +8,9 @@
 
 use super::pair::{Pair, Roles};
 use super::{Publish, Reporter, RunScope};
-use waitlab_core::cancel::{CancelConfig, CancelResult, CancelWaits, Strategy, after_cancel_ms};
+use waitlab_core::experiments::cancel_waits::{
+    CancelConfig, CancelResult, CancelWaits, Strategy, after_cancel_ms,
+};
 use waitlab_core::key;
 use waitlab_core::outcome::Outcome;
 use waitlab_core::protocol::ToWorker;

@@ -12,17 +12,18 @@ use super::{
 use leptos::wasm_split::{SplitLoaderError, wasm_split};
 use std::future::Future;
 use std::pin::Pin;
-use waitlab_core::cancel::CancelConfig;
-use waitlab_core::handoff::HandoffConfig;
+use waitlab_core::experiments::cancel_waits::CancelConfig;
+use waitlab_core::experiments::concurrency_limit::LimitConfig;
+use waitlab_core::experiments::main_starvation::MainConfig;
+use waitlab_core::experiments::periodic_work::PeriodicConfig;
+use waitlab_core::experiments::pool_starvation::PoolConfig;
+use waitlab_core::experiments::producer_consumer::HandoffConfig;
+use waitlab_core::experiments::spin_ladder::LadderConfig;
+use waitlab_core::experiments::timed_waits::TimedWaitsConfig;
+use waitlab_core::experiments::wake_latency::WakeConfig;
 use waitlab_core::key;
-use waitlab_core::ladder::LadderConfig;
-use waitlab_core::limit::LimitConfig;
-use waitlab_core::periodic::PeriodicConfig;
 use waitlab_core::schema::Report;
-use waitlab_core::starvation::{MainConfig, PoolConfig};
 use waitlab_core::text::Phrase;
-use waitlab_core::timed::TimedWaitsConfig;
-use waitlab_core::wake::WakeConfig;
 
 /// A run, once its chunk has landed.
 pub type Run = Pin<Box<dyn Future<Output = Report>>>;

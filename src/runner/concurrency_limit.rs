@@ -4,7 +4,7 @@
 use super::{Publish, Reporter, RunScope};
 use waitlab_browser::probes::limit;
 use waitlab_browser::wait;
-use waitlab_core::limit::{ConcurrencyLimit, Gate, LimitConfig, LimitRun};
+use waitlab_core::experiments::concurrency_limit::{ConcurrencyLimit, Gate, LimitConfig, LimitRun};
 use waitlab_core::schema::Report;
 
 async fn measure(config: &LimitConfig, reporter: &Reporter) -> ConcurrencyLimit {

@@ -8,7 +8,7 @@
 
 use super::pair::{Pair, Roles};
 use super::{Publish, Reporter, RunScope};
-use waitlab_core::handoff::{Channel, Handoff, HandoffConfig, HandoffRun};
+use waitlab_core::experiments::producer_consumer::{Channel, Handoff, HandoffConfig, HandoffRun};
 use waitlab_core::key;
 use waitlab_core::outcome::{Outcome, reason};
 use waitlab_core::protocol::{FromWorker, ToWorker};

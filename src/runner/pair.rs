@@ -7,12 +7,12 @@ use super::Reporter;
 use futures::future::{Either, select, try_join};
 use waitlab_browser::memory::{self, Slots};
 use waitlab_browser::{wait, worker_host::ProbeWorker};
+use waitlab_core::experiments::wake_latency::skew_ms;
 use waitlab_core::key;
 use waitlab_core::outcome::Outcome;
 use waitlab_core::outcome::reason;
 use waitlab_core::protocol::{FromWorker, ToWorker, shared_slots};
 use waitlab_core::text::{Key, Phrase};
-use waitlab_core::wake::skew_ms;
 
 /// Ping-pong exchanges for the skew estimate.
 const SKEW_EXCHANGES: u32 = 32;

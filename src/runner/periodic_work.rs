@@ -6,9 +6,11 @@
 use super::{Publish, Reporter, RunScope};
 use waitlab_browser::probes::periodic;
 use waitlab_browser::{wait, worker_host::ProbeWorker};
+use waitlab_core::experiments::periodic_work::{
+    PeriodicConfig, PeriodicResult, PeriodicWork, Scheduler,
+};
 use waitlab_core::key;
 use waitlab_core::outcome::Outcome;
-use waitlab_core::periodic::{PeriodicConfig, PeriodicResult, PeriodicWork, Scheduler};
 use waitlab_core::protocol::{FromWorker, ToWorker};
 use waitlab_core::schema::{Failure, Report};
 use waitlab_core::text::Phrase;

@@ -12,12 +12,13 @@ use super::{Publish, Reporter, RunScope};
 use futures::future::try_join_all;
 use waitlab_browser::clock::epoch_now;
 use waitlab_browser::{memory, wait, worker_host::ProbeWorker};
+use waitlab_core::experiments::main_starvation::JobMode;
+use waitlab_core::experiments::pool_starvation::{JobSpan, PoolConfig, PoolRun, PoolStarvation};
+use waitlab_core::experiments::wake_latency::skew_ms;
 use waitlab_core::key;
 use waitlab_core::protocol::{FromWorker, ToWorker, shared_slots};
 use waitlab_core::schema::{Failure, Report};
-use waitlab_core::starvation::{JobMode, JobSpan, PoolConfig, PoolRun, PoolStarvation};
 use waitlab_core::text::Phrase;
-use waitlab_core::wake::skew_ms;
 
 /// Clock exchanges per worker before a batch.
 const CLOCK_EXCHANGES: usize = 16;

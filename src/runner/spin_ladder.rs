@@ -3,8 +3,8 @@
 
 use super::{Publish, Reporter, RunScope};
 use waitlab_browser::{memory, worker_host::ProbeWorker};
+use waitlab_core::experiments::spin_ladder::{LadderConfig, SpinLadder};
 use waitlab_core::key;
-use waitlab_core::ladder::{LadderConfig, SpinLadder};
 use waitlab_core::outcome::reason;
 use waitlab_core::protocol::{FromWorker, ToWorker, shared_slots};
 use waitlab_core::schema::{Failure, Report};

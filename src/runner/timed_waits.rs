@@ -15,6 +15,7 @@ use super::{Publish, Reporter, RunScope};
 use std::cell::RefCell;
 use waitlab_browser::probes;
 use waitlab_browser::{memory, wait, worker_host::ProbeWorker};
+use waitlab_core::experiments::timed_waits::{CellKey, Mechanism, Thread, TimedWaitsConfig};
 use waitlab_core::key;
 use waitlab_core::outcome::Outcome;
 use waitlab_core::outcome::reason;
@@ -22,7 +23,6 @@ use waitlab_core::protocol::{FromWorker, ToWorker, shared_slots};
 use waitlab_core::schema::{Cell, Failure, NestedChain, Report, TimedWaits};
 use waitlab_core::stats::Samples;
 use waitlab_core::text::Phrase;
-use waitlab_core::timed::{CellKey, Mechanism, Thread, TimedWaitsConfig};
 
 /// Why a cell cannot run here, before anything is measured.
 fn unavailable(

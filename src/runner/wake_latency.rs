@@ -9,13 +9,13 @@
 use super::pair::{Pair, Roles};
 use super::{Publish, Reporter, RunScope};
 use waitlab_browser::memory::{self, Slots};
+use waitlab_core::experiments::wake_latency::{Strategy, WakeConfig, WakeLatency, WakeResult};
 use waitlab_core::key;
 use waitlab_core::outcome::Outcome;
 use waitlab_core::outcome::reason;
 use waitlab_core::protocol::ToWorker;
 use waitlab_core::schema::{Failure, Report};
 use waitlab_core::text::Phrase;
-use waitlab_core::wake::{Strategy, WakeConfig, WakeLatency, WakeResult};
 
 fn unavailable(strategy: Strategy, slots: &Result<Slots, &'static str>) -> Option<&'static str> {
     match slots {

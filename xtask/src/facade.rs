@@ -14,7 +14,7 @@
 use crate::Result;
 use serde_json::{Map, Value, json};
 use std::path::Path;
-use waitlab_core::experiment::{EMBED_HEIGHT_MESSAGE, Experiment};
+use waitlab_core::experiments::{EMBED_HEIGHT_MESSAGE, Experiment};
 use waitlab_core::lang::Lang;
 use waitlab_core::shared_memory::{self, Off};
 use waitlab_core::text::{Arg, Key, Part, Phrase, entries_from_json};

@@ -8,7 +8,7 @@
 //! page `shell-neutral`), never English. A test keeps the copy fresh.
 
 use crate::{Result, root};
-use waitlab_core::experiment::Experiment;
+use waitlab_core::experiments::Experiment;
 use waitlab_core::lang::Lang;
 use waitlab_core::text::{Catalog, Key, Part};
 

@@ -437,22 +437,27 @@ fn catalogs_are_complete_and_used() {
     used.extend(["data", "code"].map(str::to_owned));
     // The embed's first screen (`www/embed.js`) asks for these.
     used.extend(crate::facade::KEYS.map(|(_, key)| key.to_owned()));
-    use waitlab_core::experiment::Experiment;
-    use waitlab_core::starvation::JobMode;
-    use waitlab_core::timed::Mechanism;
-    use waitlab_core::wake::Strategy;
+    use waitlab_core::experiments::Experiment;
+    use waitlab_core::experiments::main_starvation::JobMode;
+    use waitlab_core::experiments::timed_waits::Mechanism;
+    use waitlab_core::experiments::wake_latency::Strategy;
     used.extend(Mechanism::every().map(|m| format!("mechanism.{}", m.id())));
     used.extend(Strategy::every().map(|s| format!("strategy.{}", s.id())));
     used.extend(
-        waitlab_core::cancel::Strategy::every().map(|s| format!("cancel_strategy.{}", s.id())),
+        waitlab_core::experiments::cancel_waits::Strategy::every()
+            .map(|s| format!("cancel_strategy.{}", s.id())),
     );
     used.extend(
-        waitlab_core::periodic::Scheduler::every()
+        waitlab_core::experiments::periodic_work::Scheduler::every()
             .map(|s| format!("periodic_scheduler.{}", s.id())),
     );
-    used.extend(waitlab_core::limit::Gate::every().map(|g| format!("limit_gate.{}", g.id())));
     used.extend(
-        waitlab_core::handoff::Channel::every().map(|c| format!("handoff_channel.{}", c.id())),
+        waitlab_core::experiments::concurrency_limit::Gate::every()
+            .map(|g| format!("limit_gate.{}", g.id())),
+    );
+    used.extend(
+        waitlab_core::experiments::producer_consumer::Channel::every()
+            .map(|c| format!("handoff_channel.{}", c.id())),
     );
     for m in JobMode::ALL {
         used.extend(

@@ -6,7 +6,7 @@ use crate::tools::{self, find_in};
 use crate::{Result, root, run, split};
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use waitlab_core::experiment::Experiment;
+use waitlab_core::experiments::Experiment;
 use waitlab_core::lang::Lang;
 use waitlab_core::link::set::{self, INDEX_PATH};
 use waitlab_core::text::Part;

@@ -2,7 +2,7 @@
 //! clipboard, and messages to an embedding page. Window only.
 
 use super::js_error_message;
-pub use waitlab_core::experiment::EMBED_HEIGHT_MESSAGE as HEIGHT_MESSAGE;
+pub use waitlab_core::experiments::EMBED_HEIGHT_MESSAGE as HEIGHT_MESSAGE;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 

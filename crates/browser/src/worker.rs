@@ -11,11 +11,11 @@ use crate::memory::Slots;
 use crate::probes::{cancel, handoff, measure_in_worker, measure_ladder, periodic, wake};
 use crate::{memory, wait};
 use std::cell::RefCell;
+use waitlab_core::experiments::main_starvation::JobMode;
+use waitlab_core::experiments::wake_latency::Strategy;
 use waitlab_core::protocol::{
     FromWorker, HEARTBEAT_MS, PROTOCOL_VERSION, ToWorker, WorkerOutcome, shared_slots,
 };
-use waitlab_core::starvation::JobMode;
-use waitlab_core::wake::Strategy;
 use wasm_bindgen::prelude::Closure;
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};

@@ -8,9 +8,9 @@
 use waitlab_browser::memory::WaitEnd;
 use waitlab_browser::probes::measure_in_worker;
 use waitlab_browser::{clock, memory};
+use waitlab_core::experiments::timed_waits::Mechanism;
 use waitlab_core::outcome::reason;
 use waitlab_core::protocol::WorkerOutcome;
-use waitlab_core::timed::Mechanism;
 use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_dedicated_worker);

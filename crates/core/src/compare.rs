@@ -2,21 +2,24 @@
 //! run, a native run and a set of figures stated by the article all fill.
 //!
 //! Every source becomes a [`Group`] of [`Row`]s with one [`Value`] per
-//! [`Column`](crate::experiment::Column) of the experiment. Measured
+//! [`Column`](crate::experiments::Column) of the experiment. Measured
 //! sections are read from the report; stated figures fill only the cells
 //! their source states, so a figure the article does not give stays
 //! [`Value::Absent`], never derived or invented.
 
 use crate::clock::ClockInfo;
-use crate::experiment::Experiment;
+use crate::experiments::Experiment;
+use crate::experiments::main_starvation::{JobMode, MainStarvation};
+use crate::experiments::pool_starvation::PoolStarvation;
+use crate::experiments::spin_ladder::{
+    NS_PER_SPIN_UNIT, SLEEP1_THRESHOLD, SpinLadder, Step, YIELD_THRESHOLD,
+};
+use crate::experiments::wake_latency::WakeLatency;
 use crate::key;
-use crate::ladder::{NS_PER_SPIN_UNIT, SLEEP1_THRESHOLD, SpinLadder, Step, YIELD_THRESHOLD};
 use crate::outcome::Outcome;
 use crate::schema::Report;
-use crate::starvation::{JobMode, MainStarvation, PoolStarvation};
 use crate::stats::Samples;
 use crate::text::{Arg, Phrase};
-use crate::wake::WakeLatency;
 
 mod value;
 pub use value::Value;

@@ -2,8 +2,8 @@
 //! where a run keeps no samples, per measured item), and the names the
 //! files get. Locale-free: `.` decimals, times in ms.
 
-use crate::experiment::Experiment;
-use crate::ladder::Step;
+use crate::experiments::Experiment;
+use crate::experiments::spin_ladder::Step;
 use crate::number::fixed;
 use crate::outcome::Outcome;
 use crate::schema::{Environment, Report, civil_date};

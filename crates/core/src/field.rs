@@ -224,13 +224,15 @@ mod tests {
             assert_eq!(ids.len(), C::FIELDS.len());
             assert!(C::from_fields(&[]).is_err());
         }
-        check(crate::wake::WakeConfig::default());
-        check(crate::cancel::CancelConfig::default());
-        check(crate::handoff::HandoffConfig::default());
-        check(crate::limit::LimitConfig::default());
-        check(crate::periodic::PeriodicConfig::default());
-        check(crate::ladder::LadderConfig::default());
-        check(crate::starvation::MainConfig::default());
-        check(crate::starvation::PoolConfig::for_cores(2));
+        check(crate::experiments::wake_latency::WakeConfig::default());
+        check(crate::experiments::cancel_waits::CancelConfig::default());
+        check(crate::experiments::producer_consumer::HandoffConfig::default());
+        check(crate::experiments::concurrency_limit::LimitConfig::default());
+        check(crate::experiments::periodic_work::PeriodicConfig::default());
+        check(crate::experiments::spin_ladder::LadderConfig::default());
+        check(crate::experiments::main_starvation::MainConfig::default());
+        check(crate::experiments::pool_starvation::PoolConfig::for_cores(
+            2,
+        ));
     }
 }

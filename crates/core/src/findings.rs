@@ -3,20 +3,23 @@
 //! [`Phrase`]: which finding and its figures; the page words it in the
 //! reader's language (`finding.*` in the catalogs).
 
-use crate::cancel::CancelWaits;
 use crate::clock::{ClockInfo, RESOLVED_STEPS};
-use crate::handoff::Handoff;
+use crate::experiments::cancel_waits::CancelWaits;
+use crate::experiments::concurrency_limit::ConcurrencyLimit;
+use crate::experiments::main_starvation::MainStarvation;
+use crate::experiments::periodic_work::{PeriodicResult, PeriodicWork, Scheduler};
+use crate::experiments::pool_starvation::PoolStarvation;
+use crate::experiments::producer_consumer::Handoff;
+use crate::experiments::spin_ladder::{
+    NS_PER_SPIN_UNIT, SLEEP1_THRESHOLD, SpinLadder, YIELD_THRESHOLD,
+};
+use crate::experiments::timed_waits::{CellKey, Mechanism};
+use crate::experiments::wake_latency::{Strategy, WakeLatency};
 use crate::key;
-use crate::ladder::{NS_PER_SPIN_UNIT, SLEEP1_THRESHOLD, SpinLadder, YIELD_THRESHOLD};
-use crate::limit::ConcurrencyLimit;
 use crate::outcome::Outcome;
-use crate::periodic::{PeriodicResult, PeriodicWork, Scheduler};
 use crate::schema::{NestedChain, TimedWaits};
-use crate::starvation::{MainStarvation, PoolStarvation};
 use crate::stats::Summary;
 use crate::text::{Arg, Phrase};
-use crate::timed::{CellKey, Mechanism};
-use crate::wake::{Strategy, WakeLatency};
 
 /// The figures of one experiment's findings: each marked ‡ when its
 /// clock does not resolve it, and what the mark means said once at the
@@ -532,7 +535,8 @@ pub fn periodic_work(p: &PeriodicWork, clock: Option<ClockInfo>) -> Vec<Phrase> 
         );
     }
     let corrected = all.iter().find_map(|r| {
-        let corrected = r.scheduler.schedule() == Some(crate::periodic::Schedule::Corrected);
+        let corrected =
+            r.scheduler.schedule() == Some(crate::experiments::periodic_work::Schedule::Corrected);
         corrected.then_some((r, r.outcome.summary()?))
     });
     if let Some((r, s)) = corrected {

@@ -7,32 +7,24 @@
 //! behaves the same natively and in wasm32.
 
 pub mod bytes;
-pub mod cancel;
 pub mod chart;
 pub mod clock;
 pub mod compare;
 pub mod describe;
-pub mod experiment;
+pub mod experiments;
 pub mod export;
 pub mod field;
 pub mod findings;
-pub mod handoff;
-pub mod ladder;
 pub mod lang;
-pub mod limit;
 pub mod link;
 pub mod number;
 pub mod outcome;
-pub mod periodic;
 pub mod protocol;
 pub mod reference;
 pub mod schema;
 pub mod shared_memory;
-pub mod starvation;
 pub mod stats;
 mod strategies;
 pub mod summary;
 pub mod svg;
 pub mod text;
-pub mod timed;
-pub mod wake;

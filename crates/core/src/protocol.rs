@@ -12,14 +12,14 @@
 //! Bytes, not JSON: the worker then links no serializer at all, the page
 //! parses no text while a probe measures, and samples cross exactly.
 
-use crate::cancel;
-use crate::handoff::{Channel, RawHandoff};
-use crate::ladder::{LadderConfig, SpinLadder};
+use crate::experiments::cancel_waits;
+use crate::experiments::main_starvation::JobMode;
+use crate::experiments::periodic_work;
+use crate::experiments::producer_consumer::{Channel, RawHandoff};
+use crate::experiments::spin_ladder::{LadderConfig, SpinLadder};
+use crate::experiments::timed_waits::Mechanism;
+use crate::experiments::wake_latency::Strategy;
 use crate::outcome::Outcome;
-use crate::periodic;
-use crate::starvation::JobMode;
-use crate::timed::Mechanism;
-use crate::wake::Strategy;
 
 mod codec;
 
@@ -65,11 +65,11 @@ pub mod shared_slots {
     /// Handoff: items the consumer has taken from the ring.
     pub const TAKEN: u32 = 6;
     /// `f64` slot: the ring buffer's first item (the producer's stamp),
-    /// [`crate::handoff::RING_CAPACITY`] of them; item `i` sits in slot
+    /// [`crate::experiments::producer_consumer::RING_CAPACITY`] of them; item `i` sits in slot
     /// `RING + i % RING_CAPACITY`.
     pub const RING: u32 = 8;
     /// Number of `i32` slots the page allocates: 64 bytes and the ring.
-    pub const LEN: u32 = 2 * (RING + crate::handoff::RING_CAPACITY);
+    pub const LEN: u32 = 2 * (RING + crate::experiments::producer_consumer::RING_CAPACITY);
 }
 
 /// A request from the page.
@@ -118,7 +118,7 @@ pub enum ToWorker {
     /// posted for the strategy that is cancelled by a message).
     CancelSet {
         /// How the waiter waits.
-        strategy: cancel::Strategy,
+        strategy: cancel_waits::Strategy,
         /// When to cancel each round, µs after the waiter's go.
         points_us: Vec<u32>,
         /// How long each of the waiter's waits asks for, ms (the canceller
@@ -130,7 +130,7 @@ pub enum ToWorker {
     /// [`FromWorker::WakeDone`] with each round's raw cancel→free time.
     CancelWait {
         /// How to wait.
-        strategy: cancel::Strategy,
+        strategy: cancel_waits::Strategy,
         /// How many rounds.
         rounds: u32,
         /// How long each wait asks for, ms.
@@ -141,7 +141,7 @@ pub enum ToWorker {
     /// reply is [`FromWorker::Done`] with each tick's lateness as samples.
     Periodic {
         /// How the ticks are scheduled.
-        scheduler: periodic::Scheduler,
+        scheduler: periodic_work::Scheduler,
         /// The interval, ms.
         interval_ms: u32,
         /// Each tick's work, µs.
@@ -308,14 +308,17 @@ pub const LOADING_BEAT_MS: u32 = 250;
 const ROUND_MS: u32 = 25;
 
 /// The longest pause between paced items the page asks for, µs.
-const MAX_GAP_US: u32 = crate::handoff::HandoffConfig::MAX_GAP_MS * 1500;
+const MAX_GAP_US: u32 = crate::experiments::producer_consumer::HandoffConfig::MAX_GAP_MS * 1500;
 
 /// How long a handoff run may keep a side busy, ms: its pauses (`gaps_us`
 /// in all), a round's slack for each polled ring full of the burst, and
 /// the start.
 fn handoff_ms(gaps_us: u32, burst: u32) -> u32 {
     (gaps_us / 1000)
-        .saturating_add((burst / crate::handoff::RING_CAPACITY + 1).saturating_mul(ROUND_MS))
+        .saturating_add(
+            (burst / crate::experiments::producer_consumer::RING_CAPACITY + 1)
+                .saturating_mul(ROUND_MS),
+        )
         .saturating_add(1000)
 }
 

@@ -15,20 +15,21 @@
 //! Golden files in `tests/data/` pin the
 //! wire format.
 
-use crate::cancel::CancelWaits;
 use crate::clock::ClockInfo;
-use crate::experiment::{Experiment, StatedFigure};
-use crate::handoff::Handoff;
+use crate::experiments::cancel_waits::CancelWaits;
+use crate::experiments::concurrency_limit::ConcurrencyLimit;
+use crate::experiments::main_starvation::MainStarvation;
+use crate::experiments::periodic_work::PeriodicWork;
+use crate::experiments::pool_starvation::PoolStarvation;
+use crate::experiments::producer_consumer::Handoff;
+use crate::experiments::spin_ladder::SpinLadder;
+use crate::experiments::timed_waits::{CellKey, Mechanism, TimedWaitsConfig};
+use crate::experiments::wake_latency::WakeLatency;
+use crate::experiments::{Experiment, StatedFigure};
 use crate::key;
-use crate::ladder::SpinLadder;
-use crate::limit::ConcurrencyLimit;
 use crate::outcome::Outcome;
-use crate::periodic::PeriodicWork;
-use crate::starvation::{MainStarvation, PoolStarvation};
 use crate::stats::Summary;
 use crate::text::{Arg, Phrase};
-use crate::timed::{CellKey, Mechanism, TimedWaitsConfig};
-use crate::wake::WakeLatency;
 use serde::{Deserialize, Serialize};
 
 /// The tag every report carries in its `schema` field.

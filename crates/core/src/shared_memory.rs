@@ -8,10 +8,10 @@
 //! rest (timers, yields, messages, the main thread's busy-waits) run in
 //! any page, so most experiments lose a few rows and one loses all.
 
-use crate::experiment::Experiment;
+use crate::experiments::Experiment;
+use crate::experiments::{cancel_waits, producer_consumer, timed_waits, wake_latency};
 use crate::key;
 use crate::text::{Key, Phrase};
-use crate::{cancel, handoff, timed, wake};
 
 /// What an experiment lacks without shared memory.
 #[derive(Debug, Clone, PartialEq)]
@@ -38,24 +38,24 @@ pub fn lacks(experiment: Experiment) -> Lacks {
     }
     match experiment {
         Experiment::TimedWaits => rows(
-            &timed::Mechanism::BROWSER,
-            timed::Mechanism::needs_shared_memory,
-            timed::Mechanism::label,
+            &timed_waits::Mechanism::BROWSER,
+            timed_waits::Mechanism::needs_shared_memory,
+            timed_waits::Mechanism::label,
         ),
         Experiment::WakeLatency => rows(
-            &wake::Strategy::BROWSER,
-            wake::Strategy::needs_shared_memory,
-            wake::Strategy::label,
+            &wake_latency::Strategy::BROWSER,
+            wake_latency::Strategy::needs_shared_memory,
+            wake_latency::Strategy::label,
         ),
         Experiment::CancelWaits => rows(
-            &cancel::Strategy::BROWSER,
-            cancel::Strategy::needs_shared_memory,
-            cancel::Strategy::label,
+            &cancel_waits::Strategy::BROWSER,
+            cancel_waits::Strategy::needs_shared_memory,
+            cancel_waits::Strategy::label,
         ),
         Experiment::ProducerConsumer => rows(
-            &handoff::Channel::BROWSER,
-            handoff::Channel::needs_shared_memory,
-            handoff::Channel::label,
+            &producer_consumer::Channel::BROWSER,
+            producer_consumer::Channel::needs_shared_memory,
+            producer_consumer::Channel::label,
         ),
         Experiment::SpinLadder => Lacks::Everything,
         Experiment::MainStarvation
@@ -163,7 +163,7 @@ mod tests {
         let Lacks::Rows(wake) = lacks(Experiment::WakeLatency) else {
             panic!("postMessage needs no shared memory")
         };
-        assert_eq!(wake.len(), wake::Strategy::BROWSER.len() - 1);
+        assert_eq!(wake.len(), wake_latency::Strategy::BROWSER.len() - 1);
         assert_eq!(lacks(Experiment::SpinLadder), Lacks::Everything);
         assert_eq!(lacks(Experiment::MainStarvation), Lacks::Nothing);
     }

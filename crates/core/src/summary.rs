@@ -13,11 +13,11 @@
 //! blur.
 
 use crate::clock::ClockInfo;
-use crate::experiment::Experiment;
+use crate::experiments::Experiment;
+use crate::experiments::main_starvation::JobMode;
+use crate::experiments::spin_ladder::SpinLadder;
 use crate::key;
-use crate::ladder::SpinLadder;
 use crate::schema::Report;
-use crate::starvation::JobMode;
 use crate::text::{Arg, Key, Phrase};
 
 /// How many times the right way must beat the wrong one for the lesson
@@ -399,10 +399,10 @@ pub fn line(lesson: Lesson, run: Option<&Report>, sets: &[&Report]) -> Line {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::experiments::pool_starvation::{PoolConfig, PoolRun, PoolStarvation};
+    use crate::experiments::wake_latency::{Strategy, WakeConfig, WakeLatency, WakeResult};
     use crate::outcome::Outcome;
     use crate::schema::Environment;
-    use crate::starvation::{PoolConfig, PoolRun, PoolStarvation};
-    use crate::wake::{Strategy, WakeConfig, WakeLatency, WakeResult};
 
     fn env() -> Environment {
         Environment {

@@ -18,7 +18,7 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Barrier, Condvar, Mutex};
 use std::time::{Duration, Instant};
 use tokio_util::sync::CancellationToken;
-use waitlab_core::cancel::{CancelConfig, CancelResult, CancelWaits, Strategy};
+use waitlab_core::experiments::cancel_waits::{CancelConfig, CancelResult, CancelWaits, Strategy};
 use waitlab_core::outcome::Outcome;
 
 /// What the canceller and the waiter share over one strategy's rounds.

@@ -13,7 +13,7 @@ use std::sync::{Arc, Barrier};
 use std::time::{Duration, Instant};
 use tokio::sync::mpsc::error::TryRecvError;
 use tokio::sync::mpsc::{self, Receiver as TokioReceiver};
-use waitlab_core::handoff::{
+use waitlab_core::experiments::producer_consumer::{
     Channel, Handoff, HandoffConfig, HandoffRun, RING_CAPACITY, RawHandoff, Tally,
 };
 

@@ -7,7 +7,7 @@
 use crate::{Progress, ms_since};
 use std::convert::Infallible;
 use std::time::{Duration, Instant};
-use waitlab_core::ladder::{self, LadderConfig, SpinLadder, Step};
+use waitlab_core::experiments::spin_ladder::{self, LadderConfig, SpinLadder, Step};
 
 /// One yield or sleep of the ladder (the core does the spins).
 fn rest(step: Step) -> Result<(), Infallible> {
@@ -32,7 +32,7 @@ pub fn run(config: &LadderConfig, tick: &Progress) -> SpinLadder {
     ));
     let origin = Instant::now();
     let resolution = crate::env::clock().map_or(0.001, |c| c.resolution_ms());
-    let result = ladder::measure(config, &|| ms_since(origin), resolution, &rest);
+    let result = spin_ladder::measure(config, &|| ms_since(origin), resolution, &rest);
     tick.inc(units(config));
     match result {
         Ok(ladder) => ladder,

@@ -9,7 +9,9 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::{Duration, Instant};
 use tokio::sync::Semaphore;
-use waitlab_core::limit::{ConcurrencyLimit, Gate, LimitConfig, LimitRun, Span};
+use waitlab_core::experiments::concurrency_limit::{
+    ConcurrencyLimit, Gate, LimitConfig, LimitRun, Span,
+};
 
 /// Takes a slot of the polling gate: checks the counter, sleeps 1 ms while
 /// it is full.

@@ -21,21 +21,22 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::Write;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
-use waitlab_core::cancel::CancelConfig;
 use waitlab_core::compare;
-use waitlab_core::experiment::Experiment;
-use waitlab_core::handoff::HandoffConfig;
+use waitlab_core::experiments::Experiment;
+use waitlab_core::experiments::cancel_waits::CancelConfig;
+use waitlab_core::experiments::concurrency_limit::LimitConfig;
+use waitlab_core::experiments::main_starvation::MainConfig;
+use waitlab_core::experiments::periodic_work::PeriodicConfig;
+use waitlab_core::experiments::pool_starvation::PoolConfig;
+use waitlab_core::experiments::producer_consumer::HandoffConfig;
+use waitlab_core::experiments::spin_ladder::LadderConfig;
+use waitlab_core::experiments::timed_waits::{Mechanism, TimedWaitsConfig};
+use waitlab_core::experiments::wake_latency::WakeConfig;
 use waitlab_core::key;
-use waitlab_core::ladder::LadderConfig;
 use waitlab_core::lang::Lang;
-use waitlab_core::limit::LimitConfig;
-use waitlab_core::periodic::PeriodicConfig;
 use waitlab_core::schema::Report;
-use waitlab_core::starvation::{MainConfig, PoolConfig};
 use waitlab_core::summary::{self, Lesson};
 use waitlab_core::text::{Catalog, Phrase};
-use waitlab_core::timed::{Mechanism, TimedWaitsConfig};
-use waitlab_core::wake::WakeConfig;
 
 /// Progress shared by every experiment (cheap to clone, thread-safe). The
 /// experiments report it between cells or runs, never while they time.

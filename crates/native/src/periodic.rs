@@ -8,10 +8,10 @@
 use crate::{Progress, runtime};
 use std::time::{Duration, Instant};
 use tokio::time::MissedTickBehavior;
-use waitlab_core::outcome::Outcome;
-use waitlab_core::periodic::{
+use waitlab_core::experiments::periodic_work::{
     PeriodicConfig, PeriodicResult, PeriodicWork, Scheduler, lateness_ms,
 };
+use waitlab_core::outcome::Outcome;
 
 /// The ticks' start times, ms after the loop's start, under `scheduler`.
 fn measure(scheduler: Scheduler, interval: Duration, works: &[Duration]) -> Vec<f64> {

@@ -10,9 +10,8 @@
 use crate::{Progress, ms_since, runtime};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
-use waitlab_core::starvation::{
-    JobMode, JobSpan, MainConfig, MainRun, MainStarvation, PoolConfig, PoolRun, PoolStarvation,
-};
+use waitlab_core::experiments::main_starvation::{JobMode, MainConfig, MainRun, MainStarvation};
+use waitlab_core::experiments::pool_starvation::{JobSpan, PoolConfig, PoolRun, PoolStarvation};
 
 /// The ticker's period: one frame at 60 Hz.
 const FRAME: Duration = Duration::from_micros(16_667);

@@ -18,8 +18,8 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Barrier, Condvar, Mutex};
 use std::thread::Thread;
 use std::time::{Duration, Instant};
+use waitlab_core::experiments::wake_latency::{Strategy, WakeConfig, WakeLatency, WakeResult};
 use waitlab_core::outcome::Outcome;
-use waitlab_core::wake::{Strategy, WakeConfig, WakeLatency, WakeResult};
 
 /// What the setter and the waiter share over one strategy's rounds.
 struct Meeting {

@@ -3,11 +3,11 @@
 //! the invariants every machine must show.
 
 use std::process::{Command, Output};
-use waitlab_core::cancel::Strategy as CancelStrategy;
-use waitlab_core::periodic::Scheduler;
+use waitlab_core::experiments::cancel_waits::Strategy as CancelStrategy;
+use waitlab_core::experiments::periodic_work::Scheduler;
+use waitlab_core::experiments::timed_waits::Mechanism;
+use waitlab_core::experiments::wake_latency::Strategy;
 use waitlab_core::schema::Report;
-use waitlab_core::timed::Mechanism;
-use waitlab_core::wake::Strategy;
 
 fn cli(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_waitlab-native"))

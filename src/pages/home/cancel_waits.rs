@@ -6,8 +6,8 @@ use crate::components::charts::OverviewRow;
 use crate::components::run_controls::ConfigForm;
 use crate::hooks::Experiments;
 use leptos::prelude::*;
-use waitlab_core::cancel::{CancelConfig, CancelWaits};
 use waitlab_core::clock::ClockInfo;
+use waitlab_core::experiments::cancel_waits::{CancelConfig, CancelWaits};
 use waitlab_core::findings;
 use waitlab_core::key;
 

@@ -7,8 +7,8 @@ use crate::components::run_controls::ConfigForm;
 use crate::hooks::Experiments;
 use leptos::prelude::*;
 use waitlab_core::clock::ClockInfo;
+use waitlab_core::experiments::producer_consumer::{Handoff, HandoffConfig};
 use waitlab_core::findings;
-use waitlab_core::handoff::{Handoff, HandoffConfig};
 use waitlab_core::key;
 
 /// Experiment 9's form: its fields, Run and Cancel (a chunk of its own).

@@ -8,9 +8,9 @@ use crate::hooks::Experiments;
 use crate::i18n::t;
 use leptos::prelude::*;
 use waitlab_core::clock::ClockInfo;
+use waitlab_core::experiments::main_starvation::{MainConfig, MainStarvation};
 use waitlab_core::findings;
 use waitlab_core::key;
-use waitlab_core::starvation::{MainConfig, MainStarvation};
 
 /// Experiment 2a's form: its fields, Run and Cancel (a chunk of its own).
 #[component]

@@ -42,7 +42,7 @@ use spin_ladder::{LadderResults, SpinLadderForm};
 use std::future::Future;
 use std::pin::Pin;
 use timed_waits::{TimedWaitsForm, TimedWaitsResults};
-use waitlab_core::experiment::Experiment;
+use waitlab_core::experiments::Experiment;
 use waitlab_core::key;
 use waitlab_core::lang::Lang;
 use waitlab_core::schema::Report;

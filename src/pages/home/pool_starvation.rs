@@ -8,9 +8,9 @@ use crate::hooks::{Experiments, UseEnvironment};
 use crate::i18n::t;
 use leptos::prelude::*;
 use waitlab_core::clock::ClockInfo;
+use waitlab_core::experiments::pool_starvation::{PoolConfig, PoolStarvation};
 use waitlab_core::findings;
 use waitlab_core::key;
-use waitlab_core::starvation::{PoolConfig, PoolStarvation};
 
 /// Experiment 2b's form: its fields, Run and Cancel (a chunk of its own).
 #[component]

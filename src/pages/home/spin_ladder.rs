@@ -8,9 +8,9 @@ use crate::hooks::Experiments;
 use crate::i18n::{num, t, tr};
 use leptos::prelude::*;
 use waitlab_core::clock::ClockInfo;
+use waitlab_core::experiments::spin_ladder::{LadderConfig, SpinLadder};
 use waitlab_core::findings;
 use waitlab_core::key;
-use waitlab_core::ladder::{LadderConfig, SpinLadder};
 use waitlab_core::text::Phrase;
 
 /// Experiment 3's form: its fields, Run and Cancel (a chunk of its own).

@@ -10,11 +10,11 @@ use crate::components::statistics::StatisticsTable;
 use crate::hooks::Experiments;
 use crate::i18n::{t, tr};
 use leptos::prelude::*;
+use waitlab_core::experiments::timed_waits::{CellKey, Mechanism, Thread, TimedWaitsConfig};
 use waitlab_core::findings;
 use waitlab_core::key;
 use waitlab_core::schema::{Report, TimedWaits};
 use waitlab_core::text::{Arg, Phrase};
-use waitlab_core::timed::{CellKey, Mechanism, Thread, TimedWaitsConfig};
 
 /// Experiment 1's form: its fields, Run and Cancel (a chunk of its own).
 #[component]

@@ -7,9 +7,9 @@ use crate::components::run_controls::ConfigForm;
 use crate::hooks::Experiments;
 use leptos::prelude::*;
 use waitlab_core::clock::ClockInfo;
+use waitlab_core::experiments::wake_latency::{WakeConfig, WakeLatency};
 use waitlab_core::findings;
 use waitlab_core::key;
-use waitlab_core::wake::{WakeConfig, WakeLatency};
 
 /// Experiment 4's form: its fields, Run and Cancel (a chunk of its own).
 #[component]

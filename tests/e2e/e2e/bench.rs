@@ -7,10 +7,10 @@ use crate::embeds::{blog_page, past_first_screen};
 use crate::experiments::pick_mechanisms;
 use crate::page::FIRST_ANSWER;
 use crate::support::*;
+use waitlab_core::experiments::timed_waits::Mechanism;
+use waitlab_core::experiments::wake_latency::Strategy;
 use waitlab_core::outcome::Outcome;
 use waitlab_core::schema::Report;
-use waitlab_core::timed::Mechanism;
-use waitlab_core::wake::Strategy;
 use waitlab_e2e::server::Mode;
 use waitlab_e2e::webdriver::{Browser, Session};
 

@@ -4,10 +4,10 @@
 //! page errors, and a page that fits a phone's width with readable charts.
 
 use serde_json::Value;
+use waitlab_core::experiments::timed_waits::Mechanism;
+use waitlab_core::experiments::wake_latency::Strategy;
 use waitlab_core::outcome::{Outcome, reason};
 use waitlab_core::schema::TimedWaits;
-use waitlab_core::timed::Mechanism;
-use waitlab_core::wake::Strategy;
 use waitlab_e2e::webdriver::{Browser, Session};
 
 /// What the browser under test offers, as the page detects it (the same
@@ -184,7 +184,7 @@ pub(crate) fn assert_ladder_unavailable(s: &mut Session) {
 /// Every cancellable wait is measured where the browser offers what it
 /// needs, and names what is missing where it does not.
 pub(crate) fn assert_cancel_outcomes(
-    cancel: &waitlab_core::cancel::CancelWaits,
+    cancel: &waitlab_core::experiments::cancel_waits::CancelWaits,
     features: Features,
 ) {
     for r in &cancel.results {
@@ -203,7 +203,10 @@ pub(crate) fn assert_cancel_outcomes(
 
 /// Every wake strategy is measured where the browser offers what it
 /// needs, and names what is missing where it does not.
-pub(crate) fn assert_wake_outcomes(wake: &waitlab_core::wake::WakeLatency, features: Features) {
+pub(crate) fn assert_wake_outcomes(
+    wake: &waitlab_core::experiments::wake_latency::WakeLatency,
+    features: Features,
+) {
     for r in &wake.results {
         match features.missing_for_strategy(r.strategy) {
             Some(missing) => assert_unavailable(&r.outcome, missing, r.strategy.id()),

@@ -7,12 +7,12 @@ use crate::support::*;
 use serde_json::Value;
 use std::path::PathBuf;
 use std::sync::OnceLock;
-use waitlab_core::experiment::Experiment;
+use waitlab_core::experiments::Experiment;
+use waitlab_core::experiments::timed_waits::Mechanism;
 use waitlab_core::key;
 use waitlab_core::lang::Lang;
 use waitlab_core::outcome::{Outcome, reason};
 use waitlab_core::schema::Report;
-use waitlab_core::timed::Mechanism;
 use waitlab_e2e::server::{Fault, Mode, Server};
 use waitlab_e2e::webdriver::{Browser, Session};
 
@@ -378,7 +378,7 @@ pub(crate) fn embed_first_screen(browser: Browser) {
     let report = Report::from_json(&report_json(&mut s, results)).expect("the report parses");
     assert_eq!(
         report.cancel_waits.expect("the embed's run").config,
-        waitlab_core::cancel::CancelConfig::default()
+        waitlab_core::experiments::cancel_waits::CancelConfig::default()
     );
     let missing = s.eval("return (document.body.outerHTML.match(/⟦[^⟧]*⟧/g) || []).join(' ');");
     assert_eq!(missing, Value::from(""), "keys the catalog lacks");

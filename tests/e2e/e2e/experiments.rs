@@ -10,14 +10,14 @@ use crate::links::share_and_open;
 use crate::support::*;
 use serde_json::Value;
 use std::sync::OnceLock;
-use waitlab_core::cancel::Strategy as CancelStrategy;
-use waitlab_core::handoff::Channel;
+use waitlab_core::experiments::cancel_waits::Strategy as CancelStrategy;
+use waitlab_core::experiments::main_starvation::JobMode;
+use waitlab_core::experiments::periodic_work::{PeriodicWork, Scheduler};
+use waitlab_core::experiments::producer_consumer::Channel;
+use waitlab_core::experiments::timed_waits::Mechanism;
+use waitlab_core::experiments::wake_latency::Strategy;
 use waitlab_core::outcome::Outcome;
-use waitlab_core::periodic::{PeriodicWork, Scheduler};
 use waitlab_core::schema::NestedChain;
-use waitlab_core::starvation::JobMode;
-use waitlab_core::timed::Mechanism;
-use waitlab_core::wake::Strategy;
 use waitlab_e2e::server::{Fault, Mode, Server};
 use waitlab_e2e::webdriver::{Browser, Session};
 
@@ -442,8 +442,8 @@ pub(crate) fn spin_ladder(browser: Browser) {
     );
     let spins: u32 = (0..10)
         .map(
-            |n| match waitlab_core::ladder::step(n, None, c.max_units()) {
-                waitlab_core::ladder::Step::Spin { units } => units,
+            |n| match waitlab_core::experiments::spin_ladder::step(n, None, c.max_units()) {
+                waitlab_core::experiments::spin_ladder::Step::Spin { units } => units,
                 other => panic!("call {n} is {other:?}"),
             },
         )

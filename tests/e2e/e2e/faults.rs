@@ -6,7 +6,7 @@ use crate::checks::*;
 use crate::support::*;
 use serde_json::Value;
 use std::path::PathBuf;
-use waitlab_core::experiment::Experiment;
+use waitlab_core::experiments::Experiment;
 use waitlab_core::key;
 use waitlab_core::lang::Lang;
 use waitlab_core::text::Part;
@@ -134,7 +134,7 @@ fn host_fault(browser: Browser, name: &str, fault: Fault, expect: &str) -> Lease
     );
     assert!(alert.contains(expect), "{name}: {alert}");
     // Sooner than the run would have taken had the worker answered.
-    let run_ms = waitlab_core::timed::TimedWaitsConfig {
+    let run_ms = waitlab_core::experiments::timed_waits::TimedWaitsConfig {
         durations_ms: vec![10],
         samples: 100,
         ..Default::default()

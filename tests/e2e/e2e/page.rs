@@ -9,12 +9,12 @@ use crate::support::*;
 use serde_json::Value;
 use std::path::PathBuf;
 use std::sync::OnceLock;
-use waitlab_core::experiment::Experiment;
+use waitlab_core::experiments::Experiment;
+use waitlab_core::experiments::timed_waits::Mechanism;
 use waitlab_core::key;
 use waitlab_core::lang::Lang;
 use waitlab_core::outcome::reason;
 use waitlab_core::schema::Report;
-use waitlab_core::timed::Mechanism;
 use waitlab_e2e::server::{Fault, Mode, Server};
 use waitlab_e2e::webdriver::{Browser, Session};
 

@@ -7,7 +7,7 @@ use crate::checks::*;
 use serde_json::Value;
 use std::path::PathBuf;
 use std::sync::OnceLock;
-use waitlab_core::experiment::Experiment;
+use waitlab_core::experiments::Experiment;
 use waitlab_core::lang::Lang;
 use waitlab_core::schema::Report;
 use waitlab_core::text::{Catalog, Key, Part};

@@ -16,7 +16,7 @@ use js_sys::Function;
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use std::task::{Poll, Waker};
-use waitlab_core::cancel::Strategy;
+use waitlab_core::experiments::cancel_waits::Strategy;
 use waitlab_core::protocol::shared_slots::{FLAG, GO, SLEEP, T_SET};
 use wasm_bindgen::prelude::Closure;
 use wasm_bindgen::{JsCast, JsValue};

@@ -15,7 +15,7 @@ use crate::wait::{self, park, wake};
 use std::cell::RefCell;
 use std::rc::Rc;
 use std::task::{Poll, Waker};
-use waitlab_core::handoff::{Channel, RING_CAPACITY, RawHandoff, Tally};
+use waitlab_core::experiments::producer_consumer::{Channel, RING_CAPACITY, RawHandoff, Tally};
 use waitlab_core::protocol::shared_slots::{GO, RING, TAKEN, WRITTEN};
 use wasm_bindgen::prelude::Closure;
 use wasm_bindgen::{JsCast, JsValue};

@@ -9,7 +9,7 @@ use crate::wait;
 use futures::future::join_all;
 use std::cell::Cell;
 use tokio::sync::Semaphore;
-use waitlab_core::limit::{Gate, Span};
+use waitlab_core::experiments::concurrency_limit::{Gate, Span};
 
 /// Waits for a slot of the polling gate and takes it.
 async fn poll_for_slot(running: &Cell<u32>, limit: u32) {

@@ -15,11 +15,11 @@ pub mod wake;
 use crate::{clock::now, memory, wait};
 use futures::future::{Either, select};
 use std::future::Future;
-use waitlab_core::ladder::{self, LadderConfig, SpinLadder, Step};
+use waitlab_core::experiments::spin_ladder::{self, LadderConfig, SpinLadder, Step};
+use waitlab_core::experiments::timed_waits::Mechanism;
 use waitlab_core::outcome::Outcome;
 use waitlab_core::outcome::reason;
 use waitlab_core::protocol::{WorkerOutcome, shared_slots};
-use waitlab_core::timed::Mechanism;
 
 /// How long past its own timeout an `Atomics.waitAsync` may take before the
 /// probe declares that the timeout never fires (Firefox ESR's behaviour).
@@ -254,5 +254,5 @@ pub fn measure_ladder(
     let memory = memory.ok_or(memory::NOT_SHARED)?;
     // The worker's own clock decides how many calls a timed block needs.
     let resolution = crate::clock::measure_granularity(10.0).map_or(0.1, |c| c.resolution_ms());
-    ladder::measure(config, &now, resolution, &|s| ladder_rest(s, memory))
+    spin_ladder::measure(config, &now, resolution, &|s| ladder_rest(s, memory))
 }

@@ -15,7 +15,7 @@ use js_sys::Function;
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use std::task::{Poll, Waker};
-use waitlab_core::periodic::{Schedule, lateness_ms};
+use waitlab_core::experiments::periodic_work::{Schedule, lateness_ms};
 use wasm_bindgen::prelude::Closure;
 use wasm_bindgen::{JsCast, JsValue};
 

@@ -11,8 +11,8 @@ use crate::clock::{busy_wait_until, epoch_now, now};
 use crate::memory::{self, Slots};
 use crate::wait;
 use futures::future::select;
+use waitlab_core::experiments::wake_latency::Strategy;
 use waitlab_core::protocol::shared_slots::{B_RECV, B_SEND, FLAG, GO, PING, PONG, SLEEP, T_SET};
-use waitlab_core::wake::Strategy;
 use wasm_bindgen::JsValue;
 
 /// How long an async-event wait may sleep before re-checking, ms (Firefox

@@ -1,9 +1,9 @@
 //! Tests of the comparisons (`compare.rs`).
 
 use super::*;
-use crate::experiment::{StatedFigure, StatedValue, Unit};
+use crate::experiments::timed_waits::{CellKey, Mechanism, TimedWaitsConfig};
+use crate::experiments::{StatedFigure, StatedValue, Unit};
 use crate::schema::{Cell, Environment, NativeEnv, NestedChain, Source, TimedWaits};
-use crate::timed::{CellKey, Mechanism, TimedWaitsConfig};
 
 fn asking(requested: &[Option<u32>]) -> Group {
     Group {
@@ -197,7 +197,7 @@ fn measured_cells_become_rows_with_every_column() {
 /// wait is marked with the event's figure.
 #[test]
 fn figures_under_the_clock_are_marked() {
-    use crate::wake::{Strategy, WakeConfig, WakeResult};
+    use crate::experiments::wake_latency::{Strategy, WakeConfig, WakeResult};
     let clock = ClockInfo {
         min_step_ms: 0.005,
         typical_step_ms: 0.005,
@@ -269,7 +269,9 @@ fn figures_under_the_clock_are_marked() {
     assert!((lo - 50.0 * (1.0 - step)).abs() < 1e-9 && (hi - 50.0 * (1.0 + step)).abs() < 1e-9);
     // Cancellable waits: a row per strategy with its label and .NET
     // call, a short figure marked, an unavailable one with its reason.
-    use crate::cancel::{CancelConfig, CancelResult, CancelWaits, Strategy as Cancel};
+    use crate::experiments::cancel_waits::{
+        CancelConfig, CancelResult, CancelWaits, Strategy as Cancel,
+    };
     r.cancel_waits = Some(CancelWaits {
         config: CancelConfig::default(),
         skew_ms: None,

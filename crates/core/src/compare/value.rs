@@ -2,7 +2,7 @@
 //! clock's resolution, one a source states, or none.
 
 use crate::clock::ClockInfo;
-use crate::experiment::Unit;
+use crate::experiments::Unit;
 
 /// One cell of a comparison table.
 #[derive(Debug, Clone, PartialEq)]

@@ -1,8 +1,8 @@
 //! Tests of the findings (`findings.rs`).
 
 use super::*;
+use crate::experiments::timed_waits::TimedWaitsConfig;
 use crate::schema::Cell;
-use crate::timed::TimedWaitsConfig;
 
 fn measured(v: &[f64]) -> Outcome {
     Outcome::measured(v.to_vec()).unwrap()
@@ -12,7 +12,7 @@ fn measured(v: &[f64]) -> Outcome {
 /// a finding, though there is no event wait to divide by.
 #[test]
 fn wake_findings_without_the_event_wait_keep_what_ran() {
-    use crate::wake::{WakeConfig, WakeResult};
+    use crate::experiments::wake_latency::{WakeConfig, WakeResult};
     let unavailable = Outcome::Unavailable {
         reason: crate::outcome::reason::NOT_ISOLATED.to_owned(),
     };
@@ -46,7 +46,7 @@ fn wake_findings_without_the_event_wait_keep_what_ran() {
 
 #[test]
 fn starvation_findings_name_every_mode() {
-    use crate::starvation::{JobMode, MainConfig, MainRun};
+    use crate::experiments::main_starvation::{JobMode, MainConfig, MainRun};
     let run = |mode, batch_ms| MainRun {
         mode,
         batch_ms,
@@ -128,7 +128,7 @@ fn findings_follow_the_numbers() {
 
 #[test]
 fn handoff_says_how_soon_items_arrived_and_how_much_polling_cost() {
-    use crate::handoff::{Channel, Handoff, HandoffConfig, HandoffRun};
+    use crate::experiments::producer_consumer::{Channel, Handoff, HandoffConfig, HandoffRun};
     let run = |channel, samples: &[f64], burst_ms| HandoffRun {
         channel,
         outcome: measured(samples),
@@ -177,7 +177,7 @@ fn handoff_says_how_soon_items_arrived_and_how_much_polling_cost() {
 
 #[test]
 fn cancel_waits_say_how_long_the_blind_sleep_ran_on() {
-    use crate::cancel::{CancelConfig, CancelResult, CancelWaits, Strategy};
+    use crate::experiments::cancel_waits::{CancelConfig, CancelResult, CancelWaits, Strategy};
     let result = |strategy, outcome| CancelResult { strategy, outcome };
     let c = CancelWaits {
         config: CancelConfig::default(),
@@ -231,7 +231,7 @@ fn cancel_waits_say_how_long_the_blind_sleep_ran_on() {
 
 #[test]
 fn periodic_work_says_how_far_each_loop_drifted() {
-    use crate::periodic::{PeriodicConfig, lateness_ms};
+    use crate::experiments::periodic_work::{PeriodicConfig, lateness_ms};
     let config = PeriodicConfig {
         ticks: 4,
         interval_ms: 20,
@@ -299,7 +299,9 @@ fn periodic_work_says_how_far_each_loop_drifted() {
 
 #[test]
 fn concurrency_limit_says_how_soon_slots_changed_hands() {
-    use crate::limit::{ConcurrencyLimit, Gate, LimitConfig, LimitRun, Span};
+    use crate::experiments::concurrency_limit::{
+        ConcurrencyLimit, Gate, LimitConfig, LimitRun, Span,
+    };
     let config = LimitConfig {
         jobs: 3,
         limit: 1,

@@ -28,19 +28,11 @@
 //! `periodic`, `limit`, `handoff`); `wire` holds
 //! the primitives both sides share.
 
-mod cancel;
 mod env;
-mod handoff;
-mod ladder;
-mod limit;
-mod periodic;
 pub mod set;
-mod starvation;
 #[cfg(test)]
 mod tests;
-mod timed;
-mod wake;
-mod wire;
+pub(crate) mod wire;
 
 use crate::key;
 use crate::schema::{Failure, Report};
@@ -108,7 +100,7 @@ impl From<crate::bytes::Damaged> for LinkError {
     }
 }
 
-pub(super) fn damaged<T>(what: &'static str) -> Result<T, LinkError> {
+pub(crate) fn damaged<T>(what: &'static str) -> Result<T, LinkError> {
     Err(LinkError::Damaged(what))
 }
 

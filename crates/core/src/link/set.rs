@@ -16,7 +16,7 @@ use super::wire::{Reader, Writer};
 use super::{LinkError, MAX_TOTAL_SAMPLES, SET_SCALE, damaged};
 use crate::bytes;
 use crate::compare::check_stated;
-use crate::experiment::{Experiment, StatedFigure, StatedValue};
+use crate::experiments::{Experiment, StatedFigure, StatedValue};
 use crate::schema::{NativeEnv, Report, Source};
 
 /// The first byte of an index pack.

@@ -1,13 +1,13 @@
 //! The codec's tests: round trips within the stated precision, old links,
 //! and hostile input.
 
-use super::starvation::{SPAN_TICK_MS, TICK_MS};
 use super::wire::{MEDIAN, reconstruct};
+use super::wire::{SPAN_TICK_MS, TICK_MS};
 use super::*;
-use crate::ladder::SpinLadder;
+use crate::experiments::spin_ladder::SpinLadder;
+use crate::experiments::timed_waits::{Mechanism, TimedWaitsConfig};
 use crate::outcome::Outcome;
 use crate::stats::Samples;
-use crate::timed::{Mechanism, TimedWaitsConfig};
 
 /// A link as the page makes it: the body, deflated, wrapped.
 fn encode(report: &Report) -> String {
@@ -200,7 +200,7 @@ fn round_trips_within_the_stated_precision() {
     assert_eq!(old_back.calibration, None);
     assert_eq!(
         old_back.steps[9].step,
-        crate::ladder::Step::Spin { units: 512 }
+        crate::experiments::spin_ladder::Step::Spin { units: 512 }
     );
     let (w, wb) = (original.wake_latency.unwrap(), back.wake_latency.unwrap());
     assert_eq!(w.config, wb.config);
@@ -503,7 +503,9 @@ fn a_body_past_the_inflation_cap_is_refused() {
 /// characters, and a link without the new section reads as before.
 #[test]
 fn a_periodic_run_fits_one_link() {
-    use crate::periodic::{PeriodicConfig, PeriodicResult, PeriodicWork, Scheduler};
+    use crate::experiments::periodic_work::{
+        PeriodicConfig, PeriodicResult, PeriodicWork, Scheduler,
+    };
     let config = PeriodicConfig::default();
     let work = config.work_us();
     let results = Scheduler::MAIN
@@ -537,7 +539,7 @@ fn a_periodic_run_fits_one_link() {
     assert_eq!(back.periodic_work.unwrap().results.len(), 6);
     // Without experiment 7 the sections byte has no bit 7 and no second
     // byte follows: links made before it decode as they did.
-    let before = encode_body(&native_suite().only(crate::experiment::Experiment::CancelWaits));
+    let before = encode_body(&native_suite().only(crate::experiments::Experiment::CancelWaits));
     assert!(!encode_body(&report).is_empty());
     assert!(decode_body(&before).is_ok());
 }
@@ -546,7 +548,7 @@ fn a_periodic_run_fits_one_link() {
 /// that says so is damaged.
 #[test]
 fn a_burst_of_no_time_is_damage() {
-    let mut report = native_suite().only(crate::experiment::Experiment::ProducerConsumer);
+    let mut report = native_suite().only(crate::experiments::Experiment::ProducerConsumer);
     report.env.native = None;
     assert!(decode_body(&encode_body(&report)).is_ok());
     report.producer_consumer.as_mut().unwrap().runs[0].burst_ms = Some(0.0);
@@ -560,7 +562,7 @@ fn a_burst_of_no_time_is_damage() {
 fn links_fit_the_length_budgets() {
     let suite = native_suite();
     assert!(encode(&suite).len() <= 2000, "{}", encode(&suite).len());
-    for experiment in crate::experiment::Experiment::ALL {
+    for experiment in crate::experiments::Experiment::ALL {
         let one = suite.only(experiment);
         let n = encode(&one).len();
         assert!(n <= 600, "{}: {n} characters", experiment.id());

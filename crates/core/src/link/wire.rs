@@ -5,12 +5,12 @@
 
 use super::{LinkError, SKETCH_QUANTILES, Scale, damaged};
 use crate::bytes;
+use crate::experiments::main_starvation::JobMode;
+use crate::experiments::timed_waits::{Mechanism, TimedWaitsConfig};
+use crate::experiments::wake_latency::{Strategy, WakeConfig};
 use crate::outcome::Outcome;
-use crate::starvation::JobMode;
 use crate::stats::{Samples, Summary};
 use crate::text::{Arg, Key, Phrase};
-use crate::timed::{Mechanism, TimedWaitsConfig};
-use crate::wake::{Strategy, WakeConfig};
 
 /// The median's index in [`SKETCH_QUANTILES`].
 pub(super) const MEDIAN: usize = 3;
@@ -59,7 +59,7 @@ pub(super) mod base64url {
 }
 
 /// `ms` in whole `tick`s.
-pub(super) fn ticks(ms: f64, tick: f64) -> i64 {
+pub(crate) fn ticks(ms: f64, tick: f64) -> i64 {
     if ms.is_finite() {
         (ms / tick).round() as i64
     } else {
@@ -67,10 +67,15 @@ pub(super) fn ticks(ms: f64, tick: f64) -> i64 {
     }
 }
 
+/// Resolution of timeline events (frames), ms.
+pub(crate) const TICK_MS: f64 = 0.01;
+/// Resolution of job spans (starts and ends), ms.
+pub(crate) const SPAN_TICK_MS: f64 = 0.1;
+
 /// A link body's writer: the shared byte primitives plus the link's own
 /// quantized values (on its scale), sketches and outcomes.
 #[derive(Default)]
-pub(super) struct Writer(pub(super) bytes::Writer, pub(super) Scale);
+pub(crate) struct Writer(pub(super) bytes::Writer, pub(crate) Scale);
 
 impl std::ops::Deref for Writer {
     type Target = bytes::Writer;
@@ -86,14 +91,14 @@ impl std::ops::DerefMut for Writer {
 }
 
 impl Writer {
-    pub(super) fn q(&mut self, v: f64) {
+    pub(crate) fn q(&mut self, v: f64) {
         let code = self.1.quantize(v);
         self.ivar(code);
     }
 
     /// A figure that may be missing (a clock skew, a burst's time), at
     /// the codec's precision.
-    pub(super) fn maybe_q(&mut self, v: Option<f64>) {
+    pub(crate) fn maybe_q(&mut self, v: Option<f64>) {
         self.flag(v.is_some());
         if let Some(v) = v {
             self.q(v);
@@ -101,13 +106,13 @@ impl Writer {
     }
 
     /// A text, cut to [`MAX_TEXT`] characters.
-    pub(super) fn text(&mut self, s: &str) {
+    pub(crate) fn text(&mut self, s: &str) {
         let s: String = s.chars().take(MAX_TEXT).collect();
         self.0.text(&s);
     }
 
     /// A phrase: its key's hash and its arguments, each named.
-    pub(super) fn phrase(&mut self, p: &Phrase) {
+    pub(crate) fn phrase(&mut self, p: &Phrase) {
         self.0.uvar(u64::from(p.key.hash()));
         self.0.len(p.args.len());
         for (name, arg) in &p.args {
@@ -162,7 +167,7 @@ impl Writer {
 
     /// Values as codes, each after the first as the difference to the
     /// previous one (small for sorted values).
-    pub(super) fn deltas(&mut self, codes: impl IntoIterator<Item = i64>) {
+    pub(crate) fn deltas(&mut self, codes: impl IntoIterator<Item = i64>) {
         let mut prev = 0;
         for c in codes {
             self.ivar(c - prev);
@@ -172,7 +177,7 @@ impl Writer {
 
     /// A summary: count, the five quantiles, and the mean as a difference
     /// to the median's code (usually one byte).
-    pub(super) fn summary(&mut self, s: &Summary) {
+    pub(crate) fn summary(&mut self, s: &Summary) {
         self.uvar(u64::from(s.n));
         let q = |v| self.1.quantize(v);
         let codes = [s.min, s.p50, s.p90, s.p99, s.max].map(q);
@@ -183,7 +188,7 @@ impl Writer {
 
     /// An outcome. A sketch whose sample count is `usual_n` (the configured
     /// count) is tagged 0 and omits it; other counts are tagged 5.
-    pub(super) fn outcome(&mut self, o: &Outcome, usual_n: u32) {
+    pub(crate) fn outcome(&mut self, o: &Outcome, usual_n: u32) {
         match o {
             Outcome::Measured {
                 summary,
@@ -223,12 +228,12 @@ impl Writer {
     }
 }
 
-pub(super) struct Reader<'a> {
+pub(crate) struct Reader<'a> {
     pub(super) r: bytes::Reader<'a>,
     /// How many more samples the body may make the decoder reconstruct.
     pub(super) samples_left: usize,
     /// How the body's values were quantized.
-    pub(super) scale: Scale,
+    pub(crate) scale: Scale,
 }
 
 impl<'a> std::ops::Deref for Reader<'a> {
@@ -245,24 +250,24 @@ impl<'a> std::ops::DerefMut for Reader<'a> {
 }
 
 impl Reader<'_> {
-    pub(super) fn q(&mut self) -> Result<f64, LinkError> {
+    pub(crate) fn q(&mut self) -> Result<f64, LinkError> {
         Ok(self.scale.dequantize(self.ivar()?))
     }
 
     /// A figure written by [`Writer::maybe_q`].
-    pub(super) fn maybe_q(&mut self) -> Result<Option<f64>, LinkError> {
+    pub(crate) fn maybe_q(&mut self) -> Result<Option<f64>, LinkError> {
         Ok(if self.flag()? { Some(self.q()?) } else { None })
     }
 
     /// A text written by [`Writer::text`].
-    pub(super) fn text(&mut self) -> Result<String, LinkError> {
+    pub(crate) fn text(&mut self) -> Result<String, LinkError> {
         Ok(self.r.text(MAX_TEXT * 4)?)
     }
 
     /// A phrase written by [`Writer::phrase`], nested at most
     /// [`MAX_PHRASE_DEPTH`] deep with at most [`MAX_PHRASE_ARGS`]
     /// arguments (or list items) each.
-    pub(super) fn phrase(&mut self) -> Result<Phrase, LinkError> {
+    pub(crate) fn phrase(&mut self) -> Result<Phrase, LinkError> {
         self.phrase_within(MAX_PHRASE_DEPTH)
     }
 
@@ -309,7 +314,7 @@ impl Reader<'_> {
     }
 
     /// `n` delta-coded codes as values.
-    pub(super) fn deltas(&mut self, n: usize) -> Result<Vec<i64>, LinkError> {
+    pub(crate) fn deltas(&mut self, n: usize) -> Result<Vec<i64>, LinkError> {
         let mut prev = 0i64;
         (0..n)
             .map(|_| {
@@ -319,7 +324,7 @@ impl Reader<'_> {
             .collect()
     }
 
-    pub(super) fn summary(&mut self) -> Result<Summary, LinkError> {
+    pub(crate) fn summary(&mut self) -> Result<Summary, LinkError> {
         let n = self.upto(u64::from(u32::MAX))?;
         let codes = self.deltas(5)?;
         let scale = self.scale;
@@ -340,7 +345,7 @@ impl Reader<'_> {
     }
 
     /// An outcome written with `usual_n` (see [`Writer::outcome`]).
-    pub(super) fn outcome(&mut self, usual_n: u32) -> Result<Outcome, LinkError> {
+    pub(crate) fn outcome(&mut self, usual_n: u32) -> Result<Outcome, LinkError> {
         match self.byte()? {
             tag @ (0 | 5) => {
                 let most = TimedWaitsConfig::MAX_SAMPLES.max(WakeConfig::MAX_ROUNDS);
@@ -392,15 +397,15 @@ impl Reader<'_> {
         }
     }
 
-    pub(super) fn mechanism(&mut self) -> Result<Mechanism, LinkError> {
+    pub(crate) fn mechanism(&mut self) -> Result<Mechanism, LinkError> {
         Mechanism::from_code(self.byte()?).ok_or(LinkError::Damaged("an unknown mechanism"))
     }
 
-    pub(super) fn strategy(&mut self) -> Result<Strategy, LinkError> {
+    pub(crate) fn strategy(&mut self) -> Result<Strategy, LinkError> {
         Strategy::from_code(self.byte()?).ok_or(LinkError::Damaged("an unknown strategy"))
     }
 
-    pub(super) fn mode(&mut self) -> Result<JobMode, LinkError> {
+    pub(crate) fn mode(&mut self) -> Result<JobMode, LinkError> {
         Ok(JobMode::from_flag(self.flag()?))
     }
 }

@@ -8,13 +8,15 @@
 
 use super::{FromWorker, ProtocolError, ToWorker, WorkerOutcome};
 use crate::bytes::{Reader, Writer};
-use crate::cancel;
-use crate::handoff::{Channel, HandoffConfig, RawHandoff};
-use crate::ladder::{LadderConfig, SpinCalibration, SpinLadder, SpinUntil, Step, StepCost};
-use crate::periodic;
-use crate::starvation::JobMode;
-use crate::timed::Mechanism;
-use crate::wake::Strategy;
+use crate::experiments::cancel_waits;
+use crate::experiments::main_starvation::JobMode;
+use crate::experiments::periodic_work;
+use crate::experiments::producer_consumer::{Channel, HandoffConfig, RawHandoff};
+use crate::experiments::spin_ladder::{
+    LadderConfig, SpinCalibration, SpinLadder, SpinUntil, Step, StepCost,
+};
+use crate::experiments::timed_waits::Mechanism;
+use crate::experiments::wake_latency::Strategy;
 
 /// Most items (samples, rounds, steps) a message may hold.
 const MAX_ITEMS: usize = 1 << 20;
@@ -183,7 +185,7 @@ impl ToWorker {
                 wait_ms: u32_(&mut r)?,
             },
             10 => ToWorker::Periodic {
-                scheduler: periodic::Scheduler::from_code(r.byte()?)
+                scheduler: periodic_work::Scheduler::from_code(r.byte()?)
                     .ok_or(ProtocolError("an unknown scheduler"))?,
                 interval_ms: u32_(&mut r)?,
                 work_us: u32s(&mut r)?,
@@ -367,8 +369,8 @@ fn strategy(r: &mut Reader) -> Read<Strategy> {
     Strategy::from_code(r.byte()?).ok_or(ProtocolError("an unknown strategy"))
 }
 
-fn cancel_strategy(r: &mut Reader) -> Read<cancel::Strategy> {
-    cancel::Strategy::from_code(r.byte()?).ok_or(ProtocolError("an unknown strategy"))
+fn cancel_strategy(r: &mut Reader) -> Read<cancel_waits::Strategy> {
+    cancel_waits::Strategy::from_code(r.byte()?).ok_or(ProtocolError("an unknown strategy"))
 }
 
 /// A handoff's burst, within what the page asks for.

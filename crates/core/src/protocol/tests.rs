@@ -30,20 +30,20 @@ fn golden_messages() {
 fn every_message_round_trips_exactly() {
     let ladder = SpinLadder {
         config: LadderConfig::default(),
-        steps: vec![crate::ladder::StepCost {
+        steps: vec![crate::experiments::spin_ladder::StepCost {
             count: 0,
-            step: crate::ladder::Step::Spin { units: 7 },
+            step: crate::experiments::spin_ladder::Step::Spin { units: 7 },
             p50_ms: 1.0 / 3.0 * 0.000_78,
             max_ms: 0.01,
             block: 400,
         }],
-        spin_until: vec![crate::ladder::SpinUntil {
+        spin_until: vec![crate::experiments::spin_ladder::SpinUntil {
             sleep_stage: true,
             wall_ms: 200.01,
             busy_ms: 3.5,
             calls: 123,
         }],
-        calibration: Some(crate::ladder::SpinCalibration {
+        calibration: Some(crate::experiments::spin_ladder::SpinCalibration {
             turns_per_unit: 81,
             unit_ns: 37.2,
         }),
@@ -69,17 +69,17 @@ fn every_message_round_trips_exactly() {
             rounds: 200,
         },
         ToWorker::CancelSet {
-            strategy: cancel::Strategy::AbortTimer,
+            strategy: cancel_waits::Strategy::AbortTimer,
             points_us: vec![2000, 18_000],
             wait_ms: 20,
         },
         ToWorker::CancelWait {
-            strategy: cancel::Strategy::CancelEvent,
+            strategy: cancel_waits::Strategy::CancelEvent,
             rounds: 40,
             wait_ms: 1000,
         },
         ToWorker::Periodic {
-            scheduler: periodic::Scheduler::WorkerCorrected,
+            scheduler: periodic_work::Scheduler::WorkerCorrected,
             interval_ms: 20,
             work_us: vec![0, 24_000, 7],
         },
@@ -206,7 +206,7 @@ fn every_job_says_how_long_it_may_be_silent() {
     assert_eq!(set.longest_silence_ms(), 600 + 200 * ROUND_MS);
     // The canceller hears nothing while a blind sleep runs out.
     let cancel = ToWorker::CancelSet {
-        strategy: cancel::Strategy::BlindSleep,
+        strategy: cancel_waits::Strategy::BlindSleep,
         points_us: vec![100_000; 20],
         wait_ms: 1000,
     };

@@ -75,8 +75,8 @@ fn combining_keeps_every_experiment_once() {
         native: None,
     };
     let mut a = Report::new(env(false), None);
-    a.wake_latency = Some(crate::wake::WakeLatency {
-        config: crate::wake::WakeConfig::default(),
+    a.wake_latency = Some(crate::experiments::wake_latency::WakeLatency {
+        config: crate::experiments::wake_latency::WakeConfig::default(),
         skew_ms: None,
         results: Vec::new(),
     });

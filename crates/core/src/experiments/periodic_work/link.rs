@@ -2,13 +2,13 @@
 //! their lateness in order (the drift is the order), each value
 //! log-quantized as every other figure, its code delta-coded.
 
-use super::LinkError;
-use super::wire::{Reader, Writer};
+use crate::experiments::periodic_work::{PeriodicConfig, PeriodicResult, PeriodicWork, Scheduler};
+use crate::link::LinkError;
+use crate::link::wire::{Reader, Writer};
 use crate::outcome::Outcome;
-use crate::periodic::{PeriodicConfig, PeriodicResult, PeriodicWork, Scheduler};
 
 impl Writer {
-    pub(super) fn periodic_work(&mut self, p: &PeriodicWork) {
+    pub(crate) fn periodic_work(&mut self, p: &PeriodicWork) {
         self.uvar(u64::from(p.config.ticks));
         self.uvar(u64::from(p.config.interval_ms));
         self.uvar(u64::from(p.config.work_ms));
@@ -33,7 +33,7 @@ impl Writer {
 }
 
 impl Reader<'_> {
-    pub(super) fn periodic_work(&mut self) -> Result<PeriodicWork, LinkError> {
+    pub(crate) fn periodic_work(&mut self) -> Result<PeriodicWork, LinkError> {
         let config = PeriodicConfig {
             ticks: self.upto(u64::from(PeriodicConfig::MAX_TICKS))?,
             interval_ms: self.upto(u64::from(PeriodicConfig::MAX_INTERVAL_MS))?,

@@ -12,6 +12,8 @@ use crate::key;
 use crate::text::{Arg, Phrase};
 use serde::{Deserialize, Serialize};
 
+mod link;
+
 /// .NET `SpinWait.YieldThreshold`.
 pub const YIELD_THRESHOLD: u32 = 10;
 /// .NET `SpinWait.Sleep0EveryHowManyYields`.

@@ -1,12 +1,12 @@
 //! Experiment 6's section: the configuration, the clocks' skew, and each
 //! strategy's sketch.
 
-use super::LinkError;
-use super::wire::{Reader, Writer};
-use crate::cancel::{CancelConfig, CancelResult, CancelWaits, Strategy};
+use crate::experiments::cancel_waits::{CancelConfig, CancelResult, CancelWaits, Strategy};
+use crate::link::LinkError;
+use crate::link::wire::{Reader, Writer};
 
 impl Writer {
-    pub(super) fn cancel_waits(&mut self, c: &CancelWaits) {
+    pub(crate) fn cancel_waits(&mut self, c: &CancelWaits) {
         self.uvar(u64::from(c.config.rounds));
         self.uvar(u64::from(c.config.wait_ms));
         self.uvar(c.config.seed);
@@ -20,7 +20,7 @@ impl Writer {
 }
 
 impl Reader<'_> {
-    pub(super) fn cancel_waits(&mut self) -> Result<CancelWaits, LinkError> {
+    pub(crate) fn cancel_waits(&mut self) -> Result<CancelWaits, LinkError> {
         let config = CancelConfig {
             rounds: self.upto(u64::from(CancelConfig::MAX_ROUNDS))?,
             wait_ms: self.upto(u64::from(CancelConfig::MAX_WAIT_MS))?,

@@ -2,12 +2,12 @@
 //! channel's sketch of latencies and its burst's time (the codec's
 //! precision).
 
-use super::LinkError;
-use super::wire::{Reader, Writer};
-use crate::handoff::{Channel, Handoff, HandoffConfig, HandoffRun};
+use crate::experiments::producer_consumer::{Channel, Handoff, HandoffConfig, HandoffRun};
+use crate::link::LinkError;
+use crate::link::wire::{Reader, Writer};
 
 impl Writer {
-    pub(super) fn handoff(&mut self, h: &Handoff) {
+    pub(crate) fn handoff(&mut self, h: &Handoff) {
         self.uvar(u64::from(h.config.items));
         self.uvar(u64::from(h.config.gap_ms));
         self.uvar(u64::from(h.config.burst));
@@ -23,7 +23,7 @@ impl Writer {
 }
 
 impl Reader<'_> {
-    pub(super) fn handoff(&mut self) -> Result<Handoff, LinkError> {
+    pub(crate) fn handoff(&mut self) -> Result<Handoff, LinkError> {
         let config = HandoffConfig {
             items: self.upto(u64::from(HandoffConfig::MAX_ITEMS))?,
             gap_ms: self.upto(u64::from(HandoffConfig::MAX_GAP_MS))?,

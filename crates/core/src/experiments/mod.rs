@@ -9,6 +9,16 @@ use crate::text::Key;
 use crate::text::Phrase;
 use serde::{Deserialize, Serialize};
 
+pub mod cancel_waits;
+pub mod concurrency_limit;
+pub mod main_starvation;
+pub mod periodic_work;
+pub mod pool_starvation;
+pub mod producer_consumer;
+pub mod spin_ladder;
+pub mod timed_waits;
+pub mod wake_latency;
+
 /// The message type an embedded page posts to its parent with its height,
 /// as `{ type, height }`: the app (`waitlab-browser`'s `location`) and the
 /// embed's first screen (`www/embed.js`, given it by `cargo xtask

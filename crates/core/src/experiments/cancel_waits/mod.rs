@@ -15,6 +15,8 @@ use crate::strategies::strategies;
 use crate::text::Phrase;
 use serde::{Deserialize, Serialize};
 
+mod link;
+
 strategies! {
     /// How the waiter waits, and how the cancel reaches it.
     pub enum Strategy in "cancel_strategy" {
@@ -137,7 +139,11 @@ impl CancelConfig {
     /// every strategy.
     pub fn cancel_points_us(&self) -> Vec<u32> {
         let wait_us = self.wait_ms.saturating_mul(1000);
-        crate::wake::delays_us(self.seed, self.rounds, wait_us / 10..=wait_us / 10 * 9)
+        crate::experiments::wake_latency::delays_us(
+            self.seed,
+            self.rounds,
+            wait_us / 10..=wait_us / 10 * 9,
+        )
     }
 }
 

@@ -1,12 +1,12 @@
 //! Experiment 4's section: the configuration, the clocks' skew, and each
 //! strategy's sketch.
 
-use super::LinkError;
-use super::wire::{Reader, Writer};
-use crate::wake::{Strategy, WakeConfig, WakeLatency, WakeResult};
+use crate::experiments::wake_latency::{Strategy, WakeConfig, WakeLatency, WakeResult};
+use crate::link::LinkError;
+use crate::link::wire::{Reader, Writer};
 
 impl Writer {
-    pub(super) fn wake_latency(&mut self, wl: &WakeLatency) {
+    pub(crate) fn wake_latency(&mut self, wl: &WakeLatency) {
         self.uvar(u64::from(wl.config.rounds));
         self.uvar(u64::from(wl.config.max_delay_us));
         self.uvar(wl.config.seed);
@@ -20,7 +20,7 @@ impl Writer {
 }
 
 impl Reader<'_> {
-    pub(super) fn wake_latency(&mut self) -> Result<WakeLatency, LinkError> {
+    pub(crate) fn wake_latency(&mut self) -> Result<WakeLatency, LinkError> {
         let config = WakeConfig {
             rounds: self.upto(u64::from(WakeConfig::MAX_ROUNDS))?,
             max_delay_us: self.upto(1_000_000)?,

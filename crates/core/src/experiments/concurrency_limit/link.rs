@@ -2,13 +2,12 @@
 //! jobs' spans in job order (to [`SPAN_TICK_MS`]) for the chart, and the
 //! sketch of its slots' handoffs (the codec's precision) for the numbers.
 
-use super::LinkError;
-use super::starvation::SPAN_TICK_MS;
-use super::wire::{Reader, Writer, ticks};
-use crate::limit::{ConcurrencyLimit, Gate, LimitConfig, LimitRun, Span};
+use crate::experiments::concurrency_limit::{ConcurrencyLimit, Gate, LimitConfig, LimitRun, Span};
+use crate::link::LinkError;
+use crate::link::wire::{Reader, SPAN_TICK_MS, Writer, ticks};
 
 impl Writer {
-    pub(super) fn concurrency_limit(&mut self, c: &ConcurrencyLimit) {
+    pub(crate) fn concurrency_limit(&mut self, c: &ConcurrencyLimit) {
         self.uvar(u64::from(c.config.jobs));
         self.uvar(u64::from(c.config.limit));
         self.uvar(u64::from(c.config.job_ms));
@@ -34,7 +33,7 @@ impl Writer {
 }
 
 impl Reader<'_> {
-    pub(super) fn concurrency_limit(&mut self) -> Result<ConcurrencyLimit, LinkError> {
+    pub(crate) fn concurrency_limit(&mut self) -> Result<ConcurrencyLimit, LinkError> {
         let config = LimitConfig {
             jobs: self.upto(u64::from(LimitConfig::MAX_JOBS))?,
             limit: self.upto(u64::from(LimitConfig::MAX_LIMIT))?,

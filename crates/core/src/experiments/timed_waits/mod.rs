@@ -9,6 +9,8 @@ use crate::text::Key;
 use crate::text::Phrase;
 use serde::{Deserialize, Serialize};
 
+mod link;
+
 /// Which thread of the page runs a probe.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]

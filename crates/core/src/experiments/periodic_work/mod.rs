@@ -16,6 +16,8 @@ use crate::strategies::strategies;
 use crate::text::Phrase;
 use serde::{Deserialize, Serialize};
 
+mod link;
+
 strategies! {
     /// How the next tick is scheduled, and where the loop runs.
     pub enum Scheduler in "periodic_scheduler" {
@@ -193,7 +195,11 @@ impl PeriodicConfig {
 
     /// Each tick's work, µs: the same for every scheduler.
     pub fn work_us(&self) -> Vec<u32> {
-        crate::wake::delays_us(self.seed, self.ticks, 0..=self.work_ms.saturating_mul(1000))
+        crate::experiments::wake_latency::delays_us(
+            self.seed,
+            self.ticks,
+            0..=self.work_ms.saturating_mul(1000),
+        )
     }
 }
 

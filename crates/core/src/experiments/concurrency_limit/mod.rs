@@ -17,6 +17,8 @@ use crate::strategies::strategies;
 use crate::text::Phrase;
 use serde::{Deserialize, Serialize};
 
+mod link;
+
 strategies! {
     /// How the jobs wait for a slot.
     pub enum Gate in "limit_gate" {
@@ -105,7 +107,11 @@ impl LimitConfig {
     /// Each job's wait, ms (whole, as a browser's timer takes it): the same
     /// for every gate.
     pub fn jobs_ms(&self) -> Vec<u32> {
-        crate::wake::delays_us(self.seed, self.jobs, self.job_ms / 2..=self.job_ms / 2 * 3)
+        crate::experiments::wake_latency::delays_us(
+            self.seed,
+            self.jobs,
+            self.job_ms / 2..=self.job_ms / 2 * 3,
+        )
     }
 
     /// The batch if slots changed hands at once, ms: the jobs' waits spread

@@ -1,33 +1,12 @@
-//! Experiments 2a and 2b: each run's times and its whole timeline
-//! (frames to [`TICK_MS`], job spans to [`SPAN_TICK_MS`]).
+//! Experiment 2b's section: each run's times and its job spans (to
+//! [`SPAN_TICK_MS`]).
 
-use super::LinkError;
-use super::wire::{Reader, Writer, ticks};
-use crate::starvation::{
-    JobSpan, MainConfig, MainRun, MainStarvation, PoolConfig, PoolRun, PoolStarvation,
-};
-
-/// Resolution of timeline events (frames, job starts and ends), ms.
-pub(super) const TICK_MS: f64 = 0.01;
-/// Resolution of job spans (starts and ends), ms.
-pub(super) const SPAN_TICK_MS: f64 = 0.1;
+use crate::experiments::pool_starvation::{JobSpan, PoolConfig, PoolRun, PoolStarvation};
+use crate::link::LinkError;
+use crate::link::wire::{Reader, SPAN_TICK_MS, Writer, ticks};
 
 impl Writer {
-    pub(super) fn main_starvation(&mut self, m: &MainStarvation) {
-        self.uvar(u64::from(m.config.jobs));
-        self.uvar(u64::from(m.config.wait_ms));
-        self.len(m.runs.len());
-        for run in &m.runs {
-            self.flag(run.mode.is_async());
-            self.q(run.batch_ms);
-            self.q(run.timer_queue_wait_ms);
-            self.q(run.message_queue_wait_ms);
-            self.len(run.frames_ms.len());
-            self.deltas(run.frames_ms.iter().map(|&f| ticks(f, TICK_MS)));
-        }
-    }
-
-    pub(super) fn pool_starvation(&mut self, p: &PoolStarvation) {
+    pub(crate) fn pool_starvation(&mut self, p: &PoolStarvation) {
         self.uvar(u64::from(p.config.workers));
         self.uvar(u64::from(p.config.jobs));
         self.uvar(u64::from(p.config.wait_ms));
@@ -55,36 +34,7 @@ impl Writer {
 }
 
 impl Reader<'_> {
-    pub(super) fn main_starvation(&mut self) -> Result<MainStarvation, LinkError> {
-        let config = MainConfig {
-            jobs: self.upto(10_000)?,
-            wait_ms: self.upto(100_000)?,
-        };
-        let n = self.upto(2)?;
-        let runs = (0..n)
-            .map(|_| {
-                let mode = self.mode()?;
-                let (batch_ms, timer_queue_wait_ms, message_queue_wait_ms) =
-                    (self.q()?, self.q()?, self.q()?);
-                let frames = self.upto(20_000)? as usize;
-                let frames_ms = self
-                    .deltas(frames)?
-                    .into_iter()
-                    .map(|t| t as f64 * TICK_MS)
-                    .collect();
-                Ok(MainRun {
-                    mode,
-                    batch_ms,
-                    timer_queue_wait_ms,
-                    message_queue_wait_ms,
-                    frames_ms,
-                })
-            })
-            .collect::<Result<Vec<_>, LinkError>>()?;
-        Ok(MainStarvation { config, runs })
-    }
-
-    pub(super) fn pool_starvation(&mut self) -> Result<PoolStarvation, LinkError> {
+    pub(crate) fn pool_starvation(&mut self) -> Result<PoolStarvation, LinkError> {
         let config = PoolConfig {
             workers: self.upto(64)?,
             jobs: self.upto(10_000)?,

@@ -4,10 +4,10 @@
 //! reader picked (or the native probe's) lists its cells' keys, and its
 //! reader takes the mechanisms from them.
 
-use super::wire::{Reader, Writer};
-use super::{LinkError, damaged};
+use crate::experiments::timed_waits::{CellKey, Mechanism, TimedWaitsConfig};
+use crate::link::wire::{Reader, Writer};
+use crate::link::{LinkError, damaged};
 use crate::schema::{Cell, NestedChain, TimedWaits};
-use crate::timed::{CellKey, Mechanism, TimedWaitsConfig};
 
 /// How a timed-waits section names its cells' keys: each cell lists its
 /// own, or they are implied by the configuration: every mechanism the page
@@ -18,7 +18,7 @@ const KEYS_IMPLIED_V1: u8 = 1;
 const KEYS_IMPLIED: u8 = 2;
 
 impl Writer {
-    pub(super) fn timed_waits(&mut self, tw: &TimedWaits) {
+    pub(crate) fn timed_waits(&mut self, tw: &TimedWaits) {
         let c = &tw.config;
         self.len(c.durations_ms.len());
         for &d in &c.durations_ms {
@@ -53,7 +53,7 @@ impl Writer {
 }
 
 impl Reader<'_> {
-    pub(super) fn timed_waits(&mut self) -> Result<TimedWaits, LinkError> {
+    pub(crate) fn timed_waits(&mut self) -> Result<TimedWaits, LinkError> {
         let n = self.upto(TimedWaitsConfig::MAX_DURATIONS as u64)?;
         let durations_ms = (0..n)
             .map(|_| self.upto(u64::from(TimedWaitsConfig::MAX_DURATION_MS)))

@@ -18,6 +18,8 @@ use crate::strategies::strategies;
 use crate::text::Phrase;
 use serde::{Deserialize, Serialize};
 
+mod link;
+
 strategies! {
     /// How the items travel, and how the consumer learns of one.
     pub enum Channel in "handoff_channel" {
@@ -142,7 +144,11 @@ impl HandoffConfig {
     /// channel.
     pub fn gaps_us(&self) -> Vec<u32> {
         let gap_us = self.gap_ms.saturating_mul(1000);
-        crate::wake::delays_us(self.seed, self.items, gap_us / 2..=gap_us / 2 * 3)
+        crate::experiments::wake_latency::delays_us(
+            self.seed,
+            self.items,
+            gap_us / 2..=gap_us / 2 * 3,
+        )
     }
 
     /// How long the items sent one by one take about, ms.

@@ -1,15 +1,15 @@
 //! Experiment 3's section: the configuration, the spin unit's
 //! calibration, each step's cost and block, and the spin-untils.
 
-use super::wire::{Reader, Writer};
-use super::{LinkError, damaged};
-use crate::ladder::{
+use crate::experiments::spin_ladder::{
     LadderConfig, MAX_BLOCK, SLEEP1_THRESHOLD, SpinCalibration, SpinLadder, SpinUntil, StepCost,
     UNCALIBRATED_MAX_SPIN_UNITS, step,
 };
+use crate::link::wire::{Reader, Writer};
+use crate::link::{LinkError, damaged};
 
 impl Writer {
-    pub(super) fn spin_ladder(&mut self, l: &SpinLadder) {
+    pub(crate) fn spin_ladder(&mut self, l: &SpinLadder) {
         self.uvar(u64::from(l.config.steps));
         self.uvar(u64::from(l.config.repeats));
         self.uvar(u64::from(l.config.spin_until_ms));
@@ -47,7 +47,7 @@ impl Writer {
 }
 
 impl Reader<'_> {
-    pub(super) fn spin_ladder(&mut self) -> Result<SpinLadder, LinkError> {
+    pub(crate) fn spin_ladder(&mut self) -> Result<SpinLadder, LinkError> {
         let config = LadderConfig {
             steps: self.upto(200)?,
             repeats: self.upto(200)?,

@@ -12,6 +12,8 @@ use crate::strategies::strategies;
 use crate::text::Phrase;
 use serde::{Deserialize, Serialize};
 
+mod link;
+
 strategies! {
     /// How the waiter notices the flag.
     pub enum Strategy in "strategy" {

@@ -1,0 +1,167 @@
+//! Experiment 2b: what blocking does to a pool of workers.
+//!
+//! A pool of K workers runs N jobs that wait by `Atomics.wait` (blocking
+//! their worker) or by an async timer (a worker's event loop holds any
+//! number of pending timers). This module holds the configuration, the
+//! measured shape, and the expected shape the article predicts.
+
+use crate::experiments::main_starvation::JobMode;
+use crate::field::{self, FieldError, form};
+use crate::key;
+use crate::text::Phrase;
+use serde::{Deserialize, Serialize};
+
+mod link;
+
+/// Configuration of experiment 2b (worker pool).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PoolConfig {
+    /// Workers in the pool.
+    pub workers: u32,
+    /// Jobs in the batch.
+    pub jobs: u32,
+    /// How long each job waits, ms.
+    pub wait_ms: u32,
+}
+
+impl PoolConfig {
+    /// The default for a machine with `cores` logical cores: at most four
+    /// workers, so the blocking batch shows the queueing in seconds.
+    pub fn for_cores(cores: u32) -> Self {
+        Self {
+            workers: cores.clamp(1, 4),
+            jobs: 40,
+            wait_ms: 250,
+        }
+    }
+
+    /// Parses and validates the form fields.
+    pub fn parse(workers: &str, jobs: &str, wait_ms: &str) -> Result<Self, FieldError> {
+        let config = Self {
+            workers: field::parse("workers", workers, 1, 16)?,
+            jobs: field::parse("jobs", jobs, 1, 400)?,
+            wait_ms: field::parse("wait", wait_ms, 1, 2000)?,
+        };
+        field::check_blocking_ms(config.expected_batch_ms(JobMode::Blocking))?;
+        Ok(config)
+    }
+
+    /// The batch time the article predicts: `ceil(N / K) · T` when each job
+    /// holds a worker, `T` when none does.
+    pub fn expected_batch_ms(&self, mode: JobMode) -> f64 {
+        match mode {
+            JobMode::Blocking => {
+                f64::from(self.jobs.div_ceil(self.workers)) * f64::from(self.wait_ms)
+            }
+            JobMode::Async => f64::from(self.wait_ms),
+        }
+    }
+
+    /// Which worker gets job `job`: round robin, as a pool's queue would
+    /// hand them out when every worker is equally busy.
+    pub fn worker_for(&self, job: u32) -> u32 {
+        job % self.workers
+    }
+}
+
+/// One job's life in a worker, ms since the batch was queued.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct JobSpan {
+    /// The worker that ran it.
+    pub worker: u32,
+    /// The job (the extra job is number `jobs`).
+    pub job: u32,
+    /// When it started.
+    pub start_ms: f64,
+    /// When it finished.
+    pub end_ms: f64,
+}
+
+/// One mode's measurements in the pool.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PoolRun {
+    /// How the jobs waited.
+    pub mode: JobMode,
+    /// When the last job of the batch finished.
+    pub batch_ms: f64,
+    /// How long the extra job, queued after the batch, waited to start.
+    pub extra_job_wait_ms: f64,
+    /// Every job's span, the extra job included.
+    pub spans: Vec<JobSpan>,
+}
+
+/// Results of experiment 2b.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PoolStarvation {
+    /// The configuration that was run.
+    pub config: PoolConfig,
+    /// One run per mode, blocking first.
+    pub runs: Vec<PoolRun>,
+    /// Whether blocking jobs slept in `Atomics.wait` (shared memory) or,
+    /// without it, busy-waited.
+    pub blocking_sleeps: bool,
+}
+
+form! {
+    PoolConfig,
+    hint: |c| {
+        Phrase::new(key!("pool.hint"))
+            .ms("blocking", c.expected_batch_ms(JobMode::Blocking) / 1000.0)
+            .ms("async", c.expected_batch_ms(JobMode::Async) / 1000.0)
+    },
+    workers: "workers", "pool.workers", |c| c.workers;
+    jobs: "jobs", "main.jobs", |c| c.jobs;
+    wait_ms: "wait", "main.each_waits", |c| c.wait_ms;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::experiments::main_starvation::JobMode;
+    use crate::field::FieldError;
+
+    #[test]
+    fn expected_shapes_follow_the_article() {
+        let pool = PoolConfig {
+            workers: 4,
+            jobs: 40,
+            wait_ms: 250,
+        };
+        assert_eq!(pool.expected_batch_ms(JobMode::Blocking), 2500.0);
+        assert_eq!(pool.expected_batch_ms(JobMode::Async), 250.0);
+        // The article: 200 items x 1 s on 10 threads would take 20 s blocking.
+        let article = PoolConfig {
+            workers: 10,
+            jobs: 200,
+            wait_ms: 1000,
+        };
+        assert_eq!(article.expected_batch_ms(JobMode::Blocking), 20_000.0);
+        let uneven = PoolConfig {
+            workers: 3,
+            jobs: 7,
+            wait_ms: 100,
+        };
+        assert_eq!(uneven.expected_batch_ms(JobMode::Blocking), 300.0);
+        assert_eq!(
+            (0..7).map(|j| uneven.worker_for(j)).collect::<Vec<_>>(),
+            [0, 1, 2, 0, 1, 2, 0]
+        );
+    }
+
+    #[test]
+    fn parsing_checks_every_limit() {
+        assert!(matches!(
+            PoolConfig::parse("x", "1", "1"),
+            Err(FieldError::NotANumber {
+                field: "workers",
+                ..
+            })
+        ));
+        assert_eq!(
+            PoolConfig::parse("4", "40", "250"),
+            Ok(PoolConfig::for_cores(8))
+        );
+        assert_eq!(PoolConfig::for_cores(2).workers, 2);
+        assert_eq!(PoolConfig::for_cores(0).workers, 1);
+    }
+}
