@@ -263,7 +263,7 @@ fn ComparisonTable(
                     let cells = row
                         .values
                         .iter()
-                        .zip(columns)
+                        .zip(&columns)
                         .map(|(v, c)| match *v {
                             Value::Unresolved { value, figure_ms, clock } => {
                                 marked_cell(num(&c.unit.format(value)), figure_ms, Some(clock)).into_any()
@@ -376,11 +376,8 @@ fn ComparisonChart(
     const ROW: f64 = 16.0;
     const TOP: f64 = 8.0;
     let columns = experiment.columns();
-    let charted: Vec<usize> = experiment
-        .charted()
-        .iter()
-        .copied()
-        .filter(|&c| columns[c].unit.to_axis(1.0).is_some())
+    let charted: Vec<usize> = (0..columns.len())
+        .filter(|&c| columns[c].charted && columns[c].unit.to_axis(1.0).is_some())
         .collect();
     let all_rows = || groups.iter().flat_map(|(_, g)| &g.rows);
     let wait = compare::headline_wait(all_rows());
@@ -395,7 +392,7 @@ fn ComparisonChart(
     let rows: Vec<ChartRow> = groups
         .iter()
         .flat_map(|(colour, g)| {
-            let charted = &charted;
+            let (charted, columns) = (&charted, &columns);
             g.headline_rows(wait).filter_map(move |r| {
                 let marks: Vec<_> = charted
                     .iter()

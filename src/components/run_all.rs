@@ -19,7 +19,7 @@ use waitlab_core::experiments::concurrency_limit::LimitConfig;
 use waitlab_core::experiments::main_starvation::{JobMode, MainConfig};
 use waitlab_core::experiments::periodic_work::PeriodicConfig;
 use waitlab_core::experiments::pool_starvation::PoolConfig;
-use waitlab_core::experiments::producer_consumer::HandoffConfig;
+use waitlab_core::experiments::producer_consumer::ProducerConsumerConfig;
 use waitlab_core::experiments::spin_ladder::LadderConfig;
 use waitlab_core::experiments::timed_waits::TimedWaitsConfig;
 use waitlab_core::experiments::wake_latency::WakeConfig;
@@ -85,7 +85,7 @@ fn expected_ms(experiment: Experiment, cores: u32) -> f64 {
         Experiment::CancelWaits => CancelConfig::default().estimated_ms(),
         Experiment::PeriodicWork => PeriodicConfig::default().estimated_ms(),
         Experiment::ConcurrencyLimit => LimitConfig::default().estimated_ms(),
-        Experiment::ProducerConsumer => HandoffConfig::default().estimated_ms(),
+        Experiment::ProducerConsumer => ProducerConsumerConfig::default().estimated_ms(),
     }
     .max(1.0)
 }

@@ -14,7 +14,7 @@ use waitlab_core::experiments::concurrency_limit::LimitConfig;
 use waitlab_core::experiments::main_starvation::MainConfig;
 use waitlab_core::experiments::periodic_work::PeriodicConfig;
 use waitlab_core::experiments::pool_starvation::PoolConfig;
-use waitlab_core::experiments::producer_consumer::HandoffConfig;
+use waitlab_core::experiments::producer_consumer::ProducerConsumerConfig;
 use waitlab_core::experiments::spin_ladder::LadderConfig;
 use waitlab_core::experiments::timed_waits::TimedWaitsConfig;
 use waitlab_core::experiments::wake_latency::WakeConfig;
@@ -66,7 +66,7 @@ pub struct Experiments {
     /// Experiment 8.
     pub concurrency_limit: UseExperiment<LimitConfig>,
     /// Experiment 9.
-    pub producer_consumer: UseExperiment<HandoffConfig>,
+    pub producer_consumer: UseExperiment<ProducerConsumerConfig>,
     /// Page work in flight whose promises land on the main thread (result
     /// links the browser is compressing, chunks of the page being
     /// fetched): nothing starts a run while one is.

@@ -8,14 +8,19 @@
 
 use super::pair::{Pair, Roles};
 use super::{Publish, Reporter, RunScope};
-use waitlab_core::experiments::producer_consumer::{Channel, Handoff, HandoffConfig, HandoffRun};
+use waitlab_core::experiments::producer_consumer::{
+    Channel, ChannelRun, ProducerConsumer, ProducerConsumerConfig,
+};
 use waitlab_core::key;
 use waitlab_core::outcome::{Outcome, reason};
 use waitlab_core::protocol::{FromWorker, ToWorker};
 use waitlab_core::schema::{Failure, Report};
 use waitlab_core::text::Phrase;
 
-async fn measure(config: &HandoffConfig, reporter: &Reporter) -> Result<Handoff, Phrase> {
+async fn measure(
+    config: &ProducerConsumerConfig,
+    reporter: &Reporter,
+) -> Result<ProducerConsumer, Phrase> {
     let roles = Roles {
         starting: key!("progress.starting_producer_consumer"),
         setter: key!("role.producer"),
@@ -28,7 +33,7 @@ async fn measure(config: &HandoffConfig, reporter: &Reporter) -> Result<Handoff,
     for channel in Channel::BROWSER {
         reporter.update(|p| p.worker = Some(channel.label()));
         let run = match &pair.slots {
-            Err(why) if channel.needs_shared_memory() => HandoffRun::without(
+            Err(why) if channel.needs_shared_memory() => ChannelRun::without(
                 channel,
                 Outcome::Unavailable {
                     reason: (*why).to_owned(),
@@ -51,7 +56,7 @@ async fn measure(config: &HandoffConfig, reporter: &Reporter) -> Result<Handoff,
                 match pair.turn(&produce, &consume, limit_ms).await? {
                     FromWorker::HandoffDone { result } => {
                         let raw = result.map_err(|e| reason::phrase(&e))?;
-                        HandoffRun::measured(channel, raw, pair.skew_ms.unwrap_or(0.0))
+                        ChannelRun::measured(channel, raw, pair.skew_ms.unwrap_or(0.0))
                     }
                     other => return Err(super::unexpected(key!("role.consumer"), &other)),
                 }
@@ -60,7 +65,7 @@ async fn measure(config: &HandoffConfig, reporter: &Reporter) -> Result<Handoff,
         runs.push(run);
         reporter.update(|p| p.done += 1);
     }
-    Ok(Handoff {
+    Ok(ProducerConsumer {
         config: config.clone(),
         skew_ms: pair.skew_ms,
         runs,
@@ -68,7 +73,7 @@ async fn measure(config: &HandoffConfig, reporter: &Reporter) -> Result<Handoff,
 }
 
 /// Runs experiment 9 with `config`.
-pub async fn run_handoff(config: HandoffConfig, publish: Publish) -> Report {
+pub async fn run_handoff(config: ProducerConsumerConfig, publish: Publish) -> Report {
     let scope = RunScope::begin();
     let reporter = Reporter::new(publish, Channel::BROWSER.len() as u32);
     let result = measure(&config, &reporter).await;

@@ -15,12 +15,13 @@ use super::{Publish, Reporter, RunScope};
 use std::cell::RefCell;
 use waitlab_browser::probes;
 use waitlab_browser::{memory, wait, worker_host::ProbeWorker};
+use waitlab_core::experiments::timed_waits::{Cell, NestedChain, TimedWaits};
 use waitlab_core::experiments::timed_waits::{CellKey, Mechanism, Thread, TimedWaitsConfig};
 use waitlab_core::key;
 use waitlab_core::outcome::Outcome;
 use waitlab_core::outcome::reason;
 use waitlab_core::protocol::{FromWorker, ToWorker, shared_slots};
-use waitlab_core::schema::{Cell, Failure, NestedChain, Report, TimedWaits};
+use waitlab_core::schema::{Failure, Report};
 use waitlab_core::stats::Samples;
 use waitlab_core::text::Phrase;
 

@@ -129,8 +129,9 @@ async fn scheduler_probes_report_absence_instead_of_failing() {
 
 /// A report with one small timed-waits cell, as a link carries it.
 fn small_report() -> waitlab_core::schema::Report {
+    use waitlab_core::experiments::timed_waits::{Cell, NestedChain, TimedWaits};
     use waitlab_core::experiments::timed_waits::{CellKey, Mechanism, TimedWaitsConfig};
-    use waitlab_core::schema::{Cell, Environment, NestedChain, Report, TimedWaits};
+    use waitlab_core::schema::{Environment, Report};
     let env = Environment {
         user_agent: "Mozilla/5.0 Chrome/156.0".into(),
         hardware_concurrency: 2,

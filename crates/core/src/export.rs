@@ -3,7 +3,6 @@
 //! files get. Locale-free: `.` decimals, times in ms.
 
 use crate::experiments::Experiment;
-use crate::experiments::spin_ladder::Step;
 use crate::number::fixed;
 use crate::outcome::Outcome;
 use crate::schema::{Environment, Report, civil_date};
@@ -23,13 +22,18 @@ pub const CSV_COLUMNS: &str = "experiment,series,requested_ms,index,at_ms,value_
 /// Decimals of every time: to a nanosecond.
 const PLACES: u8 = 6;
 
-/// One data row before the environment's columns.
-struct Sample<'a> {
-    series: &'a str,
-    requested_ms: Option<u32>,
-    index: usize,
-    at_ms: Option<f64>,
-    value_ms: f64,
+/// One CSV line before the environment's columns ([`CSV_COLUMNS`]).
+pub struct Sample<'a> {
+    /// The mechanism, strategy or mode.
+    pub series: &'a str,
+    /// The wait asked for, or the interval.
+    pub requested_ms: Option<u32>,
+    /// The sample's (or job's, call's, tick's) number.
+    pub index: usize,
+    /// When it happened, ms since the batch started.
+    pub at_ms: Option<f64>,
+    /// The sample.
+    pub value_ms: f64,
 }
 
 /// `text` as a CSV field: quoted when it holds a comma, quote or line
@@ -54,8 +58,8 @@ fn environment(env: &Environment) -> String {
     .join(",")
 }
 
-/// One row per sample of `outcome` (none unless it was measured).
-fn series<'a>(
+/// One line per sample of `outcome` (none unless it was measured).
+pub(crate) fn series<'a>(
     rows: &mut Vec<Sample<'a>>,
     series: &'a str,
     requested_ms: Option<u32>,
@@ -77,103 +81,10 @@ fn series<'a>(
     }
 }
 
-fn step_name(step: Step) -> &'static str {
-    match step {
-        Step::Spin { .. } => "spin",
-        Step::Yield => "yield",
-        Step::Sleep0 => "sleep0",
-        Step::Sleep1 => "sleep1",
-    }
-}
-
 /// `experiment`'s part of `report` as CSV: the header, then one line per
 /// sample ([`CSV_COLUMNS`]); only the header if the report lacks it.
 pub fn csv(report: &Report, experiment: Experiment) -> String {
-    let mut rows: Vec<Sample> = Vec::new();
-    match experiment {
-        Experiment::TimedWaits => {
-            for cell in report.timed_waits.iter().flat_map(|tw| &tw.cells) {
-                let (name, wait) = (cell.key.mechanism.id(), cell.key.requested_ms);
-                series(&mut rows, name, wait, &cell.outcome);
-            }
-        }
-        Experiment::MainStarvation => {
-            for run in report.main_starvation.iter().flat_map(|m| &m.runs) {
-                for (index, (at_ms, gap)) in run.frame_gaps().into_iter().enumerate() {
-                    rows.push(Sample {
-                        series: run.mode.name(),
-                        requested_ms: None,
-                        index,
-                        at_ms: Some(at_ms),
-                        value_ms: gap,
-                    });
-                }
-            }
-        }
-        Experiment::PoolStarvation => {
-            for run in report.pool_starvation.iter().flat_map(|p| &p.runs) {
-                for span in &run.spans {
-                    rows.push(Sample {
-                        series: run.mode.name(),
-                        requested_ms: None,
-                        index: span.job as usize,
-                        at_ms: Some(span.start_ms),
-                        value_ms: span.end_ms - span.start_ms,
-                    });
-                }
-            }
-        }
-        Experiment::SpinLadder => {
-            for step in report.spin_ladder.iter().flat_map(|l| &l.steps) {
-                rows.push(Sample {
-                    series: step_name(step.step),
-                    requested_ms: None,
-                    index: step.count as usize,
-                    at_ms: None,
-                    value_ms: step.p50_ms,
-                });
-            }
-        }
-        Experiment::WakeLatency => {
-            for result in report.wake_latency.iter().flat_map(|w| &w.results) {
-                series(&mut rows, result.strategy.id(), None, &result.outcome);
-            }
-        }
-        Experiment::CancelWaits => {
-            if let Some(c) = &report.cancel_waits {
-                for result in &c.results {
-                    let wait = Some(c.config.wait_ms);
-                    series(&mut rows, result.strategy.id(), wait, &result.outcome);
-                }
-            }
-        }
-        Experiment::ConcurrencyLimit => {
-            for run in report.concurrency_limit.iter().flat_map(|c| &c.runs) {
-                for (index, span) in run.spans.iter().enumerate() {
-                    rows.push(Sample {
-                        series: run.gate.id(),
-                        requested_ms: None,
-                        index,
-                        at_ms: Some(span.start_ms),
-                        value_ms: span.end_ms - span.start_ms,
-                    });
-                }
-            }
-        }
-        Experiment::ProducerConsumer => {
-            for run in report.producer_consumer.iter().flat_map(|h| &h.runs) {
-                series(&mut rows, run.channel.id(), None, &run.outcome);
-            }
-        }
-        Experiment::PeriodicWork => {
-            if let Some(p) = &report.periodic_work {
-                for result in &p.results {
-                    let interval = Some(p.config.interval_ms);
-                    series(&mut rows, result.scheduler.id(), interval, &result.outcome);
-                }
-            }
-        }
-    }
+    let rows = experiment.slice().samples(report);
     let env = environment(&report.env);
     let mut out = String::with_capacity(64 * (rows.len() + 1));
     out.push_str(CSV_COLUMNS);

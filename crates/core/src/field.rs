@@ -226,7 +226,7 @@ mod tests {
         }
         check(crate::experiments::wake_latency::WakeConfig::default());
         check(crate::experiments::cancel_waits::CancelConfig::default());
-        check(crate::experiments::producer_consumer::HandoffConfig::default());
+        check(crate::experiments::producer_consumer::ProducerConsumerConfig::default());
         check(crate::experiments::concurrency_limit::LimitConfig::default());
         check(crate::experiments::periodic_work::PeriodicConfig::default());
         check(crate::experiments::spin_ladder::LadderConfig::default());

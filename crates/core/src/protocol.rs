@@ -15,7 +15,7 @@
 use crate::experiments::cancel_waits;
 use crate::experiments::main_starvation::JobMode;
 use crate::experiments::periodic_work;
-use crate::experiments::producer_consumer::{Channel, RawHandoff};
+use crate::experiments::producer_consumer::{Channel, RawChannelRun};
 use crate::experiments::spin_ladder::{LadderConfig, SpinLadder};
 use crate::experiments::timed_waits::Mechanism;
 use crate::experiments::wake_latency::Strategy;
@@ -232,7 +232,7 @@ pub enum FromWorker {
     /// it could not run.
     HandoffDone {
         /// The paced items' latencies and the burst's time.
-        result: Result<RawHandoff, String>,
+        result: Result<RawChannelRun, String>,
     },
     /// The setter finished its rounds (or its pongs).
     SetterDone {
@@ -308,7 +308,8 @@ pub const LOADING_BEAT_MS: u32 = 250;
 const ROUND_MS: u32 = 25;
 
 /// The longest pause between paced items the page asks for, µs.
-const MAX_GAP_US: u32 = crate::experiments::producer_consumer::HandoffConfig::MAX_GAP_MS * 1500;
+const MAX_GAP_US: u32 =
+    crate::experiments::producer_consumer::ProducerConsumerConfig::MAX_GAP_MS * 1500;
 
 /// How long a handoff run may keep a side busy, ms: its pauses (`gaps_us`
 /// in all), a round's slack for each polled ring full of the burst, and

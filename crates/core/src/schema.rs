@@ -21,14 +21,13 @@ use crate::experiments::concurrency_limit::ConcurrencyLimit;
 use crate::experiments::main_starvation::MainStarvation;
 use crate::experiments::periodic_work::PeriodicWork;
 use crate::experiments::pool_starvation::PoolStarvation;
-use crate::experiments::producer_consumer::Handoff;
+use crate::experiments::producer_consumer::ProducerConsumer;
 use crate::experiments::spin_ladder::SpinLadder;
-use crate::experiments::timed_waits::{CellKey, Mechanism, TimedWaitsConfig};
+use crate::experiments::timed_waits::Mechanism;
+use crate::experiments::timed_waits::TimedWaits;
 use crate::experiments::wake_latency::WakeLatency;
 use crate::experiments::{Experiment, StatedFigure};
 use crate::key;
-use crate::outcome::Outcome;
-use crate::stats::Summary;
 use crate::text::{Arg, Phrase};
 use serde::{Deserialize, Serialize};
 
@@ -267,52 +266,6 @@ const LINK_NAME_JOIN: &str = " on ";
 /// The systems a short name names.
 const OS_NAMES: [&str; 5] = ["Android", "iOS", "Windows", "macOS", "Linux"];
 
-/// One row of the timed-waits table.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Cell {
-    /// Which mechanism and duration.
-    #[serde(flatten)]
-    pub key: CellKey,
-    /// What happened.
-    pub outcome: Outcome,
-}
-
-/// Per-level delays of a nested `setTimeout(0)` chain.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct NestedChain {
-    /// `levels[i]` summarizes the delay of nesting level `i + 1`.
-    pub levels: Vec<Summary>,
-}
-
-impl NestedChain {
-    /// The clamp floor the HTML standard applies to deeply nested timers.
-    pub const CLAMP_MS: f64 = 4.0;
-
-    /// The first nesting level (1-based) from which every level's median is
-    /// at least the 4 ms clamp minus `tolerance_ms`; `None` if the chain
-    /// never settles there.
-    pub fn clamp_onset(&self, tolerance_ms: f64) -> Option<u32> {
-        let clamped = |s: &Summary| s.p50 >= Self::CLAMP_MS - tolerance_ms;
-        let first_unclamped_from_end = self.levels.iter().rposition(|s| !clamped(s));
-        let onset = match first_unclamped_from_end {
-            None => 0,
-            Some(i) => i + 1,
-        };
-        (onset < self.levels.len()).then_some(onset as u32 + 1)
-    }
-}
-
-/// Results of experiment 1.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct TimedWaits {
-    /// The configuration that was run.
-    pub config: TimedWaitsConfig,
-    /// One entry per cell of `config.cells()`.
-    pub cells: Vec<Cell>,
-    /// The nested-timer chain.
-    pub chain: NestedChain,
-}
-
 /// A complete result file.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Report {
@@ -347,7 +300,7 @@ pub struct Report {
     pub concurrency_limit: Option<ConcurrencyLimit>,
     /// Experiment 9, if it was run.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub producer_consumer: Option<Handoff>,
+    pub producer_consumer: Option<ProducerConsumer>,
     /// Why the run failed, if it did (its results are then absent).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub failure: Option<Failure>,
@@ -363,83 +316,21 @@ pub struct Report {
 impl Report {
     /// Whether it has results of `experiment`.
     pub fn has(&self, experiment: Experiment) -> bool {
-        match experiment {
-            Experiment::TimedWaits => self.timed_waits.is_some(),
-            Experiment::MainStarvation => self.main_starvation.is_some(),
-            Experiment::PoolStarvation => self.pool_starvation.is_some(),
-            Experiment::SpinLadder => self.spin_ladder.is_some(),
-            Experiment::WakeLatency => self.wake_latency.is_some(),
-            Experiment::CancelWaits => self.cancel_waits.is_some(),
-            Experiment::PeriodicWork => self.periodic_work.is_some(),
-            Experiment::ConcurrencyLimit => self.concurrency_limit.is_some(),
-            Experiment::ProducerConsumer => self.producer_consumer.is_some(),
-        }
+        experiment.slice().has(self)
     }
 
     /// Whether it measured anything of `experiment`: one outcome with
     /// samples. A run without one (every row unavailable here) is no
     /// result to show, only the reasons.
     pub fn measured_anything(&self, experiment: Experiment) -> bool {
-        fn any<'a>(mut outcomes: impl Iterator<Item = &'a crate::outcome::Outcome>) -> bool {
-            outcomes.any(|o| o.summary().is_some())
-        }
-        match experiment {
-            Experiment::TimedWaits => self
-                .timed_waits
-                .as_ref()
-                .is_some_and(|tw| any(tw.cells.iter().map(|c| &c.outcome))),
-            Experiment::MainStarvation => self
-                .main_starvation
-                .as_ref()
-                .is_some_and(|m| !m.runs.is_empty()),
-            Experiment::PoolStarvation => self
-                .pool_starvation
-                .as_ref()
-                .is_some_and(|p| !p.runs.is_empty()),
-            Experiment::SpinLadder => self
-                .spin_ladder
-                .as_ref()
-                .is_some_and(|l| !l.steps.is_empty()),
-            Experiment::WakeLatency => self
-                .wake_latency
-                .as_ref()
-                .is_some_and(|w| any(w.results.iter().map(|r| &r.outcome))),
-            Experiment::CancelWaits => self
-                .cancel_waits
-                .as_ref()
-                .is_some_and(|c| any(c.results.iter().map(|r| &r.outcome))),
-            Experiment::PeriodicWork => self
-                .periodic_work
-                .as_ref()
-                .is_some_and(|p| any(p.results.iter().map(|r| &r.outcome))),
-            Experiment::ConcurrencyLimit => self
-                .concurrency_limit
-                .as_ref()
-                .is_some_and(|c| any(c.runs.iter().map(|r| &r.outcome))),
-            Experiment::ProducerConsumer => self
-                .producer_consumer
-                .as_ref()
-                .is_some_and(|h| any(h.runs.iter().map(|r| &r.outcome))),
-        }
+        experiment.slice().measured_anything(self)
     }
 
     /// A report of the current version with `self`'s environment and its
     /// results of `experiment` alone.
     pub fn only(&self, experiment: Experiment) -> Report {
         let mut part = Report::new(self.env.clone(), None);
-        match experiment {
-            Experiment::TimedWaits => part.timed_waits = self.timed_waits.clone(),
-            Experiment::MainStarvation => part.main_starvation = self.main_starvation.clone(),
-            Experiment::PoolStarvation => part.pool_starvation = self.pool_starvation.clone(),
-            Experiment::SpinLadder => part.spin_ladder = self.spin_ladder.clone(),
-            Experiment::WakeLatency => part.wake_latency = self.wake_latency.clone(),
-            Experiment::CancelWaits => part.cancel_waits = self.cancel_waits.clone(),
-            Experiment::PeriodicWork => part.periodic_work = self.periodic_work.clone(),
-            Experiment::ConcurrencyLimit => {
-                part.concurrency_limit = self.concurrency_limit.clone();
-            }
-            Experiment::ProducerConsumer => part.producer_consumer = self.producer_consumer.clone(),
-        }
+        experiment.slice().copy(self, &mut part);
         part
     }
 
@@ -471,22 +362,12 @@ impl Report {
         let first = parts.first()?;
         let mut env = first.env.clone();
         env.hidden_during_run = parts.iter().any(|p| p.env.hidden_during_run);
-        let pick = |f: &dyn Fn(&Report) -> bool| parts.iter().find(|p| f(p));
         let mut all = Report::new(env, None);
-        all.timed_waits = pick(&|p| p.timed_waits.is_some()).and_then(|p| p.timed_waits.clone());
-        all.main_starvation =
-            pick(&|p| p.main_starvation.is_some()).and_then(|p| p.main_starvation.clone());
-        all.pool_starvation =
-            pick(&|p| p.pool_starvation.is_some()).and_then(|p| p.pool_starvation.clone());
-        all.spin_ladder = pick(&|p| p.spin_ladder.is_some()).and_then(|p| p.spin_ladder.clone());
-        all.wake_latency = pick(&|p| p.wake_latency.is_some()).and_then(|p| p.wake_latency.clone());
-        all.cancel_waits = pick(&|p| p.cancel_waits.is_some()).and_then(|p| p.cancel_waits.clone());
-        all.periodic_work =
-            pick(&|p| p.periodic_work.is_some()).and_then(|p| p.periodic_work.clone());
-        all.concurrency_limit =
-            pick(&|p| p.concurrency_limit.is_some()).and_then(|p| p.concurrency_limit.clone());
-        all.producer_consumer =
-            pick(&|p| p.producer_consumer.is_some()).and_then(|p| p.producer_consumer.clone());
+        for e in Experiment::ALL {
+            if let Some(part) = parts.iter().find(|p| p.has(e)) {
+                e.slice().copy(part, &mut all);
+            }
+        }
         Some(all)
     }
 

@@ -9,7 +9,6 @@
 //! any page, so most experiments lose a few rows and one loses all.
 
 use crate::experiments::Experiment;
-use crate::experiments::{cancel_waits, producer_consumer, timed_waits, wake_latency};
 use crate::key;
 use crate::text::{Key, Phrase};
 
@@ -25,9 +24,9 @@ pub enum Lacks {
     Everything,
 }
 
-/// What `experiment` lacks without shared memory.
-pub fn lacks(experiment: Experiment) -> Lacks {
-    fn rows<T: Copy>(all: &[T], needs: fn(T) -> bool, label: fn(T) -> Phrase) -> Lacks {
+impl Lacks {
+    /// The rows of `all` that `needs` shared memory, named by `label`.
+    pub fn rows<T: Copy>(all: &[T], needs: fn(T) -> bool, label: fn(T) -> Phrase) -> Lacks {
         Lacks::Rows(
             all.iter()
                 .copied()
@@ -36,33 +35,11 @@ pub fn lacks(experiment: Experiment) -> Lacks {
                 .collect(),
         )
     }
-    match experiment {
-        Experiment::TimedWaits => rows(
-            &timed_waits::Mechanism::BROWSER,
-            timed_waits::Mechanism::needs_shared_memory,
-            timed_waits::Mechanism::label,
-        ),
-        Experiment::WakeLatency => rows(
-            &wake_latency::Strategy::BROWSER,
-            wake_latency::Strategy::needs_shared_memory,
-            wake_latency::Strategy::label,
-        ),
-        Experiment::CancelWaits => rows(
-            &cancel_waits::Strategy::BROWSER,
-            cancel_waits::Strategy::needs_shared_memory,
-            cancel_waits::Strategy::label,
-        ),
-        Experiment::ProducerConsumer => rows(
-            &producer_consumer::Channel::BROWSER,
-            producer_consumer::Channel::needs_shared_memory,
-            producer_consumer::Channel::label,
-        ),
-        Experiment::SpinLadder => Lacks::Everything,
-        Experiment::MainStarvation
-        | Experiment::PoolStarvation
-        | Experiment::PeriodicWork
-        | Experiment::ConcurrencyLimit => Lacks::Nothing,
-    }
+}
+
+/// What `experiment` lacks without shared memory.
+pub fn lacks(experiment: Experiment) -> Lacks {
+    experiment.slice().lacks()
 }
 
 /// Why a page has no shared memory, as the page detects it (never from
@@ -147,6 +124,7 @@ pub fn runs_in_embed(experiment: Experiment, off: Option<Off>) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::experiments::wake_latency;
 
     #[test]
     fn every_experiment_says_what_it_lacks() {

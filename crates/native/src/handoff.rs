@@ -14,7 +14,8 @@ use std::time::{Duration, Instant};
 use tokio::sync::mpsc::error::TryRecvError;
 use tokio::sync::mpsc::{self, Receiver as TokioReceiver};
 use waitlab_core::experiments::producer_consumer::{
-    Channel, Handoff, HandoffConfig, HandoffRun, RING_CAPACITY, RawHandoff, Tally,
+    Channel, ChannelRun, ProducerConsumer, ProducerConsumerConfig, RING_CAPACITY, RawChannelRun,
+    Tally,
 };
 
 /// One clock for both sides: ms since the run began.
@@ -87,7 +88,11 @@ fn consume_std(rx: StdReceiver<Instant>, ready: &Barrier, clock: Clock, tally: &
 
 /// One channel's run: the consumer on this thread, the producer on its
 /// own.
-fn run_channel(channel: Channel, config: &HandoffConfig, gaps_us: &[u32]) -> RawHandoff {
+fn run_channel(
+    channel: Channel,
+    config: &ProducerConsumerConfig,
+    gaps_us: &[u32],
+) -> RawChannelRun {
     let ready = Arc::new(Barrier::new(2));
     let mut tally = Tally::new(config.items);
     let clock = Clock(Instant::now());
@@ -119,12 +124,12 @@ fn run_channel(channel: Channel, config: &HandoffConfig, gaps_us: &[u32]) -> Raw
 }
 
 /// Units of progress of a run.
-pub fn units(config: &HandoffConfig) -> u64 {
+pub fn units(config: &ProducerConsumerConfig) -> u64 {
     u64::from(config.items) * Channel::NATIVE.len() as u64
 }
 
 /// Runs experiment 9 with `config`.
-pub fn run(config: &HandoffConfig, tick: &Progress) -> Handoff {
+pub fn run(config: &ProducerConsumerConfig, tick: &Progress) -> ProducerConsumer {
     let gaps_us = config.gaps_us();
     let runs = Channel::NATIVE
         .into_iter()
@@ -132,10 +137,10 @@ pub fn run(config: &HandoffConfig, tick: &Progress) -> Handoff {
             tick.set_message(crate::words(&channel.label()));
             let raw = run_channel(channel, config, &gaps_us);
             tick.inc(u64::from(config.items));
-            HandoffRun::measured(channel, raw, 0.0)
+            ChannelRun::measured(channel, raw, 0.0)
         })
         .collect();
-    Handoff {
+    ProducerConsumer {
         config: config.clone(),
         skew_ms: None,
         runs,

@@ -28,7 +28,7 @@ use waitlab_core::experiments::concurrency_limit::LimitConfig;
 use waitlab_core::experiments::main_starvation::MainConfig;
 use waitlab_core::experiments::periodic_work::PeriodicConfig;
 use waitlab_core::experiments::pool_starvation::PoolConfig;
-use waitlab_core::experiments::producer_consumer::HandoffConfig;
+use waitlab_core::experiments::producer_consumer::ProducerConsumerConfig;
 use waitlab_core::experiments::spin_ladder::LadderConfig;
 use waitlab_core::experiments::timed_waits::{Mechanism, TimedWaitsConfig};
 use waitlab_core::experiments::wake_latency::WakeConfig;
@@ -102,7 +102,7 @@ struct Plan {
     cancel: Option<CancelConfig>,
     periodic: Option<PeriodicConfig>,
     limit: Option<LimitConfig>,
-    handoff: Option<HandoffConfig>,
+    handoff: Option<ProducerConsumerConfig>,
 }
 
 impl Plan {
@@ -126,7 +126,7 @@ impl Plan {
         let mut cancel = CancelConfig::default();
         let mut periodic = PeriodicConfig::default();
         let mut limit = LimitConfig::default();
-        let mut handoff = HandoffConfig::default();
+        let mut handoff = ProducerConsumerConfig::default();
         if cli.quick {
             timed.samples = 20;
             timed.durations_ms = vec![0, 1, 10];
@@ -237,7 +237,7 @@ fn summary(report: &Report) -> String {
         let columns = experiment.columns();
         out.push_str(&format!("\n{}\n", experiment.id().replace('_', " ")));
         out.push_str(&format!("  {:<58}", "probe"));
-        for c in columns {
+        for c in &columns {
             let header = words(&experiment.header(c));
             out.push_str(&format!(
                 " {:>12}",
@@ -247,7 +247,7 @@ fn summary(report: &Report) -> String {
         out.push('\n');
         for row in &group.rows {
             out.push_str(&format!("  {:<58}", words(&row.what)));
-            for (value, c) in row.values.iter().zip(columns) {
+            for (value, c) in row.values.iter().zip(&columns) {
                 out.push_str(&format!(" {:>12}", value.format(c.unit)));
             }
             for note in &row.notes {

@@ -7,9 +7,9 @@
 
 use crate::{Progress, ms_since, runtime};
 use std::time::{Duration, Instant};
+use waitlab_core::experiments::timed_waits::{Cell, NestedChain, TimedWaits};
 use waitlab_core::experiments::timed_waits::{CellKey, Mechanism, TimedWaitsConfig};
 use waitlab_core::outcome::Outcome;
-use waitlab_core::schema::{Cell, NestedChain, TimedWaits};
 
 /// `samples` back-to-back timings of `wait` on this thread, ms.
 fn time_each(samples: usize, wait: impl Fn()) -> Vec<f64> {

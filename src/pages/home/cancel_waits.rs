@@ -8,7 +8,6 @@ use crate::hooks::Experiments;
 use leptos::prelude::*;
 use waitlab_core::clock::ClockInfo;
 use waitlab_core::experiments::cancel_waits::{CancelConfig, CancelWaits};
-use waitlab_core::findings;
 use waitlab_core::key;
 
 /// Experiment 6's form: its fields, Run and Cancel (a chunk of its own).
@@ -33,6 +32,6 @@ pub(super) fn CancelResults(
         .filter_map(|r| OverviewRow::of_strategy(r.strategy.id(), &r.strategy.label(), &r.outcome))
         .collect::<Vec<_>>();
     view! {
-        <StrategyResults findings=findings::cancel_waits(&cancel, clock) chart=key!("cancel.chart") rows=rows />
+        <StrategyResults findings=cancel.findings(clock) chart=key!("cancel.chart") rows=rows />
     }
 }

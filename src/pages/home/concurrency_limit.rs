@@ -8,7 +8,6 @@ use crate::hooks::Experiments;
 use leptos::prelude::*;
 use waitlab_core::clock::ClockInfo;
 use waitlab_core::experiments::concurrency_limit::{ConcurrencyLimit, LimitConfig};
-use waitlab_core::findings;
 use waitlab_core::key;
 
 /// Experiment 8's form: its fields, Run and Cancel (a chunk of its own).
@@ -35,7 +34,7 @@ pub(super) fn LimitResults(
         .collect::<Vec<_>>();
     let chart = view! { <ConcurrencyChart limit=limit.clone() /> }.into_any();
     view! {
-        <StrategyResults findings=findings::concurrency_limit(&limit, clock)
+        <StrategyResults findings=limit.findings(clock)
             chart=key!("limit.chart_overview") rows=rows
             own=(key!("limit.chart"), chart) />
     }

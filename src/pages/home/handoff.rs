@@ -7,15 +7,14 @@ use crate::components::run_controls::ConfigForm;
 use crate::hooks::Experiments;
 use leptos::prelude::*;
 use waitlab_core::clock::ClockInfo;
-use waitlab_core::experiments::producer_consumer::{Handoff, HandoffConfig};
-use waitlab_core::findings;
+use waitlab_core::experiments::producer_consumer::{ProducerConsumer, ProducerConsumerConfig};
 use waitlab_core::key;
 
 /// Experiment 9's form: its fields, Run and Cancel (a chunk of its own).
 #[component]
 pub fn HandoffForm() -> impl IntoView {
     view! {
-        <ConfigForm experiment={expect_context::<Experiments>().producer_consumer} defaults={HandoffConfig::default()} />
+        <ConfigForm experiment={expect_context::<Experiments>().producer_consumer} defaults={ProducerConsumerConfig::default()} />
     }
 }
 
@@ -23,7 +22,7 @@ pub fn HandoffForm() -> impl IntoView {
 #[component]
 pub(super) fn HandoffResults(
     /// The results.
-    handoff: Handoff,
+    handoff: ProducerConsumer,
     /// The clock the run read, which decides what counts as measured.
     clock: Option<ClockInfo>,
 ) -> impl IntoView {
@@ -33,6 +32,6 @@ pub(super) fn HandoffResults(
         .filter_map(|r| OverviewRow::of_strategy(r.channel.id(), &r.channel.label(), &r.outcome))
         .collect::<Vec<_>>();
     view! {
-        <StrategyResults findings=findings::handoff(&handoff, clock) chart=key!("handoff.chart") rows=rows />
+        <StrategyResults findings=handoff.findings(clock) chart=key!("handoff.chart") rows=rows />
     }
 }

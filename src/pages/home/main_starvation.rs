@@ -9,7 +9,6 @@ use crate::i18n::t;
 use leptos::prelude::*;
 use waitlab_core::clock::ClockInfo;
 use waitlab_core::experiments::main_starvation::{MainConfig, MainStarvation};
-use waitlab_core::findings;
 use waitlab_core::key;
 
 /// Experiment 2a's form: its fields, Run and Cancel (a chunk of its own).
@@ -31,7 +30,7 @@ pub(super) fn MainStarvationResults(
 ) -> impl IntoView {
     view! {
         <div class="results-block" data-testid="results">
-            <Findings items=findings::main_starvation(&ms, clock) />
+            <Findings items=ms.findings(clock) />
             <Details summary=key!("results.details")>
             <h3>{t(key!("main.frames"))}</h3>
             <FrameGapChart runs=ms.runs.clone() />

@@ -8,7 +8,6 @@ use crate::hooks::Experiments;
 use leptos::prelude::*;
 use waitlab_core::clock::ClockInfo;
 use waitlab_core::experiments::periodic_work::{PeriodicConfig, PeriodicWork};
-use waitlab_core::findings;
 use waitlab_core::key;
 
 /// Experiment 7's form: its fields, Run and Cancel (a chunk of its own).
@@ -37,7 +36,7 @@ pub(super) fn PeriodicResults(
         .collect::<Vec<_>>();
     let chart = view! { <LatenessChart periodic=periodic.clone() /> }.into_any();
     view! {
-        <StrategyResults findings=findings::periodic_work(&periodic, clock)
+        <StrategyResults findings=periodic.findings(clock)
             chart=key!("periodic.chart_overview") rows=rows
             own=(key!("periodic.chart"), chart) />
     }

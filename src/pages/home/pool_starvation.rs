@@ -9,7 +9,6 @@ use crate::i18n::t;
 use leptos::prelude::*;
 use waitlab_core::clock::ClockInfo;
 use waitlab_core::experiments::pool_starvation::{PoolConfig, PoolStarvation};
-use waitlab_core::findings;
 use waitlab_core::key;
 
 /// Experiment 2b's form: its fields, Run and Cancel (a chunk of its own).
@@ -31,7 +30,7 @@ pub(super) fn PoolResults(
 ) -> impl IntoView {
     view! {
         <div class="results-block" data-testid="results">
-            <Findings items=findings::pool_starvation(&ps, clock) />
+            <Findings items=ps.findings(clock) />
             <ul class="findings">
                 {(!ps.blocking_sleeps).then(|| view! {
                     <li>{t(key!("pool.busy_waited"))}</li>

@@ -9,7 +9,6 @@ use crate::i18n::{num, t, tr};
 use leptos::prelude::*;
 use waitlab_core::clock::ClockInfo;
 use waitlab_core::experiments::spin_ladder::{LadderConfig, SpinLadder};
-use waitlab_core::findings;
 use waitlab_core::key;
 use waitlab_core::text::Phrase;
 
@@ -46,7 +45,7 @@ pub(super) fn LadderResults(
         .collect_view();
     view! {
         <div class="results-block" data-testid="results">
-            <Findings items=findings::spin_ladder(&ladder, clock) />
+            <Findings items=ladder.findings(clock) />
             <Details summary=key!("results.details")>
             <h3>{t(key!("ladder.cost"))}</h3>
             <LadderChart steps=ladder.steps.clone() />

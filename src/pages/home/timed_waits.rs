@@ -10,10 +10,10 @@ use crate::components::statistics::StatisticsTable;
 use crate::hooks::Experiments;
 use crate::i18n::{t, tr};
 use leptos::prelude::*;
+use waitlab_core::experiments::timed_waits::TimedWaits;
 use waitlab_core::experiments::timed_waits::{CellKey, Mechanism, Thread, TimedWaitsConfig};
-use waitlab_core::findings;
 use waitlab_core::key;
-use waitlab_core::schema::{Report, TimedWaits};
+use waitlab_core::schema::Report;
 use waitlab_core::text::{Arg, Phrase};
 
 /// Experiment 1's form: its fields, Run and Cancel (a chunk of its own).
@@ -150,7 +150,7 @@ pub(super) fn TimedWaitsResults(
     };
     view! {
         <div class="results-block" data-testid="results">
-            <Findings items=findings::timed_waits(&tw, report.env.clock) />
+            <Findings items=tw.findings(report.env.clock) />
             <Details summary=key!("results.details")>
             <h3>{t(key!("timed.glance"))}</h3>
             <OverviewChart rows=overview />

@@ -8,7 +8,6 @@ use crate::hooks::Experiments;
 use leptos::prelude::*;
 use waitlab_core::clock::ClockInfo;
 use waitlab_core::experiments::wake_latency::{WakeConfig, WakeLatency};
-use waitlab_core::findings;
 use waitlab_core::key;
 
 /// Experiment 4's form: its fields, Run and Cancel (a chunk of its own).
@@ -33,6 +32,6 @@ pub(super) fn WakeResults(
         .filter_map(|r| OverviewRow::of_strategy(r.strategy.id(), &r.strategy.label(), &r.outcome))
         .collect::<Vec<_>>();
     view! {
-        <StrategyResults findings=findings::wake_latency(&wake, clock) chart=key!("wake.chart") rows=rows />
+        <StrategyResults findings=wake.findings(clock) chart=key!("wake.chart") rows=rows />
     }
 }

@@ -5,9 +5,9 @@
 
 use serde_json::Value;
 use waitlab_core::experiments::timed_waits::Mechanism;
+use waitlab_core::experiments::timed_waits::TimedWaits;
 use waitlab_core::experiments::wake_latency::Strategy;
 use waitlab_core::outcome::{Outcome, reason};
-use waitlab_core::schema::TimedWaits;
 use waitlab_e2e::webdriver::{Browser, Session};
 
 /// What the browser under test offers, as the page detects it (the same

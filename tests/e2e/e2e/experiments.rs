@@ -15,9 +15,9 @@ use waitlab_core::experiments::main_starvation::JobMode;
 use waitlab_core::experiments::periodic_work::{PeriodicWork, Scheduler};
 use waitlab_core::experiments::producer_consumer::Channel;
 use waitlab_core::experiments::timed_waits::Mechanism;
+use waitlab_core::experiments::timed_waits::NestedChain;
 use waitlab_core::experiments::wake_latency::Strategy;
 use waitlab_core::outcome::Outcome;
-use waitlab_core::schema::NestedChain;
 use waitlab_e2e::server::{Fault, Mode, Server};
 use waitlab_e2e::webdriver::{Browser, Session};
 

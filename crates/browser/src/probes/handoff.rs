@@ -15,7 +15,7 @@ use crate::wait::{self, park, wake};
 use std::cell::RefCell;
 use std::rc::Rc;
 use std::task::{Poll, Waker};
-use waitlab_core::experiments::producer_consumer::{Channel, RING_CAPACITY, RawHandoff, Tally};
+use waitlab_core::experiments::producer_consumer::{Channel, RING_CAPACITY, RawChannelRun, Tally};
 use waitlab_core::protocol::shared_slots::{GO, RING, TAKEN, WRITTEN};
 use wasm_bindgen::prelude::Closure;
 use wasm_bindgen::{JsCast, JsValue};
@@ -85,7 +85,7 @@ async fn consume_ring(
     slots: &Slots,
     items: u32,
     burst: u32,
-) -> Result<RawHandoff, String> {
+) -> Result<RawChannelRun, String> {
     slots.store_and_notify(WRITTEN, 0);
     slots.store_and_notify(TAKEN, 0);
     let mut tally = Tally::new(items);
@@ -126,7 +126,7 @@ async fn consume_by_message(
     port: &MessagePort,
     items: u32,
     burst: u32,
-) -> Result<RawHandoff, String> {
+) -> Result<RawChannelRun, String> {
     let inbox = Rc::new(Inbox {
         tally: RefCell::new(Tally::new(items)),
         left: std::cell::Cell::new(items.saturating_add(burst)),
@@ -194,7 +194,7 @@ pub async fn consume(
     burst: u32,
     slots: Option<&Slots>,
     port: Option<&MessagePort>,
-) -> Result<RawHandoff, String> {
+) -> Result<RawChannelRun, String> {
     match channel {
         Channel::MessagePort => consume_by_message(port.ok_or(NO_PORT)?, items, burst).await,
         Channel::RingWait | Channel::RingPoll => {

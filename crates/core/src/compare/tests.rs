@@ -1,9 +1,13 @@
 //! Tests of the comparisons (`compare.rs`).
 
 use super::*;
+use crate::clock::ClockInfo;
+use crate::experiments::timed_waits::{Cell, NestedChain, TimedWaits};
 use crate::experiments::timed_waits::{CellKey, Mechanism, TimedWaitsConfig};
+use crate::experiments::wake_latency::WakeLatency;
 use crate::experiments::{StatedFigure, StatedValue, Unit};
-use crate::schema::{Cell, Environment, NativeEnv, NestedChain, Source, TimedWaits};
+use crate::key;
+use crate::schema::{Environment, NativeEnv, Source};
 
 fn asking(requested: &[Option<u32>]) -> Group {
     Group {

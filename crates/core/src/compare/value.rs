@@ -36,11 +36,34 @@ pub enum Value {
 
 impl Value {
     /// A measured value, absent if not finite.
-    pub(super) fn of(v: f64) -> Value {
+    pub fn of(v: f64) -> Value {
         if v.is_finite() {
             Value::Measured(v)
         } else {
             Value::Absent
+        }
+    }
+
+    /// A measured value if there is one.
+    pub fn maybe(v: Option<f64>) -> Value {
+        v.map_or(Value::Absent, Value::of)
+    }
+
+    /// A count.
+    pub fn count(n: u32) -> Value {
+        Value::Measured(f64::from(n))
+    }
+
+    /// A value got by dividing by a time of `figure_ms` (a ratio, a rate,
+    /// a total of blocks): marked when `clock` does not resolve that time.
+    pub fn per(value: f64, figure_ms: f64, clock: Option<ClockInfo>) -> Value {
+        match clock.filter(|c| !c.resolves(figure_ms)) {
+            Some(clock) => Value::Unresolved {
+                value,
+                figure_ms,
+                clock,
+            },
+            None => Value::of(value),
         }
     }
 

@@ -1,8 +1,13 @@
 //! Tests of the findings (`findings.rs`).
 
 use super::*;
+use crate::experiments::main_starvation::MainStarvation;
+use crate::experiments::periodic_work::{PeriodicResult, PeriodicWork, Scheduler};
+use crate::experiments::timed_waits::Cell;
 use crate::experiments::timed_waits::TimedWaitsConfig;
-use crate::schema::Cell;
+use crate::experiments::timed_waits::{CellKey, Mechanism, NestedChain, TimedWaits};
+use crate::experiments::wake_latency::{Strategy, WakeLatency};
+use crate::outcome::Outcome;
 
 fn measured(v: &[f64]) -> Outcome {
     Outcome::measured(v.to_vec()).unwrap()
@@ -32,10 +37,7 @@ fn wake_findings_without_the_event_wait_keep_what_ran() {
             .collect(),
     };
     let en = crate::text::Catalog::english();
-    let f: Vec<String> = wake_latency(&w, None)
-        .iter()
-        .map(|p| en.render(p))
-        .collect();
+    let f: Vec<String> = w.findings(None).iter().map(|p| en.render(p)).collect();
     assert_eq!(f.len(), 2, "{f:?}");
     assert!(
         f[0].starts_with("postMessage from the setter noticed the flag 0.4"),
@@ -59,10 +61,7 @@ fn starvation_findings_name_every_mode() {
         runs: vec![run(JobMode::Blocking, 2001.0), run(JobMode::Async, 251.0)],
     };
     let en = crate::text::Catalog::english();
-    let f: Vec<String> = main_starvation(&ms, None)
-        .iter()
-        .map(|p| en.render(p))
-        .collect();
+    let f: Vec<String> = ms.findings(None).iter().map(|p| en.render(p)).collect();
     assert!(
         f[0].contains("blocking: the batch took 2,001 ms (expected 2,000 ms)"),
         "{}",
@@ -113,7 +112,8 @@ fn findings_follow_the_numbers() {
         readings: 100,
     };
     let en = crate::text::Catalog::english();
-    let f: Vec<String> = timed_waits(&tw, Some(clock))
+    let f: Vec<String> = tw
+        .findings(Some(clock))
         .iter()
         .map(|p| en.render(p))
         .collect();
@@ -128,14 +128,16 @@ fn findings_follow_the_numbers() {
 
 #[test]
 fn handoff_says_how_soon_items_arrived_and_how_much_polling_cost() {
-    use crate::experiments::producer_consumer::{Channel, Handoff, HandoffConfig, HandoffRun};
-    let run = |channel, samples: &[f64], burst_ms| HandoffRun {
+    use crate::experiments::producer_consumer::{
+        Channel, ChannelRun, ProducerConsumer, ProducerConsumerConfig,
+    };
+    let run = |channel, samples: &[f64], burst_ms| ChannelRun {
         channel,
         outcome: measured(samples),
         burst_ms,
     };
-    let h = Handoff {
-        config: HandoffConfig::default(),
+    let h = ProducerConsumer {
+        config: ProducerConsumerConfig::default(),
         skew_ms: Some(0.003),
         runs: vec![
             run(Channel::MessagePort, &[0.1, 0.12, 0.3], Some(40.0)),
@@ -149,7 +151,8 @@ fn handoff_says_how_soon_items_arrived_and_how_much_polling_cost() {
         readings: 100,
     };
     let en = crate::text::Catalog::english();
-    let f: Vec<String> = handoff(&h, Some(clock))
+    let f: Vec<String> = h
+        .findings(Some(clock))
         .iter()
         .map(|p| en.render(p))
         .collect();
@@ -194,7 +197,8 @@ fn cancel_waits_say_how_long_the_blind_sleep_ran_on() {
         readings: 100,
     };
     let en = crate::text::Catalog::english();
-    let f: Vec<String> = cancel_waits(&c, Some(clock))
+    let f: Vec<String> = c
+        .findings(Some(clock))
         .iter()
         .map(|p| en.render(p))
         .collect();
@@ -225,7 +229,7 @@ fn cancel_waits_say_how_long_the_blind_sleep_ran_on() {
         results: c.results[2..].to_vec(),
         ..c.clone()
     };
-    let f = en.render(&cancel_waits(&alone, Some(clock))[0]);
+    let f = en.render(&alone.findings(Some(clock))[0]);
     assert!(!f.contains("sooner"), "{f}");
 }
 
@@ -263,7 +267,8 @@ fn periodic_work_says_how_far_each_loop_drifted() {
         readings: 100,
     };
     let en = crate::text::Catalog::english();
-    let f: Vec<String> = periodic_work(&p, Some(clock))
+    let f: Vec<String> = p
+        .findings(Some(clock))
         .iter()
         .map(|x| en.render(x))
         .collect();
@@ -329,10 +334,7 @@ fn concurrency_limit_says_how_soon_slots_changed_hands() {
         ],
     };
     let en = crate::text::Catalog::english();
-    let f: Vec<String> = concurrency_limit(&c, None)
-        .iter()
-        .map(|p| en.render(p))
-        .collect();
+    let f: Vec<String> = c.findings(None).iter().map(|p| en.render(p)).collect();
     assert_eq!(f.len(), 3, "{f:#?}");
     assert!(
         f[1].contains("4.00 ms") && f[1].contains("38.0 ms"),

@@ -32,12 +32,19 @@ mod env;
 pub mod set;
 #[cfg(test)]
 mod tests;
-pub(crate) mod wire;
+pub mod wire;
 
+use crate::experiments::Experiment;
 use crate::key;
 use crate::schema::{Failure, Report};
 use crate::text::Phrase;
 use wire::{Reader, Writer, base64url};
+
+/// The bit that says a body ends with a failure.
+const FAILURE_BIT: u8 = 5;
+/// The bit that says the failure is a phrase, not an older link's
+/// sentence.
+const FAILURE_PHRASE_BIT: u8 = 11;
 
 /// The message for a body that cannot be inflated.
 pub const NOT_INFLATABLE: LinkError = LinkError::Damaged("cannot be inflated");
@@ -173,67 +180,34 @@ pub fn encode_body(report: &Report) -> Vec<u8> {
 }
 
 impl Writer {
-    /// A report: the environment, which sections follow, and each. The
-    /// sections keep their order and bits; experiment 6's came after the
-    /// failure's (bit 6, written before the failure), so links made
-    /// before it read as they did. Bit 7 says a second byte of sections
-    /// follows (experiment 7's is its bit 0, experiment 8's its bit 1,
-    /// experiment 9's its bit 2), written only when one of them is
-    /// present.
+    /// A report: the environment, which sections follow, and each, in
+    /// page order. Each experiment's section has its own bit
+    /// ([`Meta::link_bit`](crate::experiments::Meta)); bits 0-6 are the
+    /// first byte's, where bit 5 is the failure's, so experiment 6's
+    /// came after it (bit 6, its section still written before the
+    /// failure) and links made before it read as they did. Bit 7 says a
+    /// second byte (bits 8-15) follows, written only when one of its bits
+    /// is set: experiments 7, 8 and 9 (bits 8-10) and the failure kept as
+    /// a phrase (bit 11).
     fn body(&mut self, report: &Report) {
         self.env(&report.env);
-        let more = [
-            report.periodic_work.is_some(),
-            report.concurrency_limit.is_some(),
-            report.producer_consumer.is_some(),
-            matches!(report.failure, Some(Failure::Said(_))),
-        ];
-        let present = [
-            report.timed_waits.is_some(),
-            report.main_starvation.is_some(),
-            report.pool_starvation.is_some(),
-            report.spin_ladder.is_some(),
-            report.wake_latency.is_some(),
-            report.failure.is_some(),
-            report.cancel_waits.is_some(),
-            more.contains(&true),
-        ];
-        let bits = |flags: &[bool]| {
-            flags
-                .iter()
-                .enumerate()
-                .fold(0, |m, (i, &p)| m | (u8::from(p) << i))
-        };
-        self.byte(bits(&present));
-        if present[7] {
-            self.byte(bits(&more));
+        let mut present: u16 = 0;
+        for e in Experiment::ALL.into_iter().filter(|&e| report.has(e)) {
+            present |= 1 << e.meta().link_bit;
         }
-        if let Some(tw) = &report.timed_waits {
-            self.timed_waits(tw);
+        if report.failure.is_some() {
+            present |= 1 << FAILURE_BIT;
         }
-        if let Some(m) = &report.main_starvation {
-            self.main_starvation(m);
+        if matches!(report.failure, Some(Failure::Said(_))) {
+            present |= 1 << FAILURE_PHRASE_BIT;
         }
-        if let Some(p) = &report.pool_starvation {
-            self.pool_starvation(p);
+        let more = (present >> 8) as u8;
+        self.byte((present & 0x7f) as u8 | u8::from(more != 0) << 7);
+        if more != 0 {
+            self.byte(more);
         }
-        if let Some(l) = &report.spin_ladder {
-            self.spin_ladder(l);
-        }
-        if let Some(wl) = &report.wake_latency {
-            self.wake_latency(wl);
-        }
-        if let Some(c) = &report.cancel_waits {
-            self.cancel_waits(c);
-        }
-        if let Some(p) = &report.periodic_work {
-            self.periodic_work(p);
-        }
-        if let Some(c) = &report.concurrency_limit {
-            self.concurrency_limit(c);
-        }
-        if let Some(h) = &report.producer_consumer {
-            self.handoff(h);
+        for e in Experiment::ALL {
+            e.slice().write(report, self);
         }
         match &report.failure {
             Some(Failure::Said(p)) => self.phrase(p),
@@ -296,41 +270,19 @@ impl Reader<'_> {
         }
         let present = u16::from(first & 0x7f) | u16::from(more) << 8;
         let has = |i: u8| present & (1 << i) != 0;
-        if has(11) && !has(5) {
+        if has(FAILURE_PHRASE_BIT) && !has(FAILURE_BIT) {
             return damaged("a failure's phrase without a failure");
         }
         let mut report = Report::new(env, None);
         report.from_link = true;
-        if has(0) {
-            report.timed_waits = Some(self.timed_waits()?);
+        for e in Experiment::ALL {
+            if has(e.meta().link_bit) {
+                e.slice().read(self, &mut report)?;
+            }
         }
-        if has(1) {
-            report.main_starvation = Some(self.main_starvation()?);
-        }
-        if has(2) {
-            report.pool_starvation = Some(self.pool_starvation()?);
-        }
-        if has(3) {
-            report.spin_ladder = Some(self.spin_ladder()?);
-        }
-        if has(4) {
-            report.wake_latency = Some(self.wake_latency()?);
-        }
-        if has(6) {
-            report.cancel_waits = Some(self.cancel_waits()?);
-        }
-        if has(8) {
-            report.periodic_work = Some(self.periodic_work()?);
-        }
-        if has(9) {
-            report.concurrency_limit = Some(self.concurrency_limit()?);
-        }
-        if has(10) {
-            report.producer_consumer = Some(self.handoff()?);
-        }
-        if has(5) {
+        if has(FAILURE_BIT) {
             // A phrase since bit 3 of the second byte; a sentence before.
-            report.failure = Some(if has(11) {
+            report.failure = Some(if has(FAILURE_PHRASE_BIT) {
                 Failure::Said(self.phrase()?)
             } else {
                 Failure::Written(self.text()?)

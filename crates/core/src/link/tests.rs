@@ -294,7 +294,7 @@ fn a_run_of_picked_mechanisms_opens_with_its_cells() {
     tw.cells = config
         .cells()
         .into_iter()
-        .map(|key| crate::schema::Cell {
+        .map(|key| crate::experiments::timed_waits::Cell {
             key,
             outcome: outcome.clone(),
         })
@@ -321,7 +321,7 @@ fn listed_cells_must_follow_the_configuration() {
     let tw = report.timed_waits.as_mut().unwrap();
     tw.config = TimedWaitsConfig::parse("0, 1", "5", &[Mechanism::TimeoutFreshTask]).unwrap();
     let outcome = Outcome::measured(vec![0.5; 5]).unwrap();
-    let first = crate::schema::Cell {
+    let first = crate::experiments::timed_waits::Cell {
         key: tw.config.cells()[0],
         outcome,
     };

@@ -75,7 +75,7 @@ pub(crate) const SPAN_TICK_MS: f64 = 0.1;
 /// A link body's writer: the shared byte primitives plus the link's own
 /// quantized values (on its scale), sketches and outcomes.
 #[derive(Default)]
-pub(crate) struct Writer(pub(super) bytes::Writer, pub(crate) Scale);
+pub struct Writer(pub(super) bytes::Writer, pub(crate) Scale);
 
 impl std::ops::Deref for Writer {
     type Target = bytes::Writer;
@@ -228,7 +228,9 @@ impl Writer {
     }
 }
 
-pub(crate) struct Reader<'a> {
+/// A link body's reader: the shared untrusted-bytes reader, what is left
+/// of the samples a link may reconstruct, and the quantizing scale.
+pub struct Reader<'a> {
     pub(super) r: bytes::Reader<'a>,
     /// How many more samples the body may make the decoder reconstruct.
     pub(super) samples_left: usize,

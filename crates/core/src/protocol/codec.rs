@@ -11,7 +11,7 @@ use crate::bytes::{Reader, Writer};
 use crate::experiments::cancel_waits;
 use crate::experiments::main_starvation::JobMode;
 use crate::experiments::periodic_work;
-use crate::experiments::producer_consumer::{Channel, HandoffConfig, RawHandoff};
+use crate::experiments::producer_consumer::{Channel, ProducerConsumerConfig, RawChannelRun};
 use crate::experiments::spin_ladder::{
     LadderConfig, SpinCalibration, SpinLadder, SpinUntil, Step, StepCost,
 };
@@ -197,7 +197,7 @@ impl ToWorker {
             },
             12 => ToWorker::Consume {
                 channel: channel(&mut r)?,
-                items: r.upto(u64::from(HandoffConfig::MAX_ITEMS))?,
+                items: r.upto(u64::from(ProducerConsumerConfig::MAX_ITEMS))?,
                 burst: burst(&mut r)?,
             },
             _ => return Err(ProtocolError("an unknown request")),
@@ -348,7 +348,7 @@ impl FromWorker {
             },
             11 => FromWorker::HandoffDone {
                 result: read_result(&mut r, |r| {
-                    Ok(RawHandoff {
+                    Ok(RawChannelRun {
                         latencies_ms: read_f64s(r)?,
                         burst_ms: r.f64()?,
                     })
@@ -375,7 +375,7 @@ fn cancel_strategy(r: &mut Reader) -> Read<cancel_waits::Strategy> {
 
 /// A handoff's burst, within what the page asks for.
 fn burst(r: &mut Reader) -> Read<u32> {
-    Ok(r.upto(u64::from(HandoffConfig::MAX_BURST))?)
+    Ok(r.upto(u64::from(ProducerConsumerConfig::MAX_BURST))?)
 }
 
 fn channel(r: &mut Reader) -> Read<Channel> {

@@ -121,7 +121,7 @@ fn every_message_round_trips_exactly() {
         },
         FromWorker::SetterDone { result: Ok(()) },
         FromWorker::HandoffDone {
-            result: Ok(RawHandoff {
+            result: Ok(RawChannelRun {
                 latencies_ms: vec![0.025, 4.125],
                 burst_ms: 21.5,
             }),

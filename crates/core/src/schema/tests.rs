@@ -1,7 +1,9 @@
 //! Tests of the result schema (`schema.rs`).
 
 use super::*;
+use crate::experiments::timed_waits::NestedChain;
 use crate::stats::Samples;
+use crate::stats::Summary;
 
 #[test]
 fn calendar_dates() {

@@ -15,6 +15,8 @@ use crate::strategies::strategies;
 use crate::text::Phrase;
 use serde::{Deserialize, Serialize};
 
+mod description;
+mod findings;
 mod link;
 
 strategies! {

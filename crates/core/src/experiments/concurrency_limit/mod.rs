@@ -17,6 +17,8 @@ use crate::strategies::strategies;
 use crate::text::Phrase;
 use serde::{Deserialize, Serialize};
 
+mod description;
+mod findings;
 mod link;
 
 strategies! {

@@ -13,6 +13,8 @@ use crate::text::Key;
 use crate::text::Phrase;
 use serde::{Deserialize, Serialize};
 
+mod description;
+mod findings;
 mod link;
 
 /// How the jobs of a batch wait.
@@ -64,6 +66,18 @@ impl JobMode {
     /// What jobs of this mode in a pool are in the article's terms.
     pub fn pool_analogue(self) -> Phrase {
         Phrase::new(Key::of(&format!("analogue.pool.{}", self.name())))
+    }
+
+    /// How a job of this mode waits: natively, or in the browser where
+    /// `browser_blocking` is the blocking wait.
+    pub fn call(self, native: bool, browser_blocking: Phrase) -> Phrase {
+        let code = |c| Phrase::new(key!("code")).code("code", c);
+        match (self, native) {
+            (JobMode::Blocking, true) => code("std::thread::sleep"),
+            (JobMode::Blocking, false) => browser_blocking,
+            (JobMode::Async, true) => code("tokio sleep"),
+            (JobMode::Async, false) => code("await setTimeout"),
+        }
     }
 }
 

@@ -11,6 +11,8 @@ use crate::key;
 use crate::text::Phrase;
 use serde::{Deserialize, Serialize};
 
+mod description;
+mod findings;
 mod link;
 
 /// Configuration of experiment 2b (worker pool).

@@ -2,12 +2,14 @@
 //! channel's sketch of latencies and its burst's time (the codec's
 //! precision).
 
-use crate::experiments::producer_consumer::{Channel, Handoff, HandoffConfig, HandoffRun};
+use crate::experiments::producer_consumer::{
+    Channel, ChannelRun, ProducerConsumer, ProducerConsumerConfig,
+};
 use crate::link::LinkError;
 use crate::link::wire::{Reader, Writer};
 
 impl Writer {
-    pub(crate) fn handoff(&mut self, h: &Handoff) {
+    pub(crate) fn producer_consumer(&mut self, h: &ProducerConsumer) {
         self.uvar(u64::from(h.config.items));
         self.uvar(u64::from(h.config.gap_ms));
         self.uvar(u64::from(h.config.burst));
@@ -23,18 +25,18 @@ impl Writer {
 }
 
 impl Reader<'_> {
-    pub(crate) fn handoff(&mut self) -> Result<Handoff, LinkError> {
-        let config = HandoffConfig {
-            items: self.upto(u64::from(HandoffConfig::MAX_ITEMS))?,
-            gap_ms: self.upto(u64::from(HandoffConfig::MAX_GAP_MS))?,
-            burst: self.upto(u64::from(HandoffConfig::MAX_BURST))?,
+    pub(crate) fn producer_consumer(&mut self) -> Result<ProducerConsumer, LinkError> {
+        let config = ProducerConsumerConfig {
+            items: self.upto(u64::from(ProducerConsumerConfig::MAX_ITEMS))?,
+            gap_ms: self.upto(u64::from(ProducerConsumerConfig::MAX_GAP_MS))?,
+            burst: self.upto(u64::from(ProducerConsumerConfig::MAX_BURST))?,
             seed: self.uvar()?,
         };
         let skew_ms = self.maybe_q()?;
         let n = self.upto(Channel::every().count() as u64)?;
         let runs = (0..n)
             .map(|_| {
-                Ok(HandoffRun {
+                Ok(ChannelRun {
                     channel: Channel::from_code(self.byte()?)
                         .ok_or(LinkError::Damaged("an unknown channel"))?,
                     outcome: self.outcome(config.items)?,
@@ -47,7 +49,7 @@ impl Reader<'_> {
                 })
             })
             .collect::<Result<Vec<_>, LinkError>>()?;
-        Ok(Handoff {
+        Ok(ProducerConsumer {
             config,
             skew_ms,
             runs,

@@ -18,6 +18,8 @@ use crate::strategies::strategies;
 use crate::text::Phrase;
 use serde::{Deserialize, Serialize};
 
+mod description;
+mod findings;
 mod link;
 
 strategies! {
@@ -92,7 +94,7 @@ impl Channel {
 
 /// Configuration of experiment 9.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct HandoffConfig {
+pub struct ProducerConsumerConfig {
     /// Items sent one by one (their latencies are the samples).
     pub items: u32,
     /// The typical pause between two of them, ms: each is a seeded time
@@ -104,7 +106,7 @@ pub struct HandoffConfig {
     pub seed: u64,
 }
 
-impl Default for HandoffConfig {
+impl Default for ProducerConsumerConfig {
     fn default() -> Self {
         Self {
             items: 100,
@@ -115,7 +117,7 @@ impl Default for HandoffConfig {
     }
 }
 
-impl HandoffConfig {
+impl ProducerConsumerConfig {
     /// Most items sent one by one.
     pub const MAX_ITEMS: u32 = 2000;
     /// Longest accepted pause, ms.
@@ -172,7 +174,7 @@ pub const RING_CAPACITY: u32 = 64;
 /// One channel's run: each paced item's send→receive latency and the
 /// burst's time, or why there are none.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct HandoffRun {
+pub struct ChannelRun {
     /// The channel.
     pub channel: Channel,
     /// The paced items' latencies, ms, or why there are none.
@@ -182,11 +184,11 @@ pub struct HandoffRun {
     pub burst_ms: Option<f64>,
 }
 
-impl HandoffRun {
+impl ChannelRun {
     /// A run that measured: the consumer's raw times (its clock minus the
     /// producer's), corrected by the clocks' skew.
-    pub fn measured(channel: Channel, raw: RawHandoff, skew_ms: f64) -> HandoffRun {
-        HandoffRun {
+    pub fn measured(channel: Channel, raw: RawChannelRun, skew_ms: f64) -> ChannelRun {
+        ChannelRun {
             channel,
             outcome: Outcome::of_samples(raw.latencies_ms.iter().map(|l| l + skew_ms).collect()),
             burst_ms: Some(raw.burst_ms + skew_ms).filter(|b| *b > 0.0),
@@ -194,8 +196,8 @@ impl HandoffRun {
     }
 
     /// A run that did not measure.
-    pub fn without(channel: Channel, outcome: Outcome) -> HandoffRun {
-        HandoffRun {
+    pub fn without(channel: Channel, outcome: Outcome) -> ChannelRun {
+        ChannelRun {
             channel,
             outcome,
             burst_ms: None,
@@ -216,7 +218,7 @@ impl HandoffRun {
 /// item's send→receive time, and the burst's first send to its last
 /// receive, ms.
 #[derive(Debug, Clone, PartialEq)]
-pub struct RawHandoff {
+pub struct RawChannelRun {
     /// One per paced item.
     pub latencies_ms: Vec<f64>,
     /// The burst.
@@ -258,8 +260,8 @@ impl Tally {
 
     /// The raw times: the paced items' latencies and the burst's first
     /// send to its last receive (NaN without a burst).
-    pub fn finish(self) -> RawHandoff {
-        RawHandoff {
+    pub fn finish(self) -> RawChannelRun {
+        RawChannelRun {
             burst_ms: self.burst_start_ms.map_or(f64::NAN, |s| self.last_ms - s),
             latencies_ms: self.latencies_ms,
         }
@@ -268,23 +270,23 @@ impl Tally {
 
 /// Results of experiment 9.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Handoff {
+pub struct ProducerConsumer {
     /// The configuration that was run.
-    pub config: HandoffConfig,
+    pub config: ProducerConsumerConfig,
     /// Measured skew of the producer's clock against the consumer's, ms
     /// (added to every raw time); `None` when it could not be measured
     /// (no shared memory), or natively (one clock).
     pub skew_ms: Option<f64>,
     /// One run per channel.
-    pub runs: Vec<HandoffRun>,
+    pub runs: Vec<ChannelRun>,
 }
 
-impl Handoff {
+impl ProducerConsumer {
     /// The polling channel's median latency over the fastest woken
     /// channel's: the polling channel, the woken one and its median (ms),
     /// and the ratio, if both measured.
     pub fn polling_ratio(&self) -> Option<(Channel, Channel, f64, f64)> {
-        let p50 = |r: &HandoffRun| r.outcome.summary().map(|s| s.p50);
+        let p50 = |r: &ChannelRun| r.outcome.summary().map(|s| s.p50);
         let polling = self
             .runs
             .iter()
@@ -302,7 +304,7 @@ impl Handoff {
 }
 
 form! {
-    HandoffConfig,
+    ProducerConsumerConfig,
     hint: |c| field::about_seconds(c.estimated_ms()),
     items: "items", "handoff.items", |c| c.items;
     gap_ms: "gap", "handoff.gap_ms", |c| c.gap_ms;
@@ -315,20 +317,20 @@ mod tests {
 
     #[test]
     fn gaps_are_seeded_and_fields_checked() {
-        let c = HandoffConfig::default();
+        let c = ProducerConsumerConfig::default();
         let gaps = c.gaps_us();
         assert_eq!(gaps.len(), 100);
         assert_eq!(gaps, c.gaps_us());
         assert!(gaps.iter().all(|&g| (1000..=3000).contains(&g)));
         assert_eq!(
-            HandoffConfig::parse("100", "2", "2000"),
-            Ok(HandoffConfig::default())
+            ProducerConsumerConfig::parse("100", "2", "2000"),
+            Ok(ProducerConsumerConfig::default())
         );
-        assert!(HandoffConfig::parse("0", "2", "2000").is_err());
-        assert!(HandoffConfig::parse("100", "0", "2000").is_err());
-        assert!(HandoffConfig::parse("100", "2", "10").is_err());
+        assert!(ProducerConsumerConfig::parse("0", "2", "2000").is_err());
+        assert!(ProducerConsumerConfig::parse("100", "0", "2000").is_err());
+        assert!(ProducerConsumerConfig::parse("100", "2", "10").is_err());
         assert!(matches!(
-            HandoffConfig::parse("2000", "100", "2000"),
+            ProducerConsumerConfig::parse("2000", "100", "2000"),
             Err(FieldError::TooLong { .. })
         ));
         assert!(c.estimated_ms() < 5000.0, "{}", c.estimated_ms());
@@ -336,21 +338,21 @@ mod tests {
 
     #[test]
     fn raw_times_are_corrected_by_the_skew() {
-        let raw = RawHandoff {
+        let raw = RawChannelRun {
             latencies_ms: vec![0.05, 0.07],
             burst_ms: 19.9,
         };
-        let run = HandoffRun::measured(Channel::RingWait, raw, 0.1);
+        let run = ChannelRun::measured(Channel::RingWait, raw, 0.1);
         let samples = run.outcome.samples().unwrap();
         assert!((samples[0] - 0.15).abs() < 1e-12);
         assert!((run.burst_ms.unwrap() - 20.0).abs() < 1e-9);
         assert!((run.items_per_s(2000).unwrap() - 100_000.0).abs() < 1e-3);
-        let nothing = HandoffRun::without(
+        let nothing = ChannelRun::without(
             Channel::RingPoll,
             Outcome::Unavailable { reason: "x".into() },
         );
         assert_eq!(nothing.items_per_s(2000), None);
-        let instant = HandoffRun {
+        let instant = ChannelRun {
             burst_ms: Some(0.0),
             ..run
         };
@@ -374,20 +376,20 @@ mod tests {
         let raw = t.finish();
         assert!(raw.burst_ms.is_nan());
         assert_eq!(
-            HandoffRun::measured(Channel::StdMpsc, raw, 0.0).burst_ms,
+            ChannelRun::measured(Channel::StdMpsc, raw, 0.0).burst_ms,
             None
         );
     }
 
     #[test]
     fn polling_is_set_against_the_fastest_woken_channel() {
-        let run = |channel, samples: &[f64]| HandoffRun {
+        let run = |channel, samples: &[f64]| ChannelRun {
             channel,
             outcome: Outcome::of_samples(samples.to_vec()),
             burst_ms: Some(10.0),
         };
-        let h = Handoff {
-            config: HandoffConfig::default(),
+        let h = ProducerConsumer {
+            config: ProducerConsumerConfig::default(),
             skew_ms: None,
             runs: vec![
                 run(Channel::MessagePort, &[0.1, 0.1, 0.1]),

@@ -12,6 +12,8 @@ use crate::key;
 use crate::text::{Arg, Phrase};
 use serde::{Deserialize, Serialize};
 
+mod description;
+mod findings;
 mod link;
 
 /// .NET `SpinWait.YieldThreshold`.

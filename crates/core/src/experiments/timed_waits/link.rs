@@ -4,10 +4,10 @@
 //! reader picked (or the native probe's) lists its cells' keys, and its
 //! reader takes the mechanisms from them.
 
+use crate::experiments::timed_waits::{Cell, NestedChain, TimedWaits};
 use crate::experiments::timed_waits::{CellKey, Mechanism, TimedWaitsConfig};
 use crate::link::wire::{Reader, Writer};
 use crate::link::{LinkError, damaged};
-use crate::schema::{Cell, NestedChain, TimedWaits};
 
 /// How a timed-waits section names its cells' keys: each cell lists its
 /// own, or they are implied by the configuration: every mechanism the page

@@ -9,7 +9,12 @@ use crate::text::Key;
 use crate::text::Phrase;
 use serde::{Deserialize, Serialize};
 
+mod description;
+mod findings;
 mod link;
+mod result;
+
+pub use result::{Cell, NestedChain, TimedWaits};
 
 /// Which thread of the page runs a probe.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

@@ -1,0 +1,54 @@
+//! Experiment 6's findings: what a reader should take away from
+//! a run, derived from its numbers.
+
+use crate::clock::ClockInfo;
+use crate::experiments::cancel_waits::CancelWaits;
+use crate::findings::{Figures, skew};
+use crate::key;
+use crate::text::{Arg, Phrase};
+
+impl CancelWaits {
+    /// The headline findings of a cancellable-waits run: how long the blind
+    /// sleep ran on after its cancel, and how soon each cancellable wait was
+    /// free, as a multiple of that.
+    pub fn findings(&self, clock: Option<ClockInfo>) -> Vec<Phrase> {
+        let c = self;
+        let f = Figures::new(clock);
+        let mut out = Vec::new();
+        let blind = c.blind_p50();
+        for r in &c.results {
+            let Some(s) = r.outcome.summary() else {
+                continue;
+            };
+            if !r.strategy.wakes_on_cancel() {
+                out.push(
+                    Phrase::new(key!("finding.cancel.blind"))
+                        .phrase("what", r.strategy.label())
+                        .arg("p50", f.ms(s.p50))
+                        .arg("max", f.ms(s.max))
+                        .count("wait", c.config.wait_ms),
+                );
+                continue;
+            }
+            let sooner = blind.filter(|_| s.p50 > 0.0).map(|b| b / s.p50);
+            let phrase = match sooner {
+                // A ratio is only as resolved as the time it divides by.
+                Some(times) => Phrase::new(if f.unresolved(s.p50) {
+                    key!("finding.cancel.woken_sooner_marked")
+                } else {
+                    key!("finding.cancel.woken_sooner")
+                })
+                .arg("times", Arg::Fixed(times, 0)),
+                None => Phrase::new(key!("finding.cancel.woken")),
+            };
+            out.push(
+                phrase
+                    .phrase("what", r.strategy.label())
+                    .arg("p50", f.ms(s.p50))
+                    .arg("p99", f.ms(s.p99)),
+            );
+        }
+        out.push(skew(c.skew_ms));
+        f.finish(out)
+    }
+}

@@ -1,0 +1,52 @@
+//! Experiment 8's findings: what a reader should take away from
+//! a run, derived from its numbers.
+
+use crate::clock::ClockInfo;
+use crate::experiments::concurrency_limit::ConcurrencyLimit;
+use crate::findings::Figures;
+use crate::key;
+use crate::text::Phrase;
+
+impl ConcurrencyLimit {
+    /// The headline findings of a concurrency-limit run: for each gate how
+    /// soon a freed slot went to the next job, the batch's time beside the
+    /// time with instant handoffs, and the most jobs that ran at once; then
+    /// how much longer the polling gate's batch took.
+    pub fn findings(&self, clock: Option<ClockInfo>) -> Vec<Phrase> {
+        let c = self;
+        let f = Figures::new(clock);
+        let mut out = Vec::new();
+        let ideal = c.config.ideal_batch_ms();
+        for r in &c.runs {
+            let Some(s) = r.outcome.summary() else {
+                continue;
+            };
+            out.push(
+                Phrase::new(key!("finding.limit.gate"))
+                    .phrase("what", r.gate.label())
+                    .arg("p50", f.ms(s.p50))
+                    .arg("max", f.ms(s.max))
+                    .count("jobs", c.config.jobs)
+                    .arg("batch", f.ms(r.batch_ms()))
+                    .arg("ideal", f.ms(ideal))
+                    .count("peak", r.peak())
+                    .count("limit", c.config.limit),
+            );
+        }
+        let batch = |polls: bool| {
+            c.runs
+                .iter()
+                .find(|r| r.gate.polls() == polls && !r.spans.is_empty())
+                .map(|r| (r.gate, r.batch_ms()))
+        };
+        if let (Some((semaphore, quick)), Some((polling, slow))) = (batch(false), batch(true)) {
+            out.push(
+                Phrase::new(key!("finding.limit.longer"))
+                    .phrase("polling", polling.label())
+                    .phrase("semaphore", semaphore.label())
+                    .arg("extra", f.ms(slow - quick)),
+            );
+        }
+        f.finish(out)
+    }
+}

@@ -1,0 +1,32 @@
+//! Experiment 2a's findings: what a reader should take away from
+//! a run, derived from its numbers.
+
+use crate::clock::ClockInfo;
+use crate::experiments::main_starvation::MainStarvation;
+use crate::findings::Figures;
+use crate::key;
+use crate::text::Phrase;
+
+impl MainStarvation {
+    /// The headline findings of a main-thread starvation run.
+    pub fn findings(&self, clock: Option<ClockInfo>) -> Vec<Phrase> {
+        let ms = self;
+        let f = Figures::new(clock);
+        let out = ms
+            .runs
+            .iter()
+            .map(|run| {
+                Phrase::new(key!("finding.main.run"))
+                    .count("jobs", ms.config.jobs)
+                    .count("wait", ms.config.wait_ms)
+                    .phrase("mode", run.mode.label())
+                    .arg("batch", f.ms(run.batch_ms))
+                    .arg("expected", f.ms(ms.config.expected_batch_ms(run.mode)))
+                    .arg("timer", f.ms(run.timer_queue_wait_ms))
+                    .arg("message", f.ms(run.message_queue_wait_ms))
+                    .arg("gap", f.ms(run.longest_frame_gap()))
+            })
+            .collect();
+        f.finish(out)
+    }
+}

@@ -1,0 +1,66 @@
+//! Experiment 3's findings: what a reader should take away from
+//! a run, derived from its numbers.
+
+use crate::clock::ClockInfo;
+use crate::experiments::spin_ladder::{
+    NS_PER_SPIN_UNIT, SLEEP1_THRESHOLD, SpinLadder, YIELD_THRESHOLD,
+};
+use crate::findings::Figures;
+use crate::key;
+use crate::text::{Arg, Phrase};
+
+impl SpinLadder {
+    /// The headline findings of a spin-ladder run, beside the article's.
+    pub fn findings(&self, clock: Option<ClockInfo>) -> Vec<Phrase> {
+        let l = self;
+        let tolerance_ms = Figures::new(clock).tolerance_ms();
+        let us = |ms: f64| Arg::Us(ms * 1000.0);
+        let late: Vec<f64> = l
+            .steps
+            .iter()
+            .filter(|s| s.count >= SLEEP1_THRESHOLD)
+            .map(|s| s.p50_ms)
+            .collect();
+        // Data made before blocks timed each call alone, so a step shorter
+        // than one tick read as 0.
+        let timing = if l.steps.iter().any(|s| s.block > 1) {
+            Phrase::new(key!("finding.ladder.timed_in_blocks"))
+        } else {
+            Phrase::new(key!("finding.ladder.timed_alone"))
+        }
+        .arg("tick", us(tolerance_ms));
+        let units = match l.calibration {
+            Some(c) => Phrase::new(key!("finding.ladder.calibrated"))
+                .phrase("unit", c.describe())
+                .arg("target", Arg::Fixed(NS_PER_SPIN_UNIT, 0)),
+            None => Phrase::new(key!("finding.ladder.uncalibrated")),
+        };
+        let mut out = vec![
+            Phrase::new(key!("finding.ladder.spins"))
+                .arg("spins", us(l.cumulative_ms(0..YIELD_THRESHOLD)))
+                .arg(
+                    "yields",
+                    us(l.cumulative_ms(YIELD_THRESHOLD..SLEEP1_THRESHOLD)),
+                )
+                .phrase("timing", timing)
+                .phrase("units", units),
+        ];
+        if !late.is_empty() {
+            let mean = late.iter().sum::<f64>() / late.len() as f64;
+            out.push(Phrase::new(key!("finding.ladder.sleeps")).arg("each", us(mean)));
+        }
+        for su in &l.spin_until {
+            out.push(
+                Phrase::new(if su.sleep_stage {
+                    key!("finding.ladder.spin_until_sleeping")
+                } else {
+                    key!("finding.ladder.spin_until_spinning")
+                })
+                .ms("wall", su.wall_ms)
+                .arg("busy", Arg::Fixed(su.busy_fraction() * 100.0, 0))
+                .count("calls", su.calls),
+            );
+        }
+        out
+    }
+}

@@ -1,0 +1,115 @@
+//! Experiment 1's findings: what a reader should take away from
+//! a run, derived from its numbers.
+
+use crate::clock::ClockInfo;
+use crate::experiments::timed_waits::{CellKey, Mechanism};
+use crate::experiments::timed_waits::{NestedChain, TimedWaits};
+use crate::findings::Figures;
+use crate::key;
+use crate::outcome::Outcome;
+use crate::stats::Summary;
+use crate::text::Phrase;
+
+fn summary(tw: &TimedWaits, mechanism: Mechanism, requested_ms: Option<u32>) -> Option<&Summary> {
+    let key = CellKey {
+        mechanism,
+        requested_ms,
+    };
+    tw.cells
+        .iter()
+        .find(|c| c.key == key)
+        .and_then(|c| c.outcome.summary())
+}
+
+impl TimedWaits {
+    /// The headline findings of a timed-waits run.
+    pub fn findings(&self, clock: Option<ClockInfo>) -> Vec<Phrase> {
+        let tw = self;
+        let f = Figures::new(clock);
+        let tolerance_ms = f.tolerance_ms();
+        let mut out = Vec::new();
+        let smallest_timed = tw.config.durations_ms.iter().copied().find(|&d| d > 0);
+        if let Some(d) = smallest_timed {
+            if let (Some(loop_), Some(fresh)) = (
+                summary(tw, Mechanism::TimeoutAwaited, Some(d)),
+                summary(tw, Mechanism::TimeoutFreshTask, Some(d)),
+            ) {
+                let clamped = loop_.p50 >= NestedChain::CLAMP_MS - tolerance_ms
+                    && fresh.p50 < loop_.p50 - 1.0;
+                let key = if clamped {
+                    key!("finding.timed.clamped")
+                } else if f64::from(d) < NestedChain::CLAMP_MS {
+                    key!("finding.timed.not_clamped")
+                } else {
+                    key!("finding.timed.above_clamp")
+                };
+                out.push(
+                    Phrase::new(key)
+                        .digits("d", d)
+                        .arg("loop", f.ms(loop_.p50))
+                        .arg("fresh", f.ms(fresh.p50)),
+                );
+            }
+            if let (Some(loop_), Some(fresh)) = (
+                summary(tw, Mechanism::WorkerTimeout, Some(d)),
+                summary(tw, Mechanism::WorkerTimeoutFreshTask, Some(d)),
+            ) && loop_.p50 >= NestedChain::CLAMP_MS - tolerance_ms
+                && fresh.p50 < loop_.p50 - 1.0
+            {
+                out.push(
+                    Phrase::new(key!("finding.timed.worker_clamped"))
+                        .digits("d", d)
+                        .arg("loop", f.ms(loop_.p50))
+                        .arg("fresh", f.ms(fresh.p50)),
+                );
+            }
+            if let Some(sleep) = summary(tw, Mechanism::WorkerAtomicsWait, Some(d)) {
+                out.push(
+                    Phrase::new(key!("finding.timed.worker_sleep"))
+                        .digits("d", d)
+                        .arg("p50", f.ms(sleep.overshoot(f64::from(d))))
+                        .arg("p99", f.ms(sleep.p99 - f64::from(d))),
+                );
+            }
+        }
+        if let Some(p) = summary(tw, Mechanism::ResolvedPromise, None) {
+            out.push(Phrase::new(key!("finding.timed.resolved_promise")).arg("p50", f.ms(p.p50)));
+        }
+        match tw.chain.clamp_onset(tolerance_ms) {
+            Some(level) => {
+                out.push(Phrase::new(key!("finding.timed.chain_clamped")).count("level", level))
+            }
+            None if !tw.chain.levels.is_empty() => out.push(
+                Phrase::new(key!("finding.timed.chain_unclamped"))
+                    .count("levels", tw.chain.levels.len() as u64),
+            ),
+            None => {}
+        }
+        let earliest = tw
+            .cells
+            .iter()
+            .filter_map(|c| Some((c.key, c.key.requested_ms?, c.outcome.summary()?)))
+            .filter(|(_, d, s)| *d > 0 && s.min < f64::from(*d) - tolerance_ms)
+            .max_by(|a, b| (f64::from(a.1) - a.2.min).total_cmp(&(f64::from(b.1) - b.2.min)));
+        if let Some((key, d, s)) = earliest {
+            out.push(
+                Phrase::new(key!("finding.timed.early"))
+                    .phrase("what", key.label())
+                    .count("d", d)
+                    .arg("early", f.ms(f64::from(d) - s.min)),
+            );
+        }
+        let never_fired = tw.cells.iter().find_map(|c| match c.outcome {
+            Outcome::TimeoutNeverFired { waited_ms } => Some((c.key, waited_ms)),
+            _ => None,
+        });
+        if let Some((key, waited_ms)) = never_fired {
+            out.push(
+                Phrase::new(key!("finding.timed.never_fired"))
+                    .phrase("what", key.mechanism.label())
+                    .arg("waited", f.ms(waited_ms)),
+            );
+        }
+        f.finish(out)
+    }
+}
