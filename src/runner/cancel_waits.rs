@@ -18,7 +18,11 @@ use waitlab_core::schema::{Failure, Report};
 use waitlab_core::text::Phrase;
 
 async fn measure(config: &CancelConfig, reporter: &Reporter) -> Result<CancelWaits, Phrase> {
-    let mut pair = Pair::start(reporter, Roles::setter_and_waiter(key!("cancel.too_slow"))).await?;
+    let mut pair = Pair::start(
+        reporter,
+        Roles::setter_and_waiter(key!("cancel_waits.too_slow")),
+    )
+    .await?;
     let points_us = config.cancel_points_us();
     let limit_ms = config.rounds.saturating_mul(config.wait_ms + 20) + 5000;
     let mut results = Vec::new();

@@ -24,7 +24,7 @@ async fn measure(
     let roles = Roles {
         starting: key!("progress.starting_producer_consumer"),
         setter: key!("role.producer"),
-        too_slow: key!("handoff.too_slow"),
+        too_slow: key!("producer_consumer.too_slow"),
     };
     let mut pair = Pair::start(reporter, roles).await?;
     let gaps_us = config.gaps_us();

@@ -12,7 +12,7 @@ use waitlab_core::text::Phrase;
 
 async fn measure(config: &LadderConfig, reporter: &Reporter) -> Result<SpinLadder, Phrase> {
     let memory = memory::new_shared_i32(shared_slots::LEN).map_err(|reason| {
-        Phrase::new(key!("ladder.unavailable")).phrase("reason", reason::phrase(reason))
+        Phrase::new(key!("spin_ladder.unavailable")).phrase("reason", reason::phrase(reason))
     })?;
     reporter.update(|p| p.worker = Some(Phrase::new(key!("progress.starting_worker"))));
     let mut worker = ProbeWorker::start().await?;

@@ -28,7 +28,11 @@ fn unavailable(strategy: Strategy, slots: &Result<Slots, &'static str>) -> Optio
 }
 
 async fn measure(config: &WakeConfig, reporter: &Reporter) -> Result<WakeLatency, Phrase> {
-    let mut pair = Pair::start(reporter, Roles::setter_and_waiter(key!("wake.too_slow"))).await?;
+    let mut pair = Pair::start(
+        reporter,
+        Roles::setter_and_waiter(key!("wake_latency.too_slow")),
+    )
+    .await?;
     let delays_us = config.delays_us();
     let limit_ms = config.rounds * 20 + 5000;
     let mut results = Vec::new();

@@ -211,7 +211,7 @@ mod tests {
         let data: serde_json::Value = serde_json::from_str(data).unwrap();
         assert_eq!(data["app"], "/app-9.js");
         assert_eq!(data["wasm"], "/app-9_bg.wasm");
-        assert_eq!(data["experiments"]["timed-waits"][1], "timed.heading");
+        assert_eq!(data["experiments"]["timed-waits"][1], "timed_waits.heading");
         assert_eq!(
             data["experiments"].as_object().unwrap().len(),
             Experiment::ALL.len()
@@ -297,7 +297,7 @@ mod tests {
         assert_eq!(rows[0]["key"], "embed.row");
         assert_eq!(
             rows[0]["args"]["row"]["key"],
-            "mechanism.worker_atomics_wait"
+            "timed_waits.mechanism.worker_atomics_wait"
         );
     }
 }

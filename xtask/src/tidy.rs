@@ -418,6 +418,7 @@ fn catalogs_are_complete_and_used() {
                 && literal
                     .chars()
                     .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_' || c == '.')
+                && !literal.ends_with('.')
                 && !literal.ends_with(".js")
                 && !literal.ends_with(".json")
                 && !literal.ends_with(".html")
@@ -437,32 +438,21 @@ fn catalogs_are_complete_and_used() {
     used.extend(["data", "code"].map(str::to_owned));
     // The embed's first screen (`www/embed.js`) asks for these.
     used.extend(crate::facade::KEYS.map(|(_, key)| key.to_owned()));
-    use waitlab_core::experiments::Experiment;
     use waitlab_core::experiments::main_starvation::JobMode;
     use waitlab_core::experiments::timed_waits::Mechanism;
     use waitlab_core::experiments::wake_latency::Strategy;
-    used.extend(Mechanism::every().map(|m| format!("mechanism.{}", m.id())));
-    used.extend(Strategy::every().map(|s| format!("strategy.{}", s.id())));
-    used.extend(
-        waitlab_core::experiments::cancel_waits::Strategy::every()
-            .map(|s| format!("cancel_strategy.{}", s.id())),
-    );
-    used.extend(
-        waitlab_core::experiments::periodic_work::Scheduler::every()
-            .map(|s| format!("periodic_scheduler.{}", s.id())),
-    );
-    used.extend(
-        waitlab_core::experiments::concurrency_limit::Gate::every()
-            .map(|g| format!("limit_gate.{}", g.id())),
-    );
-    used.extend(
-        waitlab_core::experiments::producer_consumer::Channel::every()
-            .map(|c| format!("handoff_channel.{}", c.id())),
-    );
+    use waitlab_core::experiments::{
+        Experiment, cancel_waits, concurrency_limit, periodic_work, producer_consumer,
+    };
+    // Labels an enumeration builds from its ids.
+    used_keys.extend(Mechanism::every().map(|m| m.label().key));
+    used_keys.extend(Strategy::every().map(|s| s.label().key));
+    used_keys.extend(cancel_waits::Strategy::every().map(|s| s.label().key));
+    used_keys.extend(periodic_work::Scheduler::every().map(|s| s.label().key));
+    used_keys.extend(concurrency_limit::Gate::every().map(|g| g.label().key));
+    used_keys.extend(producer_consumer::Channel::every().map(|c| c.label().key));
     for m in JobMode::ALL {
-        used.extend(
-            ["mode", "analogue.main", "analogue.pool"].map(|p| format!("{p}.{}", m.name())),
-        );
+        used_keys.extend([m.label(), m.main_analogue(), m.pool_analogue()].map(|p| p.key));
     }
     used.extend(waitlab_core::field::FIELDS.map(|f| format!("field.{f}")));
     used.extend(waitlab_core::outcome::reason::ALL.map(|r| format!("reason.{r}")));

@@ -3,9 +3,10 @@
 //! display order (`BROWSER`, `NATIVE`, `every`), a one-byte wire code
 //! (its position in `every`, which only ever grows at its end), a stable
 //! id (its name in reports and links' JSON) and its label in the catalogs
-//! (`PREFIX.id`).
+//! (its prefix, then its id: `wake_latency.strategy.spin_until`).
 
-/// Declares a strategy enum: its doc, name and catalog prefix, then its
+/// Declares a strategy enum: its doc, name and catalog prefix (ending in
+/// `.`), then its
 /// page's variants and its native probe's, each with its doc and id.
 macro_rules! strategies {
     (
@@ -56,7 +57,7 @@ macro_rules! strategies {
             /// What the code looks like.
             pub fn label(self) -> $crate::text::Phrase {
                 $crate::text::Phrase::new($crate::text::Key::of(&format!(
-                    concat!($prefix, ".{}"),
+                    concat!($prefix, "{}"),
                     self.id()
                 )))
             }

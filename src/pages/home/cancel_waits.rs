@@ -32,6 +32,6 @@ pub(super) fn CancelResults(
         .filter_map(|r| OverviewRow::of_strategy(r.strategy.id(), &r.strategy.label(), &r.outcome))
         .collect::<Vec<_>>();
     view! {
-        <StrategyResults findings=cancel.findings(clock) chart=key!("cancel.chart") rows=rows />
+        <StrategyResults findings=cancel.findings(clock) chart=key!("cancel_waits.chart") rows=rows />
     }
 }

@@ -35,7 +35,7 @@ pub(super) fn LimitResults(
     let chart = view! { <ConcurrencyChart limit=limit.clone() /> }.into_any();
     view! {
         <StrategyResults findings=limit.findings(clock)
-            chart=key!("limit.chart_overview") rows=rows
-            own=(key!("limit.chart"), chart) />
+            chart=key!("concurrency_limit.chart_overview") rows=rows
+            own=(key!("concurrency_limit.chart"), chart) />
     }
 }

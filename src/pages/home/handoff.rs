@@ -32,6 +32,6 @@ pub(super) fn HandoffResults(
         .filter_map(|r| OverviewRow::of_strategy(r.channel.id(), &r.channel.label(), &r.outcome))
         .collect::<Vec<_>>();
     view! {
-        <StrategyResults findings=handoff.findings(clock) chart=key!("handoff.chart") rows=rows />
+        <StrategyResults findings=handoff.findings(clock) chart=key!("producer_consumer.chart") rows=rows />
     }
 }

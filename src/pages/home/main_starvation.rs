@@ -32,7 +32,7 @@ pub(super) fn MainStarvationResults(
         <div class="results-block" data-testid="results">
             <Findings items=ms.findings(clock) />
             <Details summary=key!("results.details")>
-            <h3>{t(key!("main.frames"))}</h3>
+            <h3>{t(key!("main_starvation.frames"))}</h3>
             <FrameGapChart runs=ms.runs.clone() />
             </Details>
         </div>

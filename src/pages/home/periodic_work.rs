@@ -37,7 +37,7 @@ pub(super) fn PeriodicResults(
     let chart = view! { <LatenessChart periodic=periodic.clone() /> }.into_any();
     view! {
         <StrategyResults findings=periodic.findings(clock)
-            chart=key!("periodic.chart_overview") rows=rows
-            own=(key!("periodic.chart"), chart) />
+            chart=key!("periodic_work.chart_overview") rows=rows
+            own=(key!("periodic_work.chart"), chart) />
     }
 }

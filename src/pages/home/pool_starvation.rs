@@ -33,11 +33,11 @@ pub(super) fn PoolResults(
             <Findings items=ps.findings(clock) />
             <ul class="findings">
                 {(!ps.blocking_sleeps).then(|| view! {
-                    <li>{t(key!("pool.busy_waited"))}</li>
+                    <li>{t(key!("pool_starvation.busy_waited"))}</li>
                 })}
             </ul>
             <Details summary=key!("results.details")>
-            <h3>{t(key!("pool.timeline"))}</h3>
+            <h3>{t(key!("pool_starvation.timeline"))}</h3>
             <PoolGantt config=ps.config.clone() runs=ps.runs.clone() />
             </Details>
         </div>

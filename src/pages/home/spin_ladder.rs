@@ -34,7 +34,7 @@ pub(super) fn LadderResults(
         .map(|su| {
             view! {
                 <tr>
-                    <td>{t(if su.sleep_stage { key!("ladder.with_sleep") } else { key!("ladder.pure_spin") })}</td>
+                    <td>{t(if su.sleep_stage { key!("spin_ladder.with_sleep") } else { key!("spin_ladder.pure_spin") })}</td>
                     {figure(su.wall_ms, clock)}
                     {figure(su.busy_ms, clock)}
                     <td class="num">{format!("{} %", num(&waitlab_core::number::fixed(su.busy_fraction() * 100.0, 0)))}</td>
@@ -47,11 +47,11 @@ pub(super) fn LadderResults(
         <div class="results-block" data-testid="results">
             <Findings items=ladder.findings(clock) />
             <Details summary=key!("results.details")>
-            <h3>{t(key!("ladder.cost"))}</h3>
+            <h3>{t(key!("spin_ladder.cost"))}</h3>
             <LadderChart steps=ladder.steps.clone() />
             {blocks_note(&ladder)}
-            <h3>{t(key!("ladder.spin_until_heading"))}</h3>
-            <NumbersTable headers=&[key!("ladder.col.ladder"), key!("ladder.col.wall"), key!("ladder.col.busy_ms"), key!("ladder.col.busy"), key!("ladder.col.calls")] numeric_from=1>
+            <h3>{t(key!("spin_ladder.spin_until_heading"))}</h3>
+            <NumbersTable headers=&[key!("spin_ladder.col.ladder"), key!("spin_ladder.col.wall"), key!("spin_ladder.col.busy_ms"), key!("spin_ladder.col.busy"), key!("spin_ladder.col.calls")] numeric_from=1>
                 {rows}
             </NumbersTable>
             </Details>
@@ -66,7 +66,7 @@ fn blocks_note(ladder: &SpinLadder) -> Option<impl IntoView + use<>> {
     let least = ladder.steps.iter().map(|s| s.block).min()?;
     (most > 1).then(|| {
         view! {
-            <p class="note" data-testid="ladder-blocks">{tr(&Phrase::new(key!("ladder.blocks")).count("most", most).count("least", least))}</p>
+            <p class="note" data-testid="ladder-blocks">{tr(&Phrase::new(key!("spin_ladder.blocks")).count("most", most).count("least", least))}</p>
         }
     })
 }

@@ -39,8 +39,8 @@ pub fn TimedWaitsForm() -> impl IntoView {
     view! {
         <RunForm experiment=experiment config=config
             hint=Signal::derive(move || config.get().ok().map(|c| Phrase::new(key!("run.about_seconds")).arg("seconds", Arg::Fixed((c.estimated_ms() / 1000.0).ceil(), 0))))>
-            <Field label=key!("timed.durations") testid="durations" value=durations />
-            <Field label=key!("timed.samples") testid="samples" value=samples numeric=true />
+            <Field label=key!("timed_waits.durations") testid="durations" value=durations />
+            <Field label=key!("timed_waits.samples") testid="samples" value=samples numeric=true />
             <MechanismPicker picked=mechanisms />
         </RunForm>
     }
@@ -79,7 +79,7 @@ fn MechanismPicker(
         view! { <fieldset><legend>{t(heading)}</legend>{boxes}</fieldset> }
     };
     let summary = move || {
-        tr(&Phrase::new(key!("timed.mechanisms"))
+        tr(&Phrase::new(key!("timed_waits.mechanisms"))
             .count("picked", picked.with(Vec::len) as u64)
             .count("all", Mechanism::BROWSER.len() as u64))
     };
@@ -121,7 +121,7 @@ pub(super) fn TimedWaitsResults(
     report: Report,
 ) -> impl IntoView {
     let Some(tw) = report.timed_waits.clone() else {
-        return view! { <p class="error">{t(key!("timed.no_data"))}</p> }.into_any();
+        return view! { <p class="error">{t(key!("timed_waits.no_data"))}</p> }.into_any();
     };
     let tolerance = report.env.clock.map(|c| c.tolerance_ms()).unwrap_or(0.001);
     let measured = with_samples(&tw);
@@ -152,11 +152,11 @@ pub(super) fn TimedWaitsResults(
         <div class="results-block" data-testid="results">
             <Findings items=tw.findings(report.env.clock) />
             <Details summary=key!("results.details")>
-            <h3>{t(key!("timed.glance"))}</h3>
+            <h3>{t(key!("timed_waits.glance"))}</h3>
             <OverviewChart rows=overview />
-            <h3>{t(key!("timed.distribution"))}</h3>
+            <h3>{t(key!("timed_waits.distribution"))}</h3>
             {any_samples.then(|| view! { <div class="chart-controls">
-                <label class="toggle">{t(key!("timed.cell"))}" "
+                <label class="toggle">{t(key!("timed_waits.cell"))}" "
                     <select data-testid="histogram-cell" prop:value=move || selected.get().map(|k| k.id())
                         on:change=move |e| {
                             let id = event_target_value(&e);
@@ -172,7 +172,7 @@ pub(super) fn TimedWaitsResults(
                 </label>
             </div> })}
             {histogram}
-            <h3>{t(key!("timed.chain"))}</h3>
+            <h3>{t(key!("timed_waits.chain"))}</h3>
             <ChainChart chain=tw.chain.clone() tolerance_ms=tolerance />
             // The chart's numbers, for readers who cannot see it.
             <NumbersTable headers=&[key!("table.level"), key!("table.p50_ms"), key!("table.p90_ms")] numeric_from=0>

@@ -32,6 +32,6 @@ pub(super) fn WakeResults(
         .filter_map(|r| OverviewRow::of_strategy(r.strategy.id(), &r.strategy.label(), &r.outcome))
         .collect::<Vec<_>>();
     view! {
-        <StrategyResults findings=wake.findings(clock) chart=key!("wake.chart") rows=rows />
+        <StrategyResults findings=wake.findings(clock) chart=key!("wake_latency.chart") rows=rows />
     }
 }

@@ -346,12 +346,12 @@ pub(crate) fn embed_first_screen(browser: Browser) {
     let ru = catalog(Lang::Ru);
     let heading = s.text(&format!("{screen} h2")).unwrap();
     assert!(
-        heading.contains(&ru.text(key!("cancel.heading"))),
+        heading.contains(&ru.text(key!("cancel_waits.heading"))),
         "{heading}"
     );
     assert_eq!(
         s.text(&format!("{screen} .explain")).unwrap(),
-        ru.text(key!("cancel.article"))
+        ru.text(key!("cancel_waits.article"))
     );
     assert_eq!(
         s.text(&tid("facade-run")).unwrap(),

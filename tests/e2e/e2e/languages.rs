@@ -32,7 +32,7 @@ fn assert_results_in(s: &mut Session, lang: Lang) {
     );
     let heading = s.text(&format!("{} h2", tid("timed-waits"))).unwrap();
     assert!(
-        heading.contains(&words.text(key!("timed.heading"))),
+        heading.contains(&words.text(key!("timed_waits.heading"))),
         "{heading}"
     );
     let findings = s.text(&in_tw("findings")).expect("findings after a run");
@@ -157,7 +157,7 @@ pub(crate) fn language_in_embed(browser: Browser) {
     assert_opens_full_page(&mut s, Lang::Es);
     let heading = s.text(&format!("{} h2", tid("timed-waits"))).unwrap();
     assert!(
-        heading.contains(&es.text(key!("timed.heading"))),
+        heading.contains(&es.text(key!("timed_waits.heading"))),
         "{heading}"
     );
     review_shot(&mut s, "lang-es-embed");
@@ -177,7 +177,7 @@ pub(crate) fn shell_before_the_wasm(browser: Browser) {
         s.wait_for_element("#shell h2", 10);
         let heading = s.text("#shell .experiment h2").unwrap();
         assert!(
-            heading.contains(&en.text(key!("timed.heading"))),
+            heading.contains(&en.text(key!("timed_waits.heading"))),
             "{heading}"
         );
         let colour = s.eval(

@@ -21,7 +21,7 @@ mod link;
 
 strategies! {
     /// How the waiter waits, and how the cancel reaches it.
-    pub enum Strategy in "cancel_strategy" {
+    pub enum Strategy in "cancel_waits.strategy." {
         browser {
             /// `Atomics.wait` on a word nobody signals: the cancel is seen only
             /// when the wait has run out.
@@ -48,9 +48,9 @@ impl Strategy {
     /// The .NET code of the article it stands for.
     pub fn analogue(self) -> Phrase {
         Phrase::new(match self.kind() {
-            Kind::Blind => key!("cancel_analogue.blind"),
-            Kind::Event => key!("cancel_analogue.event"),
-            Kind::Token => key!("cancel_analogue.token"),
+            Kind::Blind => key!("cancel_waits.analogue.blind"),
+            Kind::Event => key!("cancel_waits.analogue.event"),
+            Kind::Token => key!("cancel_waits.analogue.token"),
         })
     }
 
@@ -186,8 +186,8 @@ impl CancelWaits {
 form! {
     CancelConfig,
     hint: |c| field::about_seconds(c.estimated_ms()),
-    rounds: "rounds", "wake.rounds", |c| c.rounds;
-    wait_ms: "wait", "main.each_waits", |c| c.wait_ms;
+    rounds: "rounds", "wake_latency.rounds", |c| c.rounds;
+    wait_ms: "wait", "main_starvation.each_waits", |c| c.wait_ms;
 }
 
 #[cfg(test)]

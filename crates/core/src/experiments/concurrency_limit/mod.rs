@@ -23,7 +23,7 @@ mod link;
 
 strategies! {
     /// How the jobs wait for a slot.
-    pub enum Gate in "limit_gate" {
+    pub enum Gate in "concurrency_limit.gate." {
         browser {
             /// Main thread: a FIFO semaphore whose release wakes the next waiter
             /// (tokio's `Semaphore`, compiled to wasm).
@@ -44,9 +44,9 @@ impl Gate {
     /// The .NET code of the article it stands for.
     pub fn analogue(self) -> Phrase {
         Phrase::new(if self.polls() {
-            key!("limit_analogue.polling")
+            key!("concurrency_limit.analogue.polling")
         } else {
-            key!("limit_analogue.semaphore")
+            key!("concurrency_limit.analogue.semaphore")
         })
     }
 
@@ -235,9 +235,9 @@ pub struct ConcurrencyLimit {
 form! {
     LimitConfig,
     hint: |c| field::about_seconds(c.estimated_ms()),
-    jobs: "jobs", "limit.jobs", |c| c.jobs;
-    limit: "limit", "limit.limit", |c| c.limit;
-    job_ms: "job-ms", "limit.job_ms", |c| c.job_ms;
+    jobs: "jobs", "concurrency_limit.jobs", |c| c.jobs;
+    limit: "limit", "concurrency_limit.limit", |c| c.limit;
+    job_ms: "job-ms", "concurrency_limit.job_ms", |c| c.job_ms;
 }
 
 #[cfg(test)]

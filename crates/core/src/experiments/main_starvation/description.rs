@@ -23,8 +23,11 @@ impl Description for MainStarvation {
         id: "main_starvation",
         slug: "main-starvation",
         badge: "2a",
-        heading: key!("main.heading"),
-        explanation: &[key!("main.article"), key!("main.browser")],
+        heading: key!("main_starvation.heading"),
+        explanation: &[
+            key!("main_starvation.article"),
+            key!("main_starvation.browser"),
+        ],
         progress: key!("progress.batches"),
         link_bit: 1,
     };

@@ -60,12 +60,18 @@ impl JobMode {
 
     /// What jobs of this mode on the UI thread are in the article's terms.
     pub fn main_analogue(self) -> Phrase {
-        Phrase::new(Key::of(&format!("analogue.main.{}", self.name())))
+        Phrase::new(Key::of(&format!(
+            "main_starvation.analogue.{}",
+            self.name()
+        )))
     }
 
     /// What jobs of this mode in a pool are in the article's terms.
     pub fn pool_analogue(self) -> Phrase {
-        Phrase::new(Key::of(&format!("analogue.pool.{}", self.name())))
+        Phrase::new(Key::of(&format!(
+            "pool_starvation.analogue.{}",
+            self.name()
+        )))
     }
 
     /// How a job of this mode waits: natively, or in the browser where
@@ -191,10 +197,10 @@ pub struct MainStarvation {
 form! {
     MainConfig,
     hint: |c| {
-        Phrase::new(key!("main.hint")).ms("seconds", c.expected_batch_ms(JobMode::Blocking) / 1000.0)
+        Phrase::new(key!("main_starvation.hint")).ms("seconds", c.expected_batch_ms(JobMode::Blocking) / 1000.0)
     },
-    jobs: "jobs", "main.jobs", |c| c.jobs;
-    wait_ms: "wait", "main.each_waits", |c| c.wait_ms;
+    jobs: "jobs", "main_starvation.jobs", |c| c.jobs;
+    wait_ms: "wait", "main_starvation.each_waits", |c| c.wait_ms;
 }
 
 #[cfg(test)]

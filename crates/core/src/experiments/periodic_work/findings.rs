@@ -24,8 +24,8 @@ impl PeriodicWork {
                 .collect()
         };
         let places = [
-            (Scheduler::MAIN, key!("periodic.place.main")),
-            (Scheduler::WORKER, key!("periodic.place.worker")),
+            (Scheduler::MAIN, key!("periodic_work.place.main")),
+            (Scheduler::WORKER, key!("periodic_work.place.worker")),
         ];
         for (schedulers, place) in places {
             let results = measured(schedulers);

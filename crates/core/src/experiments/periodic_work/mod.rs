@@ -22,7 +22,7 @@ mod link;
 
 strategies! {
     /// How the next tick is scheduled, and where the loop runs.
-    pub enum Scheduler in "periodic_scheduler" {
+    pub enum Scheduler in "periodic_work.scheduler." {
         browser {
             /// Main thread: `setTimeout(interval)` set after each tick's work.
             MainChained = "main_chained",
@@ -66,9 +66,9 @@ impl Schedule {
     /// What the code looks like, wherever it runs.
     pub fn label(self) -> Phrase {
         Phrase::new(match self {
-            Schedule::Chained => key!("periodic_schedule.chained"),
-            Schedule::Interval => key!("periodic_schedule.interval"),
-            Schedule::Corrected => key!("periodic_schedule.corrected"),
+            Schedule::Chained => key!("periodic_work.schedule.chained"),
+            Schedule::Interval => key!("periodic_work.schedule.interval"),
+            Schedule::Corrected => key!("periodic_work.schedule.corrected"),
         })
     }
 }
@@ -94,10 +94,12 @@ impl Scheduler {
     pub fn analogue(self) -> Phrase {
         Phrase::new(match self {
             Scheduler::MainChained | Scheduler::WorkerChained | Scheduler::SleepLoop => {
-                key!("periodic_analogue.delay_loop")
+                key!("periodic_work.analogue.delay_loop")
             }
-            Scheduler::MainInterval | Scheduler::WorkerInterval => key!("periodic_analogue.timer"),
-            _ => key!("periodic_analogue.periodic_timer"),
+            Scheduler::MainInterval | Scheduler::WorkerInterval => {
+                key!("periodic_work.analogue.timer")
+            }
+            _ => key!("periodic_work.analogue.periodic_timer"),
         })
     }
 
@@ -259,9 +261,9 @@ pub struct PeriodicWork {
 form! {
     PeriodicConfig,
     hint: |c| field::about_seconds(c.estimated_ms()),
-    ticks: "ticks", "periodic.ticks", |c| c.ticks;
-    interval_ms: "interval", "periodic.interval", |c| c.interval_ms;
-    work_ms: "work", "periodic.work", |c| c.work_ms;
+    ticks: "ticks", "periodic_work.ticks", |c| c.ticks;
+    interval_ms: "interval", "periodic_work.interval", |c| c.interval_ms;
+    work_ms: "work", "periodic_work.work", |c| c.work_ms;
 }
 
 #[cfg(test)]

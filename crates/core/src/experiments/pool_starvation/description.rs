@@ -24,8 +24,11 @@ impl Description for PoolStarvation {
         id: "pool_starvation",
         slug: "pool-starvation",
         badge: "2b",
-        heading: key!("pool.heading"),
-        explanation: &[key!("pool.article"), key!("pool.browser")],
+        heading: key!("pool_starvation.heading"),
+        explanation: &[
+            key!("pool_starvation.article"),
+            key!("pool_starvation.browser"),
+        ],
         progress: key!("progress.jobs"),
         link_bit: 2,
     };

@@ -107,13 +107,13 @@ pub struct PoolStarvation {
 form! {
     PoolConfig,
     hint: |c| {
-        Phrase::new(key!("pool.hint"))
+        Phrase::new(key!("pool_starvation.hint"))
             .ms("blocking", c.expected_batch_ms(JobMode::Blocking) / 1000.0)
             .ms("async", c.expected_batch_ms(JobMode::Async) / 1000.0)
     },
-    workers: "workers", "pool.workers", |c| c.workers;
-    jobs: "jobs", "main.jobs", |c| c.jobs;
-    wait_ms: "wait", "main.each_waits", |c| c.wait_ms;
+    workers: "workers", "pool_starvation.workers", |c| c.workers;
+    jobs: "jobs", "main_starvation.jobs", |c| c.jobs;
+    wait_ms: "wait", "main_starvation.each_waits", |c| c.wait_ms;
 }
 
 #[cfg(test)]

@@ -24,7 +24,7 @@ mod link;
 
 strategies! {
     /// How the items travel, and how the consumer learns of one.
-    pub enum Channel in "handoff_channel" {
+    pub enum Channel in "producer_consumer.channel." {
         browser {
             /// `postMessage` over a `MessageChannel`: the consumer's event loop
             /// runs its handler when an item arrives.
@@ -67,9 +67,9 @@ impl Channel {
     /// The .NET code of the article it stands for.
     pub fn analogue(self) -> Phrase {
         Phrase::new(match self.kind() {
-            Kind::Async => key!("handoff_analogue.async"),
-            Kind::Blocking => key!("handoff_analogue.blocking"),
-            Kind::Polling => key!("handoff_analogue.polling"),
+            Kind::Async => key!("producer_consumer.analogue.async"),
+            Kind::Blocking => key!("producer_consumer.analogue.blocking"),
+            Kind::Polling => key!("producer_consumer.analogue.polling"),
         })
     }
 
@@ -306,9 +306,9 @@ impl ProducerConsumer {
 form! {
     ProducerConsumerConfig,
     hint: |c| field::about_seconds(c.estimated_ms()),
-    items: "items", "handoff.items", |c| c.items;
-    gap_ms: "gap", "handoff.gap_ms", |c| c.gap_ms;
-    burst: "burst", "handoff.burst", |c| c.burst;
+    items: "items", "producer_consumer.items", |c| c.items;
+    gap_ms: "gap", "producer_consumer.gap_ms", |c| c.gap_ms;
+    burst: "burst", "producer_consumer.burst", |c| c.burst;
 }
 
 #[cfg(test)]

@@ -234,7 +234,7 @@ impl SpinCalibration {
 
     /// "3 loop turns, 37 ns".
     pub fn describe(&self) -> Phrase {
-        Phrase::new(key!("ladder.unit"))
+        Phrase::new(key!("spin_ladder.unit"))
             .count("count", self.turns_per_unit)
             .arg("ns", Arg::Fixed(self.unit_ns, 0))
     }
@@ -477,9 +477,9 @@ fn spin_until<E>(
 
 form! {
     LadderConfig,
-    hint: |c| Phrase::new(key!("ladder.hint")).ms("seconds", c.estimated_ms() / 1000.0),
-    repeats: "repeats", "ladder.ladders", |c| c.repeats;
-    spin_until_ms: "spin-until", "ladder.spin_until", |c| c.spin_until_ms;
+    hint: |c| Phrase::new(key!("spin_ladder.hint")).ms("seconds", c.estimated_ms() / 1000.0),
+    repeats: "repeats", "spin_ladder.ladders", |c| c.repeats;
+    spin_until_ms: "spin-until", "spin_ladder.spin_until", |c| c.spin_until_ms;
 }
 
 #[cfg(test)]

@@ -164,7 +164,7 @@ impl Mechanism {
 
     /// What the code looks like, with `d` for the requested wait.
     pub fn label(self) -> Phrase {
-        Phrase::new(Key::of(&format!("mechanism.{}", self.id()))).code("d", "d")
+        Phrase::new(Key::of(&format!("timed_waits.mechanism.{}", self.id()))).code("d", "d")
     }
 
     /// The key of the .NET construct of the article this stands in for.
@@ -174,16 +174,18 @@ impl Mechanism {
             | Mechanism::TimeoutFreshTask
             | Mechanism::WorkerTimeout
             | Mechanism::WorkerTimeoutFreshTask
-            | Mechanism::TokioSleep => key!("analogue.delay"),
-            Mechanism::ResolvedPromise => key!("analogue.delay_zero"),
+            | Mechanism::TokioSleep => key!("timed_waits.analogue.delay"),
+            Mechanism::ResolvedPromise => key!("timed_waits.analogue.delay_zero"),
             Mechanism::MessageChannel
             | Mechanism::SchedulerYield
             | Mechanism::SchedulerPostTask
-            | Mechanism::TokioYield => key!("analogue.task_yield"),
-            Mechanism::ThreadYield => key!("analogue.thread_yield"),
-            Mechanism::AnimationFrame => key!("analogue.next_frame"),
-            Mechanism::WorkerAtomicsWait | Mechanism::ThreadSleep => key!("analogue.sleep"),
-            Mechanism::WorkerWaitAsync => key!("analogue.tcs_timeout"),
+            | Mechanism::TokioYield => key!("timed_waits.analogue.task_yield"),
+            Mechanism::ThreadYield => key!("timed_waits.analogue.thread_yield"),
+            Mechanism::AnimationFrame => key!("timed_waits.analogue.next_frame"),
+            Mechanism::WorkerAtomicsWait | Mechanism::ThreadSleep => {
+                key!("timed_waits.analogue.sleep")
+            }
+            Mechanism::WorkerWaitAsync => key!("timed_waits.analogue.tcs_timeout"),
         }
     }
 
@@ -242,7 +244,7 @@ impl CellKey {
     /// "Atomics.wait(10) in a worker".
     pub fn label(&self) -> Phrase {
         self.fill_in(Phrase::new(Key::of(&format!(
-            "mechanism.{}",
+            "timed_waits.mechanism.{}",
             self.mechanism.id()
         ))))
     }

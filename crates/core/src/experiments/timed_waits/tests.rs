@@ -18,13 +18,16 @@ fn cell_labels_fill_in_the_duration() {
         mechanism: Mechanism::WorkerAtomicsWait,
         requested_ms: Some(10),
     };
-    assert_eq!(key.label().keys(), [key!("mechanism.worker_atomics_wait")]);
+    assert_eq!(
+        key.label().keys(),
+        [key!("timed_waits.mechanism.worker_atomics_wait")]
+    );
     assert_eq!(
         key.label().args,
         [("d".into(), crate::text::Arg::Data("10".to_owned()))]
     );
     assert_eq!(key.id(), "worker_atomics_wait-10");
-    assert_eq!(key.analogue().key, key!("analogue.sleep"));
+    assert_eq!(key.analogue().key, key!("timed_waits.analogue.sleep"));
 }
 
 #[test]

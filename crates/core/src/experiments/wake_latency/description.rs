@@ -25,8 +25,8 @@ impl Description for WakeLatency {
         id: "wake_latency",
         slug: "wake-latency",
         badge: "4",
-        heading: key!("wake.heading"),
-        explanation: &[key!("wake.article"), key!("wake.browser")],
+        heading: key!("wake_latency.heading"),
+        explanation: &[key!("wake_latency.article"), key!("wake_latency.browser")],
         progress: key!("progress.rounds"),
         link_bit: 4,
     };

@@ -18,7 +18,7 @@ mod link;
 
 strategies! {
     /// How the waiter notices the flag.
-    pub enum Strategy in "strategy" {
+    pub enum Strategy in "wake_latency.strategy." {
         browser {
             /// `while (Atomics.load(flag) == 0) {}`.
             SpinUntil = "spin_until",
@@ -56,15 +56,23 @@ impl Strategy {
     /// The .NET code of the article it stands for.
     pub fn analogue(self) -> Phrase {
         Phrase::new(match self {
-            Strategy::SpinUntil | Strategy::NativeSpinUntil => key!("strategy_analogue.spin_until"),
-            Strategy::SleepPoll | Strategy::NativeSleepPoll => key!("strategy_analogue.sleep_poll"),
-            Strategy::TimerPoll | Strategy::NativeTimerPoll => key!("strategy_analogue.timer_poll"),
-            Strategy::Event | Strategy::Condvar | Strategy::Futex => {
-                key!("strategy_analogue.event")
+            Strategy::SpinUntil | Strategy::NativeSpinUntil => {
+                key!("wake_latency.analogue.spin_until")
             }
-            Strategy::Park => key!("strategy_analogue.park"),
-            Strategy::AsyncEvent | Strategy::TokioNotify => key!("strategy_analogue.async_event"),
-            Strategy::PostMessage => key!("strategy_analogue.post_message"),
+            Strategy::SleepPoll | Strategy::NativeSleepPoll => {
+                key!("wake_latency.analogue.sleep_poll")
+            }
+            Strategy::TimerPoll | Strategy::NativeTimerPoll => {
+                key!("wake_latency.analogue.timer_poll")
+            }
+            Strategy::Event | Strategy::Condvar | Strategy::Futex => {
+                key!("wake_latency.analogue.event")
+            }
+            Strategy::Park => key!("wake_latency.analogue.park"),
+            Strategy::AsyncEvent | Strategy::TokioNotify => {
+                key!("wake_latency.analogue.async_event")
+            }
+            Strategy::PostMessage => key!("wake_latency.analogue.post_message"),
         })
     }
 
@@ -232,7 +240,7 @@ impl WakeLatency {
 form! {
     WakeConfig,
     hint: |c| field::about_seconds(c.estimated_ms()),
-    rounds: "rounds", "wake.rounds", |c| c.rounds;
+    rounds: "rounds", "wake_latency.rounds", |c| c.rounds;
 }
 
 #[cfg(test)]
