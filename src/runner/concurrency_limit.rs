@@ -2,7 +2,7 @@
 //! in turn. Progress is published between batches only.
 
 use super::{Publish, Reporter, RunScope};
-use waitlab_browser::probes::limit;
+use waitlab_browser::probes::concurrency_limit;
 use waitlab_browser::wait;
 use waitlab_core::experiments::concurrency_limit::{ConcurrencyLimit, Gate, LimitConfig, LimitRun};
 use waitlab_core::schema::Report;
@@ -13,7 +13,7 @@ async fn measure(config: &LimitConfig, reporter: &Reporter) -> ConcurrencyLimit 
     for gate in Gate::BROWSER {
         reporter.update(|p| p.main = Some(gate.label()));
         wait::let_page_render().await;
-        let spans = limit::run(gate, config.limit, &jobs_ms).await;
+        let spans = concurrency_limit::run(gate, config.limit, &jobs_ms).await;
         runs.push(LimitRun::measured(gate, spans, config.limit));
         reporter.update(|p| p.done += 1);
     }

@@ -4,7 +4,7 @@
 //! loop starts, so nothing of the page runs inside a loop.
 
 use super::{Publish, Reporter, RunScope};
-use waitlab_browser::probes::periodic;
+use waitlab_browser::probes::periodic_work;
 use waitlab_browser::{wait, worker_host::ProbeWorker};
 use waitlab_core::experiments::periodic_work::{
     PeriodicConfig, PeriodicResult, PeriodicWork, Scheduler,
@@ -24,7 +24,7 @@ async fn measure(config: &PeriodicConfig, reporter: &Reporter) -> Result<Periodi
     for (scheduler, schedule) in main {
         reporter.update(|p| p.main = Some(scheduler.label()));
         wait::let_page_render().await;
-        let lateness = periodic::run(schedule, config.interval_ms, &work_us).await;
+        let lateness = periodic_work::run(schedule, config.interval_ms, &work_us).await;
         let outcome = Outcome::of_samples(lateness);
         results.push(PeriodicResult { scheduler, outcome });
         reporter.update(|p| p.done += config.ticks);

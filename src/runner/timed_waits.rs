@@ -32,7 +32,7 @@ fn unavailable(
 ) -> Option<&'static str> {
     let m = key.mechanism;
     match m.thread() {
-        Thread::Main => probes::main_unavailable(m),
+        Thread::Main => probes::timed_waits::main_unavailable(m),
         Thread::Worker => match memory {
             Err(reason) if m.needs_shared_memory() => Some(reason),
             _ if m == Mechanism::WorkerWaitAsync && !memory::has_wait_async() => {
@@ -95,7 +95,7 @@ pub async fn run_timed_waits(config: TimedWaitsConfig, publish: Publish) -> Repo
                 // Let the page render the new state before measuring, so
                 // no rendering work lands inside the first samples.
                 wait::let_page_render().await;
-                let outcome = probes::measure_main(
+                let outcome = probes::timed_waits::measure_main(
                     key.mechanism,
                     key.requested_ms.unwrap_or(0),
                     config.samples,
@@ -106,9 +106,11 @@ pub async fn run_timed_waits(config: TimedWaitsConfig, publish: Publish) -> Repo
             }
             reporter.update(|p| p.main = Some(Phrase::new(key!("progress.chains"))));
             wait::let_page_render().await;
-            let levels = probes::nested_chain(config.chain_depth, config.chain_runs, &mut || {
-                reporter.count()
-            })
+            let levels = probes::timed_waits::nested_chain(
+                config.chain_depth,
+                config.chain_runs,
+                &mut || reporter.count(),
+            )
             .await;
             reporter.update(|p| p.main = None);
             NestedChain {

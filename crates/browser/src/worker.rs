@@ -8,7 +8,9 @@
 
 use crate::clock::{busy_wait_until, epoch_now, now};
 use crate::memory::Slots;
-use crate::probes::{cancel, handoff, measure_in_worker, measure_ladder, periodic, wake};
+use crate::probes::spin_ladder::measure_ladder;
+use crate::probes::timed_waits::measure_in_worker;
+use crate::probes::{cancel_waits, periodic_work, producer_consumer, wake_latency};
 use crate::{memory, wait};
 use std::cell::RefCell;
 use waitlab_core::experiments::main_starvation::JobMode;
@@ -43,15 +45,15 @@ fn set_rounds(by_message: bool, delays_us: Vec<u32>) {
         let port = PORT.with(|p| p.borrow().clone());
         wasm_bindgen_futures::spawn_local(async move {
             let result = match port {
-                Some(port) => wake::set_rounds_by_message(&port, &delays_us).await,
-                None => Err(wake::NO_PORT.to_owned()),
+                Some(port) => wake_latency::set_rounds_by_message(&port, &delays_us).await,
+                None => Err(wake_latency::NO_PORT.to_owned()),
             };
             post(&FromWorker::SetterDone { result });
         });
     } else {
         let result = slots()
             .ok_or_else(|| memory::NOT_SHARED.to_owned())
-            .and_then(|s| wake::set_rounds(&s, &delays_us));
+            .and_then(|s| wake_latency::set_rounds(&s, &delays_us));
         post(&FromWorker::SetterDone { result });
     }
 }
@@ -139,14 +141,14 @@ fn handle(data: JsValue) {
             if strategy.needs_shared_memory() {
                 let result = slots()
                     .ok_or_else(|| memory::NOT_SHARED.to_owned())
-                    .and_then(|s| cancel::wait_rounds(strategy, rounds, wait_ms, &s));
+                    .and_then(|s| cancel_waits::wait_rounds(strategy, rounds, wait_ms, &s));
                 post(&FromWorker::WakeDone { result });
             } else {
                 let port = PORT.with(|p| p.borrow().clone());
                 wasm_bindgen_futures::spawn_local(async move {
                     let result = match port {
-                        Some(port) => cancel::abort_rounds(rounds, wait_ms, &port).await,
-                        None => Err(wake::NO_PORT.to_owned()),
+                        Some(port) => cancel_waits::abort_rounds(rounds, wait_ms, &port).await,
+                        None => Err(wake_latency::NO_PORT.to_owned()),
                     };
                     post(&FromWorker::WakeDone { result });
                 });
@@ -159,7 +161,7 @@ fn handle(data: JsValue) {
         }) => wasm_bindgen_futures::spawn_local(async move {
             let outcome = match scheduler.schedule() {
                 Some(schedule) => WorkerOutcome::Samples {
-                    samples_ms: periodic::run(schedule, interval_ms, &work_us).await,
+                    samples_ms: periodic_work::run(schedule, interval_ms, &work_us).await,
                 },
                 None => WorkerOutcome::Failed {
                     message: format!("{} does not run in a worker", scheduler.id()),
@@ -173,8 +175,14 @@ fn handle(data: JsValue) {
             burst,
         }) => wasm_bindgen_futures::spawn_local(async move {
             let port = PORT.with(|p| p.borrow().clone());
-            let result =
-                handoff::produce(channel, &gaps_us, burst, slots().as_ref(), port.as_ref()).await;
+            let result = producer_consumer::produce(
+                channel,
+                &gaps_us,
+                burst,
+                slots().as_ref(),
+                port.as_ref(),
+            )
+            .await;
             post(&FromWorker::SetterDone { result });
         }),
         Ok(ToWorker::Consume {
@@ -184,27 +192,29 @@ fn handle(data: JsValue) {
         }) => wasm_bindgen_futures::spawn_local(async move {
             let port = PORT.with(|p| p.borrow().clone());
             let result =
-                handoff::consume(channel, items, burst, slots().as_ref(), port.as_ref()).await;
+                producer_consumer::consume(channel, items, burst, slots().as_ref(), port.as_ref())
+                    .await;
             post(&FromWorker::HandoffDone { result });
         }),
         Ok(ToWorker::WakeWait { strategy, rounds }) => {
             wasm_bindgen_futures::spawn_local(async move {
                 let port = PORT.with(|p| p.borrow().clone());
                 let result =
-                    wake::wait_rounds(strategy, rounds, slots().as_ref(), port.as_ref()).await;
+                    wake_latency::wait_rounds(strategy, rounds, slots().as_ref(), port.as_ref())
+                        .await;
                 post(&FromWorker::WakeDone { result });
             })
         }
         Ok(ToWorker::SkewPong { exchanges }) => {
             let result = slots()
                 .ok_or_else(|| memory::NOT_SHARED.to_owned())
-                .and_then(|s| wake::pong(&s, exchanges));
+                .and_then(|s| wake_latency::pong(&s, exchanges));
             post(&FromWorker::SetterDone { result });
         }
         Ok(ToWorker::SkewPing { exchanges }) => {
             let result = slots()
                 .ok_or_else(|| memory::NOT_SHARED.to_owned())
-                .and_then(|s| wake::ping(&s, exchanges));
+                .and_then(|s| wake_latency::ping(&s, exchanges));
             post(&FromWorker::SkewDone { result });
         }
         Ok(ToWorker::ClockPing) => {

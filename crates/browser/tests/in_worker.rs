@@ -6,7 +6,7 @@
 #![cfg(target_arch = "wasm32")]
 
 use waitlab_browser::memory::WaitEnd;
-use waitlab_browser::probes::measure_in_worker;
+use waitlab_browser::probes::timed_waits::measure_in_worker;
 use waitlab_browser::{clock, memory};
 use waitlab_core::experiments::timed_waits::Mechanism;
 use waitlab_core::outcome::reason;

@@ -5,33 +5,27 @@
 //! `waitlab-native --help` lists the options; the result goes to stdout or
 //! `--out FILE`, progress and a summary table to stderr.
 
-mod cancel;
+mod cancel_waits;
+mod concurrency_limit;
 mod env;
-mod handoff;
-mod ladder;
-mod limit;
-mod periodic;
+mod main_starvation;
+mod periodic_work;
+mod pool_starvation;
+mod producer_consumer;
 mod runtime;
-mod starvation;
-mod timed;
-mod wake;
+mod spin_ladder;
+mod timed_waits;
+mod wake_latency;
 
 use clap::Parser;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::Write;
+use std::marker::PhantomData;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 use waitlab_core::compare;
-use waitlab_core::experiments::Experiment;
-use waitlab_core::experiments::cancel_waits::CancelConfig;
-use waitlab_core::experiments::concurrency_limit::LimitConfig;
-use waitlab_core::experiments::main_starvation::MainConfig;
-use waitlab_core::experiments::periodic_work::PeriodicConfig;
-use waitlab_core::experiments::pool_starvation::PoolConfig;
-use waitlab_core::experiments::producer_consumer::ProducerConsumerConfig;
-use waitlab_core::experiments::spin_ladder::LadderConfig;
-use waitlab_core::experiments::timed_waits::{Mechanism, TimedWaitsConfig};
-use waitlab_core::experiments::wake_latency::WakeConfig;
+use waitlab_core::experiments::timed_waits::TimedWaits;
+use waitlab_core::experiments::{Description, Experiment};
 use waitlab_core::key;
 use waitlab_core::lang::Lang;
 use waitlab_core::schema::Report;
@@ -70,127 +64,103 @@ fn experiment_names() -> impl clap::builder::TypedValueParser<Value = Experiment
 /// run natively, in waitlab's result schema.
 #[derive(Debug, Parser)]
 #[command(version, about, long_about = None)]
-struct Cli {
+pub struct Cli {
     /// A short run (a few seconds) instead of the default (under 30 s).
     #[arg(long)]
-    quick: bool,
+    pub quick: bool,
     /// The article's full pool experiment: 200 jobs of 1000 ms (minutes
     /// with few cores) instead of 40 jobs of 250 ms.
     #[arg(long, conflicts_with = "quick")]
-    full_pool: bool,
+    pub full_pool: bool,
     /// Run only these experiments (repeat or separate with commas).
     #[arg(long, value_delimiter = ',', value_parser = experiment_names())]
-    only: Vec<Experiment>,
+    pub only: Vec<Experiment>,
     /// Write the JSON result here instead of to stdout.
     #[arg(long, value_name = "FILE")]
-    out: Option<PathBuf>,
+    pub out: Option<PathBuf>,
     /// Workers of the pool experiment (default: the core count, at most 4).
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=64))]
-    workers: Option<u32>,
+    pub workers: Option<u32>,
     /// No progress bar.
     #[arg(long)]
-    no_progress: bool,
+    pub no_progress: bool,
 }
 
-/// The configurations of one run.
-struct Plan {
-    timed: Option<TimedWaitsConfig>,
-    main: Option<MainConfig>,
-    pool: Option<PoolConfig>,
-    ladder: Option<LadderConfig>,
-    wake: Option<WakeConfig>,
-    cancel: Option<CancelConfig>,
-    periodic: Option<PeriodicConfig>,
-    limit: Option<LimitConfig>,
-    handoff: Option<ProducerConsumerConfig>,
+/// One experiment as the native probe runs it.
+pub trait Native: Description {
+    /// Its configuration.
+    type Config;
+    /// The configuration `cli` asks for.
+    fn config(cli: &Cli) -> Self::Config;
+    /// Units of progress a run of `config` counts.
+    fn units(config: &Self::Config) -> u64;
+    /// Measures it with `config`, counting progress on `tick`.
+    fn run(config: &Self::Config, tick: &Progress) -> Self;
 }
 
-impl Plan {
-    fn of(cli: &Cli) -> Plan {
-        let wanted = |e: Experiment| cli.only.is_empty() || cli.only.contains(&e);
-        let workers = cli
-            .workers
-            .unwrap_or_else(|| PoolConfig::for_cores(env::cores()).workers);
-        // The native probe's own mechanisms (`std` and tokio).
-        let mut timed = TimedWaitsConfig {
-            mechanisms: Mechanism::NATIVE.to_vec(),
-            ..TimedWaitsConfig::default()
-        };
-        let mut main = MainConfig::default();
-        let mut pool = PoolConfig {
-            workers,
-            ..PoolConfig::for_cores(workers)
-        };
-        let mut ladder = LadderConfig::default();
-        let mut wake = WakeConfig::default();
-        let mut cancel = CancelConfig::default();
-        let mut periodic = PeriodicConfig::default();
-        let mut limit = LimitConfig::default();
-        let mut handoff = ProducerConsumerConfig::default();
-        if cli.quick {
-            timed.samples = 20;
-            timed.durations_ms = vec![0, 1, 10];
-            main.jobs = 4;
-            main.wait_ms = 50;
-            pool.jobs = 4 * workers;
-            pool.wait_ms = 50;
-            ladder.repeats = 3;
-            ladder.spin_until_ms = 50;
-            wake.rounds = 20;
-            cancel.rounds = 10;
-            periodic.ticks = 10;
-            limit.jobs = 12;
-            handoff.items = 30;
-            handoff.burst = 500;
-        }
-        if cli.full_pool {
-            pool.jobs = 200;
-            pool.wait_ms = 1000;
-        }
-        Plan {
-            timed: wanted(Experiment::TimedWaits).then_some(timed),
-            main: wanted(Experiment::MainStarvation).then_some(main),
-            pool: wanted(Experiment::PoolStarvation).then_some(pool),
-            ladder: wanted(Experiment::SpinLadder).then_some(ladder),
-            wake: wanted(Experiment::WakeLatency).then_some(wake),
-            cancel: wanted(Experiment::CancelWaits).then_some(cancel),
-            periodic: wanted(Experiment::PeriodicWork).then_some(periodic),
-            limit: wanted(Experiment::ConcurrencyLimit).then_some(limit),
-            handoff: wanted(Experiment::ProducerConsumer).then_some(handoff),
-        }
+/// An experiment's [`Native`], its types erased.
+trait Probe: Sync {
+    fn units(&self, cli: &Cli) -> u64;
+    fn run(&self, cli: &Cli, progress: &Progress, report: &mut Report);
+}
+
+struct Of<E>(PhantomData<fn() -> E>);
+
+impl<E: Native> Probe for Of<E> {
+    fn units(&self, cli: &Cli) -> u64 {
+        E::units(&E::config(cli))
+    }
+
+    fn run(&self, cli: &Cli, progress: &Progress, report: &mut Report) {
+        *E::slot(report) = Some(E::run(&E::config(cli), progress));
+    }
+}
+
+/// How the native probe runs `experiment`.
+fn probe(experiment: Experiment) -> &'static dyn Probe {
+    use waitlab_core::experiments::*;
+    match experiment {
+        Experiment::TimedWaits => &Of::<timed_waits::TimedWaits>(PhantomData),
+        Experiment::MainStarvation => &Of::<main_starvation::MainStarvation>(PhantomData),
+        Experiment::PoolStarvation => &Of::<pool_starvation::PoolStarvation>(PhantomData),
+        Experiment::SpinLadder => &Of::<spin_ladder::SpinLadder>(PhantomData),
+        Experiment::WakeLatency => &Of::<wake_latency::WakeLatency>(PhantomData),
+        Experiment::CancelWaits => &Of::<cancel_waits::CancelWaits>(PhantomData),
+        Experiment::PeriodicWork => &Of::<periodic_work::PeriodicWork>(PhantomData),
+        Experiment::ConcurrencyLimit => &Of::<concurrency_limit::ConcurrencyLimit>(PhantomData),
+        Experiment::ProducerConsumer => &Of::<producer_consumer::ProducerConsumer>(PhantomData),
+    }
+}
+
+impl Cli {
+    /// The experiments it asks for, in page order.
+    fn experiments(&self) -> Vec<Experiment> {
+        Experiment::ALL
+            .into_iter()
+            .filter(|e| self.only.is_empty() || self.only.contains(e))
+            .collect()
     }
 
     /// Units of progress of the whole run.
     fn units(&self) -> u64 {
-        self.timed.as_ref().map_or(0, timed::units)
-            + self.main.as_ref().map_or(0, |c| 2 * u64::from(c.jobs))
-            + self.pool.as_ref().map_or(0, |c| 2 * u64::from(c.jobs))
-            + self.ladder.as_ref().map_or(0, ladder::units)
-            + self.wake.as_ref().map_or(0, wake::units)
-            + self.cancel.as_ref().map_or(0, cancel::units)
-            + self.periodic.as_ref().map_or(0, periodic::units)
-            + self.limit.as_ref().map_or(0, limit::units)
-            + self.handoff.as_ref().map_or(0, handoff::units)
+        self.experiments()
+            .into_iter()
+            .map(|e| probe(e).units(self))
+            .sum()
     }
 
+    /// Runs what it asks for; `command` is how it was called.
     fn run(&self, progress: &Progress, command: &str) -> Report {
-        let samples = self.timed.as_ref().map_or(0, |c| c.samples);
+        let timed = self.experiments().contains(&Experiment::TimedWaits);
+        let samples = if timed {
+            <TimedWaits as Native>::config(self).samples
+        } else {
+            0
+        };
         let mut report = Report::new(env::environment(command, samples), None);
-        report.timed_waits = self.timed.as_ref().map(|c| timed::run(c, progress));
-        report.main_starvation = self
-            .main
-            .as_ref()
-            .map(|c| starvation::run_main(c, progress));
-        report.pool_starvation = self
-            .pool
-            .as_ref()
-            .map(|c| starvation::run_pool(c, progress));
-        report.spin_ladder = self.ladder.as_ref().map(|c| ladder::run(c, progress));
-        report.wake_latency = self.wake.as_ref().map(|c| wake::run(c, progress));
-        report.cancel_waits = self.cancel.as_ref().map(|c| cancel::run(c, progress));
-        report.periodic_work = self.periodic.as_ref().map(|c| periodic::run(c, progress));
-        report.concurrency_limit = self.limit.as_ref().map(|c| limit::run(c, progress));
-        report.producer_consumer = self.handoff.as_ref().map(|c| handoff::run(c, progress));
+        for e in self.experiments() {
+            probe(e).run(self, progress, &mut report);
+        }
         report
     }
 }
@@ -308,10 +278,9 @@ fn main() -> std::process::ExitCode {
         .chain(std::env::args().skip(1))
         .collect::<Vec<_>>()
         .join(" ");
-    let plan = Plan::of(&cli);
-    let progress = progress_bar(plan.units(), cli.no_progress);
+    let progress = progress_bar(cli.units(), cli.no_progress);
     let started = Instant::now();
-    let report = plan.run(&progress, &command);
+    let report = cli.run(&progress, &command);
     progress.finish_and_clear();
     let json = report.to_json();
     let written = match &cli.out {

@@ -7,10 +7,10 @@
 
 mod cancel_waits;
 mod concurrency_limit;
-mod handoff;
 mod main_starvation;
 mod periodic_work;
 mod pool_starvation;
+mod producer_consumer;
 mod spin_ladder;
 mod timed_waits;
 mod wake_latency;
@@ -32,12 +32,12 @@ use crate::hooks::{
 use crate::i18n::{Words, t, tr};
 use cancel_waits::{CancelResults, CancelWaitsForm};
 use concurrency_limit::{ConcurrencyLimitForm, LimitResults};
-use handoff::{HandoffForm, HandoffResults};
 use leptos::prelude::*;
 use leptos::wasm_split::{SplitLoaderError, wasm_split};
 use main_starvation::{MainStarvationForm, MainStarvationResults};
 use periodic_work::{PeriodicResults, PeriodicWorkForm};
 use pool_starvation::{PoolResults, PoolStarvationForm};
+use producer_consumer::{HandoffForm, HandoffResults};
 use spin_ladder::{LadderResults, SpinLadderForm};
 use std::future::Future;
 use std::pin::Pin;

@@ -4,7 +4,7 @@
 //! with `sleep(1 ms)`. Each job stamps its start once it holds a slot and
 //! its end before it gives the slot back, on one monotonic clock.
 
-use crate::{Progress, ms_since, runtime};
+use crate::{Cli, Native, Progress, ms_since, runtime};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::{Duration, Instant};
@@ -68,29 +68,41 @@ fn batch(gate: Gate, limit: u32, jobs: &[Duration]) -> Vec<Span> {
     })
 }
 
-/// Units of progress of a run.
-pub fn units(config: &LimitConfig) -> u64 {
-    u64::from(config.jobs) * Gate::NATIVE.len() as u64
-}
+impl Native for ConcurrencyLimit {
+    type Config = LimitConfig;
 
-/// Runs experiment 8 with `config`.
-pub fn run(config: &LimitConfig, tick: &Progress) -> ConcurrencyLimit {
-    let jobs: Vec<Duration> = config
-        .jobs_ms()
-        .into_iter()
-        .map(|ms| Duration::from_millis(u64::from(ms)))
-        .collect();
-    let runs = Gate::NATIVE
-        .into_iter()
-        .map(|gate| {
-            tick.set_message(crate::words(&gate.label()));
-            let spans = batch(gate, config.limit, &jobs);
-            tick.inc(u64::from(config.jobs));
-            LimitRun::measured(gate, spans, config.limit)
-        })
-        .collect();
-    ConcurrencyLimit {
-        config: config.clone(),
-        runs,
+    fn config(cli: &Cli) -> LimitConfig {
+        let mut c = LimitConfig::default();
+        if cli.quick {
+            c.jobs = 12;
+        }
+        c
+    }
+
+    /// Units of progress of a run.
+    fn units(config: &LimitConfig) -> u64 {
+        u64::from(config.jobs) * Gate::NATIVE.len() as u64
+    }
+
+    /// Runs experiment 8 with `config`.
+    fn run(config: &LimitConfig, tick: &Progress) -> ConcurrencyLimit {
+        let jobs: Vec<Duration> = config
+            .jobs_ms()
+            .into_iter()
+            .map(|ms| Duration::from_millis(u64::from(ms)))
+            .collect();
+        let runs = Gate::NATIVE
+            .into_iter()
+            .map(|gate| {
+                tick.set_message(crate::words(&gate.label()));
+                let spans = batch(gate, config.limit, &jobs);
+                tick.inc(u64::from(config.jobs));
+                LimitRun::measured(gate, spans, config.limit)
+            })
+            .collect();
+        ConcurrencyLimit {
+            config: config.clone(),
+            runs,
+        }
     }
 }

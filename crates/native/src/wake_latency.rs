@@ -13,7 +13,7 @@
 //! only makes it check again. The waiter builds its tokio runtime (current
 //! thread) once, for the tokio strategies.
 
-use crate::{Progress, runtime};
+use crate::{Cli, Native, Progress, runtime};
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Barrier, Condvar, Mutex};
 use std::thread::Thread;
@@ -157,27 +157,39 @@ fn measure(strategy: Strategy, delays_us: &[u32]) -> Vec<f64> {
     })
 }
 
-/// Units of progress of a run.
-pub fn units(config: &WakeConfig) -> u64 {
-    u64::from(config.rounds) * Strategy::NATIVE.len() as u64
-}
+impl Native for WakeLatency {
+    type Config = WakeConfig;
 
-/// Runs experiment 4 with `config`.
-pub fn run(config: &WakeConfig, tick: &Progress) -> WakeLatency {
-    let delays = config.delays_us();
-    let results = Strategy::NATIVE
-        .into_iter()
-        .map(|strategy| {
-            tick.set_message(crate::words(&strategy.label()));
-            let samples = measure(strategy, &delays);
-            tick.inc(u64::from(config.rounds));
-            let outcome = Outcome::of_samples(samples);
-            WakeResult { strategy, outcome }
-        })
-        .collect();
-    WakeLatency {
-        config: config.clone(),
-        skew_ms: Some(0.0),
-        results,
+    fn config(cli: &Cli) -> WakeConfig {
+        let mut c = WakeConfig::default();
+        if cli.quick {
+            c.rounds = 20;
+        }
+        c
+    }
+
+    /// Units of progress of a run.
+    fn units(config: &WakeConfig) -> u64 {
+        u64::from(config.rounds) * Strategy::NATIVE.len() as u64
+    }
+
+    /// Runs experiment 4 with `config`.
+    fn run(config: &WakeConfig, tick: &Progress) -> WakeLatency {
+        let delays = config.delays_us();
+        let results = Strategy::NATIVE
+            .into_iter()
+            .map(|strategy| {
+                tick.set_message(crate::words(&strategy.label()));
+                let samples = measure(strategy, &delays);
+                tick.inc(u64::from(config.rounds));
+                let outcome = Outcome::of_samples(samples);
+                WakeResult { strategy, outcome }
+            })
+            .collect();
+        WakeLatency {
+            config: config.clone(),
+            skew_ms: Some(0.0),
+            results,
+        }
     }
 }

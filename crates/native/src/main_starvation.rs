@@ -1,17 +1,15 @@
-//! Experiment 2 natively. (a) A current-thread runtime stands in for the
+//! Experiment 2a natively: a current-thread runtime stands in for the
 //! page's main thread: jobs that block it in `std::thread::sleep` versus
 //! jobs awaiting tokio's timer, with a 60 Hz ticker task as the animation
-//! and two probes queued behind the batch. (b) A multi-thread runtime with
-//! K workers is the thread pool of the article's 200 × 1 s experiment.
+//! and two probes queued behind the batch.
 //!
 //! Progress is reported once a run is done, never while its jobs are
 //! timed, and the frame record is allocated before the batch starts.
 
-use crate::{Progress, ms_since, runtime};
+use crate::{Cli, Native, Progress, ms_since, runtime};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use waitlab_core::experiments::main_starvation::{JobMode, MainConfig, MainRun, MainStarvation};
-use waitlab_core::experiments::pool_starvation::{JobSpan, PoolConfig, PoolRun, PoolStarvation};
 
 /// The ticker's period: one frame at 60 Hz.
 const FRAME: Duration = Duration::from_micros(16_667);
@@ -19,7 +17,7 @@ const FRAME: Duration = Duration::from_micros(16_667);
 const AFTER_BATCH: Duration = Duration::from_millis(50);
 
 /// One job: waits `wait` by `mode`.
-async fn job(mode: JobMode, wait: Duration) {
+pub(crate) async fn job(mode: JobMode, wait: Duration) {
     match mode {
         JobMode::Blocking => std::thread::sleep(wait),
         JobMode::Async => tokio::time::sleep(wait).await,
@@ -80,78 +78,37 @@ fn main_run(config: &MainConfig, mode: JobMode) -> MainRun {
     })
 }
 
-/// Runs experiment 2a with `config`, blocking first.
-pub fn run_main(config: &MainConfig, tick: &Progress) -> MainStarvation {
-    let runs = [JobMode::Blocking, JobMode::Async]
-        .into_iter()
-        .map(|mode| {
-            tick.set_message(format!("current-thread runtime, {} jobs", mode.name()));
-            let run = main_run(config, mode);
-            tick.inc(u64::from(config.jobs));
-            run
-        })
-        .collect();
-    MainStarvation {
-        config: config.clone(),
-        runs,
-    }
-}
+impl Native for MainStarvation {
+    type Config = MainConfig;
 
-fn pool_run(config: &PoolConfig, mode: JobMode) -> PoolRun {
-    let wait = Duration::from_millis(u64::from(config.wait_ms));
-    let rt = runtime::multi_thread(config.workers);
-    let jobs = config.jobs;
-    rt.block_on(async move {
-        let start = Instant::now();
-        let handles: Vec<_> = (0..jobs)
-            .map(|job_no| {
-                tokio::spawn(async move {
-                    let (worker, start_ms) = (runtime::worker_index(), ms_since(start));
-                    job(mode, wait).await;
-                    JobSpan {
-                        worker,
-                        job: job_no,
-                        start_ms,
-                        end_ms: ms_since(start),
-                    }
-                })
+    fn config(cli: &Cli) -> MainConfig {
+        let mut c = MainConfig::default();
+        if cli.quick {
+            c.jobs = 4;
+            c.wait_ms = 50;
+        }
+        c
+    }
+
+    /// Units of progress: each job of each mode.
+    fn units(config: &MainConfig) -> u64 {
+        2 * u64::from(config.jobs)
+    }
+
+    /// Runs experiment 2a with `config`, blocking first.
+    fn run(config: &MainConfig, tick: &Progress) -> MainStarvation {
+        let runs = [JobMode::Blocking, JobMode::Async]
+            .into_iter()
+            .map(|mode| {
+                tick.set_message(format!("current-thread runtime, {} jobs", mode.name()));
+                let run = main_run(config, mode);
+                tick.inc(u64::from(config.jobs));
+                run
             })
             .collect();
-        let extra = tokio::spawn(async move { ms_since(start) });
-        let mut spans = Vec::with_capacity(handles.len());
-        for h in handles {
-            spans.push(h.await.expect("jobs do not panic"));
+        MainStarvation {
+            config: config.clone(),
+            runs,
         }
-        let extra_job_wait_ms = extra.await.expect("the extra job does not panic");
-        PoolRun {
-            mode,
-            batch_ms: spans.iter().map(|s| s.end_ms).fold(0.0, f64::max),
-            extra_job_wait_ms,
-            spans,
-        }
-    })
-}
-
-/// Runs experiment 2b with `config`, blocking first.
-pub fn run_pool(config: &PoolConfig, tick: &Progress) -> PoolStarvation {
-    let runs = [JobMode::Blocking, JobMode::Async]
-        .into_iter()
-        .map(|mode| {
-            tick.set_message(format!(
-                "{} workers, {} {} jobs of {} ms",
-                config.workers,
-                config.jobs,
-                mode.name(),
-                config.wait_ms
-            ));
-            let run = pool_run(config, mode);
-            tick.inc(u64::from(config.jobs));
-            run
-        })
-        .collect();
-    PoolStarvation {
-        config: config.clone(),
-        runs,
-        blocking_sleeps: true,
     }
 }

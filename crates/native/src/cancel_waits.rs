@@ -13,7 +13,7 @@
 //! a later wait. A `CancellationToken` cancels once: the waiter makes the
 //! round's token before the barrier, and the canceller takes it after.
 
-use crate::{Progress, runtime};
+use crate::{Cli, Native, Progress, runtime};
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Barrier, Condvar, Mutex};
 use std::time::{Duration, Instant};
@@ -134,28 +134,40 @@ fn measure(strategy: Strategy, wait: Duration, points_us: &[u32]) -> Vec<f64> {
     })
 }
 
-/// Units of progress of a run.
-pub fn units(config: &CancelConfig) -> u64 {
-    u64::from(config.rounds) * Strategy::NATIVE.len() as u64
-}
+impl Native for CancelWaits {
+    type Config = CancelConfig;
 
-/// Runs experiment 6 with `config`.
-pub fn run(config: &CancelConfig, tick: &Progress) -> CancelWaits {
-    let points = config.cancel_points_us();
-    let wait = Duration::from_millis(u64::from(config.wait_ms));
-    let results = Strategy::NATIVE
-        .into_iter()
-        .map(|strategy| {
-            tick.set_message(crate::words(&strategy.label()));
-            let samples = measure(strategy, wait, &points);
-            tick.inc(u64::from(config.rounds));
-            let outcome = Outcome::of_samples(samples);
-            CancelResult { strategy, outcome }
-        })
-        .collect();
-    CancelWaits {
-        config: config.clone(),
-        skew_ms: Some(0.0),
-        results,
+    fn config(cli: &Cli) -> CancelConfig {
+        let mut c = CancelConfig::default();
+        if cli.quick {
+            c.rounds = 10;
+        }
+        c
+    }
+
+    /// Units of progress of a run.
+    fn units(config: &CancelConfig) -> u64 {
+        u64::from(config.rounds) * Strategy::NATIVE.len() as u64
+    }
+
+    /// Runs experiment 6 with `config`.
+    fn run(config: &CancelConfig, tick: &Progress) -> CancelWaits {
+        let points = config.cancel_points_us();
+        let wait = Duration::from_millis(u64::from(config.wait_ms));
+        let results = Strategy::NATIVE
+            .into_iter()
+            .map(|strategy| {
+                tick.set_message(crate::words(&strategy.label()));
+                let samples = measure(strategy, wait, &points);
+                tick.inc(u64::from(config.rounds));
+                let outcome = Outcome::of_samples(samples);
+                CancelResult { strategy, outcome }
+            })
+            .collect();
+        CancelWaits {
+            config: config.clone(),
+            skew_ms: Some(0.0),
+            results,
+        }
     }
 }

@@ -5,7 +5,7 @@
 //! lateness is against the ideal schedule, as in the browser
 //! (`periodic::lateness_ms`).
 
-use crate::{Progress, runtime};
+use crate::{Cli, Native, Progress, runtime};
 use std::time::{Duration, Instant};
 use tokio::time::MissedTickBehavior;
 use waitlab_core::experiments::periodic_work::{
@@ -49,31 +49,43 @@ fn measure(scheduler: Scheduler, interval: Duration, works: &[Duration]) -> Vec<
     began
 }
 
-/// Units of progress of a run.
-pub fn units(config: &PeriodicConfig) -> u64 {
-    u64::from(config.ticks) * Scheduler::NATIVE.len() as u64
-}
+impl Native for PeriodicWork {
+    type Config = PeriodicConfig;
 
-/// Runs experiment 7 with `config`.
-pub fn run(config: &PeriodicConfig, tick: &Progress) -> PeriodicWork {
-    let interval = Duration::from_millis(u64::from(config.interval_ms));
-    let works: Vec<Duration> = config
-        .work_us()
-        .into_iter()
-        .map(|us| Duration::from_micros(u64::from(us)))
-        .collect();
-    let results = Scheduler::NATIVE
-        .into_iter()
-        .map(|scheduler| {
-            tick.set_message(crate::words(&scheduler.label()));
-            let began = measure(scheduler, interval, &works);
-            tick.inc(u64::from(config.ticks));
-            let outcome = Outcome::of_samples(lateness_ms(0.0, config.interval_ms, &began));
-            PeriodicResult { scheduler, outcome }
-        })
-        .collect();
-    PeriodicWork {
-        config: config.clone(),
-        results,
+    fn config(cli: &Cli) -> PeriodicConfig {
+        let mut c = PeriodicConfig::default();
+        if cli.quick {
+            c.ticks = 10;
+        }
+        c
+    }
+
+    /// Units of progress of a run.
+    fn units(config: &PeriodicConfig) -> u64 {
+        u64::from(config.ticks) * Scheduler::NATIVE.len() as u64
+    }
+
+    /// Runs experiment 7 with `config`.
+    fn run(config: &PeriodicConfig, tick: &Progress) -> PeriodicWork {
+        let interval = Duration::from_millis(u64::from(config.interval_ms));
+        let works: Vec<Duration> = config
+            .work_us()
+            .into_iter()
+            .map(|us| Duration::from_micros(u64::from(us)))
+            .collect();
+        let results = Scheduler::NATIVE
+            .into_iter()
+            .map(|scheduler| {
+                tick.set_message(crate::words(&scheduler.label()));
+                let began = measure(scheduler, interval, &works);
+                tick.inc(u64::from(config.ticks));
+                let outcome = Outcome::of_samples(lateness_ms(0.0, config.interval_ms, &began));
+                PeriodicResult { scheduler, outcome }
+            })
+            .collect();
+        PeriodicWork {
+            config: config.clone(),
+            results,
+        }
     }
 }

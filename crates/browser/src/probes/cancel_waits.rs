@@ -1,6 +1,6 @@
 //! Cancellable waits inside the workers (experiment 6): the waiter's side
 //! of each strategy. The canceller is experiment 4's setter
-//! ([`super::wake::set_rounds`], [`super::wake::set_rounds_by_message`]):
+//! ([`super::wake_latency::set_rounds`], [`super::wake_latency::set_rounds_by_message`]):
 //! after the waiter's go it busy-waits the round's cancel point, stamps
 //! `timeOrigin + now()` and raises the cancel word (or posts the stamp).
 //!

@@ -8,6 +8,7 @@
 //! clock, so there is no skew.
 
 use crate::Progress;
+use crate::{Cli, Native};
 use std::sync::mpsc::{Receiver as StdReceiver, sync_channel};
 use std::sync::{Arc, Barrier};
 use std::time::{Duration, Instant};
@@ -123,26 +124,39 @@ fn run_channel(
     tally.finish()
 }
 
-/// Units of progress of a run.
-pub fn units(config: &ProducerConsumerConfig) -> u64 {
-    u64::from(config.items) * Channel::NATIVE.len() as u64
-}
+impl Native for ProducerConsumer {
+    type Config = ProducerConsumerConfig;
 
-/// Runs experiment 9 with `config`.
-pub fn run(config: &ProducerConsumerConfig, tick: &Progress) -> ProducerConsumer {
-    let gaps_us = config.gaps_us();
-    let runs = Channel::NATIVE
-        .into_iter()
-        .map(|channel| {
-            tick.set_message(crate::words(&channel.label()));
-            let raw = run_channel(channel, config, &gaps_us);
-            tick.inc(u64::from(config.items));
-            ChannelRun::measured(channel, raw, 0.0)
-        })
-        .collect();
-    ProducerConsumer {
-        config: config.clone(),
-        skew_ms: None,
-        runs,
+    fn config(cli: &Cli) -> ProducerConsumerConfig {
+        let mut c = ProducerConsumerConfig::default();
+        if cli.quick {
+            c.items = 30;
+            c.burst = 500;
+        }
+        c
+    }
+
+    /// Units of progress of a run.
+    fn units(config: &ProducerConsumerConfig) -> u64 {
+        u64::from(config.items) * Channel::NATIVE.len() as u64
+    }
+
+    /// Runs experiment 9 with `config`.
+    fn run(config: &ProducerConsumerConfig, tick: &Progress) -> ProducerConsumer {
+        let gaps_us = config.gaps_us();
+        let runs = Channel::NATIVE
+            .into_iter()
+            .map(|channel| {
+                tick.set_message(crate::words(&channel.label()));
+                let raw = run_channel(channel, config, &gaps_us);
+                tick.inc(u64::from(config.items));
+                ChannelRun::measured(channel, raw, 0.0)
+            })
+            .collect();
+        ProducerConsumer {
+            config: config.clone(),
+            skew_ms: None,
+            runs,
+        }
     }
 }

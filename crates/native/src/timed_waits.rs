@@ -5,7 +5,7 @@
 //! go into a buffer allocated before the first one, and progress is
 //! reported once a cell is done.
 
-use crate::{Progress, ms_since, runtime};
+use crate::{Cli, Native, Progress, ms_since, runtime};
 use std::time::{Duration, Instant};
 use waitlab_core::experiments::timed_waits::{Cell, NestedChain, TimedWaits};
 use waitlab_core::experiments::timed_waits::{CellKey, Mechanism, TimedWaitsConfig};
@@ -54,28 +54,45 @@ fn sample_all(key: CellKey, samples: u32, rt: &tokio::runtime::Runtime) -> Vec<f
     }
 }
 
-/// Units of progress of a run.
-pub fn units(config: &TimedWaitsConfig) -> u64 {
-    config.cells().len() as u64 * u64::from(config.samples)
-}
+impl Native for TimedWaits {
+    type Config = TimedWaitsConfig;
 
-/// Runs experiment 1 with `config`.
-pub fn run(config: &TimedWaitsConfig, tick: &Progress) -> TimedWaits {
-    let rt = runtime::multi_thread(crate::env::cores());
-    let cells = config
-        .cells()
-        .into_iter()
-        .map(|key| {
-            tick.set_message(crate::words(&key.label()));
-            let samples = sample_all(key, config.samples, &rt);
-            tick.inc(u64::from(config.samples));
-            let outcome = Outcome::of_samples(samples);
-            Cell { key, outcome }
-        })
-        .collect();
-    TimedWaits {
-        config: config.clone(),
-        cells,
-        chain: NestedChain { levels: Vec::new() },
+    fn config(cli: &Cli) -> TimedWaitsConfig {
+        // The native probe's own mechanisms (`std` and tokio).
+        let mut c = TimedWaitsConfig {
+            mechanisms: Mechanism::NATIVE.to_vec(),
+            ..TimedWaitsConfig::default()
+        };
+        if cli.quick {
+            c.samples = 20;
+            c.durations_ms = vec![0, 1, 10];
+        }
+        c
+    }
+
+    /// Units of progress of a run.
+    fn units(config: &TimedWaitsConfig) -> u64 {
+        config.cells().len() as u64 * u64::from(config.samples)
+    }
+
+    /// Runs experiment 1 with `config`.
+    fn run(config: &TimedWaitsConfig, tick: &Progress) -> TimedWaits {
+        let rt = runtime::multi_thread(crate::env::cores());
+        let cells = config
+            .cells()
+            .into_iter()
+            .map(|key| {
+                tick.set_message(crate::words(&key.label()));
+                let samples = sample_all(key, config.samples, &rt);
+                tick.inc(u64::from(config.samples));
+                let outcome = Outcome::of_samples(samples);
+                Cell { key, outcome }
+            })
+            .collect();
+        TimedWaits {
+            config: config.clone(),
+            cells,
+            chain: NestedChain { levels: Vec::new() },
+        }
     }
 }

@@ -1,0 +1,25 @@
+//! Experiment 3's probe: the `SpinOnce` ladder in a worker.
+
+use crate::{clock::now, memory};
+use waitlab_core::experiments::spin_ladder::{self, LadderConfig, SpinLadder, Step};
+use waitlab_core::protocol::shared_slots;
+
+/// Performs one `SpinOnce` yield or sleep in a worker (the core does the
+/// spins, with its calibrated busy loop).
+fn ladder_rest(step: Step, memory: &js_sys::Int32Array) -> Result<(), String> {
+    let ms = if step == Step::Sleep1 { 1.0 } else { 0.0 };
+    memory::wait(memory, shared_slots::SLEEP, 0, ms).map(drop)
+}
+
+/// Walks the `SpinOnce` ladder `config.repeats` times and runs the two
+/// spin-untils, in a worker with shared memory. Blocks the worker
+/// throughout.
+pub fn measure_ladder(
+    config: &LadderConfig,
+    memory: Option<&js_sys::Int32Array>,
+) -> Result<SpinLadder, String> {
+    let memory = memory.ok_or(memory::NOT_SHARED)?;
+    // The worker's own clock decides how many calls a timed block needs.
+    let resolution = crate::clock::measure_granularity(10.0).map_or(0.1, |c| c.resolution_ms());
+    spin_ladder::measure(config, &now, resolution, &|s| ladder_rest(s, memory))
+}

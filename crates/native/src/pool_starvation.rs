@@ -1,0 +1,98 @@
+//! Experiment 2b natively: a multi-thread runtime with K workers is the
+//! thread pool of the article's 200 × 1 s experiment.
+//!
+//! Progress is reported once a run is done, never while its jobs are
+//! timed.
+
+use crate::main_starvation::job;
+use crate::{Cli, Native, Progress, ms_since, runtime};
+use std::time::{Duration, Instant};
+use waitlab_core::experiments::main_starvation::JobMode;
+use waitlab_core::experiments::pool_starvation::{JobSpan, PoolConfig, PoolRun, PoolStarvation};
+
+fn pool_run(config: &PoolConfig, mode: JobMode) -> PoolRun {
+    let wait = Duration::from_millis(u64::from(config.wait_ms));
+    let rt = runtime::multi_thread(config.workers);
+    let jobs = config.jobs;
+    rt.block_on(async move {
+        let start = Instant::now();
+        let handles: Vec<_> = (0..jobs)
+            .map(|job_no| {
+                tokio::spawn(async move {
+                    let (worker, start_ms) = (runtime::worker_index(), ms_since(start));
+                    job(mode, wait).await;
+                    JobSpan {
+                        worker,
+                        job: job_no,
+                        start_ms,
+                        end_ms: ms_since(start),
+                    }
+                })
+            })
+            .collect();
+        let extra = tokio::spawn(async move { ms_since(start) });
+        let mut spans = Vec::with_capacity(handles.len());
+        for h in handles {
+            spans.push(h.await.expect("jobs do not panic"));
+        }
+        let extra_job_wait_ms = extra.await.expect("the extra job does not panic");
+        PoolRun {
+            mode,
+            batch_ms: spans.iter().map(|s| s.end_ms).fold(0.0, f64::max),
+            extra_job_wait_ms,
+            spans,
+        }
+    })
+}
+
+impl Native for PoolStarvation {
+    type Config = PoolConfig;
+
+    fn config(cli: &Cli) -> PoolConfig {
+        let workers = cli
+            .workers
+            .unwrap_or_else(|| PoolConfig::for_cores(crate::env::cores()).workers);
+        let mut c = PoolConfig {
+            workers,
+            ..PoolConfig::for_cores(workers)
+        };
+        if cli.quick {
+            c.jobs = 4 * workers;
+            c.wait_ms = 50;
+        }
+        if cli.full_pool {
+            c.jobs = 200;
+            c.wait_ms = 1000;
+        }
+        c
+    }
+
+    /// Units of progress: each job of each mode.
+    fn units(config: &PoolConfig) -> u64 {
+        2 * u64::from(config.jobs)
+    }
+
+    /// Runs experiment 2b with `config`, blocking first.
+    fn run(config: &PoolConfig, tick: &Progress) -> PoolStarvation {
+        let runs = [JobMode::Blocking, JobMode::Async]
+            .into_iter()
+            .map(|mode| {
+                tick.set_message(format!(
+                    "{} workers, {} {} jobs of {} ms",
+                    config.workers,
+                    config.jobs,
+                    mode.name(),
+                    config.wait_ms
+                ));
+                let run = pool_run(config, mode);
+                tick.inc(u64::from(config.jobs));
+                run
+            })
+            .collect();
+        PoolStarvation {
+            config: config.clone(),
+            runs,
+            blocking_sleeps: true,
+        }
+    }
+}
