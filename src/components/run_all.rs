@@ -9,20 +9,12 @@
 //! next run measures: every run waits for compressions in flight
 //! (`use_experiment`), so the sequence needs no wait of its own.
 
+use crate::experiment::{OnPage, Visit, visit};
 use crate::hooks::{Experiments, UseEnvironment};
 use crate::i18n::{t, tr};
 use crate::runner::Progress;
 use leptos::prelude::*;
 use waitlab_core::experiments::Experiment;
-use waitlab_core::experiments::cancel_waits::CancelConfig;
-use waitlab_core::experiments::concurrency_limit::LimitConfig;
-use waitlab_core::experiments::main_starvation::{JobMode, MainConfig};
-use waitlab_core::experiments::periodic_work::PeriodicConfig;
-use waitlab_core::experiments::pool_starvation::PoolConfig;
-use waitlab_core::experiments::producer_consumer::ProducerConsumerConfig;
-use waitlab_core::experiments::spin_ladder::LadderConfig;
-use waitlab_core::experiments::timed_waits::TimedWaitsConfig;
-use waitlab_core::experiments::wake_latency::WakeConfig;
 use waitlab_core::key;
 use waitlab_core::text::{Arg, Key, Phrase};
 
@@ -30,7 +22,7 @@ use waitlab_core::text::{Arg, Key, Phrase};
 /// against polling first (a few seconds each, and the article's sharpest
 /// contrasts), then the pool, cancellation and the handoffs, and the long
 /// tails last: the spin ladder and timed waits' hundreds of samples.
-const ORDER: [Experiment; 9] = [
+const ORDER: [Experiment; Experiment::ALL.len()] = [
     Experiment::MainStarvation,
     Experiment::WakeLatency,
     Experiment::PoolStarvation,
@@ -41,6 +33,19 @@ const ORDER: [Experiment; 9] = [
     Experiment::SpinLadder,
     Experiment::TimedWaits,
 ];
+
+// Every experiment is in ORDER (the compiler counts them; this finds one
+// missing for another counted twice).
+const _: () = {
+    let mut i = 0;
+    while i < Experiment::ALL.len() {
+        let mut j = 0;
+        while ORDER[j] as u8 != Experiment::ALL[i] as u8 {
+            j += 1;
+        }
+        i += 1;
+    }
+};
 
 /// Where the sequence stands.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -59,35 +64,27 @@ enum Stage {
 /// Starts `experiment`'s run with its defaults (the pool's sized for this
 /// machine's `cores`, as its form's are).
 fn start(experiments: Experiments, experiment: Experiment, cores: u32) {
-    match experiment {
-        Experiment::TimedWaits => experiments.timed.run.run(Default::default()),
-        Experiment::MainStarvation => experiments.main.run.run(Default::default()),
-        Experiment::PoolStarvation => experiments.pool.run.run(PoolConfig::for_cores(cores)),
-        Experiment::SpinLadder => experiments.ladder.run.run(Default::default()),
-        Experiment::WakeLatency => experiments.wake.run.run(Default::default()),
-        Experiment::CancelWaits => experiments.cancel_waits.run.run(Default::default()),
-        Experiment::PeriodicWork => experiments.periodic_work.run.run(Default::default()),
-        Experiment::ConcurrencyLimit => experiments.concurrency_limit.run.run(Default::default()),
-        Experiment::ProducerConsumer => experiments.producer_consumer.run.run(Default::default()),
+    struct Start(Experiments, u32);
+    impl Visit for Start {
+        type Out = ();
+        fn visit<E: OnPage>(self) {
+            E::state(&self.0).run.run(E::defaults(self.1));
+        }
     }
+    visit(experiment, Start(experiments, cores));
 }
 
 /// About how long `experiment`'s default run takes, ms, from its
 /// configuration's own estimate: the weight of its share of the bar.
 fn expected_ms(experiment: Experiment, cores: u32) -> f64 {
-    let both = |batch: &dyn Fn(JobMode) -> f64| batch(JobMode::Blocking) + batch(JobMode::Async);
-    match experiment {
-        Experiment::TimedWaits => TimedWaitsConfig::default().estimated_ms(),
-        Experiment::MainStarvation => both(&|m| MainConfig::default().expected_batch_ms(m)),
-        Experiment::PoolStarvation => both(&|m| PoolConfig::for_cores(cores).expected_batch_ms(m)),
-        Experiment::SpinLadder => LadderConfig::default().estimated_ms(),
-        Experiment::WakeLatency => WakeConfig::default().estimated_ms(),
-        Experiment::CancelWaits => CancelConfig::default().estimated_ms(),
-        Experiment::PeriodicWork => PeriodicConfig::default().estimated_ms(),
-        Experiment::ConcurrencyLimit => LimitConfig::default().estimated_ms(),
-        Experiment::ProducerConsumer => ProducerConsumerConfig::default().estimated_ms(),
+    struct Expected(u32);
+    impl Visit for Expected {
+        type Out = f64;
+        fn visit<E: OnPage>(self) -> f64 {
+            E::estimated_ms(&E::defaults(self.0))
+        }
     }
-    .max(1.0)
+    visit(experiment, Expected(cores)).max(1.0)
 }
 
 /// The experiment's name.

@@ -1,6 +1,7 @@
 //! `use_experiment`: run an experiment from a component, with progress,
 //! cancel, the report and notices as signals.
 
+use crate::experiment::{OnPage, Visit, visit};
 use crate::runner::{Progress, Publish, Runner};
 use futures::future::{AbortHandle, Abortable};
 use leptos::prelude::*;
@@ -50,15 +51,15 @@ impl Notice {
 #[derive(Clone, Copy)]
 pub struct Experiments {
     /// Experiment 1.
-    pub timed: UseExperiment<TimedWaitsConfig>,
+    pub timed_waits: UseExperiment<TimedWaitsConfig>,
     /// Experiment 2a.
-    pub main: UseExperiment<MainConfig>,
+    pub main_starvation: UseExperiment<MainConfig>,
     /// Experiment 2b.
-    pub pool: UseExperiment<PoolConfig>,
+    pub pool_starvation: UseExperiment<PoolConfig>,
     /// Experiment 3.
-    pub ladder: UseExperiment<LadderConfig>,
+    pub spin_ladder: UseExperiment<LadderConfig>,
     /// Experiment 4.
-    pub wake: UseExperiment<WakeConfig>,
+    pub wake_latency: UseExperiment<WakeConfig>,
     /// Experiment 6.
     pub cancel_waits: UseExperiment<CancelConfig>,
     /// Experiment 7.
@@ -94,17 +95,14 @@ impl Experiments {
 
     /// `experiment`'s run, whatever its configuration.
     pub fn state(&self, experiment: Experiment) -> RunState {
-        match experiment {
-            Experiment::TimedWaits => self.timed.state(),
-            Experiment::MainStarvation => self.main.state(),
-            Experiment::PoolStarvation => self.pool.state(),
-            Experiment::SpinLadder => self.ladder.state(),
-            Experiment::WakeLatency => self.wake.state(),
-            Experiment::CancelWaits => self.cancel_waits.state(),
-            Experiment::PeriodicWork => self.periodic_work.state(),
-            Experiment::ConcurrencyLimit => self.concurrency_limit.state(),
-            Experiment::ProducerConsumer => self.producer_consumer.state(),
+        struct StateOf<'a>(&'a Experiments);
+        impl Visit for StateOf<'_> {
+            type Out = RunState;
+            fn visit<E: OnPage>(self) -> RunState {
+                E::state(self.0).state()
+            }
         }
+        visit(experiment, StateOf(self))
     }
 
     /// `experiment`'s progress signal.
@@ -117,11 +115,11 @@ impl Experiments {
 pub fn use_experiments() -> Experiments {
     let in_flight = RwSignal::new(0);
     Experiments {
-        timed: use_experiment(in_flight),
-        main: use_experiment(in_flight),
-        pool: use_experiment(in_flight),
-        ladder: use_experiment(in_flight),
-        wake: use_experiment(in_flight),
+        timed_waits: use_experiment(in_flight),
+        main_starvation: use_experiment(in_flight),
+        pool_starvation: use_experiment(in_flight),
+        spin_ladder: use_experiment(in_flight),
+        wake_latency: use_experiment(in_flight),
         cancel_waits: use_experiment(in_flight),
         periodic_work: use_experiment(in_flight),
         concurrency_limit: use_experiment(in_flight),

@@ -60,7 +60,7 @@ async fn measure(config: &CancelConfig, reporter: &Reporter) -> Result<CancelWai
 }
 
 /// Runs experiment 6 with `config`.
-pub async fn run_cancel_waits(config: CancelConfig, publish: Publish) -> Report {
+async fn run_cancel_waits(config: CancelConfig, publish: Publish) -> Report {
     let scope = RunScope::begin();
     let reporter = Reporter::new(publish, config.rounds * Strategy::BROWSER.len() as u32);
     let result = measure(&config, &reporter).await;
@@ -73,3 +73,5 @@ pub async fn run_cancel_waits(config: CancelConfig, publish: Publish) -> Report 
         }
     })
 }
+
+super::chunks::runner!(CancelConfig, cancel_waits, run_cancel_waits);

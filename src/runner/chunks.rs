@@ -5,22 +5,10 @@
 //! measuring, and one that cannot be fetched fails the run with a message
 //! (`fallible`: it never aborts the wasm).
 
-use super::{
-    Publish, run_cancel_waits, run_concurrency_limit, run_handoff, run_main_starvation,
-    run_periodic_work, run_pool_starvation, run_spin_ladder, run_timed_waits, run_wake_latency,
-};
-use leptos::wasm_split::{SplitLoaderError, wasm_split};
+use super::Publish;
+use leptos::wasm_split::SplitLoaderError;
 use std::future::Future;
 use std::pin::Pin;
-use waitlab_core::experiments::cancel_waits::CancelConfig;
-use waitlab_core::experiments::concurrency_limit::LimitConfig;
-use waitlab_core::experiments::main_starvation::MainConfig;
-use waitlab_core::experiments::periodic_work::PeriodicConfig;
-use waitlab_core::experiments::pool_starvation::PoolConfig;
-use waitlab_core::experiments::producer_consumer::ProducerConsumerConfig;
-use waitlab_core::experiments::spin_ladder::LadderConfig;
-use waitlab_core::experiments::timed_waits::TimedWaitsConfig;
-use waitlab_core::experiments::wake_latency::WakeConfig;
 use waitlab_core::key;
 use waitlab_core::schema::Report;
 use waitlab_core::text::Phrase;
@@ -30,7 +18,7 @@ pub type Run = Pin<Box<dyn Future<Output = Report>>>;
 
 /// Why a run could not start: its chunk did not load (the loader has
 /// logged the browser's error to the console).
-fn not_loaded(_: SplitLoaderError) -> Phrase {
+pub(crate) fn not_loaded(_: SplitLoaderError) -> Phrase {
     Phrase::new(key!("run.not_loaded"))
 }
 
@@ -41,28 +29,28 @@ pub trait Runner: Sized + 'static {
 }
 
 /// A runner's split point (`$split`, the name of its chunk) and the
-/// [`Runner`] of its config.
+/// [`Runner`] of its config, written in the runner's module.
 macro_rules! runner {
     ($config:ty, $split:ident, $run:path) => {
-        #[wasm_split($split, wasm_split_path = ::leptos::wasm_split, fallible)]
-        fn $split(config: $config, publish: Publish) -> Result<Run, SplitLoaderError> {
+        #[::leptos::wasm_split::wasm_split($split, wasm_split_path = ::leptos::wasm_split, fallible)]
+        fn $split(
+            config: $config,
+            publish: $crate::runner::Publish,
+        ) -> Result<$crate::runner::chunks::Run, ::leptos::wasm_split::SplitLoaderError> {
             Ok(Box::pin($run(config, publish)))
         }
 
-        impl Runner for $config {
-            async fn start(self, publish: Publish) -> Result<Run, Phrase> {
-                $split(self, publish).await.map_err(not_loaded)
+        impl $crate::runner::Runner for $config {
+            async fn start(
+                self,
+                publish: $crate::runner::Publish,
+            ) -> Result<$crate::runner::chunks::Run, waitlab_core::text::Phrase> {
+                $split(self, publish)
+                    .await
+                    .map_err($crate::runner::chunks::not_loaded)
             }
         }
     };
 }
 
-runner!(TimedWaitsConfig, timed_waits, run_timed_waits);
-runner!(MainConfig, main_starvation, run_main_starvation);
-runner!(PoolConfig, pool_starvation, run_pool_starvation);
-runner!(LadderConfig, spin_ladder, run_spin_ladder);
-runner!(WakeConfig, wake_latency, run_wake_latency);
-runner!(CancelConfig, cancel_waits, run_cancel_waits);
-runner!(PeriodicConfig, periodic_work, run_periodic_work);
-runner!(LimitConfig, concurrency_limit, run_concurrency_limit);
-runner!(ProducerConsumerConfig, producer_consumer, run_handoff);
+pub(crate) use runner;

@@ -24,9 +24,11 @@ async fn measure(config: &LimitConfig, reporter: &Reporter) -> ConcurrencyLimit 
 }
 
 /// Runs experiment 8 with `config`.
-pub async fn run_concurrency_limit(config: LimitConfig, publish: Publish) -> Report {
+async fn run_concurrency_limit(config: LimitConfig, publish: Publish) -> Report {
     let scope = RunScope::begin();
     let reporter = Reporter::new(publish, Gate::BROWSER.len() as u32);
     let result = measure(&config, &reporter).await;
     scope.finish(|r| r.concurrency_limit = Some(result))
 }
+
+super::chunks::runner!(LimitConfig, concurrency_limit, run_concurrency_limit);

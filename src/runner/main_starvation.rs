@@ -110,7 +110,7 @@ async fn run_mode(
 }
 
 /// Runs experiment 2a with `config`, blocking mode first.
-pub async fn run_main_starvation(config: MainConfig, publish: Publish) -> Report {
+async fn run_main_starvation(config: MainConfig, publish: Publish) -> Report {
     let scope = RunScope::begin();
     let stop = Rc::new(Cell::new(false));
     let _stop_on_drop = StopOnDrop(stop.clone());
@@ -135,3 +135,5 @@ pub async fn run_main_starvation(config: MainConfig, publish: Publish) -> Report
     }
     scope.finish(|r| r.main_starvation = Some(MainStarvation { config, runs }))
 }
+
+super::chunks::runner!(MainConfig, main_starvation, run_main_starvation);

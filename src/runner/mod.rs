@@ -1,7 +1,8 @@
-//! Running experiments: each `run_*` function measures one experiment end
-//! to end and returns a [`Report`] holding the environment and that
-//! experiment's results. Each is a wasm chunk of its own, started through
-//! [`Runner`] (`chunks.rs`).
+//! Running experiments: each experiment's module has a `run_*` function
+//! that measures it end to end and returns a [`Report`] holding the
+//! environment and that experiment's results. Each is a wasm chunk of its
+//! own (`runner!` in the module), started through [`Runner`]
+//! (`chunks.rs`).
 //!
 //! Cancelling a run is dropping its future: pending timers are cleared, and
 //! workers are terminated by `ProbeWorker`'s `Drop`.
@@ -18,16 +19,7 @@ mod spin_ladder;
 mod timed_waits;
 mod wake_latency;
 
-use cancel_waits::run_cancel_waits;
 pub use chunks::Runner;
-use concurrency_limit::run_concurrency_limit;
-use main_starvation::run_main_starvation;
-use periodic_work::run_periodic_work;
-use pool_starvation::run_pool_starvation;
-use producer_consumer::run_handoff;
-use spin_ladder::run_spin_ladder;
-use timed_waits::run_timed_waits;
-use wake_latency::run_wake_latency;
 
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;

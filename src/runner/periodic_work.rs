@@ -55,7 +55,7 @@ async fn measure(config: &PeriodicConfig, reporter: &Reporter) -> Result<Periodi
 }
 
 /// Runs experiment 7 with `config`.
-pub async fn run_periodic_work(config: PeriodicConfig, publish: Publish) -> Report {
+async fn run_periodic_work(config: PeriodicConfig, publish: Publish) -> Report {
     let scope = RunScope::begin();
     let loops = (Scheduler::MAIN.len() + Scheduler::WORKER.len()) as u32;
     let reporter = Reporter::new(publish, config.ticks * loops);
@@ -69,3 +69,5 @@ pub async fn run_periodic_work(config: PeriodicConfig, publish: Publish) -> Repo
         }
     })
 }
+
+super::chunks::runner!(PeriodicConfig, periodic_work, run_periodic_work);

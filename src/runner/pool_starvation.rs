@@ -138,7 +138,7 @@ async fn measure(config: &PoolConfig, reporter: &Reporter) -> Result<(Vec<PoolRu
 }
 
 /// Runs experiment 2b with `config`, blocking mode first.
-pub async fn run_pool_starvation(config: PoolConfig, publish: Publish) -> Report {
+async fn run_pool_starvation(config: PoolConfig, publish: Publish) -> Report {
     let scope = RunScope::begin();
     let reporter = Reporter::new(publish, 2 * (config.jobs + 1));
     let result = measure(&config, &reporter).await;
@@ -157,3 +157,5 @@ pub async fn run_pool_starvation(config: PoolConfig, publish: Publish) -> Report
         }
     })
 }
+
+super::chunks::runner!(PoolConfig, pool_starvation, run_pool_starvation);

@@ -73,7 +73,7 @@ async fn measure(
 }
 
 /// Runs experiment 9 with `config`.
-pub async fn run_handoff(config: ProducerConsumerConfig, publish: Publish) -> Report {
+async fn run_producer_consumer(config: ProducerConsumerConfig, publish: Publish) -> Report {
     let scope = RunScope::begin();
     let reporter = Reporter::new(publish, Channel::BROWSER.len() as u32);
     let result = measure(&config, &reporter).await;
@@ -86,3 +86,9 @@ pub async fn run_handoff(config: ProducerConsumerConfig, publish: Publish) -> Re
         }
     })
 }
+
+super::chunks::runner!(
+    ProducerConsumerConfig,
+    producer_consumer,
+    run_producer_consumer
+);

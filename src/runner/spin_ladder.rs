@@ -39,7 +39,7 @@ async fn measure(config: &LadderConfig, reporter: &Reporter) -> Result<SpinLadde
 }
 
 /// Runs experiment 3 with `config`.
-pub async fn run_spin_ladder(config: LadderConfig, publish: Publish) -> Report {
+async fn run_spin_ladder(config: LadderConfig, publish: Publish) -> Report {
     let scope = RunScope::begin();
     let reporter = Reporter::new(publish, 1);
     let result = measure(&config, &reporter).await;
@@ -48,3 +48,5 @@ pub async fn run_spin_ladder(config: LadderConfig, publish: Publish) -> Report {
         Err(message) => r.failure = Some(Failure::Said(message)),
     })
 }
+
+super::chunks::runner!(LadderConfig, spin_ladder, run_spin_ladder);

@@ -45,7 +45,7 @@ fn unavailable(
 }
 
 /// Runs experiment 1 with `config`, publishing progress as it goes.
-pub async fn run_timed_waits(config: TimedWaitsConfig, publish: Publish) -> Report {
+async fn run_timed_waits(config: TimedWaitsConfig, publish: Publish) -> Report {
     let scope = RunScope::begin();
     let memory = memory::new_shared_i32(shared_slots::LEN);
 
@@ -200,3 +200,5 @@ async fn run_worker_cells(
     }
     Ok(())
 }
+
+super::chunks::runner!(TimedWaitsConfig, timed_waits, run_timed_waits);

@@ -69,7 +69,7 @@ async fn measure(config: &WakeConfig, reporter: &Reporter) -> Result<WakeLatency
 }
 
 /// Runs experiment 4 with `config`.
-pub async fn run_wake_latency(config: WakeConfig, publish: Publish) -> Report {
+async fn run_wake_latency(config: WakeConfig, publish: Publish) -> Report {
     let scope = RunScope::begin();
     let reporter = Reporter::new(publish, config.rounds * Strategy::BROWSER.len() as u32);
     let result = measure(&config, &reporter).await;
@@ -82,3 +82,5 @@ pub async fn run_wake_latency(config: WakeConfig, publish: Publish) -> Report {
         }
     })
 }
+
+super::chunks::runner!(WakeConfig, wake_latency, run_wake_latency);

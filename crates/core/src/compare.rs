@@ -7,7 +7,7 @@
 //! their source states, so a figure the article does not give stays
 //! [`Value::Absent`], never derived or invented.
 
-use crate::experiments::Experiment;
+use crate::experiments::{Description, Experiment, Visit};
 use crate::outcome::Outcome;
 use crate::schema::Report;
 use crate::stats::Summary;
@@ -137,10 +137,9 @@ pub fn check_stated(report: &Report) -> Result<(), UnknownColumn> {
 /// nothing for it.
 pub fn group(experiment: Experiment, report: &Report) -> Option<Group> {
     let native = report.env.native.is_some();
-    let slice = experiment.slice();
     let columns = experiment.columns();
-    let mut rows = slice.rows(report).unwrap_or_default();
-    if let Some(clock) = report.env.clock.filter(|_| !slice.marks_its_own()) {
+    let (mut rows, marks_its_own) = experiment.visit(RowsOf(report));
+    if let Some(clock) = report.env.clock.filter(|_| !marks_its_own) {
         for row in &mut rows {
             for (v, c) in row.values.iter_mut().zip(&columns) {
                 *v = std::mem::replace(v, Value::Absent).resolved_by(c.unit, clock);
@@ -165,6 +164,30 @@ pub fn group(experiment: Experiment, report: &Report) -> Option<Group> {
         origin,
         rows,
     })
+}
+
+/// An experiment's rows in a report, their values read by its columns,
+/// and whether they mark unresolved values themselves.
+struct RowsOf<'a>(&'a Report);
+
+impl Visit for RowsOf<'_> {
+    type Out = (Vec<Row>, bool);
+    fn visit<E: Description>(self) -> (Vec<Row>, bool) {
+        let measured = E::of(self.0).map_or_else(Vec::new, |e| e.rows(&self.0.env));
+        let rows = measured
+            .into_iter()
+            .map(|m| Row {
+                values: m.measure.as_ref().map_or_else(Vec::new, |measure| {
+                    E::COLUMNS.iter().map(|c| (c.value)(measure)).collect()
+                }),
+                what: m.what,
+                analogue: m.analogue,
+                notes: m.notes,
+                requested_ms: m.requested_ms,
+            })
+            .collect();
+        (rows, E::MARKS_ITS_OWN)
+    }
 }
 
 /// One row of an experiment's table as the experiment gives it: what ran

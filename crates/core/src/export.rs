@@ -2,7 +2,7 @@
 //! where a run keeps no samples, per measured item), and the names the
 //! files get. Locale-free: `.` decimals, times in ms.
 
-use crate::experiments::Experiment;
+use crate::experiments::{Description, Experiment, Visit};
 use crate::number::fixed;
 use crate::outcome::Outcome;
 use crate::schema::{Environment, Report, civil_date};
@@ -84,7 +84,14 @@ pub(crate) fn series<'a>(
 /// `experiment`'s part of `report` as CSV: the header, then one line per
 /// sample ([`CSV_COLUMNS`]); only the header if the report lacks it.
 pub fn csv(report: &Report, experiment: Experiment) -> String {
-    let rows = experiment.slice().samples(report);
+    struct SamplesOf<'a>(&'a Report);
+    impl<'a> Visit for SamplesOf<'a> {
+        type Out = Vec<Sample<'a>>;
+        fn visit<E: Description>(self) -> Vec<Sample<'a>> {
+            E::of(self.0).map_or_else(Vec::new, E::samples)
+        }
+    }
+    let rows = experiment.visit(SamplesOf(report));
     let env = environment(&report.env);
     let mut out = String::with_capacity(64 * (rows.len() + 1));
     out.push_str(CSV_COLUMNS);

@@ -26,7 +26,7 @@ use crate::experiments::spin_ladder::SpinLadder;
 use crate::experiments::timed_waits::Mechanism;
 use crate::experiments::timed_waits::TimedWaits;
 use crate::experiments::wake_latency::WakeLatency;
-use crate::experiments::{Experiment, StatedFigure};
+use crate::experiments::{Description, Experiment, StatedFigure, Visit};
 use crate::key;
 use crate::text::{Arg, Phrase};
 use serde::{Deserialize, Serialize};
@@ -316,21 +316,35 @@ pub struct Report {
 impl Report {
     /// Whether it has results of `experiment`.
     pub fn has(&self, experiment: Experiment) -> bool {
-        experiment.slice().has(self)
+        struct Has<'a>(&'a Report);
+        impl Visit for Has<'_> {
+            type Out = bool;
+            fn visit<E: Description>(self) -> bool {
+                E::of(self.0).is_some()
+            }
+        }
+        experiment.visit(Has(self))
     }
 
     /// Whether it measured anything of `experiment`: one outcome with
     /// samples. A run without one (every row unavailable here) is no
     /// result to show, only the reasons.
     pub fn measured_anything(&self, experiment: Experiment) -> bool {
-        experiment.slice().measured_anything(self)
+        struct Measured<'a>(&'a Report);
+        impl Visit for Measured<'_> {
+            type Out = bool;
+            fn visit<E: Description>(self) -> bool {
+                E::of(self.0).is_some_and(E::measured_anything)
+            }
+        }
+        experiment.visit(Measured(self))
     }
 
     /// A report of the current version with `self`'s environment and its
     /// results of `experiment` alone.
     pub fn only(&self, experiment: Experiment) -> Report {
         let mut part = Report::new(self.env.clone(), None);
-        experiment.slice().copy(self, &mut part);
+        experiment.visit(Copy(self, &mut part));
         part
     }
 
@@ -365,7 +379,7 @@ impl Report {
         let mut all = Report::new(env, None);
         for e in Experiment::ALL {
             if let Some(part) = parts.iter().find(|p| p.has(e)) {
-                e.slice().copy(part, &mut all);
+                e.visit(Copy(part, &mut all));
             }
         }
         Some(all)
@@ -403,6 +417,16 @@ impl Report {
             tw.config.mechanisms = Mechanism::named_by(tw.cells.iter().map(|c| c.key));
         }
         Ok(report)
+    }
+}
+
+/// Copies one experiment's results from the first report to the second.
+struct Copy<'a>(&'a Report, &'a mut Report);
+
+impl Visit for Copy<'_> {
+    type Out = ();
+    fn visit<E: Description>(self) {
+        *E::slot(self.1) = E::of(self.0).cloned();
     }
 }
 

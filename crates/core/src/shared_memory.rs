@@ -8,7 +8,7 @@
 //! rest (timers, yields, messages, the main thread's busy-waits) run in
 //! any page, so most experiments lose a few rows and one loses all.
 
-use crate::experiments::Experiment;
+use crate::experiments::{Description, Experiment, Visit};
 use crate::key;
 use crate::text::{Key, Phrase};
 
@@ -39,7 +39,14 @@ impl Lacks {
 
 /// What `experiment` lacks without shared memory.
 pub fn lacks(experiment: Experiment) -> Lacks {
-    experiment.slice().lacks()
+    struct LacksOf;
+    impl Visit for LacksOf {
+        type Out = Lacks;
+        fn visit<E: Description>(self) -> Lacks {
+            E::lacks()
+        }
+    }
+    experiment.visit(LacksOf)
 }
 
 /// Why a page has no shared memory, as the page detects it (never from

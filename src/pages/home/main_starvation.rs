@@ -4,18 +4,21 @@
 use crate::components::blocks::{Details, Findings};
 use crate::components::charts::FrameGapChart;
 use crate::components::run_controls::ConfigForm;
-use crate::hooks::Experiments;
+use crate::experiment::{FormChunk, OnPage};
+use crate::hooks::{Experiments, UseEnvironment, UseExperiment};
 use crate::i18n::t;
 use leptos::prelude::*;
 use waitlab_core::clock::ClockInfo;
+use waitlab_core::experiments::main_starvation::JobMode;
 use waitlab_core::experiments::main_starvation::{MainConfig, MainStarvation};
 use waitlab_core::key;
+use waitlab_core::schema::Report;
 
 /// Experiment 2a's form: its fields, Run and Cancel (a chunk of its own).
 #[component]
 pub fn MainStarvationForm() -> impl IntoView {
     view! {
-        <ConfigForm experiment={expect_context::<Experiments>().main} defaults={MainConfig::default()} />
+        <ConfigForm experiment={MainStarvation::state(&expect_context::<Experiments>())} defaults={MainStarvation::defaults(expect_context::<UseEnvironment>().cores)} />
     }
 }
 
@@ -36,5 +39,34 @@ pub(super) fn MainStarvationResults(
             <FrameGapChart runs=ms.runs.clone() />
             </Details>
         </div>
+    }
+}
+
+form!(form_main_starvation, MainStarvationForm);
+
+impl OnPage for MainStarvation {
+    type Config = MainConfig;
+
+    fn state(experiments: &Experiments) -> UseExperiment<MainConfig> {
+        experiments.main_starvation
+    }
+
+    fn defaults(_: u32) -> MainConfig {
+        MainConfig::default()
+    }
+
+    fn estimated_ms(config: &MainConfig) -> f64 {
+        JobMode::ALL
+            .iter()
+            .map(|&m| config.expected_batch_ms(m))
+            .sum()
+    }
+
+    fn form() -> FormChunk {
+        Box::pin(form_main_starvation())
+    }
+
+    fn results(&self, report: &Report) -> AnyView {
+        view! { <MainStarvationResults ms=self.clone() clock=report.env.clock /> }.into_any()
     }
 }

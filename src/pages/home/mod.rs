@@ -5,6 +5,18 @@
 //! made when the reader reaches it). With `?embed=<experiment>` the page is
 //! one compact section for an iframe instead.
 
+/// An experiment's form as a chunk of its own (`$split`): its fields, Run
+/// and Cancel, and what only they use. Made untracked, as a component is.
+macro_rules! form {
+    ($split:ident, $form:ident) => {
+        #[::leptos::wasm_split::wasm_split($split, wasm_split_path = ::leptos::wasm_split, fallible)]
+        fn $split() -> Result<::leptos::prelude::AnyView, ::leptos::wasm_split::SplitLoaderError> {
+            use ::leptos::prelude::*;
+            Ok(untrack(|| view! { <$form /> }.into_any()))
+        }
+    };
+}
+
 mod cancel_waits;
 mod concurrency_limit;
 mod main_starvation;
@@ -25,23 +37,14 @@ use crate::components::run_controls::{RenderedResults, ResultsView, RunStatus};
 use crate::components::scheme_picker::SchemePicker;
 use crate::components::summary::Summary;
 use crate::components::ticker::Ticker;
+use crate::experiment::{FormChunk, OnPage, Visit, visit};
 use crate::hooks::{
     Embedded, Experiments, LinkedRuns, UseEnvironment, embed_slug, use_embed, use_environment,
     use_experiments, use_linked_runs, use_reference_sets,
 };
 use crate::i18n::{Words, t, tr};
-use cancel_waits::{CancelResults, CancelWaitsForm};
-use concurrency_limit::{ConcurrencyLimitForm, LimitResults};
 use leptos::prelude::*;
 use leptos::wasm_split::{SplitLoaderError, wasm_split};
-use main_starvation::{MainStarvationForm, MainStarvationResults};
-use periodic_work::{PeriodicResults, PeriodicWorkForm};
-use pool_starvation::{PoolResults, PoolStarvationForm};
-use producer_consumer::{HandoffForm, HandoffResults};
-use spin_ladder::{LadderResults, SpinLadderForm};
-use std::future::Future;
-use std::pin::Pin;
-use timed_waits::{TimedWaitsForm, TimedWaitsResults};
 use waitlab_core::experiments::Experiment;
 use waitlab_core::key;
 use waitlab_core::lang::Lang;
@@ -49,44 +52,17 @@ use waitlab_core::schema::Report;
 use waitlab_core::shared_memory::Off;
 use waitlab_core::summary::Lesson;
 use waitlab_core::text::Phrase;
-use wake_latency::{WakeLatencyForm, WakeResults};
-
-/// An experiment's form as a chunk of its own (`$split`): its fields, Run
-/// and Cancel, and what only they use. Made untracked, as a component is.
-macro_rules! form {
-    ($split:ident, $form:ident) => {
-        #[wasm_split($split, wasm_split_path = ::leptos::wasm_split, fallible)]
-        fn $split() -> Result<AnyView, SplitLoaderError> {
-            Ok(untrack(|| view! { <$form /> }.into_any()))
-        }
-    };
-}
-
-form!(form_timed_waits, TimedWaitsForm);
-form!(form_main_starvation, MainStarvationForm);
-form!(form_pool_starvation, PoolStarvationForm);
-form!(form_spin_ladder, SpinLadderForm);
-form!(form_wake_latency, WakeLatencyForm);
-form!(form_cancel_waits, CancelWaitsForm);
-form!(form_periodic_work, PeriodicWorkForm);
-form!(form_concurrency_limit, ConcurrencyLimitForm);
-form!(form_producer_consumer, HandoffForm);
 
 /// `experiment`'s form, once its chunk is in.
-fn form(
-    experiment: Experiment,
-) -> Pin<Box<dyn Future<Output = Result<AnyView, SplitLoaderError>>>> {
-    match experiment {
-        Experiment::TimedWaits => Box::pin(form_timed_waits()),
-        Experiment::MainStarvation => Box::pin(form_main_starvation()),
-        Experiment::PoolStarvation => Box::pin(form_pool_starvation()),
-        Experiment::SpinLadder => Box::pin(form_spin_ladder()),
-        Experiment::WakeLatency => Box::pin(form_wake_latency()),
-        Experiment::CancelWaits => Box::pin(form_cancel_waits()),
-        Experiment::PeriodicWork => Box::pin(form_periodic_work()),
-        Experiment::ConcurrencyLimit => Box::pin(form_concurrency_limit()),
-        Experiment::ProducerConsumer => Box::pin(form_producer_consumer()),
+fn form(experiment: Experiment) -> FormChunk {
+    struct FormOf;
+    impl Visit for FormOf {
+        type Out = FormChunk;
+        fn visit<E: OnPage>(self) -> FormChunk {
+            E::form()
+        }
     }
+    visit(experiment, FormOf)
 }
 
 /// One experiment's section: its heading and explanation, its form (made
@@ -128,46 +104,15 @@ fn Section(
 
 /// The results view of `experiment`'s part of `report`, if it has that
 /// part: each section's findings, charts and tables.
-fn results_of(experiment: Experiment, r: &Report) -> Option<AnyView> {
-    let clock = r.env.clock;
-    match experiment {
-        Experiment::TimedWaits => r
-            .timed_waits
-            .is_some()
-            .then(|| view! { <TimedWaitsResults report=r.clone() /> }.into_any()),
-        Experiment::MainStarvation => r
-            .main_starvation
-            .clone()
-            .map(|ms| view! { <MainStarvationResults ms=ms clock=clock /> }.into_any()),
-        Experiment::PoolStarvation => r
-            .pool_starvation
-            .clone()
-            .map(|ps| view! { <PoolResults ps=ps clock=clock /> }.into_any()),
-        Experiment::SpinLadder => r
-            .spin_ladder
-            .clone()
-            .map(|ladder| view! { <LadderResults ladder=ladder clock=clock /> }.into_any()),
-        Experiment::WakeLatency => r
-            .wake_latency
-            .clone()
-            .map(|wake| view! { <WakeResults wake=wake clock=clock /> }.into_any()),
-        Experiment::CancelWaits => r
-            .cancel_waits
-            .clone()
-            .map(|cancel| view! { <CancelResults cancel=cancel clock=clock /> }.into_any()),
-        Experiment::PeriodicWork => r
-            .periodic_work
-            .clone()
-            .map(|periodic| view! { <PeriodicResults periodic=periodic clock=clock /> }.into_any()),
-        Experiment::ConcurrencyLimit => r
-            .concurrency_limit
-            .clone()
-            .map(|limit| view! { <LimitResults limit=limit clock=clock /> }.into_any()),
-        Experiment::ProducerConsumer => r
-            .producer_consumer
-            .clone()
-            .map(|handoff| view! { <HandoffResults handoff=handoff clock=clock /> }.into_any()),
+fn results_of(experiment: Experiment, report: &Report) -> Option<AnyView> {
+    struct ResultsOf<'a>(&'a Report);
+    impl Visit for ResultsOf<'_> {
+        type Out = Option<AnyView>;
+        fn visit<E: OnPage>(self) -> Option<AnyView> {
+            E::of(self.0).map(|e| e.results(self.0))
+        }
     }
+    visit(experiment, ResultsOf(report))
 }
 
 /// The results views, in the results' wasm chunk (every section's

@@ -4,25 +4,28 @@
 use crate::components::blocks::{Details, Findings};
 use crate::components::charts::PoolGantt;
 use crate::components::run_controls::ConfigForm;
-use crate::hooks::{Experiments, UseEnvironment};
+use crate::experiment::{FormChunk, OnPage};
+use crate::hooks::{Experiments, UseEnvironment, UseExperiment};
 use crate::i18n::t;
 use leptos::prelude::*;
 use waitlab_core::clock::ClockInfo;
+use waitlab_core::experiments::main_starvation::JobMode;
 use waitlab_core::experiments::pool_starvation::{PoolConfig, PoolStarvation};
 use waitlab_core::key;
+use waitlab_core::schema::Report;
 
 /// Experiment 2b's form: its fields, Run and Cancel (a chunk of its own).
 #[component]
 pub fn PoolStarvationForm() -> impl IntoView {
     view! {
-        <ConfigForm experiment={expect_context::<Experiments>().pool} defaults={PoolConfig::for_cores(expect_context::<UseEnvironment>().cores)} />
+        <ConfigForm experiment={PoolStarvation::state(&expect_context::<Experiments>())} defaults={PoolStarvation::defaults(expect_context::<UseEnvironment>().cores)} />
     }
 }
 
 /// Findings and timeline of a finished run (its numbers are in the
 /// experiment's one table, beside the reference sets').
 #[component]
-pub(super) fn PoolResults(
+pub(super) fn PoolStarvationResults(
     /// The results.
     ps: PoolStarvation,
     /// The clock the run read, which decides what counts as measured.
@@ -41,5 +44,34 @@ pub(super) fn PoolResults(
             <PoolGantt config=ps.config.clone() runs=ps.runs.clone() />
             </Details>
         </div>
+    }
+}
+
+form!(form_pool_starvation, PoolStarvationForm);
+
+impl OnPage for PoolStarvation {
+    type Config = PoolConfig;
+
+    fn state(experiments: &Experiments) -> UseExperiment<PoolConfig> {
+        experiments.pool_starvation
+    }
+
+    fn defaults(cores: u32) -> PoolConfig {
+        PoolConfig::for_cores(cores)
+    }
+
+    fn estimated_ms(config: &PoolConfig) -> f64 {
+        JobMode::ALL
+            .iter()
+            .map(|&m| config.expected_batch_ms(m))
+            .sum()
+    }
+
+    fn form() -> FormChunk {
+        Box::pin(form_pool_starvation())
+    }
+
+    fn results(&self, report: &Report) -> AnyView {
+        view! { <PoolStarvationResults ps=self.clone() clock=report.env.clock /> }.into_any()
     }
 }

@@ -4,23 +4,25 @@
 use crate::components::blocks::StrategyResults;
 use crate::components::charts::OverviewRow;
 use crate::components::run_controls::ConfigForm;
-use crate::hooks::Experiments;
+use crate::experiment::{FormChunk, OnPage};
+use crate::hooks::{Experiments, UseEnvironment, UseExperiment};
 use leptos::prelude::*;
 use waitlab_core::clock::ClockInfo;
 use waitlab_core::experiments::producer_consumer::{ProducerConsumer, ProducerConsumerConfig};
 use waitlab_core::key;
+use waitlab_core::schema::Report;
 
 /// Experiment 9's form: its fields, Run and Cancel (a chunk of its own).
 #[component]
-pub fn HandoffForm() -> impl IntoView {
+pub fn ProducerConsumerForm() -> impl IntoView {
     view! {
-        <ConfigForm experiment={expect_context::<Experiments>().producer_consumer} defaults={ProducerConsumerConfig::default()} />
+        <ConfigForm experiment={ProducerConsumer::state(&expect_context::<Experiments>())} defaults={ProducerConsumer::defaults(expect_context::<UseEnvironment>().cores)} />
     }
 }
 
 /// Findings and chart of a finished run.
 #[component]
-pub(super) fn HandoffResults(
+pub(super) fn ProducerConsumerResults(
     /// The results.
     handoff: ProducerConsumer,
     /// The clock the run read, which decides what counts as measured.
@@ -33,5 +35,31 @@ pub(super) fn HandoffResults(
         .collect::<Vec<_>>();
     view! {
         <StrategyResults findings=handoff.findings(clock) chart=key!("producer_consumer.chart") rows=rows />
+    }
+}
+
+form!(form_producer_consumer, ProducerConsumerForm);
+
+impl OnPage for ProducerConsumer {
+    type Config = ProducerConsumerConfig;
+
+    fn state(experiments: &Experiments) -> UseExperiment<ProducerConsumerConfig> {
+        experiments.producer_consumer
+    }
+
+    fn defaults(_: u32) -> ProducerConsumerConfig {
+        ProducerConsumerConfig::default()
+    }
+
+    fn estimated_ms(config: &ProducerConsumerConfig) -> f64 {
+        config.estimated_ms()
+    }
+
+    fn form() -> FormChunk {
+        Box::pin(form_producer_consumer())
+    }
+
+    fn results(&self, report: &Report) -> AnyView {
+        view! { <ProducerConsumerResults handoff=self.clone() clock=report.env.clock /> }.into_any()
     }
 }

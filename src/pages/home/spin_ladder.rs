@@ -4,25 +4,27 @@
 use crate::components::blocks::{Details, Findings, NumbersTable, figure};
 use crate::components::charts::LadderChart;
 use crate::components::run_controls::ConfigForm;
-use crate::hooks::Experiments;
+use crate::experiment::{FormChunk, OnPage};
+use crate::hooks::{Experiments, UseEnvironment, UseExperiment};
 use crate::i18n::{num, t, tr};
 use leptos::prelude::*;
 use waitlab_core::clock::ClockInfo;
 use waitlab_core::experiments::spin_ladder::{LadderConfig, SpinLadder};
 use waitlab_core::key;
+use waitlab_core::schema::Report;
 use waitlab_core::text::Phrase;
 
 /// Experiment 3's form: its fields, Run and Cancel (a chunk of its own).
 #[component]
 pub fn SpinLadderForm() -> impl IntoView {
     view! {
-        <ConfigForm experiment={expect_context::<Experiments>().ladder} defaults={LadderConfig::default()} />
+        <ConfigForm experiment={SpinLadder::state(&expect_context::<Experiments>())} defaults={SpinLadder::defaults(expect_context::<UseEnvironment>().cores)} />
     }
 }
 
 /// Findings, chart and table of a finished run.
 #[component]
-pub(super) fn LadderResults(
+pub(super) fn SpinLadderResults(
     /// The results.
     ladder: SpinLadder,
     /// The clock the run read.
@@ -69,4 +71,30 @@ fn blocks_note(ladder: &SpinLadder) -> Option<impl IntoView + use<>> {
             <p class="note" data-testid="ladder-blocks">{tr(&Phrase::new(key!("spin_ladder.blocks")).count("most", most).count("least", least))}</p>
         }
     })
+}
+
+form!(form_spin_ladder, SpinLadderForm);
+
+impl OnPage for SpinLadder {
+    type Config = LadderConfig;
+
+    fn state(experiments: &Experiments) -> UseExperiment<LadderConfig> {
+        experiments.spin_ladder
+    }
+
+    fn defaults(_: u32) -> LadderConfig {
+        LadderConfig::default()
+    }
+
+    fn estimated_ms(config: &LadderConfig) -> f64 {
+        config.estimated_ms()
+    }
+
+    fn form() -> FormChunk {
+        Box::pin(form_spin_ladder())
+    }
+
+    fn results(&self, report: &Report) -> AnyView {
+        view! { <SpinLadderResults ladder=self.clone() clock=report.env.clock /> }.into_any()
+    }
 }

@@ -7,7 +7,8 @@ use crate::components::charts::{
 use crate::components::field::Field;
 use crate::components::run_controls::RunForm;
 use crate::components::statistics::StatisticsTable;
-use crate::hooks::Experiments;
+use crate::experiment::{FormChunk, OnPage};
+use crate::hooks::{Experiments, UseExperiment};
 use crate::i18n::{t, tr};
 use leptos::prelude::*;
 use waitlab_core::experiments::timed_waits::TimedWaits;
@@ -19,7 +20,7 @@ use waitlab_core::text::{Arg, Phrase};
 /// Experiment 1's form: its fields, Run and Cancel (a chunk of its own).
 #[component]
 pub fn TimedWaitsForm() -> impl IntoView {
-    let defaults = TimedWaitsConfig::default();
+    let defaults = TimedWaits::defaults(0);
     let durations = RwSignal::new(
         defaults
             .durations_ms
@@ -35,7 +36,7 @@ pub fn TimedWaitsForm() -> impl IntoView {
             .with(|m| TimedWaitsConfig::parse(&durations.get(), &samples.get(), m))
             .map_err(|e| e.phrase())
     });
-    let experiment = expect_context::<Experiments>().timed;
+    let experiment = TimedWaits::state(&expect_context::<Experiments>());
     view! {
         <RunForm experiment=experiment config=config
             hint=Signal::derive(move || config.get().ok().map(|c| Phrase::new(key!("run.about_seconds")).arg("seconds", Arg::Fixed((c.estimated_ms() / 1000.0).ceil(), 0))))>
@@ -184,4 +185,30 @@ pub(super) fn TimedWaitsResults(
         </div>
     }
     .into_any()
+}
+
+form!(form_timed_waits, TimedWaitsForm);
+
+impl OnPage for TimedWaits {
+    type Config = TimedWaitsConfig;
+
+    fn state(experiments: &Experiments) -> UseExperiment<TimedWaitsConfig> {
+        experiments.timed_waits
+    }
+
+    fn defaults(_: u32) -> TimedWaitsConfig {
+        TimedWaitsConfig::default()
+    }
+
+    fn estimated_ms(config: &TimedWaitsConfig) -> f64 {
+        config.estimated_ms()
+    }
+
+    fn form() -> FormChunk {
+        Box::pin(form_timed_waits())
+    }
+
+    fn results(&self, report: &Report) -> AnyView {
+        view! { <TimedWaitsResults report=report.clone() /> }.into_any()
+    }
 }

@@ -4,23 +4,25 @@
 use crate::components::blocks::StrategyResults;
 use crate::components::charts::OverviewRow;
 use crate::components::run_controls::ConfigForm;
-use crate::hooks::Experiments;
+use crate::experiment::{FormChunk, OnPage};
+use crate::hooks::{Experiments, UseEnvironment, UseExperiment};
 use leptos::prelude::*;
 use waitlab_core::clock::ClockInfo;
 use waitlab_core::experiments::wake_latency::{WakeConfig, WakeLatency};
 use waitlab_core::key;
+use waitlab_core::schema::Report;
 
 /// Experiment 4's form: its fields, Run and Cancel (a chunk of its own).
 #[component]
 pub fn WakeLatencyForm() -> impl IntoView {
     view! {
-        <ConfigForm experiment={expect_context::<Experiments>().wake} defaults={WakeConfig::default()} />
+        <ConfigForm experiment={WakeLatency::state(&expect_context::<Experiments>())} defaults={WakeLatency::defaults(expect_context::<UseEnvironment>().cores)} />
     }
 }
 
 /// Findings and chart of a finished run.
 #[component]
-pub(super) fn WakeResults(
+pub(super) fn WakeLatencyResults(
     /// The results.
     wake: WakeLatency,
     /// The clock the run read, which decides what counts as measured.
@@ -33,5 +35,31 @@ pub(super) fn WakeResults(
         .collect::<Vec<_>>();
     view! {
         <StrategyResults findings=wake.findings(clock) chart=key!("wake_latency.chart") rows=rows />
+    }
+}
+
+form!(form_wake_latency, WakeLatencyForm);
+
+impl OnPage for WakeLatency {
+    type Config = WakeConfig;
+
+    fn state(experiments: &Experiments) -> UseExperiment<WakeConfig> {
+        experiments.wake_latency
+    }
+
+    fn defaults(_: u32) -> WakeConfig {
+        WakeConfig::default()
+    }
+
+    fn estimated_ms(config: &WakeConfig) -> f64 {
+        config.estimated_ms()
+    }
+
+    fn form() -> FormChunk {
+        Box::pin(form_wake_latency())
+    }
+
+    fn results(&self, report: &Report) -> AnyView {
+        view! { <WakeLatencyResults wake=self.clone() clock=report.env.clock /> }.into_any()
     }
 }

@@ -1,17 +1,16 @@
 //! What one experiment is, said once in its folder ([`Description`]), and
-//! the same seen through [`Experiment`] by code that handles every
-//! experiment alike (the report, the comparison, the CSV, the link), so
-//! that none of it lists the experiments.
+//! how code that handles every experiment alike (the report, the
+//! comparison, the CSV, the link) reaches it through [`Experiment`]
+//! ([`Visit`]), so that none of it lists the experiments.
 
-use super::{Column, Experiment, Spec};
-use crate::compare::{Measured, Row};
+use super::{Column, Experiment};
+use crate::compare::Measured;
 use crate::export::Sample;
 use crate::link::LinkError;
 use crate::link::wire::{Reader, Writer};
 use crate::schema::{Environment, Report};
 use crate::shared_memory::Lacks;
 use crate::text::Key;
-use std::marker::PhantomData;
 
 /// Who an experiment is on the page.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -79,83 +78,13 @@ pub trait Description: Clone + 'static {
     }
 }
 
-/// An experiment's [`Description`] with its types erased, so that code
-/// handling every experiment alike reaches it through [`Experiment`].
-pub(crate) trait Slice: Sync {
-    fn meta(&self) -> &'static Meta;
-    fn columns(&self) -> Vec<Spec>;
-    fn has(&self, report: &Report) -> bool;
-    fn measured_anything(&self, report: &Report) -> bool;
-    fn copy(&self, from: &Report, to: &mut Report);
-    fn rows(&self, report: &Report) -> Option<Vec<Row>>;
-    fn marks_its_own(&self) -> bool;
-    fn samples<'a>(&self, report: &'a Report) -> Vec<Sample<'a>>;
-    fn write(&self, report: &Report, w: &mut Writer);
-    fn read(&self, r: &mut Reader<'_>, into: &mut Report) -> Result<(), LinkError>;
-    fn lacks(&self) -> Lacks;
-}
-
-/// The [`Slice`] of `E`.
-pub(crate) struct Of<E>(pub(crate) PhantomData<fn() -> E>);
-
-impl<E: Description> Slice for Of<E> {
-    fn meta(&self) -> &'static Meta {
-        &E::META
-    }
-
-    fn columns(&self) -> Vec<Spec> {
-        E::COLUMNS.iter().map(|c| c.spec).collect()
-    }
-
-    fn has(&self, report: &Report) -> bool {
-        E::of(report).is_some()
-    }
-
-    fn measured_anything(&self, report: &Report) -> bool {
-        E::of(report).is_some_and(E::measured_anything)
-    }
-
-    fn copy(&self, from: &Report, to: &mut Report) {
-        *E::slot(to) = E::of(from).cloned();
-    }
-
-    fn rows(&self, report: &Report) -> Option<Vec<Row>> {
-        let rows = E::of(report)?.rows(&report.env);
-        Some(
-            rows.into_iter()
-                .map(|m| Row {
-                    values: m.measure.as_ref().map_or_else(Vec::new, |measure| {
-                        E::COLUMNS.iter().map(|c| (c.value)(measure)).collect()
-                    }),
-                    what: m.what,
-                    analogue: m.analogue,
-                    notes: m.notes,
-                    requested_ms: m.requested_ms,
-                })
-                .collect(),
-        )
-    }
-
-    fn marks_its_own(&self) -> bool {
-        E::MARKS_ITS_OWN
-    }
-
-    fn samples<'a>(&self, report: &'a Report) -> Vec<Sample<'a>> {
-        E::of(report).map_or_else(Vec::new, E::samples)
-    }
-
-    fn write(&self, report: &Report, w: &mut Writer) {
-        if let Some(e) = E::of(report) {
-            e.write(w);
-        }
-    }
-
-    fn read(&self, r: &mut Reader<'_>, into: &mut Report) -> Result<(), LinkError> {
-        *E::slot(into) = Some(E::read(r)?);
-        Ok(())
-    }
-
-    fn lacks(&self) -> Lacks {
-        E::lacks()
-    }
+/// Something done with one experiment's [`Description`], whichever it is
+/// ([`Experiment::visit`]). Each use is its own small type, compiled where
+/// it is used: a wasm module that only names experiments carries no
+/// experiment's rows, CSV or link section.
+pub trait Visit {
+    /// What it gives.
+    type Out;
+    /// Does it with `E`.
+    fn visit<E: Description>(self) -> Self::Out;
 }

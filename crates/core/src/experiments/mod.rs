@@ -18,8 +18,7 @@ pub mod timed_waits;
 pub mod wake_latency;
 
 pub use column::{Column, Spec, Unit};
-pub use description::{Description, Meta};
-pub(crate) use description::{Of, Slice};
+pub use description::{Description, Meta, Visit};
 pub use stated::{StatedFigure, StatedValue};
 
 use crate::key;
@@ -49,10 +48,10 @@ macro_rules! experiments {
             pub const ALL: [Experiment; [$(stringify!($variant)),*].len()] =
                 [$(Experiment::$variant),*];
 
-            /// Its description, its types erased.
-            pub(crate) fn slice(self) -> &'static dyn Slice {
+            /// Does `v` with its [`Description`].
+            pub fn visit<V: Visit>(self, v: V) -> V::Out {
                 match self {
-                    $(Experiment::$variant => &Of::<$result>(std::marker::PhantomData),)*
+                    $(Experiment::$variant => v.visit::<$result>(),)*
                 }
             }
         }
@@ -83,7 +82,14 @@ experiments! {
 impl Experiment {
     /// Who it is on the page.
     pub fn meta(self) -> &'static Meta {
-        self.slice().meta()
+        struct MetaOf;
+        impl Visit for MetaOf {
+            type Out = &'static Meta;
+            fn visit<E: Description>(self) -> &'static Meta {
+                &E::META
+            }
+        }
+        self.visit(MetaOf)
     }
 
     /// The page's name for it: section ids and `?embed=` values.
@@ -123,7 +129,14 @@ impl Experiment {
 
     /// The statistic columns of its comparison table.
     pub fn columns(self) -> Vec<Spec> {
-        self.slice().columns()
+        struct Columns;
+        impl Visit for Columns {
+            type Out = Vec<Spec>;
+            fn visit<E: Description>(self) -> Vec<Spec> {
+                E::COLUMNS.iter().map(|c| c.spec).collect()
+            }
+        }
+        self.visit(Columns)
     }
 
     /// The header of one of its columns.

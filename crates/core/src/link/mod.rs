@@ -34,7 +34,7 @@ pub mod set;
 mod tests;
 pub mod wire;
 
-use crate::experiments::Experiment;
+use crate::experiments::{Description, Experiment, Visit};
 use crate::key;
 use crate::schema::{Failure, Report};
 use crate::text::Phrase;
@@ -206,8 +206,17 @@ impl Writer {
         if more != 0 {
             self.byte(more);
         }
+        struct Write<'a>(&'a Report, &'a mut Writer);
+        impl Visit for Write<'_> {
+            type Out = ();
+            fn visit<E: Description>(self) {
+                if let Some(e) = E::of(self.0) {
+                    e.write(self.1);
+                }
+            }
+        }
         for e in Experiment::ALL {
-            e.slice().write(report, self);
+            e.visit(Write(report, self));
         }
         match &report.failure {
             Some(Failure::Said(p)) => self.phrase(p),
@@ -275,9 +284,17 @@ impl Reader<'_> {
         }
         let mut report = Report::new(env, None);
         report.from_link = true;
+        struct Read<'a, 'b>(&'a mut Reader<'b>, &'a mut Report);
+        impl Visit for Read<'_, '_> {
+            type Out = Result<(), LinkError>;
+            fn visit<E: Description>(self) -> Result<(), LinkError> {
+                *E::slot(self.1) = Some(E::read(self.0)?);
+                Ok(())
+            }
+        }
         for e in Experiment::ALL {
             if has(e.meta().link_bit) {
-                e.slice().read(self, &mut report)?;
+                e.visit(Read(self, &mut report))?;
             }
         }
         if has(FAILURE_BIT) {

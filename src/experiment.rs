@@ -1,0 +1,67 @@
+//! One experiment as the page runs and shows it ([`OnPage`]), beside
+//! core's [`Description`]: its configuration and runner, its state among
+//! the page's, the configuration Run all runs, its form (a wasm chunk of
+//! its own) and its results view. Each experiment's page module
+//! (`pages/home/<slug>.rs`) implements it; [`visit`] is the one place that
+//! lists them.
+//!
+//! Code that handles every experiment alike reaches one through a
+//! [`Visit`], monomorphized where it is called, never through a table of
+//! functions: a results view is only reachable from the results chunk,
+//! and a form only from its own, so `wasm_split` keeps them out of the
+//! page's first load.
+
+use crate::hooks::{Experiments, UseExperiment};
+use crate::runner::Runner;
+use leptos::prelude::AnyView;
+use leptos::wasm_split::SplitLoaderError;
+use std::future::Future;
+use std::pin::Pin;
+use waitlab_core::experiments::{
+    Description, Experiment, cancel_waits, concurrency_limit, main_starvation, periodic_work,
+    pool_starvation, producer_consumer, spin_ladder, timed_waits, wake_latency,
+};
+use waitlab_core::schema::Report;
+
+/// A form once its chunk is in.
+pub type FormChunk = Pin<Box<dyn Future<Output = Result<AnyView, SplitLoaderError>>>>;
+
+/// One experiment as the page runs and shows it.
+pub trait OnPage: Description {
+    /// Its configuration: what its form edits and its runner runs.
+    type Config: Runner + Clone + PartialEq + Send + Sync;
+    /// Its state among the page's experiments.
+    fn state(experiments: &Experiments) -> UseExperiment<Self::Config>;
+    /// The configuration its form starts from and Run all runs, on a
+    /// machine of `cores` logical cores.
+    fn defaults(cores: u32) -> Self::Config;
+    /// About how long a run of `config` takes, ms.
+    fn estimated_ms(config: &Self::Config) -> f64;
+    /// Its form, once its chunk is in.
+    fn form() -> FormChunk;
+    /// Its findings, charts and tables, from `report` (which holds it).
+    fn results(&self, report: &Report) -> AnyView;
+}
+
+/// Something done with one experiment's [`OnPage`], whichever it is.
+pub trait Visit {
+    /// What it gives.
+    type Out;
+    /// Does it with `E`.
+    fn visit<E: OnPage>(self) -> Self::Out;
+}
+
+/// Does `v` with `experiment`'s [`OnPage`].
+pub fn visit<V: Visit>(experiment: Experiment, v: V) -> V::Out {
+    match experiment {
+        Experiment::TimedWaits => v.visit::<timed_waits::TimedWaits>(),
+        Experiment::MainStarvation => v.visit::<main_starvation::MainStarvation>(),
+        Experiment::PoolStarvation => v.visit::<pool_starvation::PoolStarvation>(),
+        Experiment::SpinLadder => v.visit::<spin_ladder::SpinLadder>(),
+        Experiment::WakeLatency => v.visit::<wake_latency::WakeLatency>(),
+        Experiment::CancelWaits => v.visit::<cancel_waits::CancelWaits>(),
+        Experiment::PeriodicWork => v.visit::<periodic_work::PeriodicWork>(),
+        Experiment::ConcurrencyLimit => v.visit::<concurrency_limit::ConcurrencyLimit>(),
+        Experiment::ProducerConsumer => v.visit::<producer_consumer::ProducerConsumer>(),
+    }
+}
