@@ -9,7 +9,7 @@
 //! next run measures: every run waits for compressions in flight
 //! (`use_experiment`), so the sequence needs no wait of its own.
 
-use crate::experiment::{OnPage, Visit, visit};
+use crate::experiments::{OnPage, Visit, visit};
 use crate::hooks::{Experiments, UseEnvironment};
 use crate::i18n::{t, tr};
 use crate::runner::Progress;
@@ -68,7 +68,7 @@ fn start(experiments: Experiments, experiment: Experiment, cores: u32) {
     impl Visit for Start {
         type Out = ();
         fn visit<E: OnPage>(self) {
-            E::state(&self.0).run.run(E::defaults(self.1));
+            self.0.of::<E>().run.run(E::defaults(self.1));
         }
     }
     visit(experiment, Start(experiments, cores));

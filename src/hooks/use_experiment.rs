@@ -1,24 +1,16 @@
 //! `use_experiment`: run an experiment from a component, with progress,
 //! cancel, the report and notices as signals.
 
-use crate::experiment::{OnPage, Visit, visit};
+use crate::experiments::{OnPage, Visit, visit};
 use crate::runner::{Progress, Publish, Runner};
 use futures::future::{AbortHandle, Abortable};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
+use std::any::Any;
 use std::future::Future;
 use std::pin::Pin;
 use std::rc::Rc;
 use waitlab_core::experiments::Experiment;
-use waitlab_core::experiments::cancel_waits::CancelConfig;
-use waitlab_core::experiments::concurrency_limit::LimitConfig;
-use waitlab_core::experiments::main_starvation::MainConfig;
-use waitlab_core::experiments::periodic_work::PeriodicConfig;
-use waitlab_core::experiments::pool_starvation::PoolConfig;
-use waitlab_core::experiments::producer_consumer::ProducerConsumerConfig;
-use waitlab_core::experiments::spin_ladder::LadderConfig;
-use waitlab_core::experiments::timed_waits::TimedWaitsConfig;
-use waitlab_core::experiments::wake_latency::WakeConfig;
 use waitlab_core::key;
 use waitlab_core::schema::Report;
 use waitlab_core::text::Key;
@@ -50,24 +42,9 @@ impl Notice {
 /// renders, so a page rendered anew in another language keeps its runs).
 #[derive(Clone, Copy)]
 pub struct Experiments {
-    /// Experiment 1.
-    pub timed_waits: UseExperiment<TimedWaitsConfig>,
-    /// Experiment 2a.
-    pub main_starvation: UseExperiment<MainConfig>,
-    /// Experiment 2b.
-    pub pool_starvation: UseExperiment<PoolConfig>,
-    /// Experiment 3.
-    pub spin_ladder: UseExperiment<LadderConfig>,
-    /// Experiment 4.
-    pub wake_latency: UseExperiment<WakeConfig>,
-    /// Experiment 6.
-    pub cancel_waits: UseExperiment<CancelConfig>,
-    /// Experiment 7.
-    pub periodic_work: UseExperiment<PeriodicConfig>,
-    /// Experiment 8.
-    pub concurrency_limit: UseExperiment<LimitConfig>,
-    /// Experiment 9.
-    pub producer_consumer: UseExperiment<ProducerConsumerConfig>,
+    /// Each experiment's [`UseExperiment`], in [`Experiment::ALL`]'s
+    /// order, each of its own configuration's type ([`Experiments::of`]).
+    states: StoredValue<Vec<Box<dyn Any + Send + Sync>>>,
     /// Page work in flight whose promises land on the main thread (result
     /// links the browser is compressing, chunks of the page being
     /// fetched): nothing starts a run while one is.
@@ -93,13 +70,26 @@ impl Experiments {
         done
     }
 
+    /// `E`'s state.
+    pub fn of<E: OnPage>(&self) -> UseExperiment<E::Config> {
+        let at = Experiment::ALL
+            .iter()
+            .position(|&e| e == E::EXPERIMENT)
+            .expect("every experiment has a state");
+        self.states.with_value(|states| {
+            *states[at]
+                .downcast_ref::<UseExperiment<E::Config>>()
+                .expect("a state of its own configuration")
+        })
+    }
+
     /// `experiment`'s run, whatever its configuration.
     pub fn state(&self, experiment: Experiment) -> RunState {
         struct StateOf<'a>(&'a Experiments);
         impl Visit for StateOf<'_> {
             type Out = RunState;
             fn visit<E: OnPage>(self) -> RunState {
-                E::state(self.0).state()
+                self.0.of::<E>().state()
             }
         }
         visit(experiment, StateOf(self))
@@ -113,17 +103,20 @@ impl Experiments {
 
 /// Every experiment as reactive state.
 pub fn use_experiments() -> Experiments {
+    struct Make(RwSignal<u32>);
+    impl Visit for Make {
+        type Out = Box<dyn Any + Send + Sync>;
+        fn visit<E: OnPage>(self) -> Self::Out {
+            Box::new(use_experiment::<E::Config>(self.0))
+        }
+    }
     let in_flight = RwSignal::new(0);
+    let states = Experiment::ALL
+        .into_iter()
+        .map(|e| visit(e, Make(in_flight)))
+        .collect();
     Experiments {
-        timed_waits: use_experiment(in_flight),
-        main_starvation: use_experiment(in_flight),
-        pool_starvation: use_experiment(in_flight),
-        spin_ladder: use_experiment(in_flight),
-        wake_latency: use_experiment(in_flight),
-        cancel_waits: use_experiment(in_flight),
-        periodic_work: use_experiment(in_flight),
-        concurrency_limit: use_experiment(in_flight),
-        producer_consumer: use_experiment(in_flight),
+        states: StoredValue::new(states),
         in_flight,
     }
 }

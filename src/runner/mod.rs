@@ -1,23 +1,15 @@
-//! Running experiments: each experiment's module has a `run_*` function
+//! Running experiments: what every experiment's runner shares (progress,
+//! the environment, the two workers of a pair, the chunks). Each
+//! experiment's runner is `crate::experiments::<slug>::runner`: a `run_*`
 //! that measures it end to end and returns a [`Report`] holding the
-//! environment and that experiment's results. Each is a wasm chunk of its
-//! own (`runner!` in the module), started through [`Runner`]
-//! (`chunks.rs`).
+//! environment and that experiment's results, a wasm chunk of its own
+//! (`runner!`) started through [`Runner`].
 //!
 //! Cancelling a run is dropping its future: pending timers are cleared, and
 //! workers are terminated by `ProbeWorker`'s `Drop`.
 
-mod cancel_waits;
-mod chunks;
-mod concurrency_limit;
-mod main_starvation;
-mod pair;
-mod periodic_work;
-mod pool_starvation;
-mod producer_consumer;
-mod spin_ladder;
-mod timed_waits;
-mod wake_latency;
+pub(crate) mod chunks;
+pub(crate) mod pair;
 
 pub use chunks::Runner;
 
@@ -57,7 +49,7 @@ pub type Publish = Rc<dyn Fn(Progress)>;
 
 /// The failure of a run that got a message it did not expect from `from`
 /// (a catalog key).
-fn unexpected(from: Key, message: &waitlab_core::protocol::FromWorker) -> Phrase {
+pub(crate) fn unexpected(from: Key, message: &waitlab_core::protocol::FromWorker) -> Phrase {
     Phrase::new(key!("error.unexpected_message"))
         .phrase("from", Phrase::new(from))
         .code("message", message.name())
@@ -66,7 +58,7 @@ fn unexpected(from: Key, message: &waitlab_core::protocol::FromWorker) -> Phrase
 /// How often a main-thread probe pauses to let the page show its
 /// progress, ms of sampling (each pause costs two frames, and the drawing
 /// it lets happen is work the machine does beside the next samples).
-const PACE_MS: f64 = 500.0;
+pub(crate) const PACE_MS: f64 = 500.0;
 
 /// Shared progress state plus the callback that publishes it.
 #[derive(Clone)]

@@ -18,14 +18,14 @@ use waitlab_core::text::{Key, Phrase};
 const SKEW_EXCHANGES: u32 = 32;
 
 /// The setter and the waiter of one run.
-pub(super) struct Pair {
+pub(crate) struct Pair {
     setter: ProbeWorker,
     waiter: ProbeWorker,
     /// The run's shared memory, or why the page has none.
-    pub(super) slots: Result<Slots, &'static str>,
+    pub(crate) slots: Result<Slots, &'static str>,
     /// The setter's clock against the waiter's, ms, where it could be
     /// measured (with shared memory).
-    pub(super) skew_ms: Option<f64>,
+    pub(crate) skew_ms: Option<f64>,
     /// What the run says when the pair takes too long (a catalog key with
     /// a `{seconds}` count).
     too_slow: Key,
@@ -36,15 +36,15 @@ pub(super) struct Pair {
 /// What a run calls its pair: in its progress while they start, in an
 /// error when the setter says something unexpected, and when the pair
 /// takes too long (a catalog key with a `{seconds}` count).
-pub(super) struct Roles {
-    pub(super) starting: Key,
-    pub(super) setter: Key,
-    pub(super) too_slow: Key,
+pub(crate) struct Roles {
+    pub(crate) starting: Key,
+    pub(crate) setter: Key,
+    pub(crate) too_slow: Key,
 }
 
 impl Roles {
     /// A setter and a waiter (experiments 4 and 6).
-    pub(super) fn setter_and_waiter(too_slow: Key) -> Roles {
+    pub(crate) fn setter_and_waiter(too_slow: Key) -> Roles {
         Roles {
             starting: key!("progress.starting_pair"),
             setter: key!("role.setter"),
@@ -56,7 +56,7 @@ impl Roles {
 impl Pair {
     /// Starts both workers, shares the memory with them and measures the
     /// skew between their clocks.
-    pub(super) async fn start(reporter: &Reporter, roles: Roles) -> Result<Pair, Phrase> {
+    pub(crate) async fn start(reporter: &Reporter, roles: Roles) -> Result<Pair, Phrase> {
         let slots = memory::new_shared_i32(shared_slots::LEN).map(Slots::new);
         reporter.update(|p| p.worker = Some(Phrase::new(roles.starting)));
         let (setter, waiter) = try_join(ProbeWorker::start(), ProbeWorker::start()).await?;
@@ -86,7 +86,7 @@ impl Pair {
 
     /// Hands the two a fresh `MessageChannel`, one port each, for a
     /// strategy that signals by message.
-    pub(super) fn connect(&self) -> Result<(), Phrase> {
+    pub(crate) fn connect(&self) -> Result<(), Phrase> {
         let channel = web_sys::MessageChannel::new()
             .map_err(|e| Phrase::written(waitlab_browser::js_error_message(&e)))?;
         self.waiter.share_port(&channel.port1())?;
@@ -98,7 +98,7 @@ impl Pair {
     /// `limit_ms`. The flag and the round counter start at zero, and the
     /// page has drawn its progress before the turn starts, not while the
     /// workers measure.
-    pub(super) async fn turn(
+    pub(crate) async fn turn(
         &mut self,
         set: &ToWorker,
         wait: &ToWorker,
@@ -132,7 +132,7 @@ impl Pair {
 
     /// One strategy's outcome: a [`Pair::turn`], then the waiter's times,
     /// each of its raw times and the skew made one by `correct`.
-    pub(super) async fn measure(
+    pub(crate) async fn measure(
         &mut self,
         set: &ToWorker,
         wait: &ToWorker,

@@ -488,6 +488,14 @@ fn catalogs_are_complete_and_used() {
     assert!(unused.is_empty(), "catalog keys nothing uses: {unused:?}");
 }
 
+/// ARCHITECTURE.md stays a map a reader gets through: at most 350 lines
+/// (the measurements and decisions are `docs/decisions.md`'s).
+#[test]
+fn architecture_stays_short() {
+    let lines = read(&root().join("ARCHITECTURE.md")).lines().count();
+    assert!(lines <= 350, "ARCHITECTURE.md has {lines} lines, at most 350");
+}
+
 /// The code map in ARCHITECTURE.md names only what exists: every path in
 /// backticks in its "Code map" section (one with a `/`) is a file or a
 /// folder of the repository.

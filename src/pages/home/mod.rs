@@ -1,31 +1,9 @@
 //! The playground page: Run all and the summary of its answers first, then
 //! the environment block, the runs opened from links, the native sets,
 //! then one section per experiment (its form and its
-//! results in a file of its own beside this one; each form is a wasm chunk
-//! made when the reader reaches it). With `?embed=<experiment>` the page is
+//! results in its folder, `crate::experiments::<slug>`; each form is a wasm
+//! chunk made when the reader reaches it). With `?embed=<experiment>` the page is
 //! one compact section for an iframe instead.
-
-/// An experiment's form as a chunk of its own (`$split`): its fields, Run
-/// and Cancel, and what only they use. Made untracked, as a component is.
-macro_rules! form {
-    ($split:ident, $form:ident) => {
-        #[::leptos::wasm_split::wasm_split($split, wasm_split_path = ::leptos::wasm_split, fallible)]
-        fn $split() -> Result<::leptos::prelude::AnyView, ::leptos::wasm_split::SplitLoaderError> {
-            use ::leptos::prelude::*;
-            Ok(untrack(|| view! { <$form /> }.into_any()))
-        }
-    };
-}
-
-mod cancel_waits;
-mod concurrency_limit;
-mod main_starvation;
-mod periodic_work;
-mod pool_starvation;
-mod producer_consumer;
-mod spin_ladder;
-mod timed_waits;
-mod wake_latency;
 
 use crate::components::chunked::{ReachedPlace, chunked};
 use crate::components::comparison::ReferencePanel;
@@ -37,7 +15,7 @@ use crate::components::run_controls::{RenderedResults, ResultsView, RunStatus};
 use crate::components::scheme_picker::SchemePicker;
 use crate::components::summary::Summary;
 use crate::components::ticker::Ticker;
-use crate::experiment::{FormChunk, OnPage, Visit, visit};
+use crate::experiments::{FormChunk, OnPage, Visit, visit};
 use crate::hooks::{
     Embedded, Experiments, LinkedRuns, UseEnvironment, embed_slug, use_embed, use_environment,
     use_experiments, use_linked_runs, use_reference_sets,

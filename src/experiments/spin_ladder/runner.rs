@@ -1,7 +1,7 @@
 //! Runs experiment 3: one worker walks .NET's `SpinOnce` ladder and runs a
 //! spin-until with and without the sleep stage.
 
-use super::{Publish, Reporter, RunScope};
+use crate::runner::{Publish, Reporter, RunScope};
 use waitlab_browser::{memory, worker_host::ProbeWorker};
 use waitlab_core::experiments::spin_ladder::{LadderConfig, SpinLadder};
 use waitlab_core::key;
@@ -34,7 +34,10 @@ async fn measure(config: &LadderConfig, reporter: &Reporter) -> Result<SpinLadde
             reporter.update(|p| p.done = p.total);
             Ok(ladder)
         }
-        other => Err(super::unexpected(key!("role.ladder_worker"), &other)),
+        other => Err(crate::runner::unexpected(
+            key!("role.ladder_worker"),
+            &other,
+        )),
     }
 }
 
@@ -49,4 +52,4 @@ async fn run_spin_ladder(config: LadderConfig, publish: Publish) -> Report {
     })
 }
 
-super::chunks::runner!(LadderConfig, spin_ladder, run_spin_ladder);
+crate::runner::chunks::runner!(LadderConfig, spin_ladder, run_spin_ladder);

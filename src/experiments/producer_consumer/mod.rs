@@ -1,11 +1,13 @@
 //! Experiment 9, producer/consumer handoff: controls, and how soon each
 //! channel's consumer had an item, and how many a second went through.
 
+mod runner;
+
 use crate::components::blocks::StrategyResults;
 use crate::components::charts::OverviewRow;
 use crate::components::run_controls::ConfigForm;
-use crate::experiment::{FormChunk, OnPage};
-use crate::hooks::{Experiments, UseEnvironment, UseExperiment};
+use crate::experiments::{FormChunk, OnPage};
+use crate::hooks::{Experiments, UseEnvironment};
 use leptos::prelude::*;
 use waitlab_core::clock::ClockInfo;
 use waitlab_core::experiments::producer_consumer::{ProducerConsumer, ProducerConsumerConfig};
@@ -16,7 +18,7 @@ use waitlab_core::schema::Report;
 #[component]
 pub fn ProducerConsumerForm() -> impl IntoView {
     view! {
-        <ConfigForm experiment={ProducerConsumer::state(&expect_context::<Experiments>())} defaults={ProducerConsumer::defaults(expect_context::<UseEnvironment>().cores)} />
+        <ConfigForm experiment={expect_context::<Experiments>().of::<ProducerConsumer>()} defaults={ProducerConsumer::defaults(expect_context::<UseEnvironment>().cores)} />
     }
 }
 
@@ -42,10 +44,6 @@ form!(form_producer_consumer, ProducerConsumerForm);
 
 impl OnPage for ProducerConsumer {
     type Config = ProducerConsumerConfig;
-
-    fn state(experiments: &Experiments) -> UseExperiment<ProducerConsumerConfig> {
-        experiments.producer_consumer
-    }
 
     fn defaults(_: u32) -> ProducerConsumerConfig {
         ProducerConsumerConfig::default()

@@ -1,11 +1,13 @@
 //! Experiment 3, the spin ladder: controls, the step-cost chart and the
 //! spin-until numbers.
 
+mod runner;
+
 use crate::components::blocks::{Details, Findings, NumbersTable, figure};
 use crate::components::charts::LadderChart;
 use crate::components::run_controls::ConfigForm;
-use crate::experiment::{FormChunk, OnPage};
-use crate::hooks::{Experiments, UseEnvironment, UseExperiment};
+use crate::experiments::{FormChunk, OnPage};
+use crate::hooks::{Experiments, UseEnvironment};
 use crate::i18n::{num, t, tr};
 use leptos::prelude::*;
 use waitlab_core::clock::ClockInfo;
@@ -18,7 +20,7 @@ use waitlab_core::text::Phrase;
 #[component]
 pub fn SpinLadderForm() -> impl IntoView {
     view! {
-        <ConfigForm experiment={SpinLadder::state(&expect_context::<Experiments>())} defaults={SpinLadder::defaults(expect_context::<UseEnvironment>().cores)} />
+        <ConfigForm experiment={expect_context::<Experiments>().of::<SpinLadder>()} defaults={SpinLadder::defaults(expect_context::<UseEnvironment>().cores)} />
     }
 }
 
@@ -77,10 +79,6 @@ form!(form_spin_ladder, SpinLadderForm);
 
 impl OnPage for SpinLadder {
     type Config = LadderConfig;
-
-    fn state(experiments: &Experiments) -> UseExperiment<LadderConfig> {
-        experiments.spin_ladder
-    }
 
     fn defaults(_: u32) -> LadderConfig {
         LadderConfig::default()

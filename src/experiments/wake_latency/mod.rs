@@ -1,11 +1,13 @@
 //! Experiment 4, wake latency: controls, the distribution per strategy and
 //! the table with each strategy's median as a multiple of the event wait.
 
+mod runner;
+
 use crate::components::blocks::StrategyResults;
 use crate::components::charts::OverviewRow;
 use crate::components::run_controls::ConfigForm;
-use crate::experiment::{FormChunk, OnPage};
-use crate::hooks::{Experiments, UseEnvironment, UseExperiment};
+use crate::experiments::{FormChunk, OnPage};
+use crate::hooks::{Experiments, UseEnvironment};
 use leptos::prelude::*;
 use waitlab_core::clock::ClockInfo;
 use waitlab_core::experiments::wake_latency::{WakeConfig, WakeLatency};
@@ -16,7 +18,7 @@ use waitlab_core::schema::Report;
 #[component]
 pub fn WakeLatencyForm() -> impl IntoView {
     view! {
-        <ConfigForm experiment={WakeLatency::state(&expect_context::<Experiments>())} defaults={WakeLatency::defaults(expect_context::<UseEnvironment>().cores)} />
+        <ConfigForm experiment={expect_context::<Experiments>().of::<WakeLatency>()} defaults={WakeLatency::defaults(expect_context::<UseEnvironment>().cores)} />
     }
 }
 
@@ -42,10 +44,6 @@ form!(form_wake_latency, WakeLatencyForm);
 
 impl OnPage for WakeLatency {
     type Config = WakeConfig;
-
-    fn state(experiments: &Experiments) -> UseExperiment<WakeConfig> {
-        experiments.wake_latency
-    }
 
     fn defaults(_: u32) -> WakeConfig {
         WakeConfig::default()

@@ -1,11 +1,13 @@
 //! Experiment 7, periodic work: controls, and how far behind its
 //! schedule each loop's ticks began.
 
+mod runner;
+
 use crate::components::blocks::StrategyResults;
 use crate::components::charts::{LatenessChart, OverviewRow};
 use crate::components::run_controls::ConfigForm;
-use crate::experiment::{FormChunk, OnPage};
-use crate::hooks::{Experiments, UseEnvironment, UseExperiment};
+use crate::experiments::{FormChunk, OnPage};
+use crate::hooks::{Experiments, UseEnvironment};
 use leptos::prelude::*;
 use waitlab_core::clock::ClockInfo;
 use waitlab_core::experiments::periodic_work::{PeriodicConfig, PeriodicWork};
@@ -16,7 +18,7 @@ use waitlab_core::schema::Report;
 #[component]
 pub fn PeriodicWorkForm() -> impl IntoView {
     view! {
-        <ConfigForm experiment={PeriodicWork::state(&expect_context::<Experiments>())} defaults={PeriodicWork::defaults(expect_context::<UseEnvironment>().cores)} />
+        <ConfigForm experiment={expect_context::<Experiments>().of::<PeriodicWork>()} defaults={PeriodicWork::defaults(expect_context::<UseEnvironment>().cores)} />
     }
 }
 
@@ -48,10 +50,6 @@ form!(form_periodic_work, PeriodicWorkForm);
 
 impl OnPage for PeriodicWork {
     type Config = PeriodicConfig;
-
-    fn state(experiments: &Experiments) -> UseExperiment<PeriodicConfig> {
-        experiments.periodic_work
-    }
 
     fn defaults(_: u32) -> PeriodicConfig {
         PeriodicConfig::default()

@@ -1,11 +1,13 @@
 //! Experiment 8, at most N at once: controls, and how soon each gate
 //! handed a freed slot to the next job.
 
+mod runner;
+
 use crate::components::blocks::StrategyResults;
 use crate::components::charts::{ConcurrencyChart, OverviewRow};
 use crate::components::run_controls::ConfigForm;
-use crate::experiment::{FormChunk, OnPage};
-use crate::hooks::{Experiments, UseEnvironment, UseExperiment};
+use crate::experiments::{FormChunk, OnPage};
+use crate::hooks::{Experiments, UseEnvironment};
 use leptos::prelude::*;
 use waitlab_core::clock::ClockInfo;
 use waitlab_core::experiments::concurrency_limit::{ConcurrencyLimit, LimitConfig};
@@ -16,7 +18,7 @@ use waitlab_core::schema::Report;
 #[component]
 pub fn ConcurrencyLimitForm() -> impl IntoView {
     view! {
-        <ConfigForm experiment={ConcurrencyLimit::state(&expect_context::<Experiments>())} defaults={ConcurrencyLimit::defaults(expect_context::<UseEnvironment>().cores)} />
+        <ConfigForm experiment={expect_context::<Experiments>().of::<ConcurrencyLimit>()} defaults={ConcurrencyLimit::defaults(expect_context::<UseEnvironment>().cores)} />
     }
 }
 
@@ -46,10 +48,6 @@ form!(form_concurrency_limit, ConcurrencyLimitForm);
 
 impl OnPage for ConcurrencyLimit {
     type Config = LimitConfig;
-
-    fn state(experiments: &Experiments) -> UseExperiment<LimitConfig> {
-        experiments.concurrency_limit
-    }
 
     fn defaults(_: u32) -> LimitConfig {
         LimitConfig::default()

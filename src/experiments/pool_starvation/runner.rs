@@ -8,7 +8,7 @@
 //! on the page's clock with the offset measured by ping-pong before the
 //! batch, and are shown relative to the moment the batch was queued.
 
-use super::{Publish, Reporter, RunScope};
+use crate::runner::{Publish, Reporter, RunScope};
 use futures::future::try_join_all;
 use waitlab_browser::clock::epoch_now;
 use waitlab_browser::{memory, wait, worker_host::ProbeWorker};
@@ -35,7 +35,7 @@ async fn clock_offset(worker: &mut ProbeWorker) -> Result<f64, Phrase> {
                 received_ms,
                 sent_ms,
             } => exchanges.push([sent, received_ms, sent_ms, epoch_now()]),
-            other => return Err(super::unexpected(key!("role.pool_worker"), &other)),
+            other => return Err(crate::runner::unexpected(key!("role.pool_worker"), &other)),
         }
     }
     Ok(skew_ms(&exchanges))
@@ -87,7 +87,7 @@ async fn run_mode(
                     });
                     reporter.update(|p| p.done += 1);
                 }
-                other => return Err(super::unexpected(key!("role.pool_worker"), &other)),
+                other => return Err(crate::runner::unexpected(key!("role.pool_worker"), &other)),
             }
         }
     }
@@ -158,4 +158,4 @@ async fn run_pool_starvation(config: PoolConfig, publish: Publish) -> Report {
     })
 }
 
-super::chunks::runner!(PoolConfig, pool_starvation, run_pool_starvation);
+crate::runner::chunks::runner!(PoolConfig, pool_starvation, run_pool_starvation);

@@ -1,11 +1,13 @@
 //! Experiment 2b, starvation of a worker pool: controls, the per-worker
 //! timeline and the numbers.
 
+mod runner;
+
 use crate::components::blocks::{Details, Findings};
 use crate::components::charts::PoolGantt;
 use crate::components::run_controls::ConfigForm;
-use crate::experiment::{FormChunk, OnPage};
-use crate::hooks::{Experiments, UseEnvironment, UseExperiment};
+use crate::experiments::{FormChunk, OnPage};
+use crate::hooks::{Experiments, UseEnvironment};
 use crate::i18n::t;
 use leptos::prelude::*;
 use waitlab_core::clock::ClockInfo;
@@ -18,7 +20,7 @@ use waitlab_core::schema::Report;
 #[component]
 pub fn PoolStarvationForm() -> impl IntoView {
     view! {
-        <ConfigForm experiment={PoolStarvation::state(&expect_context::<Experiments>())} defaults={PoolStarvation::defaults(expect_context::<UseEnvironment>().cores)} />
+        <ConfigForm experiment={expect_context::<Experiments>().of::<PoolStarvation>()} defaults={PoolStarvation::defaults(expect_context::<UseEnvironment>().cores)} />
     }
 }
 
@@ -51,10 +53,6 @@ form!(form_pool_starvation, PoolStarvationForm);
 
 impl OnPage for PoolStarvation {
     type Config = PoolConfig;
-
-    fn state(experiments: &Experiments) -> UseExperiment<PoolConfig> {
-        experiments.pool_starvation
-    }
 
     fn defaults(cores: u32) -> PoolConfig {
         PoolConfig::for_cores(cores)

@@ -1,5 +1,7 @@
 //! Experiment 1, timed waits: controls, progress, findings, charts, table.
 
+mod runner;
+
 use crate::components::blocks::{Details, Findings, NumbersTable, figure};
 use crate::components::charts::{
     ChainChart, HistogramChart, OverviewChart, OverviewRow, samples_of,
@@ -7,8 +9,8 @@ use crate::components::charts::{
 use crate::components::field::Field;
 use crate::components::run_controls::RunForm;
 use crate::components::statistics::StatisticsTable;
-use crate::experiment::{FormChunk, OnPage};
-use crate::hooks::{Experiments, UseExperiment};
+use crate::experiments::{FormChunk, OnPage};
+use crate::hooks::Experiments;
 use crate::i18n::{t, tr};
 use leptos::prelude::*;
 use waitlab_core::experiments::timed_waits::TimedWaits;
@@ -36,7 +38,7 @@ pub fn TimedWaitsForm() -> impl IntoView {
             .with(|m| TimedWaitsConfig::parse(&durations.get(), &samples.get(), m))
             .map_err(|e| e.phrase())
     });
-    let experiment = TimedWaits::state(&expect_context::<Experiments>());
+    let experiment = expect_context::<Experiments>().of::<TimedWaits>();
     view! {
         <RunForm experiment=experiment config=config
             hint=Signal::derive(move || config.get().ok().map(|c| Phrase::new(key!("run.about_seconds")).arg("seconds", Arg::Fixed((c.estimated_ms() / 1000.0).ceil(), 0))))>
@@ -191,10 +193,6 @@ form!(form_timed_waits, TimedWaitsForm);
 
 impl OnPage for TimedWaits {
     type Config = TimedWaitsConfig;
-
-    fn state(experiments: &Experiments) -> UseExperiment<TimedWaitsConfig> {
-        experiments.timed_waits
-    }
 
     fn defaults(_: u32) -> TimedWaitsConfig {
         TimedWaitsConfig::default()

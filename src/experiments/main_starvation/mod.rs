@@ -1,11 +1,13 @@
 //! Experiment 2a, starvation of the main thread: the
 //! controls, the frame-gap chart and the numbers.
 
+mod runner;
+
 use crate::components::blocks::{Details, Findings};
 use crate::components::charts::FrameGapChart;
 use crate::components::run_controls::ConfigForm;
-use crate::experiment::{FormChunk, OnPage};
-use crate::hooks::{Experiments, UseEnvironment, UseExperiment};
+use crate::experiments::{FormChunk, OnPage};
+use crate::hooks::{Experiments, UseEnvironment};
 use crate::i18n::t;
 use leptos::prelude::*;
 use waitlab_core::clock::ClockInfo;
@@ -18,7 +20,7 @@ use waitlab_core::schema::Report;
 #[component]
 pub fn MainStarvationForm() -> impl IntoView {
     view! {
-        <ConfigForm experiment={MainStarvation::state(&expect_context::<Experiments>())} defaults={MainStarvation::defaults(expect_context::<UseEnvironment>().cores)} />
+        <ConfigForm experiment={expect_context::<Experiments>().of::<MainStarvation>()} defaults={MainStarvation::defaults(expect_context::<UseEnvironment>().cores)} />
     }
 }
 
@@ -46,10 +48,6 @@ form!(form_main_starvation, MainStarvationForm);
 
 impl OnPage for MainStarvation {
     type Config = MainConfig;
-
-    fn state(experiments: &Experiments) -> UseExperiment<MainConfig> {
-        experiments.main_starvation
-    }
 
     fn defaults(_: u32) -> MainConfig {
         MainConfig::default()

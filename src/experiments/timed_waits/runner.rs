@@ -11,7 +11,7 @@
 //! then are kept. Cancelling is dropping the future:
 //! its pending timers are cleared and the worker is terminated by `Drop`.
 
-use super::{Publish, Reporter, RunScope};
+use crate::runner::{Publish, Reporter, RunScope};
 use std::cell::RefCell;
 use waitlab_browser::probes;
 use waitlab_browser::{memory, wait, worker_host::ProbeWorker};
@@ -193,7 +193,7 @@ async fn run_worker_cells(
                     break;
                 }
                 other => {
-                    return Err(super::unexpected(key!("role.probe_worker"), &other));
+                    return Err(crate::runner::unexpected(key!("role.probe_worker"), &other));
                 }
             }
         }
@@ -201,4 +201,4 @@ async fn run_worker_cells(
     Ok(())
 }
 
-super::chunks::runner!(TimedWaitsConfig, timed_waits, run_timed_waits);
+crate::runner::chunks::runner!(TimedWaitsConfig, timed_waits, run_timed_waits);

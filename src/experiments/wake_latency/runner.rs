@@ -6,8 +6,8 @@
 //! unavailable; postMessage runs everywhere. A strategy that does not
 //! finish in time fails the run, and dropping the workers ends them.
 
-use super::pair::{Pair, Roles};
-use super::{Publish, Reporter, RunScope};
+use crate::runner::pair::{Pair, Roles};
+use crate::runner::{Publish, Reporter, RunScope};
 use waitlab_browser::memory::{self, Slots};
 use waitlab_core::experiments::wake_latency::{Strategy, WakeConfig, WakeLatency, WakeResult};
 use waitlab_core::key;
@@ -83,4 +83,4 @@ async fn run_wake_latency(config: WakeConfig, publish: Publish) -> Report {
     })
 }
 
-super::chunks::runner!(WakeConfig, wake_latency, run_wake_latency);
+crate::runner::chunks::runner!(WakeConfig, wake_latency, run_wake_latency);

@@ -1,11 +1,13 @@
 //! Experiment 6, cancellable waits: controls, and how long after its
 //! cancel each strategy's waiter was free.
 
+mod runner;
+
 use crate::components::blocks::StrategyResults;
 use crate::components::charts::OverviewRow;
 use crate::components::run_controls::ConfigForm;
-use crate::experiment::{FormChunk, OnPage};
-use crate::hooks::{Experiments, UseEnvironment, UseExperiment};
+use crate::experiments::{FormChunk, OnPage};
+use crate::hooks::{Experiments, UseEnvironment};
 use leptos::prelude::*;
 use waitlab_core::clock::ClockInfo;
 use waitlab_core::experiments::cancel_waits::{CancelConfig, CancelWaits};
@@ -16,7 +18,7 @@ use waitlab_core::schema::Report;
 #[component]
 pub fn CancelWaitsForm() -> impl IntoView {
     view! {
-        <ConfigForm experiment={CancelWaits::state(&expect_context::<Experiments>())} defaults={CancelWaits::defaults(expect_context::<UseEnvironment>().cores)} />
+        <ConfigForm experiment={expect_context::<Experiments>().of::<CancelWaits>()} defaults={CancelWaits::defaults(expect_context::<UseEnvironment>().cores)} />
     }
 }
 
@@ -42,10 +44,6 @@ form!(form_cancel_waits, CancelWaitsForm);
 
 impl OnPage for CancelWaits {
     type Config = CancelConfig;
-
-    fn state(experiments: &Experiments) -> UseExperiment<CancelConfig> {
-        experiments.cancel_waits
-    }
 
     fn defaults(_: u32) -> CancelConfig {
         CancelConfig::default()

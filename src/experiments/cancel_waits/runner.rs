@@ -6,8 +6,8 @@
 //! without it; the aborted timer runs everywhere. A strategy that does not
 //! finish in time fails the run, and dropping the workers ends them.
 
-use super::pair::{Pair, Roles};
-use super::{Publish, Reporter, RunScope};
+use crate::runner::pair::{Pair, Roles};
+use crate::runner::{Publish, Reporter, RunScope};
 use waitlab_core::experiments::cancel_waits::{
     CancelConfig, CancelResult, CancelWaits, Strategy, after_cancel_ms,
 };
@@ -74,4 +74,4 @@ async fn run_cancel_waits(config: CancelConfig, publish: Publish) -> Report {
     })
 }
 
-super::chunks::runner!(CancelConfig, cancel_waits, run_cancel_waits);
+crate::runner::chunks::runner!(CancelConfig, cancel_waits, run_cancel_waits);

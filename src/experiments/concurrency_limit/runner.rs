@@ -1,7 +1,7 @@
 //! Runs experiment 8 on the main thread: the same jobs through each gate
 //! in turn. Progress is published between batches only.
 
-use super::{Publish, Reporter, RunScope};
+use crate::runner::{Publish, Reporter, RunScope};
 use waitlab_browser::probes::concurrency_limit;
 use waitlab_browser::wait;
 use waitlab_core::experiments::concurrency_limit::{ConcurrencyLimit, Gate, LimitConfig, LimitRun};
@@ -31,4 +31,4 @@ async fn run_concurrency_limit(config: LimitConfig, publish: Publish) -> Report 
     scope.finish(|r| r.concurrency_limit = Some(result))
 }
 
-super::chunks::runner!(LimitConfig, concurrency_limit, run_concurrency_limit);
+crate::runner::chunks::runner!(LimitConfig, concurrency_limit, run_concurrency_limit);

@@ -8,7 +8,7 @@
 //! waits are the article's "a new item waited 17 s". If the run is
 //! cancelled, jobs not yet started see the flag and return at once.
 
-use super::{Publish, Reporter, RunScope};
+use crate::runner::{Publish, Reporter, RunScope};
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use waitlab_browser::clock::{busy_wait_until, now};
@@ -136,4 +136,4 @@ async fn run_main_starvation(config: MainConfig, publish: Publish) -> Report {
     scope.finish(|r| r.main_starvation = Some(MainStarvation { config, runs }))
 }
 
-super::chunks::runner!(MainConfig, main_starvation, run_main_starvation);
+crate::runner::chunks::runner!(MainConfig, main_starvation, run_main_starvation);

@@ -3,7 +3,7 @@
 //! published between loops only, and the page draws it before the next
 //! loop starts, so nothing of the page runs inside a loop.
 
-use super::{Publish, Reporter, RunScope};
+use crate::runner::{Publish, Reporter, RunScope};
 use waitlab_browser::probes::periodic_work;
 use waitlab_browser::{wait, worker_host::ProbeWorker};
 use waitlab_core::experiments::periodic_work::{
@@ -43,7 +43,7 @@ async fn measure(config: &PeriodicConfig, reporter: &Reporter) -> Result<Periodi
         })?;
         let outcome = match worker.next().await? {
             FromWorker::Done { outcome, .. } => outcome.into_outcome(),
-            other => return Err(super::unexpected(key!("role.probe_worker"), &other)),
+            other => return Err(crate::runner::unexpected(key!("role.probe_worker"), &other)),
         };
         results.push(PeriodicResult { scheduler, outcome });
         reporter.update(|p| p.done += config.ticks);
@@ -70,4 +70,4 @@ async fn run_periodic_work(config: PeriodicConfig, publish: Publish) -> Report {
     })
 }
 
-super::chunks::runner!(PeriodicConfig, periodic_work, run_periodic_work);
+crate::runner::chunks::runner!(PeriodicConfig, periodic_work, run_periodic_work);

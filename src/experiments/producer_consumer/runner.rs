@@ -6,8 +6,8 @@
 //! runs everywhere. A channel that does not finish in time fails the run,
 //! and dropping the workers ends them.
 
-use super::pair::{Pair, Roles};
-use super::{Publish, Reporter, RunScope};
+use crate::runner::pair::{Pair, Roles};
+use crate::runner::{Publish, Reporter, RunScope};
 use waitlab_core::experiments::producer_consumer::{
     Channel, ChannelRun, ProducerConsumer, ProducerConsumerConfig,
 };
@@ -58,7 +58,7 @@ async fn measure(
                         let raw = result.map_err(|e| reason::phrase(&e))?;
                         ChannelRun::measured(channel, raw, pair.skew_ms.unwrap_or(0.0))
                     }
-                    other => return Err(super::unexpected(key!("role.consumer"), &other)),
+                    other => return Err(crate::runner::unexpected(key!("role.consumer"), &other)),
                 }
             }
         };
@@ -87,7 +87,7 @@ async fn run_producer_consumer(config: ProducerConsumerConfig, publish: Publish)
     })
 }
 
-super::chunks::runner!(
+crate::runner::chunks::runner!(
     ProducerConsumerConfig,
     producer_consumer,
     run_producer_consumer
