@@ -493,7 +493,10 @@ fn catalogs_are_complete_and_used() {
 #[test]
 fn architecture_stays_short() {
     let lines = read(&root().join("ARCHITECTURE.md")).lines().count();
-    assert!(lines <= 350, "ARCHITECTURE.md has {lines} lines, at most 350");
+    assert!(
+        lines <= 350,
+        "ARCHITECTURE.md has {lines} lines, at most 350"
+    );
 }
 
 /// The code map in ARCHITECTURE.md names only what exists: every path in

@@ -218,7 +218,7 @@ mod tests {
             assert_eq!(m.slug, m.id.replace('_', "-"));
             assert_eq!(Experiment::from_slug(m.slug), Some(e));
             assert!(
-                ![5, 7, 11].contains(&m.link_bit) && m.link_bit < 12,
+                ![5, 7, 11].contains(&m.link_bit) && m.link_bit < 16,
                 "{}",
                 m.id
             );

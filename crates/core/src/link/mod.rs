@@ -274,10 +274,15 @@ impl Reader<'_> {
         let env = self.env()?;
         let first = self.byte()?;
         let more = if first >> 7 != 0 { self.byte()? } else { 0 };
-        if more >> 4 != 0 {
+        let present = u16::from(first & 0x7f) | u16::from(more) << 8;
+        let known = Experiment::ALL
+            .into_iter()
+            .fold(1 << FAILURE_BIT | 1 << FAILURE_PHRASE_BIT, |k, e| {
+                k | 1 << e.meta().link_bit
+            });
+        if present & !known != 0 {
             return damaged("unknown sections");
         }
-        let present = u16::from(first & 0x7f) | u16::from(more) << 8;
         let has = |i: u8| present & (1 << i) != 0;
         if has(FAILURE_PHRASE_BIT) && !has(FAILURE_BIT) {
             return damaged("a failure's phrase without a failure");
