@@ -7,6 +7,7 @@ use crate::hooks::Embedded;
 use crate::i18n::{ms, t, tr};
 use leptos::prelude::*;
 use waitlab_core::clock::{ClockInfo, RESOLVED_STEPS};
+use waitlab_core::experiments::Description;
 use waitlab_core::key;
 use waitlab_core::text::Key;
 use waitlab_core::text::Phrase;
@@ -41,7 +42,7 @@ pub fn StrategyResults(
     /// The measured strategies, in display order.
     rows: Vec<OverviewRow>,
     /// The experiment's own chart and its heading.
-    #[prop(optional)]
+    #[prop(optional_no_strip)]
     own: Option<(Key, AnyView)>,
 ) -> impl IntoView {
     let embedded = use_context::<Embedded>().is_some_and(|e| e.0);
@@ -58,6 +59,23 @@ pub fn StrategyResults(
             </Details>
         </div>
     }
+}
+
+/// The results of an experiment that compares ways of waiting: its
+/// `findings`, then [`StrategyResults`] with an overview of every way it
+/// tried (under the heading `chart`), and its `own` chart if it has one.
+pub fn strategy_results<E: Description>(
+    e: &E,
+    findings: Vec<Phrase>,
+    chart: Key,
+    own: Option<(Key, AnyView)>,
+) -> AnyView {
+    let rows: Vec<OverviewRow> = e
+        .tried()
+        .iter()
+        .filter_map(|t| OverviewRow::of_strategy(t.id, &t.label, t.outcome))
+        .collect();
+    view! { <StrategyResults findings=findings chart=chart rows=rows own=own /> }.into_any()
 }
 
 /// What a reader opens to see more: a results view's charts and tables

@@ -3,7 +3,8 @@
 
 use crate::components::chunked::chunked;
 use crate::components::field::Field;
-use crate::hooks::{Notice, RunState, UseExperiment};
+use crate::experiments::OnPage;
+use crate::hooks::{Experiments, Notice, RunState, UseEnvironment, UseExperiment};
 use crate::i18n::{t, tr};
 use crate::runner::Progress;
 use leptos::prelude::*;
@@ -129,6 +130,17 @@ pub fn RunForm<C: Clone + PartialEq + Send + Sync + 'static>(
     });
     let error = Signal::derive(move || config.with(|c| c.as_ref().err().cloned()));
     form(experiment.state(), submit, error, hint, children)
+}
+
+/// The form of `E`, whose configuration's fields core describes
+/// ([`Form`]): a [`ConfigForm`] of its state, from its defaults.
+pub fn config_form<E: OnPage>() -> impl IntoView
+where
+    E::Config: Form,
+{
+    let experiment = expect_context::<Experiments>().of::<E>();
+    let defaults = E::defaults(expect_context::<UseEnvironment>().cores);
+    view! { <ConfigForm experiment=experiment defaults=defaults /> }
 }
 
 /// The form of a configuration of whole-number fields ([`Form`]): a field

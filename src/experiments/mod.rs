@@ -14,11 +14,11 @@
 /// An experiment's form as a chunk of its own (`$split`): its fields, Run
 /// and Cancel, and what only they use. Made untracked, as a component is.
 macro_rules! form {
-    ($split:ident, $form:ident) => {
+    ($split:ident, $form:expr) => {
         #[::leptos::wasm_split::wasm_split($split, wasm_split_path = ::leptos::wasm_split, fallible)]
         fn $split() -> Result<::leptos::prelude::AnyView, ::leptos::wasm_split::SplitLoaderError> {
             use ::leptos::prelude::*;
-            Ok(untrack(|| view! { <$form /> }.into_any()))
+            Ok(untrack(|| $form.into_any()))
         }
     };
 }

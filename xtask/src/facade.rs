@@ -146,7 +146,7 @@ pub fn page(index: &str, names: &[String]) -> Result<String> {
         + "</script>".len();
     let mut experiments = Map::new();
     for e in Experiment::ALL {
-        let first = e
+        let first = *e
             .explanation()
             .first()
             .ok_or("an experiment without an explanation")?;
@@ -155,7 +155,7 @@ pub fn page(index: &str, names: &[String]) -> Result<String> {
             json!([
                 e.badge(),
                 name_of(e.heading(), names)?,
-                name_of(*first, names)?,
+                name_of(first, names)?,
                 shared_memory_json(e, names)?
             ]),
         );

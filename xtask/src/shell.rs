@@ -48,7 +48,7 @@ pub fn html(en: &Catalog) -> String {
             experiment.badge(),
             escape(&en.text(experiment.heading()))
         ));
-        for &paragraph in experiment.explanation() {
+        for paragraph in experiment.explanation() {
             out.push_str(&format!("<p data-t>{}</p>", escape(&en.text(paragraph))));
         }
         out.push_str("</div></section>\n");

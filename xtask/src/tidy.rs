@@ -462,6 +462,8 @@ fn catalogs_are_complete_and_used() {
     used.extend(waitlab_core::summary::Verdict::ALL.map(|v| format!("summary.verdict.{}", v.id())));
     for e in Experiment::ALL {
         used.insert(format!("experiment.{}", e.id()));
+        used_keys.insert(e.heading());
+        used_keys.extend(e.explanation());
         used_keys.extend(e.columns().iter().map(|c| e.header(c).key));
     }
     let sets = waitlab_core::reference::ReferenceIndex::from_json(&read(

@@ -7,7 +7,7 @@
 //! their source states, so a figure the article does not give stays
 //! [`Value::Absent`], never derived or invented.
 
-use crate::experiments::{Description, Experiment, Visit};
+use crate::experiments::{Description, Experiment, Tried, Visit};
 use crate::outcome::Outcome;
 use crate::schema::Report;
 use crate::stats::Summary;
@@ -214,6 +214,20 @@ impl<M> Measured<M> {
             measure: Some(measure),
             notes: Vec::new(),
             requested_ms: None,
+        }
+    }
+
+    /// A row of a way of waiting an experiment tried: its measure read
+    /// from the summary where it was measured, otherwise the reason.
+    pub fn of_tried(tried: &Tried<'_>, measure: impl FnOnce(&Summary) -> M) -> Self {
+        Measured {
+            requested_ms: tried.requested_ms,
+            ..Measured::of_outcome(
+                tried.label.clone(),
+                tried.analogue.clone(),
+                tried.outcome,
+                measure,
+            )
         }
     }
 

@@ -420,6 +420,33 @@ impl Report {
     }
 }
 
+/// Where a report keeps an experiment's results: written for each
+/// experiment from [`each_experiment!`](crate::experiments)'s list, its
+/// id naming its field.
+pub trait Stored: Sized {
+    /// Its results in `report`.
+    fn of(report: &Report) -> Option<&Self>;
+    /// Where `report` keeps its results.
+    fn slot(report: &mut Report) -> &mut Option<Self>;
+}
+
+/// Each experiment's [`Stored`], from the list.
+macro_rules! stored {
+    ($($(#[$doc:meta])* $variant:ident => $module:ident::$result:ident as $slug:literal,)*) => {
+        $(impl Stored for crate::experiments::$module::$result {
+            fn of(report: &Report) -> Option<&Self> {
+                report.$module.as_ref()
+            }
+
+            fn slot(report: &mut Report) -> &mut Option<Self> {
+                &mut report.$module
+            }
+        })*
+    };
+}
+
+crate::experiments::each_experiment!(stored);
+
 /// Copies one experiment's results from the first report to the second.
 struct Copy<'a>(&'a Report, &'a mut Report);
 

@@ -5,9 +5,8 @@ mod runner;
 
 use crate::components::blocks::{Details, Findings};
 use crate::components::charts::FrameGapChart;
-use crate::components::run_controls::ConfigForm;
+use crate::components::run_controls::config_form;
 use crate::experiments::{FormChunk, OnPage};
-use crate::hooks::{Experiments, UseEnvironment};
 use crate::i18n::t;
 use leptos::prelude::*;
 use waitlab_core::clock::ClockInfo;
@@ -15,14 +14,6 @@ use waitlab_core::experiments::main_starvation::JobMode;
 use waitlab_core::experiments::main_starvation::{MainConfig, MainStarvation};
 use waitlab_core::key;
 use waitlab_core::schema::Report;
-
-/// Experiment 2a's form: its fields, Run and Cancel (a chunk of its own).
-#[component]
-pub fn MainStarvationForm() -> impl IntoView {
-    view! {
-        <ConfigForm experiment={expect_context::<Experiments>().of::<MainStarvation>()} defaults={MainStarvation::defaults(expect_context::<UseEnvironment>().cores)} />
-    }
-}
 
 /// Findings and chart of a finished run (its numbers are in the
 /// experiment's one table, beside the reference sets').
@@ -44,7 +35,7 @@ pub(super) fn MainStarvationResults(
     }
 }
 
-form!(form_main_starvation, MainStarvationForm);
+form!(form_main_starvation, config_form::<MainStarvation>());
 
 impl OnPage for MainStarvation {
     type Config = MainConfig;

@@ -1,52 +1,19 @@
-//! Experiment 7, periodic work: controls, and how far behind its
-//! schedule each loop's ticks began.
+//! Experiment 7, periodic work: its form, and how far behind its
+//! schedule each loop's ticks began (and, one click away, each loop's
+//! spread).
 
 mod runner;
 
-use crate::components::blocks::StrategyResults;
-use crate::components::charts::{LatenessChart, OverviewRow};
-use crate::components::run_controls::ConfigForm;
+use crate::components::blocks::strategy_results;
+use crate::components::charts::LatenessChart;
+use crate::components::run_controls::config_form;
 use crate::experiments::{FormChunk, OnPage};
-use crate::hooks::{Experiments, UseEnvironment};
 use leptos::prelude::*;
-use waitlab_core::clock::ClockInfo;
 use waitlab_core::experiments::periodic_work::{PeriodicConfig, PeriodicWork};
 use waitlab_core::key;
 use waitlab_core::schema::Report;
 
-/// Experiment 7's form: its fields, Run and Cancel (a chunk of its own).
-#[component]
-pub fn PeriodicWorkForm() -> impl IntoView {
-    view! {
-        <ConfigForm experiment={expect_context::<Experiments>().of::<PeriodicWork>()} defaults={PeriodicWork::defaults(expect_context::<UseEnvironment>().cores)} />
-    }
-}
-
-/// Findings and charts of a finished run: the ticks' lateness, and one
-/// click away each loop's spread.
-#[component]
-pub(super) fn PeriodicWorkResults(
-    /// The results.
-    periodic: PeriodicWork,
-    /// The clock the run read, which decides what counts as measured.
-    clock: Option<ClockInfo>,
-) -> impl IntoView {
-    let rows = periodic
-        .results
-        .iter()
-        .filter_map(|r| {
-            OverviewRow::of_strategy(r.scheduler.id(), &r.scheduler.label(), &r.outcome)
-        })
-        .collect::<Vec<_>>();
-    let chart = view! { <LatenessChart periodic=periodic.clone() /> }.into_any();
-    view! {
-        <StrategyResults findings=periodic.findings(clock)
-            chart=key!("periodic_work.chart_overview") rows=rows
-            own=(key!("periodic_work.chart"), chart) />
-    }
-}
-
-form!(form_periodic_work, PeriodicWorkForm);
+form!(form_periodic_work, config_form::<PeriodicWork>());
 
 impl OnPage for PeriodicWork {
     type Config = PeriodicConfig;
@@ -64,6 +31,9 @@ impl OnPage for PeriodicWork {
     }
 
     fn results(&self, report: &Report) -> AnyView {
-        view! { <PeriodicWorkResults periodic=self.clone() clock=report.env.clock /> }.into_any()
+        let findings = self.findings(report.env.clock);
+        let chart = view! { <LatenessChart periodic=self.clone() /> }.into_any();
+        let own = Some((key!("periodic_work.chart"), chart));
+        strategy_results(self, findings, key!("periodic_work.chart_overview"), own)
     }
 }

@@ -5,9 +5,8 @@ mod runner;
 
 use crate::components::blocks::{Details, Findings};
 use crate::components::charts::PoolGantt;
-use crate::components::run_controls::ConfigForm;
+use crate::components::run_controls::config_form;
 use crate::experiments::{FormChunk, OnPage};
-use crate::hooks::{Experiments, UseEnvironment};
 use crate::i18n::t;
 use leptos::prelude::*;
 use waitlab_core::clock::ClockInfo;
@@ -15,14 +14,6 @@ use waitlab_core::experiments::main_starvation::JobMode;
 use waitlab_core::experiments::pool_starvation::{PoolConfig, PoolStarvation};
 use waitlab_core::key;
 use waitlab_core::schema::Report;
-
-/// Experiment 2b's form: its fields, Run and Cancel (a chunk of its own).
-#[component]
-pub fn PoolStarvationForm() -> impl IntoView {
-    view! {
-        <ConfigForm experiment={expect_context::<Experiments>().of::<PoolStarvation>()} defaults={PoolStarvation::defaults(expect_context::<UseEnvironment>().cores)} />
-    }
-}
 
 /// Findings and timeline of a finished run (its numbers are in the
 /// experiment's one table, beside the reference sets').
@@ -49,7 +40,7 @@ pub(super) fn PoolStarvationResults(
     }
 }
 
-form!(form_pool_starvation, PoolStarvationForm);
+form!(form_pool_starvation, config_form::<PoolStarvation>());
 
 impl OnPage for PoolStarvation {
     type Config = PoolConfig;

@@ -5,9 +5,8 @@ mod runner;
 
 use crate::components::blocks::{Details, Findings, NumbersTable, figure};
 use crate::components::charts::LadderChart;
-use crate::components::run_controls::ConfigForm;
+use crate::components::run_controls::config_form;
 use crate::experiments::{FormChunk, OnPage};
-use crate::hooks::{Experiments, UseEnvironment};
 use crate::i18n::{num, t, tr};
 use leptos::prelude::*;
 use waitlab_core::clock::ClockInfo;
@@ -15,14 +14,6 @@ use waitlab_core::experiments::spin_ladder::{LadderConfig, SpinLadder};
 use waitlab_core::key;
 use waitlab_core::schema::Report;
 use waitlab_core::text::Phrase;
-
-/// Experiment 3's form: its fields, Run and Cancel (a chunk of its own).
-#[component]
-pub fn SpinLadderForm() -> impl IntoView {
-    view! {
-        <ConfigForm experiment={expect_context::<Experiments>().of::<SpinLadder>()} defaults={SpinLadder::defaults(expect_context::<UseEnvironment>().cores)} />
-    }
-}
 
 /// Findings, chart and table of a finished run.
 #[component]
@@ -75,7 +66,7 @@ fn blocks_note(ladder: &SpinLadder) -> Option<impl IntoView + use<>> {
     })
 }
 
-form!(form_spin_ladder, SpinLadderForm);
+form!(form_spin_ladder, config_form::<SpinLadder>());
 
 impl OnPage for SpinLadder {
     type Config = LadderConfig;

@@ -189,7 +189,7 @@ pub(super) fn TimedWaitsResults(
     .into_any()
 }
 
-form!(form_timed_waits, TimedWaitsForm);
+form!(form_timed_waits, view! { <TimedWaitsForm /> });
 
 impl OnPage for TimedWaits {
     type Config = TimedWaitsConfig;

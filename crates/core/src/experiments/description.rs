@@ -5,36 +5,60 @@
 
 use super::{Column, Experiment};
 use crate::compare::Measured;
-use crate::export::Sample;
-use crate::link::LinkError;
-use crate::link::wire::{Reader, Writer};
-use crate::schema::{Environment, Report};
+use crate::export::{Sample, series};
+use crate::link::Section;
+use crate::outcome::Outcome;
+use crate::schema::{Environment, Stored};
 use crate::shared_memory::Lacks;
-use crate::text::Key;
+use crate::text::{Key, Phrase};
 
 /// Who an experiment is on the page.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Meta {
-    /// Its name in the schema, the link, the catalogs' prefixes and every
-    /// crate's module: `producer_consumer`.
-    pub id: &'static str,
-    /// The same name as the page's section ids and `?embed=` values spell
-    /// it: `producer-consumer`.
-    pub slug: &'static str,
     /// Its number on the page, the article's order ("1", "2a", …; the
     /// article's experiment 5 has no browser counterpart).
     pub badge: &'static str,
-    /// Its section's heading.
-    pub heading: Key,
-    /// Its section's explanation, a key per paragraph: what the article
-    /// measured, what the browser's counterpart is, and what the native
-    /// numbers or the calibration add.
-    pub explanation: &'static [Key],
+    /// Its section's explanation, a catalog entry `ID.PART` per paragraph:
+    /// what the article measured (`article`), what the browser's
+    /// counterpart is (`browser`), what the native numbers or the
+    /// calibration add.
+    pub explanation: &'static [&'static str],
     /// What its progress counts: a phrase of `done` and `count`.
     pub progress: Key,
     /// Its section's bit in a result link's body (`link::encode_body`):
     /// 0-4 and 6 in the first byte, 8 and up in the second.
     pub link_bit: u8,
+}
+
+impl Meta {
+    /// Its badge, explanation parts, progress unit and link bit.
+    pub const fn new(
+        badge: &'static str,
+        explanation: &'static [&'static str],
+        progress: Key,
+        link_bit: u8,
+    ) -> Meta {
+        Meta {
+            badge,
+            explanation,
+            progress,
+            link_bit,
+        }
+    }
+}
+
+/// One way of waiting an experiment tried, and what came of it.
+pub struct Tried<'a> {
+    /// Its id (the CSV's series).
+    pub id: &'static str,
+    /// How the page names it.
+    pub label: Phrase,
+    /// What it stands for in the article.
+    pub analogue: Phrase,
+    /// The wait it asked for, or the interval (the CSV's `requested_ms`).
+    pub requested_ms: Option<u32>,
+    /// What came of it.
+    pub outcome: &'a Outcome,
 }
 
 /// One experiment, described by its result type: who it is, where a report
@@ -43,7 +67,7 @@ pub struct Meta {
 /// the result's own `findings`, in the folder's `findings.rs`.)
 /// Adding an experiment is its folder with this, and a line in
 /// `experiments!`.
-pub trait Description: Clone + 'static {
+pub trait Description: Stored + Section + Clone + 'static {
     /// Which experiment it is.
     const EXPERIMENT: Experiment;
     /// Who it is on the page.
@@ -57,21 +81,27 @@ pub trait Description: Clone + 'static {
     /// checked against the clock.
     const MARKS_ITS_OWN: bool = false;
 
-    /// Its results in `report`.
-    fn of(report: &Report) -> Option<&Self>;
-    /// Where `report` keeps its results.
-    fn slot(report: &mut Report) -> &mut Option<Self>;
+    /// The ways of waiting it tried, in display order (none for an
+    /// experiment that compares something else).
+    fn tried(&self) -> Vec<Tried<'_>> {
+        Vec::new()
+    }
     /// Whether it measured anything: a result to show rather than only
     /// the reasons why nothing ran.
-    fn measured_anything(&self) -> bool;
+    fn measured_anything(&self) -> bool {
+        self.tried().iter().any(|t| t.outcome.summary().is_some())
+    }
     /// Its comparison rows, measured on `env`.
     fn rows(&self, env: &Environment) -> Vec<Measured<Self::Measure>>;
-    /// Its CSV lines before the environment's columns.
-    fn samples(&self) -> Vec<Sample<'_>>;
-    /// Writes its link section.
-    fn write(&self, w: &mut Writer);
-    /// Reads its link section.
-    fn read(r: &mut Reader<'_>) -> Result<Self, LinkError>;
+    /// Its CSV lines before the environment's columns: every sample of
+    /// every way it tried.
+    fn samples(&self) -> Vec<Sample<'_>> {
+        let mut out = Vec::new();
+        for t in self.tried() {
+            series(&mut out, t.id, t.requested_ms, t.outcome);
+        }
+        out
+    }
     /// What it lacks without shared memory.
     fn lacks() -> Lacks {
         Lacks::Nothing

@@ -18,7 +18,7 @@ pub mod timed_waits;
 pub mod wake_latency;
 
 pub use column::{Column, Spec, Unit};
-pub use description::{Description, Meta, Visit};
+pub use description::{Description, Meta, Tried, Visit};
 pub use stated::{StatedFigure, StatedValue};
 
 use crate::key;
@@ -31,10 +31,12 @@ use serde::{Deserialize, Serialize};
 /// post-build`) both send it, and the embed code listens for it.
 pub const EMBED_HEIGHT_MESSAGE: &str = "waitlab:height";
 
-/// Declares [`Experiment`] from the list of experiments, in page order:
-/// each variant and the result type that describes it.
+/// Declares [`Experiment`] from [`each_experiment!`]'s list: each
+/// variant, its folder (its id: its field on `Report`, its link section's
+/// name, its catalog prefix) with the result type that describes it, and
+/// its slug.
 macro_rules! experiments {
-    ($($(#[$doc:meta])* $variant:ident => $result:path,)*) => {
+    ($($(#[$doc:meta])* $variant:ident => $module:ident::$result:ident as $slug:literal,)*) => {
         /// The experiments, as named in stated figures and comparison
         /// tables.
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -51,33 +53,69 @@ macro_rules! experiments {
             /// Does `v` with its [`Description`].
             pub fn visit<V: Visit>(self, v: V) -> V::Out {
                 match self {
-                    $(Experiment::$variant => v.visit::<$result>(),)*
+                    $(Experiment::$variant => v.visit::<$module::$result>(),)*
+                }
+            }
+
+            /// Its one name: the schema's, the link's, its folders' and
+            /// its catalog prefix (`producer_consumer`).
+            pub fn id(self) -> &'static str {
+                match self {
+                    $(Experiment::$variant => stringify!($module),)*
+                }
+            }
+
+            /// The same name as the page's section ids, `?embed=` values
+            /// and file names spell it (`producer-consumer`).
+            pub fn slug(self) -> &'static str {
+                match self {
+                    $(Experiment::$variant => $slug,)*
+                }
+            }
+
+            /// Its section's heading (`ID.heading`).
+            pub fn heading(self) -> Key {
+                match self {
+                    $(Experiment::$variant => Key::of(concat!(stringify!($module), ".heading")),)*
                 }
             }
         }
     };
 }
 
-experiments! {
-    /// Experiment 1.
-    TimedWaits => timed_waits::TimedWaits,
-    /// Experiment 2a.
-    MainStarvation => main_starvation::MainStarvation,
-    /// Experiment 2b.
-    PoolStarvation => pool_starvation::PoolStarvation,
-    /// Experiment 3.
-    SpinLadder => spin_ladder::SpinLadder,
-    /// Experiment 4.
-    WakeLatency => wake_latency::WakeLatency,
-    /// Experiment 6 (5 is the clock itself, measured for every run).
-    CancelWaits => cancel_waits::CancelWaits,
-    /// Experiment 7.
-    PeriodicWork => periodic_work::PeriodicWork,
-    /// Experiment 8.
-    ConcurrencyLimit => concurrency_limit::ConcurrencyLimit,
-    /// Experiment 9.
-    ProducerConsumer => producer_consumer::ProducerConsumer,
+/// The experiments, in page order, the one list of them: calls
+/// `$callback!` with each one's variant, folder (its id) with the result
+/// type that describes it, and slug. `experiments!` declares
+/// [`Experiment`] from it; `schema` and `link` write each one's
+/// [`Stored`](crate::schema::Stored) and [`Section`](crate::link::Section).
+macro_rules! each_experiment {
+    ($callback:path) => {
+        $callback! {
+        /// Experiment 1.
+        TimedWaits => timed_waits::TimedWaits as "timed-waits",
+        /// Experiment 2a.
+        MainStarvation => main_starvation::MainStarvation as "main-starvation",
+        /// Experiment 2b.
+        PoolStarvation => pool_starvation::PoolStarvation as "pool-starvation",
+        /// Experiment 3.
+        SpinLadder => spin_ladder::SpinLadder as "spin-ladder",
+        /// Experiment 4.
+        WakeLatency => wake_latency::WakeLatency as "wake-latency",
+        /// Experiment 6 (5 is the clock itself, measured for every run).
+        CancelWaits => cancel_waits::CancelWaits as "cancel-waits",
+        /// Experiment 7.
+        PeriodicWork => periodic_work::PeriodicWork as "periodic-work",
+        /// Experiment 8.
+        ConcurrencyLimit => concurrency_limit::ConcurrencyLimit as "concurrency-limit",
+        /// Experiment 9.
+        ProducerConsumer => producer_consumer::ProducerConsumer as "producer-consumer",
+        }
+    };
 }
+
+pub(crate) use each_experiment;
+
+each_experiment!(experiments);
 
 impl Experiment {
     /// Who it is on the page.
@@ -92,19 +130,9 @@ impl Experiment {
         self.visit(MetaOf)
     }
 
-    /// The page's name for it: section ids and `?embed=` values.
-    pub fn slug(self) -> &'static str {
-        self.meta().slug
-    }
-
     /// The experiment named `slug`, if any.
     pub fn from_slug(slug: &str) -> Option<Experiment> {
         Experiment::ALL.into_iter().find(|e| e.slug() == slug)
-    }
-
-    /// Stable identifier in the schema.
-    pub fn id(self) -> &'static str {
-        self.meta().id
     }
 
     /// Its number on the page.
@@ -112,19 +140,19 @@ impl Experiment {
         self.meta().badge
     }
 
-    /// Its section's heading.
-    pub fn heading(self) -> Key {
-        self.meta().heading
-    }
-
     /// What its progress counts: a phrase of `done` and `count`.
     pub fn progress_unit(self) -> Key {
         self.meta().progress
     }
 
-    /// Its section's explanation, a key per paragraph.
-    pub fn explanation(self) -> &'static [Key] {
-        self.meta().explanation
+    /// Its section's explanation, a key per paragraph (`ID.PART` for
+    /// each of its [`Meta::explanation`]).
+    pub fn explanation(self) -> Vec<Key> {
+        self.meta()
+            .explanation
+            .iter()
+            .map(|part| Key::of(&format!("{}.{part}", self.id())))
+            .collect()
     }
 
     /// The statistic columns of its comparison table.
@@ -215,12 +243,12 @@ mod tests {
         let mut bits = Vec::new();
         for e in Experiment::ALL {
             let m = e.meta();
-            assert_eq!(m.slug, m.id.replace('_', "-"));
-            assert_eq!(Experiment::from_slug(m.slug), Some(e));
+            assert_eq!(e.slug(), e.id().replace('_', "-"));
+            assert_eq!(Experiment::from_slug(e.slug()), Some(e));
             assert!(
                 ![5, 7, 11].contains(&m.link_bit) && m.link_bit < 16,
                 "{}",
-                m.id
+                e.id()
             );
             bits.push(m.link_bit);
         }

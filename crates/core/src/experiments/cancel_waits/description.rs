@@ -3,12 +3,9 @@
 
 use super::{CancelWaits, Strategy};
 use crate::compare::{Measured, Value};
-use crate::experiments::{Column, Description, Experiment, Meta};
-use crate::export::{Sample, series};
+use crate::experiments::{Column, Description, Experiment, Meta, Tried};
 use crate::key;
-use crate::link::LinkError;
-use crate::link::wire::{Reader, Writer};
-use crate::schema::{Environment, Report};
+use crate::schema::Environment;
 use crate::shared_memory::Lacks;
 use crate::stats::Summary;
 
@@ -17,19 +14,12 @@ type C = Column<Summary>;
 
 impl Description for CancelWaits {
     const EXPERIMENT: Experiment = Experiment::CancelWaits;
-    const META: Meta = Meta {
-        id: "cancel_waits",
-        slug: "cancel-waits",
-        badge: "6",
-        heading: key!("cancel_waits.heading"),
-        explanation: &[
-            key!("cancel_waits.article"),
-            key!("cancel_waits.browser"),
-            key!("cancel_waits.native"),
-        ],
-        progress: key!("progress.rounds"),
-        link_bit: 6,
-    };
+    const META: Meta = Meta::new(
+        "6",
+        &["article", "browser", "native"],
+        key!("progress.rounds"),
+        6,
+    );
     type Measure = Summary;
     const COLUMNS: &'static [C] = &[
         C::ms("p50", |s| Value::of(s.p50)).charted(),
@@ -38,44 +28,24 @@ impl Description for CancelWaits {
         C::count("n", |s| Value::count(s.n)),
     ];
 
-    fn of(report: &Report) -> Option<&Self> {
-        report.cancel_waits.as_ref()
-    }
-
-    fn slot(report: &mut Report) -> &mut Option<Self> {
-        &mut report.cancel_waits
-    }
-
-    fn measured_anything(&self) -> bool {
-        self.results.iter().any(|r| r.outcome.summary().is_some())
+    fn tried(&self) -> Vec<Tried<'_>> {
+        let wait = Some(self.config.wait_ms);
+        let tried = self.results.iter().map(|r| Tried {
+            id: r.strategy.id(),
+            label: r.strategy.label(),
+            analogue: r.strategy.analogue(),
+            requested_ms: wait,
+            outcome: &r.outcome,
+        });
+        tried.collect()
     }
 
     fn rows(&self, _: &Environment) -> Vec<Measured<Summary>> {
-        self.results
+        let tried = self.tried();
+        tried
             .iter()
-            .map(|r| {
-                Measured::of_outcome(r.strategy.label(), r.strategy.analogue(), &r.outcome, |s| {
-                    *s
-                })
-            })
+            .map(|t| Measured::of_tried(t, |s| *s))
             .collect()
-    }
-
-    fn samples(&self) -> Vec<Sample<'_>> {
-        let mut out = Vec::new();
-        for result in &self.results {
-            let wait = Some(self.config.wait_ms);
-            series(&mut out, result.strategy.id(), wait, &result.outcome);
-        }
-        out
-    }
-
-    fn write(&self, w: &mut Writer) {
-        w.cancel_waits(self);
-    }
-
-    fn read(r: &mut Reader<'_>) -> Result<Self, LinkError> {
-        r.cancel_waits()
     }
 
     fn lacks() -> Lacks {

@@ -3,12 +3,10 @@
 
 use super::ConcurrencyLimit;
 use crate::compare::{Measured, Value};
-use crate::experiments::{Column, Description, Experiment, Meta};
+use crate::experiments::{Column, Description, Experiment, Meta, Tried};
 use crate::export::Sample;
 use crate::key;
-use crate::link::LinkError;
-use crate::link::wire::{Reader, Writer};
-use crate::schema::{Environment, Report};
+use crate::schema::Environment;
 use crate::stats::Summary;
 
 /// What a gate measured: how long jobs waited for a slot, the batch's
@@ -20,19 +18,12 @@ type C = Column<Gated>;
 
 impl Description for ConcurrencyLimit {
     const EXPERIMENT: Experiment = Experiment::ConcurrencyLimit;
-    const META: Meta = Meta {
-        id: "concurrency_limit",
-        slug: "concurrency-limit",
-        badge: "8",
-        heading: key!("concurrency_limit.heading"),
-        explanation: &[
-            key!("concurrency_limit.article"),
-            key!("concurrency_limit.browser"),
-            key!("concurrency_limit.native"),
-        ],
-        progress: key!("progress.gates"),
-        link_bit: 9,
-    };
+    const META: Meta = Meta::new(
+        "8",
+        &["article", "browser", "native"],
+        key!("progress.gates"),
+        9,
+    );
     type Measure = Gated;
     const COLUMNS: &'static [C] = &[
         C::ms("p50", |(s, ..)| Value::of(s.p50)).charted(),
@@ -42,28 +33,23 @@ impl Description for ConcurrencyLimit {
         C::count("peak", |(.., peak)| Value::count(*peak)),
     ];
 
-    fn of(report: &Report) -> Option<&Self> {
-        report.concurrency_limit.as_ref()
-    }
-
-    fn slot(report: &mut Report) -> &mut Option<Self> {
-        &mut report.concurrency_limit
-    }
-
-    fn measured_anything(&self) -> bool {
-        self.runs.iter().any(|r| r.outcome.summary().is_some())
+    fn tried(&self) -> Vec<Tried<'_>> {
+        let tried = self.runs.iter().map(|r| Tried {
+            id: r.gate.id(),
+            label: r.gate.label(),
+            analogue: r.gate.analogue(),
+            requested_ms: None,
+            outcome: &r.outcome,
+        });
+        tried.collect()
     }
 
     fn rows(&self, _: &Environment) -> Vec<Measured<Gated>> {
-        self.runs
-            .iter()
-            .map(|r| {
-                let (batch, peak) = (r.batch_ms(), r.peak());
-                Measured::of_outcome(r.gate.label(), r.gate.analogue(), &r.outcome, |s| {
-                    (*s, batch, peak)
-                })
-            })
-            .collect()
+        let rows = self.runs.iter().zip(self.tried()).map(|(r, t)| {
+            let (batch, peak) = (r.batch_ms(), r.peak());
+            Measured::of_tried(&t, |s| (*s, batch, peak))
+        });
+        rows.collect()
     }
 
     fn samples(&self) -> Vec<Sample<'_>> {
@@ -80,13 +66,5 @@ impl Description for ConcurrencyLimit {
             }
         }
         out
-    }
-
-    fn write(&self, w: &mut Writer) {
-        w.concurrency_limit(self);
-    }
-
-    fn read(r: &mut Reader<'_>) -> Result<Self, LinkError> {
-        r.concurrency_limit()
     }
 }

@@ -6,9 +6,7 @@ use crate::compare::{Measured, Value};
 use crate::experiments::{Column, Description, Experiment, Meta};
 use crate::export::Sample;
 use crate::key;
-use crate::link::LinkError;
-use crate::link::wire::{Reader, Writer};
-use crate::schema::{Environment, Report};
+use crate::schema::Environment;
 use crate::text::Phrase;
 
 /// What a run measured: the run and the batch time the article predicts.
@@ -19,18 +17,7 @@ type C = Column<Run>;
 
 impl Description for MainStarvation {
     const EXPERIMENT: Experiment = Experiment::MainStarvation;
-    const META: Meta = Meta {
-        id: "main_starvation",
-        slug: "main-starvation",
-        badge: "2a",
-        heading: key!("main_starvation.heading"),
-        explanation: &[
-            key!("main_starvation.article"),
-            key!("main_starvation.browser"),
-        ],
-        progress: key!("progress.batches"),
-        link_bit: 1,
-    };
+    const META: Meta = Meta::new("2a", &["article", "browser"], key!("progress.batches"), 1);
     type Measure = Run;
     const COLUMNS: &'static [C] = &[
         C::ms("batch", |(run, _)| Value::of(run.batch_ms)).charted(),
@@ -49,14 +36,6 @@ impl Description for MainStarvation {
             |(run, _)| Value::count(run.frames_ms.len() as u32),
         ),
     ];
-
-    fn of(report: &Report) -> Option<&Self> {
-        report.main_starvation.as_ref()
-    }
-
-    fn slot(report: &mut Report) -> &mut Option<Self> {
-        &mut report.main_starvation
-    }
 
     fn measured_anything(&self) -> bool {
         !self.runs.is_empty()
@@ -100,13 +79,5 @@ impl Description for MainStarvation {
             }
         }
         out
-    }
-
-    fn write(&self, w: &mut Writer) {
-        w.main_starvation(self);
-    }
-
-    fn read(r: &mut Reader<'_>) -> Result<Self, LinkError> {
-        r.main_starvation()
     }
 }

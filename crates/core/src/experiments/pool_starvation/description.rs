@@ -6,9 +6,7 @@ use crate::compare::{Measured, Value};
 use crate::experiments::{Column, Description, Experiment, Meta};
 use crate::export::Sample;
 use crate::key;
-use crate::link::LinkError;
-use crate::link::wire::{Reader, Writer};
-use crate::schema::{Environment, Report};
+use crate::schema::Environment;
 use crate::text::Phrase;
 
 /// What a run measured: the run, the batch time the article predicts and
@@ -20,18 +18,7 @@ type C = Column<Run>;
 
 impl Description for PoolStarvation {
     const EXPERIMENT: Experiment = Experiment::PoolStarvation;
-    const META: Meta = Meta {
-        id: "pool_starvation",
-        slug: "pool-starvation",
-        badge: "2b",
-        heading: key!("pool_starvation.heading"),
-        explanation: &[
-            key!("pool_starvation.article"),
-            key!("pool_starvation.browser"),
-        ],
-        progress: key!("progress.jobs"),
-        link_bit: 2,
-    };
+    const META: Meta = Meta::new("2b", &["article", "browser"], key!("progress.jobs"), 2);
     type Measure = Run;
     const COLUMNS: &'static [C] = &[
         C::ms("batch", |(run, ..)| Value::of(run.batch_ms)).charted(),
@@ -39,14 +26,6 @@ impl Description for PoolStarvation {
         C::ms("extra_wait", |(run, ..)| Value::of(run.extra_job_wait_ms)).charted(),
         C::count("threads", |(.., workers)| Value::count(*workers)),
     ];
-
-    fn of(report: &Report) -> Option<&Self> {
-        report.pool_starvation.as_ref()
-    }
-
-    fn slot(report: &mut Report) -> &mut Option<Self> {
-        &mut report.pool_starvation
-    }
 
     fn measured_anything(&self) -> bool {
         !self.runs.is_empty()
@@ -93,13 +72,5 @@ impl Description for PoolStarvation {
             }
         }
         out
-    }
-
-    fn write(&self, w: &mut Writer) {
-        w.pool_starvation(self);
-    }
-
-    fn read(r: &mut Reader<'_>) -> Result<Self, LinkError> {
-        r.pool_starvation()
     }
 }

@@ -3,12 +3,9 @@
 
 use super::{Channel, ProducerConsumer};
 use crate::compare::{Measured, Value};
-use crate::experiments::{Column, Description, Experiment, Meta};
-use crate::export::{Sample, series};
+use crate::experiments::{Column, Description, Experiment, Meta, Tried};
 use crate::key;
-use crate::link::LinkError;
-use crate::link::wire::{Reader, Writer};
-use crate::schema::{Environment, Report};
+use crate::schema::Environment;
 use crate::shared_memory::Lacks;
 use crate::stats::Summary;
 
@@ -21,19 +18,12 @@ type C = Column<Items>;
 
 impl Description for ProducerConsumer {
     const EXPERIMENT: Experiment = Experiment::ProducerConsumer;
-    const META: Meta = Meta {
-        id: "producer_consumer",
-        slug: "producer-consumer",
-        badge: "9",
-        heading: key!("producer_consumer.heading"),
-        explanation: &[
-            key!("producer_consumer.article"),
-            key!("producer_consumer.browser"),
-            key!("producer_consumer.native"),
-        ],
-        progress: key!("progress.channels"),
-        link_bit: 10,
-    };
+    const META: Meta = Meta::new(
+        "9",
+        &["article", "browser", "native"],
+        key!("progress.channels"),
+        10,
+    );
     type Measure = Items;
     const COLUMNS: &'static [C] = &[
         C::ms("p50", |(s, _)| Value::of(s.p50)).charted(),
@@ -43,47 +33,26 @@ impl Description for ProducerConsumer {
         C::count("n", |(s, _)| Value::count(s.n)),
     ];
 
-    fn of(report: &Report) -> Option<&Self> {
-        report.producer_consumer.as_ref()
-    }
-
-    fn slot(report: &mut Report) -> &mut Option<Self> {
-        &mut report.producer_consumer
-    }
-
-    fn measured_anything(&self) -> bool {
-        self.runs.iter().any(|r| r.outcome.summary().is_some())
+    fn tried(&self) -> Vec<Tried<'_>> {
+        let tried = self.runs.iter().map(|r| Tried {
+            id: r.channel.id(),
+            label: r.channel.label(),
+            analogue: r.channel.analogue(),
+            requested_ms: None,
+            outcome: &r.outcome,
+        });
+        tried.collect()
     }
 
     fn rows(&self, env: &Environment) -> Vec<Measured<Items>> {
-        self.runs
-            .iter()
-            .map(|r| {
-                let rate = r
-                    .items_per_s(self.config.burst)
-                    .zip(r.burst_ms)
-                    .map_or(Value::Absent, |(rate, ms)| Value::per(rate, ms, env.clock));
-                Measured::of_outcome(r.channel.label(), r.channel.analogue(), &r.outcome, |s| {
-                    (*s, rate)
-                })
-            })
-            .collect()
-    }
-
-    fn samples(&self) -> Vec<Sample<'_>> {
-        let mut out = Vec::new();
-        for run in &self.runs {
-            series(&mut out, run.channel.id(), None, &run.outcome);
-        }
-        out
-    }
-
-    fn write(&self, w: &mut Writer) {
-        w.producer_consumer(self);
-    }
-
-    fn read(r: &mut Reader<'_>) -> Result<Self, LinkError> {
-        r.producer_consumer()
+        let rows = self.runs.iter().zip(self.tried()).map(|(r, t)| {
+            let rate = r
+                .items_per_s(self.config.burst)
+                .zip(r.burst_ms)
+                .map_or(Value::Absent, |(rate, ms)| Value::per(rate, ms, env.clock));
+            Measured::of_tried(&t, |s| (*s, rate))
+        });
+        rows.collect()
     }
 
     fn lacks() -> Lacks {

@@ -11,9 +11,7 @@ use crate::compare::{Measured, Value};
 use crate::experiments::{Column, Description, Experiment, Meta};
 use crate::export::Sample;
 use crate::key;
-use crate::link::LinkError;
-use crate::link::wire::{Reader, Writer};
-use crate::schema::{Environment, Report};
+use crate::schema::Environment;
 use crate::shared_memory::Lacks;
 use crate::stats::Samples;
 use crate::text::{Arg, Phrase};
@@ -51,19 +49,12 @@ type C = Column<Ladder>;
 
 impl Description for SpinLadder {
     const EXPERIMENT: Experiment = Experiment::SpinLadder;
-    const META: Meta = Meta {
-        id: "spin_ladder",
-        slug: "spin-ladder",
-        badge: "3",
-        heading: key!("spin_ladder.heading"),
-        explanation: &[
-            key!("spin_ladder.article"),
-            key!("spin_ladder.browser"),
-            key!("spin_ladder.calibration"),
-        ],
-        progress: key!("progress.runs"),
-        link_bit: 3,
-    };
+    const META: Meta = Meta::new(
+        "3",
+        &["article", "browser", "calibration"],
+        key!("progress.runs"),
+        3,
+    );
     type Measure = Ladder;
     const COLUMNS: &'static [C] = &[
         C::us("spins_0_9", |l| total(l, 0, YIELD_THRESHOLD)).charted(),
@@ -74,14 +65,6 @@ impl Description for SpinLadder {
         C::us("sleep1_each", each_sleep).charted(),
     ];
     const MARKS_ITS_OWN: bool = true;
-
-    fn of(report: &Report) -> Option<&Self> {
-        report.spin_ladder.as_ref()
-    }
-
-    fn slot(report: &mut Report) -> &mut Option<Self> {
-        &mut report.spin_ladder
-    }
 
     fn measured_anything(&self) -> bool {
         !self.steps.is_empty()
@@ -122,14 +105,6 @@ impl Description for SpinLadder {
                 value_ms: step.p50_ms,
             })
             .collect()
-    }
-
-    fn write(&self, w: &mut Writer) {
-        w.spin_ladder(self);
-    }
-
-    fn read(r: &mut Reader<'_>) -> Result<Self, LinkError> {
-        r.spin_ladder()
     }
 
     fn lacks() -> Lacks {

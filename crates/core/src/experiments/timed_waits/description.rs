@@ -3,12 +3,9 @@
 
 use super::{Mechanism, TimedWaits};
 use crate::compare::{Measured, Value};
-use crate::experiments::{Column, Description, Experiment, Meta};
-use crate::export::{Sample, series};
+use crate::experiments::{Column, Description, Experiment, Meta, Tried};
 use crate::key;
-use crate::link::LinkError;
-use crate::link::wire::{Reader, Writer};
-use crate::schema::{Environment, Report};
+use crate::schema::Environment;
 use crate::shared_memory::Lacks;
 use crate::stats::Summary;
 
@@ -20,19 +17,12 @@ type C = Column<Cell>;
 
 impl Description for TimedWaits {
     const EXPERIMENT: Experiment = Experiment::TimedWaits;
-    const META: Meta = Meta {
-        id: "timed_waits",
-        slug: "timed-waits",
-        badge: "1",
-        heading: key!("timed_waits.heading"),
-        explanation: &[
-            key!("timed_waits.article"),
-            key!("timed_waits.browser"),
-            key!("timed_waits.native"),
-        ],
-        progress: key!("progress.samples"),
-        link_bit: 0,
-    };
+    const META: Meta = Meta::new(
+        "1",
+        &["article", "browser", "native"],
+        key!("progress.samples"),
+        0,
+    );
     type Measure = Cell;
     const COLUMNS: &'static [C] = &[
         C::ms("p50", |(s, _)| Value::of(s.p50)).charted(),
@@ -47,48 +37,23 @@ impl Description for TimedWaits {
         C::count("n", |(s, _)| Value::count(s.n)),
     ];
 
-    fn of(report: &Report) -> Option<&Self> {
-        report.timed_waits.as_ref()
-    }
-
-    fn slot(report: &mut Report) -> &mut Option<Self> {
-        &mut report.timed_waits
-    }
-
-    fn measured_anything(&self) -> bool {
-        self.cells.iter().any(|c| c.outcome.summary().is_some())
+    fn tried(&self) -> Vec<Tried<'_>> {
+        let tried = self.cells.iter().map(|c| Tried {
+            id: c.key.mechanism.id(),
+            label: c.key.label(),
+            analogue: c.key.analogue(),
+            requested_ms: c.key.requested_ms,
+            outcome: &c.outcome,
+        });
+        tried.collect()
     }
 
     fn rows(&self, _: &Environment) -> Vec<Measured<Cell>> {
-        self.cells
+        let tried = self.tried();
+        let rows = tried
             .iter()
-            .map(|c| {
-                let asked = c.key.requested_ms;
-                Measured {
-                    requested_ms: asked,
-                    ..Measured::of_outcome(c.key.label(), c.key.analogue(), &c.outcome, |s| {
-                        (*s, asked)
-                    })
-                }
-            })
-            .collect()
-    }
-
-    fn samples(&self) -> Vec<Sample<'_>> {
-        let mut out = Vec::new();
-        for cell in &self.cells {
-            let (name, wait) = (cell.key.mechanism.id(), cell.key.requested_ms);
-            series(&mut out, name, wait, &cell.outcome);
-        }
-        out
-    }
-
-    fn write(&self, w: &mut Writer) {
-        w.timed_waits(self);
-    }
-
-    fn read(r: &mut Reader<'_>) -> Result<Self, LinkError> {
-        r.timed_waits()
+            .map(|t| Measured::of_tried(t, |s| (*s, t.requested_ms)));
+        rows.collect()
     }
 
     fn lacks() -> Lacks {

@@ -3,12 +3,9 @@
 
 use super::{Strategy, WakeLatency};
 use crate::compare::{Measured, Value};
-use crate::experiments::{Column, Description, Experiment, Meta};
-use crate::export::{Sample, series};
+use crate::experiments::{Column, Description, Experiment, Meta, Tried};
 use crate::key;
-use crate::link::LinkError;
-use crate::link::wire::{Reader, Writer};
-use crate::schema::{Environment, Report};
+use crate::schema::Environment;
 use crate::shared_memory::Lacks;
 use crate::stats::Summary;
 
@@ -21,15 +18,7 @@ type C = Column<Wake>;
 
 impl Description for WakeLatency {
     const EXPERIMENT: Experiment = Experiment::WakeLatency;
-    const META: Meta = Meta {
-        id: "wake_latency",
-        slug: "wake-latency",
-        badge: "4",
-        heading: key!("wake_latency.heading"),
-        explanation: &[key!("wake_latency.article"), key!("wake_latency.browser")],
-        progress: key!("progress.rounds"),
-        link_bit: 4,
-    };
+    const META: Meta = Meta::new("4", &["article", "browser"], key!("progress.rounds"), 4);
     type Measure = Wake;
     const COLUMNS: &'static [C] = &[
         C::ms("p50", |(s, _)| Value::of(s.p50)),
@@ -39,52 +28,32 @@ impl Description for WakeLatency {
         C::count("n", |(s, _)| Value::count(s.n)),
     ];
 
-    fn of(report: &Report) -> Option<&Self> {
-        report.wake_latency.as_ref()
-    }
-
-    fn slot(report: &mut Report) -> &mut Option<Self> {
-        &mut report.wake_latency
-    }
-
-    fn measured_anything(&self) -> bool {
-        self.results.iter().any(|r| r.outcome.summary().is_some())
+    fn tried(&self) -> Vec<Tried<'_>> {
+        let tried = self.results.iter().map(|r| Tried {
+            id: r.strategy.id(),
+            label: r.strategy.label(),
+            analogue: r.strategy.analogue(),
+            requested_ms: None,
+            outcome: &r.outcome,
+        });
+        tried.collect()
     }
 
     fn rows(&self, env: &Environment) -> Vec<Measured<Wake>> {
         let ratios = self.ratios_to_event();
         let event = self.event_p50();
-        self.results
-            .iter()
-            .map(|r| {
-                let ratio = ratios.iter().find(|(s, _)| *s == r.strategy).map_or(
-                    Value::Absent,
-                    |&(_, value)| match event {
-                        Some(figure_ms) => Value::per(value, figure_ms, env.clock),
-                        None => Value::of(value),
-                    },
-                );
-                Measured::of_outcome(r.strategy.label(), r.strategy.analogue(), &r.outcome, |s| {
-                    (*s, ratio)
-                })
+        let ratio = |strategy| {
+            let (_, value) = *ratios.iter().find(|(s, _)| *s == strategy)?;
+            Some(match event {
+                Some(figure_ms) => Value::per(value, figure_ms, env.clock),
+                None => Value::of(value),
             })
-            .collect()
-    }
-
-    fn samples(&self) -> Vec<Sample<'_>> {
-        let mut out = Vec::new();
-        for result in &self.results {
-            series(&mut out, result.strategy.id(), None, &result.outcome);
-        }
-        out
-    }
-
-    fn write(&self, w: &mut Writer) {
-        w.wake_latency(self);
-    }
-
-    fn read(r: &mut Reader<'_>) -> Result<Self, LinkError> {
-        r.wake_latency()
+        };
+        let rows = self.results.iter().zip(self.tried()).map(|(r, t)| {
+            let ratio = ratio(r.strategy).unwrap_or(Value::Absent);
+            Measured::of_tried(&t, |s| (*s, ratio))
+        });
+        rows.collect()
     }
 
     fn lacks() -> Lacks {
