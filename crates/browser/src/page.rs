@@ -31,11 +31,6 @@ fn top_of(selector: &str) -> Option<f64> {
     Some(element.get_bounding_client_rect().top())
 }
 
-/// How far the page is scrolled down, CSS px.
-fn scroll_y() -> f64 {
-    window().scroll_y().unwrap_or(0.0)
-}
-
 /// Scrolls the first element `selector` matches into view, and keeps it
 /// there while what is above it comes in (forms and comparisons made as the
 /// page passes them, a summary filling in: WebKit keeps no scroll anchor,
@@ -46,17 +41,24 @@ pub async fn scroll_and_keep(selector: &str) -> bool {
     if !scroll_to(selector) {
         return false;
     }
+    // The reader's own scrolling (wheel, touch, keys) wins; a scroll the
+    // browser makes to keep its anchor while content above comes in is
+    // not the reader's.
+    let reader = std::rc::Rc::new(std::cell::Cell::new(false));
+    let _listeners = ["wheel", "touchmove", "keydown", "mousedown"].map(|event| {
+        let reader = reader.clone();
+        EventListener::new(window().into(), event, move || reader.set(true))
+    });
     let started = crate::clock::now();
-    let (mut landed, mut settled) = (scroll_y(), started);
+    let mut settled = started;
     while crate::clock::now() - settled < 2000.0 && crate::clock::now() - started < 6000.0 {
         crate::wait::animation_frame_within(100).await;
-        if scroll_y() != landed {
-            // The reader scrolled: their scrolling wins.
+        if reader.get() {
             break;
         }
         if top_of(selector).is_some_and(|top| top.abs() > 2.0) {
             scroll_to(selector);
-            (landed, settled) = (scroll_y(), crate::clock::now());
+            settled = crate::clock::now();
         }
     }
     true

@@ -194,7 +194,7 @@ fn handle(data: JsValue) {
             let result =
                 producer_consumer::consume(channel, items, burst, slots().as_ref(), port.as_ref())
                     .await;
-            post(&FromWorker::HandoffDone { result });
+            post(&FromWorker::ProducerConsumerDone { result });
         }),
         Ok(ToWorker::WakeWait { strategy, rounds }) => {
             wasm_bindgen_futures::spawn_local(async move {

@@ -60,9 +60,9 @@ pub mod shared_slots {
     pub const B_RECV: u32 = 5;
     /// `f64` slot: when the setter answered.
     pub const B_SEND: u32 = 6;
-    /// Handoff: items the producer has put in the ring.
+    /// Experiment 9: items the producer has put in the ring.
     pub const WRITTEN: u32 = 5;
-    /// Handoff: items the consumer has taken from the ring.
+    /// Experiment 9: items the consumer has taken from the ring.
     pub const TAKEN: u32 = 6;
     /// `f64` slot: the ring buffer's first item (the producer's stamp),
     /// [`crate::experiments::producer_consumer::RING_CAPACITY`] of them; item `i` sits in slot
@@ -147,7 +147,7 @@ pub enum ToWorker {
         /// Each tick's work, µs.
         work_us: Vec<u32>,
     },
-    /// Handoff, producer side: after the consumer's go, each paced item
+    /// Experiment 9, producer side: after the consumer's go, each paced item
     /// after its pause (busy), then `burst` items back to back, by
     /// `channel`; the reply is [`FromWorker::SetterDone`].
     Produce {
@@ -158,8 +158,8 @@ pub enum ToWorker {
         /// Items sent back to back after them.
         burst: u32,
     },
-    /// Handoff, consumer side: take `items` paced items and then `burst`
-    /// items by `channel`; the reply is [`FromWorker::HandoffDone`].
+    /// Experiment 9, consumer side: take `items` paced items and then `burst`
+    /// items by `channel`; the reply is [`FromWorker::ProducerConsumerDone`].
     Consume {
         /// How the items travel.
         channel: Channel,
@@ -230,7 +230,7 @@ pub enum FromWorker {
     },
     /// The consumer's raw times (its clock minus the producer's), or why
     /// it could not run.
-    HandoffDone {
+    ProducerConsumerDone {
         /// The paced items' latencies and the burst's time.
         result: Result<RawChannelRun, String>,
     },
@@ -311,10 +311,10 @@ const ROUND_MS: u32 = 25;
 const MAX_GAP_US: u32 =
     crate::experiments::producer_consumer::ProducerConsumerConfig::MAX_GAP_MS * 1500;
 
-/// How long a handoff run may keep a side busy, ms: its pauses (`gaps_us`
+/// How long a run of experiment 9 may keep a side busy, ms: its pauses (`gaps_us`
 /// in all), a round's slack for each polled ring full of the burst, and
 /// the start.
-fn handoff_ms(gaps_us: u32, burst: u32) -> u32 {
+fn producer_consumer_ms(gaps_us: u32, burst: u32) -> u32 {
     (gaps_us / 1000)
         .saturating_add(
             (burst / crate::experiments::producer_consumer::RING_CAPACITY + 1)
@@ -366,10 +366,10 @@ impl ToWorker {
             // Both sides are busy for the whole run: the pauses, then a
             // burst that a polled ring takes a clamped poll per ring full.
             ToWorker::Produce { gaps_us, burst, .. } => {
-                handoff_ms(gaps_us.iter().fold(0, |a, &g| a.saturating_add(g)), *burst)
+                producer_consumer_ms(gaps_us.iter().fold(0, |a, &g| a.saturating_add(g)), *burst)
             }
             ToWorker::Consume { items, burst, .. } => {
-                handoff_ms(items.saturating_mul(MAX_GAP_US), *burst)
+                producer_consumer_ms(items.saturating_mul(MAX_GAP_US), *burst)
             }
             ToWorker::SkewPong { exchanges } | ToWorker::SkewPing { exchanges } => {
                 exchanges.saturating_mul(ROUND_MS)
@@ -402,7 +402,7 @@ impl FromWorker {
             FromWorker::JobDone { .. } => "job done",
             FromWorker::WakeDone { .. } => "wake done",
             FromWorker::SetterDone { .. } => "setter done",
-            FromWorker::HandoffDone { .. } => "handoff done",
+            FromWorker::ProducerConsumerDone { .. } => "producer-consumer done",
             FromWorker::SkewDone { .. } => "skew done",
             FromWorker::ClockPong { .. } => "clock pong",
             FromWorker::LadderDone { .. } => "ladder done",

@@ -174,11 +174,11 @@ fn quick_run_parses_and_keeps_the_invariants() {
     // Every item sent one by one arrived, never before it was sent, every
     // burst took time, and a channel that wakes its consumer handed an
     // item over sooner than a poll of 1 ms at the median.
-    let handoff = report.producer_consumer.as_ref().unwrap();
-    assert_eq!(handoff.runs.len(), 3);
-    for run in &handoff.runs {
+    let pc = report.producer_consumer.as_ref().unwrap();
+    assert_eq!(pc.runs.len(), 3);
+    for run in &pc.runs {
         let latencies = run.outcome.samples().unwrap();
-        assert_eq!(latencies.len(), handoff.config.items as usize);
+        assert_eq!(latencies.len(), pc.config.items as usize);
         assert!(latencies.iter().all(|&l| l >= 0.0), "{}", run.channel.id());
         assert!(
             run.burst_ms.is_some_and(|b| b > 0.0),

@@ -54,7 +54,7 @@ async fn measure(
                     burst: config.burst,
                 };
                 match pair.turn(&produce, &consume, limit_ms).await? {
-                    FromWorker::HandoffDone { result } => {
+                    FromWorker::ProducerConsumerDone { result } => {
                         let raw = result.map_err(|e| reason::phrase(&e))?;
                         ChannelRun::measured(channel, raw, pair.skew_ms.unwrap_or(0.0))
                     }
@@ -78,7 +78,7 @@ async fn run_producer_consumer(config: ProducerConsumerConfig, publish: Publish)
     let reporter = Reporter::new(publish, Channel::BROWSER.len() as u32);
     let result = measure(&config, &reporter).await;
     scope.finish(|r| match result {
-        Ok(handoff) => r.producer_consumer = Some(handoff),
+        Ok(result) => r.producer_consumer = Some(result),
         Err(why) => {
             r.failure = Some(Failure::Said(
                 Phrase::new(key!("run.failed")).phrase("why", why),

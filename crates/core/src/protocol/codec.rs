@@ -241,7 +241,7 @@ impl FromWorker {
                 w.byte(6);
                 result_of(&mut w, result, |_, ()| {});
             }
-            FromWorker::HandoffDone { result } => {
+            FromWorker::ProducerConsumerDone { result } => {
                 w.byte(11);
                 result_of(&mut w, result, |w, raw| {
                     f64s(w, &raw.latencies_ms);
@@ -346,7 +346,7 @@ impl FromWorker {
                     _ => return Err(ProtocolError("an unknown outcome")),
                 },
             },
-            11 => FromWorker::HandoffDone {
+            11 => FromWorker::ProducerConsumerDone {
                 result: read_result(&mut r, |r| {
                     Ok(RawChannelRun {
                         latencies_ms: read_f64s(r)?,
@@ -373,7 +373,7 @@ fn cancel_strategy(r: &mut Reader) -> Read<cancel_waits::Strategy> {
     cancel_waits::Strategy::from_code(r.byte()?).ok_or(ProtocolError("an unknown strategy"))
 }
 
-/// A handoff's burst, within what the page asks for.
+/// Experiment 9's burst, within what the page asks for.
 fn burst(r: &mut Reader) -> Read<u32> {
     Ok(r.upto(u64::from(ProducerConsumerConfig::MAX_BURST))?)
 }

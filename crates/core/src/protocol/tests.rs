@@ -120,13 +120,13 @@ fn every_message_round_trips_exactly() {
             result: Err("the page did not share memory".into()),
         },
         FromWorker::SetterDone { result: Ok(()) },
-        FromWorker::HandoffDone {
+        FromWorker::ProducerConsumerDone {
             result: Ok(RawChannelRun {
                 latencies_ms: vec![0.025, 4.125],
                 burst_ms: 21.5,
             }),
         },
-        FromWorker::HandoffDone {
+        FromWorker::ProducerConsumerDone {
             result: Err("the page did not pass a message port".into()),
         },
         FromWorker::SkewDone {
