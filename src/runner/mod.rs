@@ -17,7 +17,7 @@ use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use waitlab_browser::{clock, page};
 use waitlab_core::key;
-use waitlab_core::schema::{Environment, Report};
+use waitlab_core::schema::{Environment, Failure, Report, Stored};
 use waitlab_core::text::{Key, Phrase};
 
 /// Where a run stands.
@@ -150,5 +150,17 @@ impl RunScope {
         let mut report = Report::new(env, None);
         fill(&mut report);
         report
+    }
+
+    /// The report of a run that measured `result`, or failed because of
+    /// `why` ("The run failed: why").
+    pub(crate) fn finish_with<E: Stored>(self, result: Result<E, Phrase>) -> Report {
+        self.finish(|r| match result {
+            Ok(e) => *E::slot(r) = Some(e),
+            Err(why) => {
+                let failed = Phrase::new(key!("run.failed")).phrase("why", why);
+                r.failure = Some(Failure::Said(failed));
+            }
+        })
     }
 }

@@ -3,7 +3,8 @@
 //! display order (`BROWSER`, `NATIVE`, `every`), a one-byte wire code
 //! (its position in `every`, which only ever grows at its end), a stable
 //! id (its name in reports and links' JSON) and its label in the catalogs
-//! (its prefix, then its id: `wake_latency.strategy.spin_until`).
+//! (its prefix, then its id: `wake_latency.strategy.spin_until`); and its
+//! `Way`, by which an experiment names what it `Tried`.
 
 /// Declares a strategy enum: its doc, name and catalog prefix (ending in
 /// `.`), then its
@@ -60,6 +61,20 @@ macro_rules! strategies {
                     concat!($prefix, "{}"),
                     self.id()
                 )))
+            }
+        }
+
+        impl $crate::experiments::Way for $name {
+            fn id(self) -> &'static str {
+                $name::id(self)
+            }
+
+            fn label(self) -> $crate::text::Phrase {
+                $name::label(self)
+            }
+
+            fn analogue(self) -> $crate::text::Phrase {
+                $name::analogue(self)
             }
         }
     };

@@ -14,7 +14,7 @@ use waitlab_core::experiments::cancel_waits::{
 use waitlab_core::key;
 use waitlab_core::outcome::Outcome;
 use waitlab_core::protocol::ToWorker;
-use waitlab_core::schema::{Failure, Report};
+use waitlab_core::schema::Report;
 use waitlab_core::text::Phrase;
 
 async fn measure(config: &CancelConfig, reporter: &Reporter) -> Result<CancelWaits, Phrase> {
@@ -64,14 +64,7 @@ async fn run_cancel_waits(config: CancelConfig, publish: Publish) -> Report {
     let scope = RunScope::begin();
     let reporter = Reporter::new(publish, config.rounds * Strategy::BROWSER.len() as u32);
     let result = measure(&config, &reporter).await;
-    scope.finish(|r| match result {
-        Ok(cancel) => r.cancel_waits = Some(cancel),
-        Err(why) => {
-            r.failure = Some(Failure::Said(
-                Phrase::new(key!("run.failed")).phrase("why", why),
-            ))
-        }
-    })
+    scope.finish_with(result)
 }
 
 crate::runner::chunks::runner!(CancelConfig, cancel_waits, run_cancel_waits);

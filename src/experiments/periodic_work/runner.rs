@@ -12,7 +12,7 @@ use waitlab_core::experiments::periodic_work::{
 use waitlab_core::key;
 use waitlab_core::outcome::Outcome;
 use waitlab_core::protocol::{FromWorker, ToWorker};
-use waitlab_core::schema::{Failure, Report};
+use waitlab_core::schema::Report;
 use waitlab_core::text::Phrase;
 
 async fn measure(config: &PeriodicConfig, reporter: &Reporter) -> Result<PeriodicWork, Phrase> {
@@ -60,14 +60,7 @@ async fn run_periodic_work(config: PeriodicConfig, publish: Publish) -> Report {
     let loops = (Scheduler::MAIN.len() + Scheduler::WORKER.len()) as u32;
     let reporter = Reporter::new(publish, config.ticks * loops);
     let result = measure(&config, &reporter).await;
-    scope.finish(|r| match result {
-        Ok(periodic) => r.periodic_work = Some(periodic),
-        Err(why) => {
-            r.failure = Some(Failure::Said(
-                Phrase::new(key!("run.failed")).phrase("why", why),
-            ))
-        }
-    })
+    scope.finish_with(result)
 }
 
 crate::runner::chunks::runner!(PeriodicConfig, periodic_work, run_periodic_work);

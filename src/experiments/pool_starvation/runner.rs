@@ -17,7 +17,7 @@ use waitlab_core::experiments::pool_starvation::{JobSpan, PoolConfig, PoolRun, P
 use waitlab_core::experiments::wake_latency::skew_ms;
 use waitlab_core::key;
 use waitlab_core::protocol::{FromWorker, ToWorker, shared_slots};
-use waitlab_core::schema::{Failure, Report};
+use waitlab_core::schema::Report;
 use waitlab_core::text::Phrase;
 
 /// Clock exchanges per worker before a batch.
@@ -142,20 +142,12 @@ async fn run_pool_starvation(config: PoolConfig, publish: Publish) -> Report {
     let scope = RunScope::begin();
     let reporter = Reporter::new(publish, 2 * (config.jobs + 1));
     let result = measure(&config, &reporter).await;
-    scope.finish(|r| match result {
-        Ok((runs, blocking_sleeps)) => {
-            r.pool_starvation = Some(PoolStarvation {
-                config,
-                runs,
-                blocking_sleeps,
-            })
-        }
-        Err(why) => {
-            r.failure = Some(Failure::Said(
-                Phrase::new(key!("run.failed")).phrase("why", why),
-            ))
-        }
-    })
+    let result = result.map(|(runs, blocking_sleeps)| PoolStarvation {
+        config,
+        runs,
+        blocking_sleeps,
+    });
+    scope.finish_with(result)
 }
 
 crate::runner::chunks::runner!(PoolConfig, pool_starvation, run_pool_starvation);

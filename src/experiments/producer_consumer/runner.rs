@@ -14,7 +14,7 @@ use waitlab_core::experiments::producer_consumer::{
 use waitlab_core::key;
 use waitlab_core::outcome::{Outcome, reason};
 use waitlab_core::protocol::{FromWorker, ToWorker};
-use waitlab_core::schema::{Failure, Report};
+use waitlab_core::schema::Report;
 use waitlab_core::text::Phrase;
 
 async fn measure(
@@ -77,14 +77,7 @@ async fn run_producer_consumer(config: ProducerConsumerConfig, publish: Publish)
     let scope = RunScope::begin();
     let reporter = Reporter::new(publish, Channel::BROWSER.len() as u32);
     let result = measure(&config, &reporter).await;
-    scope.finish(|r| match result {
-        Ok(result) => r.producer_consumer = Some(result),
-        Err(why) => {
-            r.failure = Some(Failure::Said(
-                Phrase::new(key!("run.failed")).phrase("why", why),
-            ))
-        }
-    })
+    scope.finish_with(result)
 }
 
 crate::runner::chunks::runner!(

@@ -14,7 +14,7 @@ use waitlab_core::key;
 use waitlab_core::outcome::Outcome;
 use waitlab_core::outcome::reason;
 use waitlab_core::protocol::ToWorker;
-use waitlab_core::schema::{Failure, Report};
+use waitlab_core::schema::Report;
 use waitlab_core::text::Phrase;
 
 fn unavailable(strategy: Strategy, slots: &Result<Slots, &'static str>) -> Option<&'static str> {
@@ -73,14 +73,7 @@ async fn run_wake_latency(config: WakeConfig, publish: Publish) -> Report {
     let scope = RunScope::begin();
     let reporter = Reporter::new(publish, config.rounds * Strategy::BROWSER.len() as u32);
     let result = measure(&config, &reporter).await;
-    scope.finish(|r| match result {
-        Ok(wake) => r.wake_latency = Some(wake),
-        Err(why) => {
-            r.failure = Some(Failure::Said(
-                Phrase::new(key!("run.failed")).phrase("why", why),
-            ))
-        }
-    })
+    scope.finish_with(result)
 }
 
 crate::runner::chunks::runner!(WakeConfig, wake_latency, run_wake_latency);

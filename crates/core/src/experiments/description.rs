@@ -61,6 +61,30 @@ pub struct Tried<'a> {
     pub outcome: &'a Outcome,
 }
 
+impl<'a> Tried<'a> {
+    /// `way`, asking for `requested_ms`, and what came of it.
+    pub fn of(way: impl Way, requested_ms: Option<u32>, outcome: &'a Outcome) -> Self {
+        Tried {
+            id: way.id(),
+            label: way.label(),
+            analogue: way.analogue(),
+            requested_ms,
+            outcome,
+        }
+    }
+}
+
+/// A way of waiting an experiment compares (its strategies, written by
+/// `strategies!`).
+pub trait Way: Copy {
+    /// Its id.
+    fn id(self) -> &'static str;
+    /// How the page names it.
+    fn label(self) -> Phrase;
+    /// What it stands for in the article.
+    fn analogue(self) -> Phrase;
+}
+
 /// One experiment, described by its result type: who it is, where a report
 /// keeps it, its comparison columns and rows, its CSV samples, its link
 /// section, and what it lacks without shared memory. (Its findings are

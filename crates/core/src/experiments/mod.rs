@@ -18,7 +18,7 @@ pub mod timed_waits;
 pub mod wake_latency;
 
 pub use column::{Column, Spec, Unit};
-pub use description::{Description, Meta, Tried, Visit};
+pub use description::{Description, Meta, Tried, Visit, Way};
 pub use stated::{StatedFigure, StatedValue};
 
 use crate::key;

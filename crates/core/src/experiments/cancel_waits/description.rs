@@ -30,14 +30,10 @@ impl Description for CancelWaits {
 
     fn tried(&self) -> Vec<Tried<'_>> {
         let wait = Some(self.config.wait_ms);
-        let tried = self.results.iter().map(|r| Tried {
-            id: r.strategy.id(),
-            label: r.strategy.label(),
-            analogue: r.strategy.analogue(),
-            requested_ms: wait,
-            outcome: &r.outcome,
-        });
-        tried.collect()
+        let tried = self.results.iter();
+        tried
+            .map(|r| Tried::of(r.strategy, wait, &r.outcome))
+            .collect()
     }
 
     fn rows(&self, _: &Environment) -> Vec<Measured<Summary>> {

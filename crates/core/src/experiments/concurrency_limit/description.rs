@@ -34,14 +34,8 @@ impl Description for ConcurrencyLimit {
     ];
 
     fn tried(&self) -> Vec<Tried<'_>> {
-        let tried = self.runs.iter().map(|r| Tried {
-            id: r.gate.id(),
-            label: r.gate.label(),
-            analogue: r.gate.analogue(),
-            requested_ms: None,
-            outcome: &r.outcome,
-        });
-        tried.collect()
+        let tried = self.runs.iter();
+        tried.map(|r| Tried::of(r.gate, None, &r.outcome)).collect()
     }
 
     fn rows(&self, _: &Environment) -> Vec<Measured<Gated>> {

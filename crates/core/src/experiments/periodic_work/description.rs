@@ -36,14 +36,10 @@ impl Description for PeriodicWork {
 
     fn tried(&self) -> Vec<Tried<'_>> {
         let interval = Some(self.config.interval_ms);
-        let tried = self.results.iter().map(|r| Tried {
-            id: r.scheduler.id(),
-            label: r.scheduler.label(),
-            analogue: r.scheduler.analogue(),
-            requested_ms: interval,
-            outcome: &r.outcome,
-        });
-        tried.collect()
+        let tried = self.results.iter();
+        tried
+            .map(|r| Tried::of(r.scheduler, interval, &r.outcome))
+            .collect()
     }
 
     fn rows(&self, _: &Environment) -> Vec<Measured<Ticks>> {

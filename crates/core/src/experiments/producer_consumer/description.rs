@@ -34,14 +34,10 @@ impl Description for ProducerConsumer {
     ];
 
     fn tried(&self) -> Vec<Tried<'_>> {
-        let tried = self.runs.iter().map(|r| Tried {
-            id: r.channel.id(),
-            label: r.channel.label(),
-            analogue: r.channel.analogue(),
-            requested_ms: None,
-            outcome: &r.outcome,
-        });
-        tried.collect()
+        let tried = self.runs.iter();
+        tried
+            .map(|r| Tried::of(r.channel, None, &r.outcome))
+            .collect()
     }
 
     fn rows(&self, env: &Environment) -> Vec<Measured<Items>> {

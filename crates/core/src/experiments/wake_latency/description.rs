@@ -29,14 +29,10 @@ impl Description for WakeLatency {
     ];
 
     fn tried(&self) -> Vec<Tried<'_>> {
-        let tried = self.results.iter().map(|r| Tried {
-            id: r.strategy.id(),
-            label: r.strategy.label(),
-            analogue: r.strategy.analogue(),
-            requested_ms: None,
-            outcome: &r.outcome,
-        });
-        tried.collect()
+        let tried = self.results.iter();
+        tried
+            .map(|r| Tried::of(r.strategy, None, &r.outcome))
+            .collect()
     }
 
     fn rows(&self, env: &Environment) -> Vec<Measured<Wake>> {
