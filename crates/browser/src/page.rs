@@ -24,6 +24,11 @@ pub fn exists(selector: &str) -> bool {
     top_of(selector).is_some()
 }
 
+/// How far the page is scrolled down, CSS px.
+fn scroll_y() -> f64 {
+    window().scroll_y().unwrap_or(0.0)
+}
+
 /// Where the first element `selector` matches begins, in CSS px from the
 /// top of the window, if there is one.
 fn top_of(selector: &str) -> Option<f64> {
@@ -41,24 +46,22 @@ pub async fn scroll_and_keep(selector: &str) -> bool {
     if !scroll_to(selector) {
         return false;
     }
-    // The reader's own scrolling (wheel, touch, keys) wins; a scroll the
-    // browser makes to keep its anchor while content above comes in is
-    // not the reader's.
-    let reader = std::rc::Rc::new(std::cell::Cell::new(false));
-    let _listeners = ["wheel", "touchmove", "keydown", "mousedown"].map(|event| {
-        let reader = reader.clone();
-        EventListener::new(window().into(), event, move || reader.set(true))
-    });
     let started = crate::clock::now();
-    let mut settled = started;
+    let (mut landed, mut settled) = (scroll_y(), started);
     while crate::clock::now() - settled < 2000.0 && crate::clock::now() - started < 6000.0 {
         crate::wait::animation_frame_within(100).await;
-        if reader.get() {
-            break;
-        }
-        if top_of(selector).is_some_and(|top| top.abs() > 2.0) {
+        let away = top_of(selector).is_some_and(|top| top.abs() > 2.0);
+        if scroll_y() != landed {
+            if away {
+                // The reader scrolled: their scrolling wins.
+                break;
+            }
+            // The browser kept its scroll anchor as content above came
+            // in: the element is still in place.
+            landed = scroll_y();
+        } else if away {
             scroll_to(selector);
-            settled = crate::clock::now();
+            (landed, settled) = (scroll_y(), crate::clock::now());
         }
     }
     true
