@@ -46,22 +46,37 @@ pub async fn scroll_and_keep(selector: &str) -> bool {
     if !scroll_to(selector) {
         return false;
     }
+    // The reader's own scrolling (wheel, touch, keys, the scrollbar) wins.
+    let reader = std::rc::Rc::new(std::cell::Cell::new(false));
+    let _listeners = ["wheel", "touchmove", "keydown", "pointerdown"].map(|event| {
+        let reader = reader.clone();
+        EventListener::new(window().into(), event, move || reader.set(true))
+    });
+    // Where the scroll left it: at the top, or lower where the page ends
+    // too soon below it to bring it up (the last section).
+    let here = || (scroll_y(), top_of(selector).unwrap_or(0.0));
+    let far = window()
+        .inner_height()
+        .ok()
+        .and_then(|h| h.as_f64())
+        .unwrap_or(800.0)
+        / 2.0;
     let started = crate::clock::now();
-    let (mut landed, mut settled) = (scroll_y(), started);
+    let ((mut landed, mut top), mut settled) = (here(), started);
     while crate::clock::now() - settled < 2000.0 && crate::clock::now() - started < 6000.0 {
         crate::wait::animation_frame_within(100).await;
-        let away = top_of(selector).is_some_and(|top| top.abs() > 2.0);
-        if scroll_y() != landed {
-            if away {
-                // The reader scrolled: their scrolling wins.
-                break;
-            }
-            // The browser kept its scroll anchor as content above came
-            // in: the element is still in place.
-            landed = scroll_y();
-        } else if away {
+        let (y, now_top) = here();
+        // A scroll that takes it far away is someone else's (the reader's
+        // scrollbar, a script); one that moves it a little, or not at
+        // all, is the browser keeping its anchor as content comes in.
+        if reader.get() || (y != landed && (now_top - top).abs() > far) {
+            break;
+        }
+        if (now_top - top).abs() > 2.0 {
             scroll_to(selector);
-            (landed, settled) = (scroll_y(), crate::clock::now());
+            ((landed, top), settled) = (here(), crate::clock::now());
+        } else {
+            landed = y;
         }
     }
     true
