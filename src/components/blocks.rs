@@ -70,11 +70,7 @@ pub fn strategy_results<E: Description>(
     chart: Key,
     own: Option<(Key, AnyView)>,
 ) -> AnyView {
-    let rows: Vec<OverviewRow> = e
-        .tried()
-        .iter()
-        .filter_map(|t| OverviewRow::of_strategy(t.id, &t.label, t.outcome))
-        .collect();
+    let rows: Vec<OverviewRow> = e.tried().iter().filter_map(OverviewRow::of_tried).collect();
     view! { <StrategyResults findings=findings chart=chart rows=rows own=own /> }.into_any()
 }
 

@@ -10,6 +10,7 @@ use waitlab_core::chart::{
     text_width, wrap,
 };
 use waitlab_core::experiments::Experiment;
+use waitlab_core::experiments::Tried;
 use waitlab_core::experiments::concurrency_limit::ConcurrencyLimit;
 use waitlab_core::experiments::main_starvation::{JobMode, MainRun};
 use waitlab_core::experiments::periodic_work::{PeriodicWork, Schedule};
@@ -371,11 +372,12 @@ impl OverviewRow {
         }
     }
 
-    /// The row of a strategy (experiments 4 and 6), if it was measured.
-    pub fn of_strategy(id: &str, label: &Phrase, outcome: &Outcome) -> Option<Self> {
-        outcome.summary().map(|s| Self {
-            id: id.to_owned(),
-            label: tr(label),
+    /// The row of a way of waiting an experiment tried, if it was
+    /// measured.
+    pub fn of_tried(tried: &Tried<'_>) -> Option<Self> {
+        tried.outcome.summary().map(|s| Self {
+            id: tried.id.to_owned(),
+            label: tr(&tried.label),
             requested_ms: None,
             summary: *s,
         })

@@ -218,36 +218,19 @@ impl<M> Measured<M> {
     }
 
     /// A row of a way of waiting an experiment tried: its measure read
-    /// from the summary where it was measured, otherwise the reason.
+    /// from the summary where it was measured, otherwise no numbers and
+    /// the reason as a note.
     pub fn of_tried(tried: &Tried<'_>, measure: impl FnOnce(&Summary) -> M) -> Self {
+        let (measure, notes) = match tried.outcome {
+            Outcome::Measured { summary, .. } => (Some(measure(summary)), Vec::new()),
+            other => (None, other.phrase().into_iter().collect()),
+        };
         Measured {
+            what: tried.label.clone(),
+            analogue: tried.analogue.clone(),
+            measure,
+            notes,
             requested_ms: tried.requested_ms,
-            ..Measured::of_outcome(
-                tried.label.clone(),
-                tried.analogue.clone(),
-                tried.outcome,
-                measure,
-            )
-        }
-    }
-
-    /// A row of `outcome`: its measure read from the summary where it was
-    /// measured, otherwise no numbers and the reason as a note.
-    pub fn of_outcome(
-        what: Phrase,
-        analogue: Phrase,
-        outcome: &Outcome,
-        measure: impl FnOnce(&Summary) -> M,
-    ) -> Self {
-        match outcome {
-            Outcome::Measured { summary, .. } => Measured::new(what, analogue, measure(summary)),
-            other => Measured {
-                what,
-                analogue,
-                measure: None,
-                notes: other.phrase().into_iter().collect(),
-                requested_ms: None,
-            },
         }
     }
 }
