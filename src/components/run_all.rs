@@ -14,7 +14,7 @@ use crate::hooks::{Experiments, UseEnvironment};
 use crate::i18n::{t, tr};
 use crate::runner::Progress;
 use leptos::prelude::*;
-use waitlab_core::experiments::Experiment;
+use waitlab_core::experiments::{Config, Experiment};
 use waitlab_core::key;
 use waitlab_core::text::{Arg, Key, Phrase};
 
@@ -68,7 +68,7 @@ fn start(experiments: Experiments, experiment: Experiment, cores: u32) {
     impl Visit for Start {
         type Out = ();
         fn visit<E: OnPage>(self) {
-            self.0.of::<E>().run.run(E::defaults(self.1));
+            self.0.of::<E>().run.run(E::Config::for_cores(self.1));
         }
     }
     visit(experiment, Start(experiments, cores));
@@ -81,7 +81,7 @@ fn expected_ms(experiment: Experiment, cores: u32) -> f64 {
     impl Visit for Expected {
         type Out = f64;
         fn visit<E: OnPage>(self) -> f64 {
-            E::estimated_ms(&E::defaults(self.0))
+            E::Config::for_cores(self.0).estimated_ms()
         }
     }
     visit(experiment, Expected(cores)).max(1.0)

@@ -11,7 +11,7 @@ use leptos::prelude::*;
 use leptos::wasm_split::SplitLoaderError;
 use std::future::Future;
 use std::pin::Pin;
-use waitlab_core::experiments::Experiment;
+use waitlab_core::experiments::{Config, Experiment};
 use waitlab_core::field::Form;
 use waitlab_core::key;
 use waitlab_core::schema::Report;
@@ -139,7 +139,7 @@ where
     E::Config: Form,
 {
     let experiment = expect_context::<Experiments>().of::<E>();
-    let defaults = E::defaults(expect_context::<UseEnvironment>().cores);
+    let defaults = E::Config::for_cores(expect_context::<UseEnvironment>().cores);
     view! { <ConfigForm experiment=experiment defaults=defaults /> }
 }
 

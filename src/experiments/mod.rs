@@ -11,14 +11,26 @@
 //! and a form only from its own, so `wasm_split` keeps them out of the
 //! page's first load.
 
-/// An experiment's form as a chunk of its own (`$split`): its fields, Run
-/// and Cancel, and what only they use. Made untracked, as a component is.
-macro_rules! form {
-    ($split:ident, $form:expr) => {
+/// Implements [`OnPage`] for `$experiment`: its form as a chunk of its
+/// own (`$split`: its fields, Run and Cancel, and what only they use, made
+/// untracked, as a component is), and its results view of `$report`.
+macro_rules! on_page {
+    ($experiment:ty, form $split:ident = $form:expr, results |$self:ident, $report:ident| $results:expr $(,)?) => {
         #[::leptos::wasm_split::wasm_split($split, wasm_split_path = ::leptos::wasm_split, fallible)]
         fn $split() -> Result<::leptos::prelude::AnyView, ::leptos::wasm_split::SplitLoaderError> {
             use ::leptos::prelude::*;
             Ok(untrack(|| $form.into_any()))
+        }
+
+        impl $crate::experiments::OnPage for $experiment {
+            fn form() -> $crate::experiments::FormChunk {
+                Box::pin($split())
+            }
+
+            fn results(&$self, $report: &::waitlab_core::schema::Report) -> ::leptos::prelude::AnyView {
+                use ::leptos::prelude::*;
+                $results.into_any()
+            }
         }
     };
 }
@@ -44,15 +56,10 @@ use waitlab_core::schema::Report;
 /// A form once its chunk is in.
 pub type FormChunk = Pin<Box<dyn Future<Output = Result<AnyView, SplitLoaderError>>>>;
 
-/// One experiment as the page runs and shows it.
-pub trait OnPage: Description {
-    /// Its configuration: what its form edits and its runner runs.
-    type Config: Runner + Clone + PartialEq + Send + Sync;
-    /// The configuration its form starts from and Run all runs, on a
-    /// machine of `cores` logical cores.
-    fn defaults(cores: u32) -> Self::Config;
-    /// About how long a run of `config` takes, ms.
-    fn estimated_ms(config: &Self::Config) -> f64;
+/// One experiment as the page runs and shows it (written by `on_page!`):
+/// its configuration (core's [`Description::Config`]) is what its form
+/// edits and its runner runs.
+pub trait OnPage: Description<Config: Runner> {
     /// Its form, once its chunk is in.
     fn form() -> FormChunk;
     /// Its findings, charts and tables, from `report` (which holds it).

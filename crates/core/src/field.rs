@@ -31,36 +31,6 @@ pub trait Form: Sized + 'static {
     fn hint(&self) -> Phrase;
 }
 
-/// Implements [`Form`] for a configuration whose `parse` takes its fields'
-/// texts in order: each field as `name: "test-id", "label.key", value;`,
-/// then the hint, a function of the configuration.
-macro_rules! form {
-    ($config:ty, hint: $hint:expr, $($name:ident: $testid:literal, $label:literal, $value:expr;)+) => {
-        impl $crate::field::Form for $config {
-            const FIELDS: &'static [$crate::field::FormField<Self>] = &[$(
-                $crate::field::FormField {
-                    label: $crate::key!($label),
-                    testid: $testid,
-                    value: $value,
-                },
-            )+];
-
-            fn from_fields(texts: &[&str]) -> Result<Self, $crate::field::FieldError> {
-                let mut texts = texts.iter().copied();
-                $(let $name = texts.next().unwrap_or("");)+
-                Self::parse($($name),+)
-            }
-
-            fn hint(&self) -> $crate::text::Phrase {
-                let hint: fn(&Self) -> $crate::text::Phrase = $hint;
-                hint(self)
-            }
-        }
-    };
-}
-
-pub(crate) use form;
-
 /// The usual hint: about how many seconds a run of `estimated_ms` takes.
 pub fn about_seconds(estimated_ms: f64) -> Phrase {
     Phrase::new(key!("form.about")).ms("seconds", estimated_ms / 1000.0)
@@ -231,8 +201,6 @@ mod tests {
         check(crate::experiments::periodic_work::PeriodicConfig::default());
         check(crate::experiments::spin_ladder::LadderConfig::default());
         check(crate::experiments::main_starvation::MainConfig::default());
-        check(crate::experiments::pool_starvation::PoolConfig::for_cores(
-            2,
-        ));
+        check(crate::experiments::pool_starvation::PoolConfig::default());
     }
 }

@@ -399,6 +399,7 @@ pub fn line(lesson: Lesson, run: Option<&Report>, sets: &[&Report]) -> Line {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::experiments::Config;
     use crate::experiments::pool_starvation::{PoolConfig, PoolRun, PoolStarvation};
     use crate::experiments::wake_latency::{Strategy, WakeConfig, WakeLatency, WakeResult};
     use crate::outcome::Outcome;

@@ -13,7 +13,7 @@
 //! a later wait. A `CancellationToken` cancels once: the waiter makes the
 //! round's token before the barrier, and the canceller takes it after.
 
-use crate::{Cli, Native, Progress, runtime};
+use crate::{Native, Progress, runtime};
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Barrier, Condvar, Mutex};
 use std::time::{Duration, Instant};
@@ -135,16 +135,6 @@ fn measure(strategy: Strategy, wait: Duration, points_us: &[u32]) -> Vec<f64> {
 }
 
 impl Native for CancelWaits {
-    type Config = CancelConfig;
-
-    fn config(cli: &Cli) -> CancelConfig {
-        let mut c = CancelConfig::default();
-        if cli.quick {
-            c.rounds = 10;
-        }
-        c
-    }
-
     /// Units of progress of a run.
     fn units(config: &CancelConfig) -> u64 {
         u64::from(config.rounds) * Strategy::NATIVE.len() as u64

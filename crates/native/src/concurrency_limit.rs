@@ -4,7 +4,7 @@
 //! with `sleep(1 ms)`. Each job stamps its start once it holds a slot and
 //! its end before it gives the slot back, on one monotonic clock.
 
-use crate::{Cli, Native, Progress, ms_since, runtime};
+use crate::{Native, Progress, ms_since, runtime};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::{Duration, Instant};
@@ -69,16 +69,6 @@ fn batch(gate: Gate, limit: u32, jobs: &[Duration]) -> Vec<Span> {
 }
 
 impl Native for ConcurrencyLimit {
-    type Config = LimitConfig;
-
-    fn config(cli: &Cli) -> LimitConfig {
-        let mut c = LimitConfig::default();
-        if cli.quick {
-            c.jobs = 12;
-        }
-        c
-    }
-
     /// Units of progress of a run.
     fn units(config: &LimitConfig) -> u64 {
         u64::from(config.jobs) * Gate::NATIVE.len() as u64

@@ -24,6 +24,7 @@ use std::marker::PhantomData;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 use waitlab_core::compare;
+use waitlab_core::experiments::Config;
 use waitlab_core::experiments::timed_waits::TimedWaits;
 use waitlab_core::experiments::{Description, Experiment};
 use waitlab_core::key;
@@ -88,10 +89,12 @@ pub struct Cli {
 
 /// One experiment as the native probe runs it.
 pub trait Native: Description {
-    /// Its configuration.
-    type Config;
-    /// The configuration `cli` asks for.
-    fn config(cli: &Cli) -> Self::Config;
+    /// The configuration `cli` asks for: the defaults for this machine,
+    /// or their short run with `--quick`.
+    fn config(cli: &Cli) -> Self::Config {
+        let config = Self::Config::for_cores(env::cores());
+        if cli.quick { config.quick() } else { config }
+    }
     /// Units of progress a run of `config` counts.
     fn units(config: &Self::Config) -> u64;
     /// Measures it with `config`, counting progress on `tick`.

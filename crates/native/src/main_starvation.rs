@@ -6,7 +6,7 @@
 //! Progress is reported once a run is done, never while its jobs are
 //! timed, and the frame record is allocated before the batch starts.
 
-use crate::{Cli, Native, Progress, ms_since, runtime};
+use crate::{Native, Progress, ms_since, runtime};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use waitlab_core::experiments::main_starvation::{JobMode, MainConfig, MainRun, MainStarvation};
@@ -79,17 +79,6 @@ fn main_run(config: &MainConfig, mode: JobMode) -> MainRun {
 }
 
 impl Native for MainStarvation {
-    type Config = MainConfig;
-
-    fn config(cli: &Cli) -> MainConfig {
-        let mut c = MainConfig::default();
-        if cli.quick {
-            c.jobs = 4;
-            c.wait_ms = 50;
-        }
-        c
-    }
-
     /// Units of progress: each job of each mode.
     fn units(config: &MainConfig) -> u64 {
         2 * u64::from(config.jobs)

@@ -5,7 +5,7 @@
 //! lateness is against the ideal schedule, as in the browser
 //! (`periodic::lateness_ms`).
 
-use crate::{Cli, Native, Progress, runtime};
+use crate::{Native, Progress, runtime};
 use std::time::{Duration, Instant};
 use tokio::time::MissedTickBehavior;
 use waitlab_core::experiments::periodic_work::{
@@ -50,16 +50,6 @@ fn measure(scheduler: Scheduler, interval: Duration, works: &[Duration]) -> Vec<
 }
 
 impl Native for PeriodicWork {
-    type Config = PeriodicConfig;
-
-    fn config(cli: &Cli) -> PeriodicConfig {
-        let mut c = PeriodicConfig::default();
-        if cli.quick {
-            c.ticks = 10;
-        }
-        c
-    }
-
     /// Units of progress of a run.
     fn units(config: &PeriodicConfig) -> u64 {
         u64::from(config.ticks) * Scheduler::NATIVE.len() as u64

@@ -7,6 +7,7 @@
 use crate::main_starvation::job;
 use crate::{Cli, Native, Progress, ms_since, runtime};
 use std::time::{Duration, Instant};
+use waitlab_core::experiments::Config;
 use waitlab_core::experiments::main_starvation::JobMode;
 use waitlab_core::experiments::pool_starvation::{JobSpan, PoolConfig, PoolRun, PoolStarvation};
 
@@ -46,25 +47,28 @@ fn pool_run(config: &PoolConfig, mode: JobMode) -> PoolRun {
 }
 
 impl Native for PoolStarvation {
-    type Config = PoolConfig;
-
     fn config(cli: &Cli) -> PoolConfig {
         let workers = cli
             .workers
             .unwrap_or_else(|| PoolConfig::for_cores(crate::env::cores()).workers);
-        let mut c = PoolConfig {
+        let c = PoolConfig {
             workers,
             ..PoolConfig::for_cores(workers)
         };
-        if cli.quick {
-            c.jobs = 4 * workers;
-            c.wait_ms = 50;
-        }
         if cli.full_pool {
-            c.jobs = 200;
-            c.wait_ms = 1000;
+            PoolConfig {
+                jobs: 200,
+                wait_ms: 1000,
+                ..c
+            }
+        } else if cli.quick {
+            PoolConfig {
+                jobs: 4 * workers,
+                ..c.quick()
+            }
+        } else {
+            c
         }
-        c
     }
 
     /// Units of progress: each job of each mode.

@@ -7,8 +7,8 @@
 //! then sends the burst back to back; both sides read one monotonic
 //! clock, so there is no skew.
 
+use crate::Native;
 use crate::Progress;
-use crate::{Cli, Native};
 use std::sync::mpsc::{Receiver as StdReceiver, sync_channel};
 use std::sync::{Arc, Barrier};
 use std::time::{Duration, Instant};
@@ -125,17 +125,6 @@ fn run_channel(
 }
 
 impl Native for ProducerConsumer {
-    type Config = ProducerConsumerConfig;
-
-    fn config(cli: &Cli) -> ProducerConsumerConfig {
-        let mut c = ProducerConsumerConfig::default();
-        if cli.quick {
-            c.items = 30;
-            c.burst = 500;
-        }
-        c
-    }
-
     /// Units of progress of a run.
     fn units(config: &ProducerConsumerConfig) -> u64 {
         u64::from(config.items) * Channel::NATIVE.len() as u64

@@ -4,7 +4,7 @@
 //! and `Sleep(0)` (a zero `std::thread::sleep` returns without a system
 //! call on Unix), and `std::thread::sleep(1 ms)` for `Sleep(1)`.
 
-use crate::{Cli, Native, Progress, ms_since};
+use crate::{Native, Progress, ms_since};
 use std::convert::Infallible;
 use std::time::{Duration, Instant};
 use waitlab_core::experiments::spin_ladder::{self, LadderConfig, SpinLadder, Step};
@@ -20,17 +20,6 @@ fn rest(step: Step) -> Result<(), Infallible> {
 }
 
 impl Native for SpinLadder {
-    type Config = LadderConfig;
-
-    fn config(cli: &Cli) -> LadderConfig {
-        let mut c = LadderConfig::default();
-        if cli.quick {
-            c.repeats = 3;
-            c.spin_until_ms = 50;
-        }
-        c
-    }
-
     /// Units of progress of a run.
     fn units(config: &LadderConfig) -> u64 {
         u64::from(config.repeats)

@@ -7,6 +7,7 @@
 
 use crate::{Cli, Native, Progress, ms_since, runtime};
 use std::time::{Duration, Instant};
+use waitlab_core::experiments::Config;
 use waitlab_core::experiments::timed_waits::{Cell, NestedChain, TimedWaits};
 use waitlab_core::experiments::timed_waits::{CellKey, Mechanism, TimedWaitsConfig};
 use waitlab_core::outcome::Outcome;
@@ -55,19 +56,13 @@ fn sample_all(key: CellKey, samples: u32, rt: &tokio::runtime::Runtime) -> Vec<f
 }
 
 impl Native for TimedWaits {
-    type Config = TimedWaitsConfig;
-
     fn config(cli: &Cli) -> TimedWaitsConfig {
         // The native probe's own mechanisms (`std` and tokio).
-        let mut c = TimedWaitsConfig {
+        let c = TimedWaitsConfig {
             mechanisms: Mechanism::NATIVE.to_vec(),
             ..TimedWaitsConfig::default()
         };
-        if cli.quick {
-            c.samples = 20;
-            c.durations_ms = vec![0, 1, 10];
-        }
-        c
+        if cli.quick { c.quick() } else { c }
     }
 
     /// Units of progress of a run.

@@ -13,7 +13,7 @@
 //! only makes it check again. The waiter builds its tokio runtime (current
 //! thread) once, for the tokio strategies.
 
-use crate::{Cli, Native, Progress, runtime};
+use crate::{Native, Progress, runtime};
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Barrier, Condvar, Mutex};
 use std::thread::Thread;
@@ -158,16 +158,6 @@ fn measure(strategy: Strategy, delays_us: &[u32]) -> Vec<f64> {
 }
 
 impl Native for WakeLatency {
-    type Config = WakeConfig;
-
-    fn config(cli: &Cli) -> WakeConfig {
-        let mut c = WakeConfig::default();
-        if cli.quick {
-            c.rounds = 20;
-        }
-        c
-    }
-
     /// Units of progress of a run.
     fn units(config: &WakeConfig) -> u64 {
         u64::from(config.rounds) * Strategy::NATIVE.len() as u64

@@ -5,31 +5,13 @@ mod runner;
 
 use crate::components::blocks::strategy_results;
 use crate::components::run_controls::config_form;
-use crate::experiments::{FormChunk, OnPage};
-use leptos::prelude::*;
-use waitlab_core::experiments::producer_consumer::{ProducerConsumer, ProducerConsumerConfig};
+use waitlab_core::experiments::producer_consumer::ProducerConsumer;
 use waitlab_core::key;
-use waitlab_core::schema::Report;
 
-form!(form_producer_consumer, config_form::<ProducerConsumer>());
-
-impl OnPage for ProducerConsumer {
-    type Config = ProducerConsumerConfig;
-
-    fn defaults(_: u32) -> ProducerConsumerConfig {
-        ProducerConsumerConfig::default()
-    }
-
-    fn estimated_ms(config: &ProducerConsumerConfig) -> f64 {
-        config.estimated_ms()
-    }
-
-    fn form() -> FormChunk {
-        Box::pin(form_producer_consumer())
-    }
-
-    fn results(&self, report: &Report) -> AnyView {
-        let findings = self.findings(report.env.clock);
-        strategy_results(self, findings, key!("producer_consumer.chart"), None)
-    }
+on_page! {
+    ProducerConsumer,
+    form form_producer_consumer = config_form::<ProducerConsumer>(),
+    results |self, report| {
+        strategy_results(self, self.findings(report.env.clock), key!("producer_consumer.chart"), None)
+    },
 }

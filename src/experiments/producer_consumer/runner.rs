@@ -8,6 +8,7 @@
 
 use crate::runner::pair::{Pair, Roles};
 use crate::runner::{Publish, Reporter, RunScope};
+use waitlab_core::experiments::Config;
 use waitlab_core::experiments::producer_consumer::{
     Channel, ChannelRun, ProducerConsumer, ProducerConsumerConfig,
 };

@@ -6,13 +6,11 @@ mod runner;
 use crate::components::blocks::{Details, Findings, NumbersTable, figure};
 use crate::components::charts::LadderChart;
 use crate::components::run_controls::config_form;
-use crate::experiments::{FormChunk, OnPage};
 use crate::i18n::{num, t, tr};
 use leptos::prelude::*;
 use waitlab_core::clock::ClockInfo;
-use waitlab_core::experiments::spin_ladder::{LadderConfig, SpinLadder};
+use waitlab_core::experiments::spin_ladder::SpinLadder;
 use waitlab_core::key;
-use waitlab_core::schema::Report;
 use waitlab_core::text::Phrase;
 
 /// Findings, chart and table of a finished run.
@@ -66,24 +64,8 @@ fn blocks_note(ladder: &SpinLadder) -> Option<impl IntoView + use<>> {
     })
 }
 
-form!(form_spin_ladder, config_form::<SpinLadder>());
-
-impl OnPage for SpinLadder {
-    type Config = LadderConfig;
-
-    fn defaults(_: u32) -> LadderConfig {
-        LadderConfig::default()
-    }
-
-    fn estimated_ms(config: &LadderConfig) -> f64 {
-        config.estimated_ms()
-    }
-
-    fn form() -> FormChunk {
-        Box::pin(form_spin_ladder())
-    }
-
-    fn results(&self, report: &Report) -> AnyView {
-        view! { <SpinLadderResults ladder=self.clone() clock=report.env.clock /> }.into_any()
-    }
+on_page! {
+    SpinLadder,
+    form form_spin_ladder = config_form::<SpinLadder>(),
+    results |self, report| view! { <SpinLadderResults ladder=self.clone() clock=report.env.clock /> },
 }

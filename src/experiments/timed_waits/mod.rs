@@ -9,10 +9,10 @@ use crate::components::charts::{
 use crate::components::field::Field;
 use crate::components::run_controls::RunForm;
 use crate::components::statistics::StatisticsTable;
-use crate::experiments::{FormChunk, OnPage};
 use crate::hooks::Experiments;
 use crate::i18n::{t, tr};
 use leptos::prelude::*;
+use waitlab_core::experiments::Config;
 use waitlab_core::experiments::timed_waits::TimedWaits;
 use waitlab_core::experiments::timed_waits::{CellKey, Mechanism, Thread, TimedWaitsConfig};
 use waitlab_core::key;
@@ -22,7 +22,7 @@ use waitlab_core::text::{Arg, Phrase};
 /// Experiment 1's form: its fields, Run and Cancel (a chunk of its own).
 #[component]
 pub fn TimedWaitsForm() -> impl IntoView {
-    let defaults = TimedWaits::defaults(0);
+    let defaults = TimedWaitsConfig::default();
     let durations = RwSignal::new(
         defaults
             .durations_ms
@@ -189,24 +189,8 @@ pub(super) fn TimedWaitsResults(
     .into_any()
 }
 
-form!(form_timed_waits, view! { <TimedWaitsForm /> });
-
-impl OnPage for TimedWaits {
-    type Config = TimedWaitsConfig;
-
-    fn defaults(_: u32) -> TimedWaitsConfig {
-        TimedWaitsConfig::default()
-    }
-
-    fn estimated_ms(config: &TimedWaitsConfig) -> f64 {
-        config.estimated_ms()
-    }
-
-    fn form() -> FormChunk {
-        Box::pin(form_timed_waits())
-    }
-
-    fn results(&self, report: &Report) -> AnyView {
-        view! { <TimedWaitsResults report=report.clone() /> }.into_any()
-    }
+on_page! {
+    TimedWaits,
+    form form_timed_waits = view! { <TimedWaitsForm /> },
+    results |self, report| view! { <TimedWaitsResults report=report.clone() /> },
 }

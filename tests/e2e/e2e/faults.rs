@@ -134,6 +134,7 @@ fn host_fault(browser: Browser, name: &str, fault: Fault, expect: &str) -> Lease
     );
     assert!(alert.contains(expect), "{name}: {alert}");
     // Sooner than the run would have taken had the worker answered.
+    use waitlab_core::experiments::Config;
     let run_ms = waitlab_core::experiments::timed_waits::TimedWaitsConfig {
         durations_ms: vec![10],
         samples: 100,

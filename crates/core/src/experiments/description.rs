@@ -3,7 +3,7 @@
 //! comparison, the CSV, the link) reaches it through [`Experiment`]
 //! ([`Visit`]), so that none of it lists the experiments.
 
-use super::{Column, Experiment};
+use super::{Column, Config, Experiment};
 use crate::compare::Measured;
 use crate::export::{Sample, series};
 use crate::link::Section;
@@ -92,6 +92,8 @@ pub trait Way: Copy {
 /// Adding an experiment is its folder with this, and a line in
 /// `experiments!`.
 pub trait Description: Stored + Section + Clone + 'static {
+    /// Its configuration.
+    type Config: Config;
     /// Which experiment it is.
     const EXPERIMENT: Experiment;
     /// Who it is on the page.

@@ -7,6 +7,7 @@
 pub mod cancel_waits;
 mod column;
 pub mod concurrency_limit;
+pub mod config;
 mod description;
 pub mod main_starvation;
 pub mod periodic_work;
@@ -18,6 +19,7 @@ pub mod timed_waits;
 pub mod wake_latency;
 
 pub use column::{Column, Spec, Unit};
+pub use config::Config;
 pub use description::{Description, Meta, Tried, Visit, Way};
 pub use stated::{StatedFigure, StatedValue};
 

@@ -75,7 +75,7 @@ impl ToWorker {
             ToWorker::ClockPing => w.byte(6),
             ToWorker::Ladder { config } => {
                 w.byte(7);
-                ladder_config(&mut w, config);
+                config.write(&mut w);
             }
             ToWorker::CancelSet {
                 strategy,
@@ -172,7 +172,7 @@ impl ToWorker {
             },
             6 => ToWorker::ClockPing,
             7 => ToWorker::Ladder {
-                config: read_ladder_config(&mut r)?,
+                config: LadderConfig::read(&mut r)?,
             },
             8 => ToWorker::CancelSet {
                 strategy: cancel_strategy(&mut r)?,
@@ -419,23 +419,8 @@ fn read_result<T>(r: &mut Reader, ok: impl Fn(&mut Reader) -> Read<T>) -> Read<R
     })
 }
 
-fn ladder_config(w: &mut Writer, c: &LadderConfig) {
-    w.uvar(u64::from(c.steps));
-    w.uvar(u64::from(c.repeats));
-    w.uvar(u64::from(c.spin_until_ms));
-}
-
-fn read_ladder_config(r: &mut Reader) -> Read<LadderConfig> {
-    let max = u64::from(u32::MAX);
-    Ok(LadderConfig {
-        steps: r.upto(max)?,
-        repeats: r.upto(max)?,
-        spin_until_ms: r.upto(max)?,
-    })
-}
-
 fn spin_ladder(w: &mut Writer, l: &SpinLadder) {
-    ladder_config(w, &l.config);
+    l.config.write(w);
     w.len(l.steps.len());
     for s in &l.steps {
         w.uvar(u64::from(s.count));
@@ -468,7 +453,7 @@ fn spin_ladder(w: &mut Writer, l: &SpinLadder) {
 
 fn read_spin_ladder(r: &mut Reader) -> Read<SpinLadder> {
     let max = u64::from(u32::MAX);
-    let config = read_ladder_config(r)?;
+    let config = LadderConfig::read(r)?;
     let n = r.len(MAX_ITEMS)?;
     let steps = (0..n)
         .map(|_| {

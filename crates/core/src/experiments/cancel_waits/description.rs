@@ -13,6 +13,7 @@ use crate::stats::Summary;
 type C = Column<Summary>;
 
 impl Description for CancelWaits {
+    type Config = super::CancelConfig;
     const EXPERIMENT: Experiment = Experiment::CancelWaits;
     const META: Meta = Meta::new(
         "6",

@@ -7,9 +7,7 @@ use crate::link::wire::{Reader, Writer};
 
 impl Writer {
     pub(crate) fn cancel_waits(&mut self, c: &CancelWaits) {
-        self.uvar(u64::from(c.config.rounds));
-        self.uvar(u64::from(c.config.wait_ms));
-        self.uvar(c.config.seed);
+        c.config.write(self);
         self.maybe_q(c.skew_ms);
         self.len(c.results.len());
         for r in &c.results {
@@ -21,11 +19,7 @@ impl Writer {
 
 impl Reader<'_> {
     pub(crate) fn cancel_waits(&mut self) -> Result<CancelWaits, LinkError> {
-        let config = CancelConfig {
-            rounds: self.upto(u64::from(CancelConfig::MAX_ROUNDS))?,
-            wait_ms: self.upto(u64::from(CancelConfig::MAX_WAIT_MS))?,
-            seed: self.uvar()?,
-        };
+        let config = CancelConfig::read(self)?;
         let skew_ms = self.maybe_q()?;
         let n = self.upto(Strategy::every().count() as u64)?;
         let results = (0..n)

@@ -8,7 +8,9 @@
 //! `performance.timeOrigin + now()` on two threads, and the run measures
 //! and corrects the skew between their clocks (`wake::skew_ms`).
 
-use crate::field::{self, FieldError, form};
+use crate::experiments::Config;
+use crate::experiments::config::config;
+use crate::field;
 use crate::key;
 use crate::outcome::StrategyOutcome;
 use crate::strategies::strategies;
@@ -87,55 +89,29 @@ enum Kind {
     Token,
 }
 
-/// Configuration of experiment 6.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct CancelConfig {
-    /// Rounds per strategy.
-    pub rounds: u32,
-    /// How long each wait asks for, ms.
-    pub wait_ms: u32,
-    /// Seed of the cancel points (the same for every strategy).
-    pub seed: u64,
-}
-
-impl Default for CancelConfig {
-    fn default() -> Self {
-        Self {
-            rounds: 40,
-            wait_ms: 20,
-            seed: 0xCA4C_E11E,
-        }
+config! {
+    /// Configuration of experiment 6.
+    pub struct CancelConfig {
+        /// Rounds per strategy.
+        rounds: u32 = 40,
+            quick(10) form("rounds", "rounds", "wake_latency.rounds", 1, 500) link(500);
+        /// How long each wait asks for, ms: a cancel point must fall well
+        /// inside it.
+        wait_ms: u32 = 20,
+            form("wait", "wait", "main_starvation.each_waits", 5, 1000) link(1000);
+        /// Seed of the cancel points (the same for every strategy).
+        seed: u64 = 0xCA4C_E11E;
     }
+    // The blind sleeps run to their end, so their rounds together must
+    // stay within the longest blocking batch.
+    check: |c| field::check_blocking_ms(f64::from(c.rounds) * f64::from(c.wait_ms)),
+    // The blind sleeps take the whole wait, the others half of it on
+    // average, and each round a few milliseconds of handshake.
+    estimate: |c| f64::from(c.rounds) * (2.0 * f64::from(c.wait_ms) + 3.0),
+    hint: |c| field::about_seconds(c.estimated_ms()),
 }
 
 impl CancelConfig {
-    /// Largest accepted round count.
-    pub const MAX_ROUNDS: u32 = 500;
-    /// Shortest accepted wait, ms: a cancel point must fall well inside it.
-    pub const MIN_WAIT_MS: u32 = 5;
-    /// Longest accepted wait, ms.
-    pub const MAX_WAIT_MS: u32 = 1000;
-
-    /// Parses and validates the form fields: the blind sleeps run to
-    /// their end, so their rounds together must stay within the longest
-    /// blocking batch.
-    pub fn parse(rounds: &str, wait_ms: &str) -> Result<Self, FieldError> {
-        let config = Self {
-            rounds: field::parse("rounds", rounds, 1, Self::MAX_ROUNDS)?,
-            wait_ms: field::parse("wait", wait_ms, Self::MIN_WAIT_MS, Self::MAX_WAIT_MS)?,
-            ..Self::default()
-        };
-        field::check_blocking_ms(f64::from(config.rounds) * f64::from(config.wait_ms))?;
-        Ok(config)
-    }
-
-    /// How long a run takes about, ms: the blind sleeps take the whole
-    /// wait, the others half of it on average, and each round a few
-    /// milliseconds of handshake.
-    pub fn estimated_ms(&self) -> f64 {
-        f64::from(self.rounds) * (2.0 * f64::from(self.wait_ms) + 3.0)
-    }
-
     /// When the canceller cancels each round, µs after the waiter began:
     /// between a tenth and nine tenths of the wait, the same points for
     /// every strategy.
@@ -183,16 +159,10 @@ impl CancelWaits {
     }
 }
 
-form! {
-    CancelConfig,
-    hint: |c| field::about_seconds(c.estimated_ms()),
-    rounds: "rounds", "wake_latency.rounds", |c| c.rounds;
-    wait_ms: "wait", "main_starvation.each_waits", |c| c.wait_ms;
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::field::FieldError;
 
     #[test]
     fn cancel_points_fall_inside_the_wait() {
@@ -203,7 +173,7 @@ mod tests {
         assert!(points.iter().all(|&p| (2000..=18_000).contains(&p)));
         let mean = points.iter().map(|&p| f64::from(p)).sum::<f64>() / 40.0;
         assert!((7000.0..13_000.0).contains(&mean), "mean {mean}");
-        let short = CancelConfig::parse("3", "5").unwrap();
+        let short = CancelConfig::parse(&["3", "5"]).unwrap();
         assert!(
             short
                 .cancel_points_us()
@@ -214,16 +184,19 @@ mod tests {
 
     #[test]
     fn fields_are_checked() {
-        assert_eq!(CancelConfig::parse("40", "20"), Ok(CancelConfig::default()));
-        assert!(CancelConfig::parse("0", "20").is_err());
-        assert!(CancelConfig::parse("40", "4").is_err());
-        assert!(CancelConfig::parse("x", "20").is_err());
+        assert_eq!(
+            CancelConfig::parse(&["40", "20"]),
+            Ok(CancelConfig::default())
+        );
+        assert!(CancelConfig::parse(&["0", "20"]).is_err());
+        assert!(CancelConfig::parse(&["40", "4"]).is_err());
+        assert!(CancelConfig::parse(&["x", "20"]).is_err());
         // 500 blind sleeps of 1 s would block for more than 20 s.
         assert!(matches!(
-            CancelConfig::parse("500", "1000"),
+            CancelConfig::parse(&["500", "1000"]),
             Err(FieldError::TooLong { seconds: 500, .. })
         ));
-        assert!(CancelConfig::parse("20", "1000").is_ok());
+        assert!(CancelConfig::parse(&["20", "1000"]).is_ok());
     }
 
     #[test]

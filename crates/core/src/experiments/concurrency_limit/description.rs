@@ -17,6 +17,7 @@ type Gated = (Summary, f64, u32);
 type C = Column<Gated>;
 
 impl Description for ConcurrencyLimit {
+    type Config = super::LimitConfig;
     const EXPERIMENT: Experiment = Experiment::ConcurrencyLimit;
     const META: Meta = Meta::new(
         "8",

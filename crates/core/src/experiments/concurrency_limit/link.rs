@@ -8,10 +8,7 @@ use crate::link::wire::{Reader, SPAN_TICK_MS, Writer, ticks};
 
 impl Writer {
     pub(crate) fn concurrency_limit(&mut self, c: &ConcurrencyLimit) {
-        self.uvar(u64::from(c.config.jobs));
-        self.uvar(u64::from(c.config.limit));
-        self.uvar(u64::from(c.config.job_ms));
-        self.uvar(c.config.seed);
+        c.config.write(self);
         self.len(c.runs.len());
         let handoffs = c.config.jobs.saturating_sub(c.config.limit);
         for r in &c.runs {
@@ -34,12 +31,7 @@ impl Writer {
 
 impl Reader<'_> {
     pub(crate) fn concurrency_limit(&mut self) -> Result<ConcurrencyLimit, LinkError> {
-        let config = LimitConfig {
-            jobs: self.upto(u64::from(LimitConfig::MAX_JOBS))?,
-            limit: self.upto(u64::from(LimitConfig::MAX_LIMIT))?,
-            job_ms: self.upto(u64::from(LimitConfig::MAX_JOB_MS))?,
-            seed: self.uvar()?,
-        };
+        let config = LimitConfig::read(self)?;
         let n = self.upto(Gate::every().count() as u64)?;
         let handoffs = config.jobs.saturating_sub(config.limit);
         let runs = (0..n)

@@ -10,7 +10,9 @@
 //! order, the job after the first N takes the slot of the job that ended
 //! (N places) earlier in end order.
 
-use crate::field::{self, FieldError, form};
+use crate::experiments::Config;
+use crate::experiments::config::config;
+use crate::field::{self, FieldError};
 use crate::key;
 use crate::outcome::Outcome;
 use crate::strategies::strategies;
@@ -56,56 +58,36 @@ impl Gate {
     }
 }
 
-/// Configuration of experiment 8.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct LimitConfig {
-    /// Jobs per gate.
-    pub jobs: u32,
-    /// At most this many at once.
-    pub limit: u32,
-    /// A job's typical wait, ms: each waits a seeded time between half
-    /// and one and a half of it.
-    pub job_ms: u32,
-    /// Seed of the jobs' waits (the same for every gate).
-    pub seed: u64,
-}
-
-impl Default for LimitConfig {
-    fn default() -> Self {
-        Self {
-            jobs: 40,
-            limit: 4,
-            job_ms: 20,
-            seed: 0x5E3A_F0E5,
-        }
+config! {
+    /// Configuration of experiment 8.
+    pub struct LimitConfig {
+        /// Jobs per gate: more than the limit (checked across fields), else
+        /// no slot changes hands.
+        jobs: u32 = 40,
+            quick(12) form("jobs", "jobs", "concurrency_limit.jobs", 2, 400) link(400);
+        /// At most this many at once.
+        limit: u32 = 4, form("limit", "limit", "concurrency_limit.limit", 1, 64) link(64);
+        /// A job's typical wait, ms: each waits a seeded time between half
+        /// and one and a half of it. A poll of 1 ms must be short beside it.
+        job_ms: u32 = 20,
+            form("job-ms", "wait", "concurrency_limit.job_ms", 5, 1000) link(1000);
+        /// Seed of the jobs' waits (the same for every gate).
+        seed: u64 = 0x5E3A_F0E5;
     }
+    // More jobs than the limit, and each gate's batch within the longest
+    // batch the page runs.
+    check: |c| {
+        if c.jobs <= c.limit {
+            return Err(FieldError::OutOfRange { field: "jobs", min: c.limit + 1, max: 400, got: c.jobs });
+        }
+        field::check_blocking_ms(c.ideal_batch_ms() * 1.5 * Gate::BROWSER.len() as f64)
+    },
+    // Each gate's batch and a polling gate's late handoffs.
+    estimate: |c| Gate::BROWSER.len() as f64 * c.ideal_batch_ms() * 1.2 + 100.0,
+    hint: |c| field::about_seconds(c.estimated_ms()),
 }
 
 impl LimitConfig {
-    /// Most jobs accepted.
-    pub const MAX_JOBS: u32 = 400;
-    /// Largest accepted limit.
-    pub const MAX_LIMIT: u32 = 64;
-    /// Shortest accepted job, ms: a poll of 1 ms must be short beside it.
-    pub const MIN_JOB_MS: u32 = 5;
-    /// Longest accepted job, ms.
-    pub const MAX_JOB_MS: u32 = 1000;
-
-    /// Parses and validates the form fields: more jobs than the limit
-    /// (else no slot changes hands), and each gate's batch within the
-    /// longest batch the page runs.
-    pub fn parse(jobs: &str, limit: &str, job_ms: &str) -> Result<Self, FieldError> {
-        let limit = field::parse("limit", limit, 1, Self::MAX_LIMIT)?;
-        let config = Self {
-            jobs: field::parse("jobs", jobs, limit + 1, Self::MAX_JOBS)?,
-            limit,
-            job_ms: field::parse("wait", job_ms, Self::MIN_JOB_MS, Self::MAX_JOB_MS)?,
-            ..Self::default()
-        };
-        field::check_blocking_ms(config.ideal_batch_ms() * 1.5 * Gate::BROWSER.len() as f64)?;
-        Ok(config)
-    }
-
     /// Each job's wait, ms (whole, as a browser's timer takes it): the same
     /// for every gate.
     pub fn jobs_ms(&self) -> Vec<u32> {
@@ -121,12 +103,6 @@ impl LimitConfig {
     pub fn ideal_batch_ms(&self) -> f64 {
         let total: f64 = self.jobs_ms().iter().map(|&ms| f64::from(ms)).sum();
         (total / f64::from(self.limit)).max(f64::from(self.job_ms) / 2.0)
-    }
-
-    /// How long a run takes about, ms: each gate's batch and a polling
-    /// gate's late handoffs.
-    pub fn estimated_ms(&self) -> f64 {
-        Gate::BROWSER.len() as f64 * self.ideal_batch_ms() * 1.2 + 100.0
     }
 }
 
@@ -232,14 +208,6 @@ pub struct ConcurrencyLimit {
     pub runs: Vec<LimitRun>,
 }
 
-form! {
-    LimitConfig,
-    hint: |c| field::about_seconds(c.estimated_ms()),
-    jobs: "jobs", "concurrency_limit.jobs", |c| c.jobs;
-    limit: "limit", "concurrency_limit.limit", |c| c.limit;
-    job_ms: "job-ms", "concurrency_limit.job_ms", |c| c.job_ms;
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -292,15 +260,15 @@ mod tests {
         assert_eq!(jobs, c.jobs_ms());
         assert!(jobs.iter().all(|&j| (10..=30).contains(&j)));
         assert!(jobs.iter().any(|&j| j != jobs[0]));
-        assert_eq!(LimitConfig::parse("40", "4", "20"), Ok(c.clone()));
-        assert!(LimitConfig::parse("40", "0", "20").is_err());
+        assert_eq!(LimitConfig::parse(&["40", "4", "20"]), Ok(c.clone()));
+        assert!(LimitConfig::parse(&["40", "0", "20"]).is_err());
         assert!(
-            LimitConfig::parse("4", "4", "20").is_err(),
+            LimitConfig::parse(&["4", "4", "20"]).is_err(),
             "no slot would change hands"
         );
-        assert!(LimitConfig::parse("40", "4", "4").is_err());
+        assert!(LimitConfig::parse(&["40", "4", "4"]).is_err());
         assert!(matches!(
-            LimitConfig::parse("400", "1", "1000"),
+            LimitConfig::parse(&["400", "1", "1000"]),
             Err(FieldError::TooLong { .. })
         ));
         let ideal = c.ideal_batch_ms();

@@ -16,6 +16,7 @@ type Run = (MainRun, f64);
 type C = Column<Run>;
 
 impl Description for MainStarvation {
+    type Config = super::MainConfig;
     const EXPERIMENT: Experiment = Experiment::MainStarvation;
     const META: Meta = Meta::new("2a", &["article", "browser"], key!("progress.batches"), 1);
     type Measure = Run;

@@ -7,8 +7,7 @@ use crate::link::wire::{Reader, TICK_MS, Writer, ticks};
 
 impl Writer {
     pub(crate) fn main_starvation(&mut self, m: &MainStarvation) {
-        self.uvar(u64::from(m.config.jobs));
-        self.uvar(u64::from(m.config.wait_ms));
+        m.config.write(self);
         self.len(m.runs.len());
         for run in &m.runs {
             self.flag(run.mode.is_async());
@@ -23,10 +22,7 @@ impl Writer {
 
 impl Reader<'_> {
     pub(crate) fn main_starvation(&mut self) -> Result<MainStarvation, LinkError> {
-        let config = MainConfig {
-            jobs: self.upto(10_000)?,
-            wait_ms: self.upto(100_000)?,
-        };
+        let config = MainConfig::read(self)?;
         let n = self.upto(2)?;
         let runs = (0..n)
             .map(|_| {

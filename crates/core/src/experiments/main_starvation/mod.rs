@@ -6,7 +6,8 @@
 //! configuration, the measured shape, and the expected shape the article
 //! predicts; how jobs wait ([`JobMode`]) is shared with experiment 2b.
 
-use crate::field::{self, FieldError, form};
+use crate::experiments::config::config;
+use crate::field::{self};
 use crate::key;
 use crate::stats::Samples;
 use crate::text::Key;
@@ -87,35 +88,24 @@ impl JobMode {
     }
 }
 
-/// Configuration of experiment 2a (main thread).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct MainConfig {
-    /// Jobs in the batch.
-    pub jobs: u32,
-    /// How long each job waits, ms.
-    pub wait_ms: u32,
-}
-
-impl Default for MainConfig {
-    fn default() -> Self {
-        Self {
-            jobs: 8,
-            wait_ms: 250,
-        }
+config! {
+    /// Configuration of experiment 2a (main thread).
+    pub struct MainConfig {
+        /// Jobs in the batch.
+        jobs: u32 = 8, quick(4) form("jobs", "jobs", "main_starvation.jobs", 1, 64) link(10_000);
+        /// How long each job waits, ms.
+        wait_ms: u32 = 250,
+            quick(50) form("wait", "wait", "main_starvation.each_waits", 1, 2000) link(100_000);
     }
+    check: |c| field::check_blocking_ms(c.expected_batch_ms(JobMode::Blocking)),
+    estimate: |c| JobMode::ALL.iter().map(|&m| c.expected_batch_ms(m)).sum(),
+    hint: |c| {
+        Phrase::new(key!("main_starvation.hint"))
+            .ms("seconds", c.expected_batch_ms(JobMode::Blocking) / 1000.0)
+    },
 }
 
 impl MainConfig {
-    /// Parses and validates the form fields.
-    pub fn parse(jobs: &str, wait_ms: &str) -> Result<Self, FieldError> {
-        let config = Self {
-            jobs: field::parse("jobs", jobs, 1, 64)?,
-            wait_ms: field::parse("wait", wait_ms, 1, 2000)?,
-        };
-        field::check_blocking_ms(config.expected_batch_ms(JobMode::Blocking))?;
-        Ok(config)
-    }
-
     /// The batch time the article predicts: blocking jobs run one after the
     /// other on the one thread; async jobs wait side by side.
     pub fn expected_batch_ms(&self, mode: JobMode) -> f64 {
@@ -194,18 +184,10 @@ pub struct MainStarvation {
     pub runs: Vec<MainRun>,
 }
 
-form! {
-    MainConfig,
-    hint: |c| {
-        Phrase::new(key!("main_starvation.hint")).ms("seconds", c.expected_batch_ms(JobMode::Blocking) / 1000.0)
-    },
-    jobs: "jobs", "main_starvation.jobs", |c| c.jobs;
-    wait_ms: "wait", "main_starvation.each_waits", |c| c.wait_ms;
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::field::FieldError;
 
     #[test]
     fn expected_shapes_follow_the_article() {
@@ -216,9 +198,12 @@ mod tests {
 
     #[test]
     fn parsing_checks_every_limit() {
-        assert_eq!(MainConfig::parse(" 8 ", "250"), Ok(MainConfig::default()));
         assert_eq!(
-            MainConfig::parse("0", "250"),
+            MainConfig::parse(&[" 8 ", "250"]),
+            Ok(MainConfig::default())
+        );
+        assert_eq!(
+            MainConfig::parse(&["0", "250"]),
             Err(FieldError::OutOfRange {
                 field: "jobs",
                 min: 1,
@@ -227,7 +212,7 @@ mod tests {
             })
         );
         assert!(matches!(
-            MainConfig::parse("64", "2000"),
+            MainConfig::parse(&["64", "2000"]),
             Err(FieldError::TooLong { seconds: 128, .. })
         ));
     }

@@ -16,6 +16,7 @@ type Ticks = (Summary, Option<f64>, Option<usize>);
 type C = Column<Ticks>;
 
 impl Description for PeriodicWork {
+    type Config = super::PeriodicConfig;
     const EXPERIMENT: Experiment = Experiment::PeriodicWork;
     const META: Meta = Meta::new(
         "7",

@@ -9,10 +9,7 @@ use crate::outcome::Outcome;
 
 impl Writer {
     pub(crate) fn periodic_work(&mut self, p: &PeriodicWork) {
-        self.uvar(u64::from(p.config.ticks));
-        self.uvar(u64::from(p.config.interval_ms));
-        self.uvar(u64::from(p.config.work_ms));
-        self.uvar(p.config.seed);
+        p.config.write(self);
         self.len(p.results.len());
         for r in &p.results {
             self.byte(r.scheduler.code());
@@ -34,12 +31,7 @@ impl Writer {
 
 impl Reader<'_> {
     pub(crate) fn periodic_work(&mut self) -> Result<PeriodicWork, LinkError> {
-        let config = PeriodicConfig {
-            ticks: self.upto(u64::from(PeriodicConfig::MAX_TICKS))?,
-            interval_ms: self.upto(u64::from(PeriodicConfig::MAX_INTERVAL_MS))?,
-            work_ms: self.upto(u64::from(PeriodicConfig::MAX_WORK_MS))?,
-            seed: self.uvar()?,
-        };
+        let config = PeriodicConfig::read(self)?;
         let n = self.upto(Scheduler::every().count() as u64)?;
         let results = (0..n)
             .map(|_| {

@@ -9,7 +9,9 @@
 //! schedule: the `i`-th tick is due `i` intervals after the loop started.
 //! The work of each tick is seeded, the same for every scheduler.
 
-use crate::field::{self, FieldError, form};
+use crate::experiments::Config;
+use crate::experiments::config::config;
+use crate::field::{self};
 use crate::key;
 use crate::outcome::Outcome;
 use crate::strategies::strategies;
@@ -124,60 +126,35 @@ impl Scheduler {
     }
 }
 
-/// Configuration of experiment 7.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct PeriodicConfig {
-    /// Ticks per scheduler.
-    pub ticks: u32,
-    /// The interval, ms.
-    pub interval_ms: u32,
-    /// The longest work of a tick, ms: each tick works a seeded time
-    /// between none and this.
-    pub work_ms: u32,
-    /// Seed of the work times (the same for every scheduler).
-    pub seed: u64,
-}
-
-impl Default for PeriodicConfig {
-    fn default() -> Self {
-        Self {
-            ticks: 25,
-            interval_ms: 20,
-            work_ms: 24,
-            seed: 0x7E1C_4A11,
-        }
+config! {
+    /// Configuration of experiment 7.
+    pub struct PeriodicConfig {
+        /// Ticks per scheduler.
+        ticks: u32 = 25,
+            quick(10) form("ticks", "ticks", "periodic_work.ticks", 2, Self::MAX_TICKS)
+            link(Self::MAX_TICKS);
+        /// The interval, ms: above the 4 ms clamp of nested timers and any
+        /// clock's step.
+        interval_ms: u32 = 20,
+            form("interval", "interval", "periodic_work.interval", 5, 200) link(200);
+        /// The longest work of a tick, ms: each tick works a seeded time
+        /// between none and this.
+        work_ms: u32 = 24, form("work", "work", "periodic_work.work", 0, 400) link(400);
+        /// Seed of the work times (the same for every scheduler).
+        seed: u64 = 0x7E1C_4A11;
     }
+    // The main thread works every tick of its three loops, which together
+    // must stay within the longest blocking batch.
+    check: |c| field::check_blocking_ms(c.loop_ms(true) * Scheduler::MAIN.len() as f64),
+    // Three loops on the main thread and three in a worker (and the
+    // worker's start).
+    estimate: |c| 2.0 * (c.loop_ms(true) + 2.0 * c.loop_ms(false)) + 300.0,
+    hint: |c| field::about_seconds(c.estimated_ms()),
 }
 
 impl PeriodicConfig {
     /// Largest accepted tick count.
     pub const MAX_TICKS: u32 = 200;
-    /// Shortest accepted interval, ms: above the 4 ms clamp of nested
-    /// timers and any clock's step.
-    pub const MIN_INTERVAL_MS: u32 = 5;
-    /// Longest accepted interval, ms.
-    pub const MAX_INTERVAL_MS: u32 = 200;
-    /// Longest accepted work of a tick, ms.
-    pub const MAX_WORK_MS: u32 = 400;
-
-    /// Parses and validates the form fields: the main thread works every
-    /// tick of its three loops, which together must stay within the
-    /// longest blocking batch.
-    pub fn parse(ticks: &str, interval_ms: &str, work_ms: &str) -> Result<Self, FieldError> {
-        let config = Self {
-            ticks: field::parse("ticks", ticks, 2, Self::MAX_TICKS)?,
-            interval_ms: field::parse(
-                "interval",
-                interval_ms,
-                Self::MIN_INTERVAL_MS,
-                Self::MAX_INTERVAL_MS,
-            )?,
-            work_ms: field::parse("work", work_ms, 0, Self::MAX_WORK_MS)?,
-            ..Self::default()
-        };
-        field::check_blocking_ms(config.loop_ms(true) * Scheduler::MAIN.len() as f64)?;
-        Ok(config)
-    }
 
     /// How long one loop takes about, ms: its ticks' work on average and
     /// the interval after it (`after_work`), or the longer of the two.
@@ -189,12 +166,6 @@ impl PeriodicConfig {
             interval.max(work)
         };
         f64::from(self.ticks) * tick
-    }
-
-    /// How long a run takes about, ms: three loops on the main thread and
-    /// three in a worker (and the worker's start).
-    pub fn estimated_ms(&self) -> f64 {
-        2.0 * (self.loop_ms(true) + 2.0 * self.loop_ms(false)) + 300.0
     }
 
     /// Each tick's work, µs: the same for every scheduler.
@@ -258,17 +229,10 @@ pub struct PeriodicWork {
     pub results: Vec<PeriodicResult>,
 }
 
-form! {
-    PeriodicConfig,
-    hint: |c| field::about_seconds(c.estimated_ms()),
-    ticks: "ticks", "periodic_work.ticks", |c| c.ticks;
-    interval_ms: "interval", "periodic_work.interval", |c| c.interval_ms;
-    work_ms: "work", "periodic_work.work", |c| c.work_ms;
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::field::FieldError;
 
     #[test]
     fn work_is_seeded_and_within_its_bound() {
@@ -281,22 +245,22 @@ mod tests {
         assert!((6000.0..18_000.0).contains(&mean), "mean {mean}");
         // Some ticks work longer than the interval: a late tick is due.
         assert!(work.iter().any(|&w| w > 20_000));
-        assert!(PeriodicConfig::parse("3", "10", "0").unwrap().work_us() == [0, 0, 0]);
+        assert!(PeriodicConfig::parse(&["3", "10", "0"]).unwrap().work_us() == [0, 0, 0]);
     }
 
     #[test]
     fn fields_are_checked() {
         assert_eq!(
-            PeriodicConfig::parse("25", "20", "24"),
+            PeriodicConfig::parse(&["25", "20", "24"]),
             Ok(PeriodicConfig::default())
         );
-        assert!(PeriodicConfig::parse("1", "20", "24").is_err());
-        assert!(PeriodicConfig::parse("25", "4", "24").is_err());
-        assert!(PeriodicConfig::parse("25", "20", "401").is_err());
-        assert!(PeriodicConfig::parse("25", "x", "24").is_err());
+        assert!(PeriodicConfig::parse(&["1", "20", "24"]).is_err());
+        assert!(PeriodicConfig::parse(&["25", "4", "24"]).is_err());
+        assert!(PeriodicConfig::parse(&["25", "20", "401"]).is_err());
+        assert!(PeriodicConfig::parse(&["25", "x", "24"]).is_err());
         // 200 ticks of up to 400 ms on the main thread, three times over.
         assert!(matches!(
-            PeriodicConfig::parse("200", "20", "400"),
+            PeriodicConfig::parse(&["200", "20", "400"]),
             Err(FieldError::TooLong { .. })
         ));
         // The defaults run in well under five seconds.

@@ -17,6 +17,7 @@ type Run = (PoolRun, f64, u32);
 type C = Column<Run>;
 
 impl Description for PoolStarvation {
+    type Config = super::PoolConfig;
     const EXPERIMENT: Experiment = Experiment::PoolStarvation;
     const META: Meta = Meta::new("2b", &["article", "browser"], key!("progress.jobs"), 2);
     type Measure = Run;

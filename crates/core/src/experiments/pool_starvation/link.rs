@@ -7,9 +7,7 @@ use crate::link::wire::{Reader, SPAN_TICK_MS, Writer, ticks};
 
 impl Writer {
     pub(crate) fn pool_starvation(&mut self, p: &PoolStarvation) {
-        self.uvar(u64::from(p.config.workers));
-        self.uvar(u64::from(p.config.jobs));
-        self.uvar(u64::from(p.config.wait_ms));
+        p.config.write(self);
         self.byte(u8::from(p.blocking_sleeps));
         self.len(p.runs.len());
         for run in &p.runs {
@@ -35,11 +33,7 @@ impl Writer {
 
 impl Reader<'_> {
     pub(crate) fn pool_starvation(&mut self) -> Result<PoolStarvation, LinkError> {
-        let config = PoolConfig {
-            workers: self.upto(64)?,
-            jobs: self.upto(10_000)?,
-            wait_ms: self.upto(100_000)?,
-        };
+        let config = PoolConfig::read(self)?;
         let blocking_sleeps = self.flag()?;
         let n = self.upto(2)?;
         let runs = (0..n)

@@ -5,8 +5,9 @@
 //! number of pending timers). This module holds the configuration, the
 //! measured shape, and the expected shape the article predicts.
 
+use crate::experiments::config::config;
 use crate::experiments::main_starvation::JobMode;
-use crate::field::{self, FieldError, form};
+use crate::field::{self};
 use crate::key;
 use crate::text::Phrase;
 use serde::{Deserialize, Serialize};
@@ -15,39 +16,30 @@ mod description;
 mod findings;
 mod link;
 
-/// Configuration of experiment 2b (worker pool).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct PoolConfig {
-    /// Workers in the pool.
-    pub workers: u32,
-    /// Jobs in the batch.
-    pub jobs: u32,
-    /// How long each job waits, ms.
-    pub wait_ms: u32,
+config! {
+    /// Configuration of experiment 2b (worker pool).
+    pub struct PoolConfig {
+        /// Workers in the pool.
+        workers: u32 = 4, form("workers", "workers", "pool_starvation.workers", 1, 16) link(64);
+        /// Jobs in the batch.
+        jobs: u32 = 40, form("jobs", "jobs", "main_starvation.jobs", 1, 400) link(10_000);
+        /// How long each job waits, ms.
+        wait_ms: u32 = 250,
+            quick(50) form("wait", "wait", "main_starvation.each_waits", 1, 2000) link(100_000);
+    }
+    // At most four workers, so the blocking batch shows the queueing in
+    // seconds.
+    for_cores: |cores| PoolConfig { workers: cores.clamp(1, 4), ..PoolConfig::default() },
+    check: |c| field::check_blocking_ms(c.expected_batch_ms(JobMode::Blocking)),
+    estimate: |c| JobMode::ALL.iter().map(|&m| c.expected_batch_ms(m)).sum(),
+    hint: |c| {
+        Phrase::new(key!("pool_starvation.hint"))
+            .ms("blocking", c.expected_batch_ms(JobMode::Blocking) / 1000.0)
+            .ms("async", c.expected_batch_ms(JobMode::Async) / 1000.0)
+    },
 }
 
 impl PoolConfig {
-    /// The default for a machine with `cores` logical cores: at most four
-    /// workers, so the blocking batch shows the queueing in seconds.
-    pub fn for_cores(cores: u32) -> Self {
-        Self {
-            workers: cores.clamp(1, 4),
-            jobs: 40,
-            wait_ms: 250,
-        }
-    }
-
-    /// Parses and validates the form fields.
-    pub fn parse(workers: &str, jobs: &str, wait_ms: &str) -> Result<Self, FieldError> {
-        let config = Self {
-            workers: field::parse("workers", workers, 1, 16)?,
-            jobs: field::parse("jobs", jobs, 1, 400)?,
-            wait_ms: field::parse("wait", wait_ms, 1, 2000)?,
-        };
-        field::check_blocking_ms(config.expected_batch_ms(JobMode::Blocking))?;
-        Ok(config)
-    }
-
     /// The batch time the article predicts: `ceil(N / K) · T` when each job
     /// holds a worker, `T` when none does.
     pub fn expected_batch_ms(&self, mode: JobMode) -> f64 {
@@ -104,21 +96,10 @@ pub struct PoolStarvation {
     pub blocking_sleeps: bool,
 }
 
-form! {
-    PoolConfig,
-    hint: |c| {
-        Phrase::new(key!("pool_starvation.hint"))
-            .ms("blocking", c.expected_batch_ms(JobMode::Blocking) / 1000.0)
-            .ms("async", c.expected_batch_ms(JobMode::Async) / 1000.0)
-    },
-    workers: "workers", "pool_starvation.workers", |c| c.workers;
-    jobs: "jobs", "main_starvation.jobs", |c| c.jobs;
-    wait_ms: "wait", "main_starvation.each_waits", |c| c.wait_ms;
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::experiments::Config;
     use crate::experiments::main_starvation::JobMode;
     use crate::field::FieldError;
 
@@ -153,14 +134,14 @@ mod tests {
     #[test]
     fn parsing_checks_every_limit() {
         assert!(matches!(
-            PoolConfig::parse("x", "1", "1"),
+            PoolConfig::parse(&["x", "1", "1"]),
             Err(FieldError::NotANumber {
                 field: "workers",
                 ..
             })
         ));
         assert_eq!(
-            PoolConfig::parse("4", "40", "250"),
+            PoolConfig::parse(&["4", "40", "250"]),
             Ok(PoolConfig::for_cores(8))
         );
         assert_eq!(PoolConfig::for_cores(2).workers, 2);

@@ -17,6 +17,7 @@ type Items = (Summary, Value);
 type C = Column<Items>;
 
 impl Description for ProducerConsumer {
+    type Config = super::ProducerConsumerConfig;
     const EXPERIMENT: Experiment = Experiment::ProducerConsumer;
     const META: Meta = Meta::new(
         "9",

@@ -10,10 +10,7 @@ use crate::link::wire::{Reader, Writer};
 
 impl Writer {
     pub(crate) fn producer_consumer(&mut self, h: &ProducerConsumer) {
-        self.uvar(u64::from(h.config.items));
-        self.uvar(u64::from(h.config.gap_ms));
-        self.uvar(u64::from(h.config.burst));
-        self.uvar(h.config.seed);
+        h.config.write(self);
         self.maybe_q(h.skew_ms);
         self.len(h.runs.len());
         for r in &h.runs {
@@ -26,12 +23,7 @@ impl Writer {
 
 impl Reader<'_> {
     pub(crate) fn producer_consumer(&mut self) -> Result<ProducerConsumer, LinkError> {
-        let config = ProducerConsumerConfig {
-            items: self.upto(u64::from(ProducerConsumerConfig::MAX_ITEMS))?,
-            gap_ms: self.upto(u64::from(ProducerConsumerConfig::MAX_GAP_MS))?,
-            burst: self.upto(u64::from(ProducerConsumerConfig::MAX_BURST))?,
-            seed: self.uvar()?,
-        };
+        let config = ProducerConsumerConfig::read(self)?;
         let skew_ms = self.maybe_q()?;
         let n = self.upto(Channel::every().count() as u64)?;
         let runs = (0..n)

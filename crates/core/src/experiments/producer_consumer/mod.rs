@@ -11,7 +11,9 @@
 //! `performance.timeOrigin + now()`, and as in experiment 4 the run
 //! measures and corrects the skew between the two threads' clocks.
 
-use crate::field::{self, FieldError, form};
+use crate::experiments::Config;
+use crate::experiments::config::config;
+use crate::field::{self};
 use crate::key;
 use crate::outcome::Outcome;
 use crate::strategies::strategies;
@@ -92,29 +94,36 @@ impl Channel {
     }
 }
 
-/// Configuration of experiment 9.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ProducerConsumerConfig {
-    /// Items sent one by one (their latencies are the samples).
-    pub items: u32,
-    /// The typical pause between two of them, ms: each is a seeded time
-    /// between half and one and a half of it.
-    pub gap_ms: u32,
-    /// Items then sent back to back (their rate is the throughput).
-    pub burst: u32,
-    /// Seed of the pauses (the same for every channel).
-    pub seed: u64,
-}
-
-impl Default for ProducerConsumerConfig {
-    fn default() -> Self {
-        Self {
-            items: 100,
-            gap_ms: 2,
-            burst: 2000,
-            seed: 0x4A2D_0FF5,
-        }
+config! {
+    /// Configuration of experiment 9.
+    pub struct ProducerConsumerConfig {
+        /// Items sent one by one (their latencies are the samples).
+        items: u32 = 100,
+            quick(30) form("items", "items", "producer_consumer.items", 1, Self::MAX_ITEMS)
+            link(Self::MAX_ITEMS);
+        /// The typical pause between two of them, ms: each is a seeded time
+        /// between half and one and a half of it.
+        gap_ms: u32 = 2,
+            form("gap", "gap", "producer_consumer.gap_ms", 1, Self::MAX_GAP_MS)
+            link(Self::MAX_GAP_MS);
+        /// Items then sent back to back (their rate is the throughput): at
+        /// least enough that a rate is more than a latency.
+        burst: u32 = 2000,
+            quick(500) form("burst", "burst", "producer_consumer.burst", 100, Self::MAX_BURST)
+            link(Self::MAX_BURST);
+        /// Seed of the pauses (the same for every channel).
+        seed: u64 = 0x4A2D_0FF5;
     }
+    // The producer spins through every pause, so the pauses of all
+    // channels together must stay within the longest blocking batch.
+    check: |c| field::check_blocking_ms(c.paced_ms() * 1.5 * Channel::BROWSER.len() as f64),
+    // Each channel's paced items, its burst (a polled ring drains
+    // `RING_CAPACITY` items a poll of about 4 ms), and the workers' start.
+    estimate: |c| {
+        let polls = f64::from(c.burst) / f64::from(RING_CAPACITY);
+        Channel::BROWSER.len() as f64 * (c.paced_ms() * 1.1 + 10.0) + polls * 4.5 + 300.0
+    },
+    hint: |c| field::about_seconds(c.estimated_ms()),
 }
 
 impl ProducerConsumerConfig {
@@ -122,25 +131,8 @@ impl ProducerConsumerConfig {
     pub const MAX_ITEMS: u32 = 2000;
     /// Longest accepted pause, ms.
     pub const MAX_GAP_MS: u32 = 100;
-    /// Fewest items in a burst: enough that a rate is more than a
-    /// latency.
-    pub const MIN_BURST: u32 = 100;
     /// Most items in a burst.
     pub const MAX_BURST: u32 = 100_000;
-
-    /// Parses and validates the form fields: the producer spins through
-    /// every pause, so the pauses of all channels together must stay
-    /// within the longest blocking batch.
-    pub fn parse(items: &str, gap_ms: &str, burst: &str) -> Result<Self, FieldError> {
-        let config = Self {
-            items: field::parse("items", items, 1, Self::MAX_ITEMS)?,
-            gap_ms: field::parse("gap", gap_ms, 1, Self::MAX_GAP_MS)?,
-            burst: field::parse("burst", burst, Self::MIN_BURST, Self::MAX_BURST)?,
-            ..Self::default()
-        };
-        field::check_blocking_ms(config.paced_ms() * 1.5 * Channel::BROWSER.len() as f64)?;
-        Ok(config)
-    }
 
     /// The pause before each item sent one by one, µs: the same for every
     /// channel.
@@ -156,14 +148,6 @@ impl ProducerConsumerConfig {
     /// How long the items sent one by one take about, ms.
     fn paced_ms(&self) -> f64 {
         f64::from(self.items) * f64::from(self.gap_ms)
-    }
-
-    /// How long a run takes about, ms: each channel's paced items, its
-    /// burst (a polled ring drains [`RING_CAPACITY`] items a poll of about
-    /// 4 ms), and the workers' start.
-    pub fn estimated_ms(&self) -> f64 {
-        let polls = f64::from(self.burst) / f64::from(RING_CAPACITY);
-        Channel::BROWSER.len() as f64 * (self.paced_ms() * 1.1 + 10.0) + polls * 4.5 + 300.0
     }
 }
 
@@ -303,17 +287,10 @@ impl ProducerConsumer {
     }
 }
 
-form! {
-    ProducerConsumerConfig,
-    hint: |c| field::about_seconds(c.estimated_ms()),
-    items: "items", "producer_consumer.items", |c| c.items;
-    gap_ms: "gap", "producer_consumer.gap_ms", |c| c.gap_ms;
-    burst: "burst", "producer_consumer.burst", |c| c.burst;
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::field::FieldError;
 
     #[test]
     fn gaps_are_seeded_and_fields_checked() {
@@ -323,14 +300,14 @@ mod tests {
         assert_eq!(gaps, c.gaps_us());
         assert!(gaps.iter().all(|&g| (1000..=3000).contains(&g)));
         assert_eq!(
-            ProducerConsumerConfig::parse("100", "2", "2000"),
+            ProducerConsumerConfig::parse(&["100", "2", "2000"]),
             Ok(ProducerConsumerConfig::default())
         );
-        assert!(ProducerConsumerConfig::parse("0", "2", "2000").is_err());
-        assert!(ProducerConsumerConfig::parse("100", "0", "2000").is_err());
-        assert!(ProducerConsumerConfig::parse("100", "2", "10").is_err());
+        assert!(ProducerConsumerConfig::parse(&["0", "2", "2000"]).is_err());
+        assert!(ProducerConsumerConfig::parse(&["100", "0", "2000"]).is_err());
+        assert!(ProducerConsumerConfig::parse(&["100", "2", "10"]).is_err());
         assert!(matches!(
-            ProducerConsumerConfig::parse("2000", "100", "2000"),
+            ProducerConsumerConfig::parse(&["2000", "100", "2000"]),
             Err(FieldError::TooLong { .. })
         ));
         assert!(c.estimated_ms() < 5000.0, "{}", c.estimated_ms());

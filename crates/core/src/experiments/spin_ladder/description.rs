@@ -48,6 +48,7 @@ fn each_sleep((l, _): &Ladder) -> Value {
 type C = Column<Ladder>;
 
 impl Description for SpinLadder {
+    type Config = super::LadderConfig;
     const EXPERIMENT: Experiment = Experiment::SpinLadder;
     const META: Meta = Meta::new(
         "3",

@@ -10,9 +10,7 @@ use crate::link::{LinkError, damaged};
 
 impl Writer {
     pub(crate) fn spin_ladder(&mut self, l: &SpinLadder) {
-        self.uvar(u64::from(l.config.steps));
-        self.uvar(u64::from(l.config.repeats));
-        self.uvar(u64::from(l.config.spin_until_ms));
+        l.config.write(self);
         // The page measures calls 0, 1, 2, …; then the call numbers are implied
         // (odd flags). 4 and 5 carry the spin unit's calibration and each
         // step's block; 2 and 3 blocks only (links made before calibration);
@@ -48,11 +46,7 @@ impl Writer {
 
 impl Reader<'_> {
     pub(crate) fn spin_ladder(&mut self) -> Result<SpinLadder, LinkError> {
-        let config = LadderConfig {
-            steps: self.upto(200)?,
-            repeats: self.upto(200)?,
-            spin_until_ms: self.upto(5000)?,
-        };
+        let config = LadderConfig::read(self)?;
         let (implied, blocks, calibrated) = match self.byte()? {
             b @ 0..=5 => (b % 2 == 1, b >= 2, b >= 4),
             _ => return damaged("a bad flag"),

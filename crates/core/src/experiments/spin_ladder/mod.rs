@@ -7,7 +7,8 @@
 //! worker has no yield of its own: `Atomics.wait(…, 0)` plays both yield and
 //! `Sleep(0)`, and `Atomics.wait(…, 1)` plays `Sleep(1)`.
 
-use crate::field::{self, FieldError, form};
+use crate::experiments::Config;
+use crate::experiments::config::config;
 use crate::key;
 use crate::text::{Arg, Phrase};
 use serde::{Deserialize, Serialize};
@@ -102,48 +103,34 @@ pub fn step(count: u32, sleep1_threshold: Option<u32>, max_units: u32) -> Step {
     }
 }
 
-/// Configuration of experiment 3.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct LadderConfig {
-    /// `SpinOnce` calls per ladder.
-    pub steps: u32,
-    /// Ladders measured (each step's cost is the median over them).
-    pub repeats: u32,
-    /// Length of each spin-until run, ms.
-    pub spin_until_ms: u32,
+config! {
+    /// Configuration of experiment 3.
+    pub struct LadderConfig {
+        /// `SpinOnce` calls per ladder.
+        steps: u32 = 30, link(200);
+        /// Ladders measured (each step's cost is the median over them).
+        repeats: u32 = 20,
+            quick(3) form("repeats", "ladders", "spin_ladder.ladders", 1, 200) link(200);
+        /// Length of each spin-until run, ms.
+        spin_until_ms: u32 = 200,
+            quick(50) form("spin-until", "spin_until", "spin_ladder.spin_until", 1, 5000)
+            link(5000);
+    }
+    check: |_| Ok(()),
+    // Each ladder sleeps 1 ms per step from step 20 on, then two
+    // spin-untils.
+    estimate: |c| {
+        let sleeps = c.steps.saturating_sub(SLEEP1_THRESHOLD);
+        f64::from(c.repeats * sleeps) * 1.1 + 2.0 * f64::from(c.spin_until_ms)
+    },
+    hint: |c| Phrase::new(key!("spin_ladder.hint")).ms("seconds", c.estimated_ms() / 1000.0),
 }
 
 impl LadderConfig {
-    /// Parses and validates the form fields (ladders, spin-until ms).
-    pub fn parse(repeats: &str, spin_until_ms: &str) -> Result<Self, FieldError> {
-        Ok(Self {
-            repeats: field::parse("ladders", repeats, 1, 200)?,
-            spin_until_ms: field::parse("spin_until", spin_until_ms, 1, 5000)?,
-            ..Self::default()
-        })
-    }
-
-    /// Roughly how long a run takes, ms: each ladder sleeps 1 ms per step
-    /// from step 20 on, then two spin-untils.
-    pub fn estimated_ms(&self) -> f64 {
-        let sleeps = self.steps.saturating_sub(SLEEP1_THRESHOLD);
-        f64::from(self.repeats * sleeps) * 1.1 + 2.0 * f64::from(self.spin_until_ms)
-    }
-
     /// The longest a healthy run takes, ms: twice the estimate (a busy
     /// machine stretches sleeps) plus half a second for the spins and yields.
     pub fn longest_ms(&self) -> u32 {
         (2.0 * self.estimated_ms()).min(f64::from(u32::MAX / 2)) as u32 + 500
-    }
-}
-
-impl Default for LadderConfig {
-    fn default() -> Self {
-        Self {
-            steps: 30,
-            repeats: 20,
-            spin_until_ms: 200,
-        }
     }
 }
 
@@ -473,13 +460,6 @@ fn spin_until<E>(
         busy_ms: wall_ms - idle,
         calls,
     })
-}
-
-form! {
-    LadderConfig,
-    hint: |c| Phrase::new(key!("spin_ladder.hint")).ms("seconds", c.estimated_ms() / 1000.0),
-    repeats: "repeats", "spin_ladder.ladders", |c| c.repeats;
-    spin_until_ms: "spin-until", "spin_ladder.spin_until", |c| c.spin_until_ms;
 }
 
 #[cfg(test)]

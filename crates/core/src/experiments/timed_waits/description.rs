@@ -16,6 +16,7 @@ type Cell = (Summary, Option<u32>);
 type C = Column<Cell>;
 
 impl Description for TimedWaits {
+    type Config = super::TimedWaitsConfig;
     const EXPERIMENT: Experiment = Experiment::TimedWaits;
     const META: Meta = Meta::new(
         "1",

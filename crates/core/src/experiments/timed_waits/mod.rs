@@ -4,6 +4,7 @@
 //! The mechanisms are plain data so that the page, the worker, the tables and
 //! the result schema all name them the same way (by [`Mechanism::id`]).
 
+use crate::experiments::Config;
 use crate::key;
 use crate::text::Key;
 use crate::text::Phrase;
@@ -518,6 +519,20 @@ impl TimedWaitsConfig {
             })
             .collect()
     }
+}
+
+impl Config for TimedWaitsConfig {
+    fn for_cores(_: u32) -> Self {
+        Self::default()
+    }
+
+    fn quick(self) -> Self {
+        Self {
+            samples: 20,
+            durations_ms: vec![0, 1, 10],
+            ..self
+        }
+    }
 
     /// An estimate of the run's wall time in ms: the worker measures first,
     /// then the main thread (never both at once, so neither disturbs the
@@ -527,7 +542,7 @@ impl TimedWaitsConfig {
     /// nothing (a yield, a 0 ms timer from a fresh task: some 0.03 ms a
     /// sample in Chromium, so 100,000 of them are estimated at 10 s, not
     /// 50).
-    pub fn estimated_ms(&self) -> f64 {
+    fn estimated_ms(&self) -> f64 {
         let per_thread = |thread: Thread| -> f64 {
             let per_sample: f64 = self
                 .cells()

@@ -17,6 +17,7 @@ type Wake = (Summary, Value);
 type C = Column<Wake>;
 
 impl Description for WakeLatency {
+    type Config = super::WakeConfig;
     const EXPERIMENT: Experiment = Experiment::WakeLatency;
     const META: Meta = Meta::new("4", &["article", "browser"], key!("progress.rounds"), 4);
     type Measure = Wake;

@@ -7,9 +7,7 @@ use crate::link::wire::{Reader, Writer};
 
 impl Writer {
     pub(crate) fn wake_latency(&mut self, wl: &WakeLatency) {
-        self.uvar(u64::from(wl.config.rounds));
-        self.uvar(u64::from(wl.config.max_delay_us));
-        self.uvar(wl.config.seed);
+        wl.config.write(self);
         self.maybe_q(wl.skew_ms);
         self.len(wl.results.len());
         for r in &wl.results {
@@ -21,11 +19,7 @@ impl Writer {
 
 impl Reader<'_> {
     pub(crate) fn wake_latency(&mut self) -> Result<WakeLatency, LinkError> {
-        let config = WakeConfig {
-            rounds: self.upto(u64::from(WakeConfig::MAX_ROUNDS))?,
-            max_delay_us: self.upto(1_000_000)?,
-            seed: self.uvar()?,
-        };
+        let config = WakeConfig::read(self)?;
         let skew_ms = self.maybe_q()?;
         let n = self.upto(Strategy::every().count() as u64)?;
         let results = (0..n)

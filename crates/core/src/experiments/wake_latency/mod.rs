@@ -5,7 +5,9 @@
 //! one time base across threads up to a small skew, which the run measures
 //! by ping-pong (see [`skew_ms`]) and reports.
 
-use crate::field::{self, FieldError, form};
+use crate::experiments::Config;
+use crate::experiments::config::config;
+use crate::field::{self};
 use crate::key;
 use crate::outcome::StrategyOutcome;
 use crate::strategies::strategies;
@@ -107,45 +109,28 @@ impl Strategy {
     }
 }
 
-/// Configuration of experiment 4.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct WakeConfig {
-    /// Rounds per strategy.
-    pub rounds: u32,
-    /// Largest random delay before the setter raises the flag, µs.
-    pub max_delay_us: u32,
-    /// Seed of the delay sequence (the same delays for every strategy).
-    pub seed: u64,
-}
-
-impl Default for WakeConfig {
-    fn default() -> Self {
-        Self {
-            rounds: 200,
-            max_delay_us: 3000,
-            seed: 0x5EED_CAFE,
-        }
+config! {
+    /// Configuration of experiment 4.
+    pub struct WakeConfig {
+        /// Rounds per strategy.
+        rounds: u32 = 200,
+            quick(20) form("rounds", "rounds", "wake_latency.rounds", 1, Self::MAX_ROUNDS)
+            link(Self::MAX_ROUNDS);
+        /// Largest random delay before the setter raises the flag, µs.
+        max_delay_us: u32 = 3000, link(1_000_000);
+        /// Seed of the delay sequence (the same delays for every strategy).
+        seed: u64 = 0x5EED_CAFE;
     }
+    check: |_| Ok(()),
+    // Some 20 ms a round over all the strategies (the random delays
+    // average 1.5 ms, the sleep-polling waiters overshoot them).
+    estimate: |c| f64::from(c.rounds) * 20.0,
+    hint: |c| field::about_seconds(c.estimated_ms()),
 }
 
 impl WakeConfig {
     /// Largest accepted round count.
     pub const MAX_ROUNDS: u32 = 2000;
-
-    /// How long a run takes about, ms: some 20 ms a round over all the
-    /// strategies (the random delays average 1.5 ms, the sleep-polling
-    /// waiters overshoot them).
-    pub fn estimated_ms(&self) -> f64 {
-        f64::from(self.rounds) * 20.0
-    }
-
-    /// Parses and validates the rounds field.
-    pub fn parse(rounds: &str) -> Result<Self, FieldError> {
-        Ok(Self {
-            rounds: field::parse("rounds", rounds, 1, Self::MAX_ROUNDS)?,
-            ..Self::default()
-        })
-    }
 
     /// The setter's delay before each round, µs: a xorshift sequence, so
     /// every strategy faces the same delays.
@@ -237,12 +222,6 @@ impl WakeLatency {
     }
 }
 
-form! {
-    WakeConfig,
-    hint: |c| field::about_seconds(c.estimated_ms()),
-    rounds: "rounds", "wake_latency.rounds", |c| c.rounds;
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -257,14 +236,14 @@ mod tests {
         assert!(d.iter().all(|&x| x <= 3000));
         let mean = d.iter().map(|&x| f64::from(x)).sum::<f64>() / 200.0;
         assert!((1000.0..2000.0).contains(&mean), "mean {mean}");
-        assert!(WakeConfig::parse("0").is_err());
+        assert!(WakeConfig::parse(&["0"]).is_err());
         assert!(
-            WakeConfig::parse("abc")
+            WakeConfig::parse(&["abc"])
                 .unwrap_err()
                 .to_string()
                 .contains("abc")
         );
-        assert_eq!(WakeConfig::parse("50").unwrap().rounds, 50);
+        assert_eq!(WakeConfig::parse(&["50"]).unwrap().rounds, 50);
     }
 
     #[test]
