@@ -235,6 +235,17 @@ impl<M> Measured<M> {
     }
 }
 
+impl Measured<Summary> {
+    /// The rows of the ways an experiment tried, each measured by its
+    /// summary.
+    pub fn summaries(tried: &[Tried<'_>]) -> Vec<Self> {
+        tried
+            .iter()
+            .map(|t| Measured::of_tried(t, |s| *s))
+            .collect()
+    }
+}
+
 /// The stated figures of `experiment`, one row per subject, in file order.
 fn stated_rows(experiment: Experiment, report: &Report) -> Vec<Row> {
     let mut rows: Vec<Row> = Vec::new();

@@ -3,7 +3,7 @@
 //! comparison, the CSV, the link) reaches it through [`Experiment`]
 //! ([`Visit`]), so that none of it lists the experiments.
 
-use super::{Column, Config, Experiment};
+use super::{Column, Config, Listed};
 use crate::compare::Measured;
 use crate::export::{Sample, series};
 use crate::link::Section;
@@ -46,6 +46,12 @@ impl Meta {
         }
     }
 }
+
+/// The explanation of an experiment that the native probe measures too:
+/// the article's, the browser's and the native numbers' parts.
+pub const NATIVE_TOO: &[&str] = &["article", "browser", "native"];
+/// The explanation of an experiment only a browser measures.
+pub const BROWSER_ONLY: &[&str] = &["article", "browser"];
 
 /// One way of waiting an experiment tried, and what came of it.
 pub struct Tried<'a> {
@@ -91,11 +97,9 @@ pub trait Way: Copy {
 /// the result's own `findings`, in the folder's `findings.rs`.)
 /// Adding an experiment is its folder with this, and a line in
 /// `experiments!`.
-pub trait Description: Stored + Section + Clone + 'static {
+pub trait Description: Listed + Stored + Section + Clone + 'static {
     /// Its configuration.
     type Config: Config;
-    /// Which experiment it is.
-    const EXPERIMENT: Experiment;
     /// Who it is on the page.
     const META: Meta;
     /// What one comparison row measured, which its columns read.

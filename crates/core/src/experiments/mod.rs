@@ -20,7 +20,7 @@ pub mod wake_latency;
 
 pub use column::{Column, Spec, Unit};
 pub use config::Config;
-pub use description::{Description, Meta, Tried, Visit, Way};
+pub use description::{BROWSER_ONLY, Description, Meta, NATIVE_TOO, Tried, Visit, Way};
 pub use stated::{StatedFigure, StatedValue};
 
 use crate::key;
@@ -82,7 +82,17 @@ macro_rules! experiments {
                 }
             }
         }
+
+        $(impl Listed for $module::$result {
+            const EXPERIMENT: Experiment = Experiment::$variant;
+        })*
     };
+}
+
+/// A result type in the list of experiments: which experiment it is.
+pub trait Listed {
+    /// Which experiment it is.
+    const EXPERIMENT: Experiment;
 }
 
 /// The experiments, in page order, the one list of them: calls

@@ -3,7 +3,7 @@
 
 use super::{CancelWaits, Strategy};
 use crate::compare::{Measured, Value};
-use crate::experiments::{Column, Description, Experiment, Meta, Tried};
+use crate::experiments::{Column, Description, Meta, NATIVE_TOO, Tried};
 use crate::key;
 use crate::schema::Environment;
 use crate::shared_memory::Lacks;
@@ -13,14 +13,7 @@ use crate::stats::Summary;
 type C = Column<Summary>;
 
 impl Description for CancelWaits {
-    type Config = super::CancelConfig;
-    const EXPERIMENT: Experiment = Experiment::CancelWaits;
-    const META: Meta = Meta::new(
-        "6",
-        &["article", "browser", "native"],
-        key!("progress.rounds"),
-        6,
-    );
+    const META: Meta = Meta::new("6", NATIVE_TOO, key!("progress.rounds"), 6);
     type Measure = Summary;
     const COLUMNS: &'static [C] = &[
         C::ms("p50", |s| Value::of(s.p50)).charted(),
@@ -28,6 +21,7 @@ impl Description for CancelWaits {
         C::ms("max", |s| Value::of(s.max)),
         C::count("n", |s| Value::count(s.n)),
     ];
+    type Config = super::CancelConfig;
 
     fn tried(&self) -> Vec<Tried<'_>> {
         let wait = Some(self.config.wait_ms);
@@ -38,11 +32,7 @@ impl Description for CancelWaits {
     }
 
     fn rows(&self, _: &Environment) -> Vec<Measured<Summary>> {
-        let tried = self.tried();
-        tried
-            .iter()
-            .map(|t| Measured::of_tried(t, |s| *s))
-            .collect()
+        Measured::summaries(&self.tried())
     }
 
     fn lacks() -> Lacks {

@@ -3,7 +3,7 @@
 
 use super::ConcurrencyLimit;
 use crate::compare::{Measured, Value};
-use crate::experiments::{Column, Description, Experiment, Meta, Tried};
+use crate::experiments::{Column, Description, Meta, NATIVE_TOO, Tried};
 use crate::export::Sample;
 use crate::key;
 use crate::schema::Environment;
@@ -17,14 +17,7 @@ type Gated = (Summary, f64, u32);
 type C = Column<Gated>;
 
 impl Description for ConcurrencyLimit {
-    type Config = super::LimitConfig;
-    const EXPERIMENT: Experiment = Experiment::ConcurrencyLimit;
-    const META: Meta = Meta::new(
-        "8",
-        &["article", "browser", "native"],
-        key!("progress.gates"),
-        9,
-    );
+    const META: Meta = Meta::new("8", NATIVE_TOO, key!("progress.gates"), 9);
     type Measure = Gated;
     const COLUMNS: &'static [C] = &[
         C::ms("p50", |(s, ..)| Value::of(s.p50)).charted(),
@@ -33,6 +26,7 @@ impl Description for ConcurrencyLimit {
         C::ms("batch", |(_, batch, _)| Value::of(*batch)),
         C::count("peak", |(.., peak)| Value::count(*peak)),
     ];
+    type Config = super::LimitConfig;
 
     fn tried(&self) -> Vec<Tried<'_>> {
         let tried = self.runs.iter();

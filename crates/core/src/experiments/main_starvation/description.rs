@@ -3,7 +3,7 @@
 
 use super::{MainRun, MainStarvation};
 use crate::compare::{Measured, Value};
-use crate::experiments::{Column, Description, Experiment, Meta};
+use crate::experiments::{BROWSER_ONLY, Column, Description, Meta};
 use crate::export::Sample;
 use crate::key;
 use crate::schema::Environment;
@@ -16,9 +16,7 @@ type Run = (MainRun, f64);
 type C = Column<Run>;
 
 impl Description for MainStarvation {
-    type Config = super::MainConfig;
-    const EXPERIMENT: Experiment = Experiment::MainStarvation;
-    const META: Meta = Meta::new("2a", &["article", "browser"], key!("progress.batches"), 1);
+    const META: Meta = Meta::new("2a", BROWSER_ONLY, key!("progress.batches"), 1);
     type Measure = Run;
     const COLUMNS: &'static [C] = &[
         C::ms("batch", |(run, _)| Value::of(run.batch_ms)).charted(),
@@ -37,6 +35,7 @@ impl Description for MainStarvation {
             |(run, _)| Value::count(run.frames_ms.len() as u32),
         ),
     ];
+    type Config = super::MainConfig;
 
     fn measured_anything(&self) -> bool {
         !self.runs.is_empty()

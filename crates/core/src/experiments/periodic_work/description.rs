@@ -3,7 +3,7 @@
 
 use super::PeriodicWork;
 use crate::compare::{Measured, Value};
-use crate::experiments::{Column, Description, Experiment, Meta, Tried};
+use crate::experiments::{Column, Description, Meta, NATIVE_TOO, Tried};
 use crate::key;
 use crate::schema::Environment;
 use crate::stats::Summary;
@@ -16,14 +16,7 @@ type Ticks = (Summary, Option<f64>, Option<usize>);
 type C = Column<Ticks>;
 
 impl Description for PeriodicWork {
-    type Config = super::PeriodicConfig;
-    const EXPERIMENT: Experiment = Experiment::PeriodicWork;
-    const META: Meta = Meta::new(
-        "7",
-        &["article", "browser", "native"],
-        key!("progress.ticks"),
-        8,
-    );
+    const META: Meta = Meta::new("7", NATIVE_TOO, key!("progress.ticks"), 8);
     type Measure = Ticks;
     const COLUMNS: &'static [C] = &[
         C::ms("p50", |(s, ..)| Value::of(s.p50)).charted(),
@@ -34,6 +27,7 @@ impl Description for PeriodicWork {
         }),
         C::count("n", |(s, ..)| Value::count(s.n)),
     ];
+    type Config = super::PeriodicConfig;
 
     fn tried(&self) -> Vec<Tried<'_>> {
         let interval = Some(self.config.interval_ms);

@@ -3,7 +3,7 @@
 
 use super::{PoolRun, PoolStarvation};
 use crate::compare::{Measured, Value};
-use crate::experiments::{Column, Description, Experiment, Meta};
+use crate::experiments::{BROWSER_ONLY, Column, Description, Meta};
 use crate::export::Sample;
 use crate::key;
 use crate::schema::Environment;
@@ -17,9 +17,7 @@ type Run = (PoolRun, f64, u32);
 type C = Column<Run>;
 
 impl Description for PoolStarvation {
-    type Config = super::PoolConfig;
-    const EXPERIMENT: Experiment = Experiment::PoolStarvation;
-    const META: Meta = Meta::new("2b", &["article", "browser"], key!("progress.jobs"), 2);
+    const META: Meta = Meta::new("2b", BROWSER_ONLY, key!("progress.jobs"), 2);
     type Measure = Run;
     const COLUMNS: &'static [C] = &[
         C::ms("batch", |(run, ..)| Value::of(run.batch_ms)).charted(),
@@ -27,6 +25,7 @@ impl Description for PoolStarvation {
         C::ms("extra_wait", |(run, ..)| Value::of(run.extra_job_wait_ms)).charted(),
         C::count("threads", |(.., workers)| Value::count(*workers)),
     ];
+    type Config = super::PoolConfig;
 
     fn measured_anything(&self) -> bool {
         !self.runs.is_empty()

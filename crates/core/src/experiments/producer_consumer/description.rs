@@ -3,7 +3,7 @@
 
 use super::{Channel, ProducerConsumer};
 use crate::compare::{Measured, Value};
-use crate::experiments::{Column, Description, Experiment, Meta, Tried};
+use crate::experiments::{Column, Description, Meta, NATIVE_TOO, Tried};
 use crate::key;
 use crate::schema::Environment;
 use crate::shared_memory::Lacks;
@@ -17,14 +17,7 @@ type Items = (Summary, Value);
 type C = Column<Items>;
 
 impl Description for ProducerConsumer {
-    type Config = super::ProducerConsumerConfig;
-    const EXPERIMENT: Experiment = Experiment::ProducerConsumer;
-    const META: Meta = Meta::new(
-        "9",
-        &["article", "browser", "native"],
-        key!("progress.channels"),
-        10,
-    );
+    const META: Meta = Meta::new("9", NATIVE_TOO, key!("progress.channels"), 10);
     type Measure = Items;
     const COLUMNS: &'static [C] = &[
         C::ms("p50", |(s, _)| Value::of(s.p50)).charted(),
@@ -33,6 +26,7 @@ impl Description for ProducerConsumer {
         C::count("rate", |(_, rate)| rate.clone()),
         C::count("n", |(s, _)| Value::count(s.n)),
     ];
+    type Config = super::ProducerConsumerConfig;
 
     fn tried(&self) -> Vec<Tried<'_>> {
         let tried = self.runs.iter();

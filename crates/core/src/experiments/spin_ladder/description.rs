@@ -8,7 +8,7 @@
 use super::{NS_PER_SPIN_UNIT, SLEEP1_THRESHOLD, SpinLadder, Step, YIELD_THRESHOLD};
 use crate::clock::ClockInfo;
 use crate::compare::{Measured, Value};
-use crate::experiments::{Column, Description, Experiment, Meta};
+use crate::experiments::{Column, Description, Meta};
 use crate::export::Sample;
 use crate::key;
 use crate::schema::Environment;
@@ -48,8 +48,6 @@ fn each_sleep((l, _): &Ladder) -> Value {
 type C = Column<Ladder>;
 
 impl Description for SpinLadder {
-    type Config = super::LadderConfig;
-    const EXPERIMENT: Experiment = Experiment::SpinLadder;
     const META: Meta = Meta::new(
         "3",
         &["article", "browser", "calibration"],
@@ -65,6 +63,7 @@ impl Description for SpinLadder {
         .charted(),
         C::us("sleep1_each", each_sleep).charted(),
     ];
+    type Config = super::LadderConfig;
     const MARKS_ITS_OWN: bool = true;
 
     fn measured_anything(&self) -> bool {

@@ -3,7 +3,7 @@
 
 use super::{Mechanism, TimedWaits};
 use crate::compare::{Measured, Value};
-use crate::experiments::{Column, Description, Experiment, Meta, Tried};
+use crate::experiments::{Column, Description, Meta, NATIVE_TOO, Tried};
 use crate::key;
 use crate::schema::Environment;
 use crate::shared_memory::Lacks;
@@ -16,14 +16,7 @@ type Cell = (Summary, Option<u32>);
 type C = Column<Cell>;
 
 impl Description for TimedWaits {
-    type Config = super::TimedWaitsConfig;
-    const EXPERIMENT: Experiment = Experiment::TimedWaits;
-    const META: Meta = Meta::new(
-        "1",
-        &["article", "browser", "native"],
-        key!("progress.samples"),
-        0,
-    );
+    const META: Meta = Meta::new("1", NATIVE_TOO, key!("progress.samples"), 0);
     type Measure = Cell;
     const COLUMNS: &'static [C] = &[
         C::ms("p50", |(s, _)| Value::of(s.p50)).charted(),
@@ -37,6 +30,7 @@ impl Description for TimedWaits {
         .charted(),
         C::count("n", |(s, _)| Value::count(s.n)),
     ];
+    type Config = super::TimedWaitsConfig;
 
     fn tried(&self) -> Vec<Tried<'_>> {
         let tried = self.cells.iter().map(|c| Tried {

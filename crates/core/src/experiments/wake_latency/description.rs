@@ -3,7 +3,7 @@
 
 use super::{Strategy, WakeLatency};
 use crate::compare::{Measured, Value};
-use crate::experiments::{Column, Description, Experiment, Meta, Tried};
+use crate::experiments::{BROWSER_ONLY, Column, Description, Meta, Tried};
 use crate::key;
 use crate::schema::Environment;
 use crate::shared_memory::Lacks;
@@ -17,9 +17,7 @@ type Wake = (Summary, Value);
 type C = Column<Wake>;
 
 impl Description for WakeLatency {
-    type Config = super::WakeConfig;
-    const EXPERIMENT: Experiment = Experiment::WakeLatency;
-    const META: Meta = Meta::new("4", &["article", "browser"], key!("progress.rounds"), 4);
+    const META: Meta = Meta::new("4", BROWSER_ONLY, key!("progress.rounds"), 4);
     type Measure = Wake;
     const COLUMNS: &'static [C] = &[
         C::ms("p50", |(s, _)| Value::of(s.p50)),
@@ -28,6 +26,7 @@ impl Description for WakeLatency {
         C::times("ratio", |(_, ratio)| ratio.clone()).charted(),
         C::count("n", |(s, _)| Value::count(s.n)),
     ];
+    type Config = super::WakeConfig;
 
     fn tried(&self) -> Vec<Tried<'_>> {
         let tried = self.results.iter();
