@@ -124,40 +124,28 @@ fn measure(strategy: Strategy, wait: Duration, points_us: &[u32]) -> Vec<f64> {
         });
         let free = waiter.join().expect("the waiter does not panic");
         let cancelled = canceller.join().expect("the canceller does not panic");
-        cancelled
-            .iter()
-            .zip(&free)
-            .map(|(&cancel_at, free)| {
-                free.saturating_duration_since(cancel_at).as_secs_f64() * 1000.0
-            })
-            .collect()
+        crate::ms_between(&cancelled, &free)
     })
 }
 
 impl Native for CancelWaits {
-    /// Units of progress of a run.
-    fn units(config: &CancelConfig) -> u64 {
-        u64::from(config.rounds) * Strategy::NATIVE.len() as u64
-    }
-
     /// Runs experiment 6 with `config`.
     fn run(config: &CancelConfig, tick: &Progress) -> CancelWaits {
         let points = config.cancel_points_us();
         let wait = Duration::from_millis(u64::from(config.wait_ms));
-        let results = Strategy::NATIVE
-            .into_iter()
-            .map(|strategy| {
-                tick.set_message(crate::words(&strategy.label()));
-                let samples = measure(strategy, wait, &points);
-                tick.inc(u64::from(config.rounds));
-                let outcome = Outcome::of_samples(samples);
-                CancelResult { strategy, outcome }
-            })
-            .collect();
+        let results = crate::each_way(&Strategy::NATIVE, tick, config.rounds, |strategy| {
+            let outcome = Outcome::of_samples(measure(strategy, wait, &points));
+            CancelResult { strategy, outcome }
+        });
         CancelWaits {
             config: config.clone(),
             skew_ms: Some(0.0),
             results,
         }
+    }
+
+    /// Units of progress of a run.
+    fn units(config: &CancelConfig) -> u64 {
+        u64::from(config.rounds) * Strategy::NATIVE.len() as u64
     }
 }

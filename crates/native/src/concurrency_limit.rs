@@ -69,30 +69,21 @@ fn batch(gate: Gate, limit: u32, jobs: &[Duration]) -> Vec<Span> {
 }
 
 impl Native for ConcurrencyLimit {
-    /// Units of progress of a run.
-    fn units(config: &LimitConfig) -> u64 {
-        u64::from(config.jobs) * Gate::NATIVE.len() as u64
-    }
-
     /// Runs experiment 8 with `config`.
     fn run(config: &LimitConfig, tick: &Progress) -> ConcurrencyLimit {
-        let jobs: Vec<Duration> = config
-            .jobs_ms()
-            .into_iter()
-            .map(|ms| Duration::from_millis(u64::from(ms)))
-            .collect();
-        let runs = Gate::NATIVE
-            .into_iter()
-            .map(|gate| {
-                tick.set_message(crate::words(&gate.label()));
-                let spans = batch(gate, config.limit, &jobs);
-                tick.inc(u64::from(config.jobs));
-                LimitRun::measured(gate, spans, config.limit)
-            })
-            .collect();
+        let jobs = crate::durations(config.jobs_ms(), Duration::from_millis(1));
+        let runs = crate::each_way(&Gate::NATIVE, tick, config.jobs, |gate| {
+            let spans = batch(gate, config.limit, &jobs);
+            LimitRun::measured(gate, spans, config.limit)
+        });
         ConcurrencyLimit {
             config: config.clone(),
             runs,
         }
+    }
+
+    /// Units of progress of a run.
+    fn units(config: &LimitConfig) -> u64 {
+        u64::from(config.jobs) * Gate::NATIVE.len() as u64
     }
 }

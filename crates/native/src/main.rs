@@ -26,7 +26,7 @@ use std::time::{Duration, Instant};
 use waitlab_core::compare;
 use waitlab_core::experiments::Config;
 use waitlab_core::experiments::timed_waits::TimedWaits;
-use waitlab_core::experiments::{Description, Experiment};
+use waitlab_core::experiments::{Description, Experiment, Way};
 use waitlab_core::key;
 use waitlab_core::lang::Lang;
 use waitlab_core::schema::Report;
@@ -40,6 +40,22 @@ pub type Progress = ProgressBar;
 /// Milliseconds since `t`.
 pub fn ms_since(t: Instant) -> f64 {
     t.elapsed().as_secs_f64() * 1000.0
+}
+
+/// Each of `values` in `unit`s.
+pub fn durations(values: Vec<u32>, unit: Duration) -> Vec<Duration> {
+    values.into_iter().map(|v| unit * v).collect()
+}
+
+/// The time from each of `from` to the same round's `to`, ms (never below
+/// zero).
+pub fn ms_between(from: &[Instant], to: &[Instant]) -> Vec<f64> {
+    let each = |(from, to): (&Instant, &Instant)| to.saturating_duration_since(*from);
+    from.iter()
+        .zip(to)
+        .map(each)
+        .map(|d| d.as_secs_f64() * 1000.0)
+        .collect()
 }
 
 /// Keeps the thread busy for `d` (a delay before a signal, a tick's work,
@@ -198,6 +214,34 @@ pub fn english() -> &'static Catalog {
 /// `phrase` in English.
 pub fn words(phrase: &Phrase) -> String {
     english().render(phrase)
+}
+
+/// Measures each of `items` in turn: says what on `tick` (`name`), and
+/// counts `units` of progress once it is measured.
+pub fn each<T: Copy, R>(
+    items: &[T],
+    tick: &Progress,
+    units: u32,
+    name: impl Fn(T) -> String,
+    mut measure: impl FnMut(T) -> R,
+) -> Vec<R> {
+    let each = |&item: &T| {
+        tick.set_message(name(item));
+        let measured = measure(item);
+        tick.inc(u64::from(units));
+        measured
+    };
+    items.iter().map(each).collect()
+}
+
+/// [`each`] of `ways`, each named by its label.
+pub fn each_way<W: Way, R>(
+    ways: &[W],
+    tick: &Progress,
+    units: u32,
+    measure: impl FnMut(W) -> R,
+) -> Vec<R> {
+    each(ways, tick, units, |way| words(&way.label()), measure)
 }
 
 /// The summary table on stderr: every experiment's comparison rows.

@@ -79,25 +79,20 @@ fn main_run(config: &MainConfig, mode: JobMode) -> MainRun {
 }
 
 impl Native for MainStarvation {
-    /// Units of progress: each job of each mode.
-    fn units(config: &MainConfig) -> u64 {
-        2 * u64::from(config.jobs)
-    }
-
     /// Runs experiment 2a with `config`, blocking first.
     fn run(config: &MainConfig, tick: &Progress) -> MainStarvation {
-        let runs = [JobMode::Blocking, JobMode::Async]
-            .into_iter()
-            .map(|mode| {
-                tick.set_message(format!("current-thread runtime, {} jobs", mode.name()));
-                let run = main_run(config, mode);
-                tick.inc(u64::from(config.jobs));
-                run
-            })
-            .collect();
+        let name = |mode: JobMode| format!("current-thread runtime, {} jobs", mode.name());
+        let runs = crate::each(&JobMode::ALL, tick, config.jobs, name, |mode| {
+            main_run(config, mode)
+        });
         MainStarvation {
             config: config.clone(),
             runs,
         }
+    }
+
+    /// Units of progress: each job of each mode.
+    fn units(config: &MainConfig) -> u64 {
+        2 * u64::from(config.jobs)
     }
 }

@@ -50,32 +50,23 @@ fn measure(scheduler: Scheduler, interval: Duration, works: &[Duration]) -> Vec<
 }
 
 impl Native for PeriodicWork {
-    /// Units of progress of a run.
-    fn units(config: &PeriodicConfig) -> u64 {
-        u64::from(config.ticks) * Scheduler::NATIVE.len() as u64
-    }
-
     /// Runs experiment 7 with `config`.
     fn run(config: &PeriodicConfig, tick: &Progress) -> PeriodicWork {
         let interval = Duration::from_millis(u64::from(config.interval_ms));
-        let works: Vec<Duration> = config
-            .work_us()
-            .into_iter()
-            .map(|us| Duration::from_micros(u64::from(us)))
-            .collect();
-        let results = Scheduler::NATIVE
-            .into_iter()
-            .map(|scheduler| {
-                tick.set_message(crate::words(&scheduler.label()));
-                let began = measure(scheduler, interval, &works);
-                tick.inc(u64::from(config.ticks));
-                let outcome = Outcome::of_samples(lateness_ms(0.0, config.interval_ms, &began));
-                PeriodicResult { scheduler, outcome }
-            })
-            .collect();
+        let works = crate::durations(config.work_us(), Duration::from_micros(1));
+        let results = crate::each_way(&Scheduler::NATIVE, tick, config.ticks, |scheduler| {
+            let began = measure(scheduler, interval, &works);
+            let outcome = Outcome::of_samples(lateness_ms(0.0, config.interval_ms, &began));
+            PeriodicResult { scheduler, outcome }
+        });
         PeriodicWork {
             config: config.clone(),
             results,
         }
+    }
+
+    /// Units of progress of a run.
+    fn units(config: &PeriodicConfig) -> u64 {
+        u64::from(config.ticks) * Scheduler::NATIVE.len() as u64
     }
 }

@@ -71,32 +71,23 @@ impl Native for PoolStarvation {
         }
     }
 
-    /// Units of progress: each job of each mode.
-    fn units(config: &PoolConfig) -> u64 {
-        2 * u64::from(config.jobs)
-    }
-
     /// Runs experiment 2b with `config`, blocking first.
     fn run(config: &PoolConfig, tick: &Progress) -> PoolStarvation {
-        let runs = [JobMode::Blocking, JobMode::Async]
-            .into_iter()
-            .map(|mode| {
-                tick.set_message(format!(
-                    "{} workers, {} {} jobs of {} ms",
-                    config.workers,
-                    config.jobs,
-                    mode.name(),
-                    config.wait_ms
-                ));
-                let run = pool_run(config, mode);
-                tick.inc(u64::from(config.jobs));
-                run
-            })
-            .collect();
+        let (workers, jobs, ms) = (config.workers, config.jobs, config.wait_ms);
+        let name =
+            |mode: JobMode| format!("{workers} workers, {jobs} {} jobs of {ms} ms", mode.name());
+        let runs = crate::each(&JobMode::ALL, tick, config.jobs, name, |mode| {
+            pool_run(config, mode)
+        });
         PoolStarvation {
             config: config.clone(),
             runs,
             blocking_sleeps: true,
         }
+    }
+
+    /// Units of progress: each job of each mode.
+    fn units(config: &PoolConfig) -> u64 {
+        2 * u64::from(config.jobs)
     }
 }

@@ -125,27 +125,22 @@ fn run_channel(
 }
 
 impl Native for ProducerConsumer {
-    /// Units of progress of a run.
-    fn units(config: &ProducerConsumerConfig) -> u64 {
-        u64::from(config.items) * Channel::NATIVE.len() as u64
-    }
-
     /// Runs experiment 9 with `config`.
     fn run(config: &ProducerConsumerConfig, tick: &Progress) -> ProducerConsumer {
         let gaps_us = config.gaps_us();
-        let runs = Channel::NATIVE
-            .into_iter()
-            .map(|channel| {
-                tick.set_message(crate::words(&channel.label()));
-                let raw = run_channel(channel, config, &gaps_us);
-                tick.inc(u64::from(config.items));
-                ChannelRun::measured(channel, raw, 0.0)
-            })
-            .collect();
+        let runs = crate::each_way(&Channel::NATIVE, tick, config.items, |channel| {
+            let raw = run_channel(channel, config, &gaps_us);
+            ChannelRun::measured(channel, raw, 0.0)
+        });
         ProducerConsumer {
             config: config.clone(),
             skew_ms: None,
             runs,
         }
+    }
+
+    /// Units of progress of a run.
+    fn units(config: &ProducerConsumerConfig) -> u64 {
+        u64::from(config.items) * Channel::NATIVE.len() as u64
     }
 }

@@ -20,11 +20,6 @@ fn rest(step: Step) -> Result<(), Infallible> {
 }
 
 impl Native for SpinLadder {
-    /// Units of progress of a run.
-    fn units(config: &LadderConfig) -> u64 {
-        u64::from(config.repeats)
-    }
-
     /// Runs experiment 3 with `config`.
     fn run(config: &LadderConfig, tick: &Progress) -> SpinLadder {
         tick.set_message(format!(
@@ -39,5 +34,10 @@ impl Native for SpinLadder {
             Ok(ladder) => ladder,
             Err(never) => match never {},
         }
+    }
+
+    /// Units of progress of a run.
+    fn units(config: &LadderConfig) -> u64 {
+        u64::from(config.repeats)
     }
 }

@@ -65,11 +65,6 @@ impl Native for TimedWaits {
         if cli.quick { c.quick() } else { c }
     }
 
-    /// Units of progress of a run.
-    fn units(config: &TimedWaitsConfig) -> u64 {
-        config.cells().len() as u64 * u64::from(config.samples)
-    }
-
     /// Runs experiment 1 with `config`.
     fn run(config: &TimedWaitsConfig, tick: &Progress) -> TimedWaits {
         let rt = runtime::multi_thread(crate::env::cores());
@@ -89,5 +84,10 @@ impl Native for TimedWaits {
             cells,
             chain: NestedChain { levels: Vec::new() },
         }
+    }
+
+    /// Units of progress of a run.
+    fn units(config: &TimedWaitsConfig) -> u64 {
+        config.cells().len() as u64 * u64::from(config.samples)
     }
 }

@@ -148,38 +148,27 @@ fn measure(strategy: Strategy, delays_us: &[u32]) -> Vec<f64> {
         });
         let noticed = waiter.join().expect("the waiter does not panic");
         let set = setter.join().expect("the setter does not panic");
-        set.iter()
-            .zip(&noticed)
-            .map(|(&set_at, noticed)| {
-                noticed.saturating_duration_since(set_at).as_secs_f64() * 1000.0
-            })
-            .collect()
+        crate::ms_between(&set, &noticed)
     })
 }
 
 impl Native for WakeLatency {
-    /// Units of progress of a run.
-    fn units(config: &WakeConfig) -> u64 {
-        u64::from(config.rounds) * Strategy::NATIVE.len() as u64
-    }
-
     /// Runs experiment 4 with `config`.
     fn run(config: &WakeConfig, tick: &Progress) -> WakeLatency {
         let delays = config.delays_us();
-        let results = Strategy::NATIVE
-            .into_iter()
-            .map(|strategy| {
-                tick.set_message(crate::words(&strategy.label()));
-                let samples = measure(strategy, &delays);
-                tick.inc(u64::from(config.rounds));
-                let outcome = Outcome::of_samples(samples);
-                WakeResult { strategy, outcome }
-            })
-            .collect();
+        let results = crate::each_way(&Strategy::NATIVE, tick, config.rounds, |strategy| {
+            let outcome = Outcome::of_samples(measure(strategy, &delays));
+            WakeResult { strategy, outcome }
+        });
         WakeLatency {
             config: config.clone(),
             skew_ms: Some(0.0),
             results,
         }
+    }
+
+    /// Units of progress of a run.
+    fn units(config: &WakeConfig) -> u64 {
+        u64::from(config.rounds) * Strategy::NATIVE.len() as u64
     }
 }

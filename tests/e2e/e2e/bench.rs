@@ -556,13 +556,7 @@ pub(crate) fn bench_render_100k_chromium() {
 pub(crate) fn bench_event_wake_chromium() {
     let mut s = Session::lease(Browser::Chromium);
     s.open(&isolated_server().origin);
-    let report = run_section(
-        &mut s,
-        "wake-latency",
-        &[("rounds", "1000")],
-        300,
-        "bench-wake",
-    );
+    let report = run_section(&mut s, "wake-latency", &[("rounds", "1000")], "bench");
     let clock = report.env.clock.expect("the clock moved");
     let ours = match &report
         .wake_latency

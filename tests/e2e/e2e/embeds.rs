@@ -37,7 +37,7 @@ pub(crate) fn run_embed(s: &mut Session, section: &str, fields: &[(&str, &str)])
         isolated_server().origin
     ));
     past_first_screen(s);
-    run_section(s, section, fields, 60, &format!("{section}-embed"))
+    run_section(s, section, fields, "embed")
 }
 
 /// A blog page on another origin that embeds `src` and records the
@@ -294,8 +294,7 @@ pub(crate) fn embed_shared_memory(browser: Browser) {
         &mut s,
         "producer-consumer",
         &[("items", "10")],
-        60,
-        "producer-consumer-plain-blog",
+        "plain-blog",
     );
     for run in &report.producer_consumer.expect("experiment 9 ran").runs {
         match (run.channel.needs_shared_memory(), isolates) {

@@ -18,8 +18,9 @@ use waitlab_core::experiments::timed_waits::Mechanism;
 use waitlab_core::experiments::timed_waits::NestedChain;
 use waitlab_core::experiments::wake_latency::Strategy;
 use waitlab_core::outcome::Outcome;
+use waitlab_core::schema::Report;
 use waitlab_e2e::server::{Fault, Mode, Server};
-use waitlab_e2e::webdriver::{Browser, Session};
+use waitlab_e2e::webdriver::{Browser, Lease, Session};
 
 pub(crate) fn isolated(browser: Browser) {
     isolated_on(browser, isolated_server());
@@ -311,14 +312,10 @@ pub(crate) fn cancel(browser: Browser) {
 }
 
 pub(crate) fn starvation_main(browser: Browser) {
-    let mut s = Session::lease(browser);
-    s.open(&isolated_server().origin);
-    let report = run_section(
-        &mut s,
+    let (mut s, report) = isolated_run(
+        browser,
         "main-starvation",
         &[("jobs", "4"), ("wait", "150")],
-        60,
-        "main-starvation-results",
     );
     let tol = report.env.clock.unwrap().tolerance_ms();
     let ms = report.main_starvation.expect("experiment 2a results");
@@ -357,16 +354,12 @@ pub(crate) fn starvation_main(browser: Browser) {
 }
 
 pub(crate) fn starvation_pool(browser: Browser) {
-    let mut s = Session::lease(browser);
-    s.open(&isolated_server().origin);
-    let features = Features::detect(&mut s);
-    let report = run_section(
-        &mut s,
+    let (mut s, report) = isolated_run(
+        browser,
         "pool-starvation",
         &[("workers", "2"), ("jobs", "8"), ("wait", "100")],
-        60,
-        "pool-starvation-results",
     );
+    let features = Features::detect(&mut s);
     let tol = report.env.clock.unwrap().tolerance_ms();
     let ps = report.pool_starvation.expect("experiment 2b results");
     assert_eq!(
@@ -417,7 +410,7 @@ pub(crate) fn spin_ladder(browser: Browser) {
         assert_ladder_unavailable(&mut s);
         return;
     }
-    let report = run_section(&mut s, "spin-ladder", &[], 60, "spin-ladder-results");
+    let report = run_section(&mut s, "spin-ladder", &[], "results");
     let tol = report.env.clock.unwrap().tolerance_ms();
     let ladder = report.spin_ladder.expect("experiment 3 results");
     // The phases come in the article's order: spins, then yields mixed
@@ -479,16 +472,8 @@ pub(crate) fn spin_ladder(browser: Browser) {
 }
 
 pub(crate) fn wake_latency(browser: Browser) {
-    let mut s = Session::lease(browser);
-    s.open(&isolated_server().origin);
+    let (mut s, report) = isolated_run(browser, "wake-latency", &[("rounds", "40")]);
     let features = Features::detect(&mut s);
-    let report = run_section(
-        &mut s,
-        "wake-latency",
-        &[("rounds", "40")],
-        90,
-        "wake-latency-results",
-    );
     let tol = report.env.clock.unwrap().tolerance_ms();
     assert_marked(
         &mut s,
@@ -541,16 +526,9 @@ pub(crate) fn wake_latency(browser: Browser) {
 /// wasted nothing), and the comparison marks figures under the clock's
 /// resolution.
 pub(crate) fn cancel_waits(browser: Browser) {
-    let mut s = Session::lease(browser);
-    s.open(&isolated_server().origin);
+    let (mut s, report) =
+        isolated_run(browser, "cancel-waits", &[("rounds", "20"), ("wait", "20")]);
     let features = Features::detect(&mut s);
-    let report = run_section(
-        &mut s,
-        "cancel-waits",
-        &[("rounds", "20"), ("wait", "20")],
-        60,
-        "cancel-waits-results",
-    );
     let clock = report.env.clock.unwrap();
     assert_marked(
         &mut s,
@@ -617,14 +595,10 @@ pub(crate) fn cancel_waits(browser: Browser) {
 /// stays under 600 characters and opens with the same ticks; its embed
 /// runs.
 pub(crate) fn periodic_work(browser: Browser) {
-    let mut s = Session::lease(browser);
-    s.open(&isolated_server().origin);
-    let report = run_section(
-        &mut s,
+    let (mut s, report) = isolated_run(
+        browser,
         "periodic-work",
         &[("ticks", "15"), ("interval", "20"), ("work", "24")],
-        60,
-        "periodic-work-results",
     );
     let slack = timer_slack(browser, report.env.clock.unwrap().tolerance_ms());
     let periodic = report.periodic_work.clone().expect("experiment 7 results");
@@ -668,14 +642,10 @@ pub(crate) fn periodic_work(browser: Browser) {
 /// slots without a gap; the link is under 600 characters and opens with
 /// the same batches.
 pub(crate) fn concurrency_limit(browser: Browser) {
-    let mut s = Session::lease(browser);
-    s.open(&isolated_server().origin);
-    let report = run_section(
-        &mut s,
+    let (mut s, report) = isolated_run(
+        browser,
         "concurrency-limit",
         &[("jobs", "24"), ("limit", "3"), ("job-ms", "20")],
-        60,
-        "concurrency-limit-results",
     );
     let slack = timer_slack(browser, report.env.clock.unwrap().tolerance_ms());
     let limit = report.concurrency_limit.expect("experiment 8 results");
@@ -740,16 +710,12 @@ pub(crate) fn concurrency_limit(browser: Browser) {
 /// the link is under 600 characters and opens with the same channels; the
 /// embed runs.
 pub(crate) fn producer_consumer(browser: Browser) {
-    let mut s = Session::lease(browser);
-    s.open(&isolated_server().origin);
-    let features = Features::detect(&mut s);
-    let report = run_section(
-        &mut s,
+    let (mut s, report) = isolated_run(
+        browser,
         "producer-consumer",
         &[("items", "40"), ("gap", "2"), ("burst", "500")],
-        60,
-        "producer-consumer-results",
     );
+    let features = Features::detect(&mut s);
     let tol = report.env.clock.unwrap().tolerance_ms();
     let handoff = report.producer_consumer.expect("experiment 9 results");
     assert_eq!((handoff.config.items, handoff.config.burst), (40, 500));
@@ -1007,4 +973,13 @@ pub(crate) fn quiet_page(browser: Browser) {
         mutations.len()
     );
     assert_no_page_errors(&mut s);
+}
+
+/// A session on the isolated page, and `section`'s report once run with
+/// `fields` (its results' screenshot is `SECTION-results`).
+fn isolated_run(browser: Browser, section: &str, fields: &[(&str, &str)]) -> (Lease, Report) {
+    let mut s = Session::lease(browser);
+    s.open(&isolated_server().origin);
+    let report = run_section(&mut s, section, fields, "results");
+    (s, report)
 }

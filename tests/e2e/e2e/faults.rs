@@ -154,8 +154,7 @@ fn host_fault(browser: Browser, name: &str, fault: Fault, expect: &str) -> Lease
         &mut s,
         "main-starvation",
         &[("jobs", "2"), ("wait", "50")],
-        60,
-        &format!("fault-{name}-then-main"),
+        &format!("after-fault-{name}"),
     );
     assert!(main.main_starvation.is_some());
     if name == "damaged-wasm" {

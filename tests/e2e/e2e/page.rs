@@ -171,27 +171,15 @@ pub(crate) fn fallback(browser: Browser) {
     }
     assert_ladder_unavailable(&mut s);
     // Wake latency: postMessage still runs, the rest says why not.
-    let wake = run_section(
-        &mut s,
-        "wake-latency",
-        &[("rounds", "20")],
-        60,
-        "nocoi-wake",
-    )
-    .wake_latency
-    .unwrap();
+    let wake = run_section(&mut s, "wake-latency", &[("rounds", "20")], "nocoi")
+        .wake_latency
+        .unwrap();
     assert_wake_outcomes(&wake, features);
     // Cancellable waits: the aborted timer still runs, the waits in
     // Atomics.wait say why not.
-    let cancel = run_section(
-        &mut s,
-        "cancel-waits",
-        &[("rounds", "10")],
-        60,
-        "nocoi-cancel",
-    )
-    .cancel_waits
-    .unwrap();
+    let cancel = run_section(&mut s, "cancel-waits", &[("rounds", "10")], "nocoi")
+        .cancel_waits
+        .unwrap();
     assert_cancel_outcomes(&cancel, features);
     assert_no_page_errors(&mut s);
 }
@@ -661,7 +649,6 @@ pub(crate) fn reduced_motion(browser: Browser) {
         &mut s,
         "main-starvation",
         &[("jobs", "2"), ("wait", "100")],
-        60,
         "reduced-motion",
     );
     let places = s.eval("return [...window.__places].sort();");

@@ -163,21 +163,25 @@ pub(crate) fn run_experiment(
     Report::from_json(&json).expect("the exported report parses")
 }
 
-/// Fills a section's fields, runs it, screenshots its results as `shot`
-/// and reads the exported report.
+/// How long a test waits for a run it started: far longer than any run a
+/// test asks for takes on a loaded machine.
+const RUN_SECONDS: u64 = 300;
+
+/// Fills a section's fields, runs it, screenshots its results as
+/// `SECTION-STATE` and reads the exported report.
 pub(crate) fn run_section(
     s: &mut Session,
     section: &str,
     fields: &[(&str, &str)],
-    seconds: u64,
-    shot: &str,
+    state: &str,
 ) -> Report {
+    let shot = &format!("{section}-{state}");
     let sel = |id: &str| format!("[data-testid={section}] [data-testid={id}]");
     for (field, value) in fields {
         s.type_into(&sel(field), value);
     }
     s.click(&sel("run"));
-    s.wait_for_element(&sel("report-json"), seconds);
+    s.wait_for_element(&sel("report-json"), RUN_SECONDS);
     s.eval(&format!(
         "document.querySelector({}).scrollIntoView();",
         Value::from(sel("results"))
