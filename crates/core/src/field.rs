@@ -15,6 +15,10 @@ pub struct FormField<C> {
     pub testid: &'static str,
     /// Its value in a configuration (the form starts from the defaults').
     pub value: fn(&C) -> u32,
+    /// The smallest value it accepts.
+    pub min: u32,
+    /// The largest value it accepts.
+    pub max: u32,
 }
 
 /// A configuration the page edits in a form of whole-number fields: the
@@ -178,16 +182,36 @@ mod tests {
     }
 
     /// Every form's defaults, written into its fields, read back as
-    /// themselves; its test ids are distinct; a missing field is refused.
+    /// themselves; its test ids are distinct; a missing field is refused,
+    /// and so is each field's text that is not a number or is out of its
+    /// limits.
     #[test]
-    fn forms_read_back_their_defaults() {
-        fn check<C: Form + PartialEq + std::fmt::Debug>(defaults: C) {
+    fn forms_read_back_their_defaults_and_refuse_the_rest() {
+        fn check<C: Form + Clone + PartialEq + std::fmt::Debug>(defaults: C) {
             let texts: Vec<String> = C::FIELDS
                 .iter()
                 .map(|f| (f.value)(&defaults).to_string())
                 .collect();
-            let texts: Vec<&str> = texts.iter().map(String::as_str).collect();
-            assert_eq!(C::from_fields(&texts).unwrap(), defaults);
+            let with = |i: usize, text: &str| {
+                let mut texts: Vec<&str> = texts.iter().map(String::as_str).collect();
+                texts[i] = text;
+                C::from_fields(&texts)
+            };
+            let refused = |i: usize, text: &str| match with(i, text) {
+                Err(FieldError::OutOfRange { min, max, .. }) => (min, max),
+                other => panic!("{}: {text}: {other:?}", C::FIELDS[i].testid),
+            };
+            for (i, f) in C::FIELDS.iter().enumerate() {
+                assert_eq!(
+                    with(i, &format!(" {} ", (f.value)(&defaults))),
+                    Ok(defaults.clone())
+                );
+                assert!(matches!(with(i, "x"), Err(FieldError::NotANumber { .. })));
+                assert_eq!(refused(i, &(f.max + 1).to_string()), (f.min, f.max));
+                if f.min > 0 {
+                    assert_eq!(refused(i, &(f.min - 1).to_string()), (f.min, f.max));
+                }
+            }
             let mut ids: Vec<&str> = C::FIELDS.iter().map(|f| f.testid).collect();
             ids.sort_unstable();
             ids.dedup();

@@ -77,6 +77,21 @@ macro_rules! strategies {
                 $name::analogue(self)
             }
         }
+
+        #[cfg(test)]
+        mod strategy_codes {
+            use super::$name;
+
+            #[test]
+            fn codes_and_ids_round_trip() {
+                for way in $name::every() {
+                    assert_eq!($name::from_code(way.code()), Some(way));
+                    let json = serde_json::to_string(&way).unwrap();
+                    assert_eq!(json, format!("\"{}\"", way.id()));
+                }
+                assert_eq!($name::from_code($name::every().count() as u8), None);
+            }
+        }
     };
 }
 

@@ -121,6 +121,8 @@ macro_rules! config {
                     label: $crate::key!($label),
                     testid: $testid,
                     value: |c| c.$field,
+                    min: $min,
+                    max: $max,
                 },)?)?)+
             ];
 

@@ -183,14 +183,7 @@ mod tests {
     }
 
     #[test]
-    fn fields_are_checked() {
-        assert_eq!(
-            CancelConfig::parse(&["40", "20"]),
-            Ok(CancelConfig::default())
-        );
-        assert!(CancelConfig::parse(&["0", "20"]).is_err());
-        assert!(CancelConfig::parse(&["40", "4"]).is_err());
-        assert!(CancelConfig::parse(&["x", "20"]).is_err());
+    fn blind_sleeps_stay_within_the_longest_batch() {
         // 500 blind sleeps of 1 s would block for more than 20 s.
         assert!(matches!(
             CancelConfig::parse(&["500", "1000"]),
@@ -200,11 +193,7 @@ mod tests {
     }
 
     #[test]
-    fn codes_round_trip_and_kinds_pair_up() {
-        for s in Strategy::every() {
-            assert_eq!(Strategy::from_code(s.code()), Some(s));
-        }
-        assert_eq!(Strategy::from_code(6), None);
+    fn kinds_pair_up() {
         for (browser, native) in Strategy::BROWSER.into_iter().zip(Strategy::NATIVE) {
             assert_eq!(browser.analogue(), native.analogue());
             assert_eq!(browser.wakes_on_cancel(), native.wakes_on_cancel());

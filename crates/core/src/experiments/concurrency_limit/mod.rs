@@ -260,13 +260,10 @@ mod tests {
         assert_eq!(jobs, c.jobs_ms());
         assert!(jobs.iter().all(|&j| (10..=30).contains(&j)));
         assert!(jobs.iter().any(|&j| j != jobs[0]));
-        assert_eq!(LimitConfig::parse(&["40", "4", "20"]), Ok(c.clone()));
-        assert!(LimitConfig::parse(&["40", "0", "20"]).is_err());
         assert!(
             LimitConfig::parse(&["4", "4", "20"]).is_err(),
             "no slot would change hands"
         );
-        assert!(LimitConfig::parse(&["40", "4", "4"]).is_err());
         assert!(matches!(
             LimitConfig::parse(&["400", "1", "1000"]),
             Err(FieldError::TooLong { .. })
@@ -277,11 +274,7 @@ mod tests {
     }
 
     #[test]
-    fn codes_round_trip() {
-        for g in Gate::every() {
-            assert_eq!(Gate::from_code(g.code()), Some(g));
-        }
-        assert_eq!(Gate::from_code(4), None);
+    fn browser_and_native_gates_pair_up() {
         for (browser, native) in Gate::BROWSER.into_iter().zip(Gate::NATIVE) {
             assert_eq!(browser.analogue(), native.analogue());
         }

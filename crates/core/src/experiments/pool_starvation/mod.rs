@@ -101,7 +101,6 @@ mod tests {
     use super::*;
     use crate::experiments::Config;
     use crate::experiments::main_starvation::JobMode;
-    use crate::field::FieldError;
 
     #[test]
     fn expected_shapes_follow_the_article() {
@@ -132,18 +131,8 @@ mod tests {
     }
 
     #[test]
-    fn parsing_checks_every_limit() {
-        assert!(matches!(
-            PoolConfig::parse(&["x", "1", "1"]),
-            Err(FieldError::NotANumber {
-                field: "workers",
-                ..
-            })
-        ));
-        assert_eq!(
-            PoolConfig::parse(&["4", "40", "250"]),
-            Ok(PoolConfig::for_cores(8))
-        );
+    fn defaults_follow_the_cores() {
+        assert_eq!(PoolConfig::for_cores(8).workers, 4);
         assert_eq!(PoolConfig::for_cores(2).workers, 2);
         assert_eq!(PoolConfig::for_cores(0).workers, 1);
     }

@@ -299,13 +299,6 @@ mod tests {
         assert_eq!(gaps.len(), 100);
         assert_eq!(gaps, c.gaps_us());
         assert!(gaps.iter().all(|&g| (1000..=3000).contains(&g)));
-        assert_eq!(
-            ProducerConsumerConfig::parse(&["100", "2", "2000"]),
-            Ok(ProducerConsumerConfig::default())
-        );
-        assert!(ProducerConsumerConfig::parse(&["0", "2", "2000"]).is_err());
-        assert!(ProducerConsumerConfig::parse(&["100", "0", "2000"]).is_err());
-        assert!(ProducerConsumerConfig::parse(&["100", "2", "10"]).is_err());
         assert!(matches!(
             ProducerConsumerConfig::parse(&["2000", "100", "2000"]),
             Err(FieldError::TooLong { .. })
@@ -381,11 +374,7 @@ mod tests {
     }
 
     #[test]
-    fn codes_round_trip_and_kinds_pair_up() {
-        for c in Channel::every() {
-            assert_eq!(Channel::from_code(c.code()), Some(c));
-        }
-        assert_eq!(Channel::from_code(6), None);
+    fn kinds_pair_up() {
         for (browser, native) in Channel::BROWSER.into_iter().zip(Channel::NATIVE) {
             assert_eq!(browser.analogue(), native.analogue());
             assert_eq!(browser.polls(), native.polls());
