@@ -13,6 +13,19 @@ fn measured(v: &[f64]) -> Outcome {
     Outcome::measured(v.to_vec()).unwrap()
 }
 
+/// An isolated Chromium's clock: 5 µs steps.
+const FINE_CLOCK: Option<ClockInfo> = Some(ClockInfo {
+    min_step_ms: 0.005,
+    typical_step_ms: 0.005,
+    readings: 100,
+});
+
+/// `findings` in English.
+fn english(findings: Vec<Phrase>) -> Vec<String> {
+    let en = crate::text::Catalog::english();
+    findings.iter().map(|p| en.render(p)).collect()
+}
+
 /// Without shared memory only postMessage runs: its figure is still
 /// a finding, though there is no event wait to divide by.
 #[test]
@@ -36,8 +49,7 @@ fn wake_findings_without_the_event_wait_keep_what_ran() {
             })
             .collect(),
     };
-    let en = crate::text::Catalog::english();
-    let f: Vec<String> = w.findings(None).iter().map(|p| en.render(p)).collect();
+    let f = english(w.findings(None));
     assert_eq!(f.len(), 2, "{f:?}");
     assert!(
         f[0].starts_with("postMessage from the setter noticed the flag 0.4"),
@@ -60,8 +72,7 @@ fn starvation_findings_name_every_mode() {
         config: MainConfig::default(),
         runs: vec![run(JobMode::Blocking, 2001.0), run(JobMode::Async, 251.0)],
     };
-    let en = crate::text::Catalog::english();
-    let f: Vec<String> = ms.findings(None).iter().map(|p| en.render(p)).collect();
+    let f = english(ms.findings(None));
     assert!(
         f[0].contains("blocking: the batch took 2,001 ms (expected 2,000 ms)"),
         "{}",
@@ -106,17 +117,7 @@ fn findings_follow_the_numbers() {
                 .collect(),
         },
     };
-    let clock = ClockInfo {
-        min_step_ms: 0.005,
-        typical_step_ms: 0.005,
-        readings: 100,
-    };
-    let en = crate::text::Catalog::english();
-    let f: Vec<String> = tw
-        .findings(Some(clock))
-        .iter()
-        .map(|p| en.render(p))
-        .collect();
+    let f = english(tw.findings(FINE_CLOCK));
     assert_eq!(f.len(), 6, "{f:#?}");
     assert!(f[0].contains("4.20 ms") && f[0].contains("1.10 ms"));
     assert!(f[1].contains("0.005‡ ms"), "one clock step is marked");
@@ -145,17 +146,7 @@ fn handoff_says_how_soon_items_arrived_and_how_much_polling_cost() {
             run(Channel::RingPoll, &[1.5, 3.0, 4.2], None),
         ],
     };
-    let clock = ClockInfo {
-        min_step_ms: 0.005,
-        typical_step_ms: 0.005,
-        readings: 100,
-    };
-    let en = crate::text::Catalog::english();
-    let f: Vec<String> = h
-        .findings(Some(clock))
-        .iter()
-        .map(|p| en.render(p))
-        .collect();
+    let f = english(h.findings(FINE_CLOCK));
     assert_eq!(f.len(), 5, "{f:#?}");
     assert!(
         f[0].contains("postMessage over a MessageChannel 0.12 ms (0.3 ms)"),
@@ -191,17 +182,7 @@ fn cancel_waits_say_how_long_the_blind_sleep_ran_on() {
             result(Strategy::AbortTimer, measured(&[0.1, 0.2, 0.4])),
         ],
     };
-    let clock = ClockInfo {
-        min_step_ms: 0.005,
-        typical_step_ms: 0.005,
-        readings: 100,
-    };
-    let en = crate::text::Catalog::english();
-    let f: Vec<String> = c
-        .findings(Some(clock))
-        .iter()
-        .map(|p| en.render(p))
-        .collect();
+    let f = english(c.findings(FINE_CLOCK));
     assert_eq!(f.len(), 5, "{f:#?}");
     assert!(
         f[0].contains("10.0 ms after the cancel")
@@ -229,7 +210,7 @@ fn cancel_waits_say_how_long_the_blind_sleep_ran_on() {
         results: c.results[2..].to_vec(),
         ..c.clone()
     };
-    let f = en.render(&alone.findings(Some(clock))[0]);
+    let f = english(alone.findings(FINE_CLOCK)).remove(0);
     assert!(!f.contains("sooner"), "{f}");
 }
 
@@ -261,17 +242,7 @@ fn periodic_work_says_how_far_each_loop_drifted() {
             result(Scheduler::WorkerCorrected, &[20.0, 62.0, 60.5, 80.1]),
         ],
     };
-    let clock = ClockInfo {
-        min_step_ms: 0.005,
-        typical_step_ms: 0.005,
-        readings: 100,
-    };
-    let en = crate::text::Catalog::english();
-    let f: Vec<String> = p
-        .findings(Some(clock))
-        .iter()
-        .map(|x| en.render(x))
-        .collect();
+    let f = english(p.findings(FINE_CLOCK));
     assert_eq!(f.len(), 5, "{f:#?}");
     assert!(
         f[0].contains("4 ticks") && f[0].contains("24.0 ms") && f[0].contains("0.5 ms"),
@@ -333,8 +304,7 @@ fn concurrency_limit_says_how_soon_slots_changed_hands() {
             ),
         ],
     };
-    let en = crate::text::Catalog::english();
-    let f: Vec<String> = c.findings(None).iter().map(|p| en.render(p)).collect();
+    let f = english(c.findings(None));
     assert_eq!(f.len(), 3, "{f:#?}");
     assert!(
         f[1].contains("4.00 ms") && f[1].contains("38.0 ms"),
