@@ -65,6 +65,16 @@ macro_rules! strategies {
         }
 
         impl $crate::experiments::Way for $name {
+            const COUNT: usize = [$($bid,)+ $($nid),+].len();
+
+            fn code(self) -> u8 {
+                $name::code(self)
+            }
+
+            fn from_code(code: u8) -> Option<$name> {
+                $name::from_code(code)
+            }
+
             fn id(self) -> &'static str {
                 $name::id(self)
             }

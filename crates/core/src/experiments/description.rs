@@ -83,6 +83,12 @@ impl<'a> Tried<'a> {
 /// A way of waiting an experiment compares (its strategies, written by
 /// `strategies!`).
 pub trait Way: Copy {
+    /// How many there are, the page's and the native probe's.
+    const COUNT: usize;
+    /// Its one-byte code on the wire (links, the worker protocol).
+    fn code(self) -> u8;
+    /// The one of a wire code, if there is one.
+    fn from_code(code: u8) -> Option<Self>;
     /// Its id.
     fn id(self) -> &'static str;
     /// How the page names it.

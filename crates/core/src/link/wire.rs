@@ -5,9 +5,10 @@
 
 use super::{LinkError, SKETCH_QUANTILES, Scale, damaged};
 use crate::bytes;
+use crate::experiments::Way;
 use crate::experiments::main_starvation::JobMode;
 use crate::experiments::timed_waits::{Mechanism, TimedWaitsConfig};
-use crate::experiments::wake_latency::{Strategy, WakeConfig};
+use crate::experiments::wake_latency::WakeConfig;
 use crate::outcome::Outcome;
 use crate::stats::{Samples, Summary};
 use crate::text::{Arg, Key, Phrase};
@@ -184,6 +185,20 @@ impl Writer {
         let mean = q(s.mean) - q(s.p50);
         self.deltas(codes);
         self.ivar(mean);
+    }
+
+    /// `items`, each its way's code (`way`) and what `each` writes of it.
+    pub(crate) fn ways<W: Way, T>(
+        &mut self,
+        items: &[T],
+        way: impl Fn(&T) -> W,
+        mut each: impl FnMut(&mut Self, &T),
+    ) {
+        self.len(items.len());
+        for item in items {
+            self.byte(way(item).code());
+            each(self, item);
+        }
     }
 
     /// An outcome. A sketch whose sample count is `usual_n` (the configured
@@ -399,12 +414,25 @@ impl Reader<'_> {
         }
     }
 
-    pub(crate) fn mechanism(&mut self) -> Result<Mechanism, LinkError> {
-        Mechanism::from_code(self.byte()?).ok_or(LinkError::Damaged("an unknown mechanism"))
+    /// What [`Writer::ways`] wrote: at most one item of each way, each
+    /// its way's code and what `each` reads of it.
+    pub(crate) fn ways<W: Way, T>(
+        &mut self,
+        mut each: impl FnMut(&mut Self, W) -> Result<T, LinkError>,
+    ) -> Result<Vec<T>, LinkError> {
+        let n = self.upto(W::COUNT as u64)?;
+        (0..n)
+            .map(|_| {
+                let code = self.byte()?;
+                let way =
+                    W::from_code(code).ok_or(LinkError::Damaged("an unknown way of waiting"))?;
+                each(self, way)
+            })
+            .collect()
     }
 
-    pub(crate) fn strategy(&mut self) -> Result<Strategy, LinkError> {
-        Strategy::from_code(self.byte()?).ok_or(LinkError::Damaged("an unknown strategy"))
+    pub(crate) fn mechanism(&mut self) -> Result<Mechanism, LinkError> {
+        Mechanism::from_code(self.byte()?).ok_or(LinkError::Damaged("an unknown mechanism"))
     }
 
     pub(crate) fn mode(&mut self) -> Result<JobMode, LinkError> {

@@ -8,15 +8,13 @@
 
 use super::{FromWorker, ProtocolError, ToWorker, WorkerOutcome};
 use crate::bytes::{Reader, Writer};
-use crate::experiments::cancel_waits;
+use crate::experiments::Way;
 use crate::experiments::main_starvation::JobMode;
-use crate::experiments::periodic_work;
-use crate::experiments::producer_consumer::{Channel, ProducerConsumerConfig, RawChannelRun};
+use crate::experiments::producer_consumer::{ProducerConsumerConfig, RawChannelRun};
 use crate::experiments::spin_ladder::{
     LadderConfig, SpinCalibration, SpinLadder, SpinUntil, Step, StepCost,
 };
 use crate::experiments::timed_waits::Mechanism;
-use crate::experiments::wake_latency::Strategy;
 
 /// Most items (samples, rounds, steps) a message may hold.
 const MAX_ITEMS: usize = 1 << 20;
@@ -157,11 +155,11 @@ impl ToWorker {
                 wait_ms: u32_(&mut r)?,
             },
             2 => ToWorker::WakeSet {
-                strategy: strategy(&mut r)?,
+                strategy: way(&mut r)?,
                 delays_us: u32s(&mut r)?,
             },
             3 => ToWorker::WakeWait {
-                strategy: strategy(&mut r)?,
+                strategy: way(&mut r)?,
                 rounds: u32_(&mut r)?,
             },
             4 => ToWorker::SkewPong {
@@ -175,28 +173,27 @@ impl ToWorker {
                 config: LadderConfig::read(&mut r)?,
             },
             8 => ToWorker::CancelSet {
-                strategy: cancel_strategy(&mut r)?,
+                strategy: way(&mut r)?,
                 points_us: u32s(&mut r)?,
                 wait_ms: u32_(&mut r)?,
             },
             9 => ToWorker::CancelWait {
-                strategy: cancel_strategy(&mut r)?,
+                strategy: way(&mut r)?,
                 rounds: u32_(&mut r)?,
                 wait_ms: u32_(&mut r)?,
             },
             10 => ToWorker::Periodic {
-                scheduler: periodic_work::Scheduler::from_code(r.byte()?)
-                    .ok_or(ProtocolError("an unknown scheduler"))?,
+                scheduler: way(&mut r)?,
                 interval_ms: u32_(&mut r)?,
                 work_us: u32s(&mut r)?,
             },
             11 => ToWorker::Produce {
-                channel: channel(&mut r)?,
+                channel: way(&mut r)?,
                 gaps_us: u32s(&mut r)?,
                 burst: burst(&mut r)?,
             },
             12 => ToWorker::Consume {
-                channel: channel(&mut r)?,
+                channel: way(&mut r)?,
                 items: r.upto(u64::from(ProducerConsumerConfig::MAX_ITEMS))?,
                 burst: burst(&mut r)?,
             },
@@ -365,21 +362,14 @@ fn mechanism(r: &mut Reader) -> Read<Mechanism> {
     Mechanism::from_code(r.byte()?).ok_or(ProtocolError("an unknown mechanism"))
 }
 
-fn strategy(r: &mut Reader) -> Read<Strategy> {
-    Strategy::from_code(r.byte()?).ok_or(ProtocolError("an unknown strategy"))
-}
-
-fn cancel_strategy(r: &mut Reader) -> Read<cancel_waits::Strategy> {
-    cancel_waits::Strategy::from_code(r.byte()?).ok_or(ProtocolError("an unknown strategy"))
+/// A way of waiting, by its code.
+fn way<W: Way>(r: &mut Reader) -> Read<W> {
+    W::from_code(r.byte()?).ok_or(ProtocolError("an unknown way of waiting"))
 }
 
 /// Experiment 9's burst, within what the page asks for.
 fn burst(r: &mut Reader) -> Read<u32> {
     Ok(r.upto(u64::from(ProducerConsumerConfig::MAX_BURST))?)
-}
-
-fn channel(r: &mut Reader) -> Read<Channel> {
-    Channel::from_code(r.byte()?).ok_or(ProtocolError("an unknown channel"))
 }
 
 fn u32s(r: &mut Reader) -> Read<Vec<u32>> {
