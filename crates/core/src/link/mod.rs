@@ -40,33 +40,14 @@ use crate::schema::{Failure, Report};
 use crate::text::Phrase;
 use wire::{Reader, Writer, base64url};
 
-/// How a link stores an experiment's results: its section, written for
-/// each experiment from [`each_experiment!`](crate::experiments)'s list by
-/// the `Writer` and `Reader` methods its id names (in its folder's
-/// `link.rs`).
+/// How a link stores an experiment's results: its section (in its
+/// folder's `link.rs`).
 pub trait Section: Sized {
     /// Writes its section.
     fn write(&self, w: &mut Writer);
     /// Reads its section.
     fn read(r: &mut Reader<'_>) -> Result<Self, LinkError>;
 }
-
-/// Each experiment's [`Section`], from the list.
-macro_rules! section {
-    ($($(#[$doc:meta])* $variant:ident => $module:ident::$result:ident as $slug:literal,)*) => {
-        $(impl Section for crate::experiments::$module::$result {
-            fn write(&self, w: &mut Writer) {
-                w.$module(self);
-            }
-
-            fn read(r: &mut Reader<'_>) -> Result<Self, LinkError> {
-                r.$module()
-            }
-        })*
-    };
-}
-
-crate::experiments::each_experiment!(section);
 
 /// The bit that says a body ends with a failure.
 const FAILURE_BIT: u8 = 5;

@@ -2,27 +2,25 @@
 //! strategy's sketch.
 
 use crate::experiments::cancel_waits::{CancelConfig, CancelResult, CancelWaits};
-use crate::link::LinkError;
 use crate::link::wire::{Reader, Writer};
+use crate::link::{LinkError, Section};
 
-impl Writer {
-    pub(crate) fn cancel_waits(&mut self, c: &CancelWaits) {
-        c.config.write(self);
-        self.maybe_q(c.skew_ms);
-        let rounds = c.config.rounds;
-        self.ways(
-            &c.results,
+impl Section for CancelWaits {
+    fn write(&self, w: &mut Writer) {
+        self.config.write(w);
+        w.maybe_q(self.skew_ms);
+        let rounds = self.config.rounds;
+        w.ways(
+            &self.results,
             |r| r.strategy,
             |w, r| w.outcome(&r.outcome, rounds),
         );
     }
-}
 
-impl Reader<'_> {
-    pub(crate) fn cancel_waits(&mut self) -> Result<CancelWaits, LinkError> {
-        let config = CancelConfig::read(self)?;
-        let skew_ms = self.maybe_q()?;
-        let results = self.ways(|r, strategy| {
+    fn read(r: &mut Reader<'_>) -> Result<Self, LinkError> {
+        let config = CancelConfig::read(r)?;
+        let skew_ms = r.maybe_q()?;
+        let results = r.ways(|r, strategy| {
             let outcome = r.outcome(config.rounds)?;
             Ok(CancelResult { strategy, outcome })
         })?;

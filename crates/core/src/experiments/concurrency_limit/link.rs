@@ -3,15 +3,15 @@
 //! sketch of its slots' handoffs (the codec's precision) for the numbers.
 
 use crate::experiments::concurrency_limit::{ConcurrencyLimit, LimitConfig, LimitRun, Span};
-use crate::link::LinkError;
 use crate::link::wire::{Reader, SPAN_TICK_MS, Writer, ticks};
+use crate::link::{LinkError, Section};
 
-impl Writer {
-    pub(crate) fn concurrency_limit(&mut self, c: &ConcurrencyLimit) {
-        c.config.write(self);
-        let handoffs = c.config.jobs.saturating_sub(c.config.limit);
-        self.ways(
-            &c.runs,
+impl Section for ConcurrencyLimit {
+    fn write(&self, w: &mut Writer) {
+        self.config.write(w);
+        let handoffs = self.config.jobs.saturating_sub(self.config.limit);
+        w.ways(
+            &self.runs,
             |r| r.gate,
             |w, r| {
                 w.len(r.spans.len());
@@ -29,13 +29,11 @@ impl Writer {
             },
         );
     }
-}
 
-impl Reader<'_> {
-    pub(crate) fn concurrency_limit(&mut self) -> Result<ConcurrencyLimit, LinkError> {
-        let config = LimitConfig::read(self)?;
+    fn read(r: &mut Reader<'_>) -> Result<Self, LinkError> {
+        let config = LimitConfig::read(r)?;
         let handoffs = config.jobs.saturating_sub(config.limit);
-        let runs = self.ways(|r, gate| {
+        let runs = r.ways(|r, gate| {
             let n = r.upto(u64::from(config.jobs))?;
             let mut start = 0i64;
             let spans = (0..n)

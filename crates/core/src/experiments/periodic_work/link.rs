@@ -3,15 +3,15 @@
 //! log-quantized as every other figure, its code delta-coded.
 
 use crate::experiments::periodic_work::{PeriodicConfig, PeriodicResult, PeriodicWork};
-use crate::link::LinkError;
 use crate::link::wire::{Reader, Writer};
+use crate::link::{LinkError, Section};
 use crate::outcome::Outcome;
 
-impl Writer {
-    pub(crate) fn periodic_work(&mut self, p: &PeriodicWork) {
-        p.config.write(self);
-        self.ways(
-            &p.results,
+impl Section for PeriodicWork {
+    fn write(&self, w: &mut Writer) {
+        self.config.write(w);
+        w.ways(
+            &self.results,
             |r| r.scheduler,
             |w, r| match r.outcome.samples() {
                 Some(lateness) => {
@@ -22,17 +22,15 @@ impl Writer {
                 }
                 None => {
                     w.flag(false);
-                    w.outcome(&r.outcome, p.config.ticks);
+                    w.outcome(&r.outcome, self.config.ticks);
                 }
             },
         );
     }
-}
 
-impl Reader<'_> {
-    pub(crate) fn periodic_work(&mut self) -> Result<PeriodicWork, LinkError> {
-        let config = PeriodicConfig::read(self)?;
-        let results = self.ways(|r, scheduler| {
+    fn read(r: &mut Reader<'_>) -> Result<Self, LinkError> {
+        let config = PeriodicConfig::read(r)?;
+        let results = r.ways(|r, scheduler| {
             let outcome = if r.flag()? {
                 let n = r.upto(u64::from(PeriodicConfig::MAX_TICKS))? as usize;
                 let codes = r.deltas(n)?;

@@ -3,29 +3,27 @@
 //! precision).
 
 use crate::experiments::producer_consumer::{ChannelRun, ProducerConsumer, ProducerConsumerConfig};
-use crate::link::LinkError;
 use crate::link::wire::{Reader, Writer};
+use crate::link::{LinkError, Section};
 
-impl Writer {
-    pub(crate) fn producer_consumer(&mut self, h: &ProducerConsumer) {
-        h.config.write(self);
-        self.maybe_q(h.skew_ms);
-        self.ways(
-            &h.runs,
+impl Section for ProducerConsumer {
+    fn write(&self, w: &mut Writer) {
+        self.config.write(w);
+        w.maybe_q(self.skew_ms);
+        w.ways(
+            &self.runs,
             |r| r.channel,
             |w, r| {
-                w.outcome(&r.outcome, h.config.items);
+                w.outcome(&r.outcome, self.config.items);
                 w.maybe_q(r.burst_ms);
             },
         );
     }
-}
 
-impl Reader<'_> {
-    pub(crate) fn producer_consumer(&mut self) -> Result<ProducerConsumer, LinkError> {
-        let config = ProducerConsumerConfig::read(self)?;
-        let skew_ms = self.maybe_q()?;
-        let runs = self.ways(|r, channel| {
+    fn read(r: &mut Reader<'_>) -> Result<Self, LinkError> {
+        let config = ProducerConsumerConfig::read(r)?;
+        let skew_ms = r.maybe_q()?;
+        let runs = r.ways(|r, channel| {
             Ok(ChannelRun {
                 channel,
                 outcome: r.outcome(config.items)?,

@@ -6,89 +6,87 @@ use crate::experiments::spin_ladder::{
     UNCALIBRATED_MAX_SPIN_UNITS, step,
 };
 use crate::link::wire::{Reader, Writer};
-use crate::link::{LinkError, damaged};
+use crate::link::{LinkError, Section, damaged};
 
-impl Writer {
-    pub(crate) fn spin_ladder(&mut self, l: &SpinLadder) {
-        l.config.write(self);
+impl Section for SpinLadder {
+    fn write(&self, w: &mut Writer) {
+        self.config.write(w);
         // The page measures calls 0, 1, 2, …; then the call numbers are implied
         // (odd flags). 4 and 5 carry the spin unit's calibration and each
         // step's block; 2 and 3 blocks only (links made before calibration);
         // 0 and 1 neither (links made before blocks).
-        let implied = l
+        let implied = self
             .steps
             .iter()
             .enumerate()
             .all(|(i, s)| s.count as usize == i);
-        self.byte(if l.calibration.is_some() { 4 } else { 2 } + u8::from(implied));
-        if let Some(c) = l.calibration {
-            self.uvar(u64::from(c.turns_per_unit));
-            self.q(c.unit_ns);
+        w.byte(if self.calibration.is_some() { 4 } else { 2 } + u8::from(implied));
+        if let Some(c) = self.calibration {
+            w.uvar(u64::from(c.turns_per_unit));
+            w.q(c.unit_ns);
         }
-        self.len(l.steps.len());
-        for s in &l.steps {
+        w.len(self.steps.len());
+        for s in &self.steps {
             if !implied {
-                self.uvar(u64::from(s.count));
+                w.uvar(u64::from(s.count));
             }
-            self.q(s.p50_ms);
-            self.q(s.max_ms);
-            self.uvar(u64::from(s.block));
+            w.q(s.p50_ms);
+            w.q(s.max_ms);
+            w.uvar(u64::from(s.block));
         }
-        self.len(l.spin_until.len());
-        for s in &l.spin_until {
-            self.byte(u8::from(s.sleep_stage));
-            self.q(s.wall_ms);
-            self.q(s.busy_ms);
-            self.uvar(u64::from(s.calls));
+        w.len(self.spin_until.len());
+        for s in &self.spin_until {
+            w.byte(u8::from(s.sleep_stage));
+            w.q(s.wall_ms);
+            w.q(s.busy_ms);
+            w.uvar(u64::from(s.calls));
         }
     }
-}
 
-impl Reader<'_> {
-    pub(crate) fn spin_ladder(&mut self) -> Result<SpinLadder, LinkError> {
-        let config = LadderConfig::read(self)?;
-        let (implied, blocks, calibrated) = match self.byte()? {
+    fn read(r: &mut Reader<'_>) -> Result<Self, LinkError> {
+        let config = LadderConfig::read(r)?;
+        let (implied, blocks, calibrated) = match r.byte()? {
             b @ 0..=5 => (b % 2 == 1, b >= 2, b >= 4),
             _ => return damaged("a bad flag"),
         };
         let calibration = if calibrated {
             Some(SpinCalibration {
-                turns_per_unit: self.upto(u64::from(u32::MAX))?.max(1),
-                unit_ns: self.q()?,
+                turns_per_unit: r.upto(u64::from(u32::MAX))?.max(1),
+                unit_ns: r.q()?,
             })
         } else {
             None
         };
         let cap = calibration.map_or(UNCALIBRATED_MAX_SPIN_UNITS, |c| c.max_units());
-        let n = self.upto(u64::from(config.steps))?;
+        let n = r.upto(u64::from(config.steps))?;
         let steps = (0..n)
             .map(|i| {
                 let count = if implied {
                     i
                 } else {
-                    self.upto(u64::from(config.steps))?
+                    r.upto(u64::from(config.steps))?
                 };
                 Ok(StepCost {
                     count,
                     step: step(count, Some(SLEEP1_THRESHOLD), cap),
-                    p50_ms: self.q()?,
-                    max_ms: self.q()?,
+                    p50_ms: r.q()?,
+                    max_ms: r.q()?,
                     block: if blocks {
-                        self.upto(u64::from(MAX_BLOCK))?.max(1)
+                        r.upto(u64::from(MAX_BLOCK))?.max(1)
                     } else {
                         1
                     },
                 })
             })
             .collect::<Result<Vec<_>, LinkError>>()?;
-        let n = self.upto(2)?;
+        let n = r.upto(2)?;
         let spin_until = (0..n)
             .map(|_| {
                 Ok(SpinUntil {
-                    sleep_stage: self.flag()?,
-                    wall_ms: self.q()?,
-                    busy_ms: self.q()?,
-                    calls: self.upto(u64::from(u32::MAX))?,
+                    sleep_stage: r.flag()?,
+                    wall_ms: r.q()?,
+                    busy_ms: r.q()?,
+                    calls: r.upto(u64::from(u32::MAX))?,
                 })
             })
             .collect::<Result<Vec<_>, LinkError>>()?;

@@ -7,7 +7,7 @@
 use crate::experiments::timed_waits::{Cell, NestedChain, TimedWaits};
 use crate::experiments::timed_waits::{CellKey, Mechanism, TimedWaitsConfig};
 use crate::link::wire::{Reader, Writer};
-use crate::link::{LinkError, damaged};
+use crate::link::{LinkError, Section, damaged};
 
 /// How a timed-waits section names its cells' keys: each cell lists its
 /// own, or they are implied by the configuration: every mechanism the page
@@ -17,52 +17,50 @@ const KEYS_LISTED: u8 = 0;
 const KEYS_IMPLIED_V1: u8 = 1;
 const KEYS_IMPLIED: u8 = 2;
 
-impl Writer {
-    pub(crate) fn timed_waits(&mut self, tw: &TimedWaits) {
-        let c = &tw.config;
-        self.len(c.durations_ms.len());
+impl Section for TimedWaits {
+    fn write(&self, w: &mut Writer) {
+        let c = &self.config;
+        w.len(c.durations_ms.len());
         for &d in &c.durations_ms {
-            self.uvar(u64::from(d));
+            w.uvar(u64::from(d));
         }
-        self.uvar(u64::from(c.samples));
-        self.uvar(u64::from(c.chain_depth));
-        self.uvar(u64::from(c.chain_runs));
+        w.uvar(u64::from(c.samples));
+        w.uvar(u64::from(c.chain_depth));
+        w.uvar(u64::from(c.chain_runs));
         // A run of every mechanism of the page implies its keys (2; links
         // made before the worker's fresh-task timer say 1 and imply the
         // cells of `Mechanism::browser_v1()`), else each cell names its
         // key (0).
-        let implied = tw
+        let implied = self
             .cells
             .iter()
             .map(|c| c.key)
             .eq(c.cells_of(&Mechanism::BROWSER));
-        self.byte(if implied { KEYS_IMPLIED } else { KEYS_LISTED });
-        self.len(tw.cells.len());
-        for cell in &tw.cells {
+        w.byte(if implied { KEYS_IMPLIED } else { KEYS_LISTED });
+        w.len(self.cells.len());
+        for cell in &self.cells {
             if !implied {
-                self.byte(cell.key.mechanism.code());
-                self.uvar(cell.key.requested_ms.map_or(0, |d| u64::from(d) + 1));
+                w.byte(cell.key.mechanism.code());
+                w.uvar(cell.key.requested_ms.map_or(0, |d| u64::from(d) + 1));
             }
-            self.outcome(&cell.outcome, c.samples);
+            w.outcome(&cell.outcome, c.samples);
         }
-        self.len(tw.chain.levels.len());
-        for level in &tw.chain.levels {
-            self.summary(level);
+        w.len(self.chain.levels.len());
+        for level in &self.chain.levels {
+            w.summary(level);
         }
     }
-}
 
-impl Reader<'_> {
-    pub(crate) fn timed_waits(&mut self) -> Result<TimedWaits, LinkError> {
-        let n = self.upto(TimedWaitsConfig::MAX_DURATIONS as u64)?;
+    fn read(r: &mut Reader<'_>) -> Result<Self, LinkError> {
+        let n = r.upto(TimedWaitsConfig::MAX_DURATIONS as u64)?;
         let durations_ms = (0..n)
-            .map(|_| self.upto(u64::from(TimedWaitsConfig::MAX_DURATION_MS)))
+            .map(|_| r.upto(u64::from(TimedWaitsConfig::MAX_DURATION_MS)))
             .collect::<Result<Vec<_>, _>>()?;
         let mut config = TimedWaitsConfig {
             durations_ms,
-            samples: self.upto(u64::from(TimedWaitsConfig::MAX_SAMPLES))?,
-            chain_depth: self.upto(64)?,
-            chain_runs: self.upto(1000)?,
+            samples: r.upto(u64::from(TimedWaitsConfig::MAX_SAMPLES))?,
+            chain_depth: r.upto(64)?,
+            chain_runs: r.upto(1000)?,
             mechanisms: Vec::new(),
         };
         let invalid = |_| LinkError::Damaged("an invalid configuration");
@@ -70,7 +68,7 @@ impl Reader<'_> {
         // cell is read. Listed keys name the mechanisms, so it is checked
         // once they are read (the link's cap on reconstructed samples
         // bounds the work before that).
-        let implied = match self.byte()? {
+        let implied = match r.byte()? {
             KEYS_LISTED => false,
             KEYS_IMPLIED_V1 => {
                 config.mechanisms = Mechanism::browser_v1();
@@ -86,15 +84,15 @@ impl Reader<'_> {
             config.validate().map_err(invalid)?;
         }
         let keys = if implied { config.cells() } else { Vec::new() };
-        let n = self.upto(if implied { keys.len() as u64 } else { 256 })?;
+        let n = r.upto(if implied { keys.len() as u64 } else { 256 })?;
         let cells = (0..n as usize)
             .map(|i| {
                 let key = if implied {
                     keys[i]
                 } else {
-                    let mechanism = self.mechanism()?;
+                    let mechanism = r.mechanism()?;
                     let requested_ms =
-                        match self.upto(u64::from(TimedWaitsConfig::MAX_DURATION_MS) + 1)? {
+                        match r.upto(u64::from(TimedWaitsConfig::MAX_DURATION_MS) + 1)? {
                             0 => None,
                             d => Some(d - 1),
                         };
@@ -105,7 +103,7 @@ impl Reader<'_> {
                 };
                 Ok(Cell {
                     key,
-                    outcome: self.outcome(config.samples)?,
+                    outcome: r.outcome(config.samples)?,
                 })
             })
             .collect::<Result<Vec<_>, LinkError>>()?;
@@ -117,10 +115,8 @@ impl Reader<'_> {
                 return damaged("cells that do not follow the configuration");
             }
         }
-        let n = self.upto(u64::from(config.chain_depth))?;
-        let levels = (0..n)
-            .map(|_| self.summary())
-            .collect::<Result<Vec<_>, _>>()?;
+        let n = r.upto(u64::from(config.chain_depth))?;
+        let levels = (0..n).map(|_| r.summary()).collect::<Result<Vec<_>, _>>()?;
         Ok(TimedWaits {
             config,
             cells,

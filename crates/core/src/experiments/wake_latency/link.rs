@@ -2,27 +2,25 @@
 //! strategy's sketch.
 
 use crate::experiments::wake_latency::{WakeConfig, WakeLatency, WakeResult};
-use crate::link::LinkError;
 use crate::link::wire::{Reader, Writer};
+use crate::link::{LinkError, Section};
 
-impl Writer {
-    pub(crate) fn wake_latency(&mut self, wl: &WakeLatency) {
-        wl.config.write(self);
-        self.maybe_q(wl.skew_ms);
-        let rounds = wl.config.rounds;
-        self.ways(
-            &wl.results,
+impl Section for WakeLatency {
+    fn write(&self, w: &mut Writer) {
+        self.config.write(w);
+        w.maybe_q(self.skew_ms);
+        let rounds = self.config.rounds;
+        w.ways(
+            &self.results,
             |r| r.strategy,
             |w, r| w.outcome(&r.outcome, rounds),
         );
     }
-}
 
-impl Reader<'_> {
-    pub(crate) fn wake_latency(&mut self) -> Result<WakeLatency, LinkError> {
-        let config = WakeConfig::read(self)?;
-        let skew_ms = self.maybe_q()?;
-        let results = self.ways(|r, strategy| {
+    fn read(r: &mut Reader<'_>) -> Result<Self, LinkError> {
+        let config = WakeConfig::read(r)?;
+        let skew_ms = r.maybe_q()?;
+        let results = r.ways(|r, strategy| {
             let outcome = r.outcome(config.rounds)?;
             Ok(WakeResult { strategy, outcome })
         })?;
