@@ -11,6 +11,15 @@
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Damaged(pub &'static str);
 
+/// A value that is written into bytes and read back the same (a
+/// configuration in a link or a worker message).
+pub trait Bytes: Sized {
+    /// Writes it.
+    fn write(&self, w: &mut Writer);
+    /// Reads what [`Bytes::write`] wrote.
+    fn read(r: &mut Reader) -> Result<Self, Damaged>;
+}
+
 /// Appends values to a byte buffer.
 #[derive(Debug, Default)]
 pub struct Writer(pub Vec<u8>);

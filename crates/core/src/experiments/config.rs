@@ -84,14 +84,14 @@ macro_rules! config {
                 check(&config)?;
                 Ok(config)
             }
+        }
 
-            /// Writes it into a link's or a message's bytes.
-            pub(crate) fn write(&self, w: &mut $crate::bytes::Writer) {
+        impl $crate::bytes::Bytes for $name {
+            fn write(&self, w: &mut $crate::bytes::Writer) {
                 $(w.uvar(u64::from(self.$field));)+
             }
 
-            /// Reads what [`Self::write`] wrote, each field within its limit.
-            pub(crate) fn read(r: &mut $crate::bytes::Reader) -> Result<Self, $crate::bytes::Damaged> {
+            fn read(r: &mut $crate::bytes::Reader) -> Result<Self, $crate::bytes::Damaged> {
                 Ok(Self {
                     $($field: $crate::experiments::config::config!(@read r $($(, $most)?)?),)+
                 })

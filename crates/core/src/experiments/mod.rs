@@ -10,6 +10,7 @@ pub mod concurrency_limit;
 pub mod config;
 mod description;
 pub mod main_starvation;
+pub mod paired;
 pub mod periodic_work;
 pub mod pool_starvation;
 pub mod producer_consumer;

@@ -612,3 +612,12 @@ fn failures_travel_as_phrases() {
     report.failure = Some(Failure::Said(deep));
     assert!(decode(&encode(&report)).is_err());
 }
+
+/// A link holds as many samples of one outcome as any experiment takes.
+#[test]
+fn an_outcome_holds_every_experiments_samples() {
+    use crate::experiments::timed_waits::TimedWaitsConfig;
+    use crate::experiments::wake_latency::WakeConfig;
+    let most = TimedWaitsConfig::MAX_SAMPLES.max(WakeConfig::MAX_ROUNDS);
+    assert_eq!(super::wire::MOST_SAMPLES, u64::from(most));
+}

@@ -7,11 +7,14 @@ use super::{LinkError, SKETCH_QUANTILES, Scale, damaged};
 use crate::bytes;
 use crate::experiments::Way;
 use crate::experiments::main_starvation::JobMode;
-use crate::experiments::timed_waits::{Mechanism, TimedWaitsConfig};
-use crate::experiments::wake_latency::WakeConfig;
+use crate::experiments::timed_waits::Mechanism;
 use crate::outcome::Outcome;
 use crate::stats::{Samples, Summary};
 use crate::text::{Arg, Key, Phrase};
+
+/// Most samples one outcome of a link holds: an experiment's largest count
+/// (experiment 1's 100,000 samples of a cell; no other has more).
+pub(crate) const MOST_SAMPLES: u64 = 100_000;
 
 /// The median's index in [`SKETCH_QUANTILES`].
 pub(super) const MEDIAN: usize = 3;
@@ -365,11 +368,10 @@ impl Reader<'_> {
     pub(crate) fn outcome(&mut self, usual_n: u32) -> Result<Outcome, LinkError> {
         match self.byte()? {
             tag @ (0 | 5) => {
-                let most = TimedWaitsConfig::MAX_SAMPLES.max(WakeConfig::MAX_ROUNDS);
                 let n = if tag == 0 {
                     usual_n as usize
                 } else {
-                    self.upto(u64::from(most))? as usize
+                    self.upto(MOST_SAMPLES)? as usize
                 };
                 let codes = self.deltas(SKETCH_QUANTILES.len())?;
                 let scale = self.scale;

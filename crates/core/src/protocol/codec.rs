@@ -7,6 +7,7 @@
 //! version, so a stale worker is recognised whatever else changed.
 
 use super::{FromWorker, ProtocolError, ToWorker, WorkerOutcome};
+use crate::bytes::Bytes;
 use crate::bytes::{Reader, Writer};
 use crate::experiments::Way;
 use crate::experiments::main_starvation::JobMode;

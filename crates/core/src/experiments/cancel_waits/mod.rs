@@ -10,16 +10,15 @@
 
 use crate::experiments::Config;
 use crate::experiments::config::config;
+use crate::experiments::paired::{Paired, Rounds};
 use crate::field;
 use crate::key;
 use crate::outcome::StrategyOutcome;
 use crate::strategies::strategies;
 use crate::text::Phrase;
-use serde::{Deserialize, Serialize};
 
 mod description;
 mod findings;
-mod link;
 
 strategies! {
     /// How the waiter waits, and how the cancel reaches it.
@@ -135,27 +134,19 @@ pub fn after_cancel_ms(raw_ms: f64, skew_ms: f64) -> f64 {
 /// One strategy's outcome: cancel→free times, ms.
 pub type CancelResult = StrategyOutcome<Strategy>;
 
-/// Results of experiment 6.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct CancelWaits {
-    /// The configuration that was run.
-    pub config: CancelConfig,
-    /// Measured skew of the canceller's clock against the waiter's, ms
-    /// (added to every raw time); `None` when it could not be measured
-    /// (no shared memory).
-    pub skew_ms: Option<f64>,
-    /// One result per strategy.
-    pub results: Vec<CancelResult>,
+/// Results of experiment 6: the canceller's and the waiter's.
+pub type CancelWaits = Paired<CancelConfig, Strategy>;
+
+impl Rounds for CancelConfig {
+    fn rounds(&self) -> u32 {
+        self.rounds
+    }
 }
 
 impl CancelWaits {
     /// The median cancel→free time of the blind sleep, ms, if measured.
     pub fn blind_p50(&self) -> Option<f64> {
-        self.results
-            .iter()
-            .find(|r| !r.strategy.wakes_on_cancel())
-            .and_then(|r| r.outcome.summary())
-            .map(|s| s.p50)
+        self.p50_of(|s| !s.wakes_on_cancel())
     }
 }
 

@@ -2,6 +2,7 @@
 //! jobs' spans in job order (to [`SPAN_TICK_MS`]) for the chart, and the
 //! sketch of its slots' handoffs (the codec's precision) for the numbers.
 
+use crate::bytes::Bytes;
 use crate::experiments::concurrency_limit::{ConcurrencyLimit, LimitConfig, LimitRun, Span};
 use crate::link::wire::{Reader, SPAN_TICK_MS, Writer, ticks};
 use crate::link::{LinkError, Section};

@@ -1,6 +1,7 @@
 //! Experiment 2a's section: each run's times and its frames (to
 //! [`TICK_MS`]).
 
+use crate::bytes::Bytes;
 use crate::experiments::main_starvation::{MainConfig, MainRun, MainStarvation};
 use crate::link::wire::{Reader, TICK_MS, Writer, ticks};
 use crate::link::{LinkError, Section};

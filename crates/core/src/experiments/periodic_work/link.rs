@@ -2,6 +2,7 @@
 //! their lateness in order (the drift is the order), each value
 //! log-quantized as every other figure, its code delta-coded.
 
+use crate::bytes::Bytes;
 use crate::experiments::periodic_work::{PeriodicConfig, PeriodicResult, PeriodicWork};
 use crate::link::wire::{Reader, Writer};
 use crate::link::{LinkError, Section};

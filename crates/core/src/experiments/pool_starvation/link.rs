@@ -1,6 +1,7 @@
 //! Experiment 2b's section: each run's times and its job spans (to
 //! [`SPAN_TICK_MS`]).
 
+use crate::bytes::Bytes;
 use crate::experiments::pool_starvation::{JobSpan, PoolConfig, PoolRun, PoolStarvation};
 use crate::link::wire::{Reader, SPAN_TICK_MS, Writer, ticks};
 use crate::link::{LinkError, Section};

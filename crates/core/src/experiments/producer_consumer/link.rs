@@ -2,6 +2,7 @@
 //! channel's sketch of latencies and its burst's time (the codec's
 //! precision).
 
+use crate::bytes::Bytes;
 use crate::experiments::producer_consumer::{ChannelRun, ProducerConsumer, ProducerConsumerConfig};
 use crate::link::wire::{Reader, Writer};
 use crate::link::{LinkError, Section};

@@ -1,6 +1,7 @@
 //! Experiment 3's section: the configuration, the spin unit's
 //! calibration, each step's cost and block, and the spin-untils.
 
+use crate::bytes::Bytes;
 use crate::experiments::spin_ladder::{
     LadderConfig, MAX_BLOCK, SLEEP1_THRESHOLD, SpinCalibration, SpinLadder, SpinUntil, StepCost,
     UNCALIBRATED_MAX_SPIN_UNITS, step,

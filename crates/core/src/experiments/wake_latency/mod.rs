@@ -7,16 +7,15 @@
 
 use crate::experiments::Config;
 use crate::experiments::config::config;
+use crate::experiments::paired::{Paired, Rounds};
 use crate::field::{self};
 use crate::key;
 use crate::outcome::StrategyOutcome;
 use crate::strategies::strategies;
 use crate::text::Phrase;
-use serde::{Deserialize, Serialize};
 
 mod description;
 mod findings;
-mod link;
 
 strategies! {
     /// How the waiter notices the flag.
@@ -184,28 +183,20 @@ pub fn skew_ms(exchanges: &[[f64; 4]]) -> f64 {
 /// One strategy's outcome: set→noticed latencies, ms.
 pub type WakeResult = StrategyOutcome<Strategy>;
 
-/// Results of experiment 4.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct WakeLatency {
-    /// The configuration that was run.
-    pub config: WakeConfig,
-    /// Measured skew of the setter's clock against the waiter's, ms
-    /// (added to every raw time); `None` when it could not be measured
-    /// (no shared memory).
-    pub skew_ms: Option<f64>,
-    /// One result per strategy.
-    pub results: Vec<WakeResult>,
+/// Results of experiment 4: the setter's and the waiter's.
+pub type WakeLatency = Paired<WakeConfig, Strategy>;
+
+impl Rounds for WakeConfig {
+    fn rounds(&self) -> u32 {
+        self.rounds
+    }
 }
 
 impl WakeLatency {
     /// The median of the event wait (`Atomics.wait` + `notify`, or
     /// `Condvar` natively), ms, if it was measured and is above zero.
     pub fn event_p50(&self) -> Option<f64> {
-        self.results
-            .iter()
-            .find(|r| r.strategy.is_reference_event())
-            .and_then(|r| r.outcome.summary())
-            .map(|x| x.p50)
+        self.p50_of(Strategy::is_reference_event)
             .filter(|&e| e > 0.0)
     }
 
