@@ -29,8 +29,24 @@ pub trait Runner: Sized + 'static {
 }
 
 /// A runner's split point (`$split`, the name of its chunk) and the
-/// [`Runner`] of its config, written in the runner's module.
+/// [`Runner`] of its config, written in the runner's module: from its run
+/// function, or from its `measure` (of the config and a reporter that
+/// counts `units` of progress), whose result the run's report holds.
 macro_rules! runner {
+    ($config:ty, $split:ident, units $units:expr, measure $measure:path) => {
+        async fn run(
+            config: $config,
+            publish: $crate::runner::Publish,
+        ) -> waitlab_core::schema::Report {
+            let scope = $crate::runner::RunScope::begin();
+            let units: fn(&$config) -> u32 = $units;
+            let reporter = $crate::runner::Reporter::new(publish, units(&config));
+            let result = $measure(&config, &reporter).await;
+            scope.finish_with(result)
+        }
+
+        $crate::runner::chunks::runner!($config, $split, run);
+    };
     ($config:ty, $split:ident, $run:path) => {
         #[::leptos::wasm_split::wasm_split($split, wasm_split_path = ::leptos::wasm_split, fallible)]
         fn $split(

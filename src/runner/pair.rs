@@ -7,10 +7,12 @@ use super::Reporter;
 use futures::future::{Either, select, try_join};
 use waitlab_browser::memory::{self, Slots};
 use waitlab_browser::{wait, worker_host::ProbeWorker};
+use waitlab_core::experiments::Way;
+use waitlab_core::experiments::paired::{Paired, Rounds};
 use waitlab_core::experiments::wake_latency::skew_ms;
 use waitlab_core::key;
-use waitlab_core::outcome::Outcome;
 use waitlab_core::outcome::reason;
+use waitlab_core::outcome::{Outcome, StrategyOutcome};
 use waitlab_core::protocol::{FromWorker, ToWorker, shared_slots};
 use waitlab_core::text::{Key, Phrase};
 
@@ -53,7 +55,89 @@ impl Roles {
     }
 }
 
+/// How a run treats each of its ways of waiting `W`.
+pub(crate) struct Ways<W> {
+    /// Whether it needs shared memory (it cannot run without).
+    pub(crate) needs_memory: fn(W) -> bool,
+    /// Why it cannot run here otherwise (a browser feature it lacks), if
+    /// it cannot.
+    pub(crate) missing: fn(W) -> Option<&'static str>,
+    /// Whether it signals by message (and so needs a fresh port).
+    pub(crate) by_message: fn(W) -> bool,
+}
+
 impl Pair {
+    /// A paired experiment's results: each of `ways` measured `measure`
+    /// in turn ([`Pair::each`]), a round of progress per round.
+    pub(crate) async fn paired<C: Rounds + Clone, S: Way>(
+        &mut self,
+        config: &C,
+        reporter: &Reporter,
+        (ways, rules): (&[S], Ways<S>),
+        mut measure: impl AsyncFnMut(&mut Pair, S) -> Result<Outcome, Phrase>,
+    ) -> Result<Paired<C, S>, Phrase> {
+        let without = |strategy, outcome| StrategyOutcome { strategy, outcome };
+        let results = self
+            .each(
+                reporter,
+                ways,
+                config.rounds(),
+                rules,
+                without,
+                async |pair, strategy| {
+                    let outcome = measure(pair, strategy).await?;
+                    Ok(StrategyOutcome { strategy, outcome })
+                },
+            )
+            .await?;
+        Ok(Paired {
+            config: config.clone(),
+            skew_ms: self.skew_ms,
+            results,
+        })
+    }
+
+    /// Measures each of `ways` in turn with `measure`, named in the
+    /// progress, and counts `units` of progress after each. A way that
+    /// cannot run here gives its result `without` it; one that signals by
+    /// message gets a fresh port first.
+    pub(crate) async fn each<W: Way, T>(
+        &mut self,
+        reporter: &Reporter,
+        ways: &[W],
+        units: u32,
+        rules: Ways<W>,
+        without: fn(W, Outcome) -> T,
+        mut measure: impl AsyncFnMut(&mut Pair, W) -> Result<T, Phrase>,
+    ) -> Result<Vec<T>, Phrase> {
+        let mut results = Vec::with_capacity(ways.len());
+        for &way in ways {
+            reporter.update(|p| p.worker = Some(way.label()));
+            let lacks_memory = self
+                .slots
+                .as_ref()
+                .err()
+                .filter(|_| (rules.needs_memory)(way));
+            let result = match lacks_memory.copied().or_else(|| (rules.missing)(way)) {
+                Some(reason) => without(
+                    way,
+                    Outcome::Unavailable {
+                        reason: reason.to_owned(),
+                    },
+                ),
+                None => {
+                    if (rules.by_message)(way) {
+                        self.connect()?;
+                    }
+                    measure(self, way).await?
+                }
+            };
+            results.push(result);
+            reporter.update(|p| p.done += units);
+        }
+        Ok(results)
+    }
+
     /// Starts both workers, shares the memory with them and measures the
     /// skew between their clocks.
     pub(crate) async fn start(reporter: &Reporter, roles: Roles) -> Result<Pair, Phrase> {

@@ -6,15 +6,13 @@
 //! without it; the aborted timer runs everywhere. A strategy that does not
 //! finish in time fails the run, and dropping the workers ends them.
 
-use crate::runner::pair::{Pair, Roles};
-use crate::runner::{Publish, Reporter, RunScope};
+use crate::runner::Reporter;
+use crate::runner::pair::{Pair, Roles, Ways};
 use waitlab_core::experiments::cancel_waits::{
-    CancelConfig, CancelResult, CancelWaits, Strategy, after_cancel_ms,
+    CancelConfig, CancelWaits, Strategy, after_cancel_ms,
 };
 use waitlab_core::key;
-use waitlab_core::outcome::Outcome;
 use waitlab_core::protocol::ToWorker;
-use waitlab_core::schema::Report;
 use waitlab_core::text::Phrase;
 
 async fn measure(config: &CancelConfig, reporter: &Reporter) -> Result<CancelWaits, Phrase> {
@@ -25,46 +23,33 @@ async fn measure(config: &CancelConfig, reporter: &Reporter) -> Result<CancelWai
     .await?;
     let points_us = config.cancel_points_us();
     let limit_ms = config.rounds.saturating_mul(config.wait_ms + 20) + 5000;
-    let mut results = Vec::new();
-    for strategy in Strategy::BROWSER {
-        reporter.update(|p| p.worker = Some(strategy.label()));
-        let outcome = match &pair.slots {
-            Err(reason) if strategy.needs_shared_memory() => Outcome::Unavailable {
-                reason: (*reason).to_owned(),
-            },
-            _ => {
-                if !strategy.needs_shared_memory() {
-                    pair.connect()?;
-                }
-                let set = ToWorker::CancelSet {
-                    strategy,
-                    points_us: points_us.clone(),
-                    wait_ms: config.wait_ms,
-                };
-                let wait = ToWorker::CancelWait {
-                    strategy,
-                    rounds: config.rounds,
-                    wait_ms: config.wait_ms,
-                };
-                pair.measure(&set, &wait, limit_ms, after_cancel_ms).await?
-            }
+    let ways = Ways {
+        needs_memory: Strategy::needs_shared_memory,
+        missing: |_| None,
+        by_message: |s| !s.needs_shared_memory(),
+    };
+    let ways = (&Strategy::BROWSER[..], ways);
+    pair.paired(config, reporter, ways, async |pair, strategy| {
+        let (rounds, wait_ms) = (config.rounds, config.wait_ms);
+        let points_us = points_us.clone();
+        let set = ToWorker::CancelSet {
+            strategy,
+            points_us,
+            wait_ms,
         };
-        results.push(CancelResult { strategy, outcome });
-        reporter.update(|p| p.done += config.rounds);
-    }
-    Ok(CancelWaits {
-        config: config.clone(),
-        skew_ms: pair.skew_ms,
-        results,
+        let wait = ToWorker::CancelWait {
+            strategy,
+            rounds,
+            wait_ms,
+        };
+        pair.measure(&set, &wait, limit_ms, after_cancel_ms).await
     })
+    .await
 }
 
-/// Runs experiment 6 with `config`.
-async fn run_cancel_waits(config: CancelConfig, publish: Publish) -> Report {
-    let scope = RunScope::begin();
-    let reporter = Reporter::new(publish, config.rounds * Strategy::BROWSER.len() as u32);
-    let result = measure(&config, &reporter).await;
-    scope.finish_with(result)
-}
-
-crate::runner::chunks::runner!(CancelConfig, cancel_waits, run_cancel_waits);
+crate::runner::chunks::runner!(
+    CancelConfig,
+    cancel_waits,
+    units |c| c.rounds * Strategy::BROWSER.len() as u32,
+    measure measure
+);

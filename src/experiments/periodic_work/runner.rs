@@ -3,7 +3,7 @@
 //! published between loops only, and the page draws it before the next
 //! loop starts, so nothing of the page runs inside a loop.
 
-use crate::runner::{Publish, Reporter, RunScope};
+use crate::runner::Reporter;
 use waitlab_browser::probes::periodic_work;
 use waitlab_browser::{wait, worker_host::ProbeWorker};
 use waitlab_core::experiments::periodic_work::{
@@ -12,7 +12,6 @@ use waitlab_core::experiments::periodic_work::{
 use waitlab_core::key;
 use waitlab_core::outcome::Outcome;
 use waitlab_core::protocol::{FromWorker, ToWorker};
-use waitlab_core::schema::Report;
 use waitlab_core::text::Phrase;
 
 async fn measure(config: &PeriodicConfig, reporter: &Reporter) -> Result<PeriodicWork, Phrase> {
@@ -54,13 +53,9 @@ async fn measure(config: &PeriodicConfig, reporter: &Reporter) -> Result<Periodi
     })
 }
 
-/// Runs experiment 7 with `config`.
-async fn run_periodic_work(config: PeriodicConfig, publish: Publish) -> Report {
-    let scope = RunScope::begin();
-    let loops = (Scheduler::MAIN.len() + Scheduler::WORKER.len()) as u32;
-    let reporter = Reporter::new(publish, config.ticks * loops);
-    let result = measure(&config, &reporter).await;
-    scope.finish_with(result)
-}
-
-crate::runner::chunks::runner!(PeriodicConfig, periodic_work, run_periodic_work);
+crate::runner::chunks::runner!(
+    PeriodicConfig,
+    periodic_work,
+    units |c| c.ticks * (Scheduler::MAIN.len() + Scheduler::WORKER.len()) as u32,
+    measure measure
+);

@@ -6,16 +6,15 @@
 //! runs everywhere. A channel that does not finish in time fails the run,
 //! and dropping the workers ends them.
 
-use crate::runner::pair::{Pair, Roles};
-use crate::runner::{Publish, Reporter, RunScope};
+use crate::runner::Reporter;
+use crate::runner::pair::{Pair, Roles, Ways};
 use waitlab_core::experiments::Config;
 use waitlab_core::experiments::producer_consumer::{
     Channel, ChannelRun, ProducerConsumer, ProducerConsumerConfig,
 };
 use waitlab_core::key;
-use waitlab_core::outcome::{Outcome, reason};
+use waitlab_core::outcome::reason;
 use waitlab_core::protocol::{FromWorker, ToWorker};
-use waitlab_core::schema::Report;
 use waitlab_core::text::Phrase;
 
 async fn measure(
@@ -30,20 +29,20 @@ async fn measure(
     let mut pair = Pair::start(reporter, roles).await?;
     let gaps_us = config.gaps_us();
     let limit_ms = config.estimated_ms() as u32 * 4 + 5000;
-    let mut runs = Vec::new();
-    for channel in Channel::BROWSER {
-        reporter.update(|p| p.worker = Some(channel.label()));
-        let run = match &pair.slots {
-            Err(why) if channel.needs_shared_memory() => ChannelRun::without(
-                channel,
-                Outcome::Unavailable {
-                    reason: (*why).to_owned(),
-                },
-            ),
-            _ => {
-                if !channel.needs_shared_memory() {
-                    pair.connect()?;
-                }
+    let ways = Ways {
+        needs_memory: Channel::needs_shared_memory,
+        missing: |_| None,
+        by_message: |c| !c.needs_shared_memory(),
+    };
+    let without = ChannelRun::without;
+    let runs = pair
+        .each(
+            reporter,
+            &Channel::BROWSER,
+            1,
+            ways,
+            without,
+            async |pair: &mut Pair, channel| {
                 let produce = ToWorker::Produce {
                     channel,
                     gaps_us: gaps_us.clone(),
@@ -57,15 +56,17 @@ async fn measure(
                 match pair.turn(&produce, &consume, limit_ms).await? {
                     FromWorker::ProducerConsumerDone { result } => {
                         let raw = result.map_err(|e| reason::phrase(&e))?;
-                        ChannelRun::measured(channel, raw, pair.skew_ms.unwrap_or(0.0))
+                        Ok(ChannelRun::measured(
+                            channel,
+                            raw,
+                            pair.skew_ms.unwrap_or(0.0),
+                        ))
                     }
-                    other => return Err(crate::runner::unexpected(key!("role.consumer"), &other)),
+                    other => Err(crate::runner::unexpected(key!("role.consumer"), &other)),
                 }
-            }
-        };
-        runs.push(run);
-        reporter.update(|p| p.done += 1);
-    }
+            },
+        )
+        .await?;
     Ok(ProducerConsumer {
         config: config.clone(),
         skew_ms: pair.skew_ms,
@@ -73,16 +74,9 @@ async fn measure(
     })
 }
 
-/// Runs experiment 9 with `config`.
-async fn run_producer_consumer(config: ProducerConsumerConfig, publish: Publish) -> Report {
-    let scope = RunScope::begin();
-    let reporter = Reporter::new(publish, Channel::BROWSER.len() as u32);
-    let result = measure(&config, &reporter).await;
-    scope.finish_with(result)
-}
-
 crate::runner::chunks::runner!(
     ProducerConsumerConfig,
     producer_consumer,
-    run_producer_consumer
+    units |_| Channel::BROWSER.len() as u32,
+    measure measure
 );

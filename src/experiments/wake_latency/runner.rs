@@ -6,26 +6,14 @@
 //! unavailable; postMessage runs everywhere. A strategy that does not
 //! finish in time fails the run, and dropping the workers ends them.
 
-use crate::runner::pair::{Pair, Roles};
-use crate::runner::{Publish, Reporter, RunScope};
-use waitlab_browser::memory::{self, Slots};
-use waitlab_core::experiments::wake_latency::{Strategy, WakeConfig, WakeLatency, WakeResult};
+use crate::runner::Reporter;
+use crate::runner::pair::{Pair, Roles, Ways};
+use waitlab_browser::memory::{self};
+use waitlab_core::experiments::wake_latency::{Strategy, WakeConfig, WakeLatency};
 use waitlab_core::key;
-use waitlab_core::outcome::Outcome;
 use waitlab_core::outcome::reason;
 use waitlab_core::protocol::ToWorker;
-use waitlab_core::schema::Report;
 use waitlab_core::text::Phrase;
-
-fn unavailable(strategy: Strategy, slots: &Result<Slots, &'static str>) -> Option<&'static str> {
-    match slots {
-        Err(reason) if strategy.needs_shared_memory() => Some(reason),
-        _ if strategy == Strategy::AsyncEvent && !memory::has_wait_async() => {
-            Some(reason::NO_WAIT_ASYNC)
-        }
-        _ => None,
-    }
-}
 
 async fn measure(config: &WakeConfig, reporter: &Reporter) -> Result<WakeLatency, Phrase> {
     let mut pair = Pair::start(
@@ -35,45 +23,32 @@ async fn measure(config: &WakeConfig, reporter: &Reporter) -> Result<WakeLatency
     .await?;
     let delays_us = config.delays_us();
     let limit_ms = config.rounds * 20 + 5000;
-    let mut results = Vec::new();
-    for strategy in Strategy::BROWSER {
-        reporter.update(|p| p.worker = Some(strategy.label()));
-        let outcome = match unavailable(strategy, &pair.slots) {
-            Some(reason) => Outcome::Unavailable {
-                reason: reason.to_owned(),
-            },
-            None => {
-                if strategy == Strategy::PostMessage {
-                    pair.connect()?;
-                }
-                let set = ToWorker::WakeSet {
-                    strategy,
-                    delays_us: delays_us.clone(),
-                };
-                let wait = ToWorker::WakeWait {
-                    strategy,
-                    rounds: config.rounds,
-                };
-                pair.measure(&set, &wait, limit_ms, |raw, skew| raw + skew)
-                    .await?
-            }
+    let ways = Ways {
+        needs_memory: Strategy::needs_shared_memory,
+        missing: |s| {
+            let lacks = s == Strategy::AsyncEvent && !memory::has_wait_async();
+            lacks.then_some(reason::NO_WAIT_ASYNC)
+        },
+        by_message: |s| s == Strategy::PostMessage,
+    };
+    let ways = (&Strategy::BROWSER[..], ways);
+    pair.paired(config, reporter, ways, async |pair, strategy| {
+        let delays_us = delays_us.clone();
+        let set = ToWorker::WakeSet {
+            strategy,
+            delays_us,
         };
-        results.push(WakeResult { strategy, outcome });
-        reporter.update(|p| p.done += config.rounds);
-    }
-    Ok(WakeLatency {
-        config: config.clone(),
-        skew_ms: pair.skew_ms,
-        results,
+        let rounds = config.rounds;
+        let wait = ToWorker::WakeWait { strategy, rounds };
+        pair.measure(&set, &wait, limit_ms, |raw, skew| raw + skew)
+            .await
     })
+    .await
 }
 
-/// Runs experiment 4 with `config`.
-async fn run_wake_latency(config: WakeConfig, publish: Publish) -> Report {
-    let scope = RunScope::begin();
-    let reporter = Reporter::new(publish, config.rounds * Strategy::BROWSER.len() as u32);
-    let result = measure(&config, &reporter).await;
-    scope.finish_with(result)
-}
-
-crate::runner::chunks::runner!(WakeConfig, wake_latency, run_wake_latency);
+crate::runner::chunks::runner!(
+    WakeConfig,
+    wake_latency,
+    units |c| c.rounds * Strategy::BROWSER.len() as u32,
+    measure measure
+);
