@@ -432,7 +432,7 @@ pub trait Stored: Sized {
 
 /// Each experiment's [`Stored`], from the list.
 macro_rules! stored {
-    ($($(#[$doc:meta])* $variant:ident => $module:ident::$result:ident as $slug:literal,)*) => {
+    ($($(#[$doc:meta])* $variant:ident => $module:ident::$result:ident as $slug:literal { $($meta:tt)* },)*) => {
         $(impl Stored for crate::experiments::$module::$result {
             fn of(report: &Report) -> Option<&Self> {
                 report.$module.as_ref()

@@ -102,12 +102,10 @@ pub trait Way: Copy {
 /// section, and what it lacks without shared memory. (Its findings are
 /// the result's own `findings`, in the folder's `findings.rs`.)
 /// Adding an experiment is its folder with this, and a line in
-/// `experiments!`.
+/// `each_experiment!`.
 pub trait Description: Listed + Stored + Section + Clone + 'static {
     /// Its configuration.
     type Config: Config;
-    /// Who it is on the page.
-    const META: Meta;
     /// What one comparison row measured, which its columns read.
     type Measure;
     /// Its comparison columns, in table order.

@@ -37,10 +37,19 @@ pub const EMBED_HEIGHT_MESSAGE: &str = "waitlab:height";
 
 /// Declares [`Experiment`] from [`each_experiment!`]'s list: each
 /// variant, its folder (its id: its field on `Report`, its link section's
-/// name, its catalog prefix) with the result type that describes it, and
-/// its slug.
+/// name, its catalog prefix) with the result type that describes it, its
+/// slug, and who it is on the page ([`Meta`]: its badge, explanation,
+/// progress unit and link bit).
 macro_rules! experiments {
-    ($($(#[$doc:meta])* $variant:ident => $module:ident::$result:ident as $slug:literal,)*) => {
+    ($(
+        $(#[$doc:meta])* $variant:ident => $module:ident::$result:ident as $slug:literal
+            { $badge:literal, $explained:expr, $progress:literal, bit $bit:literal },
+    )*) => {
+        /// Who each experiment is on the page, in [`Experiment::ALL`]'s order.
+        static METAS: [Meta; [$($slug),*].len()] = [
+            $(Meta::new($badge, $explained, $crate::key!($progress), $bit),)*
+        ];
+
         /// The experiments, as named in stated figures and comparison
         /// tables.
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -99,30 +108,40 @@ pub trait Listed {
 
 /// The experiments, in page order, the one list of them: calls
 /// `$callback!` with each one's variant, folder (its id) with the result
-/// type that describes it, and slug. `experiments!` declares
+/// type that describes it, slug, and `{ badge, explanation parts,
+/// progress unit, link bit }`. `experiments!` declares
 /// [`Experiment`] from it; `schema` and `link` write each one's
 /// [`Stored`](crate::schema::Stored) and [`Section`](crate::link::Section).
 macro_rules! each_experiment {
     ($callback:path) => {
         $callback! {
         /// Experiment 1.
-        TimedWaits => timed_waits::TimedWaits as "timed-waits",
+        TimedWaits => timed_waits::TimedWaits as "timed-waits"
+            { "1", NATIVE_TOO, "progress.samples", bit 0 },
         /// Experiment 2a.
-        MainStarvation => main_starvation::MainStarvation as "main-starvation",
+        MainStarvation => main_starvation::MainStarvation as "main-starvation"
+            { "2a", BROWSER_ONLY, "progress.batches", bit 1 },
         /// Experiment 2b.
-        PoolStarvation => pool_starvation::PoolStarvation as "pool-starvation",
+        PoolStarvation => pool_starvation::PoolStarvation as "pool-starvation"
+            { "2b", BROWSER_ONLY, "progress.jobs", bit 2 },
         /// Experiment 3.
-        SpinLadder => spin_ladder::SpinLadder as "spin-ladder",
+        SpinLadder => spin_ladder::SpinLadder as "spin-ladder"
+            { "3", &["article", "browser", "calibration"], "progress.runs", bit 3 },
         /// Experiment 4.
-        WakeLatency => wake_latency::WakeLatency as "wake-latency",
+        WakeLatency => wake_latency::WakeLatency as "wake-latency"
+            { "4", BROWSER_ONLY, "progress.rounds", bit 4 },
         /// Experiment 6 (5 is the clock itself, measured for every run).
-        CancelWaits => cancel_waits::CancelWaits as "cancel-waits",
+        CancelWaits => cancel_waits::CancelWaits as "cancel-waits"
+            { "6", NATIVE_TOO, "progress.rounds", bit 6 },
         /// Experiment 7.
-        PeriodicWork => periodic_work::PeriodicWork as "periodic-work",
+        PeriodicWork => periodic_work::PeriodicWork as "periodic-work"
+            { "7", NATIVE_TOO, "progress.ticks", bit 8 },
         /// Experiment 8.
-        ConcurrencyLimit => concurrency_limit::ConcurrencyLimit as "concurrency-limit",
+        ConcurrencyLimit => concurrency_limit::ConcurrencyLimit as "concurrency-limit"
+            { "8", NATIVE_TOO, "progress.gates", bit 9 },
         /// Experiment 9.
-        ProducerConsumer => producer_consumer::ProducerConsumer as "producer-consumer",
+        ProducerConsumer => producer_consumer::ProducerConsumer as "producer-consumer"
+            { "9", NATIVE_TOO, "progress.channels", bit 10 },
         }
     };
 }
@@ -134,14 +153,7 @@ each_experiment!(experiments);
 impl Experiment {
     /// Who it is on the page.
     pub fn meta(self) -> &'static Meta {
-        struct MetaOf;
-        impl Visit for MetaOf {
-            type Out = &'static Meta;
-            fn visit<E: Description>(self) -> &'static Meta {
-                &E::META
-            }
-        }
-        self.visit(MetaOf)
+        &METAS[self as usize]
     }
 
     /// The experiment named `slug`, if any.

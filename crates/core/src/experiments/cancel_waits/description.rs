@@ -3,8 +3,7 @@
 
 use super::{CancelWaits, Strategy};
 use crate::compare::{Measured, Value};
-use crate::experiments::{Column, Description, Meta, NATIVE_TOO, Tried};
-use crate::key;
+use crate::experiments::{Column, Description, Tried};
 use crate::schema::Environment;
 use crate::shared_memory::Lacks;
 use crate::stats::Summary;
@@ -13,7 +12,6 @@ use crate::stats::Summary;
 type C = Column<Summary>;
 
 impl Description for CancelWaits {
-    const META: Meta = Meta::new("6", NATIVE_TOO, key!("progress.rounds"), 6);
     type Measure = Summary;
     const COLUMNS: &'static [C] = &[
         C::ms("p50", |s| Value::of(s.p50)).charted(),

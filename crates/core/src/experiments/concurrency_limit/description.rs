@@ -3,9 +3,8 @@
 
 use super::ConcurrencyLimit;
 use crate::compare::{Measured, Value};
-use crate::experiments::{Column, Description, Meta, NATIVE_TOO, Tried};
+use crate::experiments::{Column, Description, Tried};
 use crate::export::Sample;
-use crate::key;
 use crate::schema::Environment;
 use crate::stats::Summary;
 
@@ -17,7 +16,6 @@ type Gated = (Summary, f64, u32);
 type C = Column<Gated>;
 
 impl Description for ConcurrencyLimit {
-    const META: Meta = Meta::new("8", NATIVE_TOO, key!("progress.gates"), 9);
     type Measure = Gated;
     const COLUMNS: &'static [C] = &[
         C::ms("p50", |(s, ..)| Value::of(s.p50)).charted(),

@@ -3,7 +3,7 @@
 
 use super::{MainRun, MainStarvation};
 use crate::compare::{Measured, Value};
-use crate::experiments::{BROWSER_ONLY, Column, Description, Meta};
+use crate::experiments::{Column, Description};
 use crate::export::Sample;
 use crate::key;
 use crate::schema::Environment;
@@ -16,7 +16,6 @@ type Run = (MainRun, f64);
 type C = Column<Run>;
 
 impl Description for MainStarvation {
-    const META: Meta = Meta::new("2a", BROWSER_ONLY, key!("progress.batches"), 1);
     type Measure = Run;
     const COLUMNS: &'static [C] = &[
         C::ms("batch", |(run, _)| Value::of(run.batch_ms)).charted(),

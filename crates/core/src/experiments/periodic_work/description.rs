@@ -3,8 +3,7 @@
 
 use super::PeriodicWork;
 use crate::compare::{Measured, Value};
-use crate::experiments::{Column, Description, Meta, NATIVE_TOO, Tried};
-use crate::key;
+use crate::experiments::{Column, Description, Tried};
 use crate::schema::Environment;
 use crate::stats::Summary;
 
@@ -16,7 +15,6 @@ type Ticks = (Summary, Option<f64>, Option<usize>);
 type C = Column<Ticks>;
 
 impl Description for PeriodicWork {
-    const META: Meta = Meta::new("7", NATIVE_TOO, key!("progress.ticks"), 8);
     type Measure = Ticks;
     const COLUMNS: &'static [C] = &[
         C::ms("p50", |(s, ..)| Value::of(s.p50)).charted(),

@@ -3,7 +3,7 @@
 
 use super::{PoolRun, PoolStarvation};
 use crate::compare::{Measured, Value};
-use crate::experiments::{BROWSER_ONLY, Column, Description, Meta};
+use crate::experiments::{Column, Description};
 use crate::export::Sample;
 use crate::key;
 use crate::schema::Environment;
@@ -17,7 +17,6 @@ type Run = (PoolRun, f64, u32);
 type C = Column<Run>;
 
 impl Description for PoolStarvation {
-    const META: Meta = Meta::new("2b", BROWSER_ONLY, key!("progress.jobs"), 2);
     type Measure = Run;
     const COLUMNS: &'static [C] = &[
         C::ms("batch", |(run, ..)| Value::of(run.batch_ms)).charted(),

@@ -3,8 +3,7 @@
 
 use super::{Channel, ProducerConsumer};
 use crate::compare::{Measured, Value};
-use crate::experiments::{Column, Description, Meta, NATIVE_TOO, Tried};
-use crate::key;
+use crate::experiments::{Column, Description, Tried};
 use crate::schema::Environment;
 use crate::shared_memory::Lacks;
 use crate::stats::Summary;
@@ -17,7 +16,6 @@ type Items = (Summary, Value);
 type C = Column<Items>;
 
 impl Description for ProducerConsumer {
-    const META: Meta = Meta::new("9", NATIVE_TOO, key!("progress.channels"), 10);
     type Measure = Items;
     const COLUMNS: &'static [C] = &[
         C::ms("p50", |(s, _)| Value::of(s.p50)).charted(),

@@ -8,7 +8,7 @@
 use super::{NS_PER_SPIN_UNIT, SLEEP1_THRESHOLD, SpinLadder, Step, YIELD_THRESHOLD};
 use crate::clock::ClockInfo;
 use crate::compare::{Measured, Value};
-use crate::experiments::{Column, Description, Meta};
+use crate::experiments::{Column, Description};
 use crate::export::Sample;
 use crate::key;
 use crate::schema::Environment;
@@ -48,12 +48,6 @@ fn each_sleep((l, _): &Ladder) -> Value {
 type C = Column<Ladder>;
 
 impl Description for SpinLadder {
-    const META: Meta = Meta::new(
-        "3",
-        &["article", "browser", "calibration"],
-        key!("progress.runs"),
-        3,
-    );
     type Measure = Ladder;
     const COLUMNS: &'static [C] = &[
         C::us("spins_0_9", |l| total(l, 0, YIELD_THRESHOLD)).charted(),

@@ -3,8 +3,7 @@
 
 use super::{Mechanism, TimedWaits};
 use crate::compare::{Measured, Value};
-use crate::experiments::{Column, Description, Meta, NATIVE_TOO, Tried};
-use crate::key;
+use crate::experiments::{Column, Description, Tried};
 use crate::schema::Environment;
 use crate::shared_memory::Lacks;
 use crate::stats::Summary;
@@ -16,7 +15,6 @@ type Cell = (Summary, Option<u32>);
 type C = Column<Cell>;
 
 impl Description for TimedWaits {
-    const META: Meta = Meta::new("1", NATIVE_TOO, key!("progress.samples"), 0);
     type Measure = Cell;
     const COLUMNS: &'static [C] = &[
         C::ms("p50", |(s, _)| Value::of(s.p50)).charted(),

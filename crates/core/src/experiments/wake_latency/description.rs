@@ -3,8 +3,7 @@
 
 use super::{Strategy, WakeLatency};
 use crate::compare::{Measured, Value};
-use crate::experiments::{BROWSER_ONLY, Column, Description, Meta, Tried};
-use crate::key;
+use crate::experiments::{Column, Description, Tried};
 use crate::schema::Environment;
 use crate::shared_memory::Lacks;
 use crate::stats::Summary;
@@ -17,7 +16,6 @@ type Wake = (Summary, Value);
 type C = Column<Wake>;
 
 impl Description for WakeLatency {
-    const META: Meta = Meta::new("4", BROWSER_ONLY, key!("progress.rounds"), 4);
     type Measure = Wake;
     const COLUMNS: &'static [C] = &[
         C::ms("p50", |(s, _)| Value::of(s.p50)),
