@@ -68,6 +68,20 @@ pub struct Tried<'a> {
 }
 
 impl<'a> Tried<'a> {
+    /// Each of `items`, its way and outcome read by `of`, each asking for
+    /// `requested_ms`.
+    pub fn each<T, W: Way>(
+        items: &'a [T],
+        of: impl Fn(&'a T) -> (W, &'a Outcome),
+        requested_ms: Option<u32>,
+    ) -> Vec<Self> {
+        let each = |item| {
+            let (way, outcome) = of(item);
+            Tried::of(way, requested_ms, outcome)
+        };
+        items.iter().map(each).collect()
+    }
+
     /// `way`, asking for `requested_ms`, and what came of it.
     pub fn of(way: impl Way, requested_ms: Option<u32>, outcome: &'a Outcome) -> Self {
         Tried {

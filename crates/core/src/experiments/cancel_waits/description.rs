@@ -22,11 +22,11 @@ impl Description for CancelWaits {
     type Config = super::CancelConfig;
 
     fn tried(&self) -> Vec<Tried<'_>> {
-        let wait = Some(self.config.wait_ms);
-        let tried = self.results.iter();
-        tried
-            .map(|r| Tried::of(r.strategy, wait, &r.outcome))
-            .collect()
+        Tried::each(
+            &self.results,
+            |r| (r.strategy, &r.outcome),
+            Some(self.config.wait_ms),
+        )
     }
 
     fn rows(&self, _: &Environment) -> Vec<Measured<Summary>> {

@@ -27,8 +27,7 @@ impl Description for ConcurrencyLimit {
     type Config = super::LimitConfig;
 
     fn tried(&self) -> Vec<Tried<'_>> {
-        let tried = self.runs.iter();
-        tried.map(|r| Tried::of(r.gate, None, &r.outcome)).collect()
+        Tried::each(&self.runs, |r| (r.gate, &r.outcome), None)
     }
 
     fn rows(&self, _: &Environment) -> Vec<Measured<Gated>> {

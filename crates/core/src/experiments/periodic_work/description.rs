@@ -28,11 +28,11 @@ impl Description for PeriodicWork {
     type Config = super::PeriodicConfig;
 
     fn tried(&self) -> Vec<Tried<'_>> {
-        let interval = Some(self.config.interval_ms);
-        let tried = self.results.iter();
-        tried
-            .map(|r| Tried::of(r.scheduler, interval, &r.outcome))
-            .collect()
+        Tried::each(
+            &self.results,
+            |r| (r.scheduler, &r.outcome),
+            Some(self.config.interval_ms),
+        )
     }
 
     fn rows(&self, _: &Environment) -> Vec<Measured<Ticks>> {

@@ -27,10 +27,7 @@ impl Description for ProducerConsumer {
     type Config = super::ProducerConsumerConfig;
 
     fn tried(&self) -> Vec<Tried<'_>> {
-        let tried = self.runs.iter();
-        tried
-            .map(|r| Tried::of(r.channel, None, &r.outcome))
-            .collect()
+        Tried::each(&self.runs, |r| (r.channel, &r.outcome), None)
     }
 
     fn rows(&self, env: &Environment) -> Vec<Measured<Items>> {

@@ -27,10 +27,7 @@ impl Description for WakeLatency {
     type Config = super::WakeConfig;
 
     fn tried(&self) -> Vec<Tried<'_>> {
-        let tried = self.results.iter();
-        tried
-            .map(|r| Tried::of(r.strategy, None, &r.outcome))
-            .collect()
+        Tried::each(&self.results, |r| (r.strategy, &r.outcome), None)
     }
 
     fn rows(&self, env: &Environment) -> Vec<Measured<Wake>> {
