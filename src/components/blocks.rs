@@ -26,6 +26,27 @@ pub fn Findings(
     }
 }
 
+/// A finished run's results: its findings, what it shows beside them
+/// (`lead`), and one click away its charts and tables (`children`).
+#[component]
+pub fn ResultsBlock(
+    /// The findings.
+    findings: Vec<Phrase>,
+    /// What shows between the findings and the details.
+    #[prop(optional_no_strip)]
+    lead: Option<AnyView>,
+    /// The charts and tables behind "details".
+    children: Children,
+) -> impl IntoView {
+    view! {
+        <div class="results-block" data-testid="results">
+            <Findings items=findings />
+            {lead}
+            <Details summary=key!("results.details")>{children()}</Details>
+        </div>
+    }
+}
+
 /// The results of a run that compares strategies (experiments 4, 6, 7
 /// and 8): its findings, its own chart where it has one (`own`: heading
 /// and chart), and one click away the overview chart of every measured
@@ -46,18 +67,14 @@ pub fn StrategyResults(
     own: Option<(Key, AnyView)>,
 ) -> impl IntoView {
     let embedded = use_context::<Embedded>().is_some_and(|e| e.0);
-    let own = own.map(|(heading, view)| view! { <h3>{t(heading)}</h3> {view} });
-    let (shown, inside) = if embedded { (None, own) } else { (own, None) };
+    let own = own.map(|(heading, view)| view! { <h3>{t(heading)}</h3> {view} }.into_any());
+    let (lead, inside) = if embedded { (None, own) } else { (own, None) };
     view! {
-        <div class="results-block" data-testid="results">
-            <Findings items=findings />
-            {shown}
-            <Details summary=key!("results.details")>
+        <ResultsBlock findings=findings lead=lead>
             {inside}
             <h3>{t(chart)}</h3>
             <OverviewChart rows=rows />
-            </Details>
-        </div>
+        </ResultsBlock>
     }
 }
 

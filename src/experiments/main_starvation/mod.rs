@@ -3,7 +3,7 @@
 
 mod runner;
 
-use crate::components::blocks::{Details, Findings};
+use crate::components::blocks::ResultsBlock;
 use crate::components::charts::FrameGapChart;
 use crate::components::run_controls::config_form;
 use crate::i18n::t;
@@ -22,13 +22,10 @@ pub(super) fn MainStarvationResults(
     clock: Option<ClockInfo>,
 ) -> impl IntoView {
     view! {
-        <div class="results-block" data-testid="results">
-            <Findings items=ms.findings(clock) />
-            <Details summary=key!("results.details")>
+        <ResultsBlock findings=ms.findings(clock)>
             <h3>{t(key!("main_starvation.frames"))}</h3>
             <FrameGapChart runs=ms.runs.clone() />
-            </Details>
-        </div>
+        </ResultsBlock>
     }
 }
 

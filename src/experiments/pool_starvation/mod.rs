@@ -3,7 +3,7 @@
 
 mod runner;
 
-use crate::components::blocks::{Details, Findings};
+use crate::components::blocks::ResultsBlock;
 use crate::components::charts::PoolGantt;
 use crate::components::run_controls::config_form;
 use crate::i18n::t;
@@ -21,19 +21,15 @@ pub(super) fn PoolStarvationResults(
     /// The clock the run read, which decides what counts as measured.
     clock: Option<ClockInfo>,
 ) -> impl IntoView {
+    let busy_waited = (!ps.blocking_sleeps).then(|| {
+        let note = view! { <li>{t(key!("pool_starvation.busy_waited"))}</li> };
+        view! { <ul class="findings">{note}</ul> }.into_any()
+    });
     view! {
-        <div class="results-block" data-testid="results">
-            <Findings items=ps.findings(clock) />
-            <ul class="findings">
-                {(!ps.blocking_sleeps).then(|| view! {
-                    <li>{t(key!("pool_starvation.busy_waited"))}</li>
-                })}
-            </ul>
-            <Details summary=key!("results.details")>
+        <ResultsBlock findings=ps.findings(clock) lead=busy_waited>
             <h3>{t(key!("pool_starvation.timeline"))}</h3>
             <PoolGantt config=ps.config.clone() runs=ps.runs.clone() />
-            </Details>
-        </div>
+        </ResultsBlock>
     }
 }
 

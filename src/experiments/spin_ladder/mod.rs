@@ -3,7 +3,7 @@
 
 mod runner;
 
-use crate::components::blocks::{Details, Findings, NumbersTable, figure};
+use crate::components::blocks::{NumbersTable, ResultsBlock, figure};
 use crate::components::charts::LadderChart;
 use crate::components::run_controls::config_form;
 use crate::i18n::{num, t, tr};
@@ -37,9 +37,7 @@ pub(super) fn SpinLadderResults(
         })
         .collect_view();
     view! {
-        <div class="results-block" data-testid="results">
-            <Findings items=ladder.findings(clock) />
-            <Details summary=key!("results.details")>
+        <ResultsBlock findings=ladder.findings(clock)>
             <h3>{t(key!("spin_ladder.cost"))}</h3>
             <LadderChart steps=ladder.steps.clone() />
             {blocks_note(&ladder)}
@@ -47,8 +45,7 @@ pub(super) fn SpinLadderResults(
             <NumbersTable headers=&[key!("spin_ladder.col.ladder"), key!("spin_ladder.col.wall"), key!("spin_ladder.col.busy_ms"), key!("spin_ladder.col.busy"), key!("spin_ladder.col.calls")] numeric_from=1>
                 {rows}
             </NumbersTable>
-            </Details>
-        </div>
+        </ResultsBlock>
     }
 }
 

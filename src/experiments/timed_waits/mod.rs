@@ -2,7 +2,7 @@
 
 mod runner;
 
-use crate::components::blocks::{Details, Findings, NumbersTable, figure};
+use crate::components::blocks::{NumbersTable, ResultsBlock, figure};
 use crate::components::charts::{
     ChainChart, HistogramChart, OverviewChart, OverviewRow, samples_of,
 };
@@ -152,9 +152,7 @@ pub(super) fn TimedWaitsResults(
         })
     };
     view! {
-        <div class="results-block" data-testid="results">
-            <Findings items=tw.findings(report.env.clock) />
-            <Details summary=key!("results.details")>
+        <ResultsBlock findings=tw.findings(report.env.clock)>
             <h3>{t(key!("timed_waits.glance"))}</h3>
             <OverviewChart rows=overview />
             <h3>{t(key!("timed_waits.distribution"))}</h3>
@@ -183,8 +181,7 @@ pub(super) fn TimedWaitsResults(
                     <tr data-testid="chain-row"><td class="num">{i + 1}</td>{figure(level.p50, clock)}{figure(level.p90, clock)}</tr>
                 }).collect_view()}
             </NumbersTable>
-            </Details>
-        </div>
+            </ResultsBlock>
     }
     .into_any()
 }
