@@ -9,6 +9,7 @@ use leptos::prelude::*;
 use waitlab_core::clock::{ClockInfo, RESOLVED_STEPS};
 use waitlab_core::experiments::Description;
 use waitlab_core::key;
+use waitlab_core::schema::Report;
 use waitlab_core::text::Key;
 use waitlab_core::text::Phrase;
 
@@ -78,15 +79,17 @@ pub fn StrategyResults(
     }
 }
 
-/// The results of an experiment that compares ways of waiting: its
-/// `findings`, then [`StrategyResults`] with an overview of every way it
-/// tried (under the heading `chart`), and its `own` chart if it has one.
+/// The results of an experiment that compares ways of waiting, from
+/// `report` (which holds it): [`StrategyResults`] of its findings, an
+/// overview of every way it tried (under the heading `chart`), and its
+/// `own` chart if it has one.
 pub fn strategy_results<E: Description>(
     e: &E,
-    findings: Vec<Phrase>,
+    report: &Report,
     chart: Key,
     own: Option<(Key, AnyView)>,
 ) -> AnyView {
+    let findings = e.findings(report.env.clock);
     let rows: Vec<OverviewRow> = e.tried().iter().filter_map(OverviewRow::of_tried).collect();
     view! { <StrategyResults findings=findings chart=chart rows=rows own=own /> }.into_any()
 }

@@ -12,6 +12,6 @@ on_page! {
     CancelWaits,
     form form_cancel_waits = config_form::<CancelWaits>(),
     results |self, report| {
-        strategy_results(self, self.findings(report.env.clock), key!("cancel_waits.chart"), None)
+        strategy_results(self, report, key!("cancel_waits.chart"), None)
     },
 }

@@ -16,7 +16,6 @@ on_page! {
     results |self, report| {
         let chart = view! { <ConcurrencyChart limit=self.clone() /> }.into_any();
         let own = Some((key!("concurrency_limit.chart"), chart));
-        let findings = self.findings(report.env.clock);
-        strategy_results(self, findings, key!("concurrency_limit.chart_overview"), own)
+        strategy_results(self, report, key!("concurrency_limit.chart_overview"), own)
     },
 }

@@ -17,7 +17,6 @@ on_page! {
     results |self, report| {
         let chart = view! { <LatenessChart periodic=self.clone() /> }.into_any();
         let own = Some((key!("periodic_work.chart"), chart));
-        let findings = self.findings(report.env.clock);
-        strategy_results(self, findings, key!("periodic_work.chart_overview"), own)
+        strategy_results(self, report, key!("periodic_work.chart_overview"), own)
     },
 }

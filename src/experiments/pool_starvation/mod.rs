@@ -9,6 +9,7 @@ use crate::components::run_controls::config_form;
 use crate::i18n::t;
 use leptos::prelude::*;
 use waitlab_core::clock::ClockInfo;
+use waitlab_core::experiments::Findings;
 use waitlab_core::experiments::pool_starvation::PoolStarvation;
 use waitlab_core::key;
 

@@ -12,6 +12,6 @@ on_page! {
     ProducerConsumer,
     form form_producer_consumer = config_form::<ProducerConsumer>(),
     results |self, report| {
-        strategy_results(self, self.findings(report.env.clock), key!("producer_consumer.chart"), None)
+        strategy_results(self, report, key!("producer_consumer.chart"), None)
     },
 }

@@ -9,6 +9,7 @@ use crate::components::run_controls::config_form;
 use crate::i18n::{num, t, tr};
 use leptos::prelude::*;
 use waitlab_core::clock::ClockInfo;
+use waitlab_core::experiments::Findings;
 use waitlab_core::experiments::spin_ladder::SpinLadder;
 use waitlab_core::key;
 use waitlab_core::text::Phrase;

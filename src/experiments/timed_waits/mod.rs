@@ -13,6 +13,7 @@ use crate::hooks::Experiments;
 use crate::i18n::{t, tr};
 use leptos::prelude::*;
 use waitlab_core::experiments::Config;
+use waitlab_core::experiments::Findings;
 use waitlab_core::experiments::timed_waits::TimedWaits;
 use waitlab_core::experiments::timed_waits::{CellKey, Mechanism, Thread, TimedWaitsConfig};
 use waitlab_core::key;

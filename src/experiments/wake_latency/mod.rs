@@ -12,6 +12,6 @@ on_page! {
     WakeLatency,
     form form_wake_latency = config_form::<WakeLatency>(),
     results |self, report| {
-        strategy_results(self, self.findings(report.env.clock), key!("wake_latency.chart"), None)
+        strategy_results(self, report, key!("wake_latency.chart"), None)
     },
 }

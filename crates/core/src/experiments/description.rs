@@ -4,6 +4,7 @@
 //! ([`Visit`]), so that none of it lists the experiments.
 
 use super::{Column, Config, Listed};
+use crate::clock::ClockInfo;
 use crate::compare::Measured;
 use crate::export::{Sample, series};
 use crate::link::Section;
@@ -111,13 +112,21 @@ pub trait Way: Copy {
     fn analogue(self) -> Phrase;
 }
 
+/// What a result says in words: the findings the page leads with, read
+/// with the `clock` the run read (a figure it does not resolve is marked).
+/// Each experiment's are in its folder's `findings.rs`.
+pub trait Findings {
+    /// Its findings.
+    fn findings(&self, clock: Option<ClockInfo>) -> Vec<Phrase>;
+}
+
 /// One experiment, described by its result type: who it is, where a report
 /// keeps it, its comparison columns and rows, its CSV samples, its link
-/// section, and what it lacks without shared memory. (Its findings are
-/// the result's own `findings`, in the folder's `findings.rs`.)
+/// section, and what it lacks without shared memory. (Its [`Findings`] are
+/// in the folder's `findings.rs`.)
 /// Adding an experiment is its folder with this, and a line in
 /// `each_experiment!`.
-pub trait Description: Listed + Stored + Section + Clone + 'static {
+pub trait Description: Listed + Findings + Stored + Section + Clone + 'static {
     /// Its configuration.
     type Config: Config;
     /// What one comparison row measured, which its columns read.

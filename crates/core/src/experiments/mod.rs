@@ -22,7 +22,7 @@ pub mod wake_latency;
 
 pub use column::{Column, Spec, Unit};
 pub use config::Config;
-pub use description::{BROWSER_ONLY, Description, Meta, NATIVE_TOO, Tried, Visit, Way};
+pub use description::{BROWSER_ONLY, Description, Findings, Meta, NATIVE_TOO, Tried, Visit, Way};
 pub use stated::{StatedFigure, StatedValue};
 
 use crate::key;

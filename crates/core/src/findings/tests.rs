@@ -1,6 +1,7 @@
 //! Tests of the findings (`findings.rs`).
 
 use super::*;
+use crate::experiments::Findings;
 use crate::experiments::main_starvation::MainStarvation;
 use crate::experiments::periodic_work::{PeriodicResult, PeriodicWork, Scheduler};
 use crate::experiments::timed_waits::Cell;

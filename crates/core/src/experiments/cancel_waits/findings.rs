@@ -2,16 +2,17 @@
 //! a run, derived from its numbers.
 
 use crate::clock::ClockInfo;
+use crate::experiments::Findings;
 use crate::experiments::cancel_waits::CancelWaits;
 use crate::findings::{Figures, skew};
 use crate::key;
 use crate::text::{Arg, Phrase};
 
-impl CancelWaits {
+impl Findings for CancelWaits {
     /// The headline findings of a cancellable-waits run: how long the blind
     /// sleep ran on after its cancel, and how soon each cancellable wait was
     /// free, as a multiple of that.
-    pub fn findings(&self, clock: Option<ClockInfo>) -> Vec<Phrase> {
+    fn findings(&self, clock: Option<ClockInfo>) -> Vec<Phrase> {
         let c = self;
         let f = Figures::new(clock);
         let mut out = Vec::new();

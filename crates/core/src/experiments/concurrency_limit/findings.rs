@@ -2,17 +2,18 @@
 //! a run, derived from its numbers.
 
 use crate::clock::ClockInfo;
+use crate::experiments::Findings;
 use crate::experiments::concurrency_limit::ConcurrencyLimit;
 use crate::findings::Figures;
 use crate::key;
 use crate::text::Phrase;
 
-impl ConcurrencyLimit {
+impl Findings for ConcurrencyLimit {
     /// The headline findings of a concurrency-limit run: for each gate how
     /// soon a freed slot went to the next job, the batch's time beside the
     /// time with instant handoffs, and the most jobs that ran at once; then
     /// how much longer the polling gate's batch took.
-    pub fn findings(&self, clock: Option<ClockInfo>) -> Vec<Phrase> {
+    fn findings(&self, clock: Option<ClockInfo>) -> Vec<Phrase> {
         let c = self;
         let f = Figures::new(clock);
         let mut out = Vec::new();

@@ -2,14 +2,15 @@
 //! a run, derived from its numbers.
 
 use crate::clock::ClockInfo;
+use crate::experiments::Findings;
 use crate::experiments::main_starvation::MainStarvation;
 use crate::findings::Figures;
 use crate::key;
 use crate::text::Phrase;
 
-impl MainStarvation {
+impl Findings for MainStarvation {
     /// The headline findings of a main-thread starvation run.
-    pub fn findings(&self, clock: Option<ClockInfo>) -> Vec<Phrase> {
+    fn findings(&self, clock: Option<ClockInfo>) -> Vec<Phrase> {
         let ms = self;
         let f = Figures::new(clock);
         let out = ms

@@ -2,17 +2,18 @@
 //! a run, derived from its numbers.
 
 use crate::clock::ClockInfo;
+use crate::experiments::Findings;
 use crate::experiments::periodic_work::{PeriodicResult, PeriodicWork, Scheduler};
 use crate::findings::Figures;
 use crate::key;
 use crate::text::{Arg, Phrase};
 
-impl PeriodicWork {
+impl Findings for PeriodicWork {
     /// The headline findings of a periodic-work run: how far behind its
     /// schedule each loop ended, on the main thread and in a worker; how much
     /// a loop that waits after its work slipped a tick, beside the work's
     /// mean; and how close the corrected schedule kept.
-    pub fn findings(&self, clock: Option<ClockInfo>) -> Vec<Phrase> {
+    fn findings(&self, clock: Option<ClockInfo>) -> Vec<Phrase> {
         let p = self;
         let f = Figures::new(clock);
         let mut out = Vec::new();

@@ -2,14 +2,15 @@
 //! a run, derived from its numbers.
 
 use crate::clock::ClockInfo;
+use crate::experiments::Findings;
 use crate::experiments::pool_starvation::PoolStarvation;
 use crate::findings::Figures;
 use crate::key;
 use crate::text::Phrase;
 
-impl PoolStarvation {
+impl Findings for PoolStarvation {
     /// The headline findings of a worker-pool starvation run.
-    pub fn findings(&self, clock: Option<ClockInfo>) -> Vec<Phrase> {
+    fn findings(&self, clock: Option<ClockInfo>) -> Vec<Phrase> {
         let ps = self;
         let f = Figures::new(clock);
         let c = &ps.config;

@@ -2,17 +2,18 @@
 //! a run, derived from its numbers.
 
 use crate::clock::ClockInfo;
+use crate::experiments::Findings;
 use crate::experiments::producer_consumer::ProducerConsumer;
 use crate::findings::{Figures, skew};
 use crate::key;
 use crate::text::{Arg, Phrase};
 
-impl ProducerConsumer {
+impl Findings for ProducerConsumer {
     /// The headline findings of a handoff run: how soon each channel's
     /// consumer had an item sent one by one, how many a second went through
     /// in a burst, and how much longer a polling consumer left items waiting
     /// than the fastest woken one.
-    pub fn findings(&self, clock: Option<ClockInfo>) -> Vec<Phrase> {
+    fn findings(&self, clock: Option<ClockInfo>) -> Vec<Phrase> {
         let h = self;
         let f = Figures::new(clock);
         let mut out = Vec::new();

@@ -2,6 +2,7 @@
 //! a run, derived from its numbers.
 
 use crate::clock::ClockInfo;
+use crate::experiments::Findings;
 use crate::experiments::spin_ladder::{
     NS_PER_SPIN_UNIT, SLEEP1_THRESHOLD, SpinLadder, YIELD_THRESHOLD,
 };
@@ -9,9 +10,9 @@ use crate::findings::Figures;
 use crate::key;
 use crate::text::{Arg, Phrase};
 
-impl SpinLadder {
+impl Findings for SpinLadder {
     /// The headline findings of a spin-ladder run, beside the article's.
-    pub fn findings(&self, clock: Option<ClockInfo>) -> Vec<Phrase> {
+    fn findings(&self, clock: Option<ClockInfo>) -> Vec<Phrase> {
         let l = self;
         let tolerance_ms = Figures::new(clock).tolerance_ms();
         let us = |ms: f64| Arg::Us(ms * 1000.0);

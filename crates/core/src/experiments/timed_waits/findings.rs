@@ -2,6 +2,7 @@
 //! a run, derived from its numbers.
 
 use crate::clock::ClockInfo;
+use crate::experiments::Findings;
 use crate::experiments::timed_waits::{CellKey, Mechanism};
 use crate::experiments::timed_waits::{NestedChain, TimedWaits};
 use crate::findings::Figures;
@@ -21,9 +22,9 @@ fn summary(tw: &TimedWaits, mechanism: Mechanism, requested_ms: Option<u32>) -> 
         .and_then(|c| c.outcome.summary())
 }
 
-impl TimedWaits {
+impl Findings for TimedWaits {
     /// The headline findings of a timed-waits run.
-    pub fn findings(&self, clock: Option<ClockInfo>) -> Vec<Phrase> {
+    fn findings(&self, clock: Option<ClockInfo>) -> Vec<Phrase> {
         let tw = self;
         let f = Figures::new(clock);
         let tolerance_ms = f.tolerance_ms();

@@ -2,14 +2,15 @@
 //! a run, derived from its numbers.
 
 use crate::clock::ClockInfo;
+use crate::experiments::Findings;
 use crate::experiments::wake_latency::{Strategy, WakeLatency};
 use crate::findings::{Figures, skew};
 use crate::key;
 use crate::text::{Arg, Phrase};
 
-impl WakeLatency {
+impl Findings for WakeLatency {
     /// The headline findings of a wake-latency run, beside the article's.
-    pub fn findings(&self, clock: Option<ClockInfo>) -> Vec<Phrase> {
+    fn findings(&self, clock: Option<ClockInfo>) -> Vec<Phrase> {
         let w = self;
         let f = Figures::new(clock);
         let mut out = Vec::new();
