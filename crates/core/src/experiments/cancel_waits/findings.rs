@@ -13,11 +13,10 @@ impl Findings for CancelWaits {
     /// sleep ran on after its cancel, and how soon each cancellable wait was
     /// free, as a multiple of that.
     fn findings(&self, clock: Option<ClockInfo>) -> Vec<Phrase> {
-        let c = self;
         let f = Figures::new(clock);
         let mut out = Vec::new();
-        let blind = c.blind_p50();
-        for r in &c.results {
+        let blind = self.blind_p50();
+        for r in &self.results {
             let Some(s) = r.outcome.summary() else {
                 continue;
             };
@@ -27,7 +26,7 @@ impl Findings for CancelWaits {
                         .phrase("what", r.strategy.label())
                         .arg("p50", f.ms(s.p50))
                         .arg("max", f.ms(s.max))
-                        .count("wait", c.config.wait_ms),
+                        .count("wait", self.config.wait_ms),
                 );
                 continue;
             }
@@ -49,7 +48,7 @@ impl Findings for CancelWaits {
                     .arg("p99", f.ms(s.p99)),
             );
         }
-        out.push(skew(c.skew_ms));
+        out.push(skew(self.skew_ms));
         f.finish(out)
     }
 }

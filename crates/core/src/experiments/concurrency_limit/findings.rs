@@ -14,11 +14,10 @@ impl Findings for ConcurrencyLimit {
     /// time with instant handoffs, and the most jobs that ran at once; then
     /// how much longer the polling gate's batch took.
     fn findings(&self, clock: Option<ClockInfo>) -> Vec<Phrase> {
-        let c = self;
         let f = Figures::new(clock);
         let mut out = Vec::new();
-        let ideal = c.config.ideal_batch_ms();
-        for r in &c.runs {
+        let ideal = self.config.ideal_batch_ms();
+        for r in &self.runs {
             let Some(s) = r.outcome.summary() else {
                 continue;
             };
@@ -27,15 +26,15 @@ impl Findings for ConcurrencyLimit {
                     .phrase("what", r.gate.label())
                     .arg("p50", f.ms(s.p50))
                     .arg("max", f.ms(s.max))
-                    .count("jobs", c.config.jobs)
+                    .count("jobs", self.config.jobs)
                     .arg("batch", f.ms(r.batch_ms()))
                     .arg("ideal", f.ms(ideal))
                     .count("peak", r.peak())
-                    .count("limit", c.config.limit),
+                    .count("limit", self.config.limit),
             );
         }
         let batch = |polls: bool| {
-            c.runs
+            self.runs
                 .iter()
                 .find(|r| r.gate.polls() == polls && !r.spans.is_empty())
                 .map(|r| (r.gate, r.batch_ms()))

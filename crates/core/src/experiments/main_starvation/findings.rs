@@ -11,18 +11,17 @@ use crate::text::Phrase;
 impl Findings for MainStarvation {
     /// The headline findings of a main-thread starvation run.
     fn findings(&self, clock: Option<ClockInfo>) -> Vec<Phrase> {
-        let ms = self;
         let f = Figures::new(clock);
-        let out = ms
+        let out = self
             .runs
             .iter()
             .map(|run| {
                 Phrase::new(key!("finding.main.run"))
-                    .count("jobs", ms.config.jobs)
-                    .count("wait", ms.config.wait_ms)
+                    .count("jobs", self.config.jobs)
+                    .count("wait", self.config.wait_ms)
                     .phrase("mode", run.mode.label())
                     .arg("batch", f.ms(run.batch_ms))
-                    .arg("expected", f.ms(ms.config.expected_batch_ms(run.mode)))
+                    .arg("expected", f.ms(self.config.expected_batch_ms(run.mode)))
                     .arg("timer", f.ms(run.timer_queue_wait_ms))
                     .arg("message", f.ms(run.message_queue_wait_ms))
                     .arg("gap", f.ms(run.longest_frame_gap()))

@@ -14,13 +14,12 @@ impl Findings for PeriodicWork {
     /// a loop that waits after its work slipped a tick, beside the work's
     /// mean; and how close the corrected schedule kept.
     fn findings(&self, clock: Option<ClockInfo>) -> Vec<Phrase> {
-        let p = self;
         let f = Figures::new(clock);
         let mut out = Vec::new();
         let measured = |schedulers: [Scheduler; 3]| -> Vec<&PeriodicResult> {
             schedulers
                 .iter()
-                .filter_map(|s| p.results.iter().find(|r| r.scheduler == *s))
+                .filter_map(|s| self.results.iter().find(|r| r.scheduler == *s))
                 .filter(|r| r.drift_ms().is_some())
                 .collect()
         };
@@ -47,7 +46,7 @@ impl Findings for PeriodicWork {
             out.push(
                 Phrase::new(key!("finding.periodic.drift"))
                     .phrase("where", Phrase::new(place))
-                    .count("ticks", p.config.ticks)
+                    .count("ticks", self.config.ticks)
                     .arg("items", Arg::List(items)),
             );
         }
@@ -56,7 +55,7 @@ impl Findings for PeriodicWork {
             .chain(measured(Scheduler::WORKER))
             .collect();
         // Each tick but the last delays the next by its work.
-        let work = p.config.work_us();
+        let work = self.config.work_us();
         let delaying = &work[..work.len().saturating_sub(1)];
         let mean_work_ms = delaying.iter().map(|&w| f64::from(w)).sum::<f64>()
             / 1000.0
@@ -86,7 +85,7 @@ impl Findings for PeriodicWork {
                     .arg("p50", f.ms(s.p50))
                     .count(
                         "late",
-                        r.late_ticks(p.config.interval_ms).unwrap_or(0) as u64,
+                        r.late_ticks(self.config.interval_ms).unwrap_or(0) as u64,
                     )
                     .count("ticks", s.n),
             );

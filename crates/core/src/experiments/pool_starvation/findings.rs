@@ -11,10 +11,9 @@ use crate::text::Phrase;
 impl Findings for PoolStarvation {
     /// The headline findings of a worker-pool starvation run.
     fn findings(&self, clock: Option<ClockInfo>) -> Vec<Phrase> {
-        let ps = self;
         let f = Figures::new(clock);
-        let c = &ps.config;
-        let out = ps
+        let c = &self.config;
+        let out = self
             .runs
             .iter()
             .map(|run| {

@@ -14,11 +14,10 @@ impl Findings for ProducerConsumer {
     /// in a burst, and how much longer a polling consumer left items waiting
     /// than the fastest woken one.
     fn findings(&self, clock: Option<ClockInfo>) -> Vec<Phrase> {
-        let h = self;
         let f = Figures::new(clock);
         let mut out = Vec::new();
         let (mut latencies, mut rates) = (Vec::new(), Vec::new());
-        for r in &h.runs {
+        for r in &self.runs {
             let Some(s) = r.outcome.summary() else {
                 continue;
             };
@@ -28,7 +27,7 @@ impl Findings for ProducerConsumer {
                     .arg("p50", f.ms(s.p50))
                     .arg("p99", f.ms(s.p99)),
             );
-            if let Some((rate, burst_ms)) = r.items_per_s(h.config.burst).zip(r.burst_ms) {
+            if let Some((rate, burst_ms)) = r.items_per_s(self.config.burst).zip(r.burst_ms) {
                 // A rate is only as resolved as the burst's time.
                 let key = if f.unresolved(burst_ms) {
                     key!("finding.handoff.rate_item_marked")
@@ -50,11 +49,11 @@ impl Findings for ProducerConsumer {
         if !rates.is_empty() {
             out.push(
                 Phrase::new(key!("finding.handoff.rates"))
-                    .count("burst", h.config.burst)
+                    .count("burst", self.config.burst)
                     .arg("rates", Arg::List(rates)),
             );
         }
-        if let Some((polling, woken, woken_p50, times)) = h.polling_ratio() {
+        if let Some((polling, woken, woken_p50, times)) = self.polling_ratio() {
             // A ratio is only as resolved as the time it divides by.
             let key = if f.unresolved(woken_p50) {
                 key!("finding.handoff.polling_marked")
@@ -68,7 +67,7 @@ impl Findings for ProducerConsumer {
                     .arg("times", Arg::Fixed(times, 0)),
             );
         }
-        out.push(skew(h.skew_ms));
+        out.push(skew(self.skew_ms));
         f.finish(out)
     }
 }

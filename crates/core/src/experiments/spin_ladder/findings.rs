@@ -13,10 +13,9 @@ use crate::text::{Arg, Phrase};
 impl Findings for SpinLadder {
     /// The headline findings of a spin-ladder run, beside the article's.
     fn findings(&self, clock: Option<ClockInfo>) -> Vec<Phrase> {
-        let l = self;
         let tolerance_ms = Figures::new(clock).tolerance_ms();
         let us = |ms: f64| Arg::Us(ms * 1000.0);
-        let late: Vec<f64> = l
+        let late: Vec<f64> = self
             .steps
             .iter()
             .filter(|s| s.count >= SLEEP1_THRESHOLD)
@@ -24,13 +23,13 @@ impl Findings for SpinLadder {
             .collect();
         // Data made before blocks timed each call alone, so a step shorter
         // than one tick read as 0.
-        let timing = if l.steps.iter().any(|s| s.block > 1) {
+        let timing = if self.steps.iter().any(|s| s.block > 1) {
             Phrase::new(key!("finding.ladder.timed_in_blocks"))
         } else {
             Phrase::new(key!("finding.ladder.timed_alone"))
         }
         .arg("tick", us(tolerance_ms));
-        let units = match l.calibration {
+        let units = match self.calibration {
             Some(c) => Phrase::new(key!("finding.ladder.calibrated"))
                 .phrase("unit", c.describe())
                 .arg("target", Arg::Fixed(NS_PER_SPIN_UNIT, 0)),
@@ -38,10 +37,10 @@ impl Findings for SpinLadder {
         };
         let mut out = vec![
             Phrase::new(key!("finding.ladder.spins"))
-                .arg("spins", us(l.cumulative_ms(0..YIELD_THRESHOLD)))
+                .arg("spins", us(self.cumulative_ms(0..YIELD_THRESHOLD)))
                 .arg(
                     "yields",
-                    us(l.cumulative_ms(YIELD_THRESHOLD..SLEEP1_THRESHOLD)),
+                    us(self.cumulative_ms(YIELD_THRESHOLD..SLEEP1_THRESHOLD)),
                 )
                 .phrase("timing", timing)
                 .phrase("units", units),
@@ -50,7 +49,7 @@ impl Findings for SpinLadder {
             let mean = late.iter().sum::<f64>() / late.len() as f64;
             out.push(Phrase::new(key!("finding.ladder.sleeps")).arg("each", us(mean)));
         }
-        for su in &l.spin_until {
+        for su in &self.spin_until {
             out.push(
                 Phrase::new(if su.sleep_stage {
                     key!("finding.ladder.spin_until_sleeping")

@@ -25,15 +25,14 @@ fn summary(tw: &TimedWaits, mechanism: Mechanism, requested_ms: Option<u32>) -> 
 impl Findings for TimedWaits {
     /// The headline findings of a timed-waits run.
     fn findings(&self, clock: Option<ClockInfo>) -> Vec<Phrase> {
-        let tw = self;
         let f = Figures::new(clock);
         let tolerance_ms = f.tolerance_ms();
         let mut out = Vec::new();
-        let smallest_timed = tw.config.durations_ms.iter().copied().find(|&d| d > 0);
+        let smallest_timed = self.config.durations_ms.iter().copied().find(|&d| d > 0);
         if let Some(d) = smallest_timed {
             if let (Some(loop_), Some(fresh)) = (
-                summary(tw, Mechanism::TimeoutAwaited, Some(d)),
-                summary(tw, Mechanism::TimeoutFreshTask, Some(d)),
+                summary(self, Mechanism::TimeoutAwaited, Some(d)),
+                summary(self, Mechanism::TimeoutFreshTask, Some(d)),
             ) {
                 let clamped = loop_.p50 >= NestedChain::CLAMP_MS - tolerance_ms
                     && fresh.p50 < loop_.p50 - 1.0;
@@ -52,8 +51,8 @@ impl Findings for TimedWaits {
                 );
             }
             if let (Some(loop_), Some(fresh)) = (
-                summary(tw, Mechanism::WorkerTimeout, Some(d)),
-                summary(tw, Mechanism::WorkerTimeoutFreshTask, Some(d)),
+                summary(self, Mechanism::WorkerTimeout, Some(d)),
+                summary(self, Mechanism::WorkerTimeoutFreshTask, Some(d)),
             ) && loop_.p50 >= NestedChain::CLAMP_MS - tolerance_ms
                 && fresh.p50 < loop_.p50 - 1.0
             {
@@ -64,7 +63,7 @@ impl Findings for TimedWaits {
                         .arg("fresh", f.ms(fresh.p50)),
                 );
             }
-            if let Some(sleep) = summary(tw, Mechanism::WorkerAtomicsWait, Some(d)) {
+            if let Some(sleep) = summary(self, Mechanism::WorkerAtomicsWait, Some(d)) {
                 out.push(
                     Phrase::new(key!("finding.timed.worker_sleep"))
                         .digits("d", d)
@@ -73,20 +72,20 @@ impl Findings for TimedWaits {
                 );
             }
         }
-        if let Some(p) = summary(tw, Mechanism::ResolvedPromise, None) {
+        if let Some(p) = summary(self, Mechanism::ResolvedPromise, None) {
             out.push(Phrase::new(key!("finding.timed.resolved_promise")).arg("p50", f.ms(p.p50)));
         }
-        match tw.chain.clamp_onset(tolerance_ms) {
+        match self.chain.clamp_onset(tolerance_ms) {
             Some(level) => {
                 out.push(Phrase::new(key!("finding.timed.chain_clamped")).count("level", level))
             }
-            None if !tw.chain.levels.is_empty() => out.push(
+            None if !self.chain.levels.is_empty() => out.push(
                 Phrase::new(key!("finding.timed.chain_unclamped"))
-                    .count("levels", tw.chain.levels.len() as u64),
+                    .count("levels", self.chain.levels.len() as u64),
             ),
             None => {}
         }
-        let earliest = tw
+        let earliest = self
             .cells
             .iter()
             .filter_map(|c| Some((c.key, c.key.requested_ms?, c.outcome.summary()?)))
@@ -100,7 +99,7 @@ impl Findings for TimedWaits {
                     .arg("early", f.ms(f64::from(d) - s.min)),
             );
         }
-        let never_fired = tw.cells.iter().find_map(|c| match c.outcome {
+        let never_fired = self.cells.iter().find_map(|c| match c.outcome {
             Outcome::TimeoutNeverFired { waited_ms } => Some((c.key, waited_ms)),
             _ => None,
         });

@@ -11,11 +11,10 @@ use crate::text::{Arg, Phrase};
 impl Findings for WakeLatency {
     /// The headline findings of a wake-latency run, beside the article's.
     fn findings(&self, clock: Option<ClockInfo>) -> Vec<Phrase> {
-        let w = self;
         let f = Figures::new(clock);
         let mut out = Vec::new();
-        let ratios = w.ratios_to_event();
-        let event = w
+        let ratios = self.ratios_to_event();
+        let event = self
             .results
             .iter()
             .find(|r| r.strategy == Strategy::Event)
@@ -43,7 +42,7 @@ impl Findings for WakeLatency {
         } else {
             // Without the event wait (no shared memory) there is no ratio,
             // but what did run is this browser's figure all the same.
-            for r in &w.results {
+            for r in &self.results {
                 if let Some(s) = r.outcome.summary() {
                     out.push(
                         Phrase::new(key!("finding.wake.without_event"))
@@ -54,7 +53,7 @@ impl Findings for WakeLatency {
                 }
             }
         }
-        out.push(skew(w.skew_ms));
+        out.push(skew(self.skew_ms));
         f.finish(out)
     }
 }
