@@ -67,14 +67,7 @@ fn quick_run_parses_and_keeps_the_invariants() {
     );
 
     let wake = report.wake_latency.as_ref().unwrap();
-    let p50 = |s: Strategy| {
-        wake.results
-            .iter()
-            .find(|r| r.strategy == s)
-            .and_then(|r| r.outcome.summary())
-            .map(|x| x.p50)
-            .unwrap()
-    };
+    let p50 = |s: Strategy| wake.p50_of(|x| x == s).unwrap();
     assert!(
         p50(Strategy::Condvar) < p50(Strategy::NativeSleepPoll),
         "event wake {} ms is not faster than sleep polling {} ms",
@@ -87,29 +80,19 @@ fn quick_run_parses_and_keeps_the_invariants() {
     // of it on average: the median holds the tenth even when the canceller
     // starts late); a wait on the cancel is free sooner at the median.
     let cancel = report.cancel_waits.as_ref().unwrap();
-    let summary = |s: CancelStrategy| {
-        cancel
-            .results
-            .iter()
-            .find(|r| r.strategy == s)
-            .and_then(|r| r.outcome.summary())
-            .copied()
-            .unwrap()
-    };
-    let blind = summary(CancelStrategy::NativeSleep);
+    let p50 = |s: CancelStrategy| cancel.p50_of(|x| x == s).unwrap();
+    let blind = p50(CancelStrategy::NativeSleep);
     let tenth_ms = f64::from(cancel.config.wait_ms) / 10.0;
     assert!(
-        blind.p50 >= tenth_ms,
-        "a blind sleep was free {} ms after its cancel at the median",
-        blind.p50
+        blind >= tenth_ms,
+        "a blind sleep was free {blind} ms after its cancel at the median"
     );
     for woken in [CancelStrategy::CondvarTimeout, CancelStrategy::TokioCancel] {
         assert!(
-            summary(woken).p50 < blind.p50,
-            "{} took {} ms after the cancel, the blind sleep {} ms",
+            p50(woken) < blind,
+            "{} took {} ms after the cancel, the blind sleep {blind} ms",
             woken.id(),
-            summary(woken).p50,
-            blind.p50
+            p50(woken),
         );
     }
 

@@ -171,6 +171,15 @@ impl Budgets {
         }
     }
 
+    /// Prints a table: its header, then a [`Budgets::row`] of each budgeted
+    /// wait, `ours` beside `theirs`.
+    fn table(&mut self, title: &str, names: (&str, &str), ours: &Turns, theirs: &Turns) {
+        Self::header(title, names.0, names.1);
+        for (label, key, _, _) in BUDGETED {
+            self.row(label, &ours[key], &theirs[key]);
+        }
+    }
+
     fn header(title: &str, ours: &str, theirs: &str) {
         println!("== {title} ==");
         println!(
@@ -227,16 +236,14 @@ pub(crate) fn bench_noise_and_fidelity_chromium() {
         raw_probe_into(&mut s, SAMPLES, &mut idle);
     }
     let mut budgets = Budgets::default();
-    Budgets::header(
+    budgets.table(
         &format!(
             "page noise: raw-JS probe in the idle waitlab page / in a blank page, {TURNS} x {SAMPLES} samples, alternating"
         ),
-        "waitlab page",
-        "blank page",
+        ("waitlab page", "blank page"),
+        &idle,
+        &blank,
     );
-    for (label, key, _, _) in BUDGETED {
-        budgets.row(label, &idle[key], &blank[key]);
-    }
     // waitlab's own runs, each beside a raw probe in the blank page.
     let (mut ours, mut raw) = (Turns::new(), Turns::new());
     for round in 0..RUNS {
@@ -263,16 +270,14 @@ pub(crate) fn bench_noise_and_fidelity_chromium() {
         s.navigate(&blank_page);
         raw_probe_into(&mut s, SAMPLES, &mut raw);
     }
-    Budgets::header(
+    budgets.table(
         &format!(
             "fidelity: waitlab's cells / the raw-JS probe in a blank page, {RUNS} x {SAMPLES} samples, alternating"
         ),
-        "waitlab",
-        "raw JS",
+        ("waitlab", "raw JS"),
+        &ours,
+        &raw,
     );
-    for (label, key, _, _) in BUDGETED {
-        budgets.row(label, &ours[key], &raw[key]);
-    }
     println!("  (not budgeted: timers awaited back to back, clamped to 4 ms)");
     for (label, key) in [
         ("setTimeout(1), back to back", "loop1"),

@@ -3,6 +3,7 @@
 //! samples against a timer's floor, figures under the clock's resolution,
 //! page errors, and a page that fits a phone's width with readable charts.
 
+use crate::support::assert_text_holds;
 use serde_json::Value;
 use waitlab_core::experiments::timed_waits::Mechanism;
 use waitlab_core::experiments::timed_waits::TimedWaits;
@@ -172,13 +173,8 @@ pub(crate) fn assert_marked(
 pub(crate) fn assert_ladder_unavailable(s: &mut Session) {
     s.click("[data-testid=spin-ladder] [data-testid=run]");
     s.wait_for_element("[data-testid=spin-ladder] [data-testid=notice]", 20);
-    let notice = s
-        .text("[data-testid=spin-ladder] [data-testid=notice]")
-        .unwrap();
-    assert!(
-        notice.contains("Not available here") && notice.contains("SharedArrayBuffer"),
-        "{notice}"
-    );
+    let notice = "[data-testid=spin-ladder] [data-testid=notice]";
+    assert_text_holds(s, notice, &["Not available here", "SharedArrayBuffer"]);
 }
 
 /// Every cancellable wait is measured where the browser offers what it

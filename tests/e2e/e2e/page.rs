@@ -219,13 +219,8 @@ pub(crate) fn native_comparison(browser: Browser) {
     }
     // The article's ladder figures sit in the same columns as the native
     // ones, written as the page's language writes numbers (1265 µs: 1,265).
-    let ladder = s
-        .text("[data-testid=spin-ladder] [data-testid=group-stated]")
-        .unwrap();
-    assert!(
-        ladder.contains("9.80") && ladder.contains("1,265"),
-        "{ladder}"
-    );
+    let ladder = "[data-testid=spin-ladder] [data-testid=group-stated]";
+    assert_text_holds(&mut s, ladder, &["9.80", "1,265"]);
     // Unchecking the article's set removes its rows everywhere.
     s.click(&format!("{} input", tid("set-dotnet10-article-apple-m4")));
     assert_eq!(count(&mut s, &tid("group-stated")), 0);

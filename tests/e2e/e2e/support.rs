@@ -193,6 +193,12 @@ pub(crate) fn run_section(
     Report::from_json(&json).expect("the exported report parses")
 }
 
+/// Checks that the text of `selector` holds every one of `parts`.
+pub(crate) fn assert_text_holds(s: &mut Session, selector: &str, parts: &[&str]) {
+    let text = s.text(selector).unwrap();
+    assert!(parts.iter().all(|p| text.contains(p)), "{selector}: {text}");
+}
+
 /// The number of elements matching `selector`.
 pub(crate) fn count(s: &mut Session, selector: &str) -> u64 {
     s.eval(&format!(
