@@ -13,8 +13,25 @@
 
 /// Implements [`OnPage`] for `$experiment`: its form as a chunk of its
 /// own (`$split`: its fields, Run and Cancel, and what only they use, made
-/// untracked, as a component is), and its results view of `$report`.
+/// untracked, as a component is), and its results view of `$report`: its
+/// own, or for an experiment that compares ways of waiting the overview
+/// under the key `strategies`, and its `own` chart under its key.
 macro_rules! on_page {
+    (
+        $experiment:ty, form $split:ident = $form:expr,
+        results |$self:ident, $report:ident| strategies $overview:literal
+        $(own $own:literal $chart:expr)? $(,)?
+    ) => {
+        on_page! {
+            $experiment,
+            form $split = $form,
+            results |$self, $report| {
+                let own = None $(.or(Some((::waitlab_core::key!($own), $chart.into_any()))))?;
+                let overview = ::waitlab_core::key!($overview);
+                $crate::components::blocks::strategy_results($self, $report, overview, own)
+            },
+        }
+    };
     ($experiment:ty, form $split:ident = $form:expr, results |$self:ident, $report:ident| $results:expr $(,)?) => {
         #[::leptos::wasm_split::wasm_split($split, wasm_split_path = ::leptos::wasm_split, fallible)]
         fn $split() -> Result<::leptos::prelude::AnyView, ::leptos::wasm_split::SplitLoaderError> {

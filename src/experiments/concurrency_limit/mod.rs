@@ -3,19 +3,14 @@
 
 mod runner;
 
-use crate::components::blocks::strategy_results;
 use crate::components::charts::ConcurrencyChart;
 use crate::components::run_controls::config_form;
 use leptos::prelude::*;
 use waitlab_core::experiments::concurrency_limit::ConcurrencyLimit;
-use waitlab_core::key;
 
 on_page! {
     ConcurrencyLimit,
     form form_concurrency_limit = config_form::<ConcurrencyLimit>(),
-    results |self, report| {
-        let chart = view! { <ConcurrencyChart limit=self.clone() /> }.into_any();
-        let own = Some((key!("concurrency_limit.chart"), chart));
-        strategy_results(self, report, key!("concurrency_limit.chart_overview"), own)
-    },
+    results |self, report| strategies "concurrency_limit.chart_overview"
+        own "concurrency_limit.chart" view! { <ConcurrencyChart limit=self.clone() /> },
 }

@@ -4,19 +4,14 @@
 
 mod runner;
 
-use crate::components::blocks::strategy_results;
 use crate::components::charts::LatenessChart;
 use crate::components::run_controls::config_form;
 use leptos::prelude::*;
 use waitlab_core::experiments::periodic_work::PeriodicWork;
-use waitlab_core::key;
 
 on_page! {
     PeriodicWork,
     form form_periodic_work = config_form::<PeriodicWork>(),
-    results |self, report| {
-        let chart = view! { <LatenessChart periodic=self.clone() /> }.into_any();
-        let own = Some((key!("periodic_work.chart"), chart));
-        strategy_results(self, report, key!("periodic_work.chart_overview"), own)
-    },
+    results |self, report| strategies "periodic_work.chart_overview"
+        own "periodic_work.chart" view! { <LatenessChart periodic=self.clone() /> },
 }
