@@ -325,8 +325,69 @@ pub fn isolation_problem() -> Option<String> {
 /// away: browsers throttle an out-of-view iframe much as a hidden tab), or
 /// a part of the page that loads when the reader reaches it.
 pub struct ViewListener {
-    observer: Option<web_sys::IntersectionObserver>,
-    _closure: Closure<dyn FnMut(js_sys::Array)>,
+    _observing: Observing<web_sys::IntersectionObserver, dyn FnMut(js_sys::Array)>,
+}
+
+/// A DOM observer watching one element, and the closure it calls, both
+/// kept until dropped; dropping disconnects it.
+struct Observing<O: Observer, F: ?Sized> {
+    observer: Option<O>,
+    _closure: Closure<F>,
+}
+
+/// What [`Observing`] asks of an observer.
+trait Observer: Sized {
+    /// A new one calling `callback`.
+    fn with(callback: &js_sys::Function) -> Option<Self>;
+    /// Watches `element`.
+    fn watch(&self, element: &web_sys::Element);
+    /// Stops watching.
+    fn stop(&self);
+}
+
+/// [`Observer`] for web-sys observers, which all say it alike.
+macro_rules! observers {
+    ($($observer:ty),+) => {
+        $(impl Observer for $observer {
+            fn with(callback: &js_sys::Function) -> Option<Self> {
+                Self::new(callback).ok()
+            }
+            fn watch(&self, element: &web_sys::Element) {
+                self.observe(element);
+            }
+            fn stop(&self) {
+                self.disconnect();
+            }
+        })+
+    };
+}
+
+observers!(web_sys::IntersectionObserver, web_sys::ResizeObserver);
+
+impl<O: Observer, F: ?Sized> Observing<O, F> {
+    /// `closure` called by a new observer of `element` (none if either is
+    /// missing).
+    fn start(closure: Closure<F>, element: Option<web_sys::Element>) -> Self
+    where
+        Closure<F>: AsRef<wasm_bindgen::JsValue>,
+    {
+        let observer = O::with(closure.as_ref().unchecked_ref());
+        if let (Some(o), Some(element)) = (&observer, element) {
+            o.watch(&element);
+        }
+        Observing {
+            observer,
+            _closure: closure,
+        }
+    }
+}
+
+impl<O: Observer, F: ?Sized> Drop for Observing<O, F> {
+    fn drop(&mut self) {
+        if let Some(o) = &self.observer {
+            o.stop();
+        }
+    }
 }
 
 impl ViewListener {
@@ -349,22 +410,8 @@ impl ViewListener {
                 f(!entry.is_intersecting());
             }
         });
-        let observer = web_sys::IntersectionObserver::new(closure.as_ref().unchecked_ref()).ok();
-        if let (Some(o), Some(element)) = (&observer, element) {
-            o.observe(&element);
-        }
-        Self {
-            observer,
-            _closure: closure,
-        }
-    }
-}
-
-impl Drop for ViewListener {
-    fn drop(&mut self) {
-        if let Some(o) = &self.observer {
-            o.disconnect();
-        }
+        let _observing = Observing::start(closure, element);
+        Self { _observing }
     }
 }
 
@@ -433,30 +480,15 @@ impl Drop for FirstLayout {
 
 /// Calls `f` whenever the page's body changes size, until dropped.
 pub struct ResizeListener {
-    observer: Option<web_sys::ResizeObserver>,
-    _closure: Closure<dyn FnMut()>,
+    _observing: Observing<web_sys::ResizeObserver, dyn FnMut()>,
 }
 
 impl ResizeListener {
     /// Starts observing.
     pub fn new(f: impl FnMut() + 'static) -> Self {
-        let closure = Closure::<dyn FnMut()>::new(f);
-        let observer = web_sys::ResizeObserver::new(closure.as_ref().unchecked_ref()).ok();
-        if let (Some(o), Some(body)) = (&observer, window().document().and_then(|d| d.body())) {
-            o.observe(&body);
-        }
-        Self {
-            observer,
-            _closure: closure,
-        }
-    }
-}
-
-impl Drop for ResizeListener {
-    fn drop(&mut self) {
-        if let Some(o) = &self.observer {
-            o.disconnect();
-        }
+        let body = window().document().and_then(|d| d.body()).map(Into::into);
+        let _observing = Observing::start(Closure::<dyn FnMut()>::new(f), body);
+        Self { _observing }
     }
 }
 

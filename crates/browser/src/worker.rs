@@ -31,6 +31,11 @@ fn slots() -> Option<Slots> {
     MEMORY.with(|m| m.borrow().clone()).map(Slots::new)
 }
 
+/// The port the page handed this worker for its current pair, if any.
+fn port() -> Option<web_sys::MessagePort> {
+    PORT.with(|p| p.borrow().clone())
+}
+
 fn post(msg: &FromWorker) {
     let scope: DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
     let bytes = crate::transferable(&msg.encode());
@@ -42,7 +47,7 @@ fn post(msg: &FromWorker) {
 /// shared memory or, `by_message`, the stamp posted on the port.
 fn set_rounds(by_message: bool, delays_us: Vec<u32>) {
     if by_message {
-        let port = PORT.with(|p| p.borrow().clone());
+        let port = port();
         wasm_bindgen_futures::spawn_local(async move {
             let result = match port {
                 Some(port) => wake_latency::set_rounds_by_message(&port, &delays_us).await,
@@ -144,7 +149,7 @@ fn handle(data: JsValue) {
                     .and_then(|s| cancel_waits::wait_rounds(strategy, rounds, wait_ms, &s));
                 post(&FromWorker::WakeDone { result });
             } else {
-                let port = PORT.with(|p| p.borrow().clone());
+                let port = port();
                 wasm_bindgen_futures::spawn_local(async move {
                     let result = match port {
                         Some(port) => cancel_waits::abort_rounds(rounds, wait_ms, &port).await,
@@ -174,7 +179,7 @@ fn handle(data: JsValue) {
             gaps_us,
             burst,
         }) => wasm_bindgen_futures::spawn_local(async move {
-            let port = PORT.with(|p| p.borrow().clone());
+            let port = port();
             let result = producer_consumer::produce(
                 channel,
                 &gaps_us,
@@ -190,7 +195,7 @@ fn handle(data: JsValue) {
             items,
             burst,
         }) => wasm_bindgen_futures::spawn_local(async move {
-            let port = PORT.with(|p| p.borrow().clone());
+            let port = port();
             let result =
                 producer_consumer::consume(channel, items, burst, slots().as_ref(), port.as_ref())
                     .await;
@@ -198,7 +203,7 @@ fn handle(data: JsValue) {
         }),
         Ok(ToWorker::WakeWait { strategy, rounds }) => {
             wasm_bindgen_futures::spawn_local(async move {
-                let port = PORT.with(|p| p.borrow().clone());
+                let port = port();
                 let result =
                     wake_latency::wait_rounds(strategy, rounds, slots().as_ref(), port.as_ref())
                         .await;

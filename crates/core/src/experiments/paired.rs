@@ -17,6 +17,19 @@ pub trait Rounds {
     fn rounds(&self) -> u32;
 }
 
+/// Implements [`Rounds`] for configurations whose `rounds` field it is.
+macro_rules! rounds {
+    ($($config:ty),+) => {
+        $(impl $crate::experiments::paired::Rounds for $config {
+            fn rounds(&self) -> u32 {
+                self.rounds
+            }
+        })+
+    };
+}
+
+pub(crate) use rounds;
+
 /// Results of a paired experiment: the configuration `C`, the skew, and
 /// each way of waiting `S`'s times.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -10,7 +10,7 @@
 
 use crate::experiments::Config;
 use crate::experiments::config::config;
-use crate::experiments::paired::{Paired, Rounds};
+use crate::experiments::paired::{Paired, rounds};
 use crate::field;
 use crate::key;
 use crate::outcome::StrategyOutcome;
@@ -137,11 +137,7 @@ pub type CancelResult = StrategyOutcome<Strategy>;
 /// Results of experiment 6: the canceller's and the waiter's.
 pub type CancelWaits = Paired<CancelConfig, Strategy>;
 
-impl Rounds for CancelConfig {
-    fn rounds(&self) -> u32 {
-        self.rounds
-    }
-}
+rounds!(CancelConfig);
 
 impl CancelWaits {
     /// The median cancel→free time of the blind sleep, ms, if measured.

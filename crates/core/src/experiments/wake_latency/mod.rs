@@ -7,7 +7,7 @@
 
 use crate::experiments::Config;
 use crate::experiments::config::config;
-use crate::experiments::paired::{Paired, Rounds};
+use crate::experiments::paired::{Paired, rounds};
 use crate::field::{self};
 use crate::key;
 use crate::outcome::StrategyOutcome;
@@ -171,11 +171,7 @@ pub type WakeResult = StrategyOutcome<Strategy>;
 /// Results of experiment 4: the setter's and the waiter's.
 pub type WakeLatency = Paired<WakeConfig, Strategy>;
 
-impl Rounds for WakeConfig {
-    fn rounds(&self) -> u32 {
-        self.rounds
-    }
-}
+rounds!(WakeConfig);
 
 impl WakeLatency {
     /// The median of the event wait (`Atomics.wait` + `notify`, or
