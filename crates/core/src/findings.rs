@@ -8,7 +8,7 @@
 
 use crate::clock::{ClockInfo, RESOLVED_STEPS};
 use crate::key;
-use crate::text::{Arg, Phrase};
+use crate::text::{Arg, Key, Phrase};
 
 /// The figures of one experiment's findings: each marked ‡ when its
 /// clock does not resolve it, and what the mark means said once at the
@@ -39,6 +39,17 @@ impl Figures {
             self.marked.set(true);
         }
         marked
+    }
+
+    /// A phrase whose figure comes from `from_ms` (a rate from its time, a
+    /// ratio from its divisor): `key`, or `marked` when the clock does not
+    /// resolve `from_ms`.
+    pub(crate) fn derived(&self, from_ms: f64, key: Key, marked: Key) -> Phrase {
+        Phrase::new(if self.unresolved(from_ms) {
+            marked
+        } else {
+            key
+        })
     }
 
     /// A figure, ms, marked if the clock does not resolve it.

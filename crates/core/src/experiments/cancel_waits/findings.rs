@@ -33,12 +33,13 @@ impl Findings for CancelWaits {
             let sooner = blind.filter(|_| s.p50 > 0.0).map(|b| b / s.p50);
             let phrase = match sooner {
                 // A ratio is only as resolved as the time it divides by.
-                Some(times) => Phrase::new(if f.unresolved(s.p50) {
-                    key!("finding.cancel.woken_sooner_marked")
-                } else {
-                    key!("finding.cancel.woken_sooner")
-                })
-                .arg("times", Arg::Fixed(times, 0)),
+                Some(times) => f
+                    .derived(
+                        s.p50,
+                        key!("finding.cancel.woken_sooner"),
+                        key!("finding.cancel.woken_sooner_marked"),
+                    )
+                    .arg("times", Arg::Fixed(times, 0)),
                 None => Phrase::new(key!("finding.cancel.woken")),
             };
             out.push(

@@ -29,13 +29,12 @@ impl Findings for ProducerConsumer {
             );
             if let Some((rate, burst_ms)) = r.items_per_s(self.config.burst).zip(r.burst_ms) {
                 // A rate is only as resolved as the burst's time.
-                let key = if f.unresolved(burst_ms) {
-                    key!("finding.handoff.rate_item_marked")
-                } else {
-                    key!("finding.handoff.rate_item")
-                };
+                let (key, marked) = (
+                    key!("finding.handoff.rate_item"),
+                    key!("finding.handoff.rate_item_marked"),
+                );
                 rates.push(
-                    Phrase::new(key)
+                    f.derived(burst_ms, key, marked)
                         .phrase("what", r.channel.label())
                         .count("rate", rate.round() as u64),
                 );
@@ -55,13 +54,12 @@ impl Findings for ProducerConsumer {
         }
         if let Some((polling, woken, woken_p50, times)) = self.polling_ratio() {
             // A ratio is only as resolved as the time it divides by.
-            let key = if f.unresolved(woken_p50) {
-                key!("finding.handoff.polling_marked")
-            } else {
-                key!("finding.handoff.polling")
-            };
+            let (key, marked) = (
+                key!("finding.handoff.polling"),
+                key!("finding.handoff.polling_marked"),
+            );
             out.push(
-                Phrase::new(key)
+                f.derived(woken_p50, key, marked)
                     .phrase("polling", polling.label())
                     .phrase("woken", woken.label())
                     .arg("times", Arg::Fixed(times, 0)),
