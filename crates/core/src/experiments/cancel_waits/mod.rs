@@ -149,12 +149,13 @@ impl CancelWaits {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::experiments::seeded::sequence;
     use crate::field::FieldError;
 
     #[test]
     fn cancel_points_fall_inside_the_wait() {
         let c = CancelConfig::default();
-        let expected = crate::experiments::seeded::sequence(c.seed, 40, 2000..=18_000);
+        let expected = sequence(c.seed, 40, 2000..=18_000);
         assert_eq!(c.cancel_points_us(), expected);
         let short = CancelConfig::parse(&["3", "5"]).unwrap();
         assert!(

@@ -211,6 +211,7 @@ pub struct ConcurrencyLimit {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::experiments::seeded::sequence;
 
     fn run(spans: &[(f64, f64)]) -> LimitRun {
         let spans = spans
@@ -255,7 +256,7 @@ mod tests {
     #[test]
     fn jobs_are_seeded_and_fields_checked() {
         let c = LimitConfig::default();
-        let expected = crate::experiments::seeded::sequence(c.seed, 40, 10..=30);
+        let expected = sequence(c.seed, 40, 10..=30);
         assert_eq!(c.jobs_ms(), expected);
         assert!(
             LimitConfig::parse(&["4", "4", "20"]).is_err(),

@@ -286,16 +286,14 @@ impl ProducerConsumer {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::experiments::seeded::sequence;
     use crate::field::FieldError;
 
     #[test]
     fn gaps_are_seeded_and_fields_checked() {
         let c = ProducerConsumerConfig::default();
         let gaps = c.gaps_us();
-        assert_eq!(
-            gaps,
-            crate::experiments::seeded::sequence(c.seed, 100, 1000..=3000)
-        );
+        assert_eq!(gaps, sequence(c.seed, 100, 1000..=3000));
         assert!(matches!(
             ProducerConsumerConfig::parse(&["2000", "100", "2000"]),
             Err(FieldError::TooLong { .. })

@@ -197,12 +197,13 @@ impl WakeLatency {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::experiments::seeded::sequence;
     use crate::outcome::Outcome;
 
     #[test]
     fn delays_are_up_to_the_largest() {
         let c = WakeConfig::default();
-        let expected = crate::experiments::seeded::sequence(c.seed, 200, 0..=3000);
+        let expected = sequence(c.seed, 200, 0..=3000);
         assert_eq!(c.delays_us(), expected);
     }
 
