@@ -106,3 +106,18 @@ macro_rules! strategies {
 }
 
 pub(crate) use strategies;
+
+/// Checks that each of `browser` stands for the same .NET code as the
+/// native way beside it, and that `alike` says the same of both.
+#[cfg(test)]
+pub(crate) fn assert_pairs_up<W: crate::experiments::Way + std::fmt::Debug>(
+    browser: &[W],
+    native: &[W],
+    alike: impl Fn(W) -> bool,
+) {
+    assert_eq!(browser.len(), native.len());
+    for (&b, &n) in browser.iter().zip(native) {
+        assert_eq!(b.analogue(), n.analogue(), "{b:?} beside {n:?}");
+        assert_eq!(alike(b), alike(n), "{b:?} beside {n:?}");
+    }
+}

@@ -3,6 +3,7 @@
 use super::*;
 use crate::experiments::seeded::sequence;
 use crate::field::FieldError;
+use crate::strategies::assert_pairs_up;
 
 #[test]
 fn cancel_points_fall_inside_the_wait() {
@@ -30,10 +31,8 @@ fn blind_sleeps_stay_within_the_longest_batch() {
 
 #[test]
 fn kinds_pair_up() {
-    for (browser, native) in Strategy::BROWSER.into_iter().zip(Strategy::NATIVE) {
-        assert_eq!(browser.analogue(), native.analogue());
-        assert_eq!(browser.wakes_on_cancel(), native.wakes_on_cancel());
-    }
+    let (browser, native) = (Strategy::BROWSER, Strategy::NATIVE);
+    assert_pairs_up(&browser, &native, Strategy::wakes_on_cancel);
     assert!(!Strategy::BlindSleep.wakes_on_cancel());
     assert!(!Strategy::AbortTimer.needs_shared_memory());
 }

@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::experiments::seeded::sequence;
+use crate::strategies::assert_pairs_up;
 
 fn run(spans: &[(f64, f64)]) -> LimitRun {
     let spans = spans
@@ -63,7 +64,5 @@ fn jobs_are_seeded_and_fields_checked() {
 
 #[test]
 fn browser_and_native_gates_pair_up() {
-    for (browser, native) in Gate::BROWSER.into_iter().zip(Gate::NATIVE) {
-        assert_eq!(browser.analogue(), native.analogue());
-    }
+    assert_pairs_up(&Gate::BROWSER, &Gate::NATIVE, Gate::polls);
 }

@@ -3,6 +3,7 @@
 use super::*;
 use crate::experiments::seeded::sequence;
 use crate::field::FieldError;
+use crate::strategies::assert_pairs_up;
 
 #[test]
 fn gaps_are_seeded_and_fields_checked() {
@@ -85,9 +86,6 @@ fn polling_is_set_against_the_fastest_woken_channel() {
 
 #[test]
 fn kinds_pair_up() {
-    for (browser, native) in Channel::BROWSER.into_iter().zip(Channel::NATIVE) {
-        assert_eq!(browser.analogue(), native.analogue());
-        assert_eq!(browser.polls(), native.polls());
-    }
+    assert_pairs_up(&Channel::BROWSER, &Channel::NATIVE, Channel::polls);
     assert!(!Channel::MessagePort.needs_shared_memory());
 }
