@@ -37,6 +37,7 @@ pub mod wire;
 use crate::experiments::{Description, Experiment, Visit};
 use crate::key;
 use crate::schema::{Failure, Report};
+use crate::stats::Summary;
 use crate::text::Phrase;
 use wire::{Reader, Writer, base64url};
 
@@ -174,6 +175,25 @@ impl Scale {
 /// [`FLOOR_MS`], otherwise the signed index of its log step.
 pub fn quantize(v: f64) -> i64 {
     LINK_SCALE.quantize(v)
+}
+
+/// The first figure of `original` that `read` (a summary read back from a
+/// link) does not keep, as `(original, read)`: a link keeps each figure to
+/// within half a quantization step, figures under [`FLOOR_MS`] as 0, and
+/// the count exactly.
+pub fn not_kept(original: &Summary, read: &Summary) -> Option<(f64, f64)> {
+    let kept = |a: f64, b: f64| {
+        (a.abs() < FLOOR_MS && b.abs() < FLOOR_MS)
+            || ((a - b) / a).abs() <= RELATIVE_PRECISION / 2.0 + 1e-9
+    };
+    let (a, b) = (original, read);
+    let figures = [a.min, a.p50, a.p90, a.p99, a.max, a.mean];
+    let read = [b.min, b.p50, b.p90, b.p99, b.max, b.mean];
+    let counts = (f64::from(a.n), f64::from(b.n));
+    let mut pairs = figures.into_iter().zip(read);
+    (a.n != b.n)
+        .then_some(counts)
+        .or_else(|| pairs.find(|&(u, v)| !kept(u, v)))
 }
 
 /// The value of a link's quantization code.
