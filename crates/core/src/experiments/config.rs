@@ -1,4 +1,4 @@
-//! An experiment's configuration ([`Config`]), and [`config!`], which
+//! An experiment's configuration ([`Config`]), and `config!`, which
 //! declares one from its fields: each field's default, its value in a
 //! short run, its form field with its limits, and its limit in a link or
 //! message. From that one list come the struct, `Default`, `parse` (the

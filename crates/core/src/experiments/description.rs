@@ -166,7 +166,7 @@ pub trait Description: Listed + Findings + Stored + Section + Clone + 'static {
 }
 
 /// Something done with one experiment's [`Description`], whichever it is
-/// ([`Experiment::visit`]). Each use is its own small type, compiled where
+/// ([`Experiment::visit`](super::Experiment::visit)). Each use is its own small type, compiled where
 /// it is used: a wasm module that only names experiments carries no
 /// experiment's rows, CSV or link section.
 pub trait Visit {
