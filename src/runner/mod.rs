@@ -142,6 +142,12 @@ impl RunScope {
         }
     }
 
+    /// One step of the clock the run reads, ms (0 if it could not be
+    /// measured).
+    pub(crate) fn step_ms(&self) -> f64 {
+        self.env.clock.map_or(0.0, |c| c.tolerance_ms())
+    }
+
     /// The report of the run: the environment, marked if the page was
     /// hidden or out of view at any time, and what `fill` adds.
     pub(crate) fn finish(self, fill: impl FnOnce(&mut Report)) -> Report {

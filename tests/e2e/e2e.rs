@@ -84,9 +84,9 @@ use bench::{
 };
 use embeds::{embed, embed_app_unavailable, embed_first_screen, embed_shared_memory};
 use experiments::{
-    cancel, cancel_waits, concurrency_limit, isolated, isolated_without_new_features,
-    mechanism_picker, periodic_work, producer_consumer, quiet_page, spin_ladder, starvation_main,
-    starvation_pool, wake_latency,
+    adaptive_sampling, cancel, cancel_waits, concurrency_limit, isolated,
+    isolated_without_new_features, mechanism_picker, periodic_work, producer_consumer, quiet_page,
+    spin_ladder, starvation_main, starvation_pool, wake_latency,
 };
 use faults::{
     display_chunks, fault_damaged_wasm, fault_data_hangs, fault_never_ready, fault_stops_answering,
@@ -223,7 +223,7 @@ fn cases() -> Vec<Case> {
     let mut cases = Vec::new();
     // One scenario a row, in the browsers it runs in.
     #[rustfmt::skip]
-    let table: [Row; 40] = [
+    let table: [Row; 41] = [
         ("isolated", ALL, Timed, isolated as fn(Browser)),
         ("isolated_without_new_features", BLINK_GECKO, Timed, isolated_without_new_features),
         ("cancel", ALL, Timed, cancel),
@@ -264,6 +264,7 @@ fn cases() -> Vec<Case> {
         ("accessibility", BLINK_GECKO, Untimed, accessibility),
         ("reduced_motion", BLINK_GECKO, Untimed, reduced_motion),
         ("mechanism_picker", BLINK_GECKO, Untimed, mechanism_picker),
+        ("adaptive_sampling", ALL, Untimed, adaptive_sampling),
     ];
     for (name, browsers, timing, scenario) in table {
         cases.extend(Case::each(name, browsers, timing, scenario));

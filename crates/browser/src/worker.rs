@@ -18,6 +18,7 @@ use waitlab_core::experiments::wake_latency::Strategy;
 use waitlab_core::protocol::{
     FromWorker, HEARTBEAT_MS, PROTOCOL_VERSION, ToWorker, WorkerOutcome, shared_slots,
 };
+use waitlab_core::sampling::Stop;
 use wasm_bindgen::prelude::Closure;
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
@@ -83,6 +84,8 @@ fn handle(data: JsValue) {
             mechanism,
             requested_ms,
             samples,
+            sampling,
+            step_ms,
         }) => wasm_bindgen_futures::spawn_local(async move {
             let memory = MEMORY.with(|m| m.borrow().clone());
             // A sign of life every HEARTBEAT_MS, no more often: each one
@@ -95,9 +98,10 @@ fn handle(data: JsValue) {
                     post(&FromWorker::Progress { job, done });
                 }
             };
+            let mut enough = Stop::new(sampling, samples, step_ms);
+            let memory = memory.as_ref();
             let outcome =
-                measure_in_worker(mechanism, requested_ms, samples, memory.as_ref(), &mut tick)
-                    .await;
+                measure_in_worker(mechanism, requested_ms, &mut enough, memory, &mut tick).await;
             post(&FromWorker::Done { job, outcome });
         }),
         Ok(ToWorker::PoolJob { job, mode, wait_ms }) => {

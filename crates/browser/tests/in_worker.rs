@@ -11,9 +11,15 @@ use waitlab_browser::{clock, memory};
 use waitlab_core::experiments::timed_waits::Mechanism;
 use waitlab_core::outcome::reason;
 use waitlab_core::protocol::WorkerOutcome;
+use waitlab_core::sampling::{Sampling, Stop};
 use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_dedicated_worker);
+
+/// A fixed count of `n` samples.
+fn fixed(n: u32) -> Stop {
+    Stop::new(Sampling::Fixed, n, 0.0)
+}
 
 fn step() -> f64 {
     clock::measure_granularity(20.0)
@@ -75,7 +81,7 @@ async fn worker_probe_measures_blocking_sleeps() {
     let outcome = measure_in_worker(
         Mechanism::WorkerAtomicsWait,
         2,
-        5,
+        &mut fixed(5),
         Some(&memory),
         &mut || ticks += 1,
     )
@@ -92,8 +98,14 @@ async fn wait_async_is_measured_or_reported_never_hangs() {
     let Some(memory) = memory() else {
         return;
     };
-    let outcome =
-        measure_in_worker(Mechanism::WorkerWaitAsync, 2, 3, Some(&memory), &mut || ()).await;
+    let outcome = measure_in_worker(
+        Mechanism::WorkerWaitAsync,
+        2,
+        &mut fixed(3),
+        Some(&memory),
+        &mut || (),
+    )
+    .await;
     match outcome {
         WorkerOutcome::Samples { samples_ms } => assert_eq!(samples_ms.len(), 3),
         WorkerOutcome::TimeoutNeverFired { waited_ms } => assert!(waited_ms >= 2.0),
@@ -103,7 +115,14 @@ async fn wait_async_is_measured_or_reported_never_hangs() {
 
 #[wasm_bindgen_test]
 async fn blocking_probes_without_shared_memory_fail_with_a_message() {
-    let outcome = measure_in_worker(Mechanism::WorkerAtomicsWait, 1, 1, None, &mut || ()).await;
+    let outcome = measure_in_worker(
+        Mechanism::WorkerAtomicsWait,
+        1,
+        &mut fixed(1),
+        None,
+        &mut || (),
+    )
+    .await;
     assert!(
         matches!(outcome, WorkerOutcome::Failed { ref message } if message == reason::NOT_SHARED),
         "{outcome:?}"

@@ -191,7 +191,7 @@ fn std_dev(x: &[f64], mean: f64) -> f64 {
 /// The 1-based rank `l` of the median interval's lower end for `n`
 /// samples (the upper end is `n + 1 - l`), or `None` when even the extreme
 /// samples cover the median with less than 99.9 % confidence.
-fn median_ranks(n: usize) -> Option<usize> {
+pub(crate) fn median_ranks(n: usize) -> Option<usize> {
     let alpha = (1.0 - CONFIDENCE) / 2.0;
     let log_alpha = alpha.ln();
     // log P(B = j) for B ~ Bin(n, 1/2), and log P(B <= j), summed upwards.

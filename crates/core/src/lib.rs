@@ -21,6 +21,7 @@ pub mod number;
 pub mod outcome;
 pub mod protocol;
 pub mod reference;
+pub mod sampling;
 pub mod schema;
 pub mod shared_memory;
 pub mod stats;

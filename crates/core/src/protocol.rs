@@ -20,6 +20,7 @@ use crate::experiments::spin_ladder::{LadderConfig, SpinLadder};
 use crate::experiments::timed_waits::Mechanism;
 use crate::experiments::wake_latency::Strategy;
 use crate::outcome::Outcome;
+use crate::sampling::Sampling;
 
 mod codec;
 
@@ -30,7 +31,7 @@ mod codec;
 pub const HEARTBEAT_MS: u32 = 1000;
 
 /// Version of this protocol; bump on any change of the message shapes.
-pub const PROTOCOL_VERSION: u32 = 10;
+pub const PROTOCOL_VERSION: u32 = 11;
 
 /// How long past its expected silence a worker may stay quiet before the
 /// page takes it for dead, ms: a crashed, hung or muted worker ends in a
@@ -83,8 +84,13 @@ pub enum ToWorker {
         mechanism: Mechanism,
         /// Requested wait, ms.
         requested_ms: u32,
-        /// How many waits.
+        /// How many waits: exactly these, or at most these when sampling
+        /// stops once the median is known.
         samples: u32,
+        /// How many samples it takes.
+        sampling: Sampling,
+        /// The page's clock step, ms, for the stopping rule.
+        step_ms: f64,
     },
     /// One job of the pool experiment: wait `wait_ms`, blocking the
     /// worker or not, then report its span.

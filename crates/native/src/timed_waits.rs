@@ -11,6 +11,7 @@ use waitlab_core::experiments::Config;
 use waitlab_core::experiments::timed_waits::{Cell, NestedChain, TimedWaits};
 use waitlab_core::experiments::timed_waits::{CellKey, Mechanism, TimedWaitsConfig};
 use waitlab_core::outcome::Outcome;
+use waitlab_core::sampling::Sampling;
 
 /// `samples` back-to-back timings of `wait` on this thread, ms.
 fn time_each(samples: usize, wait: impl Fn()) -> Vec<f64> {
@@ -57,9 +58,11 @@ fn sample_all(key: CellKey, samples: u32, rt: &tokio::runtime::Runtime) -> Vec<f
 
 impl Native for TimedWaits {
     fn config(cli: &Cli) -> TimedWaitsConfig {
-        // The native probe's own mechanisms (`std` and tokio).
+        // The native probe takes a fixed count of each of its own
+        // mechanisms (`std` and tokio).
         let c = TimedWaitsConfig {
             mechanisms: Mechanism::NATIVE.to_vec(),
+            sampling: Sampling::Fixed,
             ..TimedWaitsConfig::default()
         };
         if cli.quick { c.quick() } else { c }

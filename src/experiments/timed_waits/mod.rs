@@ -17,6 +17,7 @@ use waitlab_core::experiments::Findings;
 use waitlab_core::experiments::timed_waits::TimedWaits;
 use waitlab_core::experiments::timed_waits::{CellKey, Mechanism, Thread, TimedWaitsConfig};
 use waitlab_core::key;
+use waitlab_core::sampling::Sampling;
 use waitlab_core::schema::Report;
 use waitlab_core::text::{Arg, Phrase};
 
@@ -33,10 +34,17 @@ pub fn TimedWaitsForm() -> impl IntoView {
             .join(", "),
     );
     let samples = RwSignal::new(defaults.samples.to_string());
+    let adaptive = RwSignal::new(defaults.sampling == Sampling::Adaptive);
     let mechanisms = RwSignal::new(defaults.mechanisms);
     let config = Memo::new(move |_| {
+        let sampling = if adaptive.get() {
+            Sampling::Adaptive
+        } else {
+            Sampling::Fixed
+        };
+        let samples = (samples.get(), sampling);
         mechanisms
-            .with(|m| TimedWaitsConfig::parse(&durations.get(), &samples.get(), m))
+            .with(|m| TimedWaitsConfig::parse(&durations.get(), (&samples.0, samples.1), m))
             .map_err(|e| e.phrase())
     });
     let experiment = expect_context::<Experiments>().of::<TimedWaits>();
@@ -45,6 +53,11 @@ pub fn TimedWaitsForm() -> impl IntoView {
             hint=Signal::derive(move || config.get().ok().map(|c| Phrase::new(key!("run.about_seconds")).arg("seconds", Arg::Fixed((c.estimated_ms() / 1000.0).ceil(), 0))))>
             <Field label=key!("timed_waits.durations") testid="durations" value=durations />
             <Field label=key!("timed_waits.samples") testid="samples" value=samples numeric=true />
+            <label class="toggle form-toggle">
+                <input type="checkbox" data-testid="adaptive" prop:checked=move || adaptive.get()
+                    on:change=move |e| adaptive.set(event_target_checked(&e)) />
+                " "{t(key!("timed_waits.adaptive"))}
+            </label>
             <MechanismPicker picked=mechanisms />
         </RunForm>
     }

@@ -21,6 +21,7 @@ use waitlab_core::key;
 use waitlab_core::outcome::Outcome;
 use waitlab_core::outcome::reason;
 use waitlab_core::protocol::{FromWorker, ToWorker, shared_slots};
+use waitlab_core::sampling::{Sampling, Stop};
 use waitlab_core::schema::{Failure, Report};
 use waitlab_core::stats::Samples;
 use waitlab_core::text::Phrase;
@@ -80,8 +81,9 @@ async fn run_timed_waits(config: TimedWaitsConfig, publish: Publish) -> Report {
     let mut failure = None;
     if !worker_cells.is_empty() {
         let memory = memory.as_ref().ok().cloned();
+        let sampling = (config.sampling, config.samples, scope.step_ms());
         if let Err(message) =
-            run_worker_cells(&worker_cells, memory, config.samples, &reporter, &outcomes).await
+            run_worker_cells(&worker_cells, memory, sampling, &reporter, &outcomes).await
         {
             failure = Some(message);
         }
@@ -95,13 +97,20 @@ async fn run_timed_waits(config: TimedWaitsConfig, publish: Publish) -> Report {
                 // Let the page render the new state before measuring, so
                 // no rendering work lands inside the first samples.
                 wait::let_page_render().await;
+                let mut enough = Stop::new(config.sampling, config.samples, scope.step_ms());
+                let mut taken = 0;
                 let outcome = probes::timed_waits::measure_main(
                     key.mechanism,
                     key.requested_ms.unwrap_or(0),
-                    config.samples,
-                    &mut || reporter.count(),
+                    &mut enough,
+                    &mut || {
+                        taken += 1;
+                        reporter.count()
+                    },
                 )
                 .await;
+                // A cell that knew its median early counts as done.
+                reporter.update(|p| p.done += config.samples.saturating_sub(taken));
                 outcomes.borrow_mut()[i] = Some(outcome);
             }
             reporter.update(|p| p.main = Some(Phrase::new(key!("progress.chains"))));
@@ -159,7 +168,7 @@ async fn run_timed_waits(config: TimedWaitsConfig, publish: Publish) -> Report {
 async fn run_worker_cells(
     cells: &[(usize, CellKey)],
     memory: Option<js_sys::Int32Array>,
-    samples: u32,
+    (sampling, samples, step_ms): (Sampling, u32, f64),
     reporter: &Reporter,
     outcomes: &RefCell<Vec<Option<Outcome>>>,
 ) -> Result<(), Phrase> {
@@ -178,8 +187,11 @@ async fn run_worker_cells(
             mechanism: key.mechanism,
             requested_ms: key.requested_ms.unwrap_or(0),
             samples,
+            sampling,
+            step_ms,
         })?;
-        // The worker says how far it got about once a second.
+        // The worker says how far it got about once a second; a cell that
+        // knew its median early counts as done.
         let mut counted = 0;
         loop {
             match worker.next().await? {

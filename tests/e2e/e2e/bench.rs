@@ -511,6 +511,7 @@ pub(crate) fn bench_render_100k_chromium() {
     let mut s = Session::lease(Browser::Chromium);
     s.open(&isolated_server().origin);
     pick_mechanisms(&mut s, &[Mechanism::TimeoutFreshTask]);
+    set_adaptive(&mut s, false);
     s.type_into(&in_tw("durations"), "0");
     let mut drawn = Vec::new();
     for samples in ["200", "100000"] {

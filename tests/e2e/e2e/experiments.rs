@@ -18,6 +18,7 @@ use waitlab_core::experiments::timed_waits::Mechanism;
 use waitlab_core::experiments::timed_waits::NestedChain;
 use waitlab_core::experiments::wake_latency::Strategy;
 use waitlab_core::outcome::Outcome;
+use waitlab_core::sampling::{MIN_SAMPLES, Sampling, precise};
 use waitlab_core::schema::Report;
 use waitlab_e2e::server::{Fault, Mode, Server};
 use waitlab_e2e::webdriver::{Browser, Lease, Session};
@@ -972,6 +973,40 @@ pub(crate) fn quiet_page(browser: Browser) {
         frames.len(),
         mutations.len()
     );
+    assert_no_page_errors(&mut s);
+}
+
+/// Sampling until each cell's median is known: every cell takes at least
+/// 30 samples and at most its maximum; a cell that stopped before its
+/// maximum did so because its median's 99.9 % interval was within ±2 % of
+/// it or two clock steps (checked again here, on the samples it exported);
+/// the findings say where the cells stopped.
+pub(crate) fn adaptive_sampling(browser: Browser) {
+    let mut s = Session::lease(browser);
+    s.open(&isolated_server().origin);
+    let picked = [
+        Mechanism::TimeoutFreshTask,
+        Mechanism::WorkerTimeoutFreshTask,
+    ];
+    pick_mechanisms(&mut s, &picked);
+    set_adaptive(&mut s, true);
+    let fields = [("durations", "10, 15"), ("samples", "300")];
+    let report = run_section(&mut s, "timed-waits", &fields, "adaptive");
+    let tw = report.timed_waits.expect("experiment 1's results");
+    assert_eq!(tw.config.sampling, Sampling::Adaptive);
+    let step = report.env.clock.expect("the clock moved").tolerance_ms();
+    for cell in &tw.cells {
+        let mut samples = cell.outcome.samples().expect("measured").to_vec();
+        let n = samples.len() as u32;
+        assert!((MIN_SAMPLES..=300).contains(&n), "{}: {n}", cell.key.id());
+        samples.sort_unstable_by(f64::total_cmp);
+        assert!(
+            n == 300 || precise(&samples, step),
+            "{} stopped at {n} samples before its median was known",
+            cell.key.id()
+        );
+    }
+    assert_text_holds(&mut s, &in_tw("findings"), &["±2 %", "300"]);
     assert_no_page_errors(&mut s);
 }
 

@@ -24,6 +24,16 @@ pub(crate) fn in_tw(id: &str) -> String {
     format!("[data-testid=timed-waits] [data-testid={id}]")
 }
 
+/// Ticks or unticks experiment 1's "stop a cell once its median is known"
+/// (the scenarios that count samples take a fixed count).
+pub(crate) fn set_adaptive(s: &mut Session, adaptive: bool) {
+    s.wait_for_element(&in_tw("adaptive"), 30);
+    s.eval(&format!(
+        "const box = document.querySelector({}); if (box.checked !== {adaptive}) box.click(); return null;",
+        Value::from(in_tw("adaptive"))
+    ));
+}
+
 /// The states a reviewer looks at, saved in each browser as
 /// `target/screenshots/BROWSER-STATE.png`: the page idle, running and with
 /// results, every experiment's results, the no-COI fallback, a shared link
@@ -35,6 +45,7 @@ pub(crate) fn in_tw(id: &str) -> String {
 /// (`failed-TEST`).
 const REVIEW_SHOTS: &[&str] = &[
     "idle",
+    "timed-waits-adaptive",
     "isolated-running",
     "isolated-results",
     "cancelled",
@@ -150,6 +161,7 @@ pub(crate) fn run_experiment(
     samples: &str,
     shot: &str,
 ) -> Report {
+    set_adaptive(s, false);
     s.type_into(&in_tw("durations"), durations);
     s.type_into(&in_tw("samples"), samples);
     s.click(&in_tw("run"));

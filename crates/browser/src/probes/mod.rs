@@ -17,6 +17,7 @@ pub mod wake_latency;
 use crate::{clock::now, wait};
 use std::future::Future;
 use waitlab_core::protocol::WorkerOutcome;
+use waitlab_core::sampling::Stop as Enough;
 
 /// How long past its own timeout an `Atomics.waitAsync` may take before the
 /// probe declares that the timeout never fires (Firefox ESR's behaviour).
@@ -30,11 +31,12 @@ enum Stop {
     NeverFired(f64),
 }
 
-/// Runs `one` `samples` times, calling `tick` after each sample; when
+/// Runs `one` until `enough` says the samples are enough (between
+/// samples, never inside one), calling `tick` after each sample; when
 /// `tick` says so, lets the page render before the next sample, so no
 /// rendering lands inside a measured wait.
 async fn sample_loop<F, Fut>(
-    samples: u32,
+    enough: &mut Enough,
     tick: &mut dyn FnMut() -> bool,
     mut one: F,
 ) -> Result<Vec<f64>, Stop>
@@ -42,14 +44,17 @@ where
     F: FnMut() -> Fut,
     Fut: Future<Output = Result<f64, Stop>>,
 {
-    let mut out = Vec::with_capacity(samples as usize);
-    for _ in 0..samples {
+    let mut out = Vec::with_capacity(enough.max() as usize);
+    loop {
         out.push(one().await?);
-        if tick() {
+        let render = tick();
+        if enough.enough(&out) {
+            return Ok(out);
+        }
+        if render {
             wait::let_page_render().await;
         }
     }
-    Ok(out)
 }
 
 /// Times one future.

@@ -2,7 +2,7 @@
 //! worker, and the nested-timer chain.
 
 use super::{
-    FRAME_TIMEOUT_MS, Stop, WAIT_ASYNC_GRACE_MS, finish, sample_loop, timed, timed_result,
+    Enough, FRAME_TIMEOUT_MS, Stop, WAIT_ASYNC_GRACE_MS, finish, sample_loop, timed, timed_result,
 };
 use crate::{clock::now, memory, wait};
 use futures::future::{Either, select};
@@ -25,7 +25,8 @@ pub fn main_unavailable(mechanism: Mechanism) -> Option<&'static str> {
     }
 }
 
-/// Measures a main-thread mechanism. `tick` is called after each sample
+/// Measures a main-thread mechanism until `enough` says the samples are
+/// enough. `tick` is called after each sample
 /// and says when the page should render its progress (between samples).
 ///
 /// # Panics
@@ -33,26 +34,26 @@ pub fn main_unavailable(mechanism: Mechanism) -> Option<&'static str> {
 pub async fn measure_main(
     mechanism: Mechanism,
     requested_ms: u32,
-    samples: u32,
+    enough: &mut Enough,
     tick: &mut dyn FnMut() -> bool,
 ) -> Outcome {
     let result = match mechanism {
         Mechanism::TimeoutAwaited => {
             let timer = wait::Timer::new();
-            sample_loop(samples, tick, || async { Ok(timer.time(requested_ms).await) }).await
+            sample_loop(enough, tick, || async { Ok(timer.time(requested_ms).await) }).await
         }
         Mechanism::TimeoutFreshTask => {
             let (fresh, timer) = (wait::FreshTask::new(), wait::Timer::new());
-            sample_loop(samples, tick, || async {
+            sample_loop(enough, tick, || async {
                 fresh.hop().await;
                 Ok(timer.time(requested_ms).await)
             })
             .await
         }
-        Mechanism::ResolvedPromise => sample_loop(samples, tick, || timed(wait::resolved_promise())).await,
+        Mechanism::ResolvedPromise => sample_loop(enough, tick, || timed(wait::resolved_promise())).await,
         Mechanism::MessageChannel => {
             let fresh = wait::FreshTask::new();
-            sample_loop(samples, tick, || timed(fresh.hop())).await
+            sample_loop(enough, tick, || timed(fresh.hop())).await
         }
         Mechanism::SchedulerYield | Mechanism::SchedulerPostTask => {
             let call = if mechanism == Mechanism::SchedulerYield {
@@ -61,12 +62,12 @@ pub async fn measure_main(
                 wait::SchedulerCall::post_task()
             };
             match call {
-                Ok(call) => sample_loop(samples, tick, || timed_result(call.call())).await,
+                Ok(call) => sample_loop(enough, tick, || timed_result(call.call())).await,
                 Err(message) => Err(Stop::Failed(message)),
             }
         }
         Mechanism::AnimationFrame => {
-            sample_loop(samples, tick, || {
+            sample_loop(enough, tick, || {
                 timed_result(async {
                     if wait::animation_frame_within(FRAME_TIMEOUT_MS).await {
                         Ok(())
@@ -105,12 +106,13 @@ pub async fn nested_chain(depth: u32, runs: u32, tick: &mut dyn FnMut() -> bool)
     levels
 }
 
-/// Measures a worker mechanism inside the worker. `memory` is the shared
+/// Measures a worker mechanism inside the worker until `enough` says the
+/// samples are enough. `memory` is the shared
 /// array the page posted, if any.
 pub async fn measure_in_worker(
     mechanism: Mechanism,
     requested_ms: u32,
-    samples: u32,
+    enough: &mut Enough,
     memory: Option<&js_sys::Int32Array>,
     tick: &mut dyn FnMut(),
 ) -> WorkerOutcome {
@@ -123,21 +125,21 @@ pub async fn measure_in_worker(
     let result = match (mechanism, memory) {
         (Mechanism::WorkerTimeout, _) => {
             let timer = wait::Timer::new();
-            sample_loop(samples, tick, || async {
+            sample_loop(enough, tick, || async {
                 Ok(timer.time(requested_ms).await)
             })
             .await
         }
         (Mechanism::WorkerTimeoutFreshTask, _) => {
             let (fresh, timer) = (wait::FreshTask::new(), wait::Timer::new());
-            sample_loop(samples, tick, || async {
+            sample_loop(enough, tick, || async {
                 fresh.hop().await;
                 Ok(timer.time(requested_ms).await)
             })
             .await
         }
         (Mechanism::WorkerAtomicsWait, Some(mem)) => {
-            sample_loop(samples, tick, || async move {
+            sample_loop(enough, tick, || async move {
                 let t0 = now();
                 memory::wait(mem, shared_slots::SLEEP, 0, d).map_err(Stop::Failed)?;
                 Ok(now() - t0)
@@ -145,7 +147,7 @@ pub async fn measure_in_worker(
             .await
         }
         (Mechanism::WorkerWaitAsync, Some(mem)) => {
-            sample_loop(samples, tick, || async move {
+            sample_loop(enough, tick, || async move {
                 let t0 = now();
                 match memory::wait_async(mem, shared_slots::SLEEP, 0, d).map_err(Stop::Failed)? {
                     Err(_) => {}

@@ -98,6 +98,7 @@ fn findings_follow_the_numbers() {
     let tw = TimedWaits {
         config: TimedWaitsConfig {
             durations_ms: vec![0, 1],
+            sampling: crate::sampling::Sampling::Fixed,
             ..TimedWaitsConfig::default()
         },
         cells: vec![
@@ -281,4 +282,48 @@ fn concurrency_limit_says_how_soon_slots_changed_hands() {
     assert_eq!(f.len(), 3, "{f:#?}");
     holds(&f[1], &["4.00 ms", "38.0 ms"]);
     holds(&f[2], &["8.00 ms"]);
+}
+
+/// A run that sampled each cell until its median was known says how many
+/// cells got there, after how many samples, and how many took the most.
+#[test]
+fn adaptive_sampling_says_where_cells_stopped() {
+    let cell = |requested_ms, n: usize| Cell {
+        key: CellKey {
+            mechanism: Mechanism::TimeoutFreshTask,
+            requested_ms: Some(requested_ms),
+        },
+        outcome: measured(&vec![f64::from(requested_ms) + 0.2; n]),
+    };
+    let mut tw = TimedWaits {
+        config: TimedWaitsConfig {
+            durations_ms: vec![1, 10, 15],
+            mechanisms: vec![Mechanism::TimeoutFreshTask],
+            ..TimedWaitsConfig::default()
+        },
+        cells: vec![cell(1, 200), cell(10, 30), cell(15, 45)],
+        chain: NestedChain { levels: Vec::new() },
+    };
+    let last = |tw: &TimedWaits| english(tw.findings(FINE_CLOCK)).join(" | ");
+    holds(
+        &last(&tw),
+        &[
+            "2 of 3 cells got there after 30 to 45 samples",
+            "maximum, 200",
+        ],
+    );
+    tw.cells.remove(0);
+    holds(
+        &last(&tw),
+        &["all 2 cells got there, after 30 to 45 samples of at most 200"],
+    );
+    tw.cells = vec![cell(10, 30)];
+    holds(
+        &last(&tw),
+        &["all 1 cells got there after 30 samples, of at most 200"],
+    );
+    tw.cells = vec![cell(1, 200)];
+    holds(&last(&tw), &["none of the 1 got there", "200 samples"]);
+    tw.config.sampling = crate::sampling::Sampling::Fixed;
+    assert!(!last(&tw).contains("maximum"));
 }

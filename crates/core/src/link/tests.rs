@@ -278,7 +278,12 @@ fn links_made_before_the_worker_fresh_task_timer_still_open() {
 fn a_run_of_picked_mechanisms_opens_with_its_cells() {
     let mut report = browser_timed_waits();
     let tw = report.timed_waits.as_mut().unwrap();
-    let config = TimedWaitsConfig::parse("0", "100000", &[Mechanism::TimeoutFreshTask]).unwrap();
+    let config = TimedWaitsConfig::parse(
+        "0",
+        ("100000", crate::sampling::Sampling::Fixed),
+        &[Mechanism::TimeoutFreshTask],
+    )
+    .unwrap();
     let samples: Vec<f64> = (0..100_000)
         .map(|i| 0.1 + f64::from(i % 97) * 0.01)
         .collect();
@@ -311,7 +316,12 @@ fn a_run_of_picked_mechanisms_opens_with_its_cells() {
 fn listed_cells_must_follow_the_configuration() {
     let mut report = browser_timed_waits();
     let tw = report.timed_waits.as_mut().unwrap();
-    tw.config = TimedWaitsConfig::parse("0, 1", "5", &[Mechanism::TimeoutFreshTask]).unwrap();
+    tw.config = TimedWaitsConfig::parse(
+        "0, 1",
+        ("5", crate::sampling::Sampling::Fixed),
+        &[Mechanism::TimeoutFreshTask],
+    )
+    .unwrap();
     let outcome = Outcome::measured(vec![0.5; 5]).unwrap();
     let first = crate::experiments::timed_waits::Cell {
         key: tw.config.cells()[0],

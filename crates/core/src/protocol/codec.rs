@@ -16,6 +16,7 @@ use crate::experiments::spin_ladder::{
     LadderConfig, SpinCalibration, SpinLadder, SpinUntil, Step, StepCost,
 };
 use crate::experiments::timed_waits::Mechanism;
+use crate::sampling::Sampling;
 
 /// Most items (samples, rounds, steps) a message may hold.
 const MAX_ITEMS: usize = 1 << 20;
@@ -34,12 +35,16 @@ impl ToWorker {
                 mechanism,
                 requested_ms,
                 samples,
+                sampling,
+                step_ms,
             } => {
                 w.byte(0);
                 w.uvar(u64::from(*job));
                 w.byte(mechanism.code());
                 w.uvar(u64::from(*requested_ms));
                 w.uvar(u64::from(*samples));
+                w.flag(*sampling == Sampling::Adaptive);
+                w.f64(*step_ms);
             }
             ToWorker::PoolJob { job, mode, wait_ms } => {
                 w.byte(1);
@@ -149,6 +154,12 @@ impl ToWorker {
                 mechanism: mechanism(&mut r)?,
                 requested_ms: u32_(&mut r)?,
                 samples: u32_(&mut r)?,
+                sampling: if r.flag()? {
+                    Sampling::Adaptive
+                } else {
+                    Sampling::Fixed
+                },
+                step_ms: r.f64()?,
             },
             1 => ToWorker::PoolJob {
                 job: u32_(&mut r)?,

@@ -1,6 +1,7 @@
 //! Tests of the worker protocol (`protocol.rs`).
 
 use super::*;
+use crate::sampling::Sampling;
 
 #[test]
 fn golden_messages() {
@@ -8,10 +9,14 @@ fn golden_messages() {
         job: 3,
         mechanism: Mechanism::WorkerAtomicsWait,
         requested_ms: 10,
-        samples: 200,
+        samples: 100,
+        sampling: Sampling::Adaptive,
+        step_ms: 0.005,
     };
     let code = Mechanism::WorkerAtomicsWait.code();
-    assert_eq!(run.encode(), [0, 3, code, 10, 200, 1]);
+    let mut want = vec![0, 3, code, 10, 100, 1];
+    want.extend(0.005f64.to_le_bytes());
+    assert_eq!(run.encode(), want);
     let done = FromWorker::Done {
         job: 3,
         outcome: WorkerOutcome::TimeoutNeverFired { waited_ms: 60.5 },
@@ -54,6 +59,8 @@ fn every_message_round_trips_exactly() {
             mechanism: Mechanism::WorkerTimeoutFreshTask,
             requested_ms: 0,
             samples: 5000,
+            sampling: Sampling::Fixed,
+            step_ms: 0.1,
         },
         ToWorker::PoolJob {
             job: 1,
@@ -195,6 +202,8 @@ fn every_job_says_how_long_it_may_be_silent() {
         mechanism: Mechanism::WorkerTimeout,
         requested_ms,
         samples: 5000,
+        sampling: Sampling::Adaptive,
+        step_ms: 0.005,
     };
     // A heartbeat plus one sample, not the job's length.
     assert_eq!(run(10).longest_silence_ms(), 110 + HEARTBEAT_MS);

@@ -8,6 +8,7 @@ use crate::experiments::timed_waits::{Cell, NestedChain, TimedWaits};
 use crate::experiments::timed_waits::{CellKey, Mechanism, TimedWaitsConfig};
 use crate::link::wire::{Reader, Writer};
 use crate::link::{LinkError, Section, damaged};
+use crate::sampling::Sampling;
 
 /// How a timed-waits section names its cells' keys: each cell lists its
 /// own, or they are implied by the configuration: every mechanism the page
@@ -16,6 +17,10 @@ use crate::link::{LinkError, Section, damaged};
 const KEYS_LISTED: u8 = 0;
 const KEYS_IMPLIED_V1: u8 = 1;
 const KEYS_IMPLIED: u8 = 2;
+/// Added to the keys' byte when each cell sampled until its median was
+/// known ([`Sampling::Adaptive`]); links made before adaptive sampling
+/// took a fixed count.
+const ADAPTIVE: u8 = 0x80;
 
 impl Section for TimedWaits {
     fn write(&self, w: &mut Writer) {
@@ -36,7 +41,13 @@ impl Section for TimedWaits {
             .iter()
             .map(|c| c.key)
             .eq(c.cells_of(&Mechanism::BROWSER));
-        w.byte(if implied { KEYS_IMPLIED } else { KEYS_LISTED });
+        let keys = if implied { KEYS_IMPLIED } else { KEYS_LISTED };
+        let adaptive = if c.sampling == Sampling::Adaptive {
+            ADAPTIVE
+        } else {
+            0
+        };
+        w.byte(keys | adaptive);
         w.len(self.cells.len());
         for cell in &self.cells {
             if !implied {
@@ -61,6 +72,7 @@ impl Section for TimedWaits {
             samples: r.upto(u64::from(TimedWaitsConfig::MAX_SAMPLES))?,
             chain_depth: r.upto(64)?,
             chain_runs: r.upto(1000)?,
+            sampling: Sampling::Fixed,
             mechanisms: Vec::new(),
         };
         let invalid = |_| LinkError::Damaged("an invalid configuration");
@@ -68,7 +80,11 @@ impl Section for TimedWaits {
         // cell is read. Listed keys name the mechanisms, so it is checked
         // once they are read (the link's cap on reconstructed samples
         // bounds the work before that).
-        let implied = match r.byte()? {
+        let keys = r.byte()?;
+        if keys & ADAPTIVE != 0 {
+            config.sampling = Sampling::Adaptive;
+        }
+        let implied = match keys & !ADAPTIVE {
             KEYS_LISTED => false,
             KEYS_IMPLIED_V1 => {
                 config.mechanisms = Mechanism::browser_v1();

@@ -6,6 +6,7 @@
 
 use crate::experiments::Config;
 use crate::key;
+use crate::sampling::{MIN_SAMPLES, Sampling};
 use crate::text::Key;
 use crate::text::Phrase;
 use serde::{Deserialize, Serialize};
@@ -368,8 +369,16 @@ impl ConfigError {
 pub struct TimedWaitsConfig {
     /// Requested waits, ms, ascending and distinct.
     pub durations_ms: Vec<u32>,
-    /// Samples per cell.
+    /// Samples per cell: exactly these, or at most these when sampling
+    /// stops once a cell's median is known.
     pub samples: u32,
+    /// How many samples each cell takes. Reports from before adaptive
+    /// sampling took a fixed count.
+    #[serde(
+        default = "Sampling::fixed",
+        skip_serializing_if = "Sampling::is_fixed"
+    )]
+    pub sampling: Sampling,
     /// Depth of the nested `setTimeout(0)` chain.
     pub chain_depth: u32,
     /// How many chains are run (each level's statistics come from these).
@@ -389,6 +398,7 @@ impl Default for TimedWaitsConfig {
         Self {
             durations_ms: vec![0, 1, 10, 15],
             samples: 200,
+            sampling: Sampling::Adaptive,
             chain_depth: 12,
             chain_runs: 20,
             mechanisms: Mechanism::every_browser(),
@@ -411,11 +421,12 @@ impl TimedWaitsConfig {
     /// Longest accepted estimated run time, minutes.
     pub const MAX_MINUTES: u32 = 5;
 
-    /// Parses a comma- or space-separated duration list and a sample count,
-    /// with the `mechanisms` picked (in any order), and checks every limit.
+    /// Parses a comma- or space-separated duration list and a sample count
+    /// taken by `sampling`, with the `mechanisms` picked (in any order),
+    /// and checks every limit.
     pub fn parse(
         durations: &str,
-        samples: &str,
+        (samples, sampling): (&str, Sampling),
         mechanisms: &[Mechanism],
     ) -> Result<Self, ConfigError> {
         // Kept sorted and without repeats as they are read (a binary search
@@ -439,6 +450,7 @@ impl TimedWaitsConfig {
         let config = Self {
             durations_ms,
             samples,
+            sampling,
             mechanisms: Mechanism::BROWSER
                 .into_iter()
                 .filter(|m| mechanisms.contains(m))
@@ -486,7 +498,7 @@ impl TimedWaitsConfig {
                 got: total,
             });
         }
-        let minutes = (self.estimated_ms() / 60_000.0).ceil() as u32;
+        let minutes = (self.run_ms(|_| self.samples) / 60_000.0).ceil() as u32;
         if minutes > Self::MAX_MINUTES {
             return Err(ConfigError::TooLong {
                 minutes,
@@ -494,6 +506,47 @@ impl TimedWaitsConfig {
             });
         }
         Ok(())
+    }
+
+    /// About how many samples a cell of `key` takes: all of them with a
+    /// fixed count; with adaptive sampling a wait of a millisecond or more
+    /// is known after some [`MIN_SAMPLES`] (twice that, for a margin), a
+    /// shorter one (read in clock steps, a few of them) may need them all.
+    pub fn expected_samples(&self, key: CellKey) -> u32 {
+        let short =
+            key.requested_ms.unwrap_or(0) == 0 && key.mechanism != Mechanism::AnimationFrame;
+        match self.sampling {
+            Sampling::Adaptive if !short => self.samples.min(2 * MIN_SAMPLES),
+            _ => self.samples,
+        }
+    }
+
+    /// The run's wall time, ms, if each cell takes `samples` of its key:
+    /// the worker measures first, then the main thread (never both at
+    /// once, so neither disturbs the other), so the sum of the two; timers
+    /// awaited back to back count as clamped to 4 ms, an animation frame
+    /// as 1/60 s, and each wait gets half a millisecond of overhead, or a
+    /// tenth for one that waits for nothing (a yield, a 0 ms timer from a
+    /// fresh task: some 0.03 ms a sample in Chromium, so 100,000 of them
+    /// are estimated at 10 s, not 50).
+    fn run_ms(&self, samples: impl Fn(CellKey) -> u32) -> f64 {
+        let per_thread = |thread: Thread| -> f64 {
+            self.cells()
+                .into_iter()
+                .filter(|c| c.mechanism.thread() == thread)
+                .map(|c| {
+                    let d = f64::from(c.requested_ms.unwrap_or(0));
+                    let wait = match c.mechanism {
+                        Mechanism::TimeoutAwaited | Mechanism::WorkerTimeout => d.max(4.0),
+                        Mechanism::AnimationFrame => 1000.0 / 60.0,
+                        _ => d,
+                    };
+                    (wait + if wait > 0.0 { 0.5 } else { 0.1 }) * f64::from(samples(c))
+                })
+                .sum()
+        };
+        let chain = f64::from(self.chain_runs * self.chain_depth) * 4.5;
+        per_thread(Thread::Main) + chain + per_thread(Thread::Worker)
     }
 
     /// Every cell the run measures, in display order.
@@ -534,34 +587,10 @@ impl Config for TimedWaitsConfig {
         }
     }
 
-    /// An estimate of the run's wall time in ms: the worker measures first,
-    /// then the main thread (never both at once, so neither disturbs the
-    /// other), so the sum of the two; timers awaited back to back count as
-    /// clamped to 4 ms, an animation frame as 1/60 s, and each wait gets
-    /// half a millisecond of overhead, or a tenth for one that waits for
-    /// nothing (a yield, a 0 ms timer from a fresh task: some 0.03 ms a
-    /// sample in Chromium, so 100,000 of them are estimated at 10 s, not
-    /// 50).
+    /// About how long a run takes, ms (`run_ms` of its
+    /// expected samples; the limits hold for its most).
     fn estimated_ms(&self) -> f64 {
-        let per_thread = |thread: Thread| -> f64 {
-            let per_sample: f64 = self
-                .cells()
-                .iter()
-                .filter(|c| c.mechanism.thread() == thread)
-                .map(|c| {
-                    let d = f64::from(c.requested_ms.unwrap_or(0));
-                    let wait = match c.mechanism {
-                        Mechanism::TimeoutAwaited | Mechanism::WorkerTimeout => d.max(4.0),
-                        Mechanism::AnimationFrame => 1000.0 / 60.0,
-                        _ => d,
-                    };
-                    wait + if wait > 0.0 { 0.5 } else { 0.1 }
-                })
-                .sum();
-            per_sample * f64::from(self.samples)
-        };
-        let chain = f64::from(self.chain_runs * self.chain_depth) * 4.5;
-        per_thread(Thread::Main) + chain + per_thread(Thread::Worker)
+        self.run_ms(|key| self.expected_samples(key))
     }
 }
 

@@ -1,6 +1,7 @@
 //! Tests of experiment 1's timed waits (`timed.rs`).
 
 use super::*;
+use crate::sampling::Sampling;
 
 #[test]
 fn ids_are_unique() {
@@ -41,10 +42,18 @@ fn default_config_is_valid_with_expected_cells() {
 
 #[test]
 fn the_estimate_adds_both_threads() {
-    // Defaults: the worker (119 ms a sample), then the main thread
-    // (about 84 ms a sample plus the chain).
-    let ms = TimedWaitsConfig::default().estimated_ms();
+    // Defaults, each cell all 200 samples: the worker (119 ms a sample),
+    // then the main thread (about 84 ms a sample plus the chain).
+    let fixed = TimedWaitsConfig {
+        sampling: Sampling::Fixed,
+        ..TimedWaitsConfig::default()
+    };
+    let ms = fixed.estimated_ms();
     assert!((40_000.0..42_500.0).contains(&ms), "{ms}");
+    // Sampling until each median is known: a timed wait of a millisecond
+    // or more is counted at 60 samples.
+    let ms = TimedWaitsConfig::default().estimated_ms();
+    assert!((14_000.0..14_500.0).contains(&ms), "{ms}");
     // 100,000 zero-time timers from fresh tasks, then the chain.
     let long = TimedWaitsConfig {
         durations_ms: vec![0],
@@ -58,12 +67,13 @@ fn the_estimate_adds_both_threads() {
 
 #[test]
 fn parse_checks_limits() {
-    let ok = TimedWaitsConfig::parse("15, 1 1,0", " 50 ", &Mechanism::BROWSER).unwrap();
+    let ok = TimedWaitsConfig::parse("15, 1 1,0", (" 50 ", Sampling::Fixed), &Mechanism::BROWSER)
+        .unwrap();
     assert_eq!(ok.durations_ms, vec![0, 1, 15]);
     assert_eq!(ok.samples, 50);
     let check = |d: &str, s: &str, want: ConfigError| {
         assert_eq!(
-            TimedWaitsConfig::parse(d, s, &Mechanism::BROWSER),
+            TimedWaitsConfig::parse(d, (s, Sampling::Fixed), &Mechanism::BROWSER),
             Err(want)
         );
     };
@@ -93,23 +103,27 @@ fn parse_checks_limits() {
         ConfigError::TooManyDurations { max: 8, got: 9 },
     );
     assert!(matches!(
-        TimedWaitsConfig::parse("1000", "5000", &Mechanism::BROWSER),
+        TimedWaitsConfig::parse("1000", ("5000", Sampling::Fixed), &Mechanism::BROWSER),
         Err(ConfigError::TooLong { .. })
     ));
     assert_eq!(
-        TimedWaitsConfig::parse("1", "10", &[]),
+        TimedWaitsConfig::parse("1", ("10", Sampling::Fixed), &[]),
         Err(ConfigError::NoMechanisms)
     );
     // 29 cells of 5,000 samples are within the run's samples (though
     // not its time); 100,000 fit in a cell of a mechanism picked alone,
     // but not in each of three.
     assert!(matches!(
-        TimedWaitsConfig::parse("0, 1, 10, 15", "5000", &Mechanism::BROWSER),
+        TimedWaitsConfig::parse(
+            "0, 1, 10, 15",
+            ("5000", Sampling::Fixed),
+            &Mechanism::BROWSER
+        ),
         Err(ConfigError::TooLong { .. })
     ));
     let fast = [Mechanism::ResolvedPromise, Mechanism::MessageChannel];
     assert_eq!(
-        TimedWaitsConfig::parse("0", "100000", &fast[..1])
+        TimedWaitsConfig::parse("0", ("100000", Sampling::Fixed), &fast[..1])
             .unwrap()
             .cells()
             .len(),
@@ -118,7 +132,7 @@ fn parse_checks_limits() {
     assert_eq!(
         TimedWaitsConfig::parse(
             "0",
-            "100000",
+            ("100000", Sampling::Fixed),
             &[fast[0], fast[1], Mechanism::TimeoutFreshTask]
         ),
         Err(ConfigError::TooManySamples {
@@ -131,7 +145,7 @@ fn parse_checks_limits() {
 #[test]
 fn picked_mechanisms_keep_display_order_and_their_cells() {
     let picked = [Mechanism::WorkerAtomicsWait, Mechanism::TimeoutFreshTask];
-    let c = TimedWaitsConfig::parse("1, 10", "20", &picked).unwrap();
+    let c = TimedWaitsConfig::parse("1, 10", ("20", Sampling::Fixed), &picked).unwrap();
     assert_eq!(
         c.mechanisms,
         [Mechanism::TimeoutFreshTask, Mechanism::WorkerAtomicsWait]
