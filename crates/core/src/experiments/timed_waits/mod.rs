@@ -406,6 +406,22 @@ impl Default for TimedWaitsConfig {
     }
 }
 
+/// About how long one sample of a cell of `key` takes, ms: timers awaited
+/// back to back count as clamped to 4 ms, an animation frame as 1/60 s,
+/// and each wait gets half a millisecond of overhead, or a tenth for one
+/// that waits for nothing (a yield, a 0 ms timer from a fresh task: some
+/// 0.03 ms a sample in Chromium, so 100,000 of them are estimated at
+/// 10 s, not 50).
+fn sample_ms(key: CellKey) -> f64 {
+    let d = f64::from(key.requested_ms.unwrap_or(0));
+    let wait = match key.mechanism {
+        Mechanism::TimeoutAwaited | Mechanism::WorkerTimeout => d.max(4.0),
+        Mechanism::AnimationFrame => 1000.0 / 60.0,
+        _ => d,
+    };
+    wait + if wait > 0.0 { 0.5 } else { 0.1 }
+}
+
 impl TimedWaitsConfig {
     /// Largest accepted duration, ms.
     pub const MAX_DURATION_MS: u32 = 1000;
@@ -510,39 +526,25 @@ impl TimedWaitsConfig {
 
     /// About how many samples a cell of `key` takes: all of them with a
     /// fixed count; with adaptive sampling a wait of a millisecond or more
-    /// is known after some [`MIN_SAMPLES`] (twice that, for a margin), a
-    /// shorter one (read in clock steps, a few of them) may need them all.
+    /// (a clamped timer's included) is known after about [`MIN_SAMPLES`]
+    /// (a quarter more, for a margin), a shorter one (read in clock
+    /// steps, a few of them) may need them all.
     pub fn expected_samples(&self, key: CellKey) -> u32 {
-        let short =
-            key.requested_ms.unwrap_or(0) == 0 && key.mechanism != Mechanism::AnimationFrame;
         match self.sampling {
-            Sampling::Adaptive if !short => self.samples.min(2 * MIN_SAMPLES),
+            Sampling::Adaptive if sample_ms(key) >= 1.0 => self.samples.min(MIN_SAMPLES * 5 / 4),
             _ => self.samples,
         }
     }
 
     /// The run's wall time, ms, if each cell takes `samples` of its key:
     /// the worker measures first, then the main thread (never both at
-    /// once, so neither disturbs the other), so the sum of the two; timers
-    /// awaited back to back count as clamped to 4 ms, an animation frame
-    /// as 1/60 s, and each wait gets half a millisecond of overhead, or a
-    /// tenth for one that waits for nothing (a yield, a 0 ms timer from a
-    /// fresh task: some 0.03 ms a sample in Chromium, so 100,000 of them
-    /// are estimated at 10 s, not 50).
+    /// once, so neither disturbs the other), so the sum of the two.
     fn run_ms(&self, samples: impl Fn(CellKey) -> u32) -> f64 {
         let per_thread = |thread: Thread| -> f64 {
             self.cells()
                 .into_iter()
                 .filter(|c| c.mechanism.thread() == thread)
-                .map(|c| {
-                    let d = f64::from(c.requested_ms.unwrap_or(0));
-                    let wait = match c.mechanism {
-                        Mechanism::TimeoutAwaited | Mechanism::WorkerTimeout => d.max(4.0),
-                        Mechanism::AnimationFrame => 1000.0 / 60.0,
-                        _ => d,
-                    };
-                    (wait + if wait > 0.0 { 0.5 } else { 0.1 }) * f64::from(samples(c))
-                })
+                .map(|c| sample_ms(c) * f64::from(samples(c)))
                 .sum()
         };
         let chain = f64::from(self.chain_runs * self.chain_depth) * 4.5;
