@@ -154,11 +154,13 @@ pub fn RunAll() -> impl IntoView {
             let finished: f64 = weights[..index].iter().sum();
             let fraction = (finished + current * weights[index]) / all;
             // The time left: what is left of the expected times, at the
-            // pace the finished experiments kept against theirs (none yet:
-            // the expected times as they are).
+            // pace the finished experiments kept against theirs, trusted
+            // as far as they are a share of the whole (the first one's
+            // start-up alone says little of the rest).
             let now = waitlab_browser::clock::now();
             let pace = if finished > 0.0 {
-                (current_began.get_value() - began.get_value()) / finished
+                let kept = (current_began.get_value() - began.get_value()) / finished;
+                1.0 + (kept - 1.0) * (finished / all)
             } else {
                 1.0
             };

@@ -75,7 +75,10 @@ fn starvation_findings_name_every_mode() {
         frames_ms: vec![16.0, batch_ms],
     };
     let ms = MainStarvation {
-        config: MainConfig::default(),
+        config: MainConfig {
+            jobs: 8,
+            wait_ms: 250,
+        },
         runs: vec![run(JobMode::Blocking, 2001.0), run(JobMode::Async, 251.0)],
     };
     let f = english(ms.findings(None));

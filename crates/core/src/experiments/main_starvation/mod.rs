@@ -94,7 +94,7 @@ config! {
         /// Jobs in the batch.
         jobs: u32 = 8, quick(4) form("jobs", "jobs", "main_starvation.jobs", 1, 64) link(10_000);
         /// How long each job waits, ms.
-        wait_ms: u32 = 250,
+        wait_ms: u32 = 150,
             quick(50) form("wait", "wait", "main_starvation.each_waits", 1, 2000) link(100_000);
     }
     check: |c| field::check_blocking_ms(c.expected_batch_ms(JobMode::Blocking)),

@@ -5,9 +5,10 @@ use crate::field::FieldError;
 
 #[test]
 fn expected_shapes_follow_the_article() {
+    // 8 jobs of 150 ms: one after the other, or side by side.
     let main = MainConfig::default();
-    assert_eq!(main.expected_batch_ms(JobMode::Blocking), 2000.0);
-    assert_eq!(main.expected_batch_ms(JobMode::Async), 250.0);
+    assert_eq!(main.expected_batch_ms(JobMode::Blocking), 1200.0);
+    assert_eq!(main.expected_batch_ms(JobMode::Async), 150.0);
 }
 
 #[test]

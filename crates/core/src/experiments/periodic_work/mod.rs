@@ -130,7 +130,7 @@ config! {
     /// Configuration of experiment 7.
     pub struct PeriodicConfig {
         /// Ticks per scheduler.
-        ticks: u32 = 25,
+        ticks: u32 = 15,
             quick(10) form("ticks", "ticks", "periodic_work.ticks", 2, Self::MAX_TICKS)
             link(Self::MAX_TICKS);
         /// The interval, ms: above the 4 ms clamp of nested timers and any

@@ -8,7 +8,7 @@ use crate::field::FieldError;
 fn work_is_seeded_and_within_its_bound() {
     let c = PeriodicConfig::default();
     let work = c.work_us();
-    assert_eq!(work, sequence(c.seed, 25, 0..=24_000));
+    assert_eq!(work, sequence(c.seed, c.ticks, 0..=24_000));
     // Some ticks work longer than the interval: a late tick is due.
     assert!(work.iter().any(|&w| w > 20_000));
     assert!(PeriodicConfig::parse(&["3", "10", "0"]).unwrap().work_us() == [0, 0, 0]);

@@ -22,9 +22,9 @@ config! {
         /// Workers in the pool.
         workers: u32 = 4, form("workers", "workers", "pool_starvation.workers", 1, 16) link(64);
         /// Jobs in the batch.
-        jobs: u32 = 40, form("jobs", "jobs", "main_starvation.jobs", 1, 400) link(10_000);
+        jobs: u32 = 24, form("jobs", "jobs", "main_starvation.jobs", 1, 400) link(10_000);
         /// How long each job waits, ms.
-        wait_ms: u32 = 250,
+        wait_ms: u32 = 150,
             quick(50) form("wait", "wait", "main_starvation.each_waits", 1, 2000) link(100_000);
     }
     // At most four workers, so the blocking batch shows the queueing in

@@ -112,7 +112,7 @@ config! {
     /// Configuration of experiment 4.
     pub struct WakeConfig {
         /// Rounds per strategy.
-        rounds: u32 = 200,
+        rounds: u32 = 100,
             quick(20) form("rounds", "rounds", "wake_latency.rounds", 1, Self::MAX_ROUNDS)
             link(Self::MAX_ROUNDS);
         /// Largest random delay before the setter raises the flag, µs.

@@ -7,7 +7,7 @@ use crate::outcome::Outcome;
 #[test]
 fn delays_are_up_to_the_largest() {
     let c = WakeConfig::default();
-    let expected = sequence(c.seed, 200, 0..=3000);
+    let expected = sequence(c.seed, c.rounds, 0..=3000);
     assert_eq!(c.delays_us(), expected);
 }
 
