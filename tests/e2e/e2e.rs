@@ -78,9 +78,9 @@ mod page;
 mod support;
 
 use bench::{
-    bench_embed_heights_chromium, bench_event_wake_chromium, bench_first_load_chromium,
-    bench_noise_and_fidelity_chromium, bench_render_100k_chromium, bench_run_all_chromium,
-    bench_suite_chromium,
+    bench_adaptive_chromium, bench_embed_heights_chromium, bench_event_wake_chromium,
+    bench_first_load_chromium, bench_noise_and_fidelity_chromium, bench_render_100k_chromium,
+    bench_run_all_chromium, bench_suite_chromium,
 };
 use embeds::{embed, embed_app_unavailable, embed_first_screen, embed_shared_memory};
 use experiments::{
@@ -281,8 +281,9 @@ fn cases() -> Vec<Case> {
         Untimed,
         reference_data_broken,
     ));
-    let benches: [(&str, fn()); 7] = [
+    let benches: [(&str, fn()); 8] = [
         ("bench_run_all_chromium", bench_run_all_chromium),
+        ("bench_adaptive_chromium", bench_adaptive_chromium),
         (
             "bench_noise_and_fidelity_chromium",
             bench_noise_and_fidelity_chromium,

@@ -55,6 +55,62 @@ pub(crate) fn bench_run_all_chromium() {
     );
 }
 
+/// Adaptive sampling against a fixed count, in the same session, one
+/// after the other: four cells (the fidelity budgets' waits) sampled until
+/// their medians were known, then 1,000 samples of each. Prints each
+/// cell's count, its median and 99.9 % interval, and the fixed run's
+/// median; gated: the fixed run's median lies within the adaptive one's
+/// interval, widened by one clock step either side.
+pub(crate) fn bench_adaptive_chromium() {
+    let mut s = Session::lease(Browser::Chromium);
+    s.open(&isolated_server().origin);
+    pick_mechanisms(
+        &mut s,
+        &[Mechanism::TimeoutFreshTask, Mechanism::WorkerAtomicsWait],
+    );
+    let mut runs = Vec::new();
+    for adaptive in [true, false] {
+        set_adaptive(&mut s, adaptive);
+        let fields = [("durations", "1, 10"), ("samples", "1000")];
+        let state = if adaptive { "adaptive" } else { "fixed" };
+        runs.push(run_section(&mut s, "timed-waits", &fields, state));
+    }
+    println!(
+        "== adaptive sampling (until the median's 99.9 % interval is within ±2 % or 2 clock steps) against 1,000 samples =="
+    );
+    println!(
+        "  {:<28} {:>6} {:>10} {:>21}   {:>10}",
+        "cell", "n", "median", "99.9 % interval", "1,000: p50"
+    );
+    let clock = runs[0].env.clock.expect("the clock moved");
+    let (early, fixed) = (
+        runs[0].timed_waits.as_ref().unwrap(),
+        runs[1].timed_waits.as_ref().unwrap(),
+    );
+    let mut outside = Vec::new();
+    for (label, _, mechanism, d) in BUDGETED {
+        let a = waitlab_core::stats::Samples::new(samples(early, mechanism, Some(d))).unwrap();
+        let b = waitlab_core::stats::Samples::new(samples(fixed, mechanism, Some(d))).unwrap();
+        let described = waitlab_core::describe::describe(&a, Some(clock));
+        let interval = described.median_interval.expect("30 samples or more");
+        let (median, long) = (a.quantile(0.5), b.quantile(0.5));
+        println!(
+            "  {label:<28} {:>6} {median:>10.4} {:>10.4} – {:<8.4}   {long:>10.4}",
+            a.len(),
+            interval.lo,
+            interval.hi
+        );
+        let step = clock.tolerance_ms();
+        if long < interval.lo - step || long > interval.hi + step {
+            outside.push(label);
+        }
+    }
+    assert!(
+        outside.is_empty(),
+        "the fixed run's median lies outside the adaptive interval: {outside:?}"
+    );
+}
+
 /// The raw-JS reference probe: the waits written by hand, `N` samples of
 /// each (`raw_probe_into` fills it in), returned raw: `setTimeout(1)` and `(10)` awaited back to back and
 /// from a fresh task (one `MessageChannel` hop), and a blob worker's
