@@ -24,6 +24,10 @@ addEventListener('unhandledrejection',function(ev){window.__waitlabErrors.push('
 
 /// The path of a blank page every server has.
 pub const BLANK: &str = "__blank.html";
+/// A page of one paragraph on the same host: the baseline a load of
+/// waitlab's is measured beside (what a first paint costs on this machine
+/// right now).
+pub const REFERENCE: &str = "__reference.html";
 
 /// What kind of host the server plays.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -168,6 +172,15 @@ fn handle(
             headers,
             "200 OK",
             b"<!doctype html><title>blank</title>",
+            "text/html",
+        );
+    }
+    if relative == REFERENCE {
+        return respond(
+            &mut stream,
+            headers,
+            "200 OK",
+            b"<!doctype html><meta charset=utf-8><title>reference</title><p>One paragraph, painted.</p>",
             "text/html",
         );
     }
