@@ -167,6 +167,7 @@ pub(super) fn TimedWaitsResults(
     };
     view! {
         <ResultsBlock findings=tw.findings(report.env.clock)>
+            {tw.sampled().map(|p| view! { <p class="note" data-testid="sampled">{tr(&p)}</p> })}
             <h3>{t(key!("timed_waits.glance"))}</h3>
             <OverviewChart rows=overview />
             <h3>{t(key!("timed_waits.distribution"))}</h3>

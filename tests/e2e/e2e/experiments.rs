@@ -1006,7 +1006,7 @@ pub(crate) fn adaptive_sampling(browser: Browser) {
             cell.key.id()
         );
     }
-    assert_text_holds(&mut s, &in_tw("findings"), &["±2 %", "300"]);
+    assert_text_holds(&mut s, &in_tw("sampled"), &["±2 %", "300"]);
     assert_no_page_errors(&mut s);
 }
 

@@ -307,26 +307,29 @@ fn adaptive_sampling_says_where_cells_stopped() {
         cells: vec![cell(1, 200), cell(10, 30), cell(15, 45)],
         chain: NestedChain { levels: Vec::new() },
     };
-    let last = |tw: &TimedWaits| english(tw.findings(FINE_CLOCK)).join(" | ");
+    let last = |tw: &TimedWaits| english(tw.sampled().into_iter().collect()).join(" | ");
     holds(
         &last(&tw),
         &[
-            "2 of 3 cells got there after 30 to 45 samples",
+            "2 of 3 cells knew their median to ±2 % after 30 to 45 samples",
             "maximum, 200",
         ],
     );
     tw.cells.remove(0);
     holds(
         &last(&tw),
-        &["all 2 cells got there, after 30 to 45 samples of at most 200"],
+        &["All 2 cells knew their median to ±2 % after 30 to 45 samples (of at most 200)"],
     );
     tw.cells = vec![cell(10, 30)];
     holds(
         &last(&tw),
-        &["all 1 cells got there after 30 samples, of at most 200"],
+        &["All 1 cells knew their median to ±2 % after 30 samples (of at most 200)"],
     );
     tw.cells = vec![cell(1, 200)];
-    holds(&last(&tw), &["none of the 1 got there", "200 samples"]);
+    holds(
+        &last(&tw),
+        &["No cell knew its median to ±2 % before its maximum of 200 samples"],
+    );
     tw.config.sampling = crate::sampling::Sampling::Fixed;
-    assert!(!last(&tw).contains("maximum"));
+    assert_eq!(tw.sampled(), None);
 }

@@ -111,7 +111,6 @@ impl Findings for TimedWaits {
                     .arg("waited", f.ms(waited_ms)),
             );
         }
-        out.extend(self.sampled());
         f.finish(out)
     }
 }
@@ -119,8 +118,9 @@ impl Findings for TimedWaits {
 impl TimedWaits {
     /// How many samples its cells took, where each sampled until its
     /// median was known: how many stopped early, after how few and how
-    /// many, and how many took the maximum.
-    fn sampled(&self) -> Option<Phrase> {
+    /// many, and how many took the maximum (shown with its numbers, not
+    /// among its findings: it says how the run measured, not what).
+    pub fn sampled(&self) -> Option<Phrase> {
         if self.config.sampling != Sampling::Adaptive {
             return None;
         }
