@@ -28,10 +28,13 @@ pub(crate) fn in_tw(id: &str) -> String {
 /// (the scenarios that count samples take a fixed count).
 pub(crate) fn set_adaptive(s: &mut Session, adaptive: bool) {
     s.wait_for_element(&in_tw("adaptive"), 30);
-    s.eval(&format!(
-        "const box = document.querySelector({}); if (box.checked !== {adaptive}) box.click(); return null;",
+    let checked = s.eval(&format!(
+        "return document.querySelector({}).checked;",
         Value::from(in_tw("adaptive"))
     ));
+    if checked != Value::Bool(adaptive) {
+        s.click(&in_tw("adaptive"));
+    }
 }
 
 /// The states a reviewer looks at, saved in each browser as
