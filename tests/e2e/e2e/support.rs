@@ -25,15 +25,24 @@ pub(crate) fn in_tw(id: &str) -> String {
 }
 
 /// Ticks or unticks experiment 1's "stop a cell once its median is known"
-/// (the scenarios that count samples take a fixed count).
+/// (the scenarios that count samples take a fixed count): a reader's click
+/// where the box is shown, a script's where it is not (an embed hides it).
 pub(crate) fn set_adaptive(s: &mut Session, adaptive: bool) {
     s.wait_for_element(&in_tw("adaptive"), 30);
-    let checked = s.eval(&format!(
-        "return document.querySelector({}).checked;",
+    let state = s.eval(&format!(
+        "const box = document.querySelector({}); return [box.checked, box.offsetParent !== null];",
         Value::from(in_tw("adaptive"))
     ));
-    if checked != Value::Bool(adaptive) {
-        s.click(&in_tw("adaptive"));
+    match (state[0].as_bool(), state[1].as_bool()) {
+        (Some(checked), _) if checked == adaptive => {}
+        (_, Some(true)) => s.click(&in_tw("adaptive")),
+        _ => {
+            let click = format!(
+                "document.querySelector({}).click(); return true;",
+                Value::from(in_tw("adaptive"))
+            );
+            s.eval(&click);
+        }
     }
 }
 
