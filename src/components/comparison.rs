@@ -24,6 +24,7 @@ const COLOURS: usize = 8;
 use crate::i18n::{num, part_ready, t, tr};
 use leptos::prelude::*;
 use waitlab_core::chart::{LINE_PX, RowLayout, Scale};
+use waitlab_core::compare::verdict::{self, Judged};
 use waitlab_core::compare::{self, Group, Origin, Value};
 use waitlab_core::experiments::Experiment;
 use waitlab_core::schema::Report;
@@ -218,6 +219,10 @@ fn Comparison(
             return None;
         }
         let waiting = groups.iter().all(|(_, g)| g.origin != Origin::Browser);
+        let verdicts = Verdicts::of(&groups);
+        let summaries: Vec<Phrase> = verdicts
+            .as_ref()
+            .map_or_else(Vec::new, |v| v.summaries(&groups));
         Some(view! {
             <div class="comparison" data-testid="comparison">
                 <h3>{t(key!("compare.heading"))}
@@ -228,8 +233,9 @@ fn Comparison(
                 })}
                 {(!groups.is_empty()).then(|| view! {
                     <ComparisonChart experiment=experiment groups=groups.clone() />
+                    {summaries.iter().map(|s| view! { <p class="lead verdict-summary" data-testid="verdict-summary">{tr(s)}</p> }).collect_view()}
                     <Details summary=key!("compare.table")>
-                        <ComparisonTable experiment=experiment groups=groups />
+                        <ComparisonTable experiment=experiment groups=groups verdicts=verdicts />
                     </Details>
                 })}
             </div>
@@ -244,6 +250,8 @@ fn ComparisonTable(
     experiment: Experiment,
     /// The sources with their colours.
     groups: Vec<(usize, Group)>,
+    /// Each source's verdicts against one of them, if two are shown.
+    verdicts: Option<Verdicts>,
 ) -> impl IntoView {
     let columns = experiment.columns();
     let marked = groups.iter().any(|(_, g)| {
@@ -253,13 +261,19 @@ fn ComparisonTable(
                 .any(|v| matches!(v, Value::Unresolved { .. }))
         })
     });
+    let notes = verdicts.as_ref().map(|v| v.notes(&groups));
+    let heading = verdicts.as_ref().and_then(|v| v.heading(&groups));
+    let span = 2 + columns.len() + usize::from(heading.is_some());
     let bodies = groups
         .into_iter()
-        .map(|(colour, g)| {
+        .enumerate()
+        .map(|(i, (colour, g))| {
+            let judged = verdicts.as_ref().map(|v| v.judged[i].clone());
             let rows = g
                 .rows
                 .into_iter()
-                .map(|row| {
+                .enumerate()
+                .map(|(j, row)| {
                     let cells = row
                         .values
                         .iter()
@@ -281,6 +295,7 @@ fn ComparisonTable(
                                 {row.notes.iter().map(|n| view! { <div class="note">{tr(n)}</div> }).collect_view()}
                             </td>
                             <td class="analogue">{tr(&row.analogue)}</td>
+                            {judged.as_ref().and_then(|judged| judged.get(j)).map(verdict_cell)}
                             {cells}
                         </tr>
                     }
@@ -288,7 +303,7 @@ fn ComparisonTable(
                 .collect_view();
             view! {
                 <tbody data-testid=format!("group-{}", origin_id(g.origin))>
-                    <tr class="group"><th colspan=2 + columns.len()>
+                    <tr class="group"><th colspan=span>
                         <span class=format!("swatch src-{}", colour % COLOURS)></span>{tr(&g.source)}
                     </th></tr>
                     {rows}
@@ -302,6 +317,7 @@ fn ComparisonTable(
                 <thead><tr>
                     <th>{t(key!("compare.what"))}</th>
                     <th>{t(key!("table.analogue"))}</th>
+                    {heading.map(|h| view! { <th class="verdict">{tr(&h)}</th> })}
                     {columns.iter().map(|c| view! { <th class="num">{tr(&experiment.header(c))}</th> }).collect_view()}
                 </tr></thead>
                 {bodies}
@@ -310,6 +326,80 @@ fn ComparisonTable(
         {marked.then(|| view! {
             <p class="note" data-testid="clock-note">{t(key!("compare.clock_note"))}</p>
         })}
+        {notes.into_iter().flatten().map(|n| view! { <p class="note" data-testid="verdict-note">{tr(&n)}</p> }).collect_view()}
+    }
+}
+
+/// Each source's verdicts against the first with samples (this browser's
+/// run when there is one), when more than one source is shown.
+#[derive(Clone)]
+struct Verdicts {
+    /// The index of the source the others are compared with, if one has
+    /// samples.
+    base: Option<usize>,
+    /// Per source, per row (empty without a base).
+    judged: Vec<Vec<Judged>>,
+}
+
+impl Verdicts {
+    fn of(groups: &[(usize, Group)]) -> Option<Verdicts> {
+        if groups.len() < 2 {
+            return None;
+        }
+        let base = verdict::base(groups.iter().map(|(_, g)| g));
+        let judged = groups
+            .iter()
+            .map(|(_, g)| match base {
+                Some(b) => verdict::judge(&groups[b].1, g),
+                None => Vec::new(),
+            })
+            .collect();
+        Some(Verdicts { base, judged })
+    }
+
+    /// The column's heading, if there is a column.
+    fn heading(&self, groups: &[(usize, Group)]) -> Option<Phrase> {
+        self.base.map(|b| verdict::heading(&groups[b].1))
+    }
+
+    /// One sentence per source beside the base.
+    fn summaries(&self, groups: &[(usize, Group)]) -> Vec<Phrase> {
+        let Some(b) = self.base else {
+            return Vec::new();
+        };
+        groups
+            .iter()
+            .zip(&self.judged)
+            .filter_map(|((_, g), judged)| verdict::summary(&groups[b].1, g, judged))
+            .collect()
+    }
+
+    /// What the table's verdicts are, or why it has none.
+    fn notes(&self, groups: &[(usize, Group)]) -> Vec<Phrase> {
+        let Some(b) = self.base else {
+            return vec![Phrase::new(key!("compare.verdict.no_samples"))];
+        };
+        let approximate = self
+            .judged
+            .iter()
+            .flatten()
+            .any(|j| matches!(j, Judged::Tested(t) if t.approximate));
+        let mut notes = vec![verdict::note(&groups[b].1)];
+        if approximate {
+            notes.push(Phrase::new(key!("compare.verdict.approximate_note")));
+        }
+        notes
+    }
+}
+
+/// A row's verdict, or why it has none, with the test's figures under it.
+fn verdict_cell(judged: &Judged) -> impl IntoView + use<> {
+    let (said, notes) = judged.phrases();
+    view! {
+        <td class="verdict" data-testid="verdict" data-verdict=judged.verdict().map(|v| v.id())>
+            {tr(&said)}
+            {notes.iter().map(|n| view! { <div class="note">{tr(n)}</div> }).collect_view()}
+        </td>
     }
 }
 

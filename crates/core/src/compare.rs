@@ -7,6 +7,7 @@
 //! their source states, so a figure the article does not give stays
 //! [`Value::Absent`], never derived or invented.
 
+use crate::clock::ClockInfo;
 use crate::experiments::{Description, Experiment, Tried, Visit};
 use crate::outcome::Outcome;
 use crate::schema::Report;
@@ -14,6 +15,7 @@ use crate::stats::Summary;
 use crate::text::Phrase;
 
 mod value;
+pub mod verdict;
 pub use value::Value;
 
 /// One row of a comparison table.
@@ -30,6 +32,13 @@ pub struct Row {
     /// The wait a timed-waits row asked for (`None` for a mechanism that
     /// asks for no time, and in the other experiments).
     pub requested_ms: Option<u32>,
+    /// The id of the way of waiting it measured, if it is one.
+    pub id: Option<&'static str>,
+    /// Its samples, ms (empty where only figures are known).
+    pub samples: Vec<f64>,
+    /// Their median as its source gives it, ms (a link's exact median,
+    /// which its rebuilt samples only approach).
+    pub median_ms: Option<f64>,
 }
 
 impl Row {
@@ -79,6 +88,10 @@ pub struct Group {
     pub origin: Origin,
     /// Its rows.
     pub rows: Vec<Row>,
+    /// The clock that read its numbers, if known.
+    pub clock: Option<ClockInfo>,
+    /// Whether its samples were rebuilt from a link's quantile sketch.
+    pub sketched: bool,
 }
 
 impl Group {
@@ -163,6 +176,8 @@ pub fn group(experiment: Experiment, report: &Report) -> Option<Group> {
         source: report.env.short_name(),
         origin,
         rows,
+        clock: report.env.clock,
+        sketched: report.from_link,
     })
 }
 
@@ -184,6 +199,9 @@ impl Visit for RowsOf<'_> {
                 analogue: m.analogue,
                 notes: m.notes,
                 requested_ms: m.requested_ms,
+                id: m.id,
+                samples: m.samples,
+                median_ms: m.median_ms,
             })
             .collect();
         (rows, E::MARKS_ITS_OWN)
@@ -203,6 +221,12 @@ pub struct Measured<M> {
     pub notes: Vec<Phrase>,
     /// The wait a timed-waits row asked for.
     pub requested_ms: Option<u32>,
+    /// The id of the way of waiting it measured, if it is one.
+    pub id: Option<&'static str>,
+    /// Its samples, ms, if it has a series of them.
+    pub samples: Vec<f64>,
+    /// Their median, ms.
+    pub median_ms: Option<f64>,
 }
 
 impl<M> Measured<M> {
@@ -214,6 +238,9 @@ impl<M> Measured<M> {
             measure: Some(measure),
             notes: Vec::new(),
             requested_ms: None,
+            id: None,
+            samples: Vec::new(),
+            median_ms: None,
         }
     }
 
@@ -221,16 +248,23 @@ impl<M> Measured<M> {
     /// from the summary where it was measured, otherwise no numbers and
     /// the reason as a note.
     pub fn of_tried(tried: &Tried<'_>, measure: impl FnOnce(&Summary) -> M) -> Self {
-        let (measure, notes) = match tried.outcome {
-            Outcome::Measured { summary, .. } => (Some(measure(summary)), Vec::new()),
-            other => (None, other.phrase().into_iter().collect()),
+        let (measure, notes, samples) = match tried.outcome {
+            Outcome::Measured {
+                summary,
+                samples_ms,
+            } => (Some(measure(summary)), Vec::new(), samples_ms.clone()),
+            other => (None, other.phrase().into_iter().collect(), Vec::new()),
         };
+        let median_ms = tried.outcome.summary().map(|s| s.p50);
         Measured {
             what: tried.label.clone(),
             analogue: tried.analogue.clone(),
             measure,
             notes,
             requested_ms: tried.requested_ms,
+            id: Some(tried.id),
+            samples,
+            median_ms,
         }
     }
 }
@@ -260,6 +294,9 @@ fn stated_rows(experiment: Experiment, report: &Report) -> Vec<Row> {
                     values: vec![Value::Absent; experiment.columns().len()],
                     notes: Vec::new(),
                     requested_ms: None,
+                    id: None,
+                    samples: Vec::new(),
+                    median_ms: None,
                 });
                 rows.len() - 1
             }

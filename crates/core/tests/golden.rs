@@ -5,12 +5,15 @@
 //!   implementation of the same definition.
 //! - `data/describe.json`: series and their BenchmarkDotNet-style
 //!   description computed by SciPy and NumPy (`data/describe.py` writes it).
+//! - `data/verdicts.json`: pairs of series and their one-sided Mann-Whitney
+//!   U tests computed by SciPy (`data/verdicts.py` writes it).
 //! - `data/report_v1.json`: a version-1 report as the page exports it; it
 //!   must keep parsing and round-trip byte for byte.
 //! - `data/native_report.json` (read by the link codec's tests): a frozen
 //!   native run of every experiment, with a calibrated spin ladder.
 
 use waitlab_core::clock::ClockInfo;
+use waitlab_core::compare::verdict::{self, ALPHA, Verdict};
 use waitlab_core::describe::describe;
 use waitlab_core::schema::Report;
 use waitlab_core::stats::Samples;
@@ -118,4 +121,64 @@ fn descriptions_match_scipy() {
             "{name}"
         );
     }
+}
+
+#[test]
+fn verdicts_match_scipy() {
+    let data: serde_json::Value = serde_json::from_str(include_str!("data/verdicts.json")).unwrap();
+    let cases = data.as_array().unwrap();
+    for case in cases {
+        let name = case["name"].as_str().unwrap();
+        let series = |k: &str| {
+            let v: Vec<f64> = serde_json::from_value(case[k].clone()).unwrap();
+            Samples::new(v).unwrap()
+        };
+        let (x, y) = (series("x"), series("y"));
+        let shift = case["shift"].as_f64().unwrap();
+        let want = |k: &str| case[k].as_f64().unwrap();
+        let close = |got: f64, want: f64, what: &str| {
+            // The normal CDF of distrs is good to about 1e-15 absolute
+            // (and 0 far in the tail); the page says "p < 0.001" of any
+            // p-value that small.
+            let ok = if want < 1e-12 {
+                got < 1e-12
+            } else {
+                (got - want).abs() <= 1e-9 * want.max(1e-3)
+            };
+            assert!(ok, "{name}: {what} is {got}, SciPy says {want}");
+        };
+        let shifted = |by: f64| x.sorted().iter().map(|v| v + by).collect::<Vec<_>>();
+        close(
+            verdict::mann_whitney(&shifted(-shift), y.sorted()).greater,
+            want("p_slower"),
+            "p slower",
+        );
+        close(
+            verdict::mann_whitney(&shifted(shift), y.sorted()).less,
+            want("p_faster"),
+            "p faster",
+        );
+        let t = verdict::test(x.sorted(), y.sorted(), shift);
+        close(t.effect + 2.0, want("cliffs_delta") + 2.0, "Cliff's delta");
+        let expected = if want("p_slower") < ALPHA {
+            Verdict::Slower
+        } else if want("p_faster") < ALPHA {
+            Verdict::Faster
+        } else {
+            Verdict::Same
+        };
+        assert_eq!(t.verdict, expected, "{name}");
+    }
+    let verdicts: Vec<_> = cases
+        .iter()
+        .map(|c| {
+            let v = |k: &str| c[k].as_f64().unwrap();
+            (v("p_slower") < ALPHA, v("p_faster") < ALPHA)
+        })
+        .collect();
+    assert!(verdicts.contains(&(true, false)) && verdicts.contains(&(false, true)));
+    assert!(
+        verdicts.contains(&(false, false)),
+        "the data has every verdict"
+    );
 }

@@ -121,6 +121,34 @@ pub(crate) fn share_round_trip(from: Browser, to: Browser) {
         10,
     );
     assert_eq!(count(&mut s, &tid("shared-run")), 2);
+    // This browser's run beside its own link: no row is faster or slower
+    // and rows are the same (a link keeps its rows to ±0.5 %; a row of a
+    // few clock steps rebuilt from its sketch may be "under the clock").
+    let mine = verdicts_of_last_shared(&mut s);
+    assert!(mine.iter().any(|v| v == "same"), "{mine:?}");
+    let undecided = ["same", "under_clock", ""];
+    assert!(mine.iter().all(|v| undecided.contains(&v.as_str())), "{mine:?}");
+    // A run whose 10 ms wait took three times as long and whose 1 ms
+    // wait a fifth: beside this browser's, "slower" and "faster".
+    let (far, slow, fast) = far_apart(&original);
+    s.type_into(&tid("compare-link"), &link_of(&far));
+    s.click(&tid("compare-add"));
+    s.wait_for(
+        "document.querySelectorAll('[data-testid=timed-waits] [data-testid=group-shared]').length === 3",
+        10,
+    );
+    let far = verdicts_of_last_shared(&mut s);
+    assert_eq!(
+        (far[slow].as_str(), far[fast].as_str()),
+        ("slower", "faster"),
+        "{far:?}"
+    );
+    s.eval("for (const d of document.querySelectorAll('[data-testid=timed-waits] .comparison details')) d.open = true;");
+    scroll_to(
+        &mut s,
+        "[data-testid=timed-waits] [data-testid=verdict-summary]",
+    );
+    review_shot(&mut s, "compare-verdicts");
     scroll_to(&mut s, "[data-testid=timed-waits] [data-testid=comparison]");
     review_shot(&mut s, "compare-view");
     assert_no_page_errors(&mut s);
@@ -130,6 +158,55 @@ pub(crate) fn share_round_trip(from: Browser, to: Browser) {
     let shown = open_link(&mut other, &link);
     assert_same_numbers(&original, &shown);
     assert_no_page_errors(&mut other);
+}
+
+/// The verdict of each row of the last run opened from a link in the
+/// timed waits' comparison ("" where it has none).
+fn verdicts_of_last_shared(s: &mut Session) -> Vec<String> {
+    let verdicts = s.eval(
+        "const g = document.querySelectorAll('[data-testid=timed-waits] [data-testid=group-shared]');
+         return [...g[g.length - 1].querySelectorAll('[data-testid=cmp-row]')]
+           .map(r => r.querySelector('[data-testid=verdict]')?.dataset.verdict ?? '');",
+    );
+    serde_json::from_value(verdicts).unwrap()
+}
+
+/// `report` with its first measured 10 ms wait three times as long and
+/// its first measured 1 ms wait a fifth, and those cells' indices.
+fn far_apart(report: &Report) -> (Report, usize, usize) {
+    use waitlab_core::outcome::Outcome;
+    let mut far = report.clone();
+    let cells = &mut far.timed_waits.as_mut().unwrap().cells;
+    let find = |d| {
+        cells
+            .iter()
+            .position(|c| c.key.requested_ms == Some(d) && c.outcome.summary().is_some())
+            .unwrap()
+    };
+    let (slow, fast) = (find(10), find(1));
+    for (i, by) in [(slow, 3.0), (fast, 0.2)] {
+        if let Outcome::Measured { samples_ms, .. } = &cells[i].outcome {
+            cells[i].outcome = Outcome::of_samples(samples_ms.iter().map(|v| v * by).collect());
+        }
+    }
+    (far, slow, fast)
+}
+
+/// A result link of `report`, its body in uncompressed raw DEFLATE blocks
+/// (which every inflater reads), on the isolated server.
+fn link_of(report: &Report) -> String {
+    let body = waitlab_core::link::encode_body(report);
+    let mut deflated = Vec::new();
+    let blocks: Vec<&[u8]> = body.chunks(usize::from(u16::MAX)).collect();
+    for (i, block) in blocks.iter().enumerate() {
+        let len = block.len() as u16;
+        deflated.push(u8::from(i + 1 == blocks.len()));
+        deflated.extend(len.to_le_bytes());
+        deflated.extend((!len).to_le_bytes());
+        deflated.extend_from_slice(block);
+    }
+    let payload = waitlab_core::link::wrap(&deflated);
+    format!("{}/#{payload}", isolated_server().origin)
 }
 
 pub(crate) fn hostile_links(browser: Browser) {

@@ -77,6 +77,7 @@ const REVIEW_SHOTS: &[&str] = &[
     "native-timed-waits-with-browser",
     "shared-view",
     "compare-view",
+    "compare-verdicts",
     "hostile-link",
     "embed-in-blog-parent-isolated-false",
     "embed-in-blog-parent-isolated-true",

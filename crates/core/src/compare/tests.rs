@@ -21,8 +21,13 @@ fn asking(requested: &[Option<u32>]) -> Group {
                 values: Vec::new(),
                 notes: Vec::new(),
                 requested_ms,
+                id: None,
+                samples: Vec::new(),
+                median_ms: None,
             })
             .collect(),
+        clock: None,
+        sketched: false,
     }
 }
 
@@ -305,4 +310,132 @@ fn figures_under_the_clock_are_marked() {
     assert!(matches!(g.rows[1].values[1], Value::Unresolved { .. }));
     assert!(g.rows[2].values.iter().all(|v| *v == Value::Absent));
     assert_eq!(g.rows[2].notes.len(), 1);
+}
+
+/// A group of `rows` (id, what, samples), read by a clock of `step` ms.
+fn sampled(origin: Origin, step: f64, rows: &[(&'static str, &'static str, Vec<f64>)]) -> Group {
+    let mut g = asking(&vec![Some(1); rows.len()]);
+    g.origin = origin;
+    g.clock = Some(ClockInfo {
+        min_step_ms: step,
+        typical_step_ms: step,
+        readings: 1000,
+    });
+    for (row, (id, what, samples)) in g.rows.iter_mut().zip(rows) {
+        row.id = Some(id);
+        row.what = Phrase::new(key!("data")).data("name", *what);
+        row.samples = samples.clone();
+        row.median_ms = None;
+    }
+    g
+}
+
+/// `n` samples around `median`, spread by `spread` ms either way.
+fn around(median: f64, spread: f64, n: usize) -> Vec<f64> {
+    (0..n)
+        .map(|i| median + spread * ((i * 37 % n) as f64 / n as f64 - 0.5))
+        .collect()
+}
+
+#[test]
+fn verdicts_pair_rows_by_their_way_and_say_why_not() {
+    use verdict::{Judged, Verdict, judge};
+    let mut base = sampled(
+        Origin::Browser,
+        0.005,
+        &[
+            ("timer", "setTimeout", around(1.1, 0.05, 200)),
+            ("sleep", "Atomics.wait", around(1.05, 0.02, 200)),
+            ("yield", "MessageChannel", Vec::new()),
+        ],
+    );
+    base.rows[1].median_ms = Some(1.1);
+    assert_eq!(judge(&base, &base), vec![Judged::Base; 3]);
+    let mut other = sampled(
+        Origin::Linked,
+        0.005,
+        &[
+            ("timer", "setTimeout", around(1.1, 0.05, 150)),
+            ("sleep", "Atomics.wait", around(2.1, 0.02, 150)),
+            ("yield", "MessageChannel", around(0.01, 0.002, 150)),
+            ("frame", "requestAnimationFrame", around(16.7, 0.5, 150)),
+            ("timer2", "setTimeout in a fresh task", around(0.5, 0.01, 5)),
+        ],
+    );
+    other.sketched = true;
+    // The ratio is of the medians the sources give (a link's are exact).
+    other.rows[1].median_ms = Some(2.2);
+    // The last row stands for the same code as the base's first.
+    other.rows[4].analogue = base.rows[0].analogue.clone();
+    other.rows[3].analogue = Phrase::new(key!("data")).data("name", "frame");
+    let judged = judge(&base, &other);
+    let Judged::Tested(same) = &judged[0] else {
+        panic!("{judged:?}")
+    };
+    assert_eq!(same.verdict, Verdict::Same);
+    assert!(same.approximate && same.partner.is_none());
+    assert!((same.ratio - 1.0).abs() < 0.01, "{}", same.ratio);
+    let Judged::Tested(slower) = &judged[1] else {
+        panic!()
+    };
+    assert_eq!(slower.verdict, Verdict::Slower);
+    assert!(slower.p < verdict::ALPHA && slower.effect > 0.99);
+    assert!((slower.ratio - 2.0).abs() < 1e-12);
+    assert_eq!(judged[2], Judged::NotMeasured, "the base has no samples");
+    assert_eq!(judged[3], Judged::NoPartner);
+    assert_eq!(judged[4], Judged::TooFew);
+
+    // Another way of waiting that stands for the same code is compared,
+    // and named.
+    let native = sampled(
+        Origin::Native,
+        0.0001,
+        &[("tokio", "tokio sleep", around(0.5, 0.01, 100))],
+    );
+    let mut native = native;
+    native.rows[0].analogue = base.rows[0].analogue.clone();
+    let Judged::Tested(faster) = &judge(&base, &native)[0] else {
+        panic!()
+    };
+    assert_eq!(faster.verdict, Verdict::Faster);
+    assert!(!faster.approximate);
+    assert_eq!(faster.partner, Some(base.rows[0].what.clone()));
+    assert!(faster.effect < -0.99);
+}
+
+#[test]
+fn no_verdict_comes_of_a_difference_under_two_clock_steps() {
+    use verdict::{Judged, Verdict, judge};
+    // A coarse clock of 0.1 ms: medians 0.15 ms apart differ by under two
+    // steps, however many samples say so (and by more than 5 %: it is
+    // under the clock, not the same); 0.3 ms apart is a difference;
+    // 0.01 ms apart is the same.
+    let mut base = sampled(
+        Origin::Browser,
+        0.1,
+        &[("yield", "y", around(0.3, 0.01, 500))],
+    );
+    for (shift, want) in [
+        (0.15, Verdict::UnderClock),
+        (0.3, Verdict::Slower),
+        (0.01, Verdict::Same),
+    ] {
+        let other = sampled(
+            Origin::Linked,
+            0.1,
+            &[("yield", "y", around(0.3 + shift, 0.01, 500))],
+        );
+        let Judged::Tested(t) = &judge(&base, &other)[0] else {
+            panic!()
+        };
+        assert_eq!(t.verdict, want, "{shift}");
+        assert!((t.threshold_ms - 0.2).abs() < 1e-12);
+    }
+    // Stated figures are not tested, and a base is the first source with
+    // samples.
+    let mut stated = asking(&[Some(1)]);
+    stated.origin = Origin::Stated;
+    assert_eq!(judge(&base, &stated), vec![Judged::Stated]);
+    let groups = [stated, base.clone()];
+    assert_eq!(verdict::base(groups.iter()), Some(1));
 }
