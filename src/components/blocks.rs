@@ -36,6 +36,10 @@ pub fn ResultsBlock(
     /// What shows between the findings and the details.
     #[prop(optional_no_strip)]
     lead: Option<AnyView>,
+    /// How its series sampled, where they sampled until their medians
+    /// were known (first in the details).
+    #[prop(optional_no_strip)]
+    sampled: Option<Phrase>,
     /// The charts and tables behind "details".
     children: Children,
 ) -> impl IntoView {
@@ -43,7 +47,10 @@ pub fn ResultsBlock(
         <div class="results-block" data-testid="results">
             <Findings items=findings />
             {lead}
-            <Details summary=key!("results.details")>{children()}</Details>
+            <Details summary=key!("results.details")>
+                {sampled.map(|p| view! { <p class="note" data-testid="sampled">{tr(&p)}</p> })}
+                {children()}
+            </Details>
         </div>
     }
 }
@@ -66,12 +73,15 @@ pub fn StrategyResults(
     /// The experiment's own chart and its heading.
     #[prop(optional_no_strip)]
     own: Option<(Key, AnyView)>,
+    /// How its strategies sampled, if until their medians were known.
+    #[prop(optional_no_strip)]
+    sampled: Option<Phrase>,
 ) -> impl IntoView {
     let embedded = use_context::<Embedded>().is_some_and(|e| e.0);
     let own = own.map(|(heading, view)| view! { <h3>{t(heading)}</h3> {view} }.into_any());
     let (lead, inside) = if embedded { (None, own) } else { (own, None) };
     view! {
-        <ResultsBlock findings=findings lead=lead>
+        <ResultsBlock findings=findings lead=lead sampled=sampled>
             {inside}
             <h3>{t(chart)}</h3>
             <OverviewChart rows=rows />
@@ -91,7 +101,9 @@ pub fn strategy_results<E: Description>(
 ) -> AnyView {
     let findings = e.findings(report.env.clock);
     let rows: Vec<OverviewRow> = e.tried().iter().filter_map(OverviewRow::of_tried).collect();
-    view! { <StrategyResults findings=findings chart=chart rows=rows own=own /> }.into_any()
+    let sampled = e.sampled();
+    view! { <StrategyResults findings=findings chart=chart rows=rows own=own sampled=sampled /> }
+        .into_any()
 }
 
 /// What a reader opens to see more: a results view's charts and tables

@@ -14,6 +14,7 @@ use waitlab_core::key;
 use waitlab_core::outcome::reason;
 use waitlab_core::outcome::{Outcome, StrategyOutcome};
 use waitlab_core::protocol::{FromWorker, ToWorker, shared_slots};
+use waitlab_core::sampling::Sampling;
 use waitlab_core::text::{Key, Phrase};
 
 /// Ping-pong exchanges for the skew estimate.
@@ -68,10 +69,11 @@ pub(crate) struct Ways<W> {
 
 impl Pair {
     /// A paired experiment's results: each of `ways` measured `measure`
-    /// in turn ([`Pair::each`]), a round of progress per round.
+    /// in turn ([`Pair::each`]), a round of progress per round, each taking
+    /// its rounds by `sampling`.
     pub(crate) async fn paired<C: Rounds + Clone, S: Way>(
         &mut self,
-        config: &C,
+        (config, sampling): (&C, Sampling),
         reporter: &Reporter,
         (ways, rules): (&[S], Ways<S>),
         mut measure: impl AsyncFnMut(&mut Pair, S) -> Result<Outcome, Phrase>,
@@ -94,6 +96,7 @@ impl Pair {
             config: config.clone(),
             skew_ms: self.skew_ms,
             results,
+            sampling,
         })
     }
 

@@ -163,6 +163,7 @@ impl Native for WakeLatency {
         WakeLatency {
             config: config.clone(),
             skew_ms: Some(0.0),
+            sampling: waitlab_core::sampling::Sampling::Fixed,
             results,
         }
     }

@@ -127,7 +127,10 @@ pub(crate) fn share_round_trip(from: Browser, to: Browser) {
     let mine = verdicts_of_last_shared(&mut s);
     assert!(mine.iter().any(|v| v == "same"), "{mine:?}");
     let undecided = ["same", "under_clock", ""];
-    assert!(mine.iter().all(|v| undecided.contains(&v.as_str())), "{mine:?}");
+    assert!(
+        mine.iter().all(|v| undecided.contains(&v.as_str())),
+        "{mine:?}"
+    );
     // A run whose 10 ms wait took three times as long and whose 1 ms
     // wait a fifth: beside this browser's, "slower" and "faster".
     let (far, slow, fast) = far_apart(&original);

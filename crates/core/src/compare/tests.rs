@@ -254,6 +254,7 @@ fn figures_under_the_clock_are_marked() {
     r.wake_latency = Some(WakeLatency {
         config: WakeConfig::default(),
         skew_ms: None,
+        sampling: crate::sampling::Sampling::Fixed,
         results: [(Strategy::Event, 0.03), (Strategy::SleepPoll, 1.5)]
             .into_iter()
             .map(|(strategy, v)| WakeResult {
@@ -284,6 +285,7 @@ fn figures_under_the_clock_are_marked() {
     r.cancel_waits = Some(CancelWaits {
         config: CancelConfig::default(),
         skew_ms: None,
+        sampling: crate::sampling::Sampling::Fixed,
         results: vec![
             CancelResult {
                 strategy: Cancel::BlindSleep,
@@ -410,7 +412,7 @@ fn no_verdict_comes_of_a_difference_under_two_clock_steps() {
     // steps, however many samples say so (and by more than 5 %: it is
     // under the clock, not the same); 0.3 ms apart is a difference;
     // 0.01 ms apart is the same.
-    let mut base = sampled(
+    let base = sampled(
         Origin::Browser,
         0.1,
         &[("yield", "y", around(0.3, 0.01, 500))],

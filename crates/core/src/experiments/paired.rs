@@ -8,6 +8,7 @@ use crate::experiments::Way;
 use crate::link::wire::{Reader, Writer};
 use crate::link::{LinkError, Section};
 use crate::outcome::StrategyOutcome;
+use crate::sampling::Sampling;
 use serde::{Deserialize, Serialize};
 
 /// A configuration of rounds, each way of waiting measured that many
@@ -42,6 +43,15 @@ pub struct Paired<C, S> {
     pub skew_ms: Option<f64>,
     /// One result per way of waiting.
     pub results: Vec<StrategyOutcome<S>>,
+    /// Whether each way took every round, or stopped once its median was
+    /// known ([`Sampling::Adaptive`]). A link does not carry it: a run read
+    /// from one sampled adaptively if a way took fewer rounds than its
+    /// configuration's.
+    #[serde(
+        default = "Sampling::fixed",
+        skip_serializing_if = "Sampling::is_fixed"
+    )]
+    pub sampling: Sampling,
 }
 
 impl<C, S: Way> Paired<C, S> {
@@ -68,14 +78,24 @@ impl<C: Bytes + Rounds, S: Way> Section for Paired<C, S> {
     fn read(r: &mut Reader<'_>) -> Result<Self, LinkError> {
         let config = C::read(r)?;
         let skew_ms = r.maybe_q()?;
-        let results = r.ways(|r, strategy| {
-            let outcome = r.outcome(config.rounds())?;
+        let rounds = config.rounds();
+        let results: Vec<StrategyOutcome<S>> = r.ways(|r, strategy| {
+            let outcome = r.outcome(rounds)?;
             Ok(StrategyOutcome { strategy, outcome })
         })?;
+        let early = results
+            .iter()
+            .filter_map(|r| r.outcome.summary())
+            .any(|s| s.n < rounds);
         Ok(Paired {
             config,
             skew_ms,
             results,
+            sampling: if early {
+                Sampling::Adaptive
+            } else {
+                Sampling::Fixed
+            },
         })
     }
 }

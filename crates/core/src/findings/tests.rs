@@ -1,13 +1,13 @@
 //! Tests of the findings (`findings.rs`).
 
 use super::*;
-use crate::experiments::Findings;
 use crate::experiments::main_starvation::MainStarvation;
 use crate::experiments::periodic_work::{PeriodicResult, PeriodicWork, Scheduler};
 use crate::experiments::timed_waits::Cell;
 use crate::experiments::timed_waits::TimedWaitsConfig;
 use crate::experiments::timed_waits::{CellKey, Mechanism, NestedChain, TimedWaits};
 use crate::experiments::wake_latency::{Strategy, WakeLatency};
+use crate::experiments::{Description, Findings};
 use crate::outcome::Outcome;
 
 fn measured(v: &[f64]) -> Outcome {
@@ -43,6 +43,7 @@ fn wake_findings_without_the_event_wait_keep_what_ran() {
     let w = WakeLatency {
         config: WakeConfig::default(),
         skew_ms: None,
+        sampling: crate::sampling::Sampling::Fixed,
         results: Strategy::BROWSER
             .iter()
             .map(|&strategy| WakeResult {
@@ -172,6 +173,7 @@ fn cancel_waits_say_how_long_the_blind_sleep_ran_on() {
     let c = CancelWaits {
         config: CancelConfig::default(),
         skew_ms: Some(0.002),
+        sampling: crate::sampling::Sampling::Fixed,
         results: vec![
             result(Strategy::BlindSleep, measured(&[4.0, 10.0, 17.5])),
             result(Strategy::CancelEvent, measured(&[0.02, 0.025, 0.03])),

@@ -63,10 +63,17 @@ impl ToWorker {
                     w.uvar(u64::from(d));
                 }
             }
-            ToWorker::WakeWait { strategy, rounds } => {
+            ToWorker::WakeWait {
+                strategy,
+                rounds,
+                sampling,
+                step_ms,
+            } => {
                 w.byte(3);
                 w.byte(strategy.code());
                 w.uvar(u64::from(*rounds));
+                w.flag(*sampling == Sampling::Adaptive);
+                w.f64(*step_ms);
             }
             ToWorker::SkewPong { exchanges } => {
                 w.byte(4);
@@ -154,11 +161,7 @@ impl ToWorker {
                 mechanism: mechanism(&mut r)?,
                 requested_ms: u32_(&mut r)?,
                 samples: u32_(&mut r)?,
-                sampling: if r.flag()? {
-                    Sampling::Adaptive
-                } else {
-                    Sampling::Fixed
-                },
+                sampling: sampling(&mut r)?,
                 step_ms: r.f64()?,
             },
             1 => ToWorker::PoolJob {
@@ -173,6 +176,8 @@ impl ToWorker {
             3 => ToWorker::WakeWait {
                 strategy: way(&mut r)?,
                 rounds: u32_(&mut r)?,
+                sampling: sampling(&mut r)?,
+                step_ms: r.f64()?,
             },
             4 => ToWorker::SkewPong {
                 exchanges: u32_(&mut r)?,
@@ -372,6 +377,15 @@ impl FromWorker {
 
 fn mechanism(r: &mut Reader) -> Read<Mechanism> {
     Mechanism::from_code(r.byte()?).ok_or(ProtocolError("an unknown mechanism"))
+}
+
+/// Whether sampling stops once the median is known, as one flag.
+fn sampling(r: &mut Reader) -> Read<Sampling> {
+    Ok(if r.flag()? {
+        Sampling::Adaptive
+    } else {
+        Sampling::Fixed
+    })
 }
 
 /// A way of waiting, by its code.

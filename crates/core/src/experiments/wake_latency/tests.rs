@@ -29,6 +29,7 @@ fn ratios_divide_by_the_event_median() {
     let w = WakeLatency {
         config: WakeConfig::default(),
         skew_ms: None,
+        sampling: crate::sampling::Sampling::Fixed,
         results: vec![
             WakeResult {
                 strategy: Strategy::Event,
@@ -48,4 +49,41 @@ fn ratios_divide_by_the_event_median() {
     assert_eq!(r.len(), 2);
     assert_eq!(r[1].0, Strategy::SleepPoll);
     assert!((r[1].1 - 50.0).abs() < 1e-9);
+}
+
+#[test]
+fn a_run_that_stopped_early_says_so_and_a_link_keeps_it() {
+    use crate::experiments::Description;
+    use crate::link::{decode_body, encode_body};
+    use crate::sampling::Sampling;
+    use crate::schema::{Environment, Report};
+    let series = |n: usize, v: f64| Outcome::measured(vec![v; n]).unwrap();
+    let mut w = WakeLatency {
+        config: WakeConfig::default(),
+        skew_ms: Some(0.0),
+        sampling: Sampling::Adaptive,
+        results: vec![
+            WakeResult {
+                strategy: Strategy::Event,
+                outcome: series(30, 0.02),
+            },
+            WakeResult {
+                strategy: Strategy::SleepPoll,
+                outcome: series(100, 0.5),
+            },
+        ],
+    };
+    let said = w.sampled().expect("an adaptive run says how it sampled");
+    assert_eq!(said.key, crate::key!("finding.wake.sampled"));
+    let mut report = Report::new(Environment::test_chrome(), None);
+    report.wake_latency = Some(w.clone());
+    let back = decode_body(&encode_body(&report)).unwrap();
+    assert_eq!(back.wake_latency.unwrap().sampling, Sampling::Adaptive);
+    // Every round taken: fixed as far as a link can tell, and nothing said.
+    w.results[0].outcome = series(100, 0.02);
+    report.wake_latency = Some(w.clone());
+    let back = decode_body(&encode_body(&report)).unwrap();
+    assert_eq!(back.wake_latency.unwrap().sampling, Sampling::Fixed);
+    w.sampling = Sampling::Fixed;
+    assert_eq!(w.sampled(), None);
 }
