@@ -295,8 +295,8 @@ fn ComparisonTable(
                                 {row.notes.iter().map(|n| view! { <div class="note">{tr(n)}</div> }).collect_view()}
                             </td>
                             <td class="analogue">{tr(&row.analogue)}</td>
-                            {judged.as_ref().and_then(|judged| judged.get(j)).map(verdict_cell)}
                             {cells}
+                            {judged.as_ref().and_then(|judged| judged.get(j)).map(verdict_cell)}
                         </tr>
                     }
                 })
@@ -317,8 +317,8 @@ fn ComparisonTable(
                 <thead><tr>
                     <th>{t(key!("compare.what"))}</th>
                     <th>{t(key!("table.analogue"))}</th>
-                    {heading.map(|h| view! { <th class="verdict">{tr(&h)}</th> })}
                     {columns.iter().map(|c| view! { <th class="num">{tr(&experiment.header(c))}</th> }).collect_view()}
+                    {heading.map(|h| view! { <th class="verdict">{tr(&h)}</th> })}
                 </tr></thead>
                 {bodies}
             </table>
