@@ -11,7 +11,7 @@ use crate::components::charts::{
     LegendEntry, chart_frame, chart_svg, footer, hit, reading, row_label, x_axis,
 };
 use crate::components::chunked::{ReachedPlace, chunked};
-use crate::hooks::{Experiments, LinkedRuns, Loading, ReferenceSets};
+use crate::hooks::{Embedded, Experiments, LinkedRuns, Loading, ReferenceSets};
 use leptos::task::spawn_local;
 use leptos::wasm_split::{SplitLoaderError, wasm_split};
 use waitlab_core::key;
@@ -24,7 +24,7 @@ const COLOURS: usize = 8;
 use crate::i18n::{num, part_ready, t, tr};
 use leptos::prelude::*;
 use waitlab_core::chart::{LINE_PX, RowLayout, Scale};
-use waitlab_core::compare::verdict::{self, Judged};
+use waitlab_core::compare::verdict::{self, Judged, Verdict};
 use waitlab_core::compare::{self, Group, Origin, Value};
 use waitlab_core::experiments::Experiment;
 use waitlab_core::schema::Report;
@@ -180,6 +180,7 @@ fn Comparison(
     let sets = sets();
     let shared = expect_context::<LinkedRuns>();
     let experiments = expect_context::<Experiments>();
+    let embedded = use_context::<Embedded>().is_some_and(|e| e.0);
     // The sets' parts, fetched the first time a comparison is made and the
     // sets' index is in (after the run, if one is under way by then).
     Effect::new(move |_| {
@@ -220,9 +221,12 @@ fn Comparison(
         }
         let waiting = groups.iter().all(|(_, g)| g.origin != Origin::Browser);
         let verdicts = Verdicts::of(&groups);
-        let summaries: Vec<Phrase> = verdicts
-            .as_ref()
-            .map_or_else(Vec::new, |v| v.summaries(&groups));
+        // An embed keeps to its chart: the verdicts are in the table, on
+        // the page it opens.
+        let summaries: Vec<Phrase> = match &verdicts {
+            Some(v) if !embedded => v.summaries(&groups),
+            _ => Vec::new(),
+        };
         Some(view! {
             <div class="comparison" data-testid="comparison">
                 <h3>{t(key!("compare.heading"))}
@@ -318,7 +322,7 @@ fn ComparisonTable(
                     <th>{t(key!("compare.what"))}</th>
                     <th>{t(key!("table.analogue"))}</th>
                     {columns.iter().map(|c| view! { <th class="num">{tr(&experiment.header(c))}</th> }).collect_view()}
-                    {heading.map(|h| view! { <th class="verdict">{tr(&h)}</th> })}
+                    {heading.map(|h| view! { <th>{tr(&h)}</th> })}
                 </tr></thead>
                 {bodies}
             </table>
@@ -395,9 +399,18 @@ impl Verdicts {
 /// A row's verdict, or why it has none, with the test's figures under it.
 fn verdict_cell(judged: &Judged) -> impl IntoView + use<> {
     let (said, notes) = judged.phrases();
+    let verdict = judged.verdict();
+    // A difference found is said in bold; "same" and the reasons for no
+    // verdict are not (all in the muted small type of the analogues).
+    let said = match verdict {
+        Some(Verdict::Faster | Verdict::Slower) => {
+            view! { <strong>{tr(&said)}</strong> }.into_any()
+        }
+        _ => tr(&said).into_any(),
+    };
     view! {
-        <td class="verdict" data-testid="verdict" data-verdict=judged.verdict().map(|v| v.id())>
-            {tr(&said)}
+        <td class="analogue" data-testid="verdict" data-verdict=verdict.map(|v| v.id())>
+            {said}
             {notes.iter().map(|n| view! { <div class="note">{tr(n)}</div> }).collect_view()}
         </td>
     }

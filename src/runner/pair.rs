@@ -14,7 +14,6 @@ use waitlab_core::key;
 use waitlab_core::outcome::reason;
 use waitlab_core::outcome::{Outcome, StrategyOutcome};
 use waitlab_core::protocol::{FromWorker, ToWorker, shared_slots};
-use waitlab_core::sampling::Sampling;
 use waitlab_core::text::{Key, Phrase};
 
 /// Ping-pong exchanges for the skew estimate.
@@ -69,11 +68,10 @@ pub(crate) struct Ways<W> {
 
 impl Pair {
     /// A paired experiment's results: each of `ways` measured `measure`
-    /// in turn ([`Pair::each`]), a round of progress per round, each taking
-    /// its rounds by `sampling`.
+    /// in turn ([`Pair::each`]), a round of progress per round.
     pub(crate) async fn paired<C: Rounds + Clone, S: Way>(
         &mut self,
-        (config, sampling): (&C, Sampling),
+        config: &C,
         reporter: &Reporter,
         (ways, rules): (&[S], Ways<S>),
         mut measure: impl AsyncFnMut(&mut Pair, S) -> Result<Outcome, Phrase>,
@@ -96,7 +94,6 @@ impl Pair {
             config: config.clone(),
             skew_ms: self.skew_ms,
             results,
-            sampling,
         })
     }
 

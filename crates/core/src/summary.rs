@@ -512,7 +512,6 @@ mod tests {
         wake_run.wake_latency = Some(WakeLatency {
             config: WakeConfig::default(),
             skew_ms: Some(0.0),
-            sampling: crate::sampling::Sampling::Fixed,
             results: vec![
                 WakeResult {
                     strategy: Strategy::SleepPoll,

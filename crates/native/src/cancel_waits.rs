@@ -140,7 +140,6 @@ impl Native for CancelWaits {
         CancelWaits {
             config: config.clone(),
             skew_ms: Some(0.0),
-            sampling: waitlab_core::sampling::Sampling::Fixed,
             results,
         }
     }

@@ -163,7 +163,6 @@ impl Native for WakeLatency {
         WakeLatency {
             config: config.clone(),
             skew_ms: Some(0.0),
-            sampling: waitlab_core::sampling::Sampling::Fixed,
             results,
         }
     }

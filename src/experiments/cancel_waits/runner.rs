@@ -13,7 +13,6 @@ use waitlab_core::experiments::cancel_waits::{
 };
 use waitlab_core::key;
 use waitlab_core::protocol::ToWorker;
-use waitlab_core::sampling::Sampling;
 use waitlab_core::text::Phrase;
 
 async fn measure(config: &CancelConfig, reporter: &Reporter) -> Result<CancelWaits, Phrase> {
@@ -30,29 +29,21 @@ async fn measure(config: &CancelConfig, reporter: &Reporter) -> Result<CancelWai
         by_message: |s| !s.needs_shared_memory(),
     };
     let ways = (&Strategy::BROWSER[..], ways);
-    // Every round: a blind sleep's remaining wait spreads its times over
-    // the whole wait, so its median would take the maximum anyway.
-    let sampling = Sampling::Fixed;
-    pair.paired(
-        (config, sampling),
-        reporter,
-        ways,
-        async |pair, strategy| {
-            let (rounds, wait_ms) = (config.rounds, config.wait_ms);
-            let points_us = points_us.clone();
-            let set = ToWorker::CancelSet {
-                strategy,
-                points_us,
-                wait_ms,
-            };
-            let wait = ToWorker::CancelWait {
-                strategy,
-                rounds,
-                wait_ms,
-            };
-            pair.measure(&set, &wait, limit_ms, after_cancel_ms).await
-        },
-    )
+    pair.paired(config, reporter, ways, async |pair, strategy| {
+        let (rounds, wait_ms) = (config.rounds, config.wait_ms);
+        let points_us = points_us.clone();
+        let set = ToWorker::CancelSet {
+            strategy,
+            points_us,
+            wait_ms,
+        };
+        let wait = ToWorker::CancelWait {
+            strategy,
+            rounds,
+            wait_ms,
+        };
+        pair.measure(&set, &wait, limit_ms, after_cancel_ms).await
+    })
     .await
 }
 

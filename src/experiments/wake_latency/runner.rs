@@ -35,26 +35,21 @@ async fn measure(config: &WakeConfig, reporter: &Reporter) -> Result<WakeLatency
     let ways = (&Strategy::BROWSER[..], ways);
     // Each strategy stops once its median is known (its setter with it).
     let sampling = Sampling::Adaptive;
-    pair.paired(
-        (config, sampling),
-        reporter,
-        ways,
-        async |pair, strategy| {
-            let delays_us = delays_us.clone();
-            let set = ToWorker::WakeSet {
-                strategy,
-                delays_us,
-            };
-            let wait = ToWorker::WakeWait {
-                strategy,
-                rounds: config.rounds,
-                sampling,
-                step_ms: reporter.step_ms(),
-            };
-            pair.measure(&set, &wait, limit_ms, |raw, skew| raw + skew)
-                .await
-        },
-    )
+    pair.paired(config, reporter, ways, async |pair, strategy| {
+        let delays_us = delays_us.clone();
+        let set = ToWorker::WakeSet {
+            strategy,
+            delays_us,
+        };
+        let wait = ToWorker::WakeWait {
+            strategy,
+            rounds: config.rounds,
+            sampling,
+            step_ms: reporter.step_ms(),
+        };
+        pair.measure(&set, &wait, limit_ms, |raw, skew| raw + skew)
+            .await
+    })
     .await
 }
 

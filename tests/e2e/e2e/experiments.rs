@@ -487,8 +487,7 @@ pub(crate) fn wake_latency(browser: Browser) {
     assert_wake_outcomes(&wake, features);
     // Each strategy took its rounds until its median was known: at least
     // the rule's minimum (or every round, of fewer), at most the form's;
-    // the details say how many.
-    assert_eq!(wake.sampling, Sampling::Adaptive);
+    // where one stopped early the details say how many.
     for r in &wake.results {
         if let Some(summary) = r.outcome.summary() {
             let least = MIN_SAMPLES.min(wake.config.rounds);

@@ -254,7 +254,6 @@ fn figures_under_the_clock_are_marked() {
     r.wake_latency = Some(WakeLatency {
         config: WakeConfig::default(),
         skew_ms: None,
-        sampling: crate::sampling::Sampling::Fixed,
         results: [(Strategy::Event, 0.03), (Strategy::SleepPoll, 1.5)]
             .into_iter()
             .map(|(strategy, v)| WakeResult {
@@ -285,7 +284,6 @@ fn figures_under_the_clock_are_marked() {
     r.cancel_waits = Some(CancelWaits {
         config: CancelConfig::default(),
         skew_ms: None,
-        sampling: crate::sampling::Sampling::Fixed,
         results: vec![
             CancelResult {
                 strategy: Cancel::BlindSleep,

@@ -43,15 +43,22 @@ pub struct Paired<C, S> {
     pub skew_ms: Option<f64>,
     /// One result per way of waiting.
     pub results: Vec<StrategyOutcome<S>>,
-    /// Whether each way took every round, or stopped once its median was
-    /// known ([`Sampling::Adaptive`]). A link does not carry it: a run read
-    /// from one sampled adaptively if a way took fewer rounds than its
-    /// configuration's.
-    #[serde(
-        default = "Sampling::fixed",
-        skip_serializing_if = "Sampling::is_fixed"
-    )]
-    pub sampling: Sampling,
+}
+
+impl<C: Rounds, S: Way> Paired<C, S> {
+    /// Whether a way stopped before its last round, once its median was
+    /// known ([`Sampling::Adaptive`]); a run where every way took every
+    /// round reads as fixed, whichever rule it ran by (nothing stopped
+    /// early to say so of).
+    pub fn sampling(&self) -> Sampling {
+        let rounds = self.config.rounds();
+        let taken = self.results.iter().filter_map(|r| r.outcome.summary());
+        if taken.map(|s| s.n).any(|n| n < rounds) {
+            Sampling::Adaptive
+        } else {
+            Sampling::Fixed
+        }
+    }
 }
 
 impl<C, S: Way> Paired<C, S> {
@@ -78,24 +85,14 @@ impl<C: Bytes + Rounds, S: Way> Section for Paired<C, S> {
     fn read(r: &mut Reader<'_>) -> Result<Self, LinkError> {
         let config = C::read(r)?;
         let skew_ms = r.maybe_q()?;
-        let rounds = config.rounds();
-        let results: Vec<StrategyOutcome<S>> = r.ways(|r, strategy| {
-            let outcome = r.outcome(rounds)?;
+        let results = r.ways(|r, strategy| {
+            let outcome = r.outcome(config.rounds())?;
             Ok(StrategyOutcome { strategy, outcome })
         })?;
-        let early = results
-            .iter()
-            .filter_map(|r| r.outcome.summary())
-            .any(|s| s.n < rounds);
         Ok(Paired {
             config,
             skew_ms,
             results,
-            sampling: if early {
-                Sampling::Adaptive
-            } else {
-                Sampling::Fixed
-            },
         })
     }
 }

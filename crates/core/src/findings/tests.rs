@@ -43,7 +43,6 @@ fn wake_findings_without_the_event_wait_keep_what_ran() {
     let w = WakeLatency {
         config: WakeConfig::default(),
         skew_ms: None,
-        sampling: crate::sampling::Sampling::Fixed,
         results: Strategy::BROWSER
             .iter()
             .map(|&strategy| WakeResult {
@@ -173,7 +172,6 @@ fn cancel_waits_say_how_long_the_blind_sleep_ran_on() {
     let c = CancelWaits {
         config: CancelConfig::default(),
         skew_ms: Some(0.002),
-        sampling: crate::sampling::Sampling::Fixed,
         results: vec![
             result(Strategy::BlindSleep, measured(&[4.0, 10.0, 17.5])),
             result(Strategy::CancelEvent, measured(&[0.02, 0.025, 0.03])),

@@ -80,7 +80,6 @@ fn combining_keeps_every_experiment_once() {
     a.wake_latency = Some(crate::experiments::wake_latency::WakeLatency {
         config: crate::experiments::wake_latency::WakeConfig::default(),
         skew_ms: None,
-        sampling: crate::sampling::Sampling::Fixed,
         results: Vec::new(),
     });
     let b = Report::new(env(true), None);

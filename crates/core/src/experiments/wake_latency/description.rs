@@ -51,7 +51,7 @@ impl Description for WakeLatency {
     }
 
     fn sampled(&self) -> Option<Phrase> {
-        if self.sampling != Sampling::Adaptive {
+        if self.sampling() != Sampling::Adaptive {
             return None;
         }
         let counts: Vec<u32> = self

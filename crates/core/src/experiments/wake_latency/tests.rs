@@ -29,7 +29,6 @@ fn ratios_divide_by_the_event_median() {
     let w = WakeLatency {
         config: WakeConfig::default(),
         skew_ms: None,
-        sampling: crate::sampling::Sampling::Fixed,
         results: vec![
             WakeResult {
                 strategy: Strategy::Event,
@@ -52,7 +51,7 @@ fn ratios_divide_by_the_event_median() {
 }
 
 #[test]
-fn a_run_that_stopped_early_says_so_and_a_link_keeps_it() {
+fn a_run_that_stopped_early_says_so_and_its_link_too() {
     use crate::experiments::Description;
     use crate::link::{decode_body, encode_body};
     use crate::sampling::Sampling;
@@ -61,7 +60,6 @@ fn a_run_that_stopped_early_says_so_and_a_link_keeps_it() {
     let mut w = WakeLatency {
         config: WakeConfig::default(),
         skew_ms: Some(0.0),
-        sampling: Sampling::Adaptive,
         results: vec![
             WakeResult {
                 strategy: Strategy::Event,
@@ -78,12 +76,9 @@ fn a_run_that_stopped_early_says_so_and_a_link_keeps_it() {
     let mut report = Report::new(Environment::test_chrome(), None);
     report.wake_latency = Some(w.clone());
     let back = decode_body(&encode_body(&report)).unwrap();
-    assert_eq!(back.wake_latency.unwrap().sampling, Sampling::Adaptive);
-    // Every round taken: fixed as far as a link can tell, and nothing said.
+    assert_eq!(back.wake_latency.unwrap().sampling(), Sampling::Adaptive);
+    // Every round taken: nothing stopped early, nothing to say.
     w.results[0].outcome = series(100, 0.02);
-    report.wake_latency = Some(w.clone());
-    let back = decode_body(&encode_body(&report)).unwrap();
-    assert_eq!(back.wake_latency.unwrap().sampling, Sampling::Fixed);
-    w.sampling = Sampling::Fixed;
+    assert_eq!(w.sampling(), Sampling::Fixed);
     assert_eq!(w.sampled(), None);
 }
