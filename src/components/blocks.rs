@@ -36,10 +36,6 @@ pub fn ResultsBlock(
     /// What shows between the findings and the details.
     #[prop(optional_no_strip)]
     lead: Option<AnyView>,
-    /// How its series sampled, where they sampled until their medians
-    /// were known (first in the details).
-    #[prop(optional_no_strip)]
-    sampled: Option<Phrase>,
     /// The charts and tables behind "details".
     children: Children,
 ) -> impl IntoView {
@@ -47,10 +43,7 @@ pub fn ResultsBlock(
         <div class="results-block" data-testid="results">
             <Findings items=findings />
             {lead}
-            <Details summary=key!("results.details")>
-                {sampled.map(|p| view! { <p class="note" data-testid="sampled">{tr(&p)}</p> })}
-                {children()}
-            </Details>
+            <Details summary=key!("results.details")>{children()}</Details>
         </div>
     }
 }
@@ -73,15 +66,12 @@ pub fn StrategyResults(
     /// The experiment's own chart and its heading.
     #[prop(optional_no_strip)]
     own: Option<(Key, AnyView)>,
-    /// How its strategies sampled, if until their medians were known.
-    #[prop(optional_no_strip)]
-    sampled: Option<Phrase>,
 ) -> impl IntoView {
     let embedded = use_context::<Embedded>().is_some_and(|e| e.0);
     let own = own.map(|(heading, view)| view! { <h3>{t(heading)}</h3> {view} }.into_any());
     let (lead, inside) = if embedded { (None, own) } else { (own, None) };
     view! {
-        <ResultsBlock findings=findings lead=lead sampled=sampled>
+        <ResultsBlock findings=findings lead=lead>
             {inside}
             <h3>{t(chart)}</h3>
             <OverviewChart rows=rows />
@@ -101,9 +91,7 @@ pub fn strategy_results<E: Description>(
 ) -> AnyView {
     let findings = e.findings(report.env.clock);
     let rows: Vec<OverviewRow> = e.tried().iter().filter_map(OverviewRow::of_tried).collect();
-    let sampled = e.sampled();
-    view! { <StrategyResults findings=findings chart=chart rows=rows own=own sampled=sampled /> }
-        .into_any()
+    view! { <StrategyResults findings=findings chart=chart rows=rows own=own /> }.into_any()
 }
 
 /// What a reader opens to see more: a results view's charts and tables

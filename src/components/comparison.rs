@@ -223,7 +223,7 @@ fn Comparison(
         let verdicts = Verdicts::of(&groups);
         // An embed keeps to its chart: the verdicts are in the table, on
         // the page it opens.
-        let summaries: Vec<Phrase> = match &verdicts {
+        let summaries: Vec<(usize, Phrase)> = match &verdicts {
             Some(v) if !embedded => v.summaries(&groups),
             _ => Vec::new(),
         };
@@ -237,7 +237,11 @@ fn Comparison(
                 })}
                 {(!groups.is_empty()).then(|| view! {
                     <ComparisonChart experiment=experiment groups=groups.clone() />
-                    {summaries.iter().map(|s| view! { <p class="lead verdict-summary" data-testid="verdict-summary">{tr(s)}</p> }).collect_view()}
+                    {summaries.iter().map(|(colour, s)| view! {
+                        <p class="lead" data-testid="verdict-summary">
+                            <span class=format!("swatch src-{}", colour % COLOURS)></span>{tr(s)}
+                        </p>
+                    }).collect_view()}
                     <Details summary=key!("compare.table")>
                         <ComparisonTable experiment=experiment groups=groups verdicts=verdicts />
                     </Details>
@@ -366,16 +370,16 @@ impl Verdicts {
         self.base.map(|b| verdict::heading(&groups[b].1))
     }
 
-    /// One sentence per source beside the base.
-    fn summaries(&self, groups: &[(usize, Group)]) -> Vec<Phrase> {
+    /// One sentence per source beside the base, with the source's colour.
+    fn summaries(&self, groups: &[(usize, Group)]) -> Vec<(usize, Phrase)> {
         let Some(b) = self.base else {
             return Vec::new();
         };
-        groups
-            .iter()
-            .zip(&self.judged)
-            .filter_map(|((_, g), judged)| verdict::summary(&groups[b].1, g, judged))
-            .collect()
+        let each = groups.iter().zip(&self.judged);
+        each.filter_map(|((colour, g), judged)| {
+            Some((*colour, verdict::summary(&groups[b].1, g, judged)?))
+        })
+        .collect()
     }
 
     /// What the table's verdicts are, or why it has none.

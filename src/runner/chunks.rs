@@ -40,8 +40,7 @@ macro_rules! runner {
         ) -> waitlab_core::schema::Report {
             let scope = $crate::runner::RunScope::begin();
             let units: fn(&$config) -> u32 = $units;
-            let reporter =
-                $crate::runner::Reporter::new(publish, units(&config)).clocked(scope.step_ms());
+            let reporter = $crate::runner::Reporter::new(publish, units(&config));
             let result = $measure(&config, &reporter).await;
             scope.finish_with(result)
         }

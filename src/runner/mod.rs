@@ -67,8 +67,6 @@ pub(crate) struct Reporter {
     publish: Publish,
     /// When progress was last published, `performance.now()`.
     published: Rc<Cell<f64>>,
-    /// One step of the clock the run reads, ms (0 if unknown).
-    step_ms: f64,
 }
 
 impl Reporter {
@@ -80,19 +78,7 @@ impl Reporter {
             })),
             publish,
             published: Rc::new(Cell::new(clock::now())),
-            step_ms: 0.0,
         }
-    }
-
-    /// The reporter of a run that reads a clock of `step_ms` ms steps
-    /// (what adaptive sampling cannot resolve below).
-    pub(crate) fn clocked(self, step_ms: f64) -> Self {
-        Self { step_ms, ..self }
-    }
-
-    /// One step of the run's clock, ms (0 if unknown).
-    pub(crate) fn step_ms(&self) -> f64 {
-        self.step_ms
     }
 
     /// Counts one main-thread sample without publishing (a render now would

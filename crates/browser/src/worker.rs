@@ -205,19 +205,15 @@ fn handle(data: JsValue) {
                     .await;
             post(&FromWorker::ProducerConsumerDone { result });
         }),
-        Ok(ToWorker::WakeWait {
-            strategy,
-            rounds,
-            sampling,
-            step_ms,
-        }) => wasm_bindgen_futures::spawn_local(async move {
-            let port = port();
-            let mut enough = Stop::new(sampling, rounds, step_ms);
-            let (slots, port) = (slots(), port.as_ref());
-            let result =
-                wake_latency::wait_rounds(strategy, &mut enough, slots.as_ref(), port).await;
-            post(&FromWorker::WakeDone { result });
-        }),
+        Ok(ToWorker::WakeWait { strategy, rounds }) => {
+            wasm_bindgen_futures::spawn_local(async move {
+                let port = port();
+                let result =
+                    wake_latency::wait_rounds(strategy, rounds, slots().as_ref(), port.as_ref())
+                        .await;
+                post(&FromWorker::WakeDone { result });
+            })
+        }
         Ok(ToWorker::SkewPong { exchanges }) => {
             let result = slots()
                 .ok_or_else(|| memory::NOT_SHARED.to_owned())

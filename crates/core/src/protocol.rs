@@ -31,7 +31,7 @@ mod codec;
 pub const HEARTBEAT_MS: u32 = 1000;
 
 /// Version of this protocol; bump on any change of the message shapes.
-pub const PROTOCOL_VERSION: u32 = 12;
+pub const PROTOCOL_VERSION: u32 = 11;
 
 /// How long past its expected silence a worker may stay quiet before the
 /// page takes it for dead, ms: a crashed, hung or muted worker ends in a
@@ -48,13 +48,9 @@ pub mod shared_slots {
     /// Wake latency: the flag the setter raises (0 down, 1 up); the
     /// cancel word of experiment 6.
     pub const FLAG: u32 = 1;
-    /// Wake latency: the round the waiter is ready for (round + 1), or
-    /// [`STOP`] once it has taken enough; a handoff's consumer's go (1,
-    /// once it has reset the ring's counters).
+    /// Wake latency: the round the waiter is ready for (round + 1); a
+    /// handoff's consumer's go (1, once it has reset the ring's counters).
     pub const GO: u32 = 2;
-    /// What the waiter writes to [`GO`] (or posts, by message) when its
-    /// median is known before its last round: the setter stops.
-    pub const STOP: i32 = -1;
     /// Skew exchange: the exchange the waiter started (k + 1).
     pub const PING: u32 = 3;
     /// Skew exchange: the exchange the setter answered (k + 1).
@@ -116,18 +112,12 @@ pub enum ToWorker {
         delays_us: Vec<u32>,
     },
     /// Wake latency, waiter side: `rounds` rounds noticing the flag by
-    /// `strategy`, or with adaptive sampling fewer, once the median is
-    /// known (then it tells the setter to stop).
+    /// `strategy`.
     WakeWait {
         /// How to notice.
         strategy: Strategy,
-        /// How many rounds: exactly these, or at most these when sampling
-        /// adaptively.
+        /// How many rounds.
         rounds: u32,
-        /// Whether to stop once the median is known.
-        sampling: Sampling,
-        /// One step of the page's clock, ms: the adaptive rule's floor.
-        step_ms: f64,
     },
     /// Cancellable waits, canceller side: as [`ToWorker::WakeSet`], the
     /// delays being the cancel points (the flag raised, or the stamp

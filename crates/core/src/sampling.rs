@@ -12,7 +12,6 @@
 //! the series is long ([`Stop::checks_at`]).
 
 use crate::describe::median_ranks;
-use crate::text::{Key, Phrase};
 use serde::{Deserialize, Serialize};
 
 /// Fewest samples before a series may stop early.
@@ -134,53 +133,6 @@ pub fn precise(sorted: &[f64], step_ms: f64) -> bool {
     let (lo, hi) = (sorted[l - 1], sorted[n - l]);
     let median = (sorted[(n - 1) / 2] + sorted[n / 2]) / 2.0;
     hi - lo <= (2.0 * RELATIVE_HALF_WIDTH * median.abs()).max(CLOCK_STEPS * step_ms)
-}
-
-/// What a run says of how its series sampled, by catalog key: some
-/// stopped once their medians were known, all did (after different counts,
-/// or all after one), or none did. Each takes `{precise}` series of
-/// `{cells}`, stopped after `{least}` to `{most}` samples of at most
-/// `{max}`.
-pub struct SampledKeys {
-    /// Some stopped early.
-    pub some: Key,
-    /// All stopped early, after different counts.
-    pub all: Key,
-    /// All stopped early, after one count.
-    pub all_at: Key,
-    /// None stopped early.
-    pub none: Key,
-}
-
-/// How many samples series that sampled adaptively took, `counts` of at
-/// most `max` each: how many stopped early, after how few and how many,
-/// and how many took the maximum (`None` without a series).
-pub fn sampled(counts: &[u32], max: u32, keys: SampledKeys) -> Option<Phrase> {
-    let early: Vec<u32> = counts
-        .iter()
-        .copied()
-        .filter(|&n| Stopped::of(n, max, Sampling::Adaptive) == Stopped::Precise)
-        .collect();
-    let (Some(&least), Some(&most)) = (early.iter().min(), early.iter().max()) else {
-        return (!counts.is_empty()).then(|| {
-            Phrase::new(keys.none)
-                .count("cells", counts.len() as u64)
-                .count("max", max)
-        });
-    };
-    let key = match (early.len() == counts.len(), least == most) {
-        (true, true) => keys.all_at,
-        (true, false) => keys.all,
-        (false, _) => keys.some,
-    };
-    Some(
-        Phrase::new(key)
-            .count("precise", early.len() as u64)
-            .count("cells", counts.len() as u64)
-            .count("least", least)
-            .count("most", most)
-            .count("max", max),
-    )
 }
 
 #[cfg(test)]

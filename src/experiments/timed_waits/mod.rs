@@ -13,9 +13,9 @@ use crate::hooks::Experiments;
 use crate::i18n::{t, tr};
 use leptos::prelude::*;
 use waitlab_core::experiments::Config;
+use waitlab_core::experiments::Findings;
 use waitlab_core::experiments::timed_waits::TimedWaits;
 use waitlab_core::experiments::timed_waits::{CellKey, Mechanism, Thread, TimedWaitsConfig};
-use waitlab_core::experiments::{Description, Findings};
 use waitlab_core::key;
 use waitlab_core::sampling::Sampling;
 use waitlab_core::schema::Report;
@@ -166,7 +166,8 @@ pub(super) fn TimedWaitsResults(
         })
     };
     view! {
-        <ResultsBlock findings=tw.findings(report.env.clock) sampled=tw.sampled()>
+        <ResultsBlock findings=tw.findings(report.env.clock)>
+            {tw.sampled().map(|p| view! { <p class="note" data-testid="sampled">{tr(&p)}</p> })}
             <h3>{t(key!("timed_waits.glance"))}</h3>
             <OverviewChart rows=overview />
             <h3>{t(key!("timed_waits.distribution"))}</h3>

@@ -13,7 +13,6 @@ use waitlab_core::experiments::wake_latency::{Strategy, WakeConfig, WakeLatency}
 use waitlab_core::key;
 use waitlab_core::outcome::reason;
 use waitlab_core::protocol::ToWorker;
-use waitlab_core::sampling::Sampling;
 use waitlab_core::text::Phrase;
 
 async fn measure(config: &WakeConfig, reporter: &Reporter) -> Result<WakeLatency, Phrase> {
@@ -33,20 +32,14 @@ async fn measure(config: &WakeConfig, reporter: &Reporter) -> Result<WakeLatency
         by_message: |s| s == Strategy::PostMessage,
     };
     let ways = (&Strategy::BROWSER[..], ways);
-    // Each strategy stops once its median is known (its setter with it).
-    let sampling = Sampling::Adaptive;
     pair.paired(config, reporter, ways, async |pair, strategy| {
         let delays_us = delays_us.clone();
         let set = ToWorker::WakeSet {
             strategy,
             delays_us,
         };
-        let wait = ToWorker::WakeWait {
-            strategy,
-            rounds: config.rounds,
-            sampling,
-            step_ms: reporter.step_ms(),
-        };
+        let rounds = config.rounds;
+        let wait = ToWorker::WakeWait { strategy, rounds };
         pair.measure(&set, &wait, limit_ms, |raw, skew| raw + skew)
             .await
     })

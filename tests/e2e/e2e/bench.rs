@@ -651,7 +651,7 @@ pub(crate) fn bench_render_100k_chromium() {
     );
 }
 
-/// Event-wake fidelity: waitlab's notify→wake (at most 1,000 rounds) against the
+/// Event-wake fidelity: waitlab's notify→wake (1,000 rounds) against the
 /// raw-JS probe (3 × 1,000 rounds) in the same session. Both are a few
 /// clock steps, so a median moves by whole steps from run to run: each is
 /// printed with its size in steps and, below 20 steps, marked as
@@ -675,10 +675,7 @@ pub(crate) fn bench_event_wake_chromium() {
         other => panic!("event wake not measured: {other:?}"),
     };
     let theirs: Vec<f64> = serde_json::from_value(s.eval_async(JS_WAKE_PROBE)).unwrap();
-    println!(
-        "== event wake: waitlab ({} rounds of at most 1000: it stops once its median is known) / raw JS (3 x 1000 rounds), same session ==",
-        ours.len()
-    );
+    println!("== event wake: waitlab (1000 rounds) / raw JS (3 x 1000 rounds), same session ==");
     let step = clock.tolerance_ms();
     let mut means = Vec::new();
     for (label, v) in [("waitlab", ours), ("raw JS", theirs)] {

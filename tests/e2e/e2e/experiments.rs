@@ -485,27 +485,6 @@ pub(crate) fn wake_latency(browser: Browser) {
     );
     let wake = report.wake_latency.expect("experiment 4 results");
     assert_wake_outcomes(&wake, features);
-    // Each strategy took its rounds until its median was known: at least
-    // the rule's minimum (or every round, of fewer), at most the form's;
-    // where one stopped early the details say how many.
-    for r in &wake.results {
-        if let Some(summary) = r.outcome.summary() {
-            let least = MIN_SAMPLES.min(wake.config.rounds);
-            assert!(
-                (least..=40).contains(&summary.n),
-                "{:?}: {}",
-                r.strategy,
-                summary.n
-            );
-        }
-    }
-    if wake.sampling() == Sampling::Adaptive {
-        let sampled = s.text("[data-testid=wake-latency] [data-testid=sampled]");
-        assert!(
-            sampled.is_some_and(|t| t.contains("rounds")),
-            "no note of the rounds taken"
-        );
-    }
     if !features.shared_memory() {
         assert_eq!(wake.skew_ms, None, "no skew without shared memory");
         return;

@@ -12,10 +12,7 @@ use crate::memory::{self, Slots};
 use crate::wait;
 use futures::future::select;
 use waitlab_core::experiments::wake_latency::Strategy;
-use waitlab_core::protocol::shared_slots::{
-    B_RECV, B_SEND, FLAG, GO, PING, PONG, SLEEP, STOP, T_SET,
-};
-use waitlab_core::sampling::Stop;
+use waitlab_core::protocol::shared_slots::{B_RECV, B_SEND, FLAG, GO, PING, PONG, SLEEP, T_SET};
 use wasm_bindgen::JsValue;
 
 /// How long an async-event wait may sleep before re-checking, ms (Firefox
@@ -31,13 +28,10 @@ pub(super) fn spin_us(us: u32) {
 }
 
 /// The setter's side of the shared-memory strategies: blocks its worker
-/// for the whole run, or until the waiter says [`STOP`].
+/// for the whole run.
 pub fn set_rounds(slots: &Slots, delays_us: &[u32]) -> Result<(), String> {
     for (round, &delay) in delays_us.iter().enumerate() {
         slots.wait_while(GO, round as i32)?;
-        if slots.load(GO) == STOP {
-            break;
-        }
         spin_us(delay);
         slots.set_f64(T_SET, epoch_now());
         slots.store_and_notify(FLAG, 1);
@@ -46,16 +40,13 @@ pub fn set_rounds(slots: &Slots, delays_us: &[u32]) -> Result<(), String> {
 }
 
 /// The setter's side of the postMessage strategy: answers each "go" on the
-/// port with its stamp after the round's delay. Returns after the last, or
-/// when the waiter posts [`STOP`].
+/// port with its stamp after the round's delay. Returns after the last.
 pub async fn set_rounds_by_message(
     port: &web_sys::MessagePort,
     delays_us: &[u32],
 ) -> Result<(), String> {
     for &delay in delays_us {
-        if wait::next_message(port).await.as_f64() == Some(f64::from(STOP)) {
-            break;
-        }
+        wait::next_message(port).await;
         spin_us(delay);
         port.post_message(&JsValue::from_f64(epoch_now()))
             .map_err(|e| crate::js_error_message(&e))?;
@@ -90,31 +81,16 @@ async fn notice(strategy: Strategy, slots: &Slots) -> Result<(), String> {
     Ok(())
 }
 
-/// The waiter's side: rounds until `enough` says so (its maximum, or once
-/// the median is known), each "go" then notice; returns the raw
-/// set→noticed times (waiter's clock minus setter's), ms. A waiter that
-/// stops before the setter's last round tells it to stop. The rule sorts a
-/// copy of the times between rounds, never inside one.
+/// The waiter's side: `rounds` rounds, each "go" then notice; returns the
+/// raw set→noticed times (waiter's clock minus setter's), ms.
 pub async fn wait_rounds(
     strategy: Strategy,
-    enough: &mut Stop,
+    rounds: u32,
     slots: Option<&Slots>,
     port: Option<&web_sys::MessagePort>,
 ) -> Result<Vec<f64>, String> {
-    let rounds = enough.max();
     let mut out = Vec::with_capacity(rounds as usize);
     for round in 0..rounds {
-        if round > 0 && enough.enough(&out) {
-            match (strategy, port, slots) {
-                (Strategy::PostMessage, Some(port), _) => {
-                    port.post_message(&JsValue::from(STOP))
-                        .map_err(|e| crate::js_error_message(&e))?
-                }
-                (_, _, Some(slots)) => slots.store_and_notify(GO, STOP),
-                _ => {}
-            }
-            break;
-        }
         if strategy == Strategy::PostMessage {
             let port = port.ok_or(NO_PORT)?;
             port.post_message(&JsValue::from(round))

@@ -163,12 +163,6 @@ pub trait Description: Listed + Findings + Stored + Section + Clone + 'static {
     fn lacks() -> Lacks {
         Lacks::Nothing
     }
-    /// Where its series sampled until their medians were known, how many
-    /// samples they took (shown with its numbers, not among its findings:
-    /// it says how the run measured, not what).
-    fn sampled(&self) -> Option<Phrase> {
-        None
-    }
 }
 
 /// Something done with one experiment's [`Description`], whichever it is

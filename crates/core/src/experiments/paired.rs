@@ -8,7 +8,6 @@ use crate::experiments::Way;
 use crate::link::wire::{Reader, Writer};
 use crate::link::{LinkError, Section};
 use crate::outcome::StrategyOutcome;
-use crate::sampling::Sampling;
 use serde::{Deserialize, Serialize};
 
 /// A configuration of rounds, each way of waiting measured that many
@@ -43,22 +42,6 @@ pub struct Paired<C, S> {
     pub skew_ms: Option<f64>,
     /// One result per way of waiting.
     pub results: Vec<StrategyOutcome<S>>,
-}
-
-impl<C: Rounds, S: Way> Paired<C, S> {
-    /// Whether a way stopped before its last round, once its median was
-    /// known ([`Sampling::Adaptive`]); a run where every way took every
-    /// round reads as fixed, whichever rule it ran by (nothing stopped
-    /// early to say so of).
-    pub fn sampling(&self) -> Sampling {
-        let rounds = self.config.rounds();
-        let taken = self.results.iter().filter_map(|r| r.outcome.summary());
-        if taken.map(|s| s.n).any(|n| n < rounds) {
-            Sampling::Adaptive
-        } else {
-            Sampling::Fixed
-        }
-    }
 }
 
 impl<C, S: Way> Paired<C, S> {

@@ -1,13 +1,13 @@
 //! Tests of the findings (`findings.rs`).
 
 use super::*;
+use crate::experiments::Findings;
 use crate::experiments::main_starvation::MainStarvation;
 use crate::experiments::periodic_work::{PeriodicResult, PeriodicWork, Scheduler};
 use crate::experiments::timed_waits::Cell;
 use crate::experiments::timed_waits::TimedWaitsConfig;
 use crate::experiments::timed_waits::{CellKey, Mechanism, NestedChain, TimedWaits};
 use crate::experiments::wake_latency::{Strategy, WakeLatency};
-use crate::experiments::{Description, Findings};
 use crate::outcome::Outcome;
 
 fn measured(v: &[f64]) -> Outcome {

@@ -63,17 +63,10 @@ impl ToWorker {
                     w.uvar(u64::from(d));
                 }
             }
-            ToWorker::WakeWait {
-                strategy,
-                rounds,
-                sampling,
-                step_ms,
-            } => {
+            ToWorker::WakeWait { strategy, rounds } => {
                 w.byte(3);
                 w.byte(strategy.code());
                 w.uvar(u64::from(*rounds));
-                w.flag(*sampling == Sampling::Adaptive);
-                w.f64(*step_ms);
             }
             ToWorker::SkewPong { exchanges } => {
                 w.byte(4);
@@ -161,7 +154,11 @@ impl ToWorker {
                 mechanism: mechanism(&mut r)?,
                 requested_ms: u32_(&mut r)?,
                 samples: u32_(&mut r)?,
-                sampling: sampling(&mut r)?,
+                sampling: if r.flag()? {
+                    Sampling::Adaptive
+                } else {
+                    Sampling::Fixed
+                },
                 step_ms: r.f64()?,
             },
             1 => ToWorker::PoolJob {
@@ -176,8 +173,6 @@ impl ToWorker {
             3 => ToWorker::WakeWait {
                 strategy: way(&mut r)?,
                 rounds: u32_(&mut r)?,
-                sampling: sampling(&mut r)?,
-                step_ms: r.f64()?,
             },
             4 => ToWorker::SkewPong {
                 exchanges: u32_(&mut r)?,
@@ -377,15 +372,6 @@ impl FromWorker {
 
 fn mechanism(r: &mut Reader) -> Read<Mechanism> {
     Mechanism::from_code(r.byte()?).ok_or(ProtocolError("an unknown mechanism"))
-}
-
-/// Whether sampling stops once the median is known, as one flag.
-fn sampling(r: &mut Reader) -> Read<Sampling> {
-    Ok(if r.flag()? {
-        Sampling::Adaptive
-    } else {
-        Sampling::Fixed
-    })
 }
 
 /// A way of waiting, by its code.

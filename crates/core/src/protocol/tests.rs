@@ -74,8 +74,6 @@ fn every_message_round_trips_exactly() {
         ToWorker::WakeWait {
             strategy: Strategy::PostMessage,
             rounds: 200,
-            sampling: Sampling::Adaptive,
-            step_ms: 0.005,
         },
         ToWorker::CancelSet {
             strategy: cancel_waits::Strategy::AbortTimer,

@@ -4,12 +4,9 @@
 use super::{Mechanism, TimedWaits};
 use crate::compare::{Measured, Value};
 use crate::experiments::{Column, Description, Tried};
-use crate::key;
-use crate::sampling::{self, SampledKeys, Sampling};
 use crate::schema::Environment;
 use crate::shared_memory::Lacks;
 use crate::stats::Summary;
-use crate::text::Phrase;
 
 /// What a cell measured: its summary and the wait it asked for.
 type Cell = (Summary, Option<u32>);
@@ -50,25 +47,6 @@ impl Description for TimedWaits {
             .iter()
             .map(|t| Measured::of_tried(t, |s| (*s, t.requested_ms)));
         rows.collect()
-    }
-
-    fn sampled(&self) -> Option<Phrase> {
-        if self.config.sampling != Sampling::Adaptive {
-            return None;
-        }
-        let counts: Vec<u32> = self
-            .cells
-            .iter()
-            .filter_map(|c| c.outcome.summary())
-            .map(|s| s.n)
-            .collect();
-        let keys = SampledKeys {
-            some: key!("finding.timed.sampled"),
-            all: key!("finding.timed.sampled_all"),
-            all_at: key!("finding.timed.sampled_all_at"),
-            none: key!("finding.timed.sampled_none"),
-        };
-        sampling::sampled(&counts, self.config.samples, keys)
     }
 
     fn lacks() -> Lacks {

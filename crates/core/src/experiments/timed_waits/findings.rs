@@ -8,6 +8,7 @@ use crate::experiments::timed_waits::{NestedChain, TimedWaits};
 use crate::findings::Figures;
 use crate::key;
 use crate::outcome::Outcome;
+use crate::sampling::{Sampling, Stopped};
 use crate::stats::Summary;
 use crate::text::Phrase;
 
@@ -111,5 +112,49 @@ impl Findings for TimedWaits {
             );
         }
         f.finish(out)
+    }
+}
+
+impl TimedWaits {
+    /// How many samples its cells took, where each sampled until its
+    /// median was known: how many stopped early, after how few and how
+    /// many, and how many took the maximum (shown with its numbers, not
+    /// among its findings: it says how the run measured, not what).
+    pub fn sampled(&self) -> Option<Phrase> {
+        if self.config.sampling != Sampling::Adaptive {
+            return None;
+        }
+        let max = self.config.samples;
+        let counts: Vec<u32> = self
+            .cells
+            .iter()
+            .filter_map(|c| c.outcome.summary())
+            .map(|s| s.n)
+            .collect();
+        let early: Vec<u32> = counts
+            .iter()
+            .copied()
+            .filter(|&n| Stopped::of(n, max, Sampling::Adaptive) == Stopped::Precise)
+            .collect();
+        let (Some(&least), Some(&most)) = (early.iter().min(), early.iter().max()) else {
+            return (!counts.is_empty()).then(|| {
+                Phrase::new(key!("finding.timed.sampled_none"))
+                    .count("cells", counts.len() as u64)
+                    .count("max", max)
+            });
+        };
+        let key = match (early.len() == counts.len(), least == most) {
+            (true, true) => key!("finding.timed.sampled_all_at"),
+            (true, false) => key!("finding.timed.sampled_all"),
+            (false, _) => key!("finding.timed.sampled"),
+        };
+        Some(
+            Phrase::new(key)
+                .count("precise", early.len() as u64)
+                .count("cells", counts.len() as u64)
+                .count("least", least)
+                .count("most", most)
+                .count("max", max),
+        )
     }
 }

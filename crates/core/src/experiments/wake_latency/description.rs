@@ -4,12 +4,9 @@
 use super::{Strategy, WakeLatency};
 use crate::compare::{Measured, Value};
 use crate::experiments::{Column, Description, Tried};
-use crate::key;
-use crate::sampling::{self, SampledKeys, Sampling};
 use crate::schema::Environment;
 use crate::shared_memory::Lacks;
 use crate::stats::Summary;
-use crate::text::Phrase;
 
 /// What a strategy measured, and its ratio to the event wait (marked when
 /// the clock does not resolve the event wait it divides by).
@@ -48,25 +45,6 @@ impl Description for WakeLatency {
             Measured::of_tried(&t, |s| (*s, ratio))
         });
         rows.collect()
-    }
-
-    fn sampled(&self) -> Option<Phrase> {
-        if self.sampling() != Sampling::Adaptive {
-            return None;
-        }
-        let counts: Vec<u32> = self
-            .tried()
-            .iter()
-            .filter_map(|t| t.outcome.summary())
-            .map(|s| s.n)
-            .collect();
-        let keys = SampledKeys {
-            some: key!("finding.wake.sampled"),
-            all: key!("finding.wake.sampled_all"),
-            all_at: key!("finding.wake.sampled_all_at"),
-            none: key!("finding.wake.sampled_none"),
-        };
-        sampling::sampled(&counts, self.config.rounds, keys)
     }
 
     fn lacks() -> Lacks {

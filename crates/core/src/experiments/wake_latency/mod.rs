@@ -113,7 +113,7 @@ config! {
     pub struct WakeConfig {
         /// Rounds per strategy.
         rounds: u32 = 100,
-            quick(20) form("rounds", "rounds", "wake_latency.rounds_most", 1, Self::MAX_ROUNDS)
+            quick(20) form("rounds", "rounds", "wake_latency.rounds", 1, Self::MAX_ROUNDS)
             link(Self::MAX_ROUNDS);
         /// Largest random delay before the setter raises the flag, µs.
         max_delay_us: u32 = 3000, link(1_000_000);

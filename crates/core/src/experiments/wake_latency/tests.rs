@@ -49,36 +49,3 @@ fn ratios_divide_by_the_event_median() {
     assert_eq!(r[1].0, Strategy::SleepPoll);
     assert!((r[1].1 - 50.0).abs() < 1e-9);
 }
-
-#[test]
-fn a_run_that_stopped_early_says_so_and_its_link_too() {
-    use crate::experiments::Description;
-    use crate::link::{decode_body, encode_body};
-    use crate::sampling::Sampling;
-    use crate::schema::{Environment, Report};
-    let series = |n: usize, v: f64| Outcome::measured(vec![v; n]).unwrap();
-    let mut w = WakeLatency {
-        config: WakeConfig::default(),
-        skew_ms: Some(0.0),
-        results: vec![
-            WakeResult {
-                strategy: Strategy::Event,
-                outcome: series(30, 0.02),
-            },
-            WakeResult {
-                strategy: Strategy::SleepPoll,
-                outcome: series(100, 0.5),
-            },
-        ],
-    };
-    let said = w.sampled().expect("an adaptive run says how it sampled");
-    assert_eq!(said.key, crate::key!("finding.wake.sampled"));
-    let mut report = Report::new(Environment::test_chrome(), None);
-    report.wake_latency = Some(w.clone());
-    let back = decode_body(&encode_body(&report)).unwrap();
-    assert_eq!(back.wake_latency.unwrap().sampling(), Sampling::Adaptive);
-    // Every round taken: nothing stopped early, nothing to say.
-    w.results[0].outcome = series(100, 0.02);
-    assert_eq!(w.sampling(), Sampling::Fixed);
-    assert_eq!(w.sampled(), None);
-}
