@@ -205,8 +205,19 @@ pub(crate) fn run_section(
     for (field, value) in fields {
         s.type_into(&sel(field), value);
     }
+    // A section run before keeps its report on the page until the new one
+    // replaces it: wait for a report other than the one shown now.
+    let quoted = Value::from(sel("report-json"));
+    let before = s.eval(&format!(
+        "const e = document.querySelector({quoted}); return e ? e.textContent : null;"
+    ));
     s.click(&sel("run"));
-    s.wait_for_element(&sel("report-json"), RUN_SECONDS);
+    s.wait_for(
+        &format!(
+            "(() => {{ const e = document.querySelector({quoted});              return e !== null && (e.textContent === '' || e.textContent !== {before}); }})()"
+        ),
+        RUN_SECONDS,
+    );
     s.eval(&format!(
         "document.querySelector({}).scrollIntoView();",
         Value::from(sel("results"))
