@@ -431,6 +431,20 @@ fn no_verdict_comes_of_a_difference_under_two_clock_steps() {
         assert_eq!(t.verdict, want, "{shift}");
         assert!((t.threshold_ms - 0.2).abs() < 1e-12);
     }
+    // Two wide spreads (polling over its interval) whose medians differ
+    // by more than the clock's steps, which the test cannot tell apart:
+    // the same, not under the clock.
+    let wide = |centre: f64| {
+        sampled(
+            Origin::Browser,
+            0.005,
+            &[("poll", "p", around(centre, 1.0, 40))],
+        )
+    };
+    let Judged::Tested(t) = &judge(&wide(0.5), &wide(0.6))[0] else {
+        panic!()
+    };
+    assert_eq!(t.verdict, Verdict::Same);
     // Stated figures are not tested, and a base is the first source with
     // samples.
     let mut stated = asking(&[Some(1)]);
