@@ -2,7 +2,7 @@
 // cross-origin isolation headers a static host could not set, so the page
 // gets SharedArrayBuffer and the fine clock: COOP and COEP for a page in a
 // tab of its own, Document-Isolation-Policy for an embed in a page that is
-// not isolated (where the browser supports it). Registered by coi.js.
+// not isolated (where the browser supports it). Registered by head.js.
 self.addEventListener("install", () => self.skipWaiting());
 self.addEventListener("activate", (event) => event.waitUntil(self.clients.claim()));
 self.addEventListener("fetch", (event) => {

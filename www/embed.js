@@ -110,8 +110,8 @@
     screen.dataset.testid = "embed-facade";
     // Shared memory, as the app will detect it (core's
     // shared_memory::Off::detect): isolated with or without a
-    // SharedArrayBuffer, or not isolated, and then whether coi.js found
-    // the browser unable to isolate this frame; until coi.js has said,
+    // SharedArrayBuffer, or not isolated, and then whether head.js found
+    // the browser unable to isolate this frame; until head.js has said,
     // nothing is claimed.
     const state = () => {
       if (window.crossOriginIsolated) return typeof SharedArrayBuffer === "function" ? "on" : "no_sab";

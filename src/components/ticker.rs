@@ -51,12 +51,12 @@ pub fn Ticker(
                     } else {
                         glide
                     };
-                    let _ = el.set_attribute(
-                        "style",
-                        &format!(
-                            "transform: translateX({}%)",
-                            waitlab_core::number::fixed(x * 100.0, 2)
-                        ),
+                    // A property of the element's style, not its `style`
+                    // attribute, which a policy without 'unsafe-inline'
+                    // styles refuses.
+                    let _ = web_sys::HtmlElement::style(&el).set_property(
+                        "transform",
+                        &format!("translateX({}%)", waitlab_core::number::fixed(x * 100.0, 2)),
                     );
                 }
             })));

@@ -29,7 +29,8 @@
 //!   one reload; where the service worker cannot register, the banner says
 //!   so and the page works. `native_*`: the bundled native and article
 //!   sets beside the browser's rows in every experiment, and a run's
-//!   downloads. `accessibility_*` and `reduced_motion_*`.
+//!   downloads. `accessibility_*` and `reduced_motion_*`. `slow_phone_*`:
+//!   Run all on a phone's screen with the CPU slowed 4 and 6 times.
 //! - [`links`]: `share_*`: a link made in one browser opens read-only with
 //!   the same numbers in it and in the other; "Run on my machine" and a
 //!   pasted link join the comparison. `hostile_links_*`: damaged, long,
@@ -48,6 +49,10 @@
 //!   the wasm chunks come when needed (none with the page), and one that
 //!   cannot be fetched is said where it would show. `reference_data_broken`:
 //!   the page with a malformed set and without an index.
+//! - [`policy`]: `policy_enforced_*`: the pages' Content-Security-Policy
+//!   is on, from the host's headers and from the page alone, and refuses
+//!   an injected script and style. Every scenario runs under it, and any
+//!   violation a page reports fails the suite (`main`).
 //! - [`bench`]: `bench_*` (ignored; `cargo xtask bench` runs them): fidelity
 //!   ratios against a raw-JS probe in the same browser session.
 //!
@@ -74,6 +79,8 @@ mod languages;
 mod links;
 #[path = "e2e/page.rs"]
 mod page;
+#[path = "e2e/policy.rs"]
+mod policy;
 #[path = "e2e/support.rs"]
 mod support;
 
@@ -100,8 +107,9 @@ use libtest_mimic::{Arguments, Completion, Trial};
 use links::{hostile_links, share_round_trip};
 use page::{
     accessibility, fallback, first_screen, native_comparison, reduced_motion, run_all,
-    service_worker, service_worker_refused,
+    service_worker, service_worker_refused, slow_phone,
 };
+use policy::policy_enforced;
 use std::process::ExitCode;
 use waitlab_e2e::server::Mode;
 use waitlab_e2e::webdriver::{Browser, close_pool, measuring, name_this_test};
@@ -223,7 +231,7 @@ fn cases() -> Vec<Case> {
     let mut cases = Vec::new();
     // One scenario a row, in the browsers it runs in.
     #[rustfmt::skip]
-    let table: [Row; 41] = [
+    let table: [Row; 43] = [
         ("isolated", ALL, Timed, isolated as fn(Browser)),
         ("isolated_without_new_features", BLINK_GECKO, Timed, isolated_without_new_features),
         ("cancel", ALL, Timed, cancel),
@@ -265,6 +273,8 @@ fn cases() -> Vec<Case> {
         ("reduced_motion", BLINK_GECKO, Untimed, reduced_motion),
         ("mechanism_picker", BLINK_GECKO, Untimed, mechanism_picker),
         ("adaptive_sampling", ALL, Untimed, adaptive_sampling),
+        ("policy_enforced", ALL, Untimed, policy_enforced),
+        ("slow_phone", &[Chromium], Timed, slow_phone),
     ];
     for (name, browsers, timing, scenario) in table {
         cases.extend(Case::each(name, browsers, timing, scenario));
@@ -324,6 +334,13 @@ fn main() -> ExitCode {
         // xvfb's bare display the newest window covers the older ones).
         close_pool();
     }
+    // A policy violation fails the suite wherever it happened: in a
+    // frame, on a page a test had left, in a test that reads no errors.
+    let violations = waitlab_e2e::server::policy_violations();
+    for v in &violations {
+        eprintln!("Content-Security-Policy violation: {v}");
+    }
+    failed |= !violations.is_empty();
     if failed {
         ExitCode::from(101)
     } else {

@@ -1,13 +1,23 @@
 //! A small static file server over the built dist, on a free loopback
-//! port. [`Mode::Isolated`] sends the headers of the dist's `_headers` file
-//! (COOP/COEP/CORP and Document-Isolation-Policy), as a static host that
-//! reads it and `cargo xtask serve` do; [`Mode::Plain`] is an ordinary host where the
-//! service worker cannot be installed (its script is missing), and
-//! [`Mode::PlainWithServiceWorker`] an ordinary host that serves it. It also injects
-//! an error probe into the pages (`index.html`, `embed.html`) that records console errors and
-//! uncaught exceptions in `window.__waitlabErrors` from the first moment.
+//! port. [`Mode::Isolated`] sends the headers the dist's `_headers` file
+//! gives each path (COOP/COEP/CORP, Document-Isolation-Policy and the
+//! Content-Security-Policy, with the pages' own `frame-ancestors`), as a
+//! static host that reads it does; [`Mode::Plain`] is an ordinary host
+//! where the service worker cannot be installed (its script is missing),
+//! and [`Mode::PlainWithServiceWorker`] an ordinary host that serves it
+//! (both send no headers: the pages' own `<meta>` policy applies).
+//!
+//! It also puts an error probe into the pages (`index.html`,
+//! `embed.html`), as a script file of the origin that runs first, so that
+//! the pages' policy allows it: it records console errors, uncaught
+//! exceptions and Content-Security-Policy violations in
+//! `window.__waitlabErrors` from the first moment, and reports each
+//! violation to this server ([`policy_violations`]), so that one in a
+//! frame or on a page a test has left is not lost.
+//!
 //! A [`Fault`] makes it a broken host: a damaged or replaced file, a
-//! response that never comes, or a script that runs before the page's own.
+//! response that never comes, or a script (a file too) that runs before
+//! the page's own.
 
 use std::io::{BufRead, BufReader, Write};
 use std::net::{TcpListener, TcpStream};
@@ -16,11 +26,36 @@ use std::path::{Path, PathBuf};
 /// The pages the app runs in: the full page and the embed's.
 const PAGES: [&str; 2] = ["index.html", "embed.html"];
 
-/// Records errors before any other script runs.
-const ERROR_PROBE: &str = "<script>window.__waitlabErrors=[];\
+/// Records errors before any other script runs (served as [`PROBE`]). A
+/// violation by an element a test put there to be refused
+/// (`data-waitlab-expected`) goes to `window.__waitlabExpected` instead.
+const ERROR_PROBE: &str = "window.__waitlabErrors=[];\
 (function(){var e=console.error;console.error=function(){window.__waitlabErrors.push(Array.from(arguments).join(' '));e.apply(console,arguments);};\
 addEventListener('error',function(ev){window.__waitlabErrors.push('error: '+ev.message);});\
-addEventListener('unhandledrejection',function(ev){window.__waitlabErrors.push('rejection: '+ev.reason);});})();</script>";
+addEventListener('unhandledrejection',function(ev){window.__waitlabErrors.push('rejection: '+ev.reason);});\
+window.__waitlabExpected=[];\
+document.addEventListener('securitypolicyviolation',function(ev){\
+var said='policy violation: '+ev.effectiveDirective+' blocked '+(ev.blockedURI||'?')+' at '+ev.sourceFile+':'+ev.lineNumber+(ev.sample?' ('+ev.sample+')':'');\
+if(ev.target&&ev.target.dataset&&ev.target.dataset.waitlabExpected!==undefined){window.__waitlabExpected.push(said);return;}\
+window.__waitlabErrors.push(said);try{navigator.sendBeacon('/__violation',location.href+': '+said);}catch(x){}});})();";
+
+/// The error probe's path.
+const PROBE: &str = "__probe.js";
+/// Where the probe reports a policy violation.
+const VIOLATION: &str = "__violation";
+/// The path of the `N`th [`Fault::HeadScript`] is this and `N.js`.
+const HEAD_SCRIPT: &str = "__head-";
+
+/// Every Content-Security-Policy violation a page of any server reported,
+/// as `page: what`, in the order they came.
+pub fn policy_violations() -> Vec<String> {
+    violations().clone()
+}
+
+fn violations() -> std::sync::MutexGuard<'static, Vec<String>> {
+    static SEEN: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
+    SEEN.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
 
 /// The path of a blank page every server has.
 pub const BLANK: &str = "__blank.html";
@@ -32,7 +67,7 @@ pub const REFERENCE: &str = "__reference.html";
 /// What kind of host the server plays.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Mode {
-    /// Sends the cross-origin isolation headers.
+    /// Sends the headers `_headers` gives each path.
     Isolated,
     /// No headers, and no service worker script (so no isolation at all).
     Plain,
@@ -53,7 +88,8 @@ pub enum Fault {
     Prepend(&'static str, &'static str),
     /// Never answers for this file (holds the connection a minute).
     Hang(&'static str),
-    /// Runs this script in `index.html` before any of the page's own.
+    /// Runs this script in the pages before any of their own (as a file
+    /// of the origin, which their policy allows).
     HeadScript(&'static str),
 }
 
@@ -77,7 +113,7 @@ impl Server {
         let dist = dist.to_path_buf();
         let headers = match mode {
             Mode::Isolated => deployed_headers(&dist),
-            Mode::Plain | Mode::PlainWithServiceWorker => String::new(),
+            Mode::Plain | Mode::PlainWithServiceWorker => Vec::new(),
         };
         std::thread::spawn(move || {
             for stream in listener.incoming().flatten() {
@@ -102,45 +138,72 @@ fn content_type(path: &Path) -> &'static str {
     }
 }
 
-/// The headers `dist/_headers` gives every path (`/*`), as response header
-/// lines. Panics if it gives none, so that a test never runs an isolated
-/// host without them.
-fn deployed_headers(dist: &Path) -> String {
+/// The rules of `dist/_headers`: each path (`/*` for every path) and its
+/// header lines, as a static host reads them. Panics if `/*` gives no
+/// isolation headers, so that a test never runs an isolated host without
+/// them.
+fn deployed_headers(dist: &Path) -> Vec<(String, String)> {
     let file =
         std::fs::read_to_string(dist.join("_headers")).expect("the dist has a _headers file");
-    let lines: String = file
+    let mut rules: Vec<(String, String)> = Vec::new();
+    for line in file
         .lines()
-        .skip_while(|l| l.trim() != "/*")
-        .skip(1)
-        .take_while(|l| l.starts_with(char::is_whitespace) && !l.trim().is_empty())
-        .map(|l| format!("{}\r\n", l.trim()))
-        .collect();
+        .filter(|l| !l.trim().is_empty() && !l.trim().starts_with('#'))
+    {
+        if line.starts_with(char::is_whitespace) {
+            let rule = rules
+                .last_mut()
+                .expect("_headers: a header before any path");
+            rule.1.push_str(&format!("{}\r\n", line.trim()));
+        } else {
+            rules.push((line.trim().to_owned(), String::new()));
+        }
+    }
     assert!(
-        lines.contains("Cross-Origin-Embedder-Policy"),
+        headers_for(&rules, "/").contains("Cross-Origin-Embedder-Policy"),
         "_headers gives /* no isolation headers"
     );
-    lines
+    rules
+}
+
+/// The header lines `rules` give the request `path`: every rule for `/*`,
+/// then every rule for exactly `path`, each policy its own header (a
+/// browser enforces each).
+fn headers_for(rules: &[(String, String)], path: &str) -> String {
+    rules
+        .iter()
+        .filter(|(rule, _)| rule == "/*" || rule == path)
+        .map(|(_, lines)| lines.as_str())
+        .collect()
 }
 
 fn handle(
     mut stream: TcpStream,
     dist: &Path,
     mode: Mode,
-    headers: &str,
+    rules: &[(String, String)],
     faults: &[Fault],
 ) -> std::io::Result<()> {
     let mut reader = BufReader::new(stream.try_clone()?);
     let mut request_line = String::new();
     reader.read_line(&mut request_line)?;
+    let mut length = 0;
     loop {
         let mut header = String::new();
         if reader.read_line(&mut header)? == 0 || header == "\r\n" {
             break;
         }
+        if let Some((name, value)) = header.split_once(':')
+            && name.eq_ignore_ascii_case("content-length")
+        {
+            length = value.trim().parse().unwrap_or(0);
+        }
     }
     let head_only = request_line.starts_with("HEAD ");
     let target = request_line.split_whitespace().nth(1).unwrap_or("/");
     let path = target.split(['?', '#']).next().unwrap_or("/");
+    let headers = headers_for(rules, path);
+    let headers = headers.as_str();
     let relative = if path == "/" {
         "index.html"
     } else {
@@ -166,6 +229,42 @@ fn handle(
     }
     // A blank page of the same origin, for probes that need a page
     // without waitlab in it.
+    if relative == VIOLATION {
+        let mut body = vec![0; length.min(64 * 1024)];
+        std::io::Read::read_exact(&mut reader, &mut body)?;
+        violations().push(String::from_utf8_lossy(&body).into_owned());
+        return respond(&mut stream, headers, "204 No Content", b"", "text/plain");
+    }
+    if relative == PROBE {
+        return respond(
+            &mut stream,
+            headers,
+            "200 OK",
+            ERROR_PROBE.as_bytes(),
+            "text/javascript",
+        );
+    }
+    let head_scripts: Vec<&str> = faults
+        .iter()
+        .filter_map(|f| match f {
+            Fault::HeadScript(js) => Some(*js),
+            _ => None,
+        })
+        .collect();
+    if let Some(js) = relative
+        .strip_prefix(HEAD_SCRIPT)
+        .and_then(|rest| rest.strip_suffix(".js"))
+        .and_then(|n| n.parse::<usize>().ok())
+        .and_then(|n| head_scripts.get(n))
+    {
+        return respond(
+            &mut stream,
+            headers,
+            "200 OK",
+            js.as_bytes(),
+            "text/javascript",
+        );
+    }
     if relative == BLANK {
         return respond(
             &mut stream,
@@ -187,18 +286,11 @@ fn handle(
     let (status, body, kind) = match std::fs::read(&file) {
         Ok(mut body) if inside => {
             if PAGES.contains(&relative) {
-                let scripts: String = faults
-                    .iter()
-                    .filter_map(|f| match f {
-                        Fault::HeadScript(js) => Some(format!("<script>{js}</script>")),
-                        _ => None,
-                    })
+                let scripts: String = std::iter::once(format!("/{PROBE}"))
+                    .chain((0..head_scripts.len()).map(|n| format!("/{HEAD_SCRIPT}{n}.js")))
+                    .map(|src| format!("<script src={src}></script>"))
                     .collect();
-                body = before_page_scripts(
-                    &String::from_utf8_lossy(&body),
-                    &format!("{ERROR_PROBE}{scripts}"),
-                )
-                .into_bytes();
+                body = before_page_scripts(&String::from_utf8_lossy(&body), &scripts).into_bytes();
             }
             for fault in faults {
                 match *fault {

@@ -349,6 +349,41 @@ impl Session {
         self.command("POST", "/url", json!({ "url": url }));
     }
 
+    /// Chromium only: one DevTools command (chromedriver's `goog/cdp`).
+    fn devtools(&mut self, cmd: &str, params: Value) {
+        assert_eq!(
+            self.browser,
+            Browser::Chromium,
+            "{cmd} is a DevTools command, which only Chromium's driver takes"
+        );
+        self.command(
+            "POST",
+            "/goog/cdp/execute",
+            json!({ "cmd": cmd, "params": params }),
+        );
+    }
+
+    /// Chromium only: slows the page's CPU `rate` times, as DevTools'
+    /// CPU throttling plays a slow phone (1 stops it). It stays on across
+    /// navigations, so a pooled session must set it back.
+    pub fn throttle_cpu(&mut self, rate: f64) {
+        self.devtools("Emulation.setCPUThrottlingRate", json!({ "rate": rate }));
+    }
+
+    /// Chromium only: a phone's screen, `width` × `height` CSS pixels at
+    /// three device pixels each, laid out as on a phone (the viewport
+    /// meta applies), with touch.
+    pub fn emulate_phone(&mut self, width: u32, height: u32) {
+        self.devtools(
+            "Emulation.setDeviceMetricsOverride",
+            json!({ "width": width, "height": height, "deviceScaleFactor": 3, "mobile": true }),
+        );
+        self.devtools(
+            "Emulation.setTouchEmulationEnabled",
+            json!({ "enabled": true, "maxTouchPoints": 5 }),
+        );
+    }
+
     /// Sets the window's outer size, in CSS pixels.
     pub fn resize(&mut self, width: u32, height: u32) {
         self.command(

@@ -128,22 +128,47 @@ fn shared_memory_json(e: Experiment, names: &[String]) -> Result<Value> {
     Ok(Value::Object(states))
 }
 
+/// trunk's start-up script in a built page: `import init, * as bindings
+/// from '<glue>';` and `init({ module_or_path: '<wasm>' })`.
+pub struct TrunkStart<'a> {
+    pub glue: &'a str,
+    pub wasm: &'a str,
+    /// Where its `<script>` begins.
+    pub at: usize,
+    /// Just after its `</script>`.
+    pub end: usize,
+}
+
+/// Finds trunk's start-up script in `html`.
+pub fn trunk_start(html: &str) -> Result<TrunkStart<'_>> {
+    let glue = between(html, "import init, * as bindings from '", "'")?;
+    let wasm = between(html, "module_or_path: '", "'")?;
+    let at = html[..html.find("import init").unwrap_or(0)]
+        .rfind("<script")
+        .ok_or("trunk's start-up script has no <script>")?;
+    let end = at
+        + html[at..]
+            .find("</script>")
+            .ok_or("trunk's start-up script is not closed")?
+        + "</script>".len();
+    Ok(TrunkStart {
+        glue,
+        wasm,
+        at,
+        end,
+    })
+}
+
 /// The embed's page from the built `index.html`; `names` are the keys of
 /// the English catalog's page part.
 pub fn page(index: &str, names: &[String]) -> Result<String> {
     let html = crate::shell::without_shell(index)?;
-    // trunk's start-up script: `import init, * as bindings from '<glue>';`
-    // and `init({ module_or_path: '<wasm>' })`.
-    let glue = between(&html, "import init, * as bindings from '", "'")?;
-    let wasm = between(&html, "module_or_path: '", "'")?;
-    let script_at = html[..html.find("import init").unwrap_or(0)]
-        .rfind("<script")
-        .ok_or("trunk's start-up script has no <script>")?;
-    let script_end = script_at
-        + html[script_at..]
-            .find("</script>")
-            .ok_or("trunk's start-up script is not closed")?
-        + "</script>".len();
+    let TrunkStart {
+        glue,
+        wasm,
+        at: script_at,
+        end: script_end,
+    } = trunk_start(&html)?;
     let mut experiments = Map::new();
     for e in Experiment::ALL {
         let first = *e

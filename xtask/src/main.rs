@@ -6,6 +6,7 @@
 //! from `~/.cargo/bin` and `~/.cache/waitlab`.
 
 mod facade;
+mod headers;
 mod packs;
 mod post_build;
 mod shell;

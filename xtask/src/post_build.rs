@@ -6,12 +6,17 @@
 //! - in a release build it minifies the wasm-bindgen glue and the chunks'
 //!   loader with terser, since trunk's own minifier cannot parse the glue
 //!   (`export default`) and ships it as written, and the pages' own
-//!   scripts (`embed.js`, `coi.js`);
+//!   scripts (`embed.js`, `head.js`);
 //! - it rewrites index.html's integrity (SRI) of every file it changed;
 //! - it writes the catalogs compact (`i18n/*.json`);
 //! - it writes the embed's page, `embed.html`: index.html without the
 //!   full page's static shell (`shell.rs`), which shows its first screen
-//!   and fetches the app when the reader presses Run (`facade.rs`).
+//!   and fetches the app when the reader presses Run (`facade.rs`);
+//! - it leaves the pages no inline script, so that their
+//!   Content-Security-Policy can allow scripts by origin alone: trunk's
+//!   start-up script goes to a file of its own, `start-HASH.js`;
+//! - it writes the policy `_headers` gives every path into both pages as
+//!   a `<meta http-equiv>`, for hosts that send no headers (`headers.rs`).
 
 use crate::tools::{self, find_in};
 use crate::{Result, run, split};
@@ -64,14 +69,66 @@ impl Index {
 
     /// Writes index.html, and beside it the embed's page: the same without
     /// the full page's shell, showing its first screen instead of starting
-    /// the app (`facade.rs`).
+    /// the app (`facade.rs`). Both carry the policy `_headers` gives every
+    /// path, and index.html starts the app from a file.
     fn write(self) -> Result {
-        let names = crate::facade::key_names(&self.path.with_file_name("i18n"))?;
+        let staging = self.path.parent().ok_or("index.html has no folder")?;
+        let names = crate::facade::key_names(&staging.join("i18n"))?;
+        let rules =
+            crate::headers::rules(&String::from_utf8_lossy(&read(&staging.join("_headers"))?))?;
+        let policy = crate::headers::page_policy(&rules)?;
         let embed = self.path.with_file_name("embed.html");
-        std::fs::write(&embed, crate::facade::page(&self.html, &names)?)
-            .map_err(|e| format!("{}: {e}", embed.display()))?;
-        std::fs::write(&self.path, self.html).map_err(|e| format!("{}: {e}", self.path.display()))
+        let embed_page = with_policy(&crate::facade::page(&self.html, &names)?, &policy)?;
+        std::fs::write(&embed, embed_page).map_err(|e| format!("{}: {e}", embed.display()))?;
+        let (html, file, script) = start_script_to_file(&self.html)?;
+        std::fs::write(staging.join(&file), script).map_err(|e| format!("{file}: {e}"))?;
+        std::fs::write(&self.path, with_policy(&html, &policy)?)
+            .map_err(|e| format!("{}: {e}", self.path.display()))
     }
+}
+
+/// `html` with `policy` in a `<meta http-equiv>` right after its charset,
+/// ahead of every script it governs.
+fn with_policy(html: &str, policy: &str) -> Result<String> {
+    let charset = "<meta charset=utf-8>";
+    let at = html
+        .find(charset)
+        .ok_or("the page has no <meta charset=utf-8> to put its policy after")?
+        + charset.len();
+    if policy.contains('"') {
+        return Err("the policy has a double quote, which its attribute cannot hold".into());
+    }
+    Ok(format!(
+        "{}<meta content=\"{policy}\" http-equiv=Content-Security-Policy>{}",
+        &html[..at],
+        &html[at..]
+    ))
+}
+
+/// trunk's inline start-up script moved into a file: the page loading
+/// it, the file's name (`start-` and 16 hex digits of its hash, like
+/// trunk's own names) and its text, which starts the app as trunk's does
+/// (without trunk's start event and global, which nothing uses).
+fn start_script_to_file(html: &str) -> Result<(String, String, String)> {
+    let start = crate::facade::trunk_start(html)?;
+    let script = format!(
+        "import init from '{}';\ninit({{ module_or_path: '{}' }});\n",
+        start.glue, start.wasm
+    );
+    let hash: String = Sha384::digest(script.as_bytes())[..8]
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    let file = format!("start-{hash}.js");
+    // Beside the glue, as trunk puts it (at the root unless a public URL
+    // says otherwise).
+    let folder = &start.glue[..start.glue.rfind('/').map_or(0, |i| i + 1)];
+    let tag = format!(
+        "<script integrity={} src={folder}{file} type=module></script>",
+        integrity(script.as_bytes())
+    );
+    let page = format!("{}{tag}{}", &html[..start.at], &html[start.end..]);
+    Ok((page, file, script))
 }
 
 /// The script `file` minified by terser (as an ES module, whose top-level
@@ -106,7 +163,7 @@ fn minify(terser: &Path, file: &Path, module: bool, index: &mut Index) -> Result
 }
 
 /// Minifies `file` in place: a script the pages load without an
-/// integrity (`coi.js`, which must run before anything else).
+/// integrity (`head.js`, which must run before anything else).
 fn minify_plain(terser: &Path, file: &Path) -> Result {
     let after = minified(terser, file, false)?;
     std::fs::write(file, after).map_err(|e| format!("{}: {e}", file.display()))
@@ -158,13 +215,38 @@ pub fn hook() -> Result {
         minify(&terser, &find_in(&staging, "worker.js")?, false, &mut index)?;
         minify(&terser, &folder.join("split.js"), true, &mut index)?;
         minify(&terser, &staging.join("embed.js"), false, &mut index)?;
-        minify_plain(&terser, &staging.join("coi.js"))?;
+        minify_plain(&terser, &staging.join("head.js"))?;
     }
     index.write()
 }
 
 #[cfg(test)]
 mod tests {
+    const PAGE: &str = "<!doctype html><html lang=en><meta charset=utf-8><script src=head.js></script>\
+        <script type=module>import init, * as bindings from '/app-9.js';\n\nconst wasm = await init({ module_or_path: '/app-9_bg.wasm' });\n</script>\
+        <link href=/app-9.js rel=modulepreload>";
+
+    #[test]
+    fn the_page_starts_the_app_from_a_file_under_its_policy() {
+        let (page, file, script) = super::start_script_to_file(PAGE).unwrap();
+        assert!(file.starts_with("start-") && file.len() == "start-.js".len() + 16);
+        assert_eq!(
+            script,
+            "import init from '/app-9.js';\ninit({ module_or_path: '/app-9_bg.wasm' });\n"
+        );
+        assert!(!page.contains("<script type=module>") && !page.contains("import init"));
+        assert!(page.contains(&format!(
+            "<script integrity={} src=/{file} type=module></script><link",
+            super::integrity(script.as_bytes())
+        )));
+        let page = super::with_policy(&page, "default-src 'none'").unwrap();
+        assert!(page.starts_with(
+            "<!doctype html><html lang=en><meta charset=utf-8><meta content=\"default-src 'none'\" http-equiv=Content-Security-Policy><script src=head.js>"
+        ));
+        assert!(super::with_policy("<p>", "a").is_err());
+        assert!(super::with_policy(PAGE, "a \"b\"").is_err());
+    }
+
     #[test]
     fn integrity_is_trunks_sri() {
         // `printf abc | openssl dgst -sha384 -binary | base64`

@@ -274,13 +274,9 @@ fn wasm_bindgen_pins_agree() {
 /// tested (the end-to-end server reads `_headers`) is what is served.
 #[test]
 fn served_headers_agree() {
-    let deployed: std::collections::BTreeSet<String> = read(&root().join("www/_headers"))
-        .lines()
-        .skip_while(|l| l.trim() != "/*")
-        .skip(1)
-        .take_while(|l| l.starts_with(char::is_whitespace) && !l.trim().is_empty())
-        .map(|l| l.trim().to_owned())
-        .collect();
+    let rules = crate::headers::rules(&read(&root().join("www/_headers"))).unwrap();
+    let deployed: std::collections::BTreeSet<String> =
+        crate::headers::of(&rules, "/*").into_iter().collect();
     let trunk = read(&root().join("Trunk.toml"));
     let served: std::collections::BTreeSet<String> = trunk
         .lines()

@@ -148,11 +148,13 @@ fn app(dist: &Path) -> Result<Vec<PathBuf>> {
 }
 
 /// The files a first load of the full page transfers: `index.html` with
-/// its static shell, the style, the page's texts in `lang`, and the app.
+/// its static shell, its scripts, the style, the page's texts in `lang`,
+/// and the app.
 fn first_load(dist: &Path, lang: Lang) -> Result<Vec<PathBuf>> {
     let mut files = vec![
         dist.join("index.html"),
-        dist.join("coi.js"),
+        dist.join("head.js"),
+        find_in(dist, "start.js")?,
         texts(dist, lang, Part::Page),
         find_in(dist, "style.css")?,
     ];
@@ -166,7 +168,7 @@ fn first_load(dist: &Path, lang: Lang) -> Result<Vec<PathBuf>> {
 fn embed_screen(dist: &Path, lang: Lang) -> Result<Vec<PathBuf>> {
     Ok(vec![
         dist.join("embed.html"),
-        dist.join("coi.js"),
+        dist.join("head.js"),
         dist.join("embed.js"),
         find_in(dist, "style.css")?,
         texts(dist, lang, Part::Page),

@@ -3,8 +3,11 @@
 //!
 //! The page draws charts with classes that its style sheet colours through
 //! the scheme's variables; a file carries no style sheet, so each element's
-//! computed paint and type is copied into its `style`, and the card's
-//! background goes behind the chart.
+//! computed paint and type is copied into its presentation attributes
+//! (`fill`, `stroke`, …), and the card's background goes behind the chart.
+//! Attributes, not a `style`: the PNG is drawn from the SVG through a
+//! `blob:` URL, which keeps the page's Content-Security-Policy, and that
+//! refuses inline styles.
 
 use wasm_bindgen::JsCast;
 use wasm_bindgen::JsValue;
@@ -72,14 +75,12 @@ pub fn svg_of(frame: &web_sys::Element) -> Result<ChartFile, String> {
             .get_computed_style(&original)
             .map_err(err)?
             .ok_or("no computed style")?;
-        let inline: String = PAINT
-            .iter()
-            .filter_map(|p| {
-                let v = style.get_property_value(p).ok()?;
-                (!v.is_empty()).then(|| format!("{p}:{v};"))
-            })
-            .collect();
-        copied.set_attribute("style", &inline).map_err(err)?;
+        for p in PAINT {
+            let v = style.get_property_value(p).map_err(err)?;
+            if !v.is_empty() {
+                copied.set_attribute(p, &v).map_err(err)?;
+            }
+        }
         copied.remove_attribute("class").map_err(err)?;
     }
     let background = frame

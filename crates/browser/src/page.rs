@@ -133,7 +133,7 @@ impl EventListener {
         Self::new(window().into(), "hashchange", f)
     }
 
-    /// Calls `f` when `coi.js` has given up on isolating the page (see
+    /// Calls `f` when `head.js` has given up on isolating the page (see
     /// [`isolation_problem`]).
     pub fn isolation_problem(f: impl FnMut() + 'static) -> Self {
         Self::new(window().into(), "waitlab:coi", f)
@@ -313,7 +313,7 @@ pub fn prefers_reduced_motion() -> bool {
         .is_some_and(|m| m.matches())
 }
 
-/// Why `coi.js` could not isolate the page through its service worker,
+/// Why `head.js` could not isolate the page through its service worker,
 /// if it tried and failed (it says so in `window.waitlabCoiProblem` and
 /// fires `waitlab:coi`).
 pub fn isolation_problem() -> Option<String> {

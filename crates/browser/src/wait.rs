@@ -234,8 +234,9 @@ pub async fn resolved_promise() {
 pub struct SchedulerCall {
     scheduler: JsValue,
     method: Function,
-    /// `postTask`'s empty task; `None` for `yield`.
-    task: Option<Function>,
+    /// `postTask`'s empty task (a Rust closure: a policy without
+    /// `unsafe-eval` forbids `new Function`); `None` for `yield`.
+    task: Option<Closure<dyn FnMut()>>,
 }
 
 impl SchedulerCall {
@@ -266,14 +267,14 @@ impl SchedulerCall {
         Ok(Self {
             scheduler,
             method,
-            task: Some(Function::new_no_args("")),
+            task: Some(Closure::new(|| {})),
         })
     }
 
     /// Calls it and awaits the promise it returns.
     pub async fn call(&self) -> Result<(), String> {
         let called = match &self.task {
-            Some(task) => self.method.call1(&self.scheduler, task),
+            Some(task) => self.method.call1(&self.scheduler, task.as_ref()),
             None => self.method.call0(&self.scheduler),
         };
         let promise = called

@@ -65,14 +65,14 @@ pub enum Off {
     NoSharedArrayBuffer,
 }
 
-/// The code `coi.js` leaves in `window.waitlabCoiProblem` when a frame
+/// The code `head.js` leaves in `window.waitlabCoiProblem` when a frame
 /// that asked for its own isolation is not isolated.
 pub const FRAME_NOT_ISOLATABLE: &str = "frame_not_isolatable";
 
 impl Off {
     /// Why, from what the page detects: whether it is cross-origin
     /// isolated, whether it has a `SharedArrayBuffer`, and the problem
-    /// code `coi.js` reported, if any. `None` where shared memory is on.
+    /// code `head.js` reported, if any. `None` where shared memory is on.
     pub fn detect(isolated: bool, has_sab: bool, coi_problem: Option<&str>) -> Option<Off> {
         match (isolated, has_sab) {
             (true, true) => None,

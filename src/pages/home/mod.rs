@@ -195,7 +195,7 @@ pub fn App() -> impl IntoView {
     }
 }
 
-/// What `coi.js` said when it could not isolate the page, in words: a
+/// What `head.js` said when it could not isolate the page, in words: a
 /// code (and the browser's message), or text as it came.
 fn coi_problem(said: &str) -> Phrase {
     let (code, detail) = said.split_once(':').unwrap_or((said, ""));

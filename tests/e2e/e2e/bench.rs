@@ -477,9 +477,11 @@ pub(crate) fn bench_suite_chromium() {
 /// cached: it sends `no-store`): first contentful paint and the moment the
 /// page is interactive (its `waitlab-interactive` mark, left once the app
 /// has mounted), median of five loads; then an embed's first paint and
-/// the time from a press of its Run to the app mounted. Each is gated as a
-/// multiple of a reference page's first paint loaded just before it
-/// ([`PAINT_RATIO`], [`USABLE_RATIO`]). Printed by `cargo xtask bench`.
+/// the time from a press of its Run to the app mounted; then the full
+/// page's again with the CPU slowed 4× (DevTools' throttling, as a slow
+/// phone). Each is gated as a multiple of a reference page's first paint
+/// loaded just before it, under the same throttling ([`PAINT_RATIO`],
+/// [`USABLE_RATIO`]). Printed by `cargo xtask bench`.
 pub(crate) fn bench_first_load_chromium() {
     let mut s = Session::lease(Browser::Chromium);
     let origin = &isolated_server().origin;
@@ -503,6 +505,17 @@ pub(crate) fn bench_first_load_chromium() {
          run.click();",
         "Run pressed -> the app",
     ));
+    // A slow phone's CPU (DevTools' throttling, 4×), the reference page
+    // loaded under it too.
+    s.throttle_cpu(4.0);
+    over.extend(five_loads(
+        &mut s,
+        "first load, the CPU slowed 4× (a slow phone), the same way",
+        &format!("{origin}/?slow=4&load="),
+        "",
+        "Run usable            ",
+    ));
+    s.throttle_cpu(1.0);
     assert!(over.is_empty(), "{over:?}");
 }
 

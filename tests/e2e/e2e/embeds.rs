@@ -59,8 +59,14 @@ pub(crate) fn blog_page(name: &str, src: &str, mode: Mode) -> Server {
         ),
     )
     .unwrap();
+    // An isolated blog sends the isolation headers, and no policy of
+    // waitlab's: its own inline script must run.
     if mode == Mode::Isolated {
-        std::fs::copy(dist().join("_headers"), dir.join("_headers")).unwrap();
+        std::fs::write(
+            dir.join("_headers"),
+            "/*\n  Cross-Origin-Opener-Policy: same-origin\n  Cross-Origin-Embedder-Policy: require-corp\n",
+        )
+        .unwrap();
     }
     Server::start(&dir, mode)
 }

@@ -88,6 +88,8 @@ const REVIEW_SHOTS: &[&str] = &[
     "first-screen-ja-390",
     "summary-after-run-all",
     "summary-after-run-all-390",
+    "slow-phone-4x-summary",
+    "slow-phone-6x-summary",
     "embed-in-plain-blog-first-screen-isolated-true",
     "embed-in-plain-blog-first-screen-isolated-false",
     "embed-in-plain-blog-results-isolated-true",

@@ -1,3 +1,8 @@
+// waitlab's first script on both pages (index.html and the embed's), run
+// before anything is drawn: cross-origin isolation, then the reader's
+// language and colour scheme. A file, not an inline script, so that the
+// pages' Content-Security-Policy allows scripts from the origin alone.
+//
 // waitlab on hosts that cannot send the cross-origin isolation headers
 // (GitHub Pages and the like): install coi-sw.js, which adds them to every
 // response of this origin, and reload once so the page loads through it.
@@ -51,4 +56,37 @@
       response.headers.has("document-isolation-policy") ? giveUp("frame_not_isolatable") : throughServiceWorker(),
     throughServiceWorker
   );
+})();
+
+// The reader's language, before anything is drawn: ?lang=, else the
+// first of the browser's languages the page has, else English. The
+// app reads it from <html lang>; its catalog starts loading now, and
+// a reader of another language sees the shell's layout without its
+// English words. An embed shows no shell.
+(() => {
+  const have = ["en", "de", "ru", "pt", "ja", "es"];
+  const of = (tag) => have.find((l) => (tag || "").trim().toLowerCase().split(/[-_]/)[0] === l);
+  const query = new URLSearchParams(location.search);
+  const lang = of(query.get("lang")) || (navigator.languages || [navigator.language]).map(of).find(Boolean) || "en";
+  const html = document.documentElement;
+  html.lang = lang;
+  if (lang !== "en") html.classList.add("shell-neutral");
+  if (query.has("embed")) html.classList.add("shell-off");
+  const link = document.createElement("link");
+  Object.assign(link, { rel: "preload", as: "fetch", crossOrigin: "anonymous", href: `i18n/${lang}.json` });
+  document.head.append(link);
+  // The colour scheme: the reader's choice (kept where storage is
+  // allowed), else the browser's preference, followed as it changes.
+  const dark = matchMedia("(prefers-color-scheme: dark)");
+  const kept = "waitlab-scheme";
+  const stored = () => { try { return localStorage.getItem(kept); } catch { return null; } };
+  window.waitlabScheme = (choice) => {
+    if (choice) try { choice === "auto" ? localStorage.removeItem(kept) : localStorage.setItem(kept, choice); } catch {}
+    const asked = choice || stored();
+    const c = asked === "light" || asked === "dark" ? asked : "auto";
+    html.dataset.schemeChoice = c;
+    html.dataset.scheme = c === "auto" ? (dark.matches ? "dark" : "light") : c;
+  };
+  dark.addEventListener("change", () => window.waitlabScheme());
+  window.waitlabScheme();
 })();
