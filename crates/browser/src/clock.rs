@@ -53,20 +53,33 @@ pub fn cross_origin_isolated() -> bool {
     global_property("crossOriginIsolated").and_then(|v| v.as_bool()) == Some(true)
 }
 
-/// Reads the clock in a tight loop for about `budget_ms` (at most 20,000
-/// readings) and derives its granularity.
+/// Reads the clock in a tight loop for about `budget_ms` (or until it has
+/// seen 20,000 changes) and derives its granularity. Only the readings
+/// that changed are kept: a coarse clock (1 ms without isolation) read
+/// 20,000 times within one of its ticks would show no step at all, so the
+/// loop runs on through the budget, however fast a reading is.
 pub fn measure_granularity(budget_ms: f64) -> Option<ClockInfo> {
-    const MAX_READINGS: usize = 20_000;
+    const MAX_CHANGES: usize = 20_000;
     let start = now();
-    let mut readings = Vec::with_capacity(MAX_READINGS);
-    while readings.len() < MAX_READINGS {
+    let mut changes = Vec::with_capacity(MAX_CHANGES);
+    changes.push(start);
+    let mut taken: u32 = 1;
+    let mut last = start;
+    while changes.len() < MAX_CHANGES {
         let t = now();
-        readings.push(t);
+        taken = taken.saturating_add(1);
+        if t != last {
+            changes.push(t);
+            last = t;
+        }
         if t - start > budget_ms {
             break;
         }
     }
-    ClockInfo::from_readings(&readings)
+    ClockInfo::from_readings(&changes).map(|c| ClockInfo {
+        readings: taken,
+        ..c
+    })
 }
 
 /// Busy-waits until `now() >= deadline_ms`, holding this thread: the only
