@@ -11,14 +11,11 @@ use crate::components::charts::{
     LegendEntry, chart_frame, chart_svg, footer, hit, reading, row_label, x_axis,
 };
 use crate::components::chunked::{ReachedPlace, chunked};
-use crate::hooks::{Embedded, Experiments, LinkedRuns, Loading, ReferenceSets};
+use crate::hooks::{Embedded, Experiments, LinkedRuns, LoadedSet, Loading, ReferenceSets};
 use leptos::task::spawn_local;
 use leptos::wasm_split::{SplitLoaderError, wasm_split};
 use waitlab_core::key;
 
-/// The first colour of runs opened from links (after this browser's and
-/// the bundled sets').
-const SHARED_COLOURS: usize = 4;
 /// Colours in the stylesheet (`src-0` …).
 const COLOURS: usize = 8;
 use crate::i18n::{num, part_ready, t, tr};
@@ -42,6 +39,7 @@ fn origin_id(origin: Origin) -> &'static str {
         Origin::Native => "native",
         Origin::Stated => "stated",
         Origin::Linked => "shared",
+        Origin::Engine => "engine",
     }
 }
 
@@ -50,12 +48,100 @@ fn set_testid(set: &str) -> String {
     format!("set-{}", set.replace('.', "-"))
 }
 
-/// The card that lists the bundled sets, lets the reader choose which are
-/// shown, and says where each comes from.
+/// One bundled set in the panel: its box, its name and where it comes
+/// from, or why it is not shown.
+fn reference_item(set: LoadedSet) -> AnyView {
+    let sets = sets();
+    let name = set.set.clone();
+    let checked = {
+        let name = name.clone();
+        move || sets.shown.with(|s| s.contains(&name))
+    };
+    let toggle = move |_| {
+        sets.shown.update(|s| {
+            if let Some(i) = s.iter().position(|f| *f == name) {
+                s.remove(i);
+            } else {
+                s.push(name.clone());
+            }
+        })
+    };
+    // A set's name, runtime and system are its author's data,
+    // shown as written (English, as waitlab-native writes
+    // them); the words around its CPU and source are the page's.
+    let provenance = tr(&set.native.provenance(set.cores));
+    let native = set.native;
+    match set.report {
+                    Some(Err(message)) => {
+                        // Why, in a link's words: the runs' texts, fetched
+                        // only for this.
+                        let said = Phrase::new(key!("reference.not_shown")).data("name", native.name).phrase("why", message);
+                        let ready = RwSignal::new(false);
+                        spawn_local(async move {
+                            let _ = part_ready(Part::Runs).await;
+                            ready.set(true);
+                        });
+                        view! {
+                            <li class="reference-set error" data-testid=set_testid(&set.set)>
+                                <span role="alert">{move || ready.get().then(|| tr(&said))}</span>
+                            </li>
+                        }
+                        .into_any()
+                    }
+                    None | Some(Ok(_)) => view! {
+                        <li class="reference-set" data-testid=set_testid(&set.set)>
+                            <label>
+                                <input type="checkbox" prop:checked=checked on:change=toggle />
+                                <strong lang="en">{native.name}</strong>
+                            </label>
+                            <span class="provenance" lang="en">{format!("{} · {}", native.runtime, native.os)}</span>
+                            <span class="provenance">{provenance}
+                                " · "<a href=format!("data/native/{}.json", set.set) download="">{t(key!("reference.download"))}</a></span>
+                        </li>
+                    }
+                    .into_any(),
+                }
+}
+
+/// The card of the bundled sets: its heading and lead on the first
+/// screen, its list (which sets, where each comes from, a box to show
+/// it) made from the comparisons' chunk once the reader reaches it.
 #[component]
 pub fn ReferencePanel() -> impl IntoView {
+    // Its texts first (the list is made with them), then its code.
+    let made = move || async move {
+        match part_ready(Part::Compare).await {
+            Ok(()) => reference_list_view().await.map(Ok),
+            Err(why) => Ok(Err(why)),
+        }
+    };
+    view! {
+        <section class="card" data-testid="reference">
+            <h2>{t(key!("reference.heading"))}</h2>
+            <p class="lead">{t(key!("reference.lead"))}</p>
+            <ReachedPlace name="reference-place" after_run=key!("compare.after_run")>
+                {move || chunked(made(), key!("compare.not_loaded"), |made| match made {
+                    Ok(view) => view,
+                    Err(why) => view! { <p class="error" role="alert" data-testid="texts-not-loaded">{tr(&why)}</p> }.into_any(),
+                })}
+            </ReachedPlace>
+        </section>
+    }
+}
+
+/// The bundled sets' list, in the comparisons' wasm chunk.
+#[wasm_split(comparisons, wasm_split_path = ::leptos::wasm_split, fallible)]
+fn reference_list_view() -> Result<AnyView, SplitLoaderError> {
+    Ok(untrack(|| view! { <ReferenceList /> }.into_any()))
+}
+
+/// The bundled sets, in two groups where both are there: browser engines,
+/// then native runs and the article (each set keeps its place, and its
+/// colour, in the index); or where loading stands.
+#[component]
+fn ReferenceList() -> impl IntoView {
     let sets = sets();
-    let list = move || {
+    move || {
         match sets.loading.get() {
         Loading::Pending => view! { <p class="lead" data-testid="reference-loading">{t(key!("reference.loading"))}</p> }.into_any(),
         Loading::Slow(file) => view! {
@@ -70,59 +156,24 @@ pub fn ReferencePanel() -> impl IntoView {
             </p>
         }
         .into_any(),
-        Loading::Done(loaded) => loaded
-            .into_iter()
-            .map(|set| {
-                let name = set.set.clone();
-                let checked = {
-                    let name = name.clone();
-                    move || sets.shown.with(|s| s.contains(&name))
-                };
-                let toggle = move |_| {
-                    sets.shown.update(|s| {
-                        if let Some(i) = s.iter().position(|f| *f == name) {
-                            s.remove(i);
-                        } else {
-                            s.push(name.clone());
-                        }
-                    })
-                };
-                // A set's name, runtime and system are its author's data,
-                // shown as written (English, as waitlab-native writes
-                // them); the words around its CPU and source are the page's.
-                let provenance = tr(&set.native.provenance(set.cores));
-                let native = set.native;
-                match set.report {
-                    Some(Err(message)) => view! {
-                        <li class="reference-set error" role="alert" data-testid=set_testid(&set.set)>
-                            {tr(&Phrase::new(key!("reference.not_shown")).data("name", native.name).phrase("why", message))}
-                        </li>
-                    }
-                    .into_any(),
-                    None | Some(Ok(_)) => view! {
-                        <li class="reference-set" data-testid=set_testid(&set.set)>
-                            <label>
-                                <input type="checkbox" prop:checked=checked on:change=toggle />
-                                <strong lang="en">{native.name}</strong>
-                            </label>
-                            <span class="provenance" lang="en">{format!("{} · {}", native.runtime, native.os)}</span>
-                            <span class="provenance">{provenance}
-                                " · "<a href=format!("data/native/{}.json", set.set) download="">{t(key!("reference.download"))}</a></span>
-                        </li>
-                    }
-                    .into_any(),
-                }
-            })
-            .collect_view()
-            .into_any(),
+        Loading::Done(loaded) => {
+            // Two groups, browsers and native, each under its heading where
+            // both are there; a set keeps its place (and colour) in each.
+            let (engines, native): (Vec<_>, Vec<_>) = loaded
+                .into_iter()
+                .partition(|set| set.native.is_engine());
+            let both = !engines.is_empty() && !native.is_empty();
+            [(key!("reference.group_engines"), engines), (key!("reference.group_native"), native)]
+                .into_iter()
+                .filter(|(_, sets)| !sets.is_empty())
+                .map(|(heading, group)| view! {
+                    {both.then(|| view! { <h3 class="reference-group">{t(heading)}</h3> })}
+                    <ul class="reference-sets">{group.into_iter().map(reference_item).collect_view()}</ul>
+                })
+                .collect_view()
+                .into_any()
+        }
     }
-    };
-    view! {
-        <section class="card" data-testid="reference">
-            <h2>{t(key!("reference.heading"))}</h2>
-            <p class="lead">{t(key!("reference.lead"))}</p>
-            <ul class="reference-sets">{list}</ul>
-        </section>
     }
 }
 
@@ -193,6 +244,7 @@ fn Comparison(
         let references = sets.shown_reports();
         // This browser's run is colour 0, a bundled set keeps colour 1 + its
         // index, runs opened from links take the colours after those.
+        let shared_colours = 1 + sets.listed();
         let mut groups: Vec<(usize, Group)> = report
             .get()
             .filter(|r| !r.from_link)
@@ -205,7 +257,7 @@ fn Comparison(
                 if let Some(mut g) = compare::group(experiment, &run.report) {
                     g.source = Phrase::new(key!("compare.shared"))
                         .phrase("run", run.report.env.run_name());
-                    groups.push((SHARED_COLOURS + j, g));
+                    groups.push((shared_colours + j, g));
                 }
             }
         });
@@ -219,6 +271,19 @@ fn Comparison(
         if groups.is_empty() && silent.is_empty() {
             return None;
         }
+        // Browsers first, then native runs and the article.
+        groups.sort_by_key(|(_, g)| g.origin);
+        // The engines' differences in kind, from every bundled engine set
+        // (shown or not); an embed keeps to its chart.
+        let engines = sets.engine_reports();
+        let differences = if embedded {
+            Vec::new()
+        } else {
+            compare::engines::differences(
+                experiment,
+                &engines.iter().map(AsRef::as_ref).collect::<Vec<_>>(),
+            )
+        };
         let waiting = groups.iter().all(|(_, g)| g.origin != Origin::Browser);
         let verdicts = Verdicts::of(&groups);
         // An embed keeps to its chart: the verdicts are in the table, on
@@ -246,8 +311,39 @@ fn Comparison(
                         <ComparisonTable experiment=experiment groups=groups verdicts=verdicts />
                     </Details>
                 })}
+                {(!differences.is_empty()).then(|| view! { <EngineDifferences differences=differences /> })}
             </div>
         })
+    }
+}
+
+/// What differs between engines, closed at first: its sentences (whose
+/// reasons are a run's words) are said once the reader opens it and the
+/// runs' texts are in, which a page never fetches before.
+#[component]
+fn EngineDifferences(
+    /// One sentence per difference.
+    differences: Vec<Phrase>,
+) -> impl IntoView {
+    let ready = RwSignal::new(false);
+    let opened = move |_| {
+        if !ready.get_untracked() {
+            spawn_local(async move {
+                let _ = part_ready(Part::Runs).await;
+                ready.set(true);
+            });
+        }
+    };
+    view! {
+        <details class="details" data-testid="details" on:toggle=opened>
+            <summary>{t(key!("compare.engines.heading"))}</summary>
+            <div data-testid="engine-differences">
+                <p class="lead">{t(key!("compare.engines.lead"))}</p>
+                {move || ready.get().then(|| view! {
+                    <ul>{differences.iter().map(|d| view! { <li>{tr(d)}</li> }).collect_view()}</ul>
+                })}
+            </div>
+        </details>
     }
 }
 

@@ -15,4 +15,4 @@ pub use use_experiment::{
     Experiments, Notice, RunState, UseExperiment, use_experiment, use_experiments,
 };
 pub use use_linked_runs::{LinkedRun, LinkedRuns, use_linked_runs};
-pub use use_reference_sets::{Loading, ReferenceSets, use_reference_sets};
+pub use use_reference_sets::{LoadedSet, Loading, ReferenceSets, use_reference_sets};

@@ -66,6 +66,14 @@ pub struct ReferenceSets {
 }
 
 impl ReferenceSets {
+    /// How many sets the index lists (none until it is in).
+    pub fn listed(&self) -> usize {
+        self.loading.with(|loading| match loading {
+            Loading::Done(sets) => sets.len(),
+            _ => 0,
+        })
+    }
+
     /// The shown sets whose parts loaded, each with its position in the
     /// index (which picks its colour, so a set keeps it while others come
     /// and go).
@@ -77,6 +85,19 @@ impl ReferenceSets {
                 .enumerate()
                 .filter(|(_, s)| shown.contains(&s.set))
                 .filter_map(|(i, s)| Some((i, s.report.as_ref()?.as_ref().ok()?.clone())))
+                .collect(),
+            Loading::Pending | Loading::Slow(_) | Loading::Failed(_) => Vec::new(),
+        })
+    }
+
+    /// Every bundled browser engine's set whose parts loaded, shown or
+    /// not (what differs between engines is said from all of them).
+    pub fn engine_reports(&self) -> Vec<Arc<Report>> {
+        self.loading.with(|loading| match loading {
+            Loading::Done(sets) => sets
+                .iter()
+                .filter(|s| s.native.is_engine())
+                .filter_map(|s| s.report.as_ref()?.as_ref().ok().cloned())
                 .collect(),
             Loading::Pending | Loading::Slow(_) | Loading::Failed(_) => Vec::new(),
         })

@@ -33,7 +33,8 @@
 //!   Run all on a phone's screen with the CPU slowed 4 and 6 times.
 //! - [`links`]: `share_*`: a link made in one browser opens read-only with
 //!   the same numbers in it and in the other; "Run on my machine" and a
-//!   pasted link join the comparison. `hostile_links_*`: damaged, long,
+//!   pasted link join the comparison. `native_link_*`: `waitlab-native
+//!   --link` opens as a native run. `hostile_links_*`: damaged, long,
 //!   foreign, future and markup fragments give a message and no injected
 //!   element.
 //! - [`embeds`]: `embed_*`: `?embed=` inside a blog page on another origin,
@@ -53,6 +54,10 @@
 //!   is on, from the host's headers and from the page alone, and refuses
 //!   an injected script and style. Every scenario runs under it, and any
 //!   violation a page reports fails the suite (`main`).
+//! - [`gallery`]: `gallery_*` (ignored; `cargo xtask gallery` runs them):
+//!   every experiment with its defaults in one engine, for its bundled set.
+//!   `engine_sets_*`: those sets in the page, apart from the native ones,
+//!   picked into a comparison, with what differs between the engines.
 //! - [`bench`]: `bench_*` (ignored; `cargo xtask bench` runs them): fidelity
 //!   ratios against a raw-JS probe in the same browser session.
 //!
@@ -73,6 +78,8 @@ mod embeds;
 mod experiments;
 #[path = "e2e/faults.rs"]
 mod faults;
+#[path = "e2e/gallery.rs"]
+mod gallery;
 #[path = "e2e/languages.rs"]
 mod languages;
 #[path = "e2e/links.rs"]
@@ -99,12 +106,13 @@ use faults::{
     display_chunks, fault_damaged_wasm, fault_data_hangs, fault_never_ready, fault_stops_answering,
     fault_throws_at_start, fault_throws_in_job, reference_data_broken, runner_chunks,
 };
+use gallery::{engine_sets, gallery};
 use languages::{
     language_from_browser, language_from_query, language_in_embed, languages_after_a_run,
     shell_before_the_wasm,
 };
 use libtest_mimic::{Arguments, Completion, Trial};
-use links::{hostile_links, share_round_trip};
+use links::{hostile_links, native_link, share_round_trip};
 use page::{
     accessibility, fallback, first_screen, native_comparison, reduced_motion, run_all,
     service_worker, service_worker_refused, slow_phone,
@@ -231,7 +239,7 @@ fn cases() -> Vec<Case> {
     let mut cases = Vec::new();
     // One scenario a row, in the browsers it runs in.
     #[rustfmt::skip]
-    let table: [Row; 43] = [
+    let table: [Row; 45] = [
         ("isolated", ALL, Timed, isolated as fn(Browser)),
         ("isolated_without_new_features", BLINK_GECKO, Timed, isolated_without_new_features),
         ("cancel", ALL, Timed, cancel),
@@ -275,6 +283,8 @@ fn cases() -> Vec<Case> {
         ("adaptive_sampling", ALL, Untimed, adaptive_sampling),
         ("policy_enforced", ALL, Untimed, policy_enforced),
         ("slow_phone", &[Chromium], Timed, slow_phone),
+        ("engine_sets", ALL, Untimed, engine_sets),
+        ("native_link", &[Chromium], Untimed, native_link),
     ];
     for (name, browsers, timing, scenario) in table {
         cases.extend(Case::each(name, browsers, timing, scenario));
@@ -308,6 +318,12 @@ fn cases() -> Vec<Case> {
         benches
             .into_iter()
             .map(|(name, run)| Case::bench(name, run)),
+    );
+    // `cargo xtask gallery`'s runs, ignored like the benches.
+    cases.extend(
+        Case::each("gallery", ALL, Timed, gallery)
+            .into_iter()
+            .map(|c| Case { bench: true, ..c }),
     );
     cases
 }

@@ -71,6 +71,8 @@ const MINIBROWSER: &str = "/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser"
 /// A browser session; closed (and its driver killed) on drop. Tests lease
 /// one from a pool ([`Session::lease`]).
 pub struct Session {
+    /// The browser's version, as its driver reports it.
+    pub version: String,
     agent: ureq::Agent,
     base: String,
     driver: Child,
@@ -257,7 +259,12 @@ impl Session {
             .as_str()
             .unwrap_or_else(|| panic!("no session from {program}: {body}"))
             .to_owned();
+        let version = body["value"]["capabilities"]["browserVersion"]
+            .as_str()
+            .unwrap_or_default()
+            .to_owned();
         let mut session = Session {
+            version,
             agent,
             base: format!("{root}/session/{id}"),
             driver,

@@ -6,6 +6,7 @@
 //! from `~/.cargo/bin` and `~/.cache/waitlab`.
 
 mod facade;
+mod gallery;
 mod headers;
 mod packs;
 mod post_build;
@@ -39,6 +40,9 @@ commands:
           wall time, and the wall time of a default native run
   native  run waitlab-native with its defaults and write this machine's
           set to www/data/native/ (listed in its index.json), then its packs
+  gallery run every experiment with its defaults in Chromium, Firefox and
+          WebKitGTK under WebDriver and write each as a bundled set in
+          www/data/native/ (listed, not shown at first), then the packs
   packs   write the packs the page loads (www/data/native/packs/) from the
           JSON sets listed in www/data/native/index.json
   shell   write index.html's static shell (headings and explanations shown
@@ -56,6 +60,7 @@ fn main() -> ExitCode {
         Some("dist") => dist().map(|_| ()),
         Some("bench") => bench(),
         Some("native") => native(),
+        Some("gallery") => gallery::write(),
         Some("packs") => packs::write(),
         Some("shell") => shell::write(),
         Some("post-build") => post_build::hook(),
@@ -386,7 +391,7 @@ fn native() -> Result {
     let index_path = root().join("www/data/native/index.json");
     let index = std::fs::read_to_string(&index_path)
         .map_err(|e| format!("{}: {e}", index_path.display()))?;
-    if let Some(updated) = with_set(&index, &name)? {
+    if let Some(updated) = with_set(&index, &name, true)? {
         std::fs::write(&index_path, updated).map_err(|e| e.to_string())?;
         println!("xtask: added {name} to {}", index_path.display());
     }
@@ -395,8 +400,9 @@ fn native() -> Result {
 }
 
 /// The index text with `file` appended to its sets (in the layout the
-/// committed index uses), or `None` if it already lists it.
-fn with_set(index: &str, file: &str) -> Result<Option<String>> {
+/// committed index uses; `shown` at first or not), or `None` if it already
+/// lists it.
+fn with_set(index: &str, file: &str, shown: bool) -> Result<Option<String>> {
     if index.contains(&format!("\"{file}\"")) {
         return Ok(None);
     }
@@ -408,8 +414,9 @@ fn with_set(index: &str, file: &str) -> Result<Option<String>> {
     } else {
         ","
     };
+    let hidden = if shown { "" } else { ", \"shown\": false" };
     Ok(Some(format!(
-        "{head}{comma}\n    {{ \"file\": \"{file}\" }}\n  ]{tail}"
+        "{head}{comma}\n    {{ \"file\": \"{file}\"{hidden} }}\n  ]{tail}"
     )))
 }
 
@@ -486,15 +493,21 @@ mod tests {
     #[test]
     fn a_new_set_is_listed_once() {
         let index = "{\n  \"sets\": [\n    { \"file\": \"a.json\" }\n  ]\n}\n";
-        let updated = super::with_set(index, "b.json").unwrap().unwrap();
+        let updated = super::with_set(index, "b.json", true).unwrap().unwrap();
         assert_eq!(
             updated,
             "{\n  \"sets\": [\n    { \"file\": \"a.json\" },\n    { \"file\": \"b.json\" }\n  ]\n}\n"
         );
-        assert_eq!(super::with_set(&updated, "b.json").unwrap(), None);
+        assert_eq!(super::with_set(&updated, "b.json", true).unwrap(), None);
+        assert!(
+            super::with_set(index, "c.json", false)
+                .unwrap()
+                .unwrap()
+                .contains("{ \"file\": \"c.json\", \"shown\": false }")
+        );
         let empty = "{\n  \"sets\": [\n  ]\n}\n";
         assert!(
-            super::with_set(empty, "b.json")
+            super::with_set(empty, "b.json", true)
                 .unwrap()
                 .unwrap()
                 .contains("[\n    { \"file\": \"b.json\" }\n  ]")

@@ -14,6 +14,7 @@ use crate::schema::Report;
 use crate::stats::Summary;
 use crate::text::Phrase;
 
+pub mod engines;
 mod value;
 pub mod verdict;
 pub use value::Value;
@@ -66,17 +67,22 @@ pub fn headline_wait<'a>(rows: impl Iterator<Item = &'a Row>) -> Option<u32> {
         .copied()
 }
 
-/// Where a group's numbers come from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// Where a group's numbers come from, in the order a comparison lists
+/// them: browsers first (this one, shared runs, bundled engines), then
+/// native runs and the article.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Origin {
-    /// Measured in a browser.
+    /// Measured in this browser.
     Browser,
+    /// Measured in someone's browser and opened from a result link.
+    Linked,
+    /// Measured by waitlab in a browser engine under a test driver, and
+    /// bundled (`cargo xtask gallery`).
+    Engine,
     /// Measured by the native probe.
     Native,
     /// Stated by a text.
     Stated,
-    /// Measured in someone's browser and opened from a result link.
-    Linked,
 }
 
 /// The rows one source contributes to an experiment's table.
@@ -149,7 +155,7 @@ pub fn check_stated(report: &Report) -> Result<(), UnknownColumn> {
 /// The rows `report` contributes to `experiment`, or `None` if it has
 /// nothing for it.
 pub fn group(experiment: Experiment, report: &Report) -> Option<Group> {
-    let native = report.env.native.is_some();
+    let native = report.env.is_native();
     let columns = experiment.columns();
     let (mut rows, marks_its_own) = experiment.visit(RowsOf(report));
     if let Some(clock) = report.env.clock.filter(|_| !marks_its_own) {
@@ -167,6 +173,7 @@ pub fn group(experiment: Experiment, report: &Report) -> Option<Group> {
         return None;
     }
     let origin = match (native, report.stated.is_empty()) {
+        (false, _) if report.env.is_engine() => Origin::Engine,
         (false, _) if report.from_link => Origin::Linked,
         (false, _) => Origin::Browser,
         (true, true) => Origin::Native,

@@ -119,7 +119,9 @@ impl Environment {
     }
 }
 
-/// The provenance of a native result set. Names (the set's, the runtime's,
+/// The provenance of a bundled result set: a native run's, an article's,
+/// or a browser engine's run by `cargo xtask gallery` (its source says
+/// which, [`Environment::is_native`]). Names (the set's, the runtime's,
 /// the system's, the CPU's, an article's title, a command) are its
 /// author's data and stay as written; the words around them are the page's
 /// ([`NativeEnv::provenance`]).
@@ -141,7 +143,7 @@ pub struct NativeEnv {
     pub samples: Option<u32>,
 }
 
-/// Where a native set's numbers come from.
+/// Where a bundled set's numbers come from.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Source {
@@ -149,12 +151,22 @@ pub enum Source {
     Article(String),
     /// Measured by a command line.
     Command(String),
+    /// Measured by waitlab's own page in a browser engine that a test
+    /// driver ran, by this command (`cargo xtask gallery`): a browser's
+    /// numbers, not native ones.
+    Engine(String),
     /// A version-2 file's sentence, shown as written.
     #[serde(untagged)]
     Written(String),
 }
 
 impl NativeEnv {
+    /// Whether a browser engine's run measured this set (`cargo xtask
+    /// gallery`), not a native program or an article.
+    pub fn is_engine(&self) -> bool {
+        matches!(self.source, Source::Engine(_))
+    }
+
     /// "Apple M4, 10 cores · stated in the article “…”; only the figures
     /// its text gives, none derived · 200 samples per probe": what the set
     /// ran on and where its numbers come from, `cores` being its
@@ -166,6 +178,9 @@ impl NativeEnv {
             }
             Source::Command(command) => {
                 Phrase::new(key!("reference.from_command")).data("command", command.clone())
+            }
+            Source::Engine(command) => {
+                Phrase::new(key!("reference.from_engine")).data("command", command.clone())
             }
             Source::Written(text) => Phrase::written(text.clone()),
         };
@@ -185,6 +200,18 @@ impl NativeEnv {
 }
 
 impl Environment {
+    /// Whether these are native numbers (a native run's or an article's),
+    /// not a browser's (this one's, a link's, or a bundled engine's).
+    pub fn is_native(&self) -> bool {
+        self.native.as_ref().is_some_and(|n| !n.is_engine())
+    }
+
+    /// Whether this is a bundled browser engine's run (`cargo xtask
+    /// gallery`).
+    pub fn is_engine(&self) -> bool {
+        self.native.as_ref().is_some_and(NativeEnv::is_engine)
+    }
+
     /// "Chrome 156 on Linux, 2026-11-30": whose run, and when.
     pub fn run_name(&self) -> Phrase {
         let (y, m, d) = civil_date(self.started_at_unix_ms);

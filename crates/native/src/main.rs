@@ -3,7 +3,9 @@
 //! can set them beside a browser's numbers.
 //!
 //! `waitlab-native --help` lists the options; the result goes to stdout or
-//! `--out FILE`, progress and a summary table to stderr.
+//! `--out FILE`, progress and a summary table to stderr. `--link` prints a
+//! result link instead (the page's `#v1:` codec, written by core), which
+//! opens the run in the page beside the reader's browser, as native.
 
 mod cancel_waits;
 mod concurrency_limit;
@@ -77,6 +79,34 @@ fn experiment_names() -> impl clap::builder::TypedValueParser<Value = Experiment
     .map(|slug| Experiment::from_slug(&slug).expect("one of the slugs listed"))
 }
 
+/// The page `--link` points at when it names none: `cargo xtask serve`'s.
+const DEFAULT_PAGE: &str = "http://127.0.0.1:8080/";
+
+/// A link longer than this is cut by some chat apps and mail clients.
+const LONG_LINK: usize = 2000;
+
+/// The result link of `report` on `page`: its body in the page's codec,
+/// compressed as the page does (raw DEFLATE), after `#`.
+fn link_of(report: &Report, page: &str) -> String {
+    let body = waitlab_core::link::encode_body(report);
+    let deflated = miniz_oxide::deflate::compress_to_vec(&body, 10);
+    format!(
+        "{}#{}",
+        page.split('#').next().unwrap_or(page),
+        waitlab_core::link::wrap(&deflated)
+    )
+}
+
+/// What to say of a link of `chars` characters, if it is too long to share
+/// everywhere.
+fn long_link_note(chars: usize) -> Option<String> {
+    (chars > LONG_LINK).then(|| {
+        format!(
+            "the link is {chars} characters, more than {LONG_LINK}, which some chat apps and mail clients cut; --only with one or two experiments (such as --only timed-waits) makes a shorter one."
+        )
+    })
+}
+
 /// The waiting experiments of "Thread.Sleep vs Task.Delay vs SpinWait",
 /// run natively, in waitlab's result schema.
 #[derive(Debug, Parser)]
@@ -95,6 +125,16 @@ pub struct Cli {
     /// Write the JSON result here instead of to stdout.
     #[arg(long, value_name = "FILE")]
     pub out: Option<PathBuf>,
+    /// Print a result link of the run to stdout instead of its JSON:
+    /// PAGE (by default `cargo xtask serve`'s) followed by the run, which
+    /// the page opens beside the reader's browser as a native run.
+    #[arg(
+        long,
+        value_name = "PAGE",
+        num_args = 0..=1,
+        default_missing_value = DEFAULT_PAGE
+    )]
+    pub link: Option<String>,
     /// Workers of the pool experiment (default: the core count, at most 4).
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=64))]
     pub workers: Option<u32>,
@@ -330,10 +370,16 @@ fn main() -> std::process::ExitCode {
     let report = cli.run(&progress, &command);
     progress.finish_and_clear();
     let json = report.to_json();
-    let written = match &cli.out {
-        Some(path) => std::fs::write(path, format!("{json}\n")),
-        None => writeln!(std::io::stdout().lock(), "{json}"),
-    };
+    let link = cli.link.as_deref().map(|page| link_of(&report, page));
+    let written = match (&cli.out, &link) {
+        (Some(path), _) => std::fs::write(path, format!("{json}\n")),
+        (None, Some(_)) => Ok(()),
+        (None, None) => writeln!(std::io::stdout().lock(), "{json}"),
+    }
+    .and_then(|()| match &link {
+        Some(link) => writeln!(std::io::stdout().lock(), "{link}"),
+        None => Ok(()),
+    });
     if let Err(e) = written {
         let to = cli
             .out
@@ -343,6 +389,9 @@ fn main() -> std::process::ExitCode {
         return std::process::ExitCode::FAILURE;
     }
     eprint!("{}", summary(&report));
+    if let Some(note) = link.as_deref().and_then(|l| long_link_note(l.len())) {
+        eprintln!("\nwaitlab-native: {note}");
+    }
     eprintln!(
         "\nwaitlab-native: done in {:.1} s{}",
         started.elapsed().as_secs_f64(),
@@ -351,4 +400,17 @@ fn main() -> std::process::ExitCode {
             .map_or(String::new(), |p| format!(", result in {}", p.display()))
     );
     std::process::ExitCode::SUCCESS
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_long_link_says_so_and_names_only() {
+        assert_eq!(super::long_link_note(2000), None);
+        let note = super::long_link_note(2001).unwrap();
+        assert!(
+            note.contains("2001 characters") && note.contains("--only"),
+            "{note}"
+        );
+    }
 }

@@ -1,6 +1,7 @@
 //! The sets the page bundles in `www/data/native/` (this probe's runs and
 //! the article's stated figures): every file the index lists parses with the
-//! current schema, passes the page's validation and round-trips unchanged.
+//! current schema, passes the page's validation and round-trips unchanged,
+//! and every part the page fetches of it reads.
 
 use waitlab_core::schema::{Report, Source};
 
@@ -30,5 +31,25 @@ fn bundled_reference_sets_parse_and_round_trip() {
             || report.timed_waits.is_some()
             || report.wake_latency.is_some();
         assert!(stated_or_measured, "{} has no numbers", entry.file);
+        // Every part the page fetches for it reads as the page reads it.
+        let stem = entry.file.trim_end_matches(".json");
+        for experiment in waitlab_core::experiments::Experiment::ALL {
+            if !report.has(experiment) && report.stated.iter().all(|f| f.experiment != experiment) {
+                continue;
+            }
+            let path = dir
+                .join("../..")
+                .join(waitlab_core::link::set::part_path(stem, experiment));
+            let deflated = std::fs::read(&path)
+                .unwrap_or_else(|e| panic!("{}: {e}; run cargo xtask packs", path.display()));
+            let body = miniz_oxide::inflate::decompress_to_vec(&deflated).unwrap();
+            let part = waitlab_core::link::set::decode_part(&body)
+                .unwrap_or_else(|e| panic!("{}: {e:?}", path.display()));
+            assert!(
+                part.has(experiment) || !part.stated.is_empty(),
+                "{}",
+                path.display()
+            );
+        }
     }
 }

@@ -1,6 +1,6 @@
-//! The native probe as a user runs it: its help, its refusals, and a
+//! The native probe as a user runs it: its help, its refusals, a
 //! `--quick` run whose JSON the page's schema reads and whose numbers keep
-//! the invariants every machine must show.
+//! the invariants every machine must show, and its result link.
 
 use std::process::{Command, Output};
 use waitlab_core::experiments::cancel_waits::Strategy as CancelStrategy;
@@ -21,7 +21,7 @@ fn help_and_bad_arguments() {
     let help = cli(&["--help"]);
     assert!(help.status.success());
     let text = String::from_utf8_lossy(&help.stdout);
-    for flag in ["--quick", "--only", "--out", "--full-pool"] {
+    for flag in ["--quick", "--only", "--out", "--full-pool", "--link"] {
         assert!(text.contains(flag), "--help lacks {flag}:\n{text}");
     }
     let bad = cli(&["--only", "nonsense"]);
@@ -194,4 +194,53 @@ fn only_runs_what_was_asked() {
     assert!(report.timed_waits.is_none() && report.wake_latency.is_none());
     assert!(report.cancel_waits.is_none() && report.periodic_work.is_none());
     assert!(report.concurrency_limit.is_none() && report.producer_consumer.is_none());
+}
+
+/// The run a link carries, read as the page reads it (unwrapped,
+/// inflated, decoded by core).
+fn read_link(link: &str) -> Report {
+    let payload = waitlab_core::link::payloads(link)[0];
+    let packed = waitlab_core::link::unwrap(payload).unwrap();
+    let body = miniz_oxide::inflate::decompress_to_vec_with_limit(
+        &packed,
+        waitlab_core::link::MAX_BODY_BYTES,
+    )
+    .unwrap();
+    waitlab_core::link::decode_body(&body).unwrap()
+}
+
+/// `--link PAGE` prints one line, a link on PAGE whose run the page
+/// reads as native (its provenance travels with it), with what was run
+/// and nothing else; a link past 2,000 characters says so and names
+/// `--only`.
+#[test]
+fn link_opens_as_a_native_run() {
+    let out = cli(&[
+        "--quick",
+        "--no-progress",
+        "--only",
+        "spin-ladder",
+        "--link",
+        "https://example.test/waitlab/",
+    ]);
+    assert!(out.status.success());
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines.len(), 1, "{stdout}");
+    assert!(lines[0].starts_with("https://example.test/waitlab/#v1:"));
+    assert!(lines[0].len() <= 2000, "{} characters", lines[0].len());
+    assert!(!String::from_utf8_lossy(&out.stderr).contains("characters"));
+    let report = read_link(lines[0]);
+    let native = report.env.native.expect("the link keeps its provenance");
+    assert!(native.name.contains("native"), "{}", native.name);
+    assert!(report.spin_ladder.is_some() && report.timed_waits.is_none());
+    // Without a page, `cargo xtask serve`'s.
+    let out = cli(&[
+        "--quick",
+        "--no-progress",
+        "--only",
+        "spin-ladder",
+        "--link",
+    ]);
+    assert!(String::from_utf8_lossy(&out.stdout).starts_with("http://127.0.0.1:8080/#v1:"));
 }

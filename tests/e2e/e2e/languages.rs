@@ -58,7 +58,8 @@ fn assert_results_in(s: &mut Session, lang: Lang) {
         lang.code()
     );
     // The native sets' provenance: their names as written, the words
-    // around them the page's.
+    // around them the page's (the sets' list is made once reached).
+    scroll_to(s, &tid("reference"));
     let provenance = format!(
         "{} .provenance:not([lang])",
         tid("set-dotnet10-article-apple-m4")

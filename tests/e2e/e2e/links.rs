@@ -263,3 +263,44 @@ pub(crate) fn hostile_links(browser: Browser) {
     assert!(report.timed_waits.is_some());
     assert_no_page_errors(&mut s);
 }
+
+/// A native run's link, as `waitlab-native --link` prints it (the probe
+/// built and run here, `--quick`), opens in the page as a native run: with
+/// the bundled sets unticked, its rows are the native group of the
+/// comparison, and the shared runs name it.
+pub(crate) fn native_link(browser: Browser) {
+    let origin = &isolated_server().origin;
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let out = std::process::Command::new(cargo)
+        .args(["run", "--quiet", "--package", "waitlab-native", "--"])
+        .args(["--quick", "--no-progress", "--only", "spin-ladder"])
+        .args(["--link", &format!("{origin}/")])
+        .output()
+        .expect("cargo runs the native probe");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let link = String::from_utf8_lossy(&out.stdout).trim().to_owned();
+    assert!(link.starts_with(&format!("{origin}/#v1:")), "{link}");
+    let mut s = Session::lease(browser);
+    s.open(&link);
+    for set in ["set-rust-linux-x86_64", "set-dotnet10-article-apple-m4"] {
+        s.wait_for_element(&tid(set), 20);
+        s.click(&format!("{} input", tid(set)));
+    }
+    reach_comparison(&mut s, "spin-ladder");
+    let rows = "[data-testid=spin-ladder] [data-testid=group-native] [data-testid=cmp-row]";
+    s.wait_for_element(rows, 20);
+    assert!(count(&mut s, rows) >= 1, "the linked native run's rows");
+    assert_eq!(
+        count(
+            &mut s,
+            "[data-testid=spin-ladder] [data-testid=group-shared]"
+        ),
+        0,
+        "a native run is not shown as someone's browser"
+    );
+    assert_no_page_errors(&mut s);
+}

@@ -89,6 +89,7 @@ const REVIEW_SHOTS: &[&str] = &[
     "summary-after-run-all",
     "summary-after-run-all-390",
     "slow-phone-4x-summary",
+    "engine-sets",
     "slow-phone-6x-summary",
     "embed-in-plain-blog-first-screen-isolated-true",
     "embed-in-plain-blog-first-screen-isolated-false",

@@ -1,5 +1,6 @@
 //! The environment section: a short name, cores, isolation, the clock
-//! and the day, never the full user agent.
+//! and the day, never the full user agent; a native run's provenance
+//! (`waitlab-native --link`), so that the page shows it as native.
 
 use super::wire::{Reader, Writer};
 use super::{LinkError, damaged};
@@ -10,7 +11,11 @@ impl Writer {
     pub(super) fn env(&mut self, e: &Environment) {
         self.text(&e.link_name());
         self.uvar(u64::from(e.hardware_concurrency));
-        self.byte(u8::from(e.cross_origin_isolated) | u8::from(e.hidden_during_run) << 1);
+        self.byte(
+            u8::from(e.cross_origin_isolated)
+                | u8::from(e.hidden_during_run) << 1
+                | u8::from(e.native.is_some()) << 2,
+        );
         match &e.clock {
             Some(c) => {
                 self.byte(1);
@@ -21,6 +26,9 @@ impl Writer {
             None => self.byte(0),
         }
         self.uvar((e.started_at_unix_ms / 1000.0).round().max(0.0) as u64);
+        if let Some(native) = &e.native {
+            self.native(native);
+        }
     }
 }
 
@@ -29,7 +37,7 @@ impl Reader<'_> {
         let name = self.text()?;
         let hardware_concurrency = self.upto(4096)?;
         let flags = self.byte()?;
-        if flags >> 2 != 0 {
+        if flags >> 3 != 0 {
             return damaged("unknown flags");
         }
         let clock = if self.flag()? {
@@ -42,6 +50,11 @@ impl Reader<'_> {
             None
         };
         let seconds = self.upto(u64::from(u32::MAX))?;
+        let native = if flags & 4 != 0 {
+            Some(self.native()?)
+        } else {
+            None
+        };
         Ok(Environment {
             user_agent: name,
             hardware_concurrency,
@@ -49,7 +62,7 @@ impl Reader<'_> {
             clock,
             started_at_unix_ms: f64::from(seconds) * 1000.0,
             hidden_during_run: flags & 2 != 0,
-            native: None,
+            native,
         })
     }
 }

@@ -96,7 +96,8 @@ fn experiment_of(code: u8) -> Result<Experiment, LinkError> {
 }
 
 impl Writer {
-    fn native(&mut self, n: &NativeEnv) {
+    /// A native run's provenance (a set's, or a native run's link).
+    pub(super) fn native(&mut self, n: &NativeEnv) {
         for t in [&n.name, &n.runtime, &n.os, &n.cpu] {
             self.0.text(t);
         }
@@ -104,6 +105,7 @@ impl Writer {
             Source::Written(t) => (0, t),
             Source::Article(t) => (1, t),
             Source::Command(t) => (2, t),
+            Source::Engine(t) => (3, t),
         };
         self.byte(kind);
         self.0.text(text);
@@ -135,7 +137,7 @@ impl Reader<'_> {
         Ok(self.r.text(MAX_SET_TEXT)?)
     }
 
-    fn native(&mut self) -> Result<NativeEnv, LinkError> {
+    pub(super) fn native(&mut self) -> Result<NativeEnv, LinkError> {
         let mut texts = (0..4)
             .map(|_| self.set_text())
             .collect::<Result<Vec<_>, _>>()?
@@ -146,6 +148,7 @@ impl Reader<'_> {
             (0, t) => Source::Written(t),
             (1, t) => Source::Article(t),
             (2, t) => Source::Command(t),
+            (3, t) => Source::Engine(t),
             _ => return damaged("an unknown kind of source"),
         };
         let samples = self.r.upto(u64::from(u32::MAX))?;
@@ -267,7 +270,12 @@ pub fn decode_index(bytes: &[u8]) -> Result<Vec<IndexedSet>, LinkError> {
 
 /// `set`'s part for `experiment`: its results and stated figures for it.
 pub fn encode_part(set: &Report, experiment: Experiment) -> Vec<u8> {
-    let part = set.only(experiment);
+    // Its provenance follows the body once, not inside it too; the body
+    // names the set as a link names a native run.
+    let mut part = set.only(experiment);
+    if let Some(native) = part.env.native.take() {
+        part.env.user_agent = native.name;
+    }
     let mut w = Writer(bytes::Writer::default(), SET_SCALE);
     w.byte(PART_TAG);
     w.byte(VERSION);

@@ -562,7 +562,9 @@ fn a_burst_of_no_time_is_damage() {
 
 #[test]
 fn links_fit_the_length_budgets() {
-    let suite = native_suite();
+    // As a browser's run: no native provenance.
+    let mut suite = native_suite();
+    let native = suite.env.native.take();
     assert!(encode(&suite).len() <= 2000, "{}", encode(&suite).len());
     for experiment in crate::experiments::Experiment::ALL {
         let one = suite.only(experiment);
@@ -570,6 +572,15 @@ fn links_fit_the_length_budgets() {
         assert!(n <= 600, "{}: {n} characters", experiment.id());
         assert!(one.has(experiment), "the suite has {}", experiment.id());
     }
+    // A native run's (`waitlab-native --link`) carries its provenance,
+    // and still fits: one experiment in 1,000 characters, the whole suite
+    // in 2,000 (1,606 here).
+    suite.env.native = native;
+    for experiment in crate::experiments::Experiment::ALL {
+        let n = encode(&suite.only(experiment)).len();
+        assert!(n <= 1000, "native {}: {n} characters", experiment.id());
+    }
+    assert!(encode(&suite).len() <= 2000, "{}", encode(&suite).len());
 }
 
 /// A run's failure travels as a phrase and is said in the reader's
@@ -622,4 +633,41 @@ fn an_outcome_holds_every_experiments_samples() {
     use crate::experiments::wake_latency::WakeConfig;
     let most = TimedWaitsConfig::MAX_SAMPLES.max(WakeConfig::MAX_ROUNDS);
     assert_eq!(super::wire::MOST_SAMPLES, u64::from(most));
+}
+
+/// A native run's link (`waitlab-native --link`) keeps its provenance, so
+/// the page shows it as native; a browser run's carries none, and a link
+/// made before provenance travelled reads as it did.
+#[test]
+fn a_native_runs_link_keeps_its_provenance() {
+    let suite = native_suite().only(crate::experiments::Experiment::SpinLadder);
+    let back = decode(&encode(&suite)).unwrap();
+    assert!(suite.env.native.is_some());
+    assert_eq!(back.env.native, suite.env.native);
+    let browser = browser_timed_waits();
+    assert_eq!(decode(&encode(&browser)).unwrap().env.native, None);
+    let mut without = suite.clone();
+    without.env.native = None;
+    let body = encode_body(&without);
+    assert_eq!(decode_body(&body).unwrap().env.native, None);
+}
+
+/// A browser's pool run keeps a span for the extra job queued behind the
+/// batch as well as one per job: its link reads (it once read as damaged,
+/// found when the engines' runs were first bundled).
+#[test]
+fn a_pool_run_with_its_extra_jobs_span_reads() {
+    let mut report = native_suite().only(crate::experiments::Experiment::PoolStarvation);
+    report.env.native = None;
+    let pool = report.pool_starvation.as_mut().unwrap();
+    let jobs = pool.config.jobs as usize;
+    let run = &mut pool.runs[0];
+    run.spans.truncate(jobs);
+    while run.spans.len() < jobs + 1 {
+        let mut extra = run.spans[0];
+        extra.job = run.spans.len() as u32;
+        run.spans.push(extra);
+    }
+    let back = decode(&encode(&report)).unwrap();
+    assert_eq!(back.pool_starvation.unwrap().runs[0].spans.len(), jobs + 1);
 }

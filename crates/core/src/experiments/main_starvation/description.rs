@@ -42,7 +42,7 @@ impl Description for MainStarvation {
 
     fn rows(&self, env: &Environment) -> Vec<Measured<Run>> {
         let c = &self.config;
-        let native = env.native.is_some();
+        let native = env.is_native();
         let key = if native {
             key!("row.main.native")
         } else {

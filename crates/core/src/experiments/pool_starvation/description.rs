@@ -32,7 +32,7 @@ impl Description for PoolStarvation {
 
     fn rows(&self, env: &Environment) -> Vec<Measured<Run>> {
         let c = &self.config;
-        let native = env.native.is_some();
+        let native = env.is_native();
         let blocking = if self.blocking_sleeps {
             Phrase::new(key!("code")).code("code", "Atomics.wait")
         } else {

@@ -39,7 +39,9 @@ impl Section for PoolStarvation {
             .map(|_| {
                 let mode = r.mode()?;
                 let (batch_ms, extra_job_wait_ms) = (r.q()?, r.q()?);
-                let spans = r.upto(u64::from(config.jobs))?;
+                // Its jobs' spans, and the extra job's queued behind them
+                // (a browser's run keeps it).
+                let spans = r.upto(u64::from(config.jobs) + 1)?;
                 let (mut job, mut start) = (0i64, 0i64);
                 let spans = (0..spans)
                     .map(|_| {

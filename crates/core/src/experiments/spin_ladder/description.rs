@@ -65,7 +65,7 @@ impl Description for SpinLadder {
     }
 
     fn rows(&self, env: &Environment) -> Vec<Measured<Ladder>> {
-        let what = Phrase::new(if env.native.is_some() {
+        let what = Phrase::new(if env.is_native() {
             key!("row.ladder.native")
         } else {
             key!("row.ladder.browser")

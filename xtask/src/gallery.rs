@@ -1,0 +1,147 @@
+//! `cargo xtask gallery`: every experiment with its defaults in each
+//! engine the end-to-end harness drives here (Chromium, Firefox,
+//! WebKitGTK), each run written as a bundled set beside the native ones
+//! (`www/data/native/ENGINE-linux-webdriver.json`, listed in its index
+//! but not shown until the reader picks it), then the packs.
+//!
+//! A set says what it is: an engine on this Linux machine under a test
+//! driver, its version, whether it was cross-origin isolated, the
+//! machine's system and CPU, and this command (`Source::Engine`); never
+//! "Safari" or "your computer".
+
+use crate::{Result, root, run};
+use waitlab_core::schema::{NativeEnv, Report, Source};
+
+/// The engines: the harness's name, the name a set gives it, and its
+/// set's file.
+const ENGINES: [(&str, &str, &str); 3] = [
+    ("chromium", "Chromium", "chromium-linux-webdriver.json"),
+    ("firefox", "Firefox", "firefox-linux-webdriver.json"),
+    ("webkit", "WebKitGTK", "webkitgtk-linux-webdriver.json"),
+];
+
+/// What the command line says it is.
+const COMMAND: &str = "cargo xtask gallery";
+
+/// This machine's system, as `/etc/os-release` and the kernel name it.
+fn system() -> String {
+    let release = std::fs::read_to_string("/etc/os-release").unwrap_or_default();
+    let pretty = release
+        .lines()
+        .find_map(|l| l.strip_prefix("PRETTY_NAME="))
+        .map(|v| v.trim_matches('"').to_owned())
+        .unwrap_or_else(|| "Linux".to_owned());
+    let kernel = std::fs::read_to_string("/proc/sys/kernel/osrelease").unwrap_or_default();
+    format!(
+        "{pretty}, kernel {}, {}",
+        kernel.trim(),
+        std::env::consts::ARCH
+    )
+}
+
+/// This machine's CPU model, as `/proc/cpuinfo` names it.
+fn cpu() -> String {
+    std::fs::read_to_string("/proc/cpuinfo")
+        .unwrap_or_default()
+        .lines()
+        .find_map(|l| l.strip_prefix("model name"))
+        .and_then(|rest| rest.split_once(':'))
+        .map_or_else(
+            || "unknown CPU".to_owned(),
+            |(_, name)| name.trim().to_owned(),
+        )
+}
+
+/// The provenance of `engine` (its set name) at `version`, run isolated
+/// or not.
+fn provenance(engine: &str, version: &str, isolated: bool) -> NativeEnv {
+    // A major version, or major.minor where the major alone says little
+    // (WebKitGTK 2.50).
+    let parts: Vec<&str> = version.split('.').collect();
+    let short = match parts.as_slice() {
+        [major, minor, ..] if major.len() == 1 => format!("{major}.{minor}"),
+        [major, ..] => (*major).to_owned(),
+        [] => version.to_owned(),
+    };
+    NativeEnv {
+        name: format!("{engine} {short} (Linux, test driver)"),
+        runtime: format!(
+            "{engine} {version}, headless under WebDriver, {}",
+            if isolated {
+                "cross-origin isolated"
+            } else {
+                "not cross-origin isolated"
+            }
+        ),
+        os: system(),
+        cpu: cpu(),
+        source: Source::Engine(COMMAND.to_owned()),
+        samples: None,
+    }
+}
+
+/// Runs the engines' gallery runs and writes their sets and the packs.
+pub fn write() -> Result {
+    let dist = crate::dist()?;
+    let browsers = crate::tools::ensure_browsers()?;
+    let folder = root().join("target/gallery");
+    let _ = std::fs::remove_dir_all(&folder);
+    std::fs::create_dir_all(&folder).map_err(|e| format!("{}: {e}", folder.display()))?;
+    run(crate::e2e(
+        &dist,
+        &browsers,
+        true,
+        &[
+            "--ignored",
+            "--test-threads",
+            "1",
+            "--nocapture",
+            "gallery_",
+        ],
+    )
+    .env("WAITLAB_GALLERY", &folder))?;
+    let index_path = root().join("www/data/native/index.json");
+    for (harness, engine, file) in ENGINES {
+        let path = folder.join(format!("{harness}.json"));
+        let text = std::fs::read_to_string(&path).map_err(|e| {
+            format!(
+                "{}: {e} (the {engine} run did not finish: is the engine here?)",
+                path.display()
+            )
+        })?;
+        let run: serde_json::Value = serde_json::from_str(&text).map_err(|e| e.to_string())?;
+        let mut report =
+            Report::from_json(&run["report"].to_string()).map_err(|e| e.to_string())?;
+        let version = run["version"].as_str().unwrap_or("?");
+        report.env.native = Some(provenance(
+            engine,
+            version,
+            report.env.cross_origin_isolated,
+        ));
+        let out = root().join("www/data/native").join(file);
+        std::fs::write(&out, format!("{}\n", report.to_json()))
+            .map_err(|e| format!("{}: {e}", out.display()))?;
+        let index = std::fs::read_to_string(&index_path)
+            .map_err(|e| format!("{}: {e}", index_path.display()))?;
+        if let Some(updated) = crate::with_set(&index, file, false)? {
+            std::fs::write(&index_path, updated).map_err(|e| e.to_string())?;
+        }
+        println!("xtask: wrote {} ({engine} {version})", out.display());
+    }
+    crate::packs::write()
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_set_says_it_is_an_engine_under_a_test_driver() {
+        let p = super::provenance("WebKitGTK", "2.50.1", false);
+        assert_eq!(p.name, "WebKitGTK 2.50 (Linux, test driver)");
+        assert_eq!(
+            super::provenance("Chromium", "148.0.7778.96", true).name,
+            "Chromium 148 (Linux, test driver)"
+        );
+        assert!(p.runtime.contains("2.50.1") && p.runtime.contains("not cross-origin isolated"));
+        assert!(p.is_engine());
+    }
+}
