@@ -211,18 +211,21 @@ fn read_link(link: &str) -> Report {
 
 /// `--link PAGE` prints one line, a link on PAGE whose run the page
 /// reads as native (its provenance travels with it), with what was run
-/// and nothing else; a link past 2,000 characters says so and names
-/// `--only`.
+/// and nothing else; `--link` alone, one on `cargo xtask serve`'s page.
+/// (What a link past 2,000 characters says is the binary's unit test.)
 #[test]
 fn link_opens_as_a_native_run() {
-    let out = cli(&[
-        "--quick",
-        "--no-progress",
-        "--only",
-        "spin-ladder",
-        "--link",
-        "https://example.test/waitlab/",
-    ]);
+    let ladder_link = |page: &[&str]| {
+        let args = [
+            "--quick",
+            "--no-progress",
+            "--only",
+            "spin-ladder",
+            "--link",
+        ];
+        cli(&[&args[..], page].concat())
+    };
+    let out = ladder_link(&["https://example.test/waitlab/"]);
     assert!(out.status.success());
     let stdout = String::from_utf8_lossy(&out.stdout);
     let lines: Vec<&str> = stdout.lines().collect();
@@ -234,13 +237,6 @@ fn link_opens_as_a_native_run() {
     let native = report.env.native.expect("the link keeps its provenance");
     assert!(native.name.contains("native"), "{}", native.name);
     assert!(report.spin_ladder.is_some() && report.timed_waits.is_none());
-    // Without a page, `cargo xtask serve`'s.
-    let out = cli(&[
-        "--quick",
-        "--no-progress",
-        "--only",
-        "spin-ladder",
-        "--link",
-    ]);
+    let out = ladder_link(&[]);
     assert!(String::from_utf8_lossy(&out.stdout).starts_with("http://127.0.0.1:8080/#v1:"));
 }
