@@ -72,35 +72,37 @@ fn reference_item(set: LoadedSet) -> AnyView {
     let provenance = tr(&set.native.provenance(set.cores));
     let native = set.native;
     match set.report {
-                    Some(Err(message)) => {
-                        // Why, in a link's words: the runs' texts, fetched
-                        // only for this.
-                        let said = Phrase::new(key!("reference.not_shown")).data("name", native.name).phrase("why", message);
-                        let ready = RwSignal::new(false);
-                        spawn_local(async move {
-                            let _ = part_ready(Part::Runs).await;
-                            ready.set(true);
-                        });
-                        view! {
-                            <li class="reference-set error" data-testid=set_testid(&set.set)>
-                                <span role="alert">{move || ready.get().then(|| tr(&said))}</span>
-                            </li>
-                        }
-                        .into_any()
-                    }
-                    None | Some(Ok(_)) => view! {
-                        <li class="reference-set" data-testid=set_testid(&set.set)>
-                            <label>
-                                <input type="checkbox" prop:checked=checked on:change=toggle />
-                                <strong lang="en">{native.name}</strong>
-                            </label>
-                            <span class="provenance" lang="en">{format!("{} · {}", native.runtime, native.os)}</span>
-                            <span class="provenance">{provenance}
-                                " · "<a href=format!("data/native/{}.json", set.set) download="">{t(key!("reference.download"))}</a></span>
-                        </li>
-                    }
-                    .into_any(),
-                }
+        Some(Err(message)) => {
+            // Why, in a link's words: the runs' texts, fetched
+            // only for this.
+            let said = Phrase::new(key!("reference.not_shown"))
+                .data("name", native.name)
+                .phrase("why", message);
+            let ready = RwSignal::new(false);
+            spawn_local(async move {
+                let _ = part_ready(Part::Runs).await;
+                ready.set(true);
+            });
+            view! {
+                <li class="reference-set error" data-testid=set_testid(&set.set)>
+                    <span role="alert">{move || ready.get().then(|| tr(&said))}</span>
+                </li>
+            }
+            .into_any()
+        }
+        None | Some(Ok(_)) => view! {
+            <li class="reference-set" data-testid=set_testid(&set.set)>
+                <label>
+                    <input type="checkbox" prop:checked=checked on:change=toggle />
+                    <strong lang="en">{native.name}</strong>
+                </label>
+                <span class="provenance" lang="en">{format!("{} · {}", native.runtime, native.os)}</span>
+                <span class="provenance">{provenance}
+                    " · "<a href=format!("data/native/{}.json", set.set) download="">{t(key!("reference.download"))}</a></span>
+            </li>
+        }
+        .into_any(),
+    }
 }
 
 /// The card of the bundled sets: its heading and lead on the first

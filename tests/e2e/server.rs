@@ -45,6 +45,11 @@ const PROBE: &str = "__probe.js";
 const VIOLATION: &str = "__violation";
 /// The path of the `N`th [`Fault::HeadScript`] is this and `N.js`.
 const HEAD_SCRIPT: &str = "__head-";
+/// A worker script a test writes: this, its source in unpadded base64url,
+/// and `.js`. A test's own worker (the benches' raw-JS probes) is then a
+/// file of the origin, which the page's `worker-src 'self'` allows, where
+/// a `blob:` worker would be refused.
+pub const WORKER_SCRIPT: &str = "__worker/";
 
 /// Every Content-Security-Policy violation a page of any server reported,
 /// as `page: what`, in the order they came.
@@ -264,6 +269,16 @@ fn handle(
             js.as_bytes(),
             "text/javascript",
         );
+    }
+    if let Some(source) = relative
+        .strip_prefix(WORKER_SCRIPT)
+        .and_then(|rest| rest.strip_suffix(".js"))
+    {
+        use base64::Engine;
+        return match base64::engine::general_purpose::URL_SAFE_NO_PAD.decode(source) {
+            Ok(js) => respond(&mut stream, headers, "200 OK", &js, "text/javascript"),
+            Err(_) => respond(&mut stream, headers, "400 Bad Request", b"", "text/plain"),
+        };
     }
     if relative == BLANK {
         return respond(

@@ -119,8 +119,9 @@ pub(crate) fn bench_adaptive_chromium() {
 
 /// The raw-JS reference probe: the waits written by hand, `N` samples of
 /// each (`raw_probe_into` fills it in), returned raw: `setTimeout(1)` and `(10)` awaited back to back and
-/// from a fresh task (one `MessageChannel` hop), and a blob worker's
-/// `Atomics.wait(1)` and `(10)`.
+/// from a fresh task (one `MessageChannel` hop), and a worker's
+/// `Atomics.wait(1)` and `(10)` (its source served by the test server,
+/// `server::WORKER_SCRIPT`: the page's policy refuses `blob:` workers).
 const RAW_PROBE: &str = r#"
 const N = __N__;
 const timer = d => new Promise(r => setTimeout(r, d));
@@ -143,7 +144,7 @@ const src = `onmessage = e => {
   }
   postMessage(out);
 }`;
-const w = new Worker(URL.createObjectURL(new Blob([src], { type: "text/javascript" })));
+const w = new Worker("/__worker/" + btoa(src).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "") + ".js");
 const waits = await new Promise(r => { w.onmessage = e => r(e.data); w.postMessage(new SharedArrayBuffer(16)); });
 w.terminate();
 return { fresh1: await loop(1, true), fresh10: await loop(10, true), wait1: waits[1], wait10: waits[10],
@@ -368,10 +369,10 @@ pub(crate) fn bench_noise_and_fidelity_chromium() {
     );
 }
 
-/// A raw-JS notify→wake probe: two blob workers, the setter busy-waits a
-/// random 0–3 ms then stamps and notifies, the waiter blocks in
-/// `Atomics.wait`; after one warm-up run, the set→noticed times of three
-/// runs of 1,000 rounds.
+/// A raw-JS notify→wake probe: two workers (served as `RAW_PROBE`'s is),
+/// the setter busy-waits a random 0–3 ms then stamps and notifies, the
+/// waiter blocks in `Atomics.wait`; after one warm-up run, the
+/// set→noticed times of three runs of 1,000 rounds.
 const JS_WAKE_PROBE: &str = r#"
 const N = 1000, sab = new SharedArrayBuffer(64);
 const setter = `onmessage = e => { const i = new Int32Array(e.data), f = new Float64Array(e.data); let x = 12345;
@@ -387,7 +388,7 @@ const waiter = `onmessage = e => { const i = new Int32Array(e.data), f = new Flo
     while (Atomics.load(i, 1) === 0) Atomics.wait(i, 1, 0);
     out.push(performance.timeOrigin + performance.now() - f[4]);
   } postMessage(out); }`;
-const start = src => new Worker(URL.createObjectURL(new Blob([src], { type: "text/javascript" })));
+const start = src => new Worker("/__worker/" + btoa(src).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "") + ".js");
 const once = async () => {
   new Int32Array(sab).fill(0);
   const s = start(setter), w = start(waiter);
