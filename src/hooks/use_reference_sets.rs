@@ -74,33 +74,35 @@ impl ReferenceSets {
         })
     }
 
-    /// The shown sets whose parts loaded, each with its position in the
-    /// index (which picks its colour, so a set keeps it while others come
-    /// and go).
-    pub fn shown_reports(&self) -> Vec<(usize, Arc<Report>)> {
-        let shown = self.shown.get();
+    /// The sets `keep` keeps whose parts loaded, each with its position
+    /// in the index.
+    fn loaded(&self, keep: impl Fn(&LoadedSet) -> bool) -> Vec<(usize, Arc<Report>)> {
         self.loading.with(|loading| match loading {
             Loading::Done(sets) => sets
                 .iter()
                 .enumerate()
-                .filter(|(_, s)| shown.contains(&s.set))
+                .filter(|(_, s)| keep(s))
                 .filter_map(|(i, s)| Some((i, s.report.as_ref()?.as_ref().ok()?.clone())))
                 .collect(),
             Loading::Pending | Loading::Slow(_) | Loading::Failed(_) => Vec::new(),
         })
     }
 
+    /// The shown sets whose parts loaded, each with its position in the
+    /// index (which picks its colour, so a set keeps it while others come
+    /// and go).
+    pub fn shown_reports(&self) -> Vec<(usize, Arc<Report>)> {
+        let shown = self.shown.get();
+        self.loaded(|s| shown.contains(&s.set))
+    }
+
     /// Every bundled browser engine's set whose parts loaded, shown or
     /// not (what differs between engines is said from all of them).
     pub fn engine_reports(&self) -> Vec<Arc<Report>> {
-        self.loading.with(|loading| match loading {
-            Loading::Done(sets) => sets
-                .iter()
-                .filter(|s| s.native.is_engine())
-                .filter_map(|s| s.report.as_ref()?.as_ref().ok().cloned())
-                .collect(),
-            Loading::Pending | Loading::Slow(_) | Loading::Failed(_) => Vec::new(),
-        })
+        self.loaded(|s| s.native.is_engine())
+            .into_iter()
+            .map(|(_, report)| report)
+            .collect()
     }
 
     /// Fetches every set's parts, the first time it is called once the

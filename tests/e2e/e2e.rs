@@ -139,8 +139,8 @@ struct Case {
     name: String,
     browsers: Vec<Browser>,
     timing: Timing,
-    /// A benchmark: run by `cargo xtask bench` (`--ignored`), never by
-    /// the test command.
+    /// Ignored by the test command: a benchmark (`cargo xtask bench`) or
+    /// a gallery run (`cargo xtask gallery`), each run with `--ignored`.
     bench: bool,
     run: Box<dyn Fn() + Send>,
 }

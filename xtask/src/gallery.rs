@@ -12,6 +12,10 @@
 use crate::{Result, root, run};
 use waitlab_core::schema::{NativeEnv, Report, Source};
 
+/// The machine as the native probe names it (its file, by path).
+#[path = "../../crates/native/src/machine.rs"]
+mod machine;
+
 /// The engines: the harness's name, the name a set gives it, and its
 /// set's file.
 const ENGINES: [(&str, &str, &str); 3] = [
@@ -22,35 +26,6 @@ const ENGINES: [(&str, &str, &str); 3] = [
 
 /// What the command line says it is.
 const COMMAND: &str = "cargo xtask gallery";
-
-/// This machine's system, as `/etc/os-release` and the kernel name it.
-fn system() -> String {
-    let release = std::fs::read_to_string("/etc/os-release").unwrap_or_default();
-    let pretty = release
-        .lines()
-        .find_map(|l| l.strip_prefix("PRETTY_NAME="))
-        .map(|v| v.trim_matches('"').to_owned())
-        .unwrap_or_else(|| "Linux".to_owned());
-    let kernel = std::fs::read_to_string("/proc/sys/kernel/osrelease").unwrap_or_default();
-    format!(
-        "{pretty}, kernel {}, {}",
-        kernel.trim(),
-        std::env::consts::ARCH
-    )
-}
-
-/// This machine's CPU model, as `/proc/cpuinfo` names it.
-fn cpu() -> String {
-    std::fs::read_to_string("/proc/cpuinfo")
-        .unwrap_or_default()
-        .lines()
-        .find_map(|l| l.strip_prefix("model name"))
-        .and_then(|rest| rest.split_once(':'))
-        .map_or_else(
-            || "unknown CPU".to_owned(),
-            |(_, name)| name.trim().to_owned(),
-        )
-}
 
 /// The provenance of `engine` (its set name) at `version`, run isolated
 /// or not.
@@ -73,8 +48,8 @@ fn provenance(engine: &str, version: &str, isolated: bool) -> NativeEnv {
                 "not cross-origin isolated"
             }
         ),
-        os: system(),
-        cpu: cpu(),
+        os: machine::os(),
+        cpu: machine::cpu(),
         source: Source::Engine(COMMAND.to_owned()),
         samples: None,
     }

@@ -17,30 +17,6 @@ pub fn clock() -> Option<ClockInfo> {
     ClockInfo::from_readings(&readings)
 }
 
-/// A value of a `key: value` or `key=value` line of a system file.
-fn field(path: &str, key: &str, sep: char) -> Option<String> {
-    std::fs::read_to_string(path)
-        .ok()?
-        .lines()
-        .find_map(|line| {
-            let (k, v) = line.split_once(sep)?;
-            (k.trim() == key).then(|| v.trim().trim_matches('"').to_owned())
-        })
-}
-
-fn os() -> String {
-    let name = field("/etc/os-release", "PRETTY_NAME", '=')
-        .unwrap_or_else(|| std::env::consts::OS.to_owned());
-    match std::fs::read_to_string("/proc/sys/kernel/osrelease") {
-        Ok(kernel) => format!(
-            "{name}, kernel {}, {}",
-            kernel.trim(),
-            std::env::consts::ARCH
-        ),
-        Err(_) => format!("{name}, {}", std::env::consts::ARCH),
-    }
-}
-
 fn os_family() -> &'static str {
     match std::env::consts::OS {
         "linux" => "Linux",
@@ -59,8 +35,6 @@ pub fn cores() -> u32 {
 /// `samples` the samples per timed probe.
 pub fn environment(command: &str, samples: u32) -> Environment {
     let cores = cores();
-    let cpu = field("/proc/cpuinfo", "model name", ':')
-        .unwrap_or_else(|| std::env::consts::ARCH.to_owned());
     let started = SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map_or(0.0, |d| d.as_secs_f64() * 1000.0);
@@ -84,8 +58,8 @@ pub fn environment(command: &str, samples: u32) -> Environment {
                 env!("WAITLAB_TOKIO_VERSION"),
                 env!("CARGO_PKG_VERSION")
             ),
-            os: os(),
-            cpu,
+            os: crate::machine::os(),
+            cpu: crate::machine::cpu(),
             source: Source::Command(command.to_owned()),
             samples: Some(samples),
         }),

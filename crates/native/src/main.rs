@@ -10,6 +10,7 @@
 mod cancel_waits;
 mod concurrency_limit;
 mod env;
+mod machine;
 mod main_starvation;
 mod periodic_work;
 mod pool_starvation;

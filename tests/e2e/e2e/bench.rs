@@ -117,11 +117,17 @@ pub(crate) fn bench_adaptive_chromium() {
     );
 }
 
+/// A worker whose source `src` the test server serves as a file of the
+/// page's origin (`server::WORKER_SCRIPT`): the page's policy refuses
+/// `blob:` workers. Put ahead of the raw-JS probes.
+const SERVED_WORKER: &str = r#"
+const served = src => new Worker("/__worker/" + btoa(src).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "") + ".js");
+"#;
+
 /// The raw-JS reference probe: the waits written by hand, `N` samples of
 /// each (`raw_probe_into` fills it in), returned raw: `setTimeout(1)` and `(10)` awaited back to back and
 /// from a fresh task (one `MessageChannel` hop), and a worker's
-/// `Atomics.wait(1)` and `(10)` (its source served by the test server,
-/// `server::WORKER_SCRIPT`: the page's policy refuses `blob:` workers).
+/// `Atomics.wait(1)` and `(10)` ([`SERVED_WORKER`]).
 const RAW_PROBE: &str = r#"
 const N = __N__;
 const timer = d => new Promise(r => setTimeout(r, d));
@@ -144,7 +150,7 @@ const src = `onmessage = e => {
   }
   postMessage(out);
 }`;
-const w = new Worker("/__worker/" + btoa(src).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "") + ".js");
+const w = served(src);
 const waits = await new Promise(r => { w.onmessage = e => r(e.data); w.postMessage(new SharedArrayBuffer(16)); });
 w.terminate();
 return { fresh1: await loop(1, true), fresh10: await loop(10, true), wait1: waits[1], wait10: waits[10],
@@ -262,7 +268,10 @@ type Turns = std::collections::BTreeMap<String, Vec<Vec<f64>>>;
 /// Runs [`RAW_PROBE`] with `n` samples of each wait where `s` is and adds
 /// them to `turns` as one more turn.
 fn raw_probe_into(s: &mut Session, n: u32, turns: &mut Turns) {
-    let out = s.eval_async(&RAW_PROBE.replace("__N__", &n.to_string()));
+    let out = s.eval_async(&format!(
+        "{SERVED_WORKER}{}",
+        RAW_PROBE.replace("__N__", &n.to_string())
+    ));
     for (key, values) in out.as_object().expect("probe results") {
         let values = values
             .as_array()
@@ -369,7 +378,7 @@ pub(crate) fn bench_noise_and_fidelity_chromium() {
     );
 }
 
-/// A raw-JS notify→wake probe: two workers (served as `RAW_PROBE`'s is),
+/// A raw-JS notify→wake probe: two workers ([`SERVED_WORKER`]),
 /// the setter busy-waits a random 0–3 ms then stamps and notifies, the
 /// waiter blocks in `Atomics.wait`; after one warm-up run, the
 /// set→noticed times of three runs of 1,000 rounds.
@@ -388,7 +397,7 @@ const waiter = `onmessage = e => { const i = new Int32Array(e.data), f = new Flo
     while (Atomics.load(i, 1) === 0) Atomics.wait(i, 1, 0);
     out.push(performance.timeOrigin + performance.now() - f[4]);
   } postMessage(out); }`;
-const start = src => new Worker("/__worker/" + btoa(src).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "") + ".js");
+const start = served;
 const once = async () => {
   new Int32Array(sab).fill(0);
   const s = start(setter), w = start(waiter);
@@ -694,7 +703,8 @@ pub(crate) fn bench_event_wake_chromium() {
         Outcome::Measured { samples_ms, .. } => samples_ms.clone(),
         other => panic!("event wake not measured: {other:?}"),
     };
-    let theirs: Vec<f64> = serde_json::from_value(s.eval_async(JS_WAKE_PROBE)).unwrap();
+    let theirs: Vec<f64> =
+        serde_json::from_value(s.eval_async(&format!("{SERVED_WORKER}{JS_WAKE_PROBE}"))).unwrap();
     println!("== event wake: waitlab (1000 rounds) / raw JS (3 x 1000 rounds), same session ==");
     let step = clock.tolerance_ms();
     let mut means = Vec::new();

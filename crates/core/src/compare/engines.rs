@@ -62,8 +62,8 @@ fn same_way(a: &Row, b: &Row) -> bool {
 /// per reason and engines: "Atomics.wait(1) and Atomics.wait(10) in a
 /// worker: not measured in WebKitGTK 2.50 (…) (needs SharedArrayBuffer …)".
 fn missing(groups: &[Group]) -> Vec<Phrase> {
-    // Each such way: what, why, and the engines that could not.
-    let mut ways: Vec<(Phrase, Phrase, Vec<Phrase>)> = Vec::new();
+    // Each such way (what, why) and the engines that could not.
+    let mut ways = Vec::new();
     for (i, group) in groups.iter().enumerate() {
         for row in group.rows.iter().filter(|r| unmeasured(r)) {
             let measured_elsewhere = groups.iter().enumerate().any(|(j, other)| {
@@ -76,29 +76,17 @@ fn missing(groups: &[Group]) -> Vec<Phrase> {
             if !measured_elsewhere {
                 continue;
             }
-            let why = row.notes[0].clone();
-            match ways
-                .iter_mut()
-                .find(|(what, reason, _)| *what == row.what && *reason == why)
-            {
-                Some((_, _, engines)) => engines.push(group.source.clone()),
-                None => ways.push((row.what.clone(), why, vec![group.source.clone()])),
-            }
+            let way = (row.what.clone(), row.notes[0].clone());
+            gather(&mut ways, way, group.source.clone());
         }
     }
     // The ways with the same reason in the same engines, said once.
-    let mut said: Vec<(Vec<Phrase>, Phrase, Vec<Phrase>)> = Vec::new();
-    for (what, why, engines) in ways {
-        match said
-            .iter_mut()
-            .find(|(_, reason, those)| *reason == why && *those == engines)
-        {
-            Some((whats, _, _)) => whats.push(what),
-            None => said.push((vec![what], why, engines)),
-        }
+    let mut said = Vec::new();
+    for ((what, why), engines) in ways {
+        gather(&mut said, (why, engines), what);
     }
     said.into_iter()
-        .map(|(whats, why, engines)| {
+        .map(|((why, engines), whats)| {
             Phrase::new(key!("compare.engines.missing"))
                 .arg("what", Arg::List(whats))
                 .arg("engines", Arg::List(engines))
@@ -111,7 +99,7 @@ fn missing(groups: &[Group]) -> Vec<Phrase> {
 /// they settle at different levels: "level 5 in Chrome 148 on Linux and
 /// Firefox 140 on Linux, level 6 in …".
 fn clamp_onsets(engines: &[&Report]) -> Option<Phrase> {
-    let mut levels: Vec<(u32, Vec<Phrase>)> = Vec::new();
+    let mut levels = Vec::new();
     for report in engines {
         let (Some(tw), Some(clock)) = (&report.timed_waits, report.env.clock) else {
             continue;
@@ -119,10 +107,7 @@ fn clamp_onsets(engines: &[&Report]) -> Option<Phrase> {
         let Some(level) = tw.chain.clamp_onset(clock.tolerance_ms()) else {
             continue;
         };
-        match levels.iter_mut().find(|(l, _)| *l == level) {
-            Some((_, names)) => names.push(report.env.short_name()),
-            None => levels.push((level, vec![report.env.short_name()])),
-        }
+        gather(&mut levels, level, report.env.short_name());
     }
     if levels.len() < 2 {
         return None;
@@ -137,6 +122,14 @@ fn clamp_onsets(engines: &[&Report]) -> Option<Phrase> {
         })
         .collect();
     Some(Phrase::new(key!("compare.engines.clamp")).arg("levels", Arg::List(at)))
+}
+
+/// Adds `value` to the values gathered under `key`, in first-seen order.
+fn gather<K: PartialEq, V>(groups: &mut Vec<(K, Vec<V>)>, key: K, value: V) {
+    match groups.iter_mut().find(|(k, _)| *k == key) {
+        Some((_, values)) => values.push(value),
+        None => groups.push((key, vec![value])),
+    }
 }
 
 #[cfg(test)]
