@@ -37,6 +37,12 @@ fn with<T>(f: impl FnOnce(&Catalog) -> T) -> T {
     })
 }
 
+/// `f` of the reader's catalog (for core's writers that word what they
+/// write).
+pub fn with_catalog<T>(f: impl FnOnce(&Catalog) -> T) -> T {
+    with(f)
+}
+
 /// The text of `key`.
 pub fn t(key: Key) -> String {
     with(|c| c.text(key))

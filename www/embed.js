@@ -163,9 +163,17 @@
     // Only a framed screen has anyone to tell, and only until the app,
     // which tells it the same way, has replaced it.
     if (parent !== window) {
+      // Measured on the next frame, not in the observer's callback (see
+      // ResizeListener in crates/browser/src/page.rs).
+      let asked = false;
       const sizes = new ResizeObserver(() => {
-        if (screen.isConnected) parent.postMessage({ type: boot.height, height: root.scrollHeight }, "*");
-        else sizes.disconnect();
+        if (!screen.isConnected) return sizes.disconnect();
+        if (asked) return;
+        asked = true;
+        requestAnimationFrame(() => {
+          asked = false;
+          if (screen.isConnected) parent.postMessage({ type: boot.height, height: root.scrollHeight }, "*");
+        });
       });
       sizes.observe(screen);
     }

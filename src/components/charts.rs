@@ -188,7 +188,7 @@ async fn save_chart(frame: &web_sys::Element, name: &str, extension: &str) -> Re
 /// A count that moves whenever a chart's box may have changed width (the
 /// window resized, a `<details>` opened or closed): every chart frame
 /// tracks it and draws itself again at its new width.
-fn layout_changes() -> ArcRwSignal<u32> {
+pub(crate) fn layout_changes() -> ArcRwSignal<u32> {
     thread_local! {
         // Reference-counted, not owned by the chart that first asks (which
         // would take it along when it goes).

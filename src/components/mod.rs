@@ -14,3 +14,4 @@ pub mod scheme_picker;
 pub mod statistics;
 pub mod summary;
 pub mod ticker;
+pub mod timeline;

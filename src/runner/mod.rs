@@ -14,11 +14,14 @@ pub(crate) mod pair;
 pub use chunks::Runner;
 
 use std::cell::{Cell, RefCell};
+use std::collections::HashMap;
 use std::rc::Rc;
-use waitlab_browser::{clock, page};
+use waitlab_browser::timeline::{self, TrackEntry};
+use waitlab_browser::{clock, page, trace};
 use waitlab_core::key;
 use waitlab_core::schema::{Environment, Failure, Report, Stored};
 use waitlab_core::text::{Key, Phrase};
+use waitlab_core::trace::{Kind, Name, Trace};
 
 /// Where a run stands.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -104,6 +107,35 @@ impl Reporter {
     }
 }
 
+/// The run's spans as DevTools tracks, a track per thread in a "waitlab"
+/// group, worded in the reader's language: a Performance recording of the
+/// run shows them beside the browser's own.
+fn devtools_tracks(t: &Trace) {
+    crate::i18n::with_catalog(|c| {
+        let tracks: Vec<String> = t.lanes.iter().map(|l| l.name(c)).collect();
+        let mut names: HashMap<Name, String> = HashMap::new();
+        for s in t.lanes.iter().flat_map(|l| &l.spans) {
+            names.entry(s.name).or_insert_with(|| s.name.render(c));
+        }
+        let entries = t.lanes.iter().zip(&tracks).flat_map(|(lane, track)| {
+            lane.spans.iter().map(|s| TrackEntry {
+                track,
+                color: match s.kind {
+                    Kind::Holding => "error",
+                    Kind::Free => "primary",
+                    Kind::Busy => "tertiary",
+                    Kind::Queued => "secondary-light",
+                    _ => "secondary-dark",
+                },
+                name: &names[&s.name],
+                start: t.began_epoch_ms + s.start_ms,
+                end: t.began_epoch_ms + s.end_ms,
+            })
+        });
+        timeline::devtools_tracks(entries);
+    });
+}
+
 /// The environment block (experiment 5), measured now.
 pub fn environment() -> Environment {
     Environment {
@@ -127,8 +159,10 @@ pub(crate) struct RunScope {
 }
 
 impl RunScope {
-    /// Measures the environment and starts watching visibility.
+    /// Measures the environment, starts watching visibility and begins
+    /// the run's timeline.
     pub(crate) fn begin() -> Self {
+        trace::begin_run();
         let hidden = Rc::new(Cell::new(page::is_hidden()));
         let mark = {
             let hidden = hidden.clone();
@@ -155,6 +189,10 @@ impl RunScope {
         env.hidden_during_run = self.hidden.get();
         let mut report = Report::new(env, None);
         fill(&mut report);
+        report.trace = trace::finish_run();
+        if let Some(t) = &report.trace {
+            devtools_tracks(t);
+        }
         report
     }
 

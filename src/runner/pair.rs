@@ -143,7 +143,10 @@ impl Pair {
     pub(crate) async fn start(reporter: &Reporter, roles: Roles) -> Result<Pair, Phrase> {
         let slots = memory::new_shared_i32(shared_slots::LEN).map(Slots::new);
         reporter.update(|p| p.worker = Some(Phrase::new(roles.starting)));
-        let (setter, waiter) = try_join(ProbeWorker::start(), ProbeWorker::start()).await?;
+        let (setter, mut waiter) = try_join(ProbeWorker::start(), ProbeWorker::start()).await?;
+        // The waiter's flows come from the setter (on its clock, once the
+        // skew is known).
+        waiter.set_peer(setter.thread(), 0.0);
         let mut pair = Pair {
             setter,
             waiter,
@@ -160,7 +163,9 @@ impl Pair {
             let ping = ToWorker::SkewPing { exchanges };
             match pair.turn(&set, &ping, 10_000).await? {
                 FromWorker::SkewDone { result } => {
-                    pair.skew_ms = Some(skew_ms(&result.map_err(|e| reason::phrase(&e))?));
+                    let skew = skew_ms(&result.map_err(|e| reason::phrase(&e))?);
+                    pair.skew_ms = Some(skew);
+                    pair.waiter.set_peer(pair.setter.thread(), skew);
                 }
                 other => return Err(super::unexpected(key!("role.waiter"), &other)),
             }

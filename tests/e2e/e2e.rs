@@ -58,6 +58,10 @@
 //!   every experiment with its defaults in one engine, for its bundled set.
 //!   `engine_sets_*`: those sets in the page, apart from the native ones,
 //!   picked into a comparison, with what differs between the engines.
+//! - [`timeline`]: every section run shows its timeline, whose file
+//!   holds what it draws (checked in `run_section`); `timeline_speedscope_*`:
+//!   a default run of every experiment, and the native probe's trace, open
+//!   in speedscope (npm) with the threads and times of the file.
 //! - [`bench`]: `bench_*` (ignored; `cargo xtask bench` runs them): fidelity
 //!   ratios against a raw-JS probe in the same browser session.
 //!
@@ -90,6 +94,8 @@ mod page;
 mod policy;
 #[path = "e2e/support.rs"]
 mod support;
+#[path = "e2e/timeline.rs"]
+mod timeline;
 
 use bench::{
     bench_adaptive_chromium, bench_embed_heights_chromium, bench_event_wake_chromium,
@@ -239,7 +245,7 @@ fn cases() -> Vec<Case> {
     let mut cases = Vec::new();
     // One scenario a row, in the browsers it runs in.
     #[rustfmt::skip]
-    let table: [Row; 45] = [
+    let table: [Row; 46] = [
         ("isolated", ALL, Timed, isolated as fn(Browser)),
         ("isolated_without_new_features", BLINK_GECKO, Timed, isolated_without_new_features),
         ("cancel", ALL, Timed, cancel),
@@ -285,6 +291,7 @@ fn cases() -> Vec<Case> {
         ("slow_phone", &[Chromium], Timed, slow_phone),
         ("engine_sets", ALL, Untimed, engine_sets),
         ("native_link", &[Chromium], Untimed, native_link),
+        ("timeline_speedscope", &[Chromium], Timed, timeline::speedscope),
     ];
     for (name, browsers, timing, scenario) in table {
         cases.extend(Case::each(name, browsers, timing, scenario));

@@ -51,6 +51,25 @@ const HEAD_SCRIPT: &str = "__head-";
 /// a `blob:` worker would be refused.
 pub const WORKER_SCRIPT: &str = "__worker/";
 
+/// Where a test leaves a file for another page to fetch: a `POST` of this
+/// and a name keeps its body (up to 64 MiB), a `GET` of it serves it.
+pub const UPLOAD: &str = "__upload/";
+
+/// Where npm's speedscope is served from (`WAITLAB_SPEEDSCOPE`, its
+/// `dist/release` folder): a foreign page, sent none of waitlab's headers.
+pub const SPEEDSCOPE: &str = "__speedscope/";
+
+/// The files tests left ([`UPLOAD`]), by name.
+fn uploads() -> std::sync::MutexGuard<'static, std::collections::HashMap<String, Vec<u8>>> {
+    static FILES: std::sync::OnceLock<
+        std::sync::Mutex<std::collections::HashMap<String, Vec<u8>>>,
+    > = std::sync::OnceLock::new();
+    FILES
+        .get_or_init(Default::default)
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
 /// Every Content-Security-Policy violation a page of any server reported,
 /// as `page: what`, in the order they came.
 pub fn policy_violations() -> Vec<String> {
@@ -139,6 +158,8 @@ fn content_type(path: &Path) -> &'static str {
         Some("wasm") => "application/wasm",
         Some("css") => "text/css",
         Some("json") => "application/json",
+        Some("png") => "image/png",
+        Some("woff2") => "font/woff2",
         _ => "application/octet-stream",
     }
 }
@@ -239,6 +260,27 @@ fn handle(
         std::io::Read::read_exact(&mut reader, &mut body)?;
         violations().push(String::from_utf8_lossy(&body).into_owned());
         return respond(&mut stream, headers, "204 No Content", b"", "text/plain");
+    }
+    if let Some(name) = relative.strip_prefix(UPLOAD) {
+        if request_line.starts_with("POST ") {
+            let mut body = vec![0; length.min(64 << 20)];
+            std::io::Read::read_exact(&mut reader, &mut body)?;
+            uploads().insert(name.to_owned(), body);
+            return respond(&mut stream, headers, "204 No Content", b"", "text/plain");
+        }
+        let body = uploads().get(name).cloned();
+        return match body {
+            Some(body) => respond(&mut stream, "", "200 OK", &body, "application/json"),
+            None => respond(&mut stream, "", "404 Not Found", b"", "text/plain"),
+        };
+    }
+    if let Some(file) = relative.strip_prefix(SPEEDSCOPE) {
+        let dir = std::env::var_os("WAITLAB_SPEEDSCOPE").map(PathBuf::from);
+        let path = dir.map(|d| d.join(file)).filter(|_| !escapes);
+        return match path.and_then(|p| std::fs::read(&p).ok().map(|b| (p, b))) {
+            Some((p, body)) => respond(&mut stream, "", "200 OK", &body, content_type(&p)),
+            None => respond(&mut stream, "", "404 Not Found", b"", "text/plain"),
+        };
     }
     if relative == PROBE {
         return respond(

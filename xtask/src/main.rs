@@ -277,6 +277,12 @@ fn test_phases(phases: &mut Phases) -> Result {
     })
 }
 
+/// Where the native probe's quick run writes its timeline, which the
+/// end-to-end suite opens in speedscope beside the page's.
+fn native_trace() -> PathBuf {
+    root().join("target/native-quick.trace.json")
+}
+
 /// What runs beside the release build: clippy, docs, the unit, golden,
 /// native CLI and tidy tests, and the browser-layer tests (none of them
 /// needs the release build). Returns the browsers, installed for the
@@ -340,6 +346,15 @@ fn check_phases(phases: &mut Phases) -> Result<tools::Browsers> {
         run(cargo()
             .args(["test", "--workspace"])
             .args(WASM_ONLY.iter().flat_map(|p| ["--exclude", p])))
+    })?;
+    phases.run("native probe, --quick --trace", || {
+        let out = root().join("target/native-quick.json");
+        run(cargo()
+            .args(["run", "--quiet", "--package", "waitlab-native", "--"])
+            .args(["--quick", "--no-progress", "--out"])
+            .arg(&out)
+            .arg("--trace")
+            .arg(native_trace()))
     })?;
     // The app and the browser glue are wasm-only: they are checked for
     // wasm32 alone, so the Leptos tree is compiled twice in all (checked
@@ -480,7 +495,9 @@ fn e2e(
         .env("WAITLAB_DIST", dist)
         .env("CHROMEDRIVER", &browsers.chromedriver)
         .env("GECKODRIVER", &browsers.geckodriver)
-        .env("WAITLAB_AXE", &browsers.axe);
+        .env("WAITLAB_AXE", &browsers.axe)
+        .env("WAITLAB_SPEEDSCOPE", &browsers.speedscope)
+        .env("WAITLAB_NATIVE_TRACE", native_trace());
     if let Ok(webkit) = &browsers.webkit {
         cmd.env("WEBKITDRIVER", &webkit.driver)
             .env("WAITLAB_MINIBROWSER", &webkit.minibrowser);

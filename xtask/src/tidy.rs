@@ -447,6 +447,7 @@ fn catalogs_are_complete_and_used() {
     used_keys.extend(periodic_work::Scheduler::every().map(|s| s.label().key));
     used_keys.extend(concurrency_limit::Gate::every().map(|g| g.label().key));
     used_keys.extend(producer_consumer::Channel::every().map(|c| c.label().key));
+    used_keys.extend(waitlab_core::trace::Kind::ALL.map(|k| k.label().key));
     for m in JobMode::ALL {
         used_keys.extend([m.label(), m.main_analogue(), m.pool_analogue()].map(|p| p.key));
     }

@@ -34,6 +34,9 @@ const BINARYEN_VERSION: &str = "132.0.0";
 const TERSER_VERSION: &str = "5.46.0";
 /// npm's axe-core release the end-to-end tests check accessibility with.
 const AXE_VERSION: &str = "4.14.1";
+/// npm's speedscope release, the Trace Event Format importer the
+/// end-to-end tests open the timelines' files in.
+const SPEEDSCOPE_VERSION: &str = "1.25.0";
 
 fn home() -> PathBuf {
     PathBuf::from(std::env::var_os("HOME").unwrap_or_else(|| "/root".into()))
@@ -194,6 +197,9 @@ pub struct Browsers {
     pub webkit: std::result::Result<WebKit, String>,
     /// axe-core's script, which the tests run in pages.
     pub axe: PathBuf,
+    /// speedscope's built page (its `dist/release` folder), which the
+    /// tests serve and open traces in.
+    pub speedscope: PathBuf,
 }
 
 /// WebKitGTK for the end-to-end tests: Safari's engine on Linux.
@@ -272,6 +278,10 @@ pub fn ensure_browsers() -> Result<Browsers> {
         geckodriver,
         webkit: ensure_webkit(),
         axe: ensure_npm("axe-core", AXE_VERSION, "axe.min.js")?,
+        speedscope: ensure_npm("speedscope", SPEEDSCOPE_VERSION, "dist/release/index.html")?
+            .parent()
+            .expect("index.html is in a folder")
+            .to_path_buf(),
     })
 }
 

@@ -20,6 +20,8 @@ pub mod memory;
 pub mod page;
 pub mod probes;
 pub mod svg;
+pub mod timeline;
+pub mod trace;
 pub mod wait;
 pub mod worker;
 pub mod worker_host;

@@ -478,7 +478,14 @@ impl Drop for FirstLayout {
     }
 }
 
-/// Calls `f` whenever the page's body changes size, until dropped.
+/// Calls `f` on the next animation frame whenever the page's body changes
+/// size (once per frame however many changes), until dropped.
+///
+/// `f` is not called inside the observer's callback: what it reads there
+/// (a height) may force a layout, and in a frame whose parent has just
+/// been resized WebKit then lays the parent out too, resizing the body
+/// again within the same delivery ("ResizeObserver loop completed with
+/// undelivered notifications", seen in an embed under load).
 pub struct ResizeListener {
     _observing: Observing<web_sys::ResizeObserver, dyn FnMut()>,
 }
@@ -487,7 +494,20 @@ impl ResizeListener {
     /// Starts observing.
     pub fn new(f: impl FnMut() + 'static) -> Self {
         let body = window().document().and_then(|d| d.body()).map(Into::into);
-        let _observing = Observing::start(Closure::<dyn FnMut()>::new(f), body);
+        let f = Rc::new(RefCell::new(f));
+        let pending = Rc::new(Cell::new(false));
+        let on_resize = move || {
+            if pending.replace(true) {
+                return;
+            }
+            let (f, pending) = (f.clone(), pending.clone());
+            let frame = Closure::once_into_js(move || {
+                pending.set(false);
+                (f.borrow_mut())();
+            });
+            let _ = window().request_animation_frame(frame.unchecked_ref());
+        };
+        let _observing = Observing::start(Closure::<dyn FnMut()>::new(on_resize), body);
         Self { _observing }
     }
 }

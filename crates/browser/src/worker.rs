@@ -11,7 +11,7 @@ use crate::memory::Slots;
 use crate::probes::spin_ladder::measure_ladder;
 use crate::probes::timed_waits::measure_in_worker;
 use crate::probes::{cancel_waits, periodic_work, producer_consumer, wake_latency};
-use crate::{memory, wait};
+use crate::{memory, trace, wait};
 use std::cell::RefCell;
 use waitlab_core::experiments::main_starvation::JobMode;
 use waitlab_core::experiments::wake_latency::Strategy;
@@ -37,7 +37,19 @@ fn port() -> Option<web_sys::MessagePort> {
     PORT.with(|p| p.borrow().clone())
 }
 
+/// Posts `msg`; before a job's last reply, what the job recorded for the
+/// timeline (the job is over: nothing it measures is running).
 fn post(msg: &FromWorker) {
+    if !matches!(msg, FromWorker::Progress { .. } | FromWorker::Ready { .. }) {
+        let records = trace::take();
+        if !records.is_empty() {
+            send(&FromWorker::Trace { records });
+        }
+    }
+    send(msg);
+}
+
+fn send(msg: &FromWorker) {
     let scope: DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
     let bytes = crate::transferable(&msg.encode());
     let _ = scope.post_message_with_transfer(&bytes, &js_sys::Array::of1(&bytes.buffer()));
@@ -78,6 +90,17 @@ fn handle(data: JsValue) {
         .dyn_ref::<js_sys::Uint8Array>()
         .ok_or_else(|| "the page sent a message that is not bytes".to_owned())
         .and_then(|bytes| ToWorker::decode(&bytes.to_vec()).map_err(|e| e.to_string()));
+    // Room for the timeline before a job that records anything.
+    if !matches!(
+        request,
+        Err(_)
+            | Ok(ToWorker::PoolJob { .. }
+                | ToWorker::ClockPing
+                | ToWorker::SkewPing { .. }
+                | ToWorker::SkewPong { .. })
+    ) {
+        trace::ready();
+    }
     match request {
         Ok(ToWorker::Run {
             job,
@@ -170,7 +193,13 @@ fn handle(data: JsValue) {
         }) => wasm_bindgen_futures::spawn_local(async move {
             let outcome = match scheduler.schedule() {
                 Some(schedule) => WorkerOutcome::Samples {
-                    samples_ms: periodic_work::run(schedule, interval_ms, &work_us).await,
+                    samples_ms: periodic_work::run(
+                        schedule,
+                        interval_ms,
+                        &work_us,
+                        scheduler.timeline(),
+                    )
+                    .await,
                 },
                 None => WorkerOutcome::Failed {
                     message: format!("{} does not run in a worker", scheduler.id()),

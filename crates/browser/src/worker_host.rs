@@ -12,6 +12,7 @@
 //! terminates the worker, which is how a run is cancelled.
 
 use super::js_error_message;
+use crate::trace;
 use futures::StreamExt;
 use futures::channel::mpsc;
 use futures::future::{Either, select};
@@ -20,6 +21,7 @@ use waitlab_core::protocol::{
     FromWorker, GRACE_MS, LOADING_BEAT_MS, PROTOCOL_VERSION, ProtocolError, ToWorker,
 };
 use waitlab_core::text::{Arg, Phrase};
+use waitlab_core::trace::Thread;
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::Closure;
 
@@ -46,6 +48,11 @@ pub struct ProbeWorker {
     replies: mpsc::UnboundedReceiver<Reply>,
     /// The longest silence of the jobs sent so far, ms.
     patience_ms: u32,
+    /// Its lane on the run's timeline.
+    thread: Thread,
+    /// The lane its flows come from, and how far its clock is behind the
+    /// page's (the pair's measured skew), ms.
+    peer: Option<(Thread, f64)>,
     _on_message: Closure<dyn FnMut(web_sys::MessageEvent)>,
     _on_error: Closure<dyn FnMut(web_sys::ErrorEvent)>,
 }
@@ -86,6 +93,8 @@ impl ProbeWorker {
             worker,
             replies,
             patience_ms: 0,
+            thread: trace::next_worker(),
+            peer: None,
             _on_message: on_message,
             _on_error: on_error,
         };
@@ -124,6 +133,17 @@ impl ProbeWorker {
         }
     }
 
+    /// Its lane on the run's timeline.
+    pub fn thread(&self) -> Thread {
+        self.thread
+    }
+
+    /// Says that the signals this worker receives come from `peer`, whose
+    /// clock is `shift_ms` ahead of this worker's (the pair's skew).
+    pub fn set_peer(&mut self, peer: Thread, shift_ms: f64) {
+        self.peer = Some((peer, shift_ms));
+    }
+
     /// Hands the worker the run's shared memory.
     pub fn share(&self, memory: &js_sys::Int32Array) -> Result<(), Phrase> {
         self.worker
@@ -156,6 +176,10 @@ impl ProbeWorker {
                 .await
             {
                 Ok(FromWorker::Loading | FromWorker::Loaded) => {}
+                Ok(FromWorker::Trace { records }) => {
+                    let (peer, shift) = self.peer.map_or((None, 0.0), |(p, s)| (Some(p), s));
+                    trace::add_worker(self.thread, peer, &records, shift);
+                }
                 Ok(reply) => return Ok(reply),
                 Err(Silence(ms)) => {
                     return Err(Phrase::new(key!("worker.stopped_answering"))

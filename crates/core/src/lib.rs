@@ -29,3 +29,4 @@ mod strategies;
 pub mod summary;
 pub mod svg;
 pub mod text;
+pub mod trace;

@@ -31,7 +31,7 @@ mod codec;
 pub const HEARTBEAT_MS: u32 = 1000;
 
 /// Version of this protocol; bump on any change of the message shapes.
-pub const PROTOCOL_VERSION: u32 = 11;
+pub const PROTOCOL_VERSION: u32 = 12;
 
 /// How long past its expected silence a worker may stay quiet before the
 /// page takes it for dead, ms: a crashed, hung or muted worker ends in a
@@ -263,6 +263,13 @@ pub enum FromWorker {
         /// The measured ladder, or why it could not run.
         result: Result<SpinLadder, String>,
     },
+    /// What the worker recorded for the run's timeline since its last
+    /// `Trace` ([`crate::trace`]'s records), sent after a job and before
+    /// its last reply, so the page reads it outside any measured wait.
+    Trace {
+        /// Flat records, [`crate::trace::RECORD`] numbers each.
+        records: Vec<f64>,
+    },
     /// The job finished.
     Done {
         /// The job.
@@ -412,6 +419,7 @@ impl FromWorker {
             FromWorker::SkewDone { .. } => "skew done",
             FromWorker::ClockPong { .. } => "clock pong",
             FromWorker::LadderDone { .. } => "ladder done",
+            FromWorker::Trace { .. } => "trace",
             FromWorker::Done { .. } => "done",
         }
     }

@@ -338,6 +338,10 @@ pub struct Report {
     /// are quantized and its samples reconstructed (see `share`).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub from_link: bool,
+    /// The run's timeline, if this report is of a run on this page (or a
+    /// native run asked for one): never in its JSON or links.
+    #[serde(skip)]
+    pub trace: Option<std::sync::Arc<crate::trace::Trace>>,
 }
 
 impl Report {
@@ -372,6 +376,7 @@ impl Report {
     pub fn only(&self, experiment: Experiment) -> Report {
         let mut part = Report::new(self.env.clone(), None);
         experiment.visit(Copy(self, &mut part));
+        part.trace = self.trace.clone();
         part
     }
 
@@ -393,6 +398,7 @@ impl Report {
             failure: None,
             stated: Vec::new(),
             from_link: false,
+            trace: None,
         }
     }
 

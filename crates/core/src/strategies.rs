@@ -62,6 +62,12 @@ macro_rules! strategies {
                     self.id()
                 )))
             }
+
+            /// How a wait of it shows on a timeline: its kind (holding
+            /// its thread or not, [`Self::holds_thread`]) and its name.
+            pub fn timeline(self) -> ($crate::trace::Kind, $crate::trace::Name) {
+                ($crate::trace::Kind::waiting(self.holds_thread()), $crate::trace::Name::of(self.label().key))
+            }
         }
 
         impl $crate::experiments::Way for $name {

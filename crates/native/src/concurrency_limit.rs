@@ -4,7 +4,7 @@
 //! with `sleep(1 ms)`. Each job stamps its start once it holds a slot and
 //! its end before it gives the slot back, on one monotonic clock.
 
-use crate::{Native, Progress, ms_since, runtime};
+use crate::{Native, Progress, ms_since, runtime, trace};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::{Duration, Instant};
@@ -12,6 +12,8 @@ use tokio::sync::Semaphore;
 use waitlab_core::experiments::concurrency_limit::{
     ConcurrencyLimit, Gate, LimitConfig, LimitRun, Span,
 };
+use waitlab_core::key;
+use waitlab_core::trace::{Kind, Name};
 
 /// Takes a slot of the polling gate: checks the counter, sleeps 1 ms while
 /// it is full.
@@ -30,7 +32,7 @@ async fn poll_for_slot(running: &AtomicU32, limit: u32) {
 }
 
 /// One gate's batch: each job's span, in job order.
-fn batch(gate: Gate, limit: u32, jobs: &[Duration]) -> Vec<Span> {
+fn batch(gate: Gate, limit: u32, jobs: &[Duration]) -> (Instant, Vec<Span>) {
     runtime::current_thread().block_on(async {
         let start = Instant::now();
         let semaphore = Arc::new(Semaphore::new(limit as usize));
@@ -64,8 +66,32 @@ fn batch(gate: Gate, limit: u32, jobs: &[Duration]) -> Vec<Span> {
         for task in tasks {
             spans.push(task.await.expect("a job does not panic"));
         }
-        spans
+        (start, spans)
     })
+}
+
+/// A batch on the timeline, once it is over: each job queued for its slot,
+/// then holding it while its timer runs.
+fn on_timeline(gate: Gate, start: Instant, spans: &[Span], jobs: &[Duration]) {
+    let (queued, job) = (
+        Name::of(gate.label().key),
+        Name::of(key!("timeline.name.job")),
+    );
+    let spans = spans.iter().zip(jobs).flat_map(|(s, d)| {
+        let running = Name {
+            arg: d.as_millis() as u32,
+            ..job
+        };
+        [
+            (Kind::Queued, queued, 0.0, s.start_ms),
+            (Kind::Free, running, s.start_ms, s.end_ms),
+        ]
+    });
+    trace::spans_since(
+        "concurrency limit: a current-thread runtime",
+        start,
+        spans.collect::<Vec<_>>(),
+    );
 }
 
 impl Native for ConcurrencyLimit {
@@ -73,7 +99,8 @@ impl Native for ConcurrencyLimit {
     fn run(config: &LimitConfig, tick: &Progress) -> ConcurrencyLimit {
         let jobs = crate::durations(config.jobs_ms(), Duration::from_millis(1));
         let runs = crate::each_way(&Gate::NATIVE, tick, config.jobs, |gate| {
-            let spans = batch(gate, config.limit, &jobs);
+            let (start, spans) = batch(gate, config.limit, &jobs);
+            on_timeline(gate, start, &spans, &jobs);
             LimitRun::measured(gate, spans, config.limit)
         });
         ConcurrencyLimit {

@@ -18,6 +18,7 @@ mod producer_consumer;
 mod runtime;
 mod spin_ladder;
 mod timed_waits;
+mod trace;
 mod wake_latency;
 
 use clap::Parser;
@@ -136,6 +137,12 @@ pub struct Cli {
         default_missing_value = DEFAULT_PAGE
     )]
     pub link: Option<String>,
+    /// Also write the run's timeline to FILE, in the Trace Event Format
+    /// (what each thread did and when), which Perfetto UI
+    /// (ui.perfetto.dev), chrome://tracing and speedscope open, as they
+    /// open the page's.
+    #[arg(long, value_name = "FILE")]
+    pub trace: Option<PathBuf>,
     /// Workers of the pool experiment (default: the core count, at most 4).
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=64))]
     pub workers: Option<u32>,
@@ -368,8 +375,28 @@ fn main() -> std::process::ExitCode {
         .join(" ");
     let progress = progress_bar(cli.units(), cli.no_progress);
     let started = Instant::now();
+    if cli.trace.is_some() {
+        trace::begin();
+    }
     let report = cli.run(&progress, &command);
     progress.finish_and_clear();
+    if let (Some(path), Some(t)) = (&cli.trace, trace::finish()) {
+        let source = format!("waitlab-native, {}", report.env.link_name());
+        let json = waitlab_core::trace::events::write(&t, english(), &source);
+        if let Err(e) = std::fs::write(path, json) {
+            eprintln!(
+                "waitlab-native: could not write the trace to {}: {e}",
+                path.display()
+            );
+            return std::process::ExitCode::FAILURE;
+        }
+        eprintln!(
+            "waitlab-native: timeline of {} spans on {} threads in {}",
+            t.span_count(),
+            t.lanes.len(),
+            path.display()
+        );
+    }
     let json = report.to_json();
     let link = cli.link.as_deref().map(|page| link_of(&report, page));
     let written = match (&cli.out, &link) {

@@ -6,10 +6,12 @@
 //! Progress is reported once a run is done, never while its jobs are
 //! timed, and the frame record is allocated before the batch starts.
 
-use crate::{Native, Progress, ms_since, runtime};
+use crate::{Native, Progress, ms_since, runtime, trace};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use waitlab_core::experiments::main_starvation::{JobMode, MainConfig, MainRun, MainStarvation};
+use waitlab_core::key;
+use waitlab_core::trace::{Kind, Name};
 
 /// The ticker's period: one frame at 60 Hz.
 const FRAME: Duration = Duration::from_micros(16_667);
@@ -49,8 +51,9 @@ fn main_run(config: &MainConfig, mode: JobMode) -> MainRun {
         let handles: Vec<_> = (0..jobs)
             .map(|_| {
                 tokio::spawn(async move {
+                    let began = ms_since(start);
                     job(mode, wait).await;
-                    ms_since(start)
+                    (began, ms_since(start))
                 })
             })
             .collect();
@@ -59,15 +62,24 @@ fn main_run(config: &MainConfig, mode: JobMode) -> MainRun {
             ms_since(start)
         });
         let message = tokio::spawn(async move { ms_since(start) });
-        let mut batch_ms: f64 = 0.0;
+        let mut spans = Vec::with_capacity(jobs as usize);
         for h in handles {
-            batch_ms = batch_ms.max(h.await.expect("jobs do not panic"));
+            spans.push(h.await.expect("jobs do not panic"));
         }
+        let batch_ms = spans.iter().map(|s| s.1).fold(0.0, f64::max);
         let timer_queue_wait_ms = timer.await.expect("the timer probe does not panic");
         let message_queue_wait_ms = message.await.expect("the task probe does not panic");
         tokio::time::sleep(AFTER_BATCH).await;
         ticker.abort();
         let frames_ms = std::mem::take(&mut *frames.lock().expect("frames lock"));
+        on_timeline(
+            mode,
+            config,
+            start,
+            &spans,
+            &frames_ms,
+            [timer_queue_wait_ms, message_queue_wait_ms],
+        );
         MainRun {
             mode,
             batch_ms,
@@ -76,6 +88,33 @@ fn main_run(config: &MainConfig, mode: JobMode) -> MainRun {
             frames_ms,
         }
     })
+}
+
+/// The thread that stands for the page's main thread, on the timeline.
+const LANE: &str = "main thread starved: a current-thread runtime";
+
+/// A batch on the timeline, once it is over: its jobs (holding the thread
+/// or not), the two probes queued behind it, and the ticker's frames.
+fn on_timeline(
+    mode: JobMode,
+    config: &MainConfig,
+    start: Instant,
+    jobs: &[(f64, f64)],
+    frames_ms: &[f64],
+    probes: [f64; 2],
+) {
+    let kind = Kind::waiting(!mode.is_async());
+    let job = Name::ms(key!("timeline.name.job"), config.wait_ms);
+    let probes = [
+        key!("timeline.name.timer_probe"),
+        key!("timeline.name.message_probe"),
+    ]
+    .into_iter()
+    .zip(probes)
+    .map(|(probe, at)| (Kind::Queued, Name::of(probe), 0.0, at));
+    let jobs = jobs.iter().map(|&(from, to)| (kind, job, from, to));
+    trace::spans_since(LANE, start, jobs.chain(probes));
+    trace::frames(LANE, start, frames_ms);
 }
 
 impl Native for MainStarvation {

@@ -5,16 +5,18 @@
 //! lateness is against the ideal schedule, as in the browser
 //! (`periodic::lateness_ms`).
 
-use crate::{Native, Progress, runtime};
+use crate::{Native, Progress, runtime, trace};
 use std::time::{Duration, Instant};
 use tokio::time::MissedTickBehavior;
 use waitlab_core::experiments::periodic_work::{
     PeriodicConfig, PeriodicResult, PeriodicWork, Scheduler, lateness_ms,
 };
+use waitlab_core::key;
 use waitlab_core::outcome::Outcome;
+use waitlab_core::trace::{Kind, Name};
 
 /// The ticks' start times, ms after the loop's start, under `scheduler`.
-fn measure(scheduler: Scheduler, interval: Duration, works: &[Duration]) -> Vec<f64> {
+fn measure(scheduler: Scheduler, interval: Duration, works: &[Duration]) -> (Instant, Vec<f64>) {
     let mut began = Vec::with_capacity(works.len());
     let start = Instant::now();
     let since = |t: Instant| t.duration_since(start).as_secs_f64() * 1000.0;
@@ -46,7 +48,26 @@ fn measure(scheduler: Scheduler, interval: Duration, works: &[Duration]) -> Vec<
             }
         }),
     }
-    began
+    (start, began)
+}
+
+/// A loop on the timeline, once it is over: each tick's work, and the
+/// wait before it.
+fn on_timeline(scheduler: Scheduler, start: Instant, began: &[f64], works: &[Duration]) {
+    let (kind, name) = scheduler.timeline();
+    let work = Name::of(key!("timeline.name.work"));
+    let mut free_from = 0.0;
+    let spans = began.iter().zip(works).flat_map(|(&at, w)| {
+        let end = at + w.as_secs_f64() * 1000.0;
+        let wait = (kind, name, free_from, at);
+        free_from = end;
+        [wait, (Kind::Busy, work, at, end)]
+    });
+    trace::spans_since(
+        "periodic work: the loop's thread",
+        start,
+        spans.collect::<Vec<_>>(),
+    );
 }
 
 impl Native for PeriodicWork {
@@ -55,7 +76,8 @@ impl Native for PeriodicWork {
         let interval = Duration::from_millis(u64::from(config.interval_ms));
         let works = crate::durations(config.work_us(), Duration::from_micros(1));
         let results = crate::each_way(&Scheduler::NATIVE, tick, config.ticks, |scheduler| {
-            let began = measure(scheduler, interval, &works);
+            let (start, began) = measure(scheduler, interval, &works);
+            on_timeline(scheduler, start, &began, &works);
             let outcome = Outcome::of_samples(lateness_ms(0.0, config.interval_ms, &began));
             PeriodicResult { scheduler, outcome }
         });

@@ -5,11 +5,13 @@
 //! timed.
 
 use crate::main_starvation::job;
-use crate::{Cli, Native, Progress, ms_since, runtime};
+use crate::{Cli, Native, Progress, ms_since, runtime, trace};
 use std::time::{Duration, Instant};
 use waitlab_core::experiments::Config;
 use waitlab_core::experiments::main_starvation::JobMode;
 use waitlab_core::experiments::pool_starvation::{JobSpan, PoolConfig, PoolRun, PoolStarvation};
+use waitlab_core::key;
+use waitlab_core::trace::{Kind, Name};
 
 fn pool_run(config: &PoolConfig, mode: JobMode) -> PoolRun {
     let wait = Duration::from_millis(u64::from(config.wait_ms));
@@ -37,6 +39,7 @@ fn pool_run(config: &PoolConfig, mode: JobMode) -> PoolRun {
             spans.push(h.await.expect("jobs do not panic"));
         }
         let extra_job_wait_ms = extra.await.expect("the extra job does not panic");
+        on_timeline(mode, wait, start, &spans);
         PoolRun {
             mode,
             batch_ms: spans.iter().map(|s| s.end_ms).fold(0.0, f64::max),
@@ -44,6 +47,26 @@ fn pool_run(config: &PoolConfig, mode: JobMode) -> PoolRun {
             spans,
         }
     })
+}
+
+/// A batch on the timeline, once it is over: each job on its worker,
+/// holding it or not, and in the queue from the batch's start until a
+/// worker took it.
+fn on_timeline(mode: JobMode, wait: Duration, start: Instant, spans: &[JobSpan]) {
+    let kind = Kind::waiting(!mode.is_async());
+    let job = Name::ms(key!("timeline.name.job"), wait.as_millis() as u32);
+    for s in spans {
+        let lane = format!("thread pool: worker {}", s.worker + 1);
+        trace::spans_since(&lane, start, [(kind, job, s.start_ms, s.end_ms)]);
+    }
+    let queued = Name::of(key!("timeline.name.queued_job"));
+    trace::spans_since(
+        "thread pool: queue",
+        start,
+        spans
+            .iter()
+            .map(|s| (Kind::Queued, queued, 0.0, s.start_ms)),
+    );
 }
 
 impl Native for PoolStarvation {

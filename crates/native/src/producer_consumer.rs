@@ -7,8 +7,7 @@
 //! then sends the burst back to back; both sides read one monotonic
 //! clock, so there is no skew.
 
-use crate::Native;
-use crate::Progress;
+use crate::{Native, Progress, trace};
 use std::sync::mpsc::{Receiver as StdReceiver, sync_channel};
 use std::sync::{Arc, Barrier};
 use std::time::{Duration, Instant};
@@ -29,9 +28,14 @@ impl Clock {
     }
 
     /// Files one item, stamped `sent`: reads the clock first.
-    fn take(self, tally: &mut Tally, sent: Instant) {
+    /// Files an item sent at `sent`, seen now; keeps both in `flows` if
+    /// it has room (made before the run when a timeline is recorded).
+    fn take(self, tally: &mut Tally, flows: &mut Vec<(Instant, Instant)>, sent: Instant) {
         let now = Instant::now();
         tally.take(self.ms(sent), self.ms(now));
+        if flows.len() < flows.capacity() {
+            flows.push((sent, now));
+        }
     }
 }
 
@@ -54,7 +58,7 @@ fn consume_tokio(
     mut rx: TokioReceiver<Instant>,
     ready: &Barrier,
     clock: Clock,
-    tally: &mut Tally,
+    (tally, flows): (&mut Tally, &mut Vec<(Instant, Instant)>),
 ) {
     crate::runtime::current_thread().block_on(async {
         ready.wait();
@@ -74,16 +78,21 @@ fn consume_tokio(
                     None => break,
                 }
             };
-            clock.take(tally, sent);
+            clock.take(tally, flows, sent);
         }
     });
 }
 
 /// The consumer of std's channel: a blocking `recv` until it closes.
-fn consume_std(rx: StdReceiver<Instant>, ready: &Barrier, clock: Clock, tally: &mut Tally) {
+fn consume_std(
+    rx: StdReceiver<Instant>,
+    ready: &Barrier,
+    clock: Clock,
+    (tally, flows): (&mut Tally, &mut Vec<(Instant, Instant)>),
+) {
     ready.wait();
     while let Ok(sent) = rx.recv() {
-        clock.take(tally, sent);
+        clock.take(tally, flows, sent);
     }
 }
 
@@ -96,6 +105,10 @@ fn run_channel(
 ) -> RawChannelRun {
     let ready = Arc::new(Barrier::new(2));
     let mut tally = Tally::new(config.items);
+    // Each item's send and receipt, for the timeline (only when one is
+    // recorded), with room for all of them before the first.
+    let items = (config.items + config.burst) as usize;
+    let mut flows = Vec::with_capacity(if trace::on() { items } else { 0 });
     let clock = Clock(Instant::now());
     let capacity = RING_CAPACITY as usize;
     let burst = config.burst;
@@ -108,7 +121,7 @@ fn run_channel(
                     tx.send(t).expect("the consumer stays");
                 });
             });
-            consume_std(rx, &ready, clock, &mut tally);
+            consume_std(rx, &ready, clock, (&mut tally, &mut flows));
         }
         _ => {
             let (tx, rx) = mpsc::channel(capacity);
@@ -118,9 +131,16 @@ fn run_channel(
                     tx.blocking_send(t).expect("the consumer stays");
                 });
             });
-            consume_tokio(channel.polls(), rx, &ready, clock, &mut tally);
+            consume_tokio(channel.polls(), rx, &ready, clock, (&mut tally, &mut flows));
         }
     });
+    let (_, name) = channel.timeline();
+    trace::flows(
+        "producer-consumer: producer",
+        "producer-consumer: consumer",
+        name,
+        flows,
+    );
     tally.finish()
 }
 

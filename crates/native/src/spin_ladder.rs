@@ -4,10 +4,12 @@
 //! and `Sleep(0)` (a zero `std::thread::sleep` returns without a system
 //! call on Unix), and `std::thread::sleep(1 ms)` for `Sleep(1)`.
 
-use crate::{Native, Progress, ms_since};
+use crate::{Native, Progress, ms_since, trace};
 use std::convert::Infallible;
 use std::time::{Duration, Instant};
 use waitlab_core::experiments::spin_ladder::{self, LadderConfig, SpinLadder, Step};
+use waitlab_core::key;
+use waitlab_core::trace::{Kind, Name};
 
 /// One yield or sleep of the ladder (the core does the spins).
 fn rest(step: Step) -> Result<(), Infallible> {
@@ -29,6 +31,11 @@ impl Native for SpinLadder {
         let origin = Instant::now();
         let resolution = crate::env::clock().map_or(0.001, |c| c.resolution_ms());
         let result = spin_ladder::measure(config, &|| ms_since(origin), resolution, &rest);
+        let ladder = Name::of(key!("timeline.name.ladder"));
+        trace::spans(
+            "spin ladder: the main thread",
+            [(Kind::Busy, ladder, origin, Instant::now())],
+        );
         tick.inc(Self::units(config));
         match result {
             Ok(ladder) => ladder,

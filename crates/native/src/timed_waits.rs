@@ -5,7 +5,7 @@
 //! go into a buffer allocated before the first one, and progress is
 //! reported once a cell is done.
 
-use crate::{Cli, Native, Progress, ms_since, runtime};
+use crate::{Cli, Native, Progress, ms_since, runtime, trace};
 use std::time::{Duration, Instant};
 use waitlab_core::experiments::Config;
 use waitlab_core::experiments::timed_waits::{Cell, NestedChain, TimedWaits};
@@ -13,20 +13,24 @@ use waitlab_core::experiments::timed_waits::{CellKey, Mechanism, TimedWaitsConfi
 use waitlab_core::outcome::Outcome;
 use waitlab_core::sampling::Sampling;
 
+/// Samples, ms, and when each began (for the timeline).
+type Timed = (Vec<f64>, Vec<Instant>);
+
 /// `samples` back-to-back timings of `wait` on this thread, ms.
-fn time_each(samples: usize, wait: impl Fn()) -> Vec<f64> {
-    let mut out = Vec::with_capacity(samples);
+fn time_each(samples: usize, wait: impl Fn()) -> Timed {
+    let (mut out, mut began) = (Vec::with_capacity(samples), Vec::with_capacity(samples));
     for _ in 0..samples {
         let t = Instant::now();
         wait();
         out.push(ms_since(t));
+        began.push(t);
     }
-    out
+    (out, began)
 }
 
 /// Every sample of `key`, ms. Tokio probes run inside a task on the
 /// multi-thread runtime, as awaited code would.
-fn sample_all(key: CellKey, samples: u32, rt: &tokio::runtime::Runtime) -> Vec<f64> {
+fn sample_all(key: CellKey, samples: u32, rt: &tokio::runtime::Runtime) -> Timed {
     let d = Duration::from_millis(u64::from(key.requested_ms.unwrap_or(0)));
     let n = samples as usize;
     match key.mechanism {
@@ -36,7 +40,7 @@ fn sample_all(key: CellKey, samples: u32, rt: &tokio::runtime::Runtime) -> Vec<f
             let sleep = key.mechanism == Mechanism::TokioSleep;
             rt.block_on(async move {
                 tokio::spawn(async move {
-                    let mut out = Vec::with_capacity(n);
+                    let (mut out, mut began) = (Vec::with_capacity(n), Vec::with_capacity(n));
                     for _ in 0..n {
                         let t = Instant::now();
                         if sleep {
@@ -45,8 +49,9 @@ fn sample_all(key: CellKey, samples: u32, rt: &tokio::runtime::Runtime) -> Vec<f
                             tokio::task::yield_now().await;
                         }
                         out.push(ms_since(t));
+                        began.push(t);
                     }
-                    out
+                    (out, began)
                 })
                 .await
                 .expect("the probe task does not panic")
@@ -76,7 +81,19 @@ impl Native for TimedWaits {
             .into_iter()
             .map(|key| {
                 tick.set_message(crate::words(&key.label()));
-                let samples = sample_all(key, config.samples, &rt);
+                let (samples, began) = sample_all(key, config.samples, &rt);
+                let lane = match key.mechanism {
+                    Mechanism::TokioSleep | Mechanism::TokioYield => "timed waits: a tokio task",
+                    _ => "timed waits: the main thread",
+                };
+                let (kind, name) = key.mechanism.timeline(key.requested_ms);
+                trace::spans(
+                    lane,
+                    began
+                        .iter()
+                        .zip(&samples)
+                        .map(|(&t, &ms)| (kind, name, t, t + Duration::from_secs_f64(ms / 1000.0))),
+                );
                 tick.inc(u64::from(config.samples));
                 let outcome = Outcome::of_samples(samples);
                 Cell { key, outcome }

@@ -13,11 +13,12 @@ use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use waitlab_browser::clock::{busy_wait_until, now};
 use waitlab_browser::page::AnimationLoop;
-use waitlab_browser::wait;
+use waitlab_browser::{trace, wait};
 use waitlab_core::experiments::main_starvation::{JobMode, MainConfig, MainRun, MainStarvation};
 use waitlab_core::key;
 use waitlab_core::schema::Report;
 use waitlab_core::text::Phrase;
+use waitlab_core::trace::{Kind, Name};
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::Closure;
 
@@ -61,25 +62,34 @@ async fn run_mode(
     wait::fresh_task().await;
     wait::timeout(SETTLE_MS).await;
     let batch = Rc::new(Batch::default());
+    // The frames since the last batch began go on the timeline now, before
+    // this batch is timed (each frame once; the run's last, after it).
+    frames_on_timeline(frames);
     let t0 = now();
-    frames.borrow_mut().clear();
+    let job = Name::ms(key!("timeline.name.job"), config.wait_ms);
     for _ in 0..config.jobs {
         let (b, stop, wait_ms) = (batch.clone(), stop.clone(), config.wait_ms);
         match mode {
             JobMode::Blocking => {
                 gloo_timers::callback::Timeout::new(0, move || {
+                    let start = now();
                     if !stop.get() {
-                        busy_wait_until(now() + f64::from(wait_ms));
+                        busy_wait_until(start + f64::from(wait_ms));
                     }
-                    b.last_end.set(now());
+                    let end = now();
+                    b.last_end.set(end);
                     b.finished.set(b.finished.get() + 1);
+                    trace::span(Kind::Holding, job, start, end);
                 })
                 .forget();
             }
             JobMode::Async => wasm_bindgen_futures::spawn_local(async move {
+                let start = now();
                 wait::timeout(wait_ms).await;
-                b.last_end.set(now());
+                let end = now();
+                b.last_end.set(end);
                 b.finished.set(b.finished.get() + 1);
+                trace::span(Kind::Free, job, start, end);
             }),
         }
     }
@@ -94,6 +104,17 @@ async fn run_mode(
         wait::timeout(5).await;
     }
     wait::timeout(SETTLE_MS).await;
+    // On the timeline, once the batch is over: how long the two probes
+    // queued behind it, and the frames the page drew.
+    for (probe, at) in [
+        (key!("timeline.name.timer_probe"), batch.timer_probe.get()),
+        (
+            key!("timeline.name.message_probe"),
+            batch.message_probe.get(),
+        ),
+    ] {
+        trace::span(Kind::Queued, Name::of(probe), queued, at.unwrap_or(queued));
+    }
     let frames_ms = frames
         .borrow()
         .iter()
@@ -106,6 +127,13 @@ async fn run_mode(
         timer_queue_wait_ms: batch.timer_probe.get().unwrap_or(queued) - queued,
         message_queue_wait_ms: batch.message_probe.get().unwrap_or(queued) - queued,
         frames_ms,
+    }
+}
+
+/// Puts the frames drawn so far on the timeline, and forgets them.
+fn frames_on_timeline(frames: &RefCell<Vec<f64>>) {
+    for f in frames.borrow_mut().drain(..) {
+        trace::frame(f);
     }
 }
 
@@ -133,6 +161,7 @@ async fn run_main_starvation(config: MainConfig, publish: Publish) -> Report {
         runs.push(run_mode(mode, &config, &stop, &frames).await);
         reporter.update(|p| p.done += 1);
     }
+    frames_on_timeline(&frames);
     scope.finish(|r| r.main_starvation = Some(MainStarvation { config, runs }))
 }
 

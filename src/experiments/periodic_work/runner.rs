@@ -23,7 +23,8 @@ async fn measure(config: &PeriodicConfig, reporter: &Reporter) -> Result<Periodi
     for (scheduler, schedule) in main {
         reporter.update(|p| p.main = Some(scheduler.label()));
         wait::let_page_render().await;
-        let lateness = periodic_work::run(schedule, config.interval_ms, &work_us).await;
+        let lateness =
+            periodic_work::run(schedule, config.interval_ms, &work_us, scheduler.timeline()).await;
         let outcome = Outcome::of_samples(lateness);
         results.push(PeriodicResult { scheduler, outcome });
         reporter.update(|p| p.done += config.ticks);

@@ -11,7 +11,7 @@
 use crate::runner::{Publish, Reporter, RunScope};
 use futures::future::try_join_all;
 use waitlab_browser::clock::epoch_now;
-use waitlab_browser::{memory, wait, worker_host::ProbeWorker};
+use waitlab_browser::{memory, trace, wait, worker_host::ProbeWorker};
 use waitlab_core::experiments::main_starvation::JobMode;
 use waitlab_core::experiments::pool_starvation::{JobSpan, PoolConfig, PoolRun, PoolStarvation};
 use waitlab_core::experiments::wake_latency::skew_ms;
@@ -19,6 +19,7 @@ use waitlab_core::key;
 use waitlab_core::protocol::{FromWorker, ToWorker, shared_slots};
 use waitlab_core::schema::Report;
 use waitlab_core::text::Phrase;
+use waitlab_core::trace::{Kind, Name, Thread};
 
 /// Clock exchanges per worker before a batch.
 const CLOCK_EXCHANGES: usize = 16;
@@ -92,6 +93,7 @@ async fn run_mode(
         }
     }
     spans.sort_unstable_by(|a, b| a.start_ms.total_cmp(&b.start_ms));
+    on_timeline(mode, config, workers, &spans, (t0, extra_queued - t0));
     let batch_ms = spans
         .iter()
         .filter(|s| s.job < extra)
@@ -107,6 +109,40 @@ async fn run_mode(
         extra_job_wait_ms: extra_start - (extra_queued - t0),
         spans,
     })
+}
+
+/// Puts a batch on the timeline once it is over: each job on its
+/// worker's lane, holding it or not, and in the queue lane from when it was
+/// queued (`t0`, epoch ms; the extra job `extra_at` ms later) until a worker
+/// took it.
+fn on_timeline(
+    mode: JobMode,
+    config: &PoolConfig,
+    workers: &[ProbeWorker],
+    spans: &[JobSpan],
+    (t0, extra_at): (f64, f64),
+) {
+    let kind = if mode.is_async() {
+        Kind::Free
+    } else {
+        Kind::Holding
+    };
+    let job = Name::ms(key!("timeline.name.job"), config.wait_ms);
+    for (w, worker) in workers.iter().enumerate() {
+        let own = spans.iter().filter(|s| s.worker as usize == w);
+        trace::add_spans(
+            worker.thread(),
+            own.map(|s| (kind, job, t0 + s.start_ms, t0 + s.end_ms)),
+        );
+    }
+    let queued = Name::of(key!("timeline.name.queued_job"));
+    trace::add_spans(
+        Thread::Queue,
+        spans.iter().map(|s| {
+            let at = if s.job == config.jobs { extra_at } else { 0.0 };
+            (Kind::Queued, queued, t0 + at, t0 + s.start_ms.max(at))
+        }),
+    );
 }
 
 async fn measure(config: &PoolConfig, reporter: &Reporter) -> Result<(Vec<PoolRun>, bool), Phrase> {

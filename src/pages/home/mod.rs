@@ -15,6 +15,7 @@ use crate::components::run_controls::{RenderedResults, ResultsView, RunStatus};
 use crate::components::scheme_picker::SchemePicker;
 use crate::components::summary::Summary;
 use crate::components::ticker::Ticker;
+use crate::components::timeline::Timeline;
 use crate::experiments::{FormChunk, OnPage, Visit, visit};
 use crate::hooks::{
     Embedded, Experiments, LinkedRuns, UseEnvironment, embed_slug, use_embed, use_environment,
@@ -122,7 +123,14 @@ fn results_view(
             }
             .into_any()
         };
-        Some(view! { {part} <RawReport experiment=experiment report=report /> }.into_any())
+        Some(
+            view! {
+                {part}
+                <Timeline experiment=experiment report=report.clone() />
+                <RawReport experiment=experiment report=report />
+            }
+            .into_any(),
+        )
     }))
 }
 

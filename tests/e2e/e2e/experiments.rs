@@ -351,6 +351,19 @@ pub(crate) fn starvation_main(browser: Browser) {
         async_.timer_queue_wait_ms < blocking.timer_queue_wait_ms / 3.0,
         "{async_:?}"
     );
+    // Its timeline: both batches' jobs and the two probes on the main
+    // thread, the frames it drew, and a gap where the blocking batch held
+    // it (when the browser drew enough frames to tell).
+    let t = crate::timeline::check(&mut s, "main-starvation");
+    assert!(t.spans_of("main thread") >= 2 * 4 + 2 * 2, "{:?}", t.lanes);
+    if blocking.frames_ms.len() >= 4 {
+        assert!(
+            t.frames > 0 && t.gaps >= 1,
+            "frames {}, gaps {}",
+            t.frames,
+            t.gaps
+        );
+    }
     assert_no_page_errors(&mut s);
 }
 
@@ -401,6 +414,11 @@ pub(crate) fn starvation_pool(browser: Browser) {
         "{async_:?}"
     );
     assert_eq!(blocking.spans.len(), 9);
+    // Its timeline: each job of both batches on its worker, and in the
+    // queue until a worker took it.
+    let t = crate::timeline::check(&mut s, "pool-starvation");
+    assert_eq!(t.spans_of("queue"), 2 * 9, "{:?}", t.lanes);
+    assert_eq!(t.spans_of("worker 1") + t.spans_of("worker 2"), 2 * 9);
     assert_no_page_errors(&mut s);
 }
 
@@ -485,6 +503,16 @@ pub(crate) fn wake_latency(browser: Browser) {
     );
     let wake = report.wake_latency.expect("experiment 4 results");
     assert_wake_outcomes(&wake, features);
+    // Its timeline: each round's signal a flow from the setter to the
+    // waiter, drawn.
+    let measured = wake
+        .results
+        .iter()
+        .filter(|r| r.outcome.samples().is_some())
+        .count();
+    let t = crate::timeline::check(&mut s, "wake-latency");
+    assert_eq!(t.of("f").len(), 40 * measured, "a flow a round");
+    assert!(t.drawn_flows > 0, "flows drawn");
     if !features.shared_memory() {
         assert_eq!(wake.skew_ms, None, "no skew without shared memory");
         return;
@@ -764,10 +792,29 @@ pub(crate) fn producer_consumer(browser: Browser) {
             handoff.skew_ms
         );
     }
+    // Its timeline: each item a flow from the producer to the consumer.
+    let measured = handoff
+        .runs
+        .iter()
+        .filter(|r| r.outcome.samples().is_some())
+        .count();
+    let t = crate::timeline::check(&mut s, "producer-consumer");
+    assert_eq!(t.of("f").len(), (40 + 500) * measured, "a flow an item");
     let shared = share_and_open(&mut s, "producer-consumer", "producer-consumer-shared")
         .producer_consumer
         .expect("the link's experiment 9");
     assert_eq!(shared.config, handoff.config);
+    // A linked run has no timeline, and says why.
+    s.click("[data-testid=producer-consumer] [data-testid=timeline] > summary");
+    s.wait_for_element(
+        "[data-testid=producer-consumer] [data-testid=timeline-absent]",
+        10,
+    );
+    assert_text_holds(
+        &mut s,
+        "[data-testid=producer-consumer] [data-testid=timeline-absent]",
+        &["link"],
+    );
     for (a, b) in handoff.runs.iter().zip(&shared.runs) {
         assert_eq!(a.channel, b.channel);
         assert_eq!(a.burst_ms.is_some(), b.burst_ms.is_some());

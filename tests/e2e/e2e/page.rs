@@ -480,46 +480,6 @@ pub(crate) fn service_worker_refused(browser: Browser) {
 
 // Exports.
 
-/// What the button `button` of `section` offers to download, as the page
-/// hands it to the browser (a blob behind a clicked link, made at once or
-/// after an await): its file name and MIME type, its text (none for a
-/// PNG), and for a PNG its size in pixels; for an SVG whether it parses as
-/// XML.
-fn offered(s: &mut Session, section: &str, button: &str) -> Value {
-    let got = s.eval_async(&format!(
-        "const made = new Map();\
-         const create = URL.createObjectURL;\
-         URL.createObjectURL = (blob) => {{ const url = create.call(URL, blob); made.set(url, blob); return url; }};\
-         let got = null;\
-         const click = HTMLAnchorElement.prototype.click;\
-         HTMLAnchorElement.prototype.click = function () {{ got = [this.download, made.get(this.href)]; }};\
-         try {{\
-           document.querySelector('[data-testid={section}] [data-testid={button}]').click();\
-           for (let i = 0; i < 200 && !got; i++) await new Promise(r => setTimeout(r, 50));\
-         }} finally {{ URL.createObjectURL = create; HTMLAnchorElement.prototype.click = click; }}\
-         if (!got || !got[1]) return null;\
-         const [name, blob] = got;\
-         if (blob.type === 'image/png') {{\
-           const image = await createImageBitmap(blob);\
-           const head = Array.from(new Uint8Array(await blob.slice(0, 8).arrayBuffer()));\
-           return {{ name, type: blob.type, png: head, width: image.width, height: image.height }};\
-         }}\
-         const text = await blob.text();\
-         const xml = blob.type === 'image/svg+xml'\
-           && new DOMParser().parseFromString(text, 'image/svg+xml').querySelector('parsererror') === null;\
-         return {{ name, type: blob.type, text, xml }};"
-    ));
-    assert!(got.is_object(), "{button}: nothing offered");
-    got
-}
-
-/// The file name and text that `button` of `section` offers.
-fn download(s: &mut Session, section: &str, button: &str) -> (String, String) {
-    let got = offered(s, section, button);
-    let field = |name: &str| got[name].as_str().unwrap_or_default().to_owned();
-    (field("name"), field("text"))
-}
-
 /// The fields of one CSV line (quoted fields with doubled quotes).
 fn csv_fields(line: &str) -> Vec<String> {
     let (mut fields, mut field, mut quoted) = (Vec::new(), String::new(), false);

@@ -227,6 +227,7 @@ pub(crate) fn run_section(
     ));
     review_shot(s, shot);
     let json = report_json(s, &sel("report-json"));
+    crate::timeline::check(s, section);
     reach_comparison(s, section);
     assert_fits_phone(s, shot);
     Report::from_json(&json).expect("the exported report parses")
@@ -326,4 +327,46 @@ pub(crate) fn select(s: &mut Session, testid: &str, value: &str) {
         Value::from(tid(testid)),
         Value::from(value)
     ));
+}
+
+// Downloads.
+
+/// What the button `button` of `section` offers to download, as the page
+/// hands it to the browser (a blob behind a clicked link, made at once or
+/// after an await): its file name and MIME type, its text (none for a
+/// PNG), and for a PNG its size in pixels; for an SVG whether it parses as
+/// XML.
+pub(crate) fn offered(s: &mut Session, section: &str, button: &str) -> Value {
+    let got = s.eval_async(&format!(
+        "const made = new Map();\
+         const create = URL.createObjectURL;\
+         URL.createObjectURL = (blob) => {{ const url = create.call(URL, blob); made.set(url, blob); return url; }};\
+         let got = null;\
+         const click = HTMLAnchorElement.prototype.click;\
+         HTMLAnchorElement.prototype.click = function () {{ got = [this.download, made.get(this.href)]; }};\
+         try {{\
+           document.querySelector('[data-testid={section}] [data-testid={button}]').click();\
+           for (let i = 0; i < 200 && !got; i++) await new Promise(r => setTimeout(r, 50));\
+         }} finally {{ URL.createObjectURL = create; HTMLAnchorElement.prototype.click = click; }}\
+         if (!got || !got[1]) return null;\
+         const [name, blob] = got;\
+         if (blob.type === 'image/png') {{\
+           const image = await createImageBitmap(blob);\
+           const head = Array.from(new Uint8Array(await blob.slice(0, 8).arrayBuffer()));\
+           return {{ name, type: blob.type, png: head, width: image.width, height: image.height }};\
+         }}\
+         const text = await blob.text();\
+         const xml = blob.type === 'image/svg+xml'\
+           && new DOMParser().parseFromString(text, 'image/svg+xml').querySelector('parsererror') === null;\
+         return {{ name, type: blob.type, text, xml }};"
+    ));
+    assert!(got.is_object(), "{button}: nothing offered");
+    got
+}
+
+/// The file name and text that `button` of `section` offers.
+pub(crate) fn download(s: &mut Session, section: &str, button: &str) -> (String, String) {
+    let got = offered(s, section, button);
+    let field = |name: &str| got[name].as_str().unwrap_or_default().to_owned();
+    (field("name"), field("text"))
 }

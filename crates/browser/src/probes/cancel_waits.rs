@@ -11,6 +11,7 @@
 
 use crate::clock::epoch_now;
 use crate::memory::{self, Slots};
+use crate::trace;
 use crate::wait::{park, timer_function, wake};
 use js_sys::Function;
 use std::cell::{Cell, RefCell};
@@ -44,7 +45,9 @@ pub fn wait_rounds(
         }
     };
     let mut out = Vec::with_capacity(rounds as usize);
+    let (kind, name) = strategy.timeline();
     for round in 0..rounds {
+        let began = epoch_now();
         slots.store_and_notify(FLAG, 0);
         slots.store_and_notify(GO, round as i32 + 1);
         memory::wait(slots.ints(), word, 0, f64::from(wait_ms))?;
@@ -52,7 +55,10 @@ pub fn wait_rounds(
         // The stamp is this round's once the cancel word is up; a wait
         // that ran out before its cancel waits for it here.
         slots.wait_while(FLAG, 0)?;
-        out.push(free - slots.get_f64(T_SET));
+        let cancelled = slots.get_f64(T_SET);
+        out.push(free - cancelled);
+        trace::span_epoch(kind, name, began, free);
+        trace::flow(name, cancelled, free);
     }
     Ok(out)
 }
@@ -123,7 +129,9 @@ pub async fn abort_rounds(
     };
     port.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
     let mut out = Vec::with_capacity(rounds as usize);
+    let (kind, name) = Strategy::AbortTimer.timeline();
     for round in 0..rounds {
+        let began = epoch_now();
         let controller = AbortController::new().map_err(|e| crate::js_error_message(&e))?;
         controller
             .signal()
@@ -150,6 +158,8 @@ pub async fn abort_rounds(
             })
             .await;
         out.push(free - cancelled);
+        trace::span_epoch(kind, name, began, free);
+        trace::flow(name, cancelled, free);
     }
     port.set_onmessage(None);
     *race.controller.borrow_mut() = None;

@@ -5,11 +5,13 @@
 //! waiting job checks after every `setTimeout(1)`.
 
 use crate::clock::now;
-use crate::wait;
+use crate::{trace, wait};
 use futures::future::join_all;
 use std::cell::Cell;
 use tokio::sync::Semaphore;
 use waitlab_core::experiments::concurrency_limit::{Gate, Span};
+use waitlab_core::key;
+use waitlab_core::trace::{Kind, Name};
 
 /// Waits for a slot of the polling gate and takes it.
 async fn poll_for_slot(running: &Cell<u32>, limit: u32) {
@@ -53,5 +55,21 @@ pub async fn run(gate: Gate, limit: u32, jobs_ms: &[u32]) -> Vec<Span> {
             Span { start_ms, end_ms }
         }
     });
-    join_all(jobs).await
+    let spans = join_all(jobs).await;
+    // On the timeline once the batch is done: each job queued for its
+    // slot, then holding it while its timer runs.
+    let (queued, job) = (
+        Name::of(gate.label().key),
+        Name::of(key!("timeline.name.job")),
+    );
+    for (s, &ms) in spans.iter().zip(jobs_ms) {
+        trace::span(Kind::Queued, queued, start, start + s.start_ms);
+        trace::span(
+            Kind::Free,
+            Name { arg: ms, ..job },
+            start + s.start_ms,
+            start + s.end_ms,
+        );
+    }
+    spans
 }

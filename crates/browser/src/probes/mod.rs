@@ -14,10 +14,11 @@ pub mod spin_ladder;
 pub mod timed_waits;
 pub mod wake_latency;
 
-use crate::{clock::now, wait};
+use crate::{clock::now, trace, wait};
 use std::future::Future;
 use waitlab_core::protocol::WorkerOutcome;
 use waitlab_core::sampling::Stop as Enough;
+use waitlab_core::trace::{Kind, Name};
 
 /// How long past its own timeout an `Atomics.waitAsync` may take before the
 /// probe declares that the timeout never fires (Firefox ESR's behaviour).
@@ -34,10 +35,13 @@ enum Stop {
 /// Runs `one` until `enough` says the samples are enough (between
 /// samples, never inside one), calling `tick` after each sample; when
 /// `tick` says so, lets the page render before the next sample, so no
-/// rendering lands inside a measured wait.
+/// rendering lands inside a measured wait. Each sample goes on the
+/// timeline as a span `label`s, ending when the loop has it back (a
+/// stamp after the sample's own, its length the sample's).
 async fn sample_loop<F, Fut>(
     enough: &mut Enough,
     tick: &mut dyn FnMut() -> bool,
+    (kind, name): (Kind, Name),
     mut one: F,
 ) -> Result<Vec<f64>, Stop>
 where
@@ -46,7 +50,10 @@ where
 {
     let mut out = Vec::with_capacity(enough.max() as usize);
     loop {
-        out.push(one().await?);
+        let sample = one().await?;
+        let end = now();
+        trace::span(kind, name, end - sample, end);
+        out.push(sample);
         let render = tick();
         if enough.enough(&out) {
             return Ok(out);

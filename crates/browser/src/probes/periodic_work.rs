@@ -10,12 +10,19 @@
 //! and its stamp.
 
 use crate::clock::{busy_wait_until, now};
+use crate::trace;
 use crate::wait::{park, timer_function, wake};
 use js_sys::Function;
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use std::task::{Poll, Waker};
 use waitlab_core::experiments::periodic_work::{Schedule, lateness_ms};
+use waitlab_core::key;
+use waitlab_core::text::Key;
+use waitlab_core::trace::{Kind, Name};
+
+/// A tick's work, on the timeline.
+const WORK: Key = key!("timeline.name.work");
 use wasm_bindgen::prelude::Closure;
 use wasm_bindgen::{JsCast, JsValue};
 
@@ -99,8 +106,15 @@ impl Drop for Loop {
 
 /// Runs one loop of `work_us.len()` ticks every `interval_ms` by
 /// `schedule`; returns each tick's lateness against the ideal schedule,
-/// ms. Blocks the thread for each tick's work.
-pub async fn run(schedule: Schedule, interval_ms: u32, work_us: &[u32]) -> Vec<f64> {
+/// ms. Blocks the thread for each tick's work. Once done, puts each tick's
+/// work and each wait between ticks (`wait`) on the timeline, from the
+/// ticks' stamps.
+pub async fn run(
+    schedule: Schedule,
+    interval_ms: u32,
+    work_us: &[u32],
+    wait: (Kind, Name),
+) -> Vec<f64> {
     if work_us.is_empty() {
         return Vec::new();
     }
@@ -146,5 +160,12 @@ pub async fn run(schedule: Schedule, interval_ms: u32, work_us: &[u32]) -> Vec<f
     .await;
     drop(running);
     let began = ticks.began_ms.take();
-    lateness_ms(ticks.start_ms.get(), interval_ms, &began)
+    let start = ticks.start_ms.get();
+    let mut free_from = start;
+    for (&at, &work) in began.iter().zip(&ticks.work_ms) {
+        trace::span(wait.0, wait.1, free_from, at);
+        trace::span(Kind::Busy, Name::of(WORK), at, at + work);
+        free_from = at + work;
+    }
+    lateness_ms(start, interval_ms, &began)
 }

@@ -11,12 +11,15 @@
 use super::wake_latency::{NO_PORT, spin_us};
 use crate::clock::epoch_now;
 use crate::memory::{self, Slots};
+use crate::trace;
 use crate::wait::{self, park, wake};
 use std::cell::RefCell;
 use std::rc::Rc;
 use std::task::{Poll, Waker};
 use waitlab_core::experiments::producer_consumer::{Channel, RING_CAPACITY, RawChannelRun, Tally};
+use waitlab_core::key;
 use waitlab_core::protocol::shared_slots::{GO, RING, TAKEN, WRITTEN};
+use waitlab_core::trace::{Kind, Name};
 use wasm_bindgen::prelude::Closure;
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{MessageEvent, MessagePort};
@@ -38,7 +41,14 @@ fn pauses(gaps_us: &[u32], burst: u32) -> impl Iterator<Item = u32> + '_ {
 /// Busy-waits a pause, if there is one.
 fn pause(us: u32) {
     if us > 0 {
+        let began = epoch_now();
         spin_us(us);
+        trace::span_epoch(
+            Kind::Busy,
+            Name::of(key!("timeline.name.delay")),
+            began,
+            epoch_now(),
+        );
     }
 }
 
@@ -77,11 +87,11 @@ async fn produce_by_message(port: &MessagePort, gaps_us: &[u32], burst: u32) -> 
 
 /// The consumer's side of the ring: `items` paced items then `burst`,
 /// each taken as soon as the consumer sees the write index pass it; it
-/// waits for the index in `Atomics.wait` or, `polls`, by checking it after
+/// waits for the index in `Atomics.wait` or, if `channel` polls, by checking it after
 /// each `setTimeout(1)` (one timer and its callback made for the run, so
 /// a poll allocates nothing).
 async fn consume_ring(
-    polls: bool,
+    channel: Channel,
     slots: &Slots,
     items: u32,
     burst: u32,
@@ -89,10 +99,12 @@ async fn consume_ring(
     slots.store_and_notify(WRITTEN, 0);
     slots.store_and_notify(TAKEN, 0);
     let mut tally = Tally::new(items);
-    let timer = polls.then(wait::Timer::new);
+    let timer = channel.polls().then(wait::Timer::new);
     let total = items.saturating_add(burst) as i32;
+    let (kind, name) = channel.timeline();
     slots.store_and_notify(GO, 1);
     let mut next = 0;
+    let mut idle_from = epoch_now();
     while next < total {
         let written = slots.load(WRITTEN);
         if written <= next {
@@ -103,11 +115,15 @@ async fn consume_ring(
             continue;
         }
         let seen = epoch_now();
+        trace::span_epoch(kind, name, idle_from, seen);
         while next < written {
-            tally.take(slots.get_f64(slot(next)), seen);
+            let sent = slots.get_f64(slot(next));
+            tally.take(sent, seen);
+            trace::flow(name, sent, seen);
             next += 1;
             slots.store_and_notify(TAKEN, next);
         }
+        idle_from = epoch_now();
     }
     Ok(tally.finish())
 }
@@ -132,12 +148,14 @@ async fn consume_by_message(
         left: std::cell::Cell::new(items.saturating_add(burst)),
         waker: RefCell::new(None),
     });
+    let (_, name) = Channel::MessagePort.timeline();
     let on_message = {
         let inbox = inbox.clone();
         Closure::<dyn FnMut(MessageEvent)>::new(move |e: MessageEvent| {
             let seen = epoch_now();
             let sent = e.data().as_f64().unwrap_or(f64::NAN);
             inbox.tally.borrow_mut().take(sent, seen);
+            trace::flow(name, sent, seen);
             let left = inbox.left.get().saturating_sub(1);
             inbox.left.set(left);
             if left == 0 {
@@ -199,7 +217,7 @@ pub async fn consume(
         Channel::MessagePort => consume_by_message(port.ok_or(NO_PORT)?, items, burst).await,
         Channel::RingWait | Channel::RingPoll => {
             let slots = slots.ok_or(memory::NOT_SHARED)?;
-            consume_ring(channel.polls(), slots, items, burst).await
+            consume_ring(channel, slots, items, burst).await
         }
         other => Err(not_the_pages(other)),
     }

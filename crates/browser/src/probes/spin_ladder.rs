@@ -1,8 +1,10 @@
 //! Experiment 3's probe: the `SpinOnce` ladder in a worker.
 
-use crate::{clock::now, memory};
+use crate::{clock::now, memory, trace};
 use waitlab_core::experiments::spin_ladder::{self, LadderConfig, SpinLadder, Step};
+use waitlab_core::key;
 use waitlab_core::protocol::shared_slots;
+use waitlab_core::trace::{Kind, Name};
 
 /// Performs one `SpinOnce` yield or sleep in a worker (the core does the
 /// spins, with its calibrated busy loop).
@@ -21,5 +23,9 @@ pub fn measure_ladder(
     let memory = memory.ok_or(memory::NOT_SHARED)?;
     // The worker's own clock decides how many calls a timed block needs.
     let resolution = crate::clock::measure_granularity(10.0).map_or(0.1, |c| c.resolution_ms());
-    spin_ladder::measure(config, &now, resolution, &|s| ladder_rest(s, memory))
+    let began = now();
+    let ladder = spin_ladder::measure(config, &now, resolution, &|s| ladder_rest(s, memory));
+    let name = Name::of(key!("timeline.name.ladder"));
+    trace::span(Kind::Busy, name, began, now());
+    ladder
 }

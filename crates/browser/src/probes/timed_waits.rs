@@ -4,7 +4,7 @@
 use super::{
     Enough, FRAME_TIMEOUT_MS, Stop, WAIT_ASYNC_GRACE_MS, finish, sample_loop, timed, timed_result,
 };
-use crate::{clock::now, memory, wait};
+use crate::{clock::now, memory, trace, wait};
 use futures::future::{Either, select};
 use waitlab_core::experiments::timed_waits::Mechanism;
 use waitlab_core::outcome::Outcome;
@@ -37,23 +37,24 @@ pub async fn measure_main(
     enough: &mut Enough,
     tick: &mut dyn FnMut() -> bool,
 ) -> Outcome {
+    let label = mechanism.timeline(mechanism.is_timed().then_some(requested_ms));
     let result = match mechanism {
         Mechanism::TimeoutAwaited => {
             let timer = wait::Timer::new();
-            sample_loop(enough, tick, || async { Ok(timer.time(requested_ms).await) }).await
+            sample_loop(enough, tick, label, || async { Ok(timer.time(requested_ms).await) }).await
         }
         Mechanism::TimeoutFreshTask => {
             let (fresh, timer) = (wait::FreshTask::new(), wait::Timer::new());
-            sample_loop(enough, tick, || async {
+            sample_loop(enough, tick, label, || async {
                 fresh.hop().await;
                 Ok(timer.time(requested_ms).await)
             })
             .await
         }
-        Mechanism::ResolvedPromise => sample_loop(enough, tick, || timed(wait::resolved_promise())).await,
+        Mechanism::ResolvedPromise => sample_loop(enough, tick, label, || timed(wait::resolved_promise())).await,
         Mechanism::MessageChannel => {
             let fresh = wait::FreshTask::new();
-            sample_loop(enough, tick, || timed(fresh.hop())).await
+            sample_loop(enough, tick, label, || timed(fresh.hop())).await
         }
         Mechanism::SchedulerYield | Mechanism::SchedulerPostTask => {
             let call = if mechanism == Mechanism::SchedulerYield {
@@ -62,12 +63,12 @@ pub async fn measure_main(
                 wait::SchedulerCall::post_task()
             };
             match call {
-                Ok(call) => sample_loop(enough, tick, || timed_result(call.call())).await,
+                Ok(call) => sample_loop(enough, tick, label, || timed_result(call.call())).await,
                 Err(message) => Err(Stop::Failed(message)),
             }
         }
         Mechanism::AnimationFrame => {
-            sample_loop(enough, tick, || {
+            sample_loop(enough, tick, label, || {
                 timed_result(async {
                     if wait::animation_frame_within(FRAME_TIMEOUT_MS).await {
                         Ok(())
@@ -92,12 +93,15 @@ pub async fn measure_main(
 pub async fn nested_chain(depth: u32, runs: u32, tick: &mut dyn FnMut() -> bool) -> Vec<Vec<f64>> {
     let mut levels = vec![Vec::with_capacity(runs as usize); depth as usize];
     let fresh = wait::FreshTask::new();
+    let (kind, name) = Mechanism::TimeoutAwaited.timeline(Some(0));
     for _ in 0..runs {
         fresh.hop().await;
         for level in levels.iter_mut() {
             let t0 = now();
             wait::timeout(0).await;
-            level.push(now() - t0);
+            let t1 = now();
+            trace::span(kind, name, t0, t1);
+            level.push(t1 - t0);
         }
         if tick() {
             wait::let_page_render().await;
@@ -117,6 +121,7 @@ pub async fn measure_in_worker(
     tick: &mut dyn FnMut(),
 ) -> WorkerOutcome {
     let d = f64::from(requested_ms);
+    let label = mechanism.timeline(Some(requested_ms));
     // A worker renders nothing: it only counts.
     let tick = &mut || {
         tick();
@@ -125,21 +130,21 @@ pub async fn measure_in_worker(
     let result = match (mechanism, memory) {
         (Mechanism::WorkerTimeout, _) => {
             let timer = wait::Timer::new();
-            sample_loop(enough, tick, || async {
+            sample_loop(enough, tick, label, || async {
                 Ok(timer.time(requested_ms).await)
             })
             .await
         }
         (Mechanism::WorkerTimeoutFreshTask, _) => {
             let (fresh, timer) = (wait::FreshTask::new(), wait::Timer::new());
-            sample_loop(enough, tick, || async {
+            sample_loop(enough, tick, label, || async {
                 fresh.hop().await;
                 Ok(timer.time(requested_ms).await)
             })
             .await
         }
         (Mechanism::WorkerAtomicsWait, Some(mem)) => {
-            sample_loop(enough, tick, || async move {
+            sample_loop(enough, tick, label, || async move {
                 let t0 = now();
                 memory::wait(mem, shared_slots::SLEEP, 0, d).map_err(Stop::Failed)?;
                 Ok(now() - t0)
@@ -147,7 +152,7 @@ pub async fn measure_in_worker(
             .await
         }
         (Mechanism::WorkerWaitAsync, Some(mem)) => {
-            sample_loop(enough, tick, || async move {
+            sample_loop(enough, tick, label, || async move {
                 let t0 = now();
                 match memory::wait_async(mem, shared_slots::SLEEP, 0, d).map_err(Stop::Failed)? {
                     Err(_) => {}

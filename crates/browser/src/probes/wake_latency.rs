@@ -9,10 +9,13 @@
 
 use crate::clock::{busy_wait_until, epoch_now, now};
 use crate::memory::{self, Slots};
-use crate::wait;
+use crate::{trace, wait};
 use futures::future::select;
 use waitlab_core::experiments::wake_latency::Strategy;
+use waitlab_core::key;
 use waitlab_core::protocol::shared_slots::{B_RECV, B_SEND, FLAG, GO, PING, PONG, SLEEP, T_SET};
+use waitlab_core::text::Key;
+use waitlab_core::trace::{Kind, Name};
 use wasm_bindgen::JsValue;
 
 /// How long an async-event wait may sleep before re-checking, ms (Firefox
@@ -32,12 +35,18 @@ pub(super) fn spin_us(us: u32) {
 pub fn set_rounds(slots: &Slots, delays_us: &[u32]) -> Result<(), String> {
     for (round, &delay) in delays_us.iter().enumerate() {
         slots.wait_while(GO, round as i32)?;
+        let began = epoch_now();
         spin_us(delay);
-        slots.set_f64(T_SET, epoch_now());
+        let set = epoch_now();
+        slots.set_f64(T_SET, set);
         slots.store_and_notify(FLAG, 1);
+        trace::span_epoch(Kind::Busy, Name::of(DELAY), began, set);
     }
     Ok(())
 }
+
+/// The setter's delay before it signals, on the timeline.
+const DELAY: Key = key!("timeline.name.delay");
 
 /// The setter's side of the postMessage strategy: answers each "go" on the
 /// port with its stamp after the round's delay. Returns after the last.
@@ -47,9 +56,12 @@ pub async fn set_rounds_by_message(
 ) -> Result<(), String> {
     for &delay in delays_us {
         wait::next_message(port).await;
+        let began = epoch_now();
         spin_us(delay);
-        port.post_message(&JsValue::from_f64(epoch_now()))
+        let set = epoch_now();
+        port.post_message(&JsValue::from_f64(set))
             .map_err(|e| crate::js_error_message(&e))?;
+        trace::span_epoch(Kind::Busy, Name::of(DELAY), began, set);
     }
     Ok(())
 }
@@ -90,20 +102,26 @@ pub async fn wait_rounds(
     port: Option<&web_sys::MessagePort>,
 ) -> Result<Vec<f64>, String> {
     let mut out = Vec::with_capacity(rounds as usize);
+    let (kind, name) = strategy.timeline();
     for round in 0..rounds {
-        if strategy == Strategy::PostMessage {
+        let began = epoch_now();
+        let (t_set, seen) = if strategy == Strategy::PostMessage {
             let port = port.ok_or(NO_PORT)?;
             port.post_message(&JsValue::from(round))
                 .map_err(|e| crate::js_error_message(&e))?;
             let t_set = wait::next_message(port).await.as_f64().unwrap_or(f64::NAN);
-            out.push(epoch_now() - t_set);
+            (t_set, epoch_now())
         } else {
             let slots = slots.ok_or(memory::NOT_SHARED)?;
             slots.store_and_notify(FLAG, 0);
             slots.store_and_notify(GO, round as i32 + 1);
             notice(strategy, slots).await?;
-            out.push(epoch_now() - slots.get_f64(T_SET));
-        }
+            let seen = epoch_now();
+            (slots.get_f64(T_SET), seen)
+        };
+        out.push(seen - t_set);
+        trace::span_epoch(kind, name, began, seen);
+        trace::flow(name, t_set, seen);
     }
     Ok(out)
 }

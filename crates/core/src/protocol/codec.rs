@@ -278,6 +278,10 @@ impl FromWorker {
                 w.byte(9);
                 result_of(&mut w, result, spin_ladder);
             }
+            FromWorker::Trace { records } => {
+                w.byte(12);
+                f64s(&mut w, records);
+            }
             FromWorker::Done { job, outcome } => {
                 w.byte(10);
                 w.uvar(u64::from(*job));
@@ -362,6 +366,9 @@ impl FromWorker {
                         burst_ms: r.f64()?,
                     })
                 })?,
+            },
+            12 => FromWorker::Trace {
+                records: read_f64s(&mut r)?,
             },
             _ => return Err(ProtocolError("an unknown reply")),
         };

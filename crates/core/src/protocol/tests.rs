@@ -139,6 +139,9 @@ fn every_message_round_trips_exactly() {
         FromWorker::SkewDone {
             result: Ok(vec![[1.0, 2.0, 3.0, 4.5]]),
         },
+        FromWorker::Trace {
+            records: vec![0.0, 12345.0, 10.0, 1.7e12, 1.7e12 + 10.25],
+        },
         FromWorker::ClockPong {
             received_ms: 1.5,
             sent_ms: 1.505,

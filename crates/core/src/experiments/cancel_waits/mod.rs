@@ -46,6 +46,17 @@ strategies! {
 }
 
 impl Strategy {
+    /// Whether the wait holds the waiter's thread (a blocking call).
+    pub fn holds_thread(self) -> bool {
+        matches!(
+            self,
+            Strategy::BlindSleep
+                | Strategy::CancelEvent
+                | Strategy::NativeSleep
+                | Strategy::CondvarTimeout
+        )
+    }
+
     /// The .NET code of the article it stands for.
     pub fn analogue(self) -> Phrase {
         Phrase::new(match self.kind() {

@@ -43,6 +43,12 @@ strategies! {
 }
 
 impl Gate {
+    /// Whether waiting for a slot holds a thread: no gate does (they are
+    /// async; the polling one sleeps a timer between checks).
+    pub fn holds_thread(self) -> bool {
+        false
+    }
+
     /// The .NET code of the article it stands for.
     pub fn analogue(self) -> Phrase {
         Phrase::new(if self.polls() {

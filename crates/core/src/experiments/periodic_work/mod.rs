@@ -76,6 +76,11 @@ impl Schedule {
 }
 
 impl Scheduler {
+    /// Whether waiting for the next tick holds the loop's thread.
+    pub fn holds_thread(self) -> bool {
+        self == Scheduler::SleepLoop
+    }
+
     /// The main thread's schedulers, in display order.
     pub const MAIN: [Scheduler; 3] = [
         Scheduler::MainChained,

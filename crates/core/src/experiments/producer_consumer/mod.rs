@@ -66,6 +66,11 @@ enum Kind {
 }
 
 impl Channel {
+    /// Whether the consumer's wait for an item holds its thread.
+    pub fn holds_thread(self) -> bool {
+        matches!(self, Channel::RingWait | Channel::StdMpsc)
+    }
+
     /// The .NET code of the article it stands for.
     pub fn analogue(self) -> Phrase {
         Phrase::new(match self.kind() {

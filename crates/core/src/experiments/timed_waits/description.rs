@@ -7,6 +7,8 @@ use crate::experiments::{Column, Description, Tried};
 use crate::schema::Environment;
 use crate::shared_memory::Lacks;
 use crate::stats::Summary;
+use crate::text::Key;
+use crate::trace;
 
 /// What a cell measured: its summary and the wait it asked for.
 type Cell = (Summary, Option<u32>);
@@ -55,5 +57,19 @@ impl Description for TimedWaits {
             Mechanism::needs_shared_memory,
             Mechanism::label,
         )
+    }
+}
+
+impl Mechanism {
+    /// How one of its waits shows on a timeline: holding its thread (a
+    /// blocking call) or not, named by its label with `requested_ms`.
+    pub fn timeline(self, requested_ms: Option<u32>) -> (trace::Kind, trace::Name) {
+        let holds = matches!(
+            self,
+            Mechanism::WorkerAtomicsWait | Mechanism::ThreadSleep | Mechanism::ThreadYield
+        );
+        let key = Key::of(&format!("timed_waits.mechanism.{}", self.id()));
+        let arg = requested_ms.unwrap_or(trace::NO_ARG);
+        (trace::Kind::waiting(holds), trace::Name { key, arg })
     }
 }

@@ -54,6 +54,19 @@ strategies! {
 }
 
 impl Strategy {
+    /// Whether noticing holds the waiter's thread (spins, sleeps or
+    /// blocks in a wait call) rather than freeing it for other work.
+    pub fn holds_thread(self) -> bool {
+        !matches!(
+            self,
+            Strategy::TimerPoll
+                | Strategy::AsyncEvent
+                | Strategy::PostMessage
+                | Strategy::NativeTimerPoll
+                | Strategy::TokioNotify
+        )
+    }
+
     /// The .NET code of the article it stands for.
     pub fn analogue(self) -> Phrase {
         Phrase::new(match self {
