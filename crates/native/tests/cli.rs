@@ -21,7 +21,14 @@ fn help_and_bad_arguments() {
     let help = cli(&["--help"]);
     assert!(help.status.success());
     let text = String::from_utf8_lossy(&help.stdout);
-    for flag in ["--quick", "--only", "--out", "--full-pool", "--link"] {
+    for flag in [
+        "--quick",
+        "--only",
+        "--out",
+        "--full-pool",
+        "--link",
+        "--trace",
+    ] {
         assert!(text.contains(flag), "--help lacks {flag}:\n{text}");
     }
     let bad = cli(&["--only", "nonsense"]);
@@ -239,4 +246,48 @@ fn link_opens_as_a_native_run() {
     assert!(report.spin_ladder.is_some() && report.timed_waits.is_none());
     let out = ladder_link(&[]);
     assert!(String::from_utf8_lossy(&out.stdout).starts_with("http://127.0.0.1:8080/#v1:"));
+}
+
+/// `--trace`: the run's timeline in the Trace Event Format, a lane per
+/// thread the experiment runs, each round's wait on the waiter's, each
+/// signal a flow from the setter to the waiter.
+#[test]
+fn trace_writes_the_timeline() {
+    let dir = std::env::temp_dir().join(format!("waitlab-trace-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (out, trace) = (dir.join("run.json"), dir.join("run.trace.json"));
+    let run = cli(&[
+        "--quick",
+        "--no-progress",
+        "--only",
+        "wake-latency",
+        "--out",
+        out.to_str().unwrap(),
+        "--trace",
+        trace.to_str().unwrap(),
+    ]);
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let report = Report::from_json(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    let rounds = report.wake_latency.unwrap().config.rounds as usize;
+    let file: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&trace).unwrap()).unwrap();
+    let events = file["traceEvents"].as_array().unwrap();
+    let threads: Vec<&str> = events
+        .iter()
+        .filter(|e| e["name"] == "thread_name")
+        .filter_map(|e| e["args"]["name"].as_str())
+        .collect();
+    for lane in ["wake latency: setter", "wake latency: waiter"] {
+        assert!(threads.contains(&lane), "{threads:?}");
+    }
+    let count = |ph: &str| events.iter().filter(|e| e["ph"] == ph).count();
+    let ways = Strategy::NATIVE.len();
+    assert_eq!(count("X"), 2 * rounds * ways, "a delay and a wait a round");
+    assert_eq!((count("s"), count("f")), (rounds * ways, rounds * ways));
+    assert!(String::from_utf8_lossy(&run.stderr).contains("timeline of"));
+    std::fs::remove_dir_all(&dir).ok();
 }

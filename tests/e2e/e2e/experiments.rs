@@ -364,6 +364,8 @@ pub(crate) fn starvation_main(browser: Browser) {
             t.gaps
         );
     }
+    let isolated = Features::detect(&mut s).isolated;
+    crate::timeline::perfetto(&mut s, "main-starvation", isolated);
     assert_no_page_errors(&mut s);
 }
 

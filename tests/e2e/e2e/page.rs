@@ -266,6 +266,8 @@ pub(crate) fn fallback(browser: Browser) {
         .wake_latency
         .unwrap();
     assert_wake_outcomes(&wake, features);
+    // A page that is not isolated hands its trace to Perfetto UI.
+    crate::timeline::perfetto(&mut s, "wake-latency", false);
     // Cancellable waits: the aborted timer still runs, the waits in
     // Atomics.wait say why not.
     let cancel = run_section(&mut s, "cancel-waits", &[("rounds", "10")], "nocoi")

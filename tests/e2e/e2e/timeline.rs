@@ -317,3 +317,62 @@ pub(crate) fn speedscope(browser: Browser) {
     let json = std::fs::read_to_string(&native).unwrap_or_else(|e| panic!("{native}: {e}"));
     in_speedscope(&mut s, &origin, "native", &json);
 }
+
+/// "Open in Perfetto" on `section`'s open timeline, with the browser's
+/// `window.open` replaced by one that records what it was asked and hands
+/// back a stand-in tab. An `isolated` page is cut off from the tabs it
+/// opens: it opens Perfetto UI (`noopener`) and downloads the trace. Any
+/// other pings the tab until it answers (here, a `PONG` from Perfetto's
+/// origin, as Perfetto UI sends), then posts it the trace.
+pub(crate) fn perfetto(s: &mut Session, section: &str, isolated: bool) {
+    const PERFETTO: &str = "https://ui.perfetto.dev";
+    s.eval(
+        "window.__opened = []; window.__posted = [];\
+         window.open = (url, target, features) => {\
+           window.__opened.push([String(url), target || '', features || '']);\
+           return { closed: false, postMessage: (m, o) => window.__posted.push([m, o]) };\
+         }; return null;",
+    );
+    let said = format!("[data-testid={section}] [data-testid=timeline-said]");
+    if isolated {
+        let got = offered(s, section, "timeline-perfetto");
+        let name = got["name"].as_str().unwrap_or_default();
+        assert!(name.ends_with(".trace.json"), "{got}");
+        let file: Value = serde_json::from_str(got["text"].as_str().unwrap()).unwrap();
+        assert!(file["traceEvents"].is_array());
+        let opened = s.eval("return window.__opened;");
+        assert!(
+            opened[0][0]
+                .as_str()
+                .is_some_and(|u| u.starts_with(PERFETTO))
+                && opened[0][2] == "noopener",
+            "{opened}"
+        );
+        s.wait_for_element(&said, 10);
+        assert_text_holds(s, &said, &["isolated", "downloaded"]);
+        return;
+    }
+    s.click(&format!(
+        "[data-testid={section}] [data-testid=timeline-perfetto]"
+    ));
+    s.wait_for("window.__posted.some(p => p[0] === 'PING')", 10);
+    s.eval(&format!(
+        "window.dispatchEvent(new MessageEvent('message', {{ data: 'PONG', origin: '{PERFETTO}' }})); return null;"
+    ));
+    s.wait_for("window.__posted.some(p => p[0] && p[0].perfetto)", 10);
+    let posted = s.eval(
+        "const [m, origin] = window.__posted.find(p => p[0] && p[0].perfetto);\
+         const text = new TextDecoder().decode(m.perfetto.buffer);\
+         return { origin, title: m.perfetto.title, events: JSON.parse(text).traceEvents.length };",
+    );
+    assert_eq!(posted["origin"], PERFETTO, "{posted}");
+    assert!(
+        posted["title"]
+            .as_str()
+            .is_some_and(|t| t.ends_with(".trace.json"))
+            && posted["events"].as_u64().is_some_and(|n| n > 0),
+        "{posted}"
+    );
+    s.wait_for_element(&said, 10);
+    assert_text_holds(s, &said, &["Perfetto"]);
+}

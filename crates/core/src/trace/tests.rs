@@ -238,3 +238,59 @@ fn missed_frames_are_the_long_gaps() {
     assert_eq!(draw::frame_gaps(&frames), [(50.0, 150.0)]);
     assert!(draw::frame_gaps(&[1.0]).is_empty());
 }
+
+#[test]
+fn long_frames_of_the_run_join_the_main_lane_with_their_scripts() {
+    let mut t = sample();
+    t.add_long_frames([
+        (
+            BEGAN + 2.0,
+            BEGAN + 60.0,
+            "TimerHandler:setTimeout app.js 55 ms".to_owned(),
+        ),
+        // Before the run began: not the run's.
+        (BEGAN - 500.0, BEGAN - 400.0, String::new()),
+    ]);
+    assert_eq!(t.long_frames, LongFrames::Observed);
+    let long: Vec<&Span> = t.lanes[0]
+        .spans
+        .iter()
+        .filter(|s| s.kind == Kind::LongTask)
+        .collect();
+    assert_eq!(long.len(), 1);
+    assert_eq!(
+        t.note(long[0]),
+        Some("TimerHandler:setTimeout app.js 55 ms")
+    );
+    let said = draw::describe(&t, &t.lanes[0], long[0], &Catalog::new(Lang::En));
+    assert!(
+        said.ends_with("(TimerHandler:setTimeout app.js 55 ms)"),
+        "{said}"
+    );
+    // They draw in rows after the thread's own spans.
+    let rows = t.lanes[0].rows();
+    let at = t.lanes[0]
+        .spans
+        .iter()
+        .position(|s| s.kind == Kind::LongTask)
+        .unwrap();
+    assert_eq!(rows[at], 1);
+}
+
+#[test]
+fn labelled_lanes_are_native_threads_named_by_their_role() {
+    let mut t = Trace::new(BEGAN);
+    let (a, b) = (
+        t.labelled("wake latency: setter"),
+        t.labelled("wake latency: waiter"),
+    );
+    assert_eq!(t.labelled("wake latency: setter"), a);
+    assert_eq!(
+        (t.lanes[a].thread, t.lanes[b].thread),
+        (Thread::Native(1), Thread::Native(2))
+    );
+    assert_eq!(
+        t.lanes[b].name(&Catalog::new(Lang::En)),
+        "wake latency: waiter"
+    );
+}
