@@ -76,10 +76,7 @@ pub(super) fn timeline(trace: Arc<Trace>, file: String, source: String) -> AnyVi
         });
     });
     let pan_px = move |dx: f64| {
-        let plot = layout.with_value(|l| {
-            l.as_ref()
-                .map_or(1.0, |l| l.width - 8.0 - draw::LABEL_WIDTH)
-        });
+        let plot = layout.with_value(|l| l.as_ref().map_or(1.0, Layout::plot_width));
         window.update(|w| *w = w.pan(-dx / plot.max(1.0), bounds.get_untracked()));
     };
     let hover = move |x: f64, y: f64| {

@@ -86,6 +86,8 @@ pub(crate) fn check(s: &mut Session, section: &str) -> Timeline {
         lanes.len(),
         "{section}: a lane drawn per thread in the table"
     );
+    scroll_to(s, &sel("timeline-view"));
+    review_shot(s, &format!("{section}-timeline"));
     let (name, json) = download(s, section, "timeline-download");
     assert!(
         name.starts_with(&format!("waitlab-{section}-")) && name.ends_with(".trace.json"),

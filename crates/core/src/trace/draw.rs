@@ -14,7 +14,8 @@ use crate::chart::{Scale, fit};
 use crate::svg::Node;
 use crate::text::{Catalog, Phrase};
 
-/// Width of the lanes' names, px.
+/// Width of the lanes' names, px, at most (a quarter of a narrow drawing,
+/// and no less than 64).
 pub const LABEL_WIDTH: f64 = 112.0;
 /// Height of the time axis above the lanes, px.
 pub const AXIS: f64 = 24.0;
@@ -95,8 +96,10 @@ impl Window {
 pub struct Layout {
     /// Per lane: its top, px, and its spans' rows.
     pub lanes: Vec<(f64, Vec<usize>)>,
-    /// The drawing's width and height, px.
+    /// The drawing's width, px.
     pub width: f64,
+    /// The width of the lanes' names, px: where the plot begins.
+    pub label: f64,
     /// The drawing's height, px.
     pub height: f64,
 }
@@ -117,7 +120,8 @@ impl Layout {
             .collect();
         Layout {
             lanes,
-            width: width.max(LABEL_WIDTH + 100.0),
+            width: width.max(164.0),
+            label: (width * 0.25).clamp(64.0, LABEL_WIDTH),
             height: top,
         }
     }
@@ -126,15 +130,20 @@ impl Layout {
         Scale::Linear {
             lo: window.start_ms,
             hi: window.end_ms,
-            from: LABEL_WIDTH,
+            from: self.label,
             to: self.width - 8.0,
         }
+    }
+
+    /// The plot's width, px (the drawing's, less the names and a margin).
+    pub fn plot_width(&self) -> f64 {
+        (self.width - 8.0 - self.label).max(1.0)
     }
 
     /// The fraction of the plot's width at `x` px (for zooming about the
     /// pointer).
     pub fn fraction(&self, x: f64) -> f64 {
-        ((x - LABEL_WIDTH) / (self.width - 8.0 - LABEL_WIDTH)).clamp(0.0, 1.0)
+        ((x - self.label) / self.plot_width()).clamp(0.0, 1.0)
     }
 
     /// The span under `(x, y)` px in `window`, with its lane, if any (the
@@ -153,9 +162,9 @@ impl Layout {
             .enumerate()
             .find(|(_, (top, rows))| y >= *top && y < top + lane_rows(rows) as f64 * ROW)?;
         let row = ((y - top) / ROW) as usize;
-        let slack = 3.0 * window.span_ms() / (self.width - 8.0 - LABEL_WIDTH);
+        let slack = 3.0 * window.span_ms() / self.plot_width();
         let t = window.start_ms
-            + (x - LABEL_WIDTH) / (scale.map(window.end_ms) - LABEL_WIDTH) * window.span_ms();
+            + (x - self.label) / (scale.map(window.end_ms) - self.label) * window.span_ms();
         trace.lanes[l]
             .spans
             .iter()
@@ -235,7 +244,7 @@ struct Bar {
 /// `catalog`'s language, and how many marks it holds.
 pub fn draw(trace: &Trace, layout: &Layout, window: Window, catalog: &Catalog) -> (Node, usize) {
     let scale = layout.scale(window);
-    let (left, right) = (LABEL_WIDTH, layout.width - 8.0);
+    let (left, right) = (layout.label, layout.width - 8.0);
     let x = |t: f64| scale.map(t).clamp(left, right);
     let mut marks = 0;
     let mut svg = Node::new("svg")
@@ -298,7 +307,7 @@ pub fn draw(trace: &Trace, layout: &Layout, window: Window, catalog: &Catalog) -
             4.0,
             top + height / 2.0 + 4.0,
             None,
-            fit(&name, LABEL_WIDTH - 8.0),
+            fit(&name, layout.label - 8.0),
         ));
         let (bars, n) = lane_bars(trace, lane, rows, window, &x, *top, catalog);
         marks += n;

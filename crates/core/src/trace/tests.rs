@@ -226,7 +226,7 @@ fn the_span_under_the_pointer_is_found() {
         end_ms: 21.0,
     };
     let (top, _) = layout.lanes[0];
-    let x = draw::LABEL_WIDTH + (800.0 - 8.0 - draw::LABEL_WIDTH) * 15.0 / 21.0;
+    let x = layout.label + layout.plot_width() * 15.0 / 21.0;
     let (lane, span) = layout.hit(&t, window, x, top + 2.0).unwrap();
     assert_eq!((lane, span.kind), (0, Kind::Holding));
     assert!(layout.hit(&t, window, x, 1.0).is_none());
