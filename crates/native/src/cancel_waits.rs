@@ -19,9 +19,7 @@ use std::sync::{Barrier, Condvar, Mutex};
 use std::time::{Duration, Instant};
 use tokio_util::sync::CancellationToken;
 use waitlab_core::experiments::cancel_waits::{CancelConfig, CancelResult, CancelWaits, Strategy};
-use waitlab_core::key;
 use waitlab_core::outcome::Outcome;
-use waitlab_core::trace::{Kind, Name};
 
 /// What the canceller and the waiter share over one strategy's rounds.
 struct Meeting {
@@ -126,40 +124,10 @@ fn measure(strategy: Strategy, wait: Duration, points_us: &[u32]) -> Vec<f64> {
         });
         let free = waiter.join().expect("the waiter does not panic");
         let cancelled = canceller.join().expect("the canceller does not panic");
-        on_timeline(strategy, points_us, &cancelled, &free);
+        let lanes = ("cancellable waits: canceller", "cancellable waits: waiter");
+        trace::rounds(lanes, strategy.timeline(), points_us, &cancelled, &free);
         crate::ms_between(&cancelled, &free)
     })
-}
-
-/// The rounds on the timeline, once they are over: the canceller busy
-/// until each round's cancel point, the waiter waiting from the round's
-/// start (the point's start: it begins when the waiter says it waits)
-/// until it was free, and the cancel between them.
-fn on_timeline(strategy: Strategy, points_us: &[u32], cancelled: &[Instant], free: &[Instant]) {
-    let (kind, name) = strategy.timeline();
-    let point = Name::of(key!("timeline.name.delay"));
-    let began: Vec<Instant> = cancelled
-        .iter()
-        .zip(points_us)
-        .map(|(&t, &us)| t - Duration::from_micros(u64::from(us)))
-        .collect();
-    trace::spans(
-        "cancellable waits: canceller",
-        began
-            .iter()
-            .zip(cancelled)
-            .map(|(&b, &t)| (Kind::Busy, point, b, t)),
-    );
-    trace::spans(
-        "cancellable waits: waiter",
-        began.iter().zip(free).map(|(&b, &t)| (kind, name, b, t)),
-    );
-    trace::flows(
-        "cancellable waits: canceller",
-        "cancellable waits: waiter",
-        name,
-        cancelled.iter().copied().zip(free.iter().copied()),
-    );
 }
 
 impl Native for CancelWaits {

@@ -104,6 +104,42 @@ pub fn flows(
     });
 }
 
+/// A pair's rounds (experiments 4 and 6), once they are over: the thread
+/// `setter` names busy for each round's delay (µs) until it signalled at
+/// `set`, the `waiter` waiting by `way` from the barrier they both left
+/// (the delay's start) until it noticed at `seen`, and each signal.
+pub fn rounds(
+    (setter, waiter): (&str, &str),
+    (kind, name): (Kind, Name),
+    delays_us: &[u32],
+    set: &[Instant],
+    seen: &[Instant],
+) {
+    let delay = Name::of(waitlab_core::key!("timeline.name.delay"));
+    let began: Vec<Instant> = set
+        .iter()
+        .zip(delays_us)
+        .map(|(&t, &us)| t - std::time::Duration::from_micros(u64::from(us)))
+        .collect();
+    spans(
+        setter,
+        began
+            .iter()
+            .zip(set)
+            .map(|(&b, &t)| (Kind::Busy, delay, b, t)),
+    );
+    spans(
+        waiter,
+        began.iter().zip(seen).map(|(&b, &t)| (kind, name, b, t)),
+    );
+    flows(
+        setter,
+        waiter,
+        name,
+        set.iter().copied().zip(seen.iter().copied()),
+    );
+}
+
 /// Frames of `lane`, ms since `start`.
 pub fn frames(lane: &str, start: Instant, frames_ms: &[f64]) {
     with(|r| {

@@ -19,9 +19,7 @@ use std::sync::{Barrier, Condvar, Mutex};
 use std::thread::Thread;
 use std::time::{Duration, Instant};
 use waitlab_core::experiments::wake_latency::{Strategy, WakeConfig, WakeLatency, WakeResult};
-use waitlab_core::key;
 use waitlab_core::outcome::Outcome;
-use waitlab_core::trace::{Kind, Name};
 
 /// What the setter and the waiter share over one strategy's rounds.
 struct Meeting {
@@ -150,44 +148,10 @@ fn measure(strategy: Strategy, delays_us: &[u32]) -> Vec<f64> {
         });
         let noticed = waiter.join().expect("the waiter does not panic");
         let set = setter.join().expect("the setter does not panic");
-        on_timeline(strategy, delays_us, &set, &noticed);
+        let lanes = ("wake latency: setter", "wake latency: waiter");
+        trace::rounds(lanes, strategy.timeline(), delays_us, &set, &noticed);
         crate::ms_between(&set, &noticed)
     })
-}
-
-/// The rounds on the timeline, once they are over: the setter busy for
-/// each round's delay, the waiter waiting from the barrier they both left
-/// (the delay's start) until it noticed, and the signal between them.
-pub(crate) fn on_timeline(
-    strategy: Strategy,
-    delays_us: &[u32],
-    set: &[Instant],
-    noticed: &[Instant],
-) {
-    let (kind, name) = strategy.timeline();
-    let delay = Name::of(key!("timeline.name.delay"));
-    let began: Vec<Instant> = set
-        .iter()
-        .zip(delays_us)
-        .map(|(&t, &us)| t - Duration::from_micros(u64::from(us)))
-        .collect();
-    trace::spans(
-        "wake latency: setter",
-        began
-            .iter()
-            .zip(set)
-            .map(|(&b, &t)| (Kind::Busy, delay, b, t)),
-    );
-    trace::spans(
-        "wake latency: waiter",
-        began.iter().zip(noticed).map(|(&b, &t)| (kind, name, b, t)),
-    );
-    trace::flows(
-        "wake latency: setter",
-        "wake latency: waiter",
-        name,
-        set.iter().copied().zip(noticed.iter().copied()),
-    );
 }
 
 impl Native for WakeLatency {
