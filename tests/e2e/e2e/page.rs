@@ -669,6 +669,28 @@ pub(crate) fn accessibility(browser: Browser) {
         moved[2] != first && moved[2] == moved[3],
         "the bar in focus, read out: {first} {moved}"
     );
+    // The run's timeline, open for axe too: the keyboard zooms it and reads
+    // out the span at its middle.
+    crate::timeline::check(&mut s, "timed-waits");
+    let before = s.text(&in_tw("timeline-window")).unwrap_or_default();
+    s.eval(&format!(
+        "document.querySelector({}).focus(); return null;",
+        Value::from(in_tw("timeline-canvas"))
+    ));
+    s.press("+");
+    s.wait_for(
+        &format!(
+            "document.querySelector({}).textContent !== {}",
+            Value::from(in_tw("timeline-window")),
+            Value::from(before.as_str())
+        ),
+        5,
+    );
+    let read = s.text(&in_tw("timeline-readout")).unwrap_or_default();
+    assert!(
+        read.contains("main thread") || read.contains("worker"),
+        "{read}"
+    );
     scroll_to(&mut s, &in_tw("results"));
     review_shot(&mut s, "dark-results");
     for scheme in ["dark", "light"] {

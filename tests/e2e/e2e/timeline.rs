@@ -257,7 +257,7 @@ fn in_speedscope(s: &mut Session, origin: &str, what: &str, json: &str) {
     );
 }
 
-/// A weight as speedscope writes it ("922.40ms", "1.27s", "12.00µs",
+/// A weight as speedscope writes it ("922.40ms", "1.27s", "12.00µs", "892.00ns",
 /// perhaps followed by a share, "406.49ms (32%)"), ms.
 fn weight_ms(text: &str) -> f64 {
     let text = text.trim();
@@ -272,8 +272,11 @@ fn weight_ms(text: &str) -> f64 {
     match unit {
         "s" => n * 1000.0,
         "µs" | "us" => n / 1000.0,
+        "ns" => n / 1_000_000.0,
         "min" => n * 60_000.0,
-        _ => n,
+        "ms" => n,
+        // Not a weight (a header), or a unit this does not know.
+        _ => f64::NAN,
     }
 }
 

@@ -257,7 +257,9 @@ pub fn draw(trace: &Trace, layout: &Layout, window: Window, catalog: &Catalog) -
                 crate::svg::coord(layout.height)
             ),
         )
-        .attr("role", "img");
+        // The view says it in words (its read-out and table): the drawing
+        // is for the eye (its bars' titles for the pointer).
+        .attr("aria-hidden", "true");
     // The axis.
     let mut axis = Node::new("g").class("tl-axis");
     for tick in scale.ticks() {
