@@ -283,8 +283,9 @@ fn summary_table(trace: &Trace) -> AnyView {
         .iter()
         .map(|k| view! { <th class="num">{tr(&k.label())}</th> })
         .collect_view();
+    // Scrolled sideways on a narrow screen: the keyboard can scroll it too.
     view! {
-        <div class="table-wrap">
+        <div class="table-wrap" tabindex="0" role="region" aria-label=t(key!("timeline.table"))>
             <table class="results tl-summary" data-testid="timeline-summary">
                 <caption>{t(key!("timeline.table"))}</caption>
                 <thead><tr>
