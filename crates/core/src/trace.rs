@@ -72,9 +72,14 @@ impl Kind {
         Kind::LongTask,
     ];
 
-    /// Its code in a record.
+    /// Its place in [`Kind::ALL`].
+    pub fn index(self) -> usize {
+        Kind::ALL.iter().position(|&k| k == self).unwrap_or(0)
+    }
+
+    /// Its code in a record (its index).
     pub fn code(self) -> f64 {
-        Kind::ALL.iter().position(|&k| k == self).unwrap_or(0) as f64
+        self.index() as f64
     }
 
     /// The kind of a record's code, if it is one.
@@ -520,7 +525,7 @@ impl Trace {
             .map(|l| {
                 let mut t = [0.0; 7];
                 for s in &l.spans {
-                    t[s.kind.code() as usize] += s.duration_ms();
+                    t[s.kind.index()] += s.duration_ms();
                 }
                 (l, t)
             })

@@ -31,6 +31,13 @@ const ZOOM: f64 = 0.5;
 /// How far a button or a key pans, of the window's width.
 const PAN: f64 = 0.2;
 
+/// A trace laid out at a width.
+struct Laid {
+    width: f64,
+    of: Arc<Trace>,
+    layout: Layout,
+}
+
 /// The view of `trace`, whose file is named `file` and names its process
 /// `source`.
 pub(super) fn timeline(trace: Arc<Trace>, file: String, source: String) -> AnyView {
@@ -41,7 +48,7 @@ pub(super) fn timeline(trace: Arc<Trace>, file: String, source: String) -> AnyVi
     let readout = RwSignal::new(String::new());
     let said = RwSignal::new(None::<String>);
     let frame = NodeRef::<leptos::html::Figure>::new();
-    let layout = StoredValue::new_local(None::<Layout>);
+    let layout = StoredValue::new_local(None::<Laid>);
     let gestures = StoredValue::new_local(None::<Gestures>);
     let first = StoredValue::new_local(None::<page::FirstLayout>);
     let laid_out = RwSignal::new(false);
@@ -66,24 +73,38 @@ pub(super) fn timeline(trace: Arc<Trace>, file: String, source: String) -> AnyVi
         let w = window.get();
         trace.with(|t| {
             clock::mark("waitlab-timeline-start");
-            let l = Layout::of(t, width);
-            let (drawing, _) = with_catalog(|c| draw::draw(t, &l, w, c));
+            // The lanes' rows are the trace's: laid out again only for
+            // another width or trace, not as the window moves.
+            let fresh = layout.with_value(|l| {
+                l.as_ref()
+                    .is_some_and(|l| l.width == width && Arc::ptr_eq(&l.of, t))
+            });
+            if !fresh {
+                layout.set_value(Some(Laid {
+                    width,
+                    of: t.clone(),
+                    layout: Layout::of(t, width),
+                }));
+            }
+            let drawing = layout.with_value(|l| {
+                let l = &l.as_ref().expect("laid out above").layout;
+                with_catalog(|c| draw::draw(t, l, w, c).0)
+            });
             if let Err(why) = svg::draw_first(&el, &drawing) {
                 said.set(Some(why));
             }
             clock::measure_since("waitlab-timeline", "waitlab-timeline-start");
-            layout.set_value(Some(l));
         });
     });
     let pan_px = move |dx: f64| {
-        let plot = layout.with_value(|l| l.as_ref().map_or(1.0, Layout::plot_width));
-        window.update(|w| *w = w.pan(-dx / plot.max(1.0), bounds.get_untracked()));
+        let plot = layout.with_value(|l| l.as_ref().map_or(1.0, |l| l.layout.plot_width()));
+        window.update(|w| *w = w.pan(-dx / plot, bounds.get_untracked()));
     };
     let hover = move |x: f64, y: f64| {
         let text = layout.with_value(|l| {
             let l = l.as_ref()?;
             trace.with_untracked(|t| {
-                let (lane, span) = l.hit(t, window.get_untracked(), x, y)?;
+                let (lane, span) = l.layout.hit(t, window.get_untracked(), x, y)?;
                 Some(with_catalog(|c| draw::describe(t, &t.lanes[lane], span, c)))
             })
         });
@@ -99,7 +120,7 @@ pub(super) fn timeline(trace: Arc<Trace>, file: String, source: String) -> AnyVi
         gestures.set_value(Some(Gestures::on(&el, move |g| match g {
             Gesture::Pan(dx) => pan_px(dx),
             Gesture::Zoom(factor, x) => {
-                let at = layout.with_value(|l| l.as_ref().map_or(0.5, |l| l.fraction(x)));
+                let at = layout.with_value(|l| l.as_ref().map_or(0.5, |l| l.layout.fraction(x)));
                 window.update(|w| *w = w.zoom(factor, at, bounds.get_untracked()));
             }
             Gesture::Hover(x, y) => hover(x, y),
@@ -268,7 +289,7 @@ fn summary_table(trace: &Trace) -> AnyView {
         .map(|(lane, totals)| {
             let cells = SPAN_KINDS
                 .iter()
-                .map(|k| view! { <td class="num">{ms(totals[k.code() as usize])}</td> })
+                .map(|k| view! { <td class="num">{ms(totals[k.index()])}</td> })
                 .collect_view();
             view! {
                 <tr>

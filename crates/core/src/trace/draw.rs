@@ -155,7 +155,6 @@ impl Layout {
         x: f64,
         y: f64,
     ) -> Option<(usize, &'t Span)> {
-        let scale = self.scale(window);
         let (l, (top, rows)) = self
             .lanes
             .iter()
@@ -163,8 +162,7 @@ impl Layout {
             .find(|(_, (top, rows))| y >= *top && y < top + lane_rows(rows) as f64 * ROW)?;
         let row = ((y - top) / ROW) as usize;
         let slack = 3.0 * window.span_ms() / self.plot_width();
-        let t = window.start_ms
-            + (x - self.label) / (scale.map(window.end_ms) - self.label) * window.span_ms();
+        let t = window.at(self.fraction(x));
         trace.lanes[l]
             .spans
             .iter()
@@ -369,7 +367,7 @@ fn lane_bars(
             continue;
         }
         let (x0, x1) = (x(s.start_ms), x(s.end_ms));
-        match &mut open[row][s.kind.code() as usize] {
+        match &mut open[row][s.kind.index()] {
             // Only what is too narrow to see on its own merges.
             Some(bar) if x0 <= bar.x1 + 1.0 && (x1 - x0 < 3.0 || bar.x1 - bar.x0 < 3.0) => {
                 bar.x1 = bar.x1.max(x1);
