@@ -8,6 +8,7 @@ pub mod env_block;
 pub mod field;
 pub mod links;
 pub mod raw_report;
+pub mod recipe;
 pub mod run_all;
 pub mod run_controls;
 pub mod scheme_picker;

@@ -1,12 +1,13 @@
 //! The answer first: one line per lesson of the article (core's
 //! `summary`), at the top of the page, filled in as experiments finish,
 //! each with this browser's figures beside the native sets' and the
-//! article's and a link to its section. Its view is in the results' wasm
+//! article's, a link to its section, and the code to write (`recipe`). Its view is in the results' wasm
 //! chunk (fetched when the first run ends or a result link opens); the
 //! page keeps only what decides whether to show it.
 
 use crate::components::chunked::chunked;
-use crate::hooks::{Experiments, ReferenceSets};
+use crate::components::recipe::Recipe;
+use crate::hooks::{Experiments, Notice, ReferenceSets};
 use crate::i18n::{t, tr};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
@@ -15,7 +16,8 @@ use std::sync::Arc;
 use waitlab_browser::page;
 use waitlab_core::key;
 use waitlab_core::schema::Report;
-use waitlab_core::summary::{Lesson, line};
+use waitlab_core::summary::recipe::Platform;
+use waitlab_core::summary::{Lesson, Ran, crossover, line};
 use waitlab_core::text::{Arg, Phrase};
 
 /// The summary, once any lesson's experiment has a result (this
@@ -25,11 +27,19 @@ pub fn Summary() -> impl IntoView {
     let experiments = expect_context::<Experiments>();
     let sets = expect_context::<ReferenceSets>();
     move || {
-        let runs: Vec<Option<Report>> = Lesson::ALL
+        let runs: Vec<Fate> = Lesson::ALL
             .iter()
-            .map(|l| experiments.state(l.experiment()).report.get())
+            .map(|l| {
+                let state = experiments.state(l.experiment());
+                // A cancelled run is no answer: the lesson is not run yet.
+                let notice = state
+                    .notice
+                    .get()
+                    .filter(|n| n.text.key != key!("run.cancelled"));
+                (state.report.get(), notice)
+            })
             .collect();
-        if runs.iter().all(Option::is_none) {
+        if runs.iter().all(|(report, _)| report.is_none()) {
             return None;
         }
         let native = sets.shown_reports().into_iter().map(|(_, r)| r).collect();
@@ -41,13 +51,14 @@ pub fn Summary() -> impl IntoView {
     }
 }
 
+/// A lesson's experiment here: its report, if it ran, and what its
+/// section says, if it could not.
+type Fate = (Option<Report>, Option<Notice>);
+
 /// The summary's card: a line per lesson from `runs` (each lesson's
-/// experiment's result, if any) and the bundled `sets`.
+/// experiment's fate) and the bundled `sets`.
 #[wasm_split(results, wasm_split_path = ::leptos::wasm_split, fallible)]
-fn summary_view(
-    runs: Vec<Option<Report>>,
-    sets: Vec<Arc<Report>>,
-) -> Result<AnyView, SplitLoaderError> {
+fn summary_view(runs: Vec<Fate>, sets: Vec<Arc<Report>>) -> Result<AnyView, SplitLoaderError> {
     // The native sets' parts, as a comparison fetches them (the code that
     // reads them is in the chunks, never the first load); counted as page
     // work, so the next run measures only once they are in. The summary is
@@ -60,13 +71,26 @@ fn summary_view(
     // Made untracked, as a component is (see `chunked`).
     Ok(untrack(|| {
         let sets: Vec<&Report> = sets.iter().map(Arc::as_ref).collect();
-        let shared = runs.iter().flatten().all(|r| r.from_link);
+        let reports = || runs.iter().filter_map(|(report, _)| report.as_ref());
+        let shared = reports().all(|r| r.from_link);
+        // The spin-vs-wake crossover, from this browser's wake-ups.
+        let wake = Lesson::ALL
+            .iter()
+            .position(|&l| l == Lesson::SignalDontPoll)
+            .and_then(|i| runs[i].0.as_ref())
+            .and_then(crossover);
+        let platform = RwSignal::new(Platform::Js);
         let mut marked = false;
         let lines = Lesson::ALL
             .into_iter()
             .zip(&runs)
-            .map(|(lesson, run)| {
-                let line = line(lesson, run.as_ref(), &sets);
+            .map(|(lesson, (report, notice))| {
+                let ran = match (report, notice) {
+                    (Some(report), _) => Ran::Report(report),
+                    (None, Some(notice)) => Ran::Refused(&notice.text),
+                    (None, None) => Ran::NotYet,
+                };
+                let line = line(lesson, ran, &sets);
                 marked |= line.marked;
                 let slug = lesson.experiment().slug();
                 let go = move |e: leptos::ev::MouseEvent| {
@@ -79,27 +103,35 @@ fn summary_view(
                 let here = line
                     .run
                     .map(|p| part(key!("summary.here"), Arg::Phrase(Box::new(p))));
+                let why = line.why.map(|p| {
+                    tr(&Phrase::new(key!("summary.why")).arg("why", Arg::Phrase(Box::new(p))))
+                });
                 let native = (!line.native.is_empty()).then(|| {
                     tr(&Phrase::new(key!("summary.native")).arg("sources", Arg::List(line.native)))
                 });
                 let article = line
                     .article
                     .map(|p| part(key!("summary.article"), Arg::Phrase(Box::new(p))));
-                let figures = [here, native, article].into_iter().flatten().map(|text| {
-                    view! { <span class="figures">{text}</span> }
-                });
+                let figures = [here, why, native, article]
+                    .into_iter()
+                    .flatten()
+                    .map(|text| {
+                        view! { <span class="figures">{text}</span> }
+                    });
                 view! {
                     <li data-lesson=lesson.id() data-verdict=line.verdict.id()>
                         <a href=format!("#{slug}") on:click=go>{tr(&lesson.phrase())}</a>
                         " "<strong class="verdict">{tr(&line.verdict.phrase())}</strong>
                         {figures.collect_view()}
+                        <Recipe lesson=lesson platform=platform
+                            extra=(lesson == Lesson::SpinBriefly).then(|| wake.clone()).flatten() />
                     </li>
                 }
             })
             .collect_view();
         // What ‡ means, by the clock of the runs it marks (as findings say).
         let clock_note = marked
-            .then(|| runs.iter().flatten().find_map(|r| r.env.clock))
+            .then(|| reports().find_map(|r| r.env.clock))
             .flatten()
             .map(|c| {
                 tr(&Phrase::new(key!("finding.clock_note"))
@@ -114,6 +146,7 @@ fn summary_view(
                 {shared.then(|| view! { <p class="hint">{t(key!("summary.shared"))}</p> })}
                 <ul class="lessons">{lines}</ul>
                 {clock_note.map(|note| view! { <p class="hint">{note}</p> })}
+                <p class="hint" data-testid="recipe-checked">{t(key!("recipe.checked"))}</p>
             </section>
         }
         .into_any()

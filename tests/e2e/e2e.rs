@@ -50,6 +50,9 @@
 //!   the wasm chunks come when needed (none with the page), and one that
 //!   cannot be fetched is said where it would show. `reference_data_broken`:
 //!   the page with a malformed set and without an index.
+//! - [`recipes`]: `recipes_*`: every JavaScript recipe of the summary,
+//!   imported as the site serves it and run, isolated and not; the
+//!   summary's recipe blocks (checked after Run all).
 //! - [`policy`]: `policy_enforced_*`: the pages' Content-Security-Policy
 //!   is on, from the host's headers and from the page alone, and refuses
 //!   an injected script and style. Every scenario runs under it, and any
@@ -92,6 +95,8 @@ mod links;
 mod page;
 #[path = "e2e/policy.rs"]
 mod policy;
+#[path = "e2e/recipes.rs"]
+mod recipes;
 #[path = "e2e/support.rs"]
 mod support;
 #[path = "e2e/timeline.rs"]
@@ -245,12 +250,13 @@ fn cases() -> Vec<Case> {
     let mut cases = Vec::new();
     // One scenario a row, in the browsers it runs in.
     #[rustfmt::skip]
-    let table: [Row; 46] = [
+    let table: [Row; 47] = [
         ("isolated", ALL, Timed, isolated as fn(Browser)),
         ("isolated_without_new_features", BLINK_GECKO, Timed, isolated_without_new_features),
         ("cancel", ALL, Timed, cancel),
         ("run_all", BLINK_GECKO, Untimed, run_all),
         ("fallback", ALL, Untimed, fallback),
+        ("recipes", ALL, Timed, recipes::recipes),
         ("quiet_page", ALL, Timed, quiet_page),
         ("starvation_main", ALL, Timed, starvation_main),
         ("starvation_pool", ALL, Timed, starvation_pool),

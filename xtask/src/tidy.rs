@@ -455,7 +455,10 @@ fn catalogs_are_complete_and_used() {
     used.extend(waitlab_core::outcome::reason::ALL.map(|r| format!("reason.{r}")));
     for lesson in waitlab_core::summary::Lesson::ALL {
         used.extend(["lesson", "pair"].map(|part| format!("summary.{part}.{}", lesson.id())));
+        used_keys.insert(waitlab_core::summary::recipe::note(lesson).key);
     }
+    use waitlab_core::summary::recipe::Platform;
+    used_keys.extend(Platform::ALL.map(|p| p.phrase().key));
     used.extend(waitlab_core::summary::Verdict::ALL.map(|v| format!("summary.verdict.{}", v.id())));
     for e in Experiment::ALL {
         used.insert(format!("experiment.{}", e.id()));

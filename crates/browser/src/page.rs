@@ -159,6 +159,25 @@ pub fn force_layout() {
     }
 }
 
+/// Adds the stylesheet at `href` to the page's head, once (its `id` says
+/// it is there): the styles of a view that comes later than the first
+/// load come with it.
+pub fn add_stylesheet(id: &str, href: &str) {
+    let Some(document) = web_sys::window().and_then(|w| w.document()) else {
+        return;
+    };
+    if document.get_element_by_id(id).is_some() {
+        return;
+    }
+    let (Ok(link), Some(head)) = (document.create_element("link"), document.head()) else {
+        return;
+    };
+    for (name, value) in [("id", id), ("rel", "stylesheet"), ("href", href)] {
+        let _ = link.set_attribute(name, value);
+    }
+    let _ = head.append_child(&link);
+}
+
 /// Removes the element with id `id`, if there is one.
 pub fn remove_element(id: &str) {
     if let Some(el) = web_sys::window()

@@ -1,24 +1,31 @@
 //! The answer in one list: how code should wait, one line per lesson of
 //! the article, each with a run's figure beside the article's and the
-//! native probe's, and a verdict on whether the lesson held.
+//! native probe's, a verdict on whether the lesson held, and the code to
+//! write ([`recipe`]).
 //!
-//! Every lesson is a contrast of the wrong way to wait and the right one
+//! Most lessons are a contrast of the wrong way to wait and the right one
 //! (a blocked pool against awaited timers, polling against a signal, …),
 //! so a run's figure is the pair of them, read from the same results
 //! every other view reads; the article states such a pair for the pool
-//! (18 s against 1 s) and a ratio for the wake-up (about 50×), nothing
-//! for the rest, and nothing is invented for it. The verdict is the
-//! run's: the lesson holds where the wrong way took at least
-//! [`HOLDS_RATIO`] times the right one's, by more than the clock can
-//! blur.
+//! (18 s against 1 s) and a ratio for the wake-up (about 50×), a range
+//! for the overshoot of a timed wait, and nothing for the rest, and
+//! nothing is invented for it. The verdict is the run's: a contrast holds
+//! where the wrong way took at least [`HOLDS_RATIO`] times the right
+//! one's, by more than the clock can blur; a timed wait's lesson holds
+//! where no wait ended early and the overshoot is more than the clock's
+//! blur ([`figures`]).
 
-use crate::clock::ClockInfo;
 use crate::experiments::Experiment;
 use crate::experiments::main_starvation::JobMode;
-use crate::experiments::spin_ladder::SpinLadder;
+use crate::experiments::timed_waits::{Mechanism, TimedWaits};
 use crate::key;
 use crate::schema::Report;
 use crate::text::{Arg, Key, Phrase};
+
+mod figures;
+pub mod recipe;
+
+use figures::{Minimum, Pair, Reading, busy};
 
 /// How many times the right way must beat the wrong one for the lesson
 /// to hold.
@@ -27,6 +34,10 @@ pub const HOLDS_RATIO: f64 = 1.5;
 /// A lesson of the article, in its order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Lesson {
+    /// A timed wait is a minimum, not a promise (1).
+    TimedWaitMinimum,
+    /// Awaiting something already done does not yield (1).
+    AwaitDoneNoYield,
     /// Thread.Sleep holds its thread; await Task.Delay frees it (2b).
     SleepVsDelay,
     /// Never block the UI thread (2a).
@@ -47,7 +58,9 @@ pub enum Lesson {
 
 impl Lesson {
     /// Every lesson, in the article's order.
-    pub const ALL: [Lesson; 8] = [
+    pub const ALL: [Lesson; 10] = [
+        Lesson::TimedWaitMinimum,
+        Lesson::AwaitDoneNoYield,
         Lesson::SleepVsDelay,
         Lesson::NeverBlockMain,
         Lesson::SpinBriefly,
@@ -58,9 +71,12 @@ impl Lesson {
         Lesson::HandOffChannel,
     ];
 
-    /// Its stable name (catalog keys `summary.lesson.ID`, test ids).
+    /// Its stable name (catalog keys `summary.lesson.ID`, test ids, the
+    /// recipes' files).
     pub fn id(self) -> &'static str {
         match self {
+            Lesson::TimedWaitMinimum => "timed_wait_minimum",
+            Lesson::AwaitDoneNoYield => "await_done_no_yield",
             Lesson::SleepVsDelay => "sleep_vs_delay",
             Lesson::NeverBlockMain => "never_block_main",
             Lesson::SpinBriefly => "spin_briefly",
@@ -75,6 +91,7 @@ impl Lesson {
     /// The experiment that measures it.
     pub fn experiment(self) -> Experiment {
         match self {
+            Lesson::TimedWaitMinimum | Lesson::AwaitDoneNoYield => Experiment::TimedWaits,
             Lesson::SleepVsDelay => Experiment::PoolStarvation,
             Lesson::NeverBlockMain => Experiment::MainStarvation,
             Lesson::SpinBriefly => Experiment::SpinLadder,
@@ -86,21 +103,32 @@ impl Lesson {
         }
     }
 
+    /// The lessons `experiment` measures, in order.
+    pub fn of(experiment: Experiment) -> impl Iterator<Item = Lesson> {
+        Lesson::ALL
+            .into_iter()
+            .filter(move |l| l.experiment() == experiment)
+    }
+
     /// The lesson in words.
     pub fn phrase(self) -> Phrase {
         Phrase::new(Key::of(&format!("summary.lesson.{}", self.id())))
     }
 
-    /// Its pair in words: `{wrong}`, `{right}` and `{times}`.
+    /// Its figures in words: `{wrong}`, `{right}` and `{times}` for a
+    /// contrast, `{d}` and `{took}` for a timed wait.
     fn pair_key(self) -> Key {
         Key::of(&format!("summary.pair.{}", self.id()))
     }
 
-    /// The wrong way's and the right way's figure in `report`, if it
-    /// measured both.
-    fn pair(self, report: &Report) -> Option<Pair> {
-        let ms = |wrong: f64, right: f64| Some(Pair::ms(wrong, right));
+    /// What `report` measured of it, if it measured both ways.
+    fn reading(self, report: &Report) -> Option<Reading> {
+        let ms = |wrong: f64, right: f64| Some(Reading::Pair(Pair::ms(wrong, right)));
         match self {
+            Lesson::TimedWaitMinimum => {
+                Minimum::of(report.timed_waits.as_ref()?, report.env.clock).map(Reading::Minimum)
+            }
+            Lesson::AwaitDoneNoYield => no_yield(report.timed_waits.as_ref()?).map(Reading::Pair),
             Lesson::SleepVsDelay => {
                 let pool = report.pool_starvation.as_ref()?;
                 let batch = |mode| {
@@ -121,7 +149,7 @@ impl Lesson {
                 };
                 ms(gap(JobMode::Blocking)?, gap(JobMode::Async)?)
             }
-            Lesson::SpinBriefly => busy(report.spin_ladder.as_ref()?),
+            Lesson::SpinBriefly => busy(report.spin_ladder.as_ref()?).map(Reading::Pair),
             Lesson::SignalDontPoll => {
                 // Polling here is the article's: a sleep or a timer between
                 // checks (a pure spin is the spin ladder's lesson).
@@ -175,153 +203,116 @@ impl Lesson {
         }
     }
 
-    /// What the article states for it: a pair, a ratio, or nothing.
+    /// What the article states for it: a pair, a ratio, a range, a
+    /// sentence, or nothing.
     fn stated(self, report: &Report) -> Option<Stated> {
-        let value = |id: &str| {
-            report
-                .stated
-                .iter()
-                .find(|f| f.id.as_deref() == Some(id))
-                .and_then(|f| f.value.as_ref())
-                .map(|v| v.low)
-        };
+        let stated = |id: &str| report.stated.iter().find(|f| f.id.as_deref() == Some(id));
+        let value = |id: &str| stated(id).and_then(|f| f.value.as_ref());
         match self {
+            Lesson::TimedWaitMinimum => {
+                let overshoot = value("sleep_delay_overshoot")?;
+                Some(Stated::Range(overshoot.low, overshoot.high?))
+            }
+            Lesson::AwaitDoneNoYield => stated("delay_zero").map(|_| Stated::Said),
             Lesson::SleepVsDelay => Some(Stated::Pair(Pair::ms(
-                value("pool_sleep_batch")?,
-                value("pool_delay_batch")?,
+                value("pool_sleep_batch")?.low,
+                value("pool_delay_batch")?.low,
             ))),
-            Lesson::SignalDontPoll => value("wake_event_ratio").map(Stated::Ratio),
+            Lesson::SignalDontPoll => value("wake_event_ratio").map(|v| Stated::Ratio(v.low)),
             _ => None,
         }
     }
+
+    /// What the article states, in words.
+    fn stated_phrase(self, stated: Stated) -> Phrase {
+        match stated {
+            Stated::Pair(pair) => Reading::Pair(pair).phrase(self, None),
+            Stated::Ratio(r) => {
+                Phrase::new(key!("summary.article_ratio")).arg("times", Arg::Fixed(r, 0))
+            }
+            Stated::Range(low, high) => Phrase::new(key!("summary.article_overshoot"))
+                .arg("low", Arg::Fixed(low, 1))
+                .arg("high", Arg::Fixed(high, 1)),
+            Stated::Said => Phrase::new(key!("summary.article_delay_zero")),
+        }
+    }
 }
 
-/// The spin-until's busy share of its core, as a percentage, without the
-/// sleep stage and with it.
-fn busy(ladder: &SpinLadder) -> Option<Pair> {
-    let share = |sleep_stage: bool| {
-        ladder
-            .spin_until
+/// The resolved-promise await against the quickest real yield of
+/// `timed`, as a contrast whose "wrong" way is the yield: an await that
+/// returns at once has let nothing else run.
+fn no_yield(timed: &TimedWaits) -> Option<Pair> {
+    let p50 = |m: Mechanism| {
+        timed
+            .cells
             .iter()
-            .find(|s| s.sleep_stage == sleep_stage)
-            .map(|s| s.busy_fraction() * 100.0)
+            .find(|c| c.key.mechanism == m)
+            .and_then(|c| c.outcome.summary())
+            .map(|s| s.p50)
     };
-    Some(Pair {
-        wrong: share(false)?,
-        right: share(true)?,
-        percent: true,
-    })
+    let resolved = p50(Mechanism::ResolvedPromise)?;
+    let (way, yielded) = [
+        Mechanism::MessageChannel,
+        Mechanism::SchedulerYield,
+        Mechanism::SchedulerPostTask,
+    ]
+    .into_iter()
+    .filter_map(|m| Some((m, p50(m)?)))
+    .min_by(|a, b| a.1.total_cmp(&b.1))?;
+    Some(Pair::ms(yielded, resolved).way(way.label()))
 }
 
-/// The wrong way's figure and the right way's: ms, or a percentage of a
-/// core.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Pair {
-    /// The wrong way's.
-    pub wrong: f64,
-    /// The right way's.
-    pub right: f64,
-    /// Percentages of a core rather than ms.
-    pub percent: bool,
-}
-
-impl Pair {
-    fn ms(wrong: f64, right: f64) -> Pair {
-        Pair {
-            wrong,
-            right,
-            percent: false,
-        }
-    }
-
-    /// How many times the right way beat the wrong one (`None` where the
-    /// right way's figure is zero).
-    pub fn ratio(&self) -> Option<f64> {
-        (self.right > 0.0).then(|| self.wrong / self.right)
-    }
-
-    /// Whether `clock` resolves the difference (percentages always are).
-    fn resolved(&self, clock: Option<ClockInfo>) -> bool {
-        self.percent || clock.is_none_or(|c| c.resolves(self.wrong - self.right))
-    }
-
-    /// Whether `clock` leaves one of its figures unresolved (marked ‡).
-    fn marked(&self, clock: Option<ClockInfo>) -> bool {
-        !self.percent && clock.is_some_and(|c| !c.resolves(self.wrong) || !c.resolves(self.right))
-    }
-
-    /// One of its figures, marked ‡ where `clock` does not resolve it.
-    fn figure(&self, value: f64, clock: Option<ClockInfo>) -> Arg {
-        if self.percent {
-            return Arg::Fixed(value, if value < 10.0 { 1 } else { 0 });
-        }
-        Arg::Ms {
-            value,
-            marked: clock.is_some_and(|c| !c.resolves(value)),
-        }
-    }
-
-    /// The pair in words, named as `lesson` names its two ways, and how
-    /// many times the right way won.
-    fn phrase(&self, lesson: Lesson, clock: Option<ClockInfo>) -> Phrase {
-        let times = self.ratio().map_or(Arg::Code("∞".into()), |r| {
-            Arg::Fixed(r, if r < 10.0 { 1 } else { 0 })
-        });
-        Phrase::new(lesson.pair_key())
-            .arg("wrong", self.figure(self.wrong, clock))
-            .arg("right", self.figure(self.right, clock))
-            .arg("times", times)
-    }
+/// The spin-vs-wake crossover on this machine: a signalled wake-up's
+/// median in `wake` (experiment 4), the longest wait worth spinning for.
+pub fn crossover(wake: &Report) -> Option<Phrase> {
+    let Reading::Pair(pair) = Lesson::SignalDontPoll.reading(wake)? else {
+        return None;
+    };
+    Some(Phrase::new(key!("recipe.crossover")).arg("wake", pair.figure(pair.right, wake.env.clock)))
 }
 
 /// What the article states for a lesson.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, PartialEq)]
 enum Stated {
     /// Both figures (approximate, as the article gives them).
     Pair(Pair),
     /// Only how many times faster the right way was (approximate).
     Ratio(f64),
+    /// A range of overshoots, in ms.
+    Range(f64, f64),
+    /// A finding without a figure.
+    Said,
 }
 
 /// Whether a run bears the lesson out.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Verdict {
-    /// The right way won by [`HOLDS_RATIO`] or more, beyond the clock.
+    /// The right way won by [`HOLDS_RATIO`] or more, beyond the clock (a
+    /// timed wait: none ended early, and each overshot beyond the clock).
     Holds,
     /// It won, but by less.
     Barely,
-    /// The wrong way did as well or better.
+    /// The wrong way did as well or better (a timed wait ended early).
     Opposite,
     /// The clock cannot tell the two apart.
     BelowClock,
-    /// Not measured (not run yet, or not in this browser).
+    /// Its experiment ran, but could not measure both ways here (the
+    /// line says why).
+    Unavailable,
+    /// Not run yet.
     NotMeasured,
 }
 
 impl Verdict {
     /// Every verdict.
-    pub const ALL: [Verdict; 5] = [
+    pub const ALL: [Verdict; 6] = [
         Verdict::Holds,
         Verdict::Barely,
         Verdict::Opposite,
         Verdict::BelowClock,
+        Verdict::Unavailable,
         Verdict::NotMeasured,
     ];
-
-    fn of(pair: Option<&Pair>, clock: Option<ClockInfo>) -> Verdict {
-        let Some(pair) = pair else {
-            return Verdict::NotMeasured;
-        };
-        if !pair.resolved(clock) {
-            return Verdict::BelowClock;
-        }
-        match pair.ratio() {
-            None => Verdict::Holds,
-            Some(r) if r >= HOLDS_RATIO => Verdict::Holds,
-            Some(r) if r > 1.0 => Verdict::Barely,
-            Some(_) => Verdict::Opposite,
-        }
-    }
 
     /// Its stable name (test ids, styles).
     pub fn id(self) -> &'static str {
@@ -330,6 +321,7 @@ impl Verdict {
             Verdict::Barely => "barely",
             Verdict::Opposite => "opposite",
             Verdict::BelowClock => "below_clock",
+            Verdict::Unavailable => "unavailable",
             Verdict::NotMeasured => "not_measured",
         }
     }
@@ -340,6 +332,17 @@ impl Verdict {
     }
 }
 
+/// What became of a lesson's experiment in this browser.
+#[derive(Debug, Clone, Copy)]
+pub enum Ran<'a> {
+    /// Nothing yet.
+    NotYet,
+    /// It ran, and this is its report (of this browser, or from a link).
+    Report(&'a Report),
+    /// It could not run here, for this reason (what its section says).
+    Refused(&'a Phrase),
+}
+
 /// One line of the summary.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Line {
@@ -347,9 +350,11 @@ pub struct Line {
     pub lesson: Lesson,
     /// Whether the run bears it out.
     pub verdict: Verdict,
-    /// The run's pair in words, if it measured one.
+    /// The run's figures in words, if it measured them.
     pub run: Option<Phrase>,
-    /// The native sets' pairs in words, each with the set's name.
+    /// Why not, where its experiment ran here and could not measure them.
+    pub why: Option<Phrase>,
+    /// The native sets' figures in words, each with the set's name.
     pub native: Vec<Phrase>,
     /// What the article states, in words.
     pub article: Option<Phrase>,
@@ -358,172 +363,66 @@ pub struct Line {
     pub marked: bool,
 }
 
-/// The summary line of `lesson`: the run's figures (from `run`, a report
-/// with that lesson's experiment, or none yet) beside those of the
-/// bundled `sets` (native runs, and the article's stated figures).
-pub fn line(lesson: Lesson, run: Option<&Report>, sets: &[&Report]) -> Line {
-    let measured = |r: &Report| lesson.pair(r).map(|p| (p, r.env.clock));
+/// The summary line of `lesson`: the run's figures (from `ran`, its
+/// experiment's fate here) beside those of the bundled `sets` (native
+/// runs, and the article's stated figures).
+pub fn line(lesson: Lesson, ran: Ran<'_>, sets: &[&Report]) -> Line {
+    let measured = |r: &Report| lesson.reading(r).map(|p| (p, r.env.clock));
+    let run = match ran {
+        Ran::Report(r) => Some(r),
+        _ => None,
+    };
     let mine = run.and_then(measured);
-    let mut marked = mine.is_some_and(|(p, c)| p.marked(c));
+    let mut marked = mine.as_ref().is_some_and(|(p, c)| p.marked(*c));
     let native = sets
         .iter()
         .filter_map(|s| {
-            let (pair, clock) = measured(s)?;
-            marked |= pair.marked(clock);
+            let (reading, clock) = measured(s)?;
+            marked |= reading.marked(clock);
             Some(
                 Phrase::new(key!("summary.source"))
                     .phrase("source", s.env.short_name())
-                    .phrase("figures", pair.phrase(lesson, clock)),
+                    .phrase("figures", reading.phrase(lesson, clock)),
             )
         })
         .collect();
     let article = sets
         .iter()
         .find_map(|s| lesson.stated(s))
-        .map(|stated| match stated {
-            Stated::Pair(pair) => pair.phrase(lesson, None),
-            Stated::Ratio(r) => {
-                Phrase::new(key!("summary.article_ratio")).arg("times", Arg::Fixed(r, 0))
-            }
-        });
+        .map(|stated| lesson.stated_phrase(stated));
+    let (verdict, why) = match (&mine, ran) {
+        (Some((reading, clock)), _) => (reading.verdict(*clock), None),
+        (None, Ran::NotYet) => (Verdict::NotMeasured, None),
+        (None, Ran::Refused(why)) => (Verdict::Unavailable, Some(why.clone())),
+        (None, Ran::Report(r)) => (Verdict::Unavailable, Some(unmeasured(lesson, r))),
+    };
     Line {
         lesson,
-        verdict: Verdict::of(mine.as_ref().map(|(p, _)| p), mine.and_then(|(_, c)| c)),
-        run: mine.map(|(pair, clock)| pair.phrase(lesson, clock)),
+        verdict,
+        run: mine.map(|(reading, clock)| reading.phrase(lesson, clock)),
+        why,
         native,
         article,
         marked,
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::experiments::Config;
-    use crate::experiments::pool_starvation::{PoolConfig, PoolRun, PoolStarvation};
-    use crate::experiments::wake_latency::{Strategy, WakeConfig, WakeLatency, WakeResult};
-    use crate::outcome::Outcome;
-    use crate::schema::Environment;
-
-    fn env() -> Environment {
-        Environment {
-            clock: Some(ClockInfo {
-                min_step_ms: 0.005,
-                typical_step_ms: 0.005,
-                readings: 100,
-            }),
-            ..Environment::test_chrome()
-        }
+/// Why `report`, a run of `lesson`'s experiment, has no figures for it:
+/// the ways it could not measure without shared memory, or (where the
+/// page had it) what its section says.
+fn unmeasured(lesson: Lesson, report: &Report) -> Phrase {
+    use crate::shared_memory::{Lacks, lacks};
+    if report.env.native.is_some() || lacks(lesson.experiment()) == Lacks::Nothing {
+        return Phrase::new(key!("summary.unmeasured"));
     }
-
-    fn pool(blocking: f64, awaiting: f64) -> Report {
-        let run = |mode, batch_ms| PoolRun {
-            mode,
-            batch_ms,
-            extra_job_wait_ms: 0.0,
-            spans: Vec::new(),
-        };
-        let mut r = Report::new(env(), None);
-        r.pool_starvation = Some(PoolStarvation {
-            config: PoolConfig::for_cores(2),
-            runs: vec![
-                run(JobMode::Blocking, blocking),
-                run(JobMode::Async, awaiting),
-            ],
-            blocking_sleeps: true,
-        });
-        r
-    }
-
-    #[test]
-    fn a_lesson_holds_when_the_right_way_wins_clearly() {
-        let en = crate::text::Catalog::english();
-        let l = line(Lesson::SleepVsDelay, Some(&pool(3000.0, 520.0)), &[]);
-        assert_eq!(l.verdict, Verdict::Holds);
-        let run = en.render(l.run.as_ref().unwrap());
-        assert!(
-            run.contains("3,000") && run.contains("520") && run.contains("5.8×"),
-            "{run}"
-        );
-        assert_eq!(
-            line(Lesson::SleepVsDelay, Some(&pool(600.0, 520.0)), &[]).verdict,
-            Verdict::Barely
-        );
-        assert_eq!(
-            line(Lesson::SleepVsDelay, Some(&pool(500.0, 520.0)), &[]).verdict,
-            Verdict::Opposite
-        );
-        assert_eq!(
-            line(Lesson::SleepVsDelay, None, &[]).verdict,
-            Verdict::NotMeasured
-        );
-        // Waits the clock cannot tell apart are no verdict either way.
-        let blurred = line(Lesson::SleepVsDelay, Some(&pool(0.05, 0.01)), &[]);
-        assert_eq!(blurred.verdict, Verdict::BelowClock);
-        assert!(blurred.marked && !l.marked);
-    }
-
-    #[test]
-    fn every_lesson_has_its_words_and_an_experiment() {
-        let en = crate::text::Catalog::english();
-        let mut experiments: Vec<Experiment> = Vec::new();
-        for lesson in Lesson::ALL {
-            assert!(!en.render(&lesson.phrase()).contains('⟦'), "{lesson:?}");
-            let pair = Pair::ms(2.0, 1.0).phrase(lesson, None);
-            assert!(!en.render(&pair).contains('⟦'), "{lesson:?}");
-            assert!(!experiments.contains(&lesson.experiment()));
-            experiments.push(lesson.experiment());
-        }
-        for v in Verdict::ALL {
-            assert!(!en.render(&v.phrase()).contains('⟦'), "{v:?}");
-        }
-    }
-
-    /// The article's figures come from its stated set, never from a
-    /// browser run; a measured set stands beside the run under its name.
-    #[test]
-    fn sets_add_the_article_and_native_figures() {
-        let json = include_str!("../../../www/data/native/dotnet10-article-apple-m4.json");
-        let article = Report::from_json(json).unwrap();
-        let en = crate::text::Catalog::english();
-        let l = line(
-            Lesson::SleepVsDelay,
-            Some(&pool(3000.0, 520.0)),
-            &[&article],
-        );
-        let stated = en.render(l.article.as_ref().unwrap());
-        assert!(
-            stated.contains("18,000") && stated.contains("18×"),
-            "{stated}"
-        );
-        let wake = line(Lesson::SignalDontPoll, None, &[&article]);
-        assert!(en.render(wake.article.as_ref().unwrap()).contains("50×"));
-        assert_eq!(wake.verdict, Verdict::NotMeasured);
-        let native_json = include_str!("../../../www/data/native/rust-linux-x86_64.json");
-        let native = Report::from_json(native_json).unwrap();
-        let l = line(Lesson::SleepVsDelay, None, &[&native, &article]);
-        assert_eq!(l.native.len(), 1);
-        assert!(
-            en.render(&l.native[0]).contains("Rust"),
-            "{}",
-            en.render(&l.native[0])
-        );
-        let mut wake_run = Report::new(env(), None);
-        wake_run.wake_latency = Some(WakeLatency {
-            config: WakeConfig::default(),
-            skew_ms: Some(0.0),
-            results: vec![
-                WakeResult {
-                    strategy: Strategy::SleepPoll,
-                    outcome: Outcome::measured(vec![1.1, 1.2, 1.3]).unwrap(),
-                },
-                WakeResult {
-                    strategy: Strategy::Event,
-                    outcome: Outcome::measured(vec![0.05, 0.06, 0.07]).unwrap(),
-                },
-            ],
-        });
-        let l = line(Lesson::SignalDontPoll, Some(&wake_run), &[&article]);
-        assert_eq!(l.verdict, Verdict::Holds);
-    }
+    let reason = if report.env.cross_origin_isolated {
+        crate::outcome::reason::NO_SHARED_ARRAY_BUFFER
+    } else {
+        crate::outcome::reason::NOT_ISOLATED
+    };
+    Phrase::new(key!("summary.unmeasured_shared"))
+        .phrase("why", crate::outcome::reason::phrase(reason))
 }
+
+#[cfg(test)]
+mod tests;

@@ -346,22 +346,21 @@ fn lessons(report: &Report) -> String {
         words(&Phrase::new(key!("summary.heading")))
     );
     for lesson in Lesson::ALL {
-        let line = summary::line(lesson, Some(report), &[&article]);
+        let line = summary::line(lesson, summary::Ran::Report(report), &[&article]);
         out.push_str(&format!(
             "  {:<72} {}\n",
             words(&lesson.phrase()),
             words(&line.verdict.phrase())
         ));
-        for (key, figures) in [
-            (key!("summary.here"), line.run),
-            (key!("summary.article"), line.article),
-        ] {
-            if let Some(figures) = figures {
-                out.push_str(&format!(
-                    "      {}\n",
-                    words(&Phrase::new(key).phrase("figures", figures))
-                ));
-            }
+        let here = |key, figures| Phrase::new(key).phrase("figures", figures);
+        let said = [
+            line.run.map(|f| here(key!("summary.here"), f)),
+            line.why
+                .map(|why| Phrase::new(key!("summary.why")).phrase("why", why)),
+            line.article.map(|f| here(key!("summary.article"), f)),
+        ];
+        for phrase in said.into_iter().flatten() {
+            out.push_str(&format!("      {}\n", words(&phrase)));
         }
     }
     out

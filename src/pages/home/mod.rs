@@ -10,6 +10,7 @@ use crate::components::comparison::ReferencePanel;
 use crate::components::env_block::EnvBlock;
 use crate::components::links::{ExperimentOutput, SharePanel};
 use crate::components::raw_report::RawReport;
+use crate::components::recipe::Recipe;
 use crate::components::run_all::RunAll;
 use crate::components::run_controls::{RenderedResults, ResultsView, RunStatus};
 use crate::components::scheme_picker::SchemePicker;
@@ -30,6 +31,7 @@ use waitlab_core::lang::Lang;
 use waitlab_core::schema::Report;
 use waitlab_core::shared_memory::Off;
 use waitlab_core::summary::Lesson;
+use waitlab_core::summary::recipe::Platform;
 use waitlab_core::text::Phrase;
 
 /// `experiment`'s form, once its chunk is in.
@@ -123,9 +125,18 @@ fn results_view(
             }
             .into_any()
         };
+        // The code to write for its lessons, on the full page (an embed
+        // keeps to its chart).
+        let recipes = (!expect_context::<Embedded>().0).then(|| {
+            let platform = RwSignal::new(Platform::Js);
+            Lesson::of(experiment)
+                .map(|lesson| view! { <Recipe lesson=lesson platform=platform /> })
+                .collect_view()
+        });
         Some(
             view! {
                 {part}
+                {recipes}
                 <Timeline experiment=experiment report=report.clone() />
                 <RawReport experiment=experiment report=report />
             }

@@ -73,6 +73,8 @@ pub(crate) fn run_all(browser: Browser) {
                 "{lesson}: {verdict}, {links} links"
             );
         }
+        assert_no_impossible_figures(&mut s);
+        crate::recipes::assert_recipes_shown(&mut s);
         s.eval("document.querySelector('[data-testid=summary]').scrollIntoView(); return null;");
         review_shot(&mut s, "summary-after-run-all");
         s.resize(390, 844);
@@ -274,7 +276,40 @@ pub(crate) fn fallback(browser: Browser) {
         .cancel_waits
         .unwrap();
     assert_cancel_outcomes(&cancel, features);
+    if browser == Browser::Firefox {
+        // Run all without shared memory: every lesson answers, or says
+        // why it cannot here; no figure is impossible.
+        s.click("[data-testid=run-all-button]");
+        s.wait_for_element("[data-testid=run-all-done]", 240);
+        let lessons = s.eval(
+            "return Array.from(document.querySelectorAll('[data-testid=summary] li'))\
+               .map(li => [li.dataset.lesson, li.dataset.verdict, li.innerText]);",
+        );
+        let lessons: Vec<(String, String, String)> = serde_json::from_value(lessons).unwrap();
+        assert_eq!(lessons.len(), waitlab_core::summary::Lesson::ALL.len());
+        for (lesson, verdict, text) in &lessons {
+            assert_ne!(verdict, "not_measured", "{lesson}: {text}");
+        }
+        assert_no_impossible_figures(&mut s);
+        s.eval("document.querySelector('[data-testid=summary]').scrollIntoView(); return null;");
+        review_shot(&mut s, "nocoi-summary-after-run-all");
+    }
     assert_no_page_errors(&mut s);
+}
+
+/// Nothing the reader sees is infinite, not a number, or a negative
+/// figure of time or share.
+fn assert_no_impossible_figures(s: &mut Session) {
+    let found = s.eval(
+        "const text = document.body.innerText;\
+         return [/∞|NaN/.exec(text), /(^|[\\s(])[-−]\\d[\\d.,]*\\s?(ms|µs|%)/m.exec(text)]\
+           .filter(m => m).map(m => text.slice(Math.max(0, m.index - 80), m.index + 40));",
+    );
+    assert_eq!(
+        found,
+        serde_json::json!([]),
+        "impossible figures on the page"
+    );
 }
 
 pub(crate) fn native_comparison(browser: Browser) {

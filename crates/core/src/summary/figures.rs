@@ -1,0 +1,270 @@
+//! A lesson's figures as a run measured them, and the rules that read a
+//! verdict from them: a contrast of two ways ([`Pair`]) or the overshoot
+//! of timed waits ([`Minimum`]). No figure is shown negative or infinite:
+//! a difference the clock cannot resolve says so in words.
+
+use super::{HOLDS_RATIO, Lesson, Verdict};
+use crate::clock::ClockInfo;
+use crate::experiments::spin_ladder::SpinLadder;
+use crate::experiments::timed_waits::{CellKey, Mechanism, NestedChain, TimedWaits};
+use crate::key;
+use crate::text::{Arg, Phrase};
+
+/// What a run measured of a lesson.
+#[derive(Debug, Clone, PartialEq)]
+pub(super) enum Reading {
+    /// The wrong way's figure against the right way's.
+    Pair(Pair),
+    /// Timed waits against what they asked for.
+    Minimum(Minimum),
+}
+
+impl Reading {
+    /// Whether it bears the lesson out, by `clock`.
+    pub(super) fn verdict(&self, clock: Option<ClockInfo>) -> Verdict {
+        match self {
+            Reading::Pair(pair) => pair.verdict(clock),
+            Reading::Minimum(minimum) => minimum.verdict(clock),
+        }
+    }
+
+    /// Whether `clock` leaves one of its figures unresolved (marked ‡).
+    pub(super) fn marked(&self, clock: Option<ClockInfo>) -> bool {
+        match self {
+            Reading::Pair(pair) => pair.marked(clock),
+            Reading::Minimum(minimum) => minimum.took.iter().any(|(_, v)| unresolved(*v, clock)),
+        }
+    }
+
+    /// Its figures in words, as `lesson` names them.
+    pub(super) fn phrase(&self, lesson: Lesson, clock: Option<ClockInfo>) -> Phrase {
+        match self {
+            Reading::Pair(pair) => pair.phrase(lesson, clock),
+            Reading::Minimum(minimum) => minimum.phrase(lesson, clock),
+        }
+    }
+}
+
+/// Whether `clock` does not resolve `value` (ms).
+fn unresolved(value: f64, clock: Option<ClockInfo>) -> bool {
+    clock.is_some_and(|c| !c.resolves(value))
+}
+
+/// A figure in ms, never below zero (a median of differences that the
+/// clock's steps put below zero is zero within them), marked ‡ where
+/// `clock` does not resolve it.
+fn ms(value: f64, clock: Option<ClockInfo>) -> Arg {
+    Arg::Ms {
+        value: value.max(0.0),
+        marked: unresolved(value, clock),
+    }
+}
+
+/// The spin-until's busy share of its core, as a percentage, without the
+/// sleep stage and with it.
+pub(super) fn busy(ladder: &SpinLadder) -> Option<Pair> {
+    let share = |sleep_stage: bool| {
+        ladder
+            .spin_until
+            .iter()
+            .find(|s| s.sleep_stage == sleep_stage)
+            .map(|s| s.busy_fraction() * 100.0)
+    };
+    Some(Pair {
+        wrong: share(false)?,
+        right: share(true)?,
+        percent: true,
+        way: None,
+    })
+}
+
+/// The wrong way's figure and the right way's: ms, or a percentage of a
+/// core.
+#[derive(Debug, Clone, PartialEq)]
+pub(super) struct Pair {
+    /// The wrong way's.
+    pub(super) wrong: f64,
+    /// The right way's.
+    pub(super) right: f64,
+    /// Percentages of a core rather than ms.
+    percent: bool,
+    /// The way its words name (`{way}`), where the lesson picks one of
+    /// several.
+    way: Option<Phrase>,
+}
+
+impl Pair {
+    pub(super) fn ms(wrong: f64, right: f64) -> Pair {
+        Pair {
+            wrong,
+            right,
+            percent: false,
+            way: None,
+        }
+    }
+
+    /// The same, naming the way it measured.
+    pub(super) fn way(self, way: Phrase) -> Pair {
+        Pair {
+            way: Some(way),
+            ..self
+        }
+    }
+
+    /// How many times the right way beat the wrong one (`None` where the
+    /// right way's figure is zero).
+    fn ratio(&self) -> Option<f64> {
+        (self.right > 0.0).then(|| self.wrong / self.right)
+    }
+
+    /// Whether `clock` resolves the difference (percentages always are).
+    fn resolved(&self, clock: Option<ClockInfo>) -> bool {
+        self.percent || clock.is_none_or(|c| c.resolves(self.wrong - self.right))
+    }
+
+    fn verdict(&self, clock: Option<ClockInfo>) -> Verdict {
+        if !self.resolved(clock) {
+            return Verdict::BelowClock;
+        }
+        match self.ratio() {
+            None => Verdict::Holds,
+            Some(r) if r >= HOLDS_RATIO => Verdict::Holds,
+            Some(r) if r > 1.0 => Verdict::Barely,
+            Some(_) => Verdict::Opposite,
+        }
+    }
+
+    /// Whether `clock` leaves one of its figures unresolved (marked ‡).
+    fn marked(&self, clock: Option<ClockInfo>) -> bool {
+        !self.percent && (unresolved(self.wrong, clock) || unresolved(self.right, clock))
+    }
+
+    /// One of its figures, marked ‡ where `clock` does not resolve it.
+    pub(super) fn figure(&self, value: f64, clock: Option<ClockInfo>) -> Arg {
+        if self.percent {
+            return Arg::Fixed(value, if value < 10.0 { 1 } else { 0 });
+        }
+        ms(value, clock)
+    }
+
+    /// How many times the right way won, in words: a ratio only where
+    /// both figures are above zero and the clock resolves the smaller.
+    fn times(&self, clock: Option<ClockInfo>) -> Phrase {
+        let smaller = self.wrong.min(self.right);
+        match self.ratio() {
+            Some(r) if r > 0.0 && (self.percent || !unresolved(smaller, clock)) => {
+                Phrase::new(key!("summary.times"))
+                    .arg("times", Arg::Fixed(r, if r < 10.0 { 1 } else { 0 }))
+            }
+            _ => Phrase::new(key!("summary.times_unresolved")),
+        }
+    }
+
+    /// The pair in words, named as `lesson` names its two ways, and how
+    /// many times the right way won.
+    fn phrase(&self, lesson: Lesson, clock: Option<ClockInfo>) -> Phrase {
+        let phrase = Phrase::new(lesson.pair_key())
+            .arg("wrong", self.figure(self.wrong, clock))
+            .arg("right", self.figure(self.right, clock))
+            .phrase("times", self.times(clock));
+        match &self.way {
+            Some(way) => phrase.phrase("way", way.clone()),
+            None => phrase,
+        }
+    }
+}
+
+/// Timed waits of the smallest requested time against that time: a
+/// timer and a sleep (the browser's `setTimeout` and a worker's
+/// `Atomics.wait`, or natively `std::thread::sleep` and tokio's), and
+/// where nested timers were clamped.
+#[derive(Debug, Clone, PartialEq)]
+pub(super) struct Minimum {
+    /// The requested wait, ms.
+    requested: u32,
+    /// Each way and its median, ms.
+    took: Vec<(Phrase, f64)>,
+    /// Whether any timed wait of the run ended before its time, by more
+    /// than a clock step.
+    early: bool,
+    /// The first nesting level held to the 4 ms clamp.
+    clamp: Option<u32>,
+}
+
+impl Minimum {
+    /// The ways shown, in order: a timer, then a sleep.
+    const WAYS: [Mechanism; 4] = [
+        Mechanism::TimeoutFreshTask,
+        Mechanism::WorkerAtomicsWait,
+        Mechanism::ThreadSleep,
+        Mechanism::TokioSleep,
+    ];
+
+    /// What `timed` measured of its smallest requested wait.
+    pub(super) fn of(timed: &TimedWaits, clock: Option<ClockInfo>) -> Option<Minimum> {
+        let tolerance = clock.map_or(0.001, |c| c.tolerance_ms());
+        let requested = timed.config.durations_ms.iter().copied().find(|&d| d > 0)?;
+        let took: Vec<(Phrase, f64)> = Minimum::WAYS
+            .into_iter()
+            .filter_map(|mechanism| {
+                let key = CellKey {
+                    mechanism,
+                    requested_ms: Some(requested),
+                };
+                let cell = timed.cells.iter().find(|c| c.key == key)?;
+                Some((key.label(), cell.outcome.summary()?.p50))
+            })
+            .collect();
+        if took.is_empty() {
+            return None;
+        }
+        let early = timed.cells.iter().any(|c| {
+            let (Some(d), Some(s)) = (c.key.requested_ms, c.outcome.summary()) else {
+                return false;
+            };
+            d > 0 && s.min < f64::from(d) - tolerance
+        });
+        Some(Minimum {
+            requested,
+            took,
+            early,
+            clamp: timed.chain.clamp_onset(tolerance),
+        })
+    }
+
+    /// It holds where no wait ended early and the first way overshot by
+    /// more than `clock` blurs; a wait that ended early says the opposite.
+    fn verdict(&self, clock: Option<ClockInfo>) -> Verdict {
+        if self.early {
+            return Verdict::Opposite;
+        }
+        let overshoot = self.took[0].1 - f64::from(self.requested);
+        if overshoot > 0.0 && !unresolved(overshoot, clock) {
+            Verdict::Holds
+        } else {
+            Verdict::BelowClock
+        }
+    }
+
+    fn phrase(&self, lesson: Lesson, clock: Option<ClockInfo>) -> Phrase {
+        let mut took: Vec<Phrase> = self
+            .took
+            .iter()
+            .map(|(way, p50)| {
+                Phrase::new(key!("summary.took"))
+                    .phrase("way", way.clone())
+                    .arg("ms", ms(*p50, clock))
+            })
+            .collect();
+        if let Some(level) = self.clamp {
+            took.push(
+                Phrase::new(key!("summary.clamped"))
+                    .count("level", level)
+                    .arg("clamp", Arg::Fixed(NestedChain::CLAMP_MS, 0)),
+            );
+        }
+        Phrase::new(lesson.pair_key())
+            .digits("d", self.requested)
+            .arg("took", Arg::List(took))
+    }
+}

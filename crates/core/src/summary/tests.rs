@@ -1,0 +1,271 @@
+//! The summary's tests: verdicts, figures and the article's and native
+//! sets' words.
+
+use super::*;
+use crate::clock::ClockInfo;
+use crate::experiments::Config;
+use crate::experiments::pool_starvation::{PoolConfig, PoolRun, PoolStarvation};
+use crate::experiments::timed_waits::Mechanism;
+use crate::experiments::wake_latency::{Strategy, WakeConfig, WakeLatency, WakeResult};
+use crate::outcome::Outcome;
+use crate::schema::Environment;
+
+fn env() -> Environment {
+    Environment {
+        clock: Some(ClockInfo {
+            min_step_ms: 0.005,
+            typical_step_ms: 0.005,
+            readings: 100,
+        }),
+        ..Environment::test_chrome()
+    }
+}
+
+fn pool(blocking: f64, awaiting: f64) -> Report {
+    let run = |mode, batch_ms| PoolRun {
+        mode,
+        batch_ms,
+        extra_job_wait_ms: 0.0,
+        spans: Vec::new(),
+    };
+    let mut r = Report::new(env(), None);
+    r.pool_starvation = Some(PoolStarvation {
+        config: PoolConfig::for_cores(2),
+        runs: vec![
+            run(JobMode::Blocking, blocking),
+            run(JobMode::Async, awaiting),
+        ],
+        blocking_sleeps: true,
+    });
+    r
+}
+
+#[test]
+fn a_lesson_holds_when_the_right_way_wins_clearly() {
+    let en = crate::text::Catalog::english();
+    let l = line(Lesson::SleepVsDelay, Ran::Report(&pool(3000.0, 520.0)), &[]);
+    assert_eq!(l.verdict, Verdict::Holds);
+    let run = en.render(l.run.as_ref().unwrap());
+    assert!(
+        run.contains("3,000") && run.contains("520") && run.contains("5.8×"),
+        "{run}"
+    );
+    assert_eq!(
+        line(Lesson::SleepVsDelay, Ran::Report(&pool(600.0, 520.0)), &[]).verdict,
+        Verdict::Barely
+    );
+    assert_eq!(
+        line(Lesson::SleepVsDelay, Ran::Report(&pool(500.0, 520.0)), &[]).verdict,
+        Verdict::Opposite
+    );
+    assert_eq!(
+        line(Lesson::SleepVsDelay, Ran::NotYet, &[]).verdict,
+        Verdict::NotMeasured
+    );
+    // Waits the clock cannot tell apart are no verdict either way.
+    let blurred = line(Lesson::SleepVsDelay, Ran::Report(&pool(0.05, 0.01)), &[]);
+    assert_eq!(blurred.verdict, Verdict::BelowClock);
+    assert!(blurred.marked && !l.marked);
+}
+
+#[test]
+fn every_lesson_has_its_words_and_an_experiment() {
+    let en = crate::text::Catalog::english();
+    for lesson in Lesson::ALL {
+        assert!(!en.render(&lesson.phrase()).contains('⟦'), "{lesson:?}");
+        assert!(Lesson::of(lesson.experiment()).any(|l| l == lesson));
+    }
+    // Every experiment but the native-only ones teaches at least one.
+    for e in Experiment::ALL {
+        assert!(Lesson::of(e).next().is_some(), "{e:?}");
+    }
+    for v in Verdict::ALL {
+        assert!(!en.render(&v.phrase()).contains('⟦'), "{v:?}");
+    }
+}
+
+/// The article's figures come from its stated set, never from a
+/// browser run; a measured set stands beside the run under its name.
+#[test]
+fn sets_add_the_article_and_native_figures() {
+    let json = include_str!("../../../../www/data/native/dotnet10-article-apple-m4.json");
+    let article = Report::from_json(json).unwrap();
+    let en = crate::text::Catalog::english();
+    let l = line(
+        Lesson::SleepVsDelay,
+        Ran::Report(&pool(3000.0, 520.0)),
+        &[&article],
+    );
+    let stated = en.render(l.article.as_ref().unwrap());
+    assert!(
+        stated.contains("18,000") && stated.contains("18×"),
+        "{stated}"
+    );
+    let wake = line(Lesson::SignalDontPoll, Ran::NotYet, &[&article]);
+    assert!(en.render(wake.article.as_ref().unwrap()).contains("50×"));
+    assert_eq!(wake.verdict, Verdict::NotMeasured);
+    let native_json = include_str!("../../../../www/data/native/rust-linux-x86_64.json");
+    let native = Report::from_json(native_json).unwrap();
+    let l = line(Lesson::SleepVsDelay, Ran::NotYet, &[&native, &article]);
+    assert_eq!(l.native.len(), 1);
+    assert!(
+        en.render(&l.native[0]).contains("Rust"),
+        "{}",
+        en.render(&l.native[0])
+    );
+    let mut wake_run = Report::new(env(), None);
+    wake_run.wake_latency = Some(WakeLatency {
+        config: WakeConfig::default(),
+        skew_ms: Some(0.0),
+        results: vec![
+            WakeResult {
+                strategy: Strategy::SleepPoll,
+                outcome: Outcome::measured(vec![1.1, 1.2, 1.3]).unwrap(),
+            },
+            WakeResult {
+                strategy: Strategy::Event,
+                outcome: Outcome::measured(vec![0.05, 0.06, 0.07]).unwrap(),
+            },
+        ],
+    });
+    let l = line(Lesson::SignalDontPoll, Ran::Report(&wake_run), &[&article]);
+    assert_eq!(l.verdict, Verdict::Holds);
+}
+
+/// A timed-waits run whose cells took these samples: `(mechanism,
+/// requested, samples)`.
+fn timed(cells: &[(Mechanism, Option<u32>, &[f64])]) -> Report {
+    use crate::experiments::timed_waits::{
+        Cell, CellKey, NestedChain, TimedWaits, TimedWaitsConfig,
+    };
+    let mut r = Report::new(env(), None);
+    r.timed_waits = Some(TimedWaits {
+        config: TimedWaitsConfig {
+            durations_ms: vec![0, 1, 10],
+            ..TimedWaitsConfig::default()
+        },
+        cells: cells
+            .iter()
+            .map(|(mechanism, requested_ms, samples)| Cell {
+                key: CellKey {
+                    mechanism: *mechanism,
+                    requested_ms: *requested_ms,
+                },
+                outcome: Outcome::measured(samples.to_vec()).unwrap(),
+            })
+            .collect(),
+        chain: NestedChain { levels: Vec::new() },
+    });
+    r
+}
+
+#[test]
+fn a_timed_wait_is_a_minimum_where_none_ends_early() {
+    let en = crate::text::Catalog::english();
+    let on_time = timed(&[
+        (Mechanism::TimeoutFreshTask, Some(1), &[1.08, 1.1, 1.2]),
+        (Mechanism::WorkerAtomicsWait, Some(1), &[1.05, 1.08, 1.1]),
+    ]);
+    let l = line(Lesson::TimedWaitMinimum, Ran::Report(&on_time), &[]);
+    assert_eq!(l.verdict, Verdict::Holds);
+    let run = en.render(l.run.as_ref().unwrap());
+    assert!(
+        run.starts_with("for a wait of 1 ms, await setTimeout(1) from a fresh task took 1.10 ms")
+            && run.contains("Atomics.wait(1) in a worker took 1.08 ms"),
+        "{run}"
+    );
+    // One wait of 10 ms that ended at 9 ms: the lesson does not hold.
+    let early = timed(&[
+        (Mechanism::TimeoutFreshTask, Some(1), &[1.08, 1.1, 1.2]),
+        (Mechanism::TimeoutFreshTask, Some(10), &[9.0, 10.1, 10.2]),
+    ]);
+    let l = line(Lesson::TimedWaitMinimum, Ran::Report(&early), &[]);
+    assert_eq!(l.verdict, Verdict::Opposite);
+    // An overshoot the clock cannot see is no verdict.
+    let exact = timed(&[(Mechanism::TimeoutFreshTask, Some(1), &[1.0, 1.0, 1.01])]);
+    let l = line(Lesson::TimedWaitMinimum, Ran::Report(&exact), &[]);
+    assert_eq!(l.verdict, Verdict::BelowClock);
+    // The article's range and Windows' tick.
+    let json = include_str!("../../../../www/data/native/dotnet10-article-apple-m4.json");
+    let article = Report::from_json(json).unwrap();
+    let l = line(Lesson::TimedWaitMinimum, Ran::NotYet, &[&article]);
+    let stated = en.render(l.article.as_ref().unwrap());
+    assert!(
+        stated.contains("0.3–2.0 ms") && stated.contains("15.6"),
+        "{stated}"
+    );
+}
+
+/// A resolved promise's await takes no time the clock sees: the lesson
+/// holds, and no ratio is made of a zero (no "∞×" on the page).
+#[test]
+fn an_await_of_a_done_promise_does_not_yield() {
+    let en = crate::text::Catalog::english();
+    let run = timed(&[
+        (Mechanism::ResolvedPromise, None, &[0.0, 0.0, 0.0]),
+        (Mechanism::MessageChannel, None, &[0.2, 0.25, 0.3]),
+        (Mechanism::SchedulerYield, None, &[0.1, 0.2, 0.3]),
+    ]);
+    let l = line(Lesson::AwaitDoneNoYield, Ran::Report(&run), &[]);
+    assert_eq!(l.verdict, Verdict::Holds);
+    let text = en.render(l.run.as_ref().unwrap());
+    assert!(
+        text.contains("a real yield (await scheduler.yield()) 0.2 ms")
+            && text.contains("under the clock"),
+        "{text}"
+    );
+    assert!(!text.contains('∞') && !text.contains('-'), "{text}");
+}
+
+/// A run that could not measure a lesson says why, never "not run yet";
+/// a figure below zero is shown as zero, marked as under the clock.
+#[test]
+fn an_unmeasured_lesson_says_why() {
+    let en = crate::text::Catalog::english();
+    let mut plain = Report::new(
+        Environment {
+            cross_origin_isolated: false,
+            ..env()
+        },
+        None,
+    );
+    plain.wake_latency = Some(WakeLatency {
+        config: WakeConfig::default(),
+        skew_ms: None,
+        results: Vec::new(),
+    });
+    let l = line(Lesson::SignalDontPoll, Ran::Report(&plain), &[]);
+    assert_eq!(l.verdict, Verdict::Unavailable);
+    let why = en.render(l.why.as_ref().unwrap());
+    assert!(why.contains("cross-origin isolated"), "{why}");
+    let refused = Phrase::written("Not available here");
+    let l = line(Lesson::SpinBriefly, Ran::Refused(&refused), &[]);
+    assert_eq!(l.verdict, Verdict::Unavailable);
+    assert!(l.run.is_none() && l.why == Some(refused.clone()));
+    let negative = line(Lesson::SleepVsDelay, Ran::Report(&pool(3.0, -0.002)), &[]);
+    let text = en.render(negative.run.as_ref().unwrap());
+    assert!(!text.contains('-') && !text.contains('∞'), "{text}");
+}
+
+/// The spin-vs-wake crossover is the signalled wake-up's median.
+#[test]
+fn the_crossover_is_a_wake_up() {
+    let en = crate::text::Catalog::english();
+    let mut wake = Report::new(env(), None);
+    wake.wake_latency = Some(WakeLatency {
+        config: WakeConfig::default(),
+        skew_ms: Some(0.0),
+        results: vec![
+            WakeResult {
+                strategy: Strategy::SleepPoll,
+                outcome: Outcome::measured(vec![1.1, 1.2, 1.3]).unwrap(),
+            },
+            WakeResult {
+                strategy: Strategy::Event,
+                outcome: Outcome::measured(vec![0.19, 0.2, 0.21]).unwrap(),
+            },
+        ],
+    });
+    let text = en.render(&crossover(&wake).unwrap());
+    assert!(text.contains("took 0.2 ms"), "{text}");
+}

@@ -1,0 +1,198 @@
+// The recipes' checks, run in the page by `recipes.rs`: each JavaScript
+// recipe of `www/recipes/` imported as the site serves it and made to do
+// what its lesson promises. Only lower bounds and relations measured side
+// by side, never an absolute time a loaded machine could break. Returns
+// one row per lesson: { lesson, ok, skipped, detail }.
+async function checkRecipes(lessons, servedWorker) {
+  const recipe = (id) => import(new URL(`/recipes/${id}.js`, location.href).href);
+  // One clock step (the largest of a few), the tolerance of every bound.
+  let step = 0.001;
+  for (let i = 0; i < 20; i++) {
+    const a = performance.now();
+    let b = a;
+    while (b === a) b = performance.now();
+    step = Math.max(step, b - a);
+  }
+  const shared = typeof SharedArrayBuffer === 'function' && globalThis.crossOriginIsolated;
+  const flags = () => new Int32Array(new SharedArrayBuffer(4));
+  const timer = (ms) => new Promise((r) => setTimeout(r, ms));
+  const busy = (ms) => { const end = performance.now() + ms; while (performance.now() < end); };
+  const check = (cond, detail) => { if (!cond) throw new Error(detail); };
+  const within = (promise, ms, what) => Promise.race([
+    promise, timer(ms).then(() => { throw new Error(`${what}: no answer within ${ms} ms`); }),
+  ]);
+  const checks = {
+    async timed_wait_minimum() {
+      const { sleep, sleepUntil } = await recipe('timed_wait_minimum');
+      for (let i = 0; i < 5; i++) {
+        const t0 = performance.now();
+        await sleep(10);
+        const took = performance.now() - t0;
+        check(took >= 10 - step, `sleep(10) took ${took} ms`);
+      }
+      const deadline = performance.now() + 15;
+      const late = await sleepUntil(deadline);
+      check(late >= 0 && performance.now() >= deadline, `sleepUntil woke ${late} ms late`);
+    },
+    async await_done_no_yield() {
+      const { yieldTask } = await recipe('await_done_no_yield');
+      let ran = false;
+      const { port1, port2 } = new MessageChannel();
+      port1.onmessage = () => { ran = true; port1.close(); };
+      port2.postMessage(null);
+      for (let i = 0; i < 1000; i++) await Promise.resolve();
+      check(!ran, 'a task ran during 1,000 awaits of a resolved promise');
+      let yields = 0;
+      while (!ran && yields < 100) { await yieldTask(); yields++; }
+      check(ran, 'the queued task did not run in 100 yields');
+    },
+    async sleep_vs_delay() {
+      const { batch } = await recipe('sleep_vs_delay');
+      const t0 = performance.now();
+      await batch(50, 20);
+      const took = performance.now() - t0;
+      check(took >= 20 - step, `the batch took ${took} ms, less than one wait`);
+      check(took < (50 * 20) / 2, `50 waits of 20 ms took ${took} ms: they did not overlap`);
+    },
+    async never_block_main() {
+      const { sleepInWorker } = await recipe('never_block_main');
+      if (!shared) {
+        // Without shared memory the worker cannot block: it says so.
+        let failed = false;
+        await within(sleepInWorker(50).catch(() => { failed = true; }), 10000, 'sleepInWorker');
+        check(failed, 'a worker without SharedArrayBuffer did not fail');
+        return 'no shared memory: the worker failed, as it must';
+      }
+      let ticks = 0;
+      let on = true;
+      const tick = () => { if (on) { ticks++; setTimeout(tick, 10); } };
+      tick();
+      const t0 = performance.now();
+      const result = await within(sleepInWorker(300), 10000, 'sleepInWorker');
+      const took = performance.now() - t0;
+      on = false;
+      check(result === 'timed-out', `Atomics.wait said ${result}`);
+      check(took >= 300 - step, `the worker slept ${took} ms`);
+      check(ticks >= 5, `the main thread ticked ${ticks} times while the worker slept`);
+    },
+    async spin_briefly() {
+      await recipe('spin_briefly');
+      if (!shared) return 'skipped: no shared memory';
+      const worker = servedWorker(
+        "import { waitForFlag } from '/recipes/spin_briefly.js';" +
+        'onmessage = (e) => postMessage([waitForFlag(e.data.flags, 0, e.data.spins), performance.timeOrigin + performance.now()]);',
+      );
+      const ask = (data) => new Promise((resolve, reject) => {
+        worker.onmessage = (e) => resolve(e.data);
+        worker.onerror = (e) => reject(new Error(e.message));
+        worker.postMessage(data);
+      });
+      try {
+        const set = flags();
+        Atomics.store(set, 0, 1);
+        const [first] = await within(ask({ flags: set, spins: 1000 }), 10000, 'a set flag');
+        check(first === 'spun', `a flag already set: ${first}`);
+        const { raiseFlag } = await recipe('spin_briefly');
+        const later = flags();
+        const answer = within(ask({ flags: later, spins: 100 }), 10000, 'a flag raised later');
+        await timer(50);
+        const raised = performance.timeOrigin + performance.now();
+        raiseFlag(later, 0);
+        const [how, at] = await answer;
+        check(how === 'blocked', `a flag raised after 50 ms: ${how}`);
+        check(at >= raised - 1, 'the worker answered before the flag was raised');
+      } finally {
+        worker.terminate();
+      }
+    },
+    async signal_dont_poll() {
+      const { waitForFlag, raiseFlag } = await recipe('signal_dont_poll');
+      if (!shared) return 'skipped: no shared memory';
+      if (typeof Atomics.waitAsync !== 'function') return 'skipped: no Atomics.waitAsync';
+      const f = flags();
+      let woke = false;
+      const waiting = waitForFlag(f, 0).then(() => { woke = true; });
+      await timer(30);
+      check(!woke, 'the waiter woke before the signal');
+      raiseFlag(f, 0);
+      await within(waiting, 5000, 'the signalled waiter');
+      check(woke, 'the waiter did not wake');
+    },
+    async cancel_through_wait() {
+      const { delay } = await recipe('cancel_through_wait');
+      const t0 = performance.now();
+      await delay(10);
+      check(performance.now() - t0 >= 10 - step, 'delay(10) ended early');
+      const ctl = new AbortController();
+      const t1 = performance.now();
+      setTimeout(() => ctl.abort(new Error('stop')), 30);
+      let reason = null;
+      await delay(5000, ctl.signal).catch((e) => { reason = e; });
+      const stuck = performance.now() - t1;
+      check(reason?.message === 'stop', `the delay ended with ${reason}`);
+      check(stuck < 2500, `an abort after 30 ms ended a 5 s delay after ${stuck} ms`);
+      let early = null;
+      await delay(10, AbortSignal.abort(new Error('before'))).catch((e) => { early = e; });
+      check(early?.message === 'before', 'an aborted signal did not end the delay at once');
+    },
+    async periodic_no_drift() {
+      const { every } = await recipe('periodic_no_drift');
+      const interval = 10, work = 4, ticks = 20;
+      const scheduled = await new Promise((resolve) => {
+        const ctl = new AbortController();
+        const starts = [];
+        every(interval, () => {
+          starts.push(performance.now());
+          if (starts.length === ticks) { ctl.abort(); resolve(starts); } else busy(work);
+        }, ctl.signal);
+      });
+      // The same work in a loop that waits the interval after it.
+      const looped = [];
+      while (looped.length < ticks) {
+        looped.push(performance.now());
+        if (looped.length < ticks) { busy(work); await timer(interval); }
+      }
+      const late = (starts) => starts.map((t, k) => t - (starts[0] + k * interval));
+      const [onSchedule, afterWork] = [late(scheduled), late(looped)];
+      check(onSchedule.every((l) => l >= -step), `a tick came early: ${onSchedule}`);
+      const last = ticks - 1;
+      check(afterWork[last] >= last * work - step, `the delay loop drifted ${afterWork[last]} ms`);
+      check(onSchedule[last] < afterWork[last] / 2,
+        `the schedule's last tick was ${onSchedule[last]} ms late, the loop's ${afterWork[last]} ms`);
+    },
+    async limit_with_semaphore() {
+      const { semaphore } = await recipe('limit_with_semaphore');
+      const run = semaphore(3);
+      let active = 0, most = 0;
+      const results = await Promise.all(Array.from({ length: 20 }, (_, i) => run(async () => {
+        active++;
+        most = Math.max(most, active);
+        await timer(5 + (i * 7) % 11);
+        active--;
+        return i;
+      })));
+      check(most === 3, `${most} jobs ran at once, not 3`);
+      check(results.every((r, i) => r === i), `results ${results}`);
+    },
+    async hand_off_channel() {
+      const { channel } = await recipe('hand_off_channel');
+      const ch = channel();
+      const first = within(ch.receive(), 5000, 'a receive before the send');
+      for (let i = 0; i < 100; i++) ch.send(i);
+      const got = [await first];
+      while (got.length < 100) got.push(await within(ch.receive(), 5000, 'a receive'));
+      ch.close();
+      check(got.every((v, i) => v === i), `items came as ${got}`);
+    },
+  };
+  const rows = [];
+  for (const lesson of lessons) {
+    try {
+      const said = await within(checks[lesson](), 30000, lesson);
+      rows.push({ lesson, ok: true, skipped: typeof said === 'string' && said.startsWith('skipped'), detail: said ?? '' });
+    } catch (e) {
+      rows.push({ lesson, ok: false, skipped: false, detail: String(e?.stack ?? e) });
+    }
+  }
+  return rows;
+}
