@@ -1,7 +1,6 @@
 // `await` of something already done goes on in the same task: input,
-// rendering and other tasks still wait. To let them run, yield a task:
+// rendering and other tasks still wait. To let them run, await a new task:
 export function yieldTask() {
-  if (globalThis.scheduler?.yield) return scheduler.yield();
   return new Promise((resolve) => {
     const { port1, port2 } = new MessageChannel();
     port1.onmessage = () => {

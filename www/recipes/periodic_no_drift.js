@@ -7,7 +7,8 @@ export function every(interval, work, signal) {
     if (signal?.aborted) return;
     work(tick);
     tick += 1;
-    setTimeout(next, Math.max(0, start + tick * interval - performance.now()));
+    // Round up: setTimeout drops a delay's fraction, and would fire early.
+    setTimeout(next, Math.max(0, Math.ceil(start + tick * interval - performance.now())));
   };
   next();
 }

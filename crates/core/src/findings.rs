@@ -74,11 +74,11 @@ impl Figures {
     }
 }
 
-/// What the two workers' clocks differ by, or that it could not be
-/// measured (experiments 4, 6 and 9).
+/// What the two workers' clocks differ by (how far apart, whichever is
+/// ahead), or that it could not be measured (experiments 4, 6 and 9).
 pub(crate) fn skew(skew_ms: Option<f64>) -> Phrase {
     match skew_ms {
-        Some(skew) => Phrase::new(key!("finding.wake.skew")).ms("skew", skew),
+        Some(skew) => Phrase::new(key!("finding.wake.skew")).ms("skew", skew.abs()),
         None => Phrase::new(key!("finding.wake.no_skew")),
     }
 }

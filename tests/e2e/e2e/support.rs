@@ -57,6 +57,8 @@ pub(crate) fn set_adaptive(s: &mut Session, adaptive: bool) {
 /// (`failed-TEST`).
 const REVIEW_SHOTS: &[&str] = &[
     "idle",
+    "recipe-open",
+    "nocoi-summary-after-run-all",
     "timed-waits-adaptive",
     "isolated-running",
     "isolated-results",
