@@ -8,6 +8,8 @@
 mod facade;
 mod gallery;
 mod headers;
+#[cfg(test)]
+mod imports;
 mod packs;
 mod post_build;
 mod shell;

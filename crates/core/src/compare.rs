@@ -15,9 +15,8 @@ use crate::stats::Summary;
 use crate::text::Phrase;
 
 pub mod engines;
-mod value;
 pub mod verdict;
-pub use value::Value;
+pub use crate::value::Value;
 
 /// One row of a comparison table.
 #[derive(Debug, Clone, PartialEq)]

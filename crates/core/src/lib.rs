@@ -30,3 +30,4 @@ pub mod summary;
 pub mod svg;
 pub mod text;
 pub mod trace;
+pub mod value;

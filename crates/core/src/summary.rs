@@ -24,12 +24,10 @@ use crate::text::{Arg, Key, Phrase};
 
 mod figures;
 pub mod recipe;
+mod verdict;
 
 use figures::{Minimum, Pair, Reading, busy};
-
-/// How many times the right way must beat the wrong one for the lesson
-/// to hold.
-pub const HOLDS_RATIO: f64 = 1.5;
+pub use verdict::{HOLDS_RATIO, Verdict};
 
 /// A lesson of the article, in its order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -226,7 +224,7 @@ impl Lesson {
     /// What the article states, in words.
     fn stated_phrase(self, stated: Stated) -> Phrase {
         match stated {
-            Stated::Pair(pair) => Reading::Pair(pair).phrase(self, None),
+            Stated::Pair(pair) => Reading::Pair(pair).phrase(self.pair_key(), None),
             Stated::Ratio(r) => {
                 Phrase::new(key!("summary.article_ratio")).arg("times", Arg::Fixed(r, 0))
             }
@@ -284,54 +282,6 @@ enum Stated {
     Said,
 }
 
-/// Whether a run bears the lesson out.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Verdict {
-    /// The right way won by [`HOLDS_RATIO`] or more, beyond the clock (a
-    /// timed wait: none ended early, and each overshot beyond the clock).
-    Holds,
-    /// It won, but by less.
-    Barely,
-    /// The wrong way did as well or better (a timed wait ended early).
-    Opposite,
-    /// The clock cannot tell the two apart.
-    BelowClock,
-    /// Its experiment ran, but could not measure both ways here (the
-    /// line says why).
-    Unavailable,
-    /// Not run yet.
-    NotMeasured,
-}
-
-impl Verdict {
-    /// Every verdict.
-    pub const ALL: [Verdict; 6] = [
-        Verdict::Holds,
-        Verdict::Barely,
-        Verdict::Opposite,
-        Verdict::BelowClock,
-        Verdict::Unavailable,
-        Verdict::NotMeasured,
-    ];
-
-    /// Its stable name (test ids, styles).
-    pub fn id(self) -> &'static str {
-        match self {
-            Verdict::Holds => "holds",
-            Verdict::Barely => "barely",
-            Verdict::Opposite => "opposite",
-            Verdict::BelowClock => "below_clock",
-            Verdict::Unavailable => "unavailable",
-            Verdict::NotMeasured => "not_measured",
-        }
-    }
-
-    /// The verdict in a word or two.
-    pub fn phrase(self) -> Phrase {
-        Phrase::new(Key::of(&format!("summary.verdict.{}", self.id())))
-    }
-}
-
 /// What became of a lesson's experiment in this browser.
 #[derive(Debug, Clone, Copy)]
 pub enum Ran<'a> {
@@ -382,7 +332,7 @@ pub fn line(lesson: Lesson, ran: Ran<'_>, sets: &[&Report]) -> Line {
             Some(
                 Phrase::new(key!("summary.source"))
                     .phrase("source", s.env.short_name())
-                    .phrase("figures", reading.phrase(lesson, clock)),
+                    .phrase("figures", reading.phrase(lesson.pair_key(), clock)),
             )
         })
         .collect();
@@ -399,7 +349,7 @@ pub fn line(lesson: Lesson, ran: Ran<'_>, sets: &[&Report]) -> Line {
     Line {
         lesson,
         verdict,
-        run: mine.map(|(reading, clock)| reading.phrase(lesson, clock)),
+        run: mine.map(|(reading, clock)| reading.phrase(lesson.pair_key(), clock)),
         why,
         native,
         article,

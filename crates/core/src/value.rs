@@ -1,8 +1,45 @@
-//! One cell of a comparison table: a figure measured, one under its
-//! clock's resolution, one a source states, or none.
+//! The vocabulary every layer shares for a figure: what its numbers
+//! count ([`Unit`]) and one cell of a comparison table ([`Value`]): a
+//! figure measured, one under its clock's resolution, one a source
+//! states, or none. A leaf: the experiments' columns and the comparisons
+//! both use it, and it names neither.
 
+use crate::chart::format_ms;
 use crate::clock::ClockInfo;
-use crate::experiments::Unit;
+
+/// What a column's numbers count.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Unit {
+    /// Milliseconds.
+    Ms,
+    /// Microseconds.
+    Us,
+    /// A ratio ("50×").
+    Times,
+    /// A count (threads).
+    Count,
+}
+
+impl Unit {
+    /// A value of this unit on a chart axis: times in ms, ratios as they
+    /// are; `None` for counts, which are not charted.
+    pub fn to_axis(self, v: f64) -> Option<f64> {
+        match self {
+            Unit::Ms | Unit::Times => Some(v),
+            Unit::Us => Some(v / 1000.0),
+            Unit::Count => None,
+        }
+    }
+
+    /// A number formatted for this unit (without the unit's name).
+    pub fn format(self, v: f64) -> String {
+        match self {
+            Unit::Ms | Unit::Us => format_ms(v),
+            Unit::Times => format!("{}×", crate::number::fixed(v, 1)),
+            Unit::Count => crate::number::fixed(v, 0),
+        }
+    }
+}
 
 /// One cell of a comparison table.
 #[derive(Debug, Clone, PartialEq)]

@@ -1,42 +1,7 @@
 //! An experiment's comparison columns: each an id, a unit and how a row's
 //! value is read from what the row measured.
 
-use crate::chart::format_ms;
-use crate::compare::Value;
-
-/// What a column's numbers count.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Unit {
-    /// Milliseconds.
-    Ms,
-    /// Microseconds.
-    Us,
-    /// A ratio ("50×").
-    Times,
-    /// A count (threads).
-    Count,
-}
-
-impl Unit {
-    /// A value of this unit on a chart axis: times in ms, ratios as they
-    /// are; `None` for counts, which are not charted.
-    pub fn to_axis(self, v: f64) -> Option<f64> {
-        match self {
-            Unit::Ms | Unit::Times => Some(v),
-            Unit::Us => Some(v / 1000.0),
-            Unit::Count => None,
-        }
-    }
-
-    /// A number formatted for this unit (without the unit's name).
-    pub fn format(self, v: f64) -> String {
-        match self {
-            Unit::Ms | Unit::Us => format_ms(v),
-            Unit::Times => format!("{}×", crate::number::fixed(v, 1)),
-            Unit::Count => crate::number::fixed(v, 0),
-        }
-    }
-}
+use crate::value::{Unit, Value};
 
 /// A comparison column as every experiment's table and chart read it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -20,7 +20,8 @@ mod stated;
 pub mod timed_waits;
 pub mod wake_latency;
 
-pub use column::{Column, Spec, Unit};
+pub use crate::value::Unit;
+pub use column::{Column, Spec};
 pub use config::Config;
 pub use description::{BROWSER_ONLY, Description, Findings, Meta, NATIVE_TOO, Tried, Visit, Way};
 pub use stated::{StatedFigure, StatedValue};

@@ -3,12 +3,12 @@
 //! of timed waits ([`Minimum`]). No figure is shown negative or infinite:
 //! a difference the clock cannot resolve says so in words.
 
-use super::{HOLDS_RATIO, Lesson, Verdict};
+use super::verdict::{HOLDS_RATIO, Verdict};
 use crate::clock::ClockInfo;
 use crate::experiments::spin_ladder::SpinLadder;
 use crate::experiments::timed_waits::{CellKey, Mechanism, NestedChain, TimedWaits};
 use crate::key;
-use crate::text::{Arg, Phrase};
+use crate::text::{Arg, Key, Phrase};
 
 /// What a run measured of a lesson.
 #[derive(Debug, Clone, PartialEq)]
@@ -36,11 +36,11 @@ impl Reading {
         }
     }
 
-    /// Its figures in words, as `lesson` names them.
-    pub(super) fn phrase(&self, lesson: Lesson, clock: Option<ClockInfo>) -> Phrase {
+    /// Its figures in words, in the lesson's words (`key`).
+    pub(super) fn phrase(&self, key: Key, clock: Option<ClockInfo>) -> Phrase {
         match self {
-            Reading::Pair(pair) => pair.phrase(lesson, clock),
-            Reading::Minimum(minimum) => minimum.phrase(lesson, clock),
+            Reading::Pair(pair) => pair.phrase(key, clock),
+            Reading::Minimum(minimum) => minimum.phrase(key, clock),
         }
     }
 }
@@ -160,10 +160,10 @@ impl Pair {
         }
     }
 
-    /// The pair in words, named as `lesson` names its two ways, and how
-    /// many times the right way won.
-    fn phrase(&self, lesson: Lesson, clock: Option<ClockInfo>) -> Phrase {
-        let phrase = Phrase::new(lesson.pair_key())
+    /// The pair in words (`key`, which names the lesson's two ways), and
+    /// how many times the right way won.
+    fn phrase(&self, key: Key, clock: Option<ClockInfo>) -> Phrase {
+        let phrase = Phrase::new(key)
             .arg("wrong", self.figure(self.wrong, clock))
             .arg("right", self.figure(self.right, clock))
             .phrase("times", self.times(clock));
@@ -246,7 +246,7 @@ impl Minimum {
         }
     }
 
-    fn phrase(&self, lesson: Lesson, clock: Option<ClockInfo>) -> Phrase {
+    fn phrase(&self, key: Key, clock: Option<ClockInfo>) -> Phrase {
         let mut took: Vec<Phrase> = self
             .took
             .iter()
@@ -263,7 +263,7 @@ impl Minimum {
                     .arg("clamp", Arg::Fixed(NestedChain::CLAMP_MS, 0)),
             );
         }
-        Phrase::new(lesson.pair_key())
+        Phrase::new(key)
             .digits("d", self.requested)
             .arg("took", Arg::List(took))
     }
