@@ -458,18 +458,23 @@ mod tests {
         dir
     }
 
-    fn cycles_in(name: &str, files: &[(&str, &str)]) -> Vec<Vec<Module>> {
+    /// The cycles `imports::cycles` finds in a scratch crate of `files`,
+    /// as `expected` lists them (each a sorted list of modules).
+    fn check(name: &str, files: &[(&str, &str)], expected: &[&[&str]]) {
         let dir = scratch(name, files);
         let found = cycles(&graph(&dir));
         let _ = std::fs::remove_dir_all(&dir);
-        found
+        assert_eq!(found, expected, "{name}");
     }
 
-    /// A cycle that passes through a re-export: `a` uses `b::Thing`, which
-    /// `b` passes on from `b::inner`, which uses `a`.
+    /// Each way a cycle can hide from a reading of `use` lines is found:
+    /// through a re-export (`a` uses `b::Thing`, which `b` passes on from
+    /// `b::inner`, which uses `a`), through `super::` paths between
+    /// siblings, and after a test module (whose own imports are no
+    /// edges); a tree that points one way has none, re-exports and all.
     #[test]
-    fn a_cycle_through_a_re_export_is_found() {
-        let found = cycles_in(
+    fn planted_cycles_are_found() {
+        check(
             "reexport",
             &[
                 ("lib.rs", "pub mod a;\npub mod b;\n"),
@@ -483,14 +488,9 @@ mod tests {
                     "pub struct Thing;\npub fn f(_: crate::a::Other) {}\n",
                 ),
             ],
+            &[&["a", "b::inner"]],
         );
-        assert_eq!(found, vec![vec!["a".to_owned(), "b::inner".to_owned()]]);
-    }
-
-    /// A cycle through `super::` paths between two siblings.
-    #[test]
-    fn a_cycle_through_super_is_found() {
-        let found = cycles_in(
+        check(
             "super",
             &[
                 ("lib.rs", "pub mod x;\n"),
@@ -498,32 +498,23 @@ mod tests {
                 ("x/y.rs", "use super::z::Z;\npub struct Y(pub Z);\n"),
                 ("x/z.rs", "pub struct Z;\npub fn g(_: super::y::Y) {}\n"),
             ],
+            &[&["x::y", "x::z"]],
         );
-        assert_eq!(found, vec![vec!["x::y".to_owned(), "x::z".to_owned()]]);
-    }
-
-    /// An import after a test module is read; one inside it is not.
-    #[test]
-    fn a_cycle_after_a_test_module_is_found_and_tests_are_not_edges() {
-        let found = cycles_in(
+        check(
             "after-tests",
             &[
                 ("lib.rs", "pub mod m;\npub mod n;\npub mod t;\n"),
                 (
                     "m.rs",
-                    "pub struct M;\n#[cfg(test)]\nmod tests {\n    use crate::t::T;\n}\nuse crate::n::N;\npub fn f(_: N) {}\n",
+                    "pub struct M;\n#[cfg(test)]\nmod tests {\n    use crate::t::T;\n}\n\
+                     use crate::n::N;\npub fn f(_: N) {}\n",
                 ),
                 ("n.rs", "pub struct N;\npub fn g(_: crate::m::M) {}\n"),
                 ("t.rs", "pub struct T;\npub fn h(_: crate::m::M) {}\n"),
             ],
+            &[&["m", "n"]],
         );
-        assert_eq!(found, vec![vec!["m".to_owned(), "n".to_owned()]]);
-    }
-
-    /// A tree that points one way has no cycle, re-exports and all.
-    #[test]
-    fn a_dag_has_none() {
-        let found = cycles_in(
+        check(
             "dag",
             &[
                 ("lib.rs", "pub mod words;\npub mod top;\n"),
@@ -531,7 +522,7 @@ mod tests {
                 ("words/unit.rs", "pub struct Unit;\n"),
                 ("top.rs", "use crate::words::Unit;\npub fn f(_: Unit) {}\n"),
             ],
+            &[],
         );
-        assert!(found.is_empty(), "{found:?}");
     }
 }

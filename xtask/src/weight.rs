@@ -9,6 +9,8 @@ use std::process::Command;
 use waitlab_core::experiments::Experiment;
 use waitlab_core::lang::Lang;
 use waitlab_core::link::set::{self, INDEX_PATH};
+use waitlab_core::summary::Lesson;
+use waitlab_core::summary::recipe::{self, Platform};
 use waitlab_core::text::Part;
 
 /// Budget for everything a first load of the full page transfers, bytes
@@ -412,6 +414,22 @@ pub fn report(dist: &Path, languages: &LanguageCost) -> Result<Vec<String>> {
          sets' parts (an embed fetches its experiment's only)",
         dist,
         &reached,
+    )?;
+    // A lesson's code comes when its block is first opened, in the
+    // summary or a section, after a run: none of it is in a first load.
+    let (_, recipe, lesson) = heaviest(Lesson::ALL, |lesson| {
+        let mut files = vec![dist.join(recipe::STYLES)];
+        files.extend(Platform::ALL.map(|p| dist.join(recipe::path(lesson, p))));
+        Ok(files)
+    })?;
+    table(
+        &format!(
+            "loaded when a lesson's code is first opened ({}, the heaviest): its three recipes \
+             and their styles",
+            lesson.id()
+        ),
+        dist,
+        &recipe,
     )?;
     Ok(failed)
 }

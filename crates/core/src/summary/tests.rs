@@ -21,6 +21,24 @@ fn env() -> Environment {
     }
 }
 
+/// A wake-latency run whose 1 ms sleep poll and event wait took these.
+fn wake(poll: &[f64], event: &[f64]) -> Report {
+    let result = |strategy, samples: &[f64]| WakeResult {
+        strategy,
+        outcome: Outcome::measured(samples.to_vec()).unwrap(),
+    };
+    let mut r = Report::new(env(), None);
+    r.wake_latency = Some(WakeLatency {
+        config: WakeConfig::default(),
+        skew_ms: Some(0.0),
+        results: vec![
+            result(Strategy::SleepPoll, poll),
+            result(Strategy::Event, event),
+        ],
+    });
+    r
+}
+
 fn pool(blocking: f64, awaiting: f64) -> Report {
     let run = |mode, batch_ms| PoolRun {
         mode,
@@ -101,9 +119,12 @@ fn sets_add_the_article_and_native_figures() {
         stated.contains("18,000") && stated.contains("18×"),
         "{stated}"
     );
-    let wake = line(Lesson::SignalDontPoll, Ran::NotYet, &[&article]);
-    assert!(en.render(wake.article.as_ref().unwrap()).contains("50×"));
-    assert_eq!(wake.verdict, Verdict::NotMeasured);
+    let unmeasured = line(Lesson::SignalDontPoll, Ran::NotYet, &[&article]);
+    assert!(
+        en.render(unmeasured.article.as_ref().unwrap())
+            .contains("50×")
+    );
+    assert_eq!(unmeasured.verdict, Verdict::NotMeasured);
     let native_json = include_str!("../../../../www/data/native/rust-linux-x86_64.json");
     let native = Report::from_json(native_json).unwrap();
     let l = line(Lesson::SleepVsDelay, Ran::NotYet, &[&native, &article]);
@@ -113,21 +134,7 @@ fn sets_add_the_article_and_native_figures() {
         "{}",
         en.render(&l.native[0])
     );
-    let mut wake_run = Report::new(env(), None);
-    wake_run.wake_latency = Some(WakeLatency {
-        config: WakeConfig::default(),
-        skew_ms: Some(0.0),
-        results: vec![
-            WakeResult {
-                strategy: Strategy::SleepPoll,
-                outcome: Outcome::measured(vec![1.1, 1.2, 1.3]).unwrap(),
-            },
-            WakeResult {
-                strategy: Strategy::Event,
-                outcome: Outcome::measured(vec![0.05, 0.06, 0.07]).unwrap(),
-            },
-        ],
-    });
+    let wake_run = wake(&[1.1, 1.2, 1.3], &[0.05, 0.06, 0.07]);
     let l = line(Lesson::SignalDontPoll, Ran::Report(&wake_run), &[&article]);
     assert_eq!(l.verdict, Verdict::Holds);
 }
@@ -251,21 +258,6 @@ fn an_unmeasured_lesson_says_why() {
 #[test]
 fn the_crossover_is_a_wake_up() {
     let en = crate::text::Catalog::english();
-    let mut wake = Report::new(env(), None);
-    wake.wake_latency = Some(WakeLatency {
-        config: WakeConfig::default(),
-        skew_ms: Some(0.0),
-        results: vec![
-            WakeResult {
-                strategy: Strategy::SleepPoll,
-                outcome: Outcome::measured(vec![1.1, 1.2, 1.3]).unwrap(),
-            },
-            WakeResult {
-                strategy: Strategy::Event,
-                outcome: Outcome::measured(vec![0.19, 0.2, 0.21]).unwrap(),
-            },
-        ],
-    });
-    let text = en.render(&crossover(&wake).unwrap());
+    let text = en.render(&crossover(&wake(&[1.1, 1.2, 1.3], &[0.19, 0.2, 0.21])).unwrap());
     assert!(text.contains("took 0.2 ms"), "{text}");
 }

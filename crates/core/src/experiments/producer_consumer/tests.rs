@@ -38,6 +38,14 @@ fn raw_times_are_corrected_by_the_skew() {
         ..run
     };
     assert_eq!(instant.items_per_s(2000), None);
+    // Two coarse clocks without a measured skew: an item seen a step
+    // "before" it was sent took no time, never less.
+    let coarse = RawChannelRun {
+        latencies_ms: vec![-1.0, 0.0, 1.0],
+        burst_ms: 5.0,
+    };
+    let run = ChannelRun::measured(Channel::MessagePort, coarse, 0.0);
+    assert_eq!(run.outcome.samples().unwrap()[0], 0.0);
 }
 
 #[test]

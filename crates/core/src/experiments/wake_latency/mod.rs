@@ -151,6 +151,13 @@ impl WakeConfig {
     }
 }
 
+/// One round's wake-up latency, ms: the waiter's raw stamp difference
+/// corrected by the clocks' skew, never below zero (nothing wakes before
+/// the flag is raised; two clocks' steps can put a difference below it).
+pub fn latency_ms(raw_ms: f64, skew_ms: f64) -> f64 {
+    (raw_ms + skew_ms).max(0.0)
+}
+
 /// Clock skew between two threads from ping-pong exchanges, NTP style: for
 /// each exchange `(a_send, b_recv, b_send, a_recv)`, stamped on A's and B's
 /// clocks, B's clock is ahead of A's by
