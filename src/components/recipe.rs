@@ -145,7 +145,7 @@ pub fn Recipe(
     }).collect_view();
     view! {
         <details class="recipe" data-testid="recipe" data-lesson=id
-            on:toggle=move |e| open.set(event_target::<web_sys::HtmlDetailsElement>(&e).open())>
+            on:toggle=move |e| open.set(page::is_open(&e))>
             <summary>{t(key!("recipe.heading"))}</summary>
             <p class="recipe-note">
                 {tr(&recipe::note(lesson))}

@@ -27,19 +27,16 @@ pub fn Summary() -> impl IntoView {
     let experiments = expect_context::<Experiments>();
     let sets = expect_context::<ReferenceSets>();
     move || {
-        let runs: Vec<Fate> = Lesson::ALL
+        let runs: Vec<Option<Report>> = Lesson::ALL
             .iter()
             .map(|l| {
                 let state = experiments.state(l.experiment());
-                // A cancelled run is no answer: the lesson is not run yet.
-                let notice = state
-                    .notice
-                    .get()
-                    .filter(|n| n.text.key != key!("run.cancelled"));
-                (state.report.get(), notice)
+                // What its section says, which the view reads.
+                state.notice.track();
+                state.report.get()
             })
             .collect();
-        if runs.iter().all(|(report, _)| report.is_none()) {
+        if runs.iter().all(Option::is_none) {
             return None;
         }
         let native = sets.shown_reports().into_iter().map(|(_, r)| r).collect();
@@ -51,14 +48,14 @@ pub fn Summary() -> impl IntoView {
     }
 }
 
-/// A lesson's experiment here: its report, if it ran, and what its
-/// section says, if it could not.
-type Fate = (Option<Report>, Option<Notice>);
-
 /// The summary's card: a line per lesson from `runs` (each lesson's
-/// experiment's fate) and the bundled `sets`.
+/// experiment's result, if any, beside what its section says) and the
+/// bundled `sets`.
 #[wasm_split(results, wasm_split_path = ::leptos::wasm_split, fallible)]
-fn summary_view(runs: Vec<Fate>, sets: Vec<Arc<Report>>) -> Result<AnyView, SplitLoaderError> {
+fn summary_view(
+    runs: Vec<Option<Report>>,
+    sets: Vec<Arc<Report>>,
+) -> Result<AnyView, SplitLoaderError> {
     // The native sets' parts, as a comparison fetches them (the code that
     // reads them is in the chunks, never the first load); counted as page
     // work, so the next run measures only once they are in. The summary is
@@ -71,19 +68,31 @@ fn summary_view(runs: Vec<Fate>, sets: Vec<Arc<Report>>) -> Result<AnyView, Spli
     // Made untracked, as a component is (see `chunked`).
     Ok(untrack(|| {
         let sets: Vec<&Report> = sets.iter().map(Arc::as_ref).collect();
-        let reports = || runs.iter().filter_map(|(report, _)| report.as_ref());
+        // What each lesson's section says where it has no report: a
+        // cancelled run is no answer (the lesson is not run yet).
+        let notices: Vec<Option<Notice>> = Lesson::ALL
+            .iter()
+            .map(|l| {
+                experiments
+                    .state(l.experiment())
+                    .notice
+                    .get_untracked()
+                    .filter(|n| n.text.key != key!("run.cancelled"))
+            })
+            .collect();
+        let reports = || runs.iter().flatten();
         let shared = reports().all(|r| r.from_link);
         // The spin-vs-wake crossover, from this browser's wake-ups.
         let wake = Lesson::ALL
             .iter()
             .position(|&l| l == Lesson::SignalDontPoll)
-            .and_then(|i| runs[i].0.as_ref())
+            .and_then(|i| runs[i].as_ref())
             .and_then(crossover);
         let platform = RwSignal::new(Platform::Js);
         let mut marked = false;
         let lines = Lesson::ALL
             .into_iter()
-            .zip(&runs)
+            .zip(runs.iter().zip(&notices))
             .map(|(lesson, (report, notice))| {
                 let ran = match (report, notice) {
                     (Some(report), _) => Ran::Report(report),

@@ -1,5 +1,5 @@
 //! One experiment as the page runs and shows it ([`OnPage`]), beside
-//! core's [`Description`]: its configuration and runner, its state among
+//! core's [`Description`](waitlab_core::experiments::Description): its configuration and runner, its state among
 //! the page's, the configuration Run all runs, its form (a wasm chunk of
 //! its own) and its results view. Each experiment's folder, named by its
 //! slug, implements it beside its form and results (`mod.rs`) and its
@@ -67,16 +67,16 @@ use leptos::prelude::AnyView;
 use leptos::wasm_split::SplitLoaderError;
 use std::future::Future;
 use std::pin::Pin;
-use waitlab_core::experiments::{Description, Experiment};
+use waitlab_core::experiments::{Experiment, Registered};
 use waitlab_core::schema::Report;
 
 /// A form once its chunk is in.
 pub type FormChunk = Pin<Box<dyn Future<Output = Result<AnyView, SplitLoaderError>>>>;
 
 /// One experiment as the page runs and shows it (written by `on_page!`):
-/// its configuration (core's [`Description::Config`]) is what its form
+/// its configuration (core's [`Description::Config`](waitlab_core::experiments::Description::Config)) is what its form
 /// edits and its runner runs.
-pub trait OnPage: Description<Config: Runner> {
+pub trait OnPage: Registered<Config: Runner> {
     /// Its form, once its chunk is in.
     fn form() -> FormChunk;
     /// Its findings, charts and tables, from `report` (which holds it).

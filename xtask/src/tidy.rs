@@ -73,36 +73,11 @@ fn glue_and_tests_stay_light() {
     }
 }
 
-/// The one import cycle the core still has, as `imports::cycles` finds it:
-/// the generic layers (compare, export, link, shared_memory) name the
-/// experiments, and the experiments' `Description` names their types. It
-/// may only shrink: the test fails on any other cycle, and when this one
-/// changes (a module that leaves it comes off this list).
-const KNOWN_CORE_CYCLE: [&str; 16] = [
-    "compare",
-    "experiments",
-    "experiments::cancel_waits",
-    "experiments::concurrency_limit",
-    "experiments::description",
-    "experiments::paired",
-    "experiments::periodic_work",
-    "experiments::producer_consumer",
-    "experiments::stated",
-    "experiments::wake_latency",
-    "export",
-    "link",
-    "link::wire",
-    "schema",
-    "shared_memory",
-    "strategies",
-];
-
 /// Architecture invariant: no import cycle between the modules of the
-/// core, the browser glue or the app, at any depth, but the core's known
-/// one ([`KNOWN_CORE_CYCLE`]), so each type lives in one place and a
-/// module can be read before the ones that use it. The graph is
-/// `imports::graph`'s: whole files, paths resolved as rustc resolves them
-/// (its own tests plant the cycles it must find).
+/// core, the browser glue or the app, at any depth, so each type lives in
+/// one place and a module can be read before the ones that use it. The
+/// graph is `imports::graph`'s: whole files, paths resolved as rustc
+/// resolves them (its own tests plant the cycles it must find).
 #[test]
 fn no_import_cycles() {
     let mut found = Vec::new();
@@ -110,29 +85,14 @@ fn no_import_cycles() {
         let graph = crate::imports::graph(&root().join(crate_src));
         assert!(graph.len() > 3, "{crate_src}: too few modules found");
         for cycle in crate::imports::cycles(&graph) {
-            let known = crate_src == "crates/core/src" && cycle == KNOWN_CORE_CYCLE;
-            if !known {
-                found.push(format!("  {crate_src}: {}", cycle.join(", ")));
-            }
+            found.push(format!("  {crate_src}: {}", cycle.join(", ")));
         }
     }
     assert!(
         found.is_empty(),
-        "{} import cycles (strongly connected sets of modules) besides the known one:\n{}",
+        "{} import cycles (strongly connected sets of modules):\n{}",
         found.len(),
         found.join("\n")
-    );
-}
-
-/// The known cycle is still there as listed: once a change breaks part
-/// of it, [`KNOWN_CORE_CYCLE`] says so.
-#[test]
-fn the_known_cycle_is_listed_as_it_is() {
-    let graph = crate::imports::graph(&root().join("crates/core/src"));
-    let cycles = crate::imports::cycles(&graph);
-    assert!(
-        cycles.iter().any(|c| c == &KNOWN_CORE_CYCLE),
-        "the core's import cycles are now {cycles:?}: update KNOWN_CORE_CYCLE"
     );
 }
 

@@ -159,9 +159,9 @@ pub fn force_layout() {
     }
 }
 
-/// Adds the stylesheet at `href` to the page's head, once (its `id` says
-/// it is there): the styles of a view that comes later than the first
-/// load come with it.
+/// Adds the stylesheet at `href` to the page, once (its `id` says it is
+/// there): the styles of a view that comes later than the first load come
+/// with it (a `<link rel=stylesheet>` in the body is one browsers apply).
 pub fn add_stylesheet(id: &str, href: &str) {
     let Some(document) = web_sys::window().and_then(|w| w.document()) else {
         return;
@@ -169,13 +169,21 @@ pub fn add_stylesheet(id: &str, href: &str) {
     if document.get_element_by_id(id).is_some() {
         return;
     }
-    let (Ok(link), Some(head)) = (document.create_element("link"), document.head()) else {
+    let (Ok(link), Some(body)) = (document.create_element("link"), document.body()) else {
         return;
     };
     for (name, value) in [("id", id), ("rel", "stylesheet"), ("href", href)] {
         let _ = link.set_attribute(name, value);
     }
-    let _ = head.append_child(&link);
+    let _ = body.append_child(&link);
+}
+
+/// Whether the `<details>` an event (its `toggle`) came from is open.
+pub fn is_open(event: &web_sys::Event) -> bool {
+    event
+        .target()
+        .and_then(|t| js_sys::Reflect::get(&t, &wasm_bindgen::JsValue::from_str("open")).ok())
+        .is_some_and(|open| open.is_truthy())
 }
 
 /// Removes the element with id `id`, if there is one.

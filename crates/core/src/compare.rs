@@ -8,14 +8,14 @@
 //! [`Value::Absent`], never derived or invented.
 
 use crate::clock::ClockInfo;
-use crate::experiments::{Description, Experiment, Tried, Visit};
-use crate::outcome::Outcome;
+use crate::experiments::{Experiment, Registered, Tried, Visit};
 use crate::schema::Report;
 use crate::stats::Summary;
 use crate::text::Phrase;
 
 pub mod engines;
 pub mod verdict;
+pub use crate::experiments::Measured;
 pub use crate::value::Value;
 
 /// One row of a comparison table.
@@ -193,7 +193,7 @@ struct RowsOf<'a>(&'a Report);
 
 impl Visit for RowsOf<'_> {
     type Out = (Vec<Row>, bool);
-    fn visit<E: Description>(self) -> (Vec<Row>, bool) {
+    fn visit<E: Registered>(self) -> (Vec<Row>, bool) {
         let measured = E::of(self.0).map_or_else(Vec::new, |e| e.rows(&self.0.env));
         let rows = measured
             .into_iter()
@@ -211,67 +211,6 @@ impl Visit for RowsOf<'_> {
             })
             .collect();
         (rows, E::MARKS_ITS_OWN)
-    }
-}
-
-/// One row of an experiment's table as the experiment gives it: what ran
-/// and what it measured, which the experiment's columns read into values.
-pub struct Measured<M> {
-    /// What ran, in the source's own terms.
-    pub what: Phrase,
-    /// What it is the analogue of in the article.
-    pub analogue: Phrase,
-    /// What it measured; `None` if it has no numbers (its notes say why).
-    pub measure: Option<M>,
-    /// Statements and outcomes that are not numbers.
-    pub notes: Vec<Phrase>,
-    /// The wait a timed-waits row asked for.
-    pub requested_ms: Option<u32>,
-    /// The id of the way of waiting it measured, if it is one.
-    pub id: Option<&'static str>,
-    /// Its samples, ms, if it has a series of them.
-    pub samples: Vec<f64>,
-    /// Their median, ms.
-    pub median_ms: Option<f64>,
-}
-
-impl<M> Measured<M> {
-    /// A row that measured `measure`.
-    pub fn new(what: Phrase, analogue: Phrase, measure: M) -> Self {
-        Measured {
-            what,
-            analogue,
-            measure: Some(measure),
-            notes: Vec::new(),
-            requested_ms: None,
-            id: None,
-            samples: Vec::new(),
-            median_ms: None,
-        }
-    }
-
-    /// A row of a way of waiting an experiment tried: its measure read
-    /// from the summary where it was measured, otherwise no numbers and
-    /// the reason as a note.
-    pub fn of_tried(tried: &Tried<'_>, measure: impl FnOnce(&Summary) -> M) -> Self {
-        let (measure, notes, samples) = match tried.outcome {
-            Outcome::Measured {
-                summary,
-                samples_ms,
-            } => (Some(measure(summary)), Vec::new(), samples_ms.clone()),
-            other => (None, other.phrase().into_iter().collect(), Vec::new()),
-        };
-        let median_ms = tried.outcome.summary().map(|s| s.p50);
-        Measured {
-            what: tried.label.clone(),
-            analogue: tried.analogue.clone(),
-            measure,
-            notes,
-            requested_ms: tried.requested_ms,
-            id: Some(tried.id),
-            samples,
-            median_ms,
-        }
     }
 }
 

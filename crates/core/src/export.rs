@@ -2,10 +2,12 @@
 //! where a run keeps no samples, per measured item), and the names the
 //! files get. Locale-free: `.` decimals, times in ms.
 
-use crate::experiments::{Description, Experiment, Visit};
+use crate::environment::civil_date;
+use crate::experiments::{Experiment, Registered, Visit};
 use crate::number::fixed;
-use crate::outcome::Outcome;
-use crate::schema::{Environment, Report, civil_date};
+use crate::schema::{Environment, Report};
+
+pub use crate::experiments::Sample;
 
 /// The CSV's columns. `series` is the mechanism, strategy or mode;
 /// `requested_ms` the wait asked for (timed and cancellable waits) or the
@@ -21,20 +23,6 @@ pub const CSV_COLUMNS: &str = "experiment,series,requested_ms,index,at_ms,value_
 
 /// Decimals of every time: to a nanosecond.
 const PLACES: u8 = 6;
-
-/// One CSV line before the environment's columns ([`CSV_COLUMNS`]).
-pub struct Sample<'a> {
-    /// The mechanism, strategy or mode.
-    pub series: &'a str,
-    /// The wait asked for, or the interval.
-    pub requested_ms: Option<u32>,
-    /// The sample's (or job's, call's, tick's) number.
-    pub index: usize,
-    /// When it happened, ms since the batch started.
-    pub at_ms: Option<f64>,
-    /// The sample.
-    pub value_ms: f64,
-}
 
 /// `text` as a CSV field: quoted when it holds a comma, quote or line
 /// break, its quotes doubled.
@@ -58,36 +46,13 @@ fn environment(env: &Environment) -> String {
     .join(",")
 }
 
-/// One line per sample of `outcome` (none unless it was measured).
-pub(crate) fn series<'a>(
-    rows: &mut Vec<Sample<'a>>,
-    series: &'a str,
-    requested_ms: Option<u32>,
-    outcome: &Outcome,
-) {
-    if let Outcome::Measured { samples_ms, .. } = outcome {
-        rows.extend(
-            samples_ms
-                .iter()
-                .enumerate()
-                .map(|(index, &value_ms)| Sample {
-                    series,
-                    requested_ms,
-                    index,
-                    at_ms: None,
-                    value_ms,
-                }),
-        );
-    }
-}
-
 /// `experiment`'s part of `report` as CSV: the header, then one line per
 /// sample ([`CSV_COLUMNS`]); only the header if the report lacks it.
 pub fn csv(report: &Report, experiment: Experiment) -> String {
     struct SamplesOf<'a>(&'a Report);
     impl<'a> Visit for SamplesOf<'a> {
         type Out = Vec<Sample<'a>>;
-        fn visit<E: Description>(self) -> Vec<Sample<'a>> {
+        fn visit<E: Registered>(self) -> Vec<Sample<'a>> {
             E::of(self.0).map_or_else(Vec::new, E::samples)
         }
     }

@@ -11,6 +11,7 @@ pub mod chart;
 pub mod clock;
 pub mod compare;
 pub mod describe;
+pub mod environment;
 pub mod experiments;
 pub mod export;
 pub mod field;

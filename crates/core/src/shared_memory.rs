@@ -8,41 +8,17 @@
 //! rest (timers, yields, messages, the main thread's busy-waits) run in
 //! any page, so most experiments lose a few rows and one loses all.
 
-use crate::experiments::{Description, Experiment, Visit};
+pub use crate::experiments::Lacks;
+use crate::experiments::{Experiment, Registered, Visit};
 use crate::key;
 use crate::text::{Key, Phrase};
-
-/// What an experiment lacks without shared memory.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Lacks {
-    /// Nothing: every row runs (experiment 2b's blocking jobs busy-wait
-    /// instead, which its results say).
-    Nothing,
-    /// These rows, named as its table names them.
-    Rows(Vec<Phrase>),
-    /// Everything: it has no row without shared memory.
-    Everything,
-}
-
-impl Lacks {
-    /// The rows of `all` that `needs` shared memory, named by `label`.
-    pub fn rows<T: Copy>(all: &[T], needs: fn(T) -> bool, label: fn(T) -> Phrase) -> Lacks {
-        Lacks::Rows(
-            all.iter()
-                .copied()
-                .filter(|&x| needs(x))
-                .map(label)
-                .collect(),
-        )
-    }
-}
 
 /// What `experiment` lacks without shared memory.
 pub fn lacks(experiment: Experiment) -> Lacks {
     struct LacksOf;
     impl Visit for LacksOf {
         type Out = Lacks;
-        fn visit<E: Description>(self) -> Lacks {
+        fn visit<E: Registered>(self) -> Lacks {
             E::lacks()
         }
     }

@@ -13,7 +13,7 @@
 //! where the wrong way took at least [`HOLDS_RATIO`] times the right
 //! one's, by more than the clock can blur; a timed wait's lesson holds
 //! where no wait ended early and the overshoot is more than the clock's
-//! blur ([`figures`]).
+//! blur (`figures`).
 
 use crate::experiments::Experiment;
 use crate::experiments::main_starvation::JobMode;

@@ -30,7 +30,7 @@ use std::time::{Duration, Instant};
 use waitlab_core::compare;
 use waitlab_core::experiments::Config;
 use waitlab_core::experiments::timed_waits::TimedWaits;
-use waitlab_core::experiments::{Description, Experiment, Way};
+use waitlab_core::experiments::{Experiment, Registered, Way};
 use waitlab_core::key;
 use waitlab_core::lang::Lang;
 use waitlab_core::schema::Report;
@@ -152,7 +152,7 @@ pub struct Cli {
 }
 
 /// One experiment as the native probe runs it.
-pub trait Native: Description {
+pub trait Native: Registered {
     /// The configuration `cli` asks for: the defaults for this machine,
     /// or their short run with `--quick`.
     fn config(cli: &Cli) -> Self::Config {

@@ -7,6 +7,7 @@ use crate::experiments::timed_waits::{CellKey, Mechanism, TimedWaitsConfig};
 use crate::experiments::wake_latency::WakeLatency;
 use crate::experiments::{StatedFigure, StatedValue, Unit};
 use crate::key;
+use crate::outcome::Outcome;
 use crate::schema::{Environment, NativeEnv, Source};
 
 fn asking(requested: &[Option<u32>]) -> Group {

@@ -3,14 +3,11 @@
 //! comparison, the CSV, the link) reaches it through [`Experiment`]
 //! ([`Visit`]), so that none of it lists the experiments.
 
-use super::{Column, Config, Listed};
+use super::tried::{Measured, Sample, Tried, series};
+use super::{Column, Config};
 use crate::clock::ClockInfo;
-use crate::compare::Measured;
-use crate::export::{Sample, series};
+use crate::environment::Environment;
 use crate::link::Section;
-use crate::outcome::Outcome;
-use crate::schema::{Environment, Stored};
-use crate::shared_memory::Lacks;
 use crate::text::{Key, Phrase};
 
 /// Who an experiment is on the page.
@@ -54,62 +51,29 @@ pub const NATIVE_TOO: &[&str] = &["article", "browser", "native"];
 /// The explanation of an experiment only a browser measures.
 pub const BROWSER_ONLY: &[&str] = &["article", "browser"];
 
-/// One way of waiting an experiment tried, and what came of it.
-pub struct Tried<'a> {
-    /// Its id (the CSV's series).
-    pub id: &'static str,
-    /// How the page names it.
-    pub label: Phrase,
-    /// What it stands for in the article.
-    pub analogue: Phrase,
-    /// The wait it asked for, or the interval (the CSV's `requested_ms`).
-    pub requested_ms: Option<u32>,
-    /// What came of it.
-    pub outcome: &'a Outcome,
+/// What an experiment lacks without shared memory.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Lacks {
+    /// Nothing: every row runs (experiment 2b's blocking jobs busy-wait
+    /// instead, which its results say).
+    Nothing,
+    /// These rows, named as its table names them.
+    Rows(Vec<Phrase>),
+    /// Everything: it has no row without shared memory.
+    Everything,
 }
 
-impl<'a> Tried<'a> {
-    /// Each of `items`, its way and outcome read by `of`, each asking for
-    /// `requested_ms`.
-    pub fn each<T, W: Way>(
-        items: &'a [T],
-        of: impl Fn(&'a T) -> (W, &'a Outcome),
-        requested_ms: Option<u32>,
-    ) -> Vec<Self> {
-        let each = |item| {
-            let (way, outcome) = of(item);
-            Tried::of(way, requested_ms, outcome)
-        };
-        items.iter().map(each).collect()
+impl Lacks {
+    /// The rows of `all` that `needs` shared memory, named by `label`.
+    pub fn rows<T: Copy>(all: &[T], needs: fn(T) -> bool, label: fn(T) -> Phrase) -> Lacks {
+        Lacks::Rows(
+            all.iter()
+                .copied()
+                .filter(|&x| needs(x))
+                .map(label)
+                .collect(),
+        )
     }
-
-    /// `way`, asking for `requested_ms`, and what came of it.
-    pub fn of(way: impl Way, requested_ms: Option<u32>, outcome: &'a Outcome) -> Self {
-        Tried {
-            id: way.id(),
-            label: way.label(),
-            analogue: way.analogue(),
-            requested_ms,
-            outcome,
-        }
-    }
-}
-
-/// A way of waiting an experiment compares (its strategies, written by
-/// `strategies!`).
-pub trait Way: Copy {
-    /// How many there are, the page's and the native probe's.
-    const COUNT: usize;
-    /// Its one-byte code on the wire (links, the worker protocol).
-    fn code(self) -> u8;
-    /// The one of a wire code, if there is one.
-    fn from_code(code: u8) -> Option<Self>;
-    /// Its id.
-    fn id(self) -> &'static str;
-    /// How the page names it.
-    fn label(self) -> Phrase;
-    /// What it stands for in the article.
-    fn analogue(self) -> Phrase;
 }
 
 /// What a result says in words: the findings the page leads with, read
@@ -126,7 +90,7 @@ pub trait Findings {
 /// in the folder's `findings.rs`.)
 /// Adding an experiment is its folder with this, and a line in
 /// `each_experiment!`.
-pub trait Description: Listed + Findings + Stored + Section + Clone + 'static {
+pub trait Description: Findings + Section + Clone + 'static {
     /// Its configuration.
     type Config: Config;
     /// What one comparison row measured, which its columns read.
@@ -163,15 +127,4 @@ pub trait Description: Listed + Findings + Stored + Section + Clone + 'static {
     fn lacks() -> Lacks {
         Lacks::Nothing
     }
-}
-
-/// Something done with one experiment's [`Description`], whichever it is
-/// ([`Experiment::visit`](super::Experiment::visit)). Each use is its own small type, compiled where
-/// it is used: a wasm module that only names experiments carries no
-/// experiment's rows, CSV or link section.
-pub trait Visit {
-    /// What it gives.
-    type Out;
-    /// Does it with `E`.
-    fn visit<E: Description>(self) -> Self::Out;
 }

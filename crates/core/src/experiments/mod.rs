@@ -16,16 +16,17 @@ pub mod pool_starvation;
 pub mod producer_consumer;
 mod seeded;
 pub mod spin_ladder;
-mod stated;
 pub mod timed_waits;
+mod tried;
 pub mod wake_latency;
 
 pub use crate::value::Unit;
 pub use column::{Column, Spec};
 pub use config::Config;
-pub use description::{BROWSER_ONLY, Description, Findings, Meta, NATIVE_TOO, Tried, Visit, Way};
-pub use stated::{StatedFigure, StatedValue};
+pub use description::{BROWSER_ONLY, Description, Findings, Lacks, Meta, NATIVE_TOO};
+pub use tried::{Measured, Sample, Tried, Way, series};
 
+use crate::environment::{Environment, Failure};
 use crate::key;
 use crate::text::{Key, Phrase};
 use serde::{Deserialize, Serialize};
@@ -107,6 +108,24 @@ pub trait Listed {
     const EXPERIMENT: Experiment;
 }
 
+/// An experiment of the list, whole: what it is ([`Description`]), which
+/// it is ([`Listed`]) and where a report keeps it ([`Stored`]), as code
+/// that handles every experiment alike reaches it ([`Visit`]).
+pub trait Registered: Description + Listed + Stored {}
+
+impl<E: Description + Listed + Stored> Registered for E {}
+
+/// Something done with one experiment's [`Description`], whichever it is
+/// ([`Experiment::visit`]). Each use is its own small type, compiled where
+/// it is used: a wasm module that only names experiments carries no
+/// experiment's rows, CSV or link section.
+pub trait Visit {
+    /// What it gives.
+    type Out;
+    /// Does it with `E`.
+    fn visit<E: Registered>(self) -> Self::Out;
+}
+
 /// The experiments, in page order, the one list of them: calls
 /// `$callback!` with each one's variant, folder (its id) with the result
 /// type that describes it, slug, and `{ badge, explanation parts,
@@ -147,9 +166,148 @@ macro_rules! each_experiment {
     };
 }
 
-pub(crate) use each_experiment;
-
 each_experiment!(experiments);
+
+/// A complete result file.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Report {
+    /// Always [`SCHEMA_NAME`](crate::schema::SCHEMA_NAME).
+    pub schema: String,
+    /// Always [`SCHEMA_VERSION`](crate::schema::SCHEMA_VERSION) when written by this build.
+    pub version: u32,
+    /// Where it was measured.
+    pub env: Environment,
+    /// Experiment 1, if it was run.
+    pub timed_waits: Option<timed_waits::TimedWaits>,
+    /// Experiment 2a, if it was run.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub main_starvation: Option<main_starvation::MainStarvation>,
+    /// Experiment 2b, if it was run.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pool_starvation: Option<pool_starvation::PoolStarvation>,
+    /// Experiment 3, if it was run.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub spin_ladder: Option<spin_ladder::SpinLadder>,
+    /// Experiment 4, if it was run.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub wake_latency: Option<wake_latency::WakeLatency>,
+    /// Experiment 6, if it was run.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cancel_waits: Option<cancel_waits::CancelWaits>,
+    /// Experiment 7, if it was run.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub periodic_work: Option<periodic_work::PeriodicWork>,
+    /// Experiment 8, if it was run.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub concurrency_limit: Option<concurrency_limit::ConcurrencyLimit>,
+    /// Experiment 9, if it was run.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub producer_consumer: Option<producer_consumer::ProducerConsumer>,
+    /// Why the run failed, if it did (its results are then absent).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub failure: Option<Failure>,
+    /// Figures stated by a source rather than measured (the article's).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub stated: Vec<StatedFigure>,
+    /// Whether this report was decoded from a share link: its statistics
+    /// are quantized and its samples reconstructed (see `share`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub from_link: bool,
+    /// The run's timeline, if this report is of a run on this page (or a
+    /// native run asked for one): never in its JSON or links.
+    #[serde(skip)]
+    pub trace: Option<std::sync::Arc<crate::trace::Trace>>,
+}
+
+/// Where a report keeps an experiment's results: written for each
+/// experiment from [`each_experiment!`](crate::experiments)'s list, its
+/// id naming its field.
+pub trait Stored: Sized {
+    /// Its results in `report`.
+    fn of(report: &Report) -> Option<&Self>;
+    /// Where `report` keeps its results.
+    fn slot(report: &mut Report) -> &mut Option<Self>;
+}
+
+/// Each experiment's [`Stored`], from the list.
+macro_rules! stored {
+    ($($(#[$doc:meta])* $variant:ident => $module:ident::$result:ident as $slug:literal { $($meta:tt)* },)*) => {
+        $(impl Stored for $module::$result {
+            fn of(report: &Report) -> Option<&Self> {
+                report.$module.as_ref()
+            }
+
+            fn slot(report: &mut Report) -> &mut Option<Self> {
+                &mut report.$module
+            }
+        })*
+    };
+}
+
+each_experiment!(stored);
+/// A figure stated by a source (the article) rather than measured here.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct StatedFigure {
+    /// A stable name for its words in the page's catalogs
+    /// (`stated.ID.what`, `.analogue`, `.quote`), which read it in the
+    /// reader's language; without one (or without those entries) the page
+    /// shows the source's own words.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// The experiment it belongs to.
+    pub experiment: Experiment,
+    /// What was measured, in the source's terms.
+    pub what: String,
+    /// What it corresponds to in the article's vocabulary.
+    pub analogue: String,
+    /// The number, if the statement has one (`None` for a fact such as
+    /// "completes synchronously").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub value: Option<StatedValue>,
+    /// The statement, in a sentence.
+    pub quote: String,
+}
+
+impl StatedFigure {
+    /// One of its texts: the catalog's words for it where it has an id,
+    /// the source's otherwise.
+    fn text(&self, part: &str, own: &str) -> Phrase {
+        match &self.id {
+            Some(id) => Phrase::new(Key::of(&format!("stated.{id}.{part}"))).data("fallback", own),
+            None => Phrase::written(own),
+        }
+    }
+
+    /// Its subject.
+    pub fn what_phrase(&self) -> Phrase {
+        self.text("what", &self.what)
+    }
+
+    /// Its .NET construct.
+    pub fn analogue_phrase(&self) -> Phrase {
+        self.text("analogue", &self.analogue)
+    }
+
+    /// The statement.
+    pub fn quote_phrase(&self) -> Phrase {
+        self.text("quote", &self.quote)
+    }
+}
+
+/// The number of a stated figure, in its column's unit.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct StatedValue {
+    /// The column it fills ([`Spec::id`]).
+    pub column: String,
+    /// The value, or the low end of a stated range.
+    pub low: f64,
+    /// The high end of a stated range.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub high: Option<f64>,
+    /// Whether the source gives it as approximate ("about 50×").
+    #[serde(default)]
+    pub approximate: bool,
+}
 
 impl Experiment {
     /// Who it is on the page.
@@ -187,7 +345,7 @@ impl Experiment {
         struct Columns;
         impl Visit for Columns {
             type Out = Vec<Spec>;
-            fn visit<E: Description>(self) -> Vec<Spec> {
+            fn visit<E: Registered>(self) -> Vec<Spec> {
                 E::COLUMNS.iter().map(|c| c.spec).collect()
             }
         }

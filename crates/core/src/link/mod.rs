@@ -28,27 +28,21 @@
 //! `periodic`, `limit`, `handoff`); `wire` holds
 //! the primitives both sides share.
 
+pub mod codec;
 mod env;
 pub mod set;
 #[cfg(test)]
 mod tests;
 pub mod wire;
 
-use crate::experiments::{Description, Experiment, Visit};
-use crate::key;
+use crate::experiments::{Experiment, Registered, Visit};
 use crate::schema::{Failure, Report};
 use crate::stats::Summary;
-use crate::text::Phrase;
 use wire::{Reader, Writer, base64url};
 
-/// How a link stores an experiment's results: its section (in its
-/// folder's `link.rs`).
-pub trait Section: Sized {
-    /// Writes its section.
-    fn write(&self, w: &mut Writer);
-    /// Reads its section.
-    fn read(r: &mut Reader<'_>) -> Result<Self, LinkError>;
-}
+pub use codec::{FLOOR_MS, LinkError, RELATIVE_PRECISION, SKETCH_QUANTILES};
+pub(crate) use codec::{LINK_SCALE, SET_SCALE, damaged};
+pub use wire::Section;
 
 /// The bit that says a body ends with a failure.
 const FAILURE_BIT: u8 = 5;
@@ -67,110 +61,6 @@ pub const MAX_LINK_CHARS: usize = 16 * 1024;
 pub const MAX_BODY_BYTES: usize = 64 * 1024;
 /// Most samples a decoded report reconstructs in all.
 pub const MAX_TOTAL_SAMPLES: usize = 250_000;
-/// Relative width of one quantization step (values are kept to within
-/// half of it).
-pub const RELATIVE_PRECISION: f64 = 0.01;
-/// Smallest magnitude kept, ms; anything smaller is stored as 0.
-pub const FLOOR_MS: f64 = 1e-4;
-/// The quantiles a sketch keeps.
-pub const SKETCH_QUANTILES: [f64; 8] = [0.0, 0.1, 0.25, 0.5, 0.75, 0.9, 0.99, 1.0];
-/// Largest quantization step a link reads (about 10¹² ms), so every
-/// decoded value is finite.
-const MAX_STEPS: u64 = 3700;
-
-/// Why a link could not be read.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum LinkError {
-    /// Not a waitlab payload at all.
-    #[error("this link does not hold a waitlab result")]
-    NotALink,
-    /// A payload of another version.
-    #[error(
-        "this link was made by a newer or unknown waitlab (format \"{0}\"); this page reads v1"
-    )]
-    UnknownVersion(String),
-    /// Longer than any link waitlab makes.
-    #[error("this link is too long ({0} characters) to be a waitlab result")]
-    TooLong(usize),
-    /// Damaged: bad characters, truncated, or inconsistent content.
-    #[error("this link is damaged ({0}); ask for a fresh one")]
-    Damaged(&'static str),
-}
-
-impl LinkError {
-    /// What to tell the reader.
-    pub fn phrase(&self) -> Phrase {
-        match self {
-            LinkError::NotALink => Phrase::new(key!("link.not_a_link")),
-            LinkError::UnknownVersion(v) => {
-                Phrase::new(key!("link.unknown_version")).data("version", v.clone())
-            }
-            LinkError::TooLong(n) => Phrase::new(key!("link.too_long")).count("count", *n as u64),
-            LinkError::Damaged(why) => Phrase::new(key!("link.damaged")).code("why", why),
-        }
-    }
-}
-
-impl From<crate::bytes::Damaged> for LinkError {
-    fn from(d: crate::bytes::Damaged) -> Self {
-        LinkError::Damaged(d.0)
-    }
-}
-
-pub(crate) fn damaged<T>(what: &'static str) -> Result<T, LinkError> {
-    Err(LinkError::Damaged(what))
-}
-
-/// How a body quantizes its values: the smallest magnitude it keeps and
-/// its largest step (about 10¹² ms either way, so every decoded value is
-/// finite).
-#[derive(Debug, Clone, Copy)]
-pub(super) struct Scale {
-    floor_ms: f64,
-    max_steps: u64,
-}
-
-/// Links: values down to [`FLOOR_MS`] (a browser's clock steps 5 µs at
-/// best).
-pub(super) const LINK_SCALE: Scale = Scale {
-    floor_ms: FLOOR_MS,
-    max_steps: MAX_STEPS,
-};
-
-/// Bundled sets: values down to a femtosecond, since native clocks step in
-/// tens of nanoseconds and spins last a few.
-pub(super) const SET_SCALE: Scale = Scale {
-    floor_ms: 1e-12,
-    max_steps: 5600,
-};
-
-impl Default for Scale {
-    fn default() -> Self {
-        LINK_SCALE
-    }
-}
-
-impl Scale {
-    /// The quantization code of `v`: 0 for magnitudes under the floor,
-    /// otherwise the signed index of its log step.
-    pub(super) fn quantize(self, v: f64) -> i64 {
-        if !v.is_finite() || v.abs() < self.floor_ms {
-            return 0;
-        }
-        let steps = ((v.abs() / self.floor_ms).ln() / RELATIVE_PRECISION.ln_1p()).round() as i64;
-        v.signum() as i64 * (steps + 1)
-    }
-
-    /// The value of a quantization code.
-    pub(super) fn dequantize(self, code: i64) -> f64 {
-        if code == 0 {
-            return 0.0;
-        }
-        let steps = (code.unsigned_abs() - 1).min(self.max_steps) as f64;
-        code.signum() as f64 * self.floor_ms * (steps * RELATIVE_PRECISION.ln_1p()).exp()
-    }
-}
-
 /// A link's quantization code of `v`: 0 for magnitudes under
 /// [`FLOOR_MS`], otherwise the signed index of its log step.
 pub fn quantize(v: f64) -> i64 {
@@ -238,7 +128,7 @@ impl Writer {
         struct Write<'a>(&'a Report, &'a mut Writer);
         impl Visit for Write<'_> {
             type Out = ();
-            fn visit<E: Description>(self) {
+            fn visit<E: Registered>(self) {
                 if let Some(e) = E::of(self.0) {
                     e.write(self.1);
                 }
@@ -321,7 +211,7 @@ impl Reader<'_> {
         struct Read<'a, 'b>(&'a mut Reader<'b>, &'a mut Report);
         impl Visit for Read<'_, '_> {
             type Out = Result<(), LinkError>;
-            fn visit<E: Description>(self) -> Result<(), LinkError> {
+            fn visit<E: Registered>(self) -> Result<(), LinkError> {
                 *E::slot(self.1) = Some(E::read(self.0)?);
                 Ok(())
             }

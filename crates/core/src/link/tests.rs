@@ -6,8 +6,10 @@ use super::wire::{SPAN_TICK_MS, TICK_MS};
 use super::*;
 use crate::experiments::spin_ladder::SpinLadder;
 use crate::experiments::timed_waits::{Mechanism, TimedWaitsConfig};
+use crate::key;
 use crate::outcome::Outcome;
 use crate::stats::Samples;
+use crate::text::Phrase;
 
 /// A link as the page makes it: the body, deflated, wrapped.
 fn encode(report: &Report) -> String {

@@ -3,14 +3,21 @@
 //! back by [`Reader`], which checks every count against a limit; and the
 //! URL-safe base64 around the deflated body.
 
-use super::{LinkError, SKETCH_QUANTILES, Scale, damaged};
+use super::codec::{LinkError, SKETCH_QUANTILES, Scale, damaged};
 use crate::bytes;
 use crate::experiments::Way;
-use crate::experiments::main_starvation::JobMode;
-use crate::experiments::timed_waits::Mechanism;
 use crate::outcome::Outcome;
 use crate::stats::{Samples, Summary};
 use crate::text::{Arg, Key, Phrase};
+
+/// How a link stores an experiment's results: its section (in its
+/// folder's `link.rs`).
+pub trait Section: Sized {
+    /// Writes its section.
+    fn write(&self, w: &mut Writer);
+    /// Reads its section.
+    fn read(r: &mut Reader<'_>) -> Result<Self, LinkError>;
+}
 
 /// Most samples one outcome of a link holds: an experiment's largest count
 /// (experiment 1's 100,000 samples of a cell; no other has more).
@@ -431,14 +438,6 @@ impl Reader<'_> {
                 each(self, way)
             })
             .collect()
-    }
-
-    pub(crate) fn mechanism(&mut self) -> Result<Mechanism, LinkError> {
-        Mechanism::from_code(self.byte()?).ok_or(LinkError::Damaged("an unknown mechanism"))
-    }
-
-    pub(crate) fn mode(&mut self) -> Result<JobMode, LinkError> {
-        Ok(JobMode::from_flag(self.flag()?))
     }
 }
 

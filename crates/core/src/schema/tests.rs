@@ -1,9 +1,12 @@
 //! Tests of the result schema (`schema.rs`).
 
 use super::*;
+use crate::environment::civil_date;
 use crate::experiments::timed_waits::NestedChain;
+use crate::key;
 use crate::stats::Samples;
 use crate::stats::Summary;
+use crate::text::Phrase;
 
 #[test]
 fn calendar_dates() {

@@ -3,9 +3,9 @@
 
 use super::ConcurrencyLimit;
 use crate::compare::{Measured, Value};
+use crate::environment::Environment;
 use crate::experiments::{Column, Description, Tried};
 use crate::export::Sample;
-use crate::schema::Environment;
 use crate::stats::Summary;
 
 /// What a gate measured: how long jobs waited for a slot, the batch's

@@ -3,10 +3,10 @@
 
 use super::{MainRun, MainStarvation};
 use crate::compare::{Measured, Value};
+use crate::environment::Environment;
 use crate::experiments::{Column, Description};
 use crate::export::Sample;
 use crate::key;
-use crate::schema::Environment;
 use crate::text::Phrase;
 
 /// What a run measured: the run and the batch time the article predicts.

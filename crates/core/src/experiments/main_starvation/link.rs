@@ -2,7 +2,7 @@
 //! [`TICK_MS`]).
 
 use crate::bytes::Bytes;
-use crate::experiments::main_starvation::{MainConfig, MainRun, MainStarvation};
+use crate::experiments::main_starvation::{JobMode, MainConfig, MainRun, MainStarvation};
 use crate::link::wire::{Reader, TICK_MS, Writer, ticks};
 use crate::link::{LinkError, Section};
 
@@ -25,7 +25,7 @@ impl Section for MainStarvation {
         let n = r.upto(2)?;
         let runs = (0..n)
             .map(|_| {
-                let mode = r.mode()?;
+                let mode = JobMode::from_flag(r.flag()?);
                 let (batch_ms, timer_queue_wait_ms, message_queue_wait_ms) =
                     (r.q()?, r.q()?, r.q()?);
                 let frames = r.upto(20_000)? as usize;

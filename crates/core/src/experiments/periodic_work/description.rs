@@ -3,8 +3,8 @@
 
 use super::PeriodicWork;
 use crate::compare::{Measured, Value};
+use crate::environment::Environment;
 use crate::experiments::{Column, Description, Tried};
-use crate::schema::Environment;
 use crate::stats::Summary;
 
 /// What a scheduler measured: its ticks' lateness, how far its last tick

@@ -2,6 +2,7 @@
 //! [`SPAN_TICK_MS`]).
 
 use crate::bytes::Bytes;
+use crate::experiments::main_starvation::JobMode;
 use crate::experiments::pool_starvation::{JobSpan, PoolConfig, PoolRun, PoolStarvation};
 use crate::link::wire::{Reader, SPAN_TICK_MS, Writer, ticks};
 use crate::link::{LinkError, Section};
@@ -37,7 +38,7 @@ impl Section for PoolStarvation {
         let n = r.upto(2)?;
         let runs = (0..n)
             .map(|_| {
-                let mode = r.mode()?;
+                let mode = JobMode::from_flag(r.flag()?);
                 let (batch_ms, extra_job_wait_ms) = (r.q()?, r.q()?);
                 // Its jobs' spans, and the extra job's queued behind them
                 // (a browser's run keeps it).

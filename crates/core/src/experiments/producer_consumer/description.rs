@@ -3,8 +3,8 @@
 
 use super::{Channel, ProducerConsumer};
 use crate::compare::{Measured, Value};
+use crate::environment::Environment;
 use crate::experiments::{Column, Description, Tried};
-use crate::schema::Environment;
 use crate::shared_memory::Lacks;
 use crate::stats::Summary;
 

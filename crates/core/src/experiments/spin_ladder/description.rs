@@ -8,10 +8,10 @@
 use super::{NS_PER_SPIN_UNIT, SLEEP1_THRESHOLD, SpinLadder, Step, YIELD_THRESHOLD};
 use crate::clock::ClockInfo;
 use crate::compare::{Measured, Value};
+use crate::environment::Environment;
 use crate::experiments::{Column, Description};
 use crate::export::Sample;
 use crate::key;
-use crate::schema::Environment;
 use crate::shared_memory::Lacks;
 use crate::stats::Samples;
 use crate::text::{Arg, Phrase};

@@ -3,8 +3,8 @@
 
 use super::{Mechanism, TimedWaits};
 use crate::compare::{Measured, Value};
+use crate::environment::Environment;
 use crate::experiments::{Column, Description, Tried};
-use crate::schema::Environment;
 use crate::shared_memory::Lacks;
 use crate::stats::Summary;
 use crate::text::Key;

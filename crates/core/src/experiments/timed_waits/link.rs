@@ -106,7 +106,8 @@ impl Section for TimedWaits {
                 let key = if implied {
                     keys[i]
                 } else {
-                    let mechanism = r.mechanism()?;
+                    let mechanism = Mechanism::from_code(r.byte()?)
+                        .ok_or(LinkError::Damaged("an unknown mechanism"))?;
                     let requested_ms =
                         match r.upto(u64::from(TimedWaitsConfig::MAX_DURATION_MS) + 1)? {
                             0 => None,
