@@ -1,10 +1,11 @@
 //! Experiment 8, at most N at once: its form, and how soon each gate
 //! handed a freed slot to the next job.
 
+mod chart;
 mod runner;
 
-use crate::components::charts::ConcurrencyChart;
 use crate::components::run_controls::config_form;
+use chart::ConcurrencyChart;
 use leptos::prelude::*;
 use waitlab_core::experiments::concurrency_limit::ConcurrencyLimit;
 

@@ -1,12 +1,13 @@
 //! Experiment 2a, starvation of the main thread: the
 //! controls, the frame-gap chart and the numbers.
 
+mod chart;
 mod runner;
 
 use crate::components::blocks::ResultsBlock;
-use crate::components::charts::FrameGapChart;
 use crate::components::run_controls::config_form;
 use crate::i18n::t;
+use chart::FrameGapChart;
 use leptos::prelude::*;
 use waitlab_core::clock::ClockInfo;
 use waitlab_core::experiments::Findings;

@@ -2,10 +2,11 @@
 //! schedule each loop's ticks began (and, one click away, each loop's
 //! spread).
 
+mod chart;
 mod runner;
 
-use crate::components::charts::LatenessChart;
 use crate::components::run_controls::config_form;
+use chart::LatenessChart;
 use leptos::prelude::*;
 use waitlab_core::experiments::periodic_work::PeriodicWork;
 

@@ -1,12 +1,13 @@
 //! Experiment 2b, starvation of a worker pool: controls, the per-worker
 //! timeline and the numbers.
 
+mod chart;
 mod runner;
 
 use crate::components::blocks::ResultsBlock;
-use crate::components::charts::PoolGantt;
 use crate::components::run_controls::config_form;
 use crate::i18n::t;
+use chart::PoolGantt;
 use leptos::prelude::*;
 use waitlab_core::clock::ClockInfo;
 use waitlab_core::experiments::Findings;

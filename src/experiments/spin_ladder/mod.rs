@@ -1,12 +1,13 @@
 //! Experiment 3, the spin ladder: controls, the step-cost chart and the
 //! spin-until numbers.
 
+mod chart;
 mod runner;
 
 use crate::components::blocks::{NumbersTable, ResultsBlock, figure};
-use crate::components::charts::LadderChart;
 use crate::components::run_controls::config_form;
 use crate::i18n::{num, t, tr};
+use chart::LadderChart;
 use leptos::prelude::*;
 use waitlab_core::clock::ClockInfo;
 use waitlab_core::experiments::Findings;

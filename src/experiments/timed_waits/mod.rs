@@ -1,16 +1,16 @@
 //! Experiment 1, timed waits: controls, progress, findings, charts, table.
 
+mod chart;
 mod runner;
 
 use crate::components::blocks::{NumbersTable, ResultsBlock, figure};
-use crate::components::charts::{
-    ChainChart, HistogramChart, OverviewChart, OverviewRow, samples_of,
-};
+use crate::components::charts::{OverviewChart, OverviewRow};
 use crate::components::field::Field;
 use crate::components::run_controls::RunForm;
 use crate::components::statistics::StatisticsTable;
 use crate::hooks::Experiments;
 use crate::i18n::{t, tr};
+use chart::{ChainChart, HistogramChart, samples_of};
 use leptos::prelude::*;
 use waitlab_core::experiments::Config;
 use waitlab_core::experiments::Findings;
