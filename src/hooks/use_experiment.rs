@@ -61,13 +61,21 @@ impl Experiments {
             .any(|e| self.progress(e).with(Option::is_some))
     }
 
-    /// Does `work`, counted in [`Experiments::in_flight`] until it is done,
-    /// so no run starts to measure while it may still land.
+    /// Does `work`, counted in [`Experiments::in_flight`] until it is done
+    /// or dropped (a view disposed while its chunk loads), so no run starts
+    /// to measure while it may still land, and none waits for work that
+    /// will never land.
     pub async fn outside_runs<T>(&self, work: impl Future<Output = T>) -> T {
+        /// Counts one piece of page work until it is dropped.
+        struct Counted(RwSignal<u32>);
+        impl Drop for Counted {
+            fn drop(&mut self) {
+                self.0.try_update(|n| *n = n.saturating_sub(1));
+            }
+        }
         self.in_flight.update(|n| *n += 1);
-        let done = work.await;
-        self.in_flight.update(|n| *n -= 1);
-        done
+        let _counted = Counted(self.in_flight);
+        work.await
     }
 
     /// `E`'s state.

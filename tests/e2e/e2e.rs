@@ -109,9 +109,7 @@ use bench::{
 };
 use embeds::{embed, embed_app_unavailable, embed_first_screen, embed_shared_memory};
 use experiments::{
-    adaptive_sampling, cancel, cancel_waits, concurrency_limit, isolated,
-    isolated_without_new_features, mechanism_picker, periodic_work, producer_consumer, quiet_page,
-    spin_ladder, starvation_main, starvation_pool, wake_latency,
+    adaptive_sampling, cancel, isolated_without_new_features, mechanism_picker, quiet_page,
 };
 use faults::{
     display_chunks, fault_damaged_wasm, fault_data_hangs, fault_never_ready, fault_stops_answering,
@@ -130,6 +128,7 @@ use page::{
 };
 use policy::policy_enforced;
 use std::process::ExitCode;
+use waitlab_core::experiments::Experiment;
 use waitlab_e2e::server::Mode;
 use waitlab_e2e::webdriver::{Browser, close_pool, measuring, name_this_test};
 
@@ -250,22 +249,13 @@ fn cases() -> Vec<Case> {
     let mut cases = Vec::new();
     // One scenario a row, in the browsers it runs in.
     #[rustfmt::skip]
-    let table: [Row; 47] = [
-        ("isolated", ALL, Timed, isolated as fn(Browser)),
-        ("isolated_without_new_features", BLINK_GECKO, Timed, isolated_without_new_features),
+    let table: Vec<Row> = vec![
+        ("isolated_without_new_features", BLINK_GECKO, Timed, isolated_without_new_features as fn(Browser)),
         ("cancel", ALL, Timed, cancel),
         ("run_all", BLINK_GECKO, Untimed, run_all),
         ("fallback", ALL, Untimed, fallback),
         ("recipes", ALL, Timed, recipes::recipes),
         ("quiet_page", ALL, Timed, quiet_page),
-        ("starvation_main", ALL, Timed, starvation_main),
-        ("starvation_pool", ALL, Timed, starvation_pool),
-        ("spin_ladder", ALL, Timed, spin_ladder),
-        ("wake_latency", ALL, Timed, wake_latency),
-        ("cancel_waits", ALL, Timed, cancel_waits),
-        ("periodic_work", ALL, Timed, periodic_work),
-        ("concurrency_limit", ALL, Timed, concurrency_limit),
-        ("producer_consumer", ALL, Timed, producer_consumer),
         ("runner_chunks", ALL, Timed, runner_chunks),
         ("display_chunks", BLINK_GECKO, Untimed, display_chunks),
         ("fault_damaged_wasm", BLINK_GECKO, Untimed, fault_damaged_wasm),
@@ -299,7 +289,17 @@ fn cases() -> Vec<Case> {
         ("native_link", &[Chromium], Untimed, native_link),
         ("timeline_speedscope", &[Chromium], Timed, timeline::speedscope),
     ];
-    for (name, browsers, timing, scenario) in table {
+    // Each experiment's own scenario, named by its id ("isolated" is the
+    // timed waits' on an isolated page).
+    let own = Experiment::ALL.into_iter().map(|e| {
+        let name = if e == Experiment::TimedWaits {
+            "isolated"
+        } else {
+            e.id()
+        };
+        (name, ALL, Timed, experiments::scenario(e))
+    });
+    for (name, browsers, timing, scenario) in own.chain(table) {
         cases.extend(Case::each(name, browsers, timing, scenario));
     }
     for (from, to) in [(Chromium, Firefox), (Firefox, Chromium), (WebKit, Chromium)] {

@@ -446,22 +446,10 @@ impl Resolver<'_> {
 mod tests {
     use super::*;
 
-    /// A scratch crate of `files` (path, text) in a folder of its own.
-    fn scratch(name: &str, files: &[(&str, &str)]) -> std::path::PathBuf {
-        let dir = std::env::temp_dir().join(format!("waitlab-tidy-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        for (path, text) in files {
-            let file = dir.join(path);
-            std::fs::create_dir_all(file.parent().unwrap()).unwrap();
-            std::fs::write(file, text).unwrap();
-        }
-        dir
-    }
-
     /// The cycles `imports::cycles` finds in a scratch crate of `files`,
     /// as `expected` lists them (each a sorted list of modules).
     fn check(name: &str, files: &[(&str, &str)], expected: &[&[&str]]) {
-        let dir = scratch(name, files);
+        let dir = crate::tidy::scratch(name, files);
         let found = cycles(&graph(&dir));
         let _ = std::fs::remove_dir_all(&dir);
         assert_eq!(found, expected, "{name}");

@@ -34,24 +34,66 @@ fn read(path: &Path) -> String {
     std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
-/// Architecture invariant: waitlab-core has no browser or UI dependency.
-#[test]
-fn core_is_pure() {
-    let manifest = read(&root().join("crates/core/Cargo.toml"));
+/// What makes the crate in `dir` impure: a browser or UI dependency in its
+/// manifest, or IO or a browser binding named in its sources.
+fn impurities(dir: &Path) -> Vec<String> {
+    let mut found = Vec::new();
+    let manifest = read(&dir.join("Cargo.toml"));
     for banned in ["web-sys", "js-sys", "leptos", "wasm-bindgen", "gloo"] {
-        assert!(
-            !manifest.contains(banned),
-            "crates/core/Cargo.toml must not depend on {banned}"
-        );
+        if manifest.contains(banned) {
+            found.push(format!("Cargo.toml depends on {banned}"));
+        }
     }
     let mut files = Vec::new();
-    rust_files(&root().join("crates/core"), &mut files);
+    rust_files(dir, &mut files);
     for f in files {
         let text = read(&f);
         for banned in ["std::fs", "std::net", "std::process", "web_sys", "js_sys"] {
-            assert!(!text.contains(banned), "{} uses {banned}", f.display());
+            if text.contains(banned) {
+                found.push(format!("{} uses {banned}", f.display()));
+            }
         }
     }
+    found
+}
+
+/// Architecture invariant: waitlab-core has no browser or UI dependency
+/// and does no IO.
+#[test]
+fn core_is_pure() {
+    let found = impurities(&root().join("crates/core"));
+    assert!(found.is_empty(), "waitlab-core is not pure: {found:?}");
+}
+
+/// [`impurities`] finds what it looks for: a planted dependency and a
+/// planted file read.
+#[test]
+fn planted_impurities_are_found() {
+    let dir = scratch(
+        "impure",
+        &[
+            ("Cargo.toml", "[dependencies]\nweb-sys = \"0.3\"\n"),
+            (
+                "src/lib.rs",
+                "//! A crate.\npub fn f() { let _ = std::fs::read(\"x\"); }\n",
+            ),
+        ],
+    );
+    let found = impurities(&dir);
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(found.len(), 2, "{found:?}");
+}
+
+/// A scratch folder of `files` (path, text), made anew.
+pub(crate) fn scratch(name: &str, files: &[(&str, &str)]) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("waitlab-tidy-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    for (path, text) in files {
+        let file = dir.join(path);
+        std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+        std::fs::write(file, text).unwrap();
+    }
+    dir
 }
 
 /// Architecture invariant: the browser glue (and so the browser-layer
@@ -184,12 +226,95 @@ fn served_headers_agree() {
 /// every key-like literal the code uses is in the catalog.
 #[test]
 fn catalogs_are_complete_and_used() {
+    let sources = ["src", "crates/core/src", "crates/browser/src"].map(|d| root().join(d));
+    check_catalogs(&root().join("www/i18n"), &sources, keys_the_code_builds());
+}
+
+/// The catalog keys the code builds rather than writes out: by name, and
+/// by key.
+fn keys_the_code_builds() -> (
+    std::collections::BTreeSet<String>,
+    std::collections::BTreeSet<waitlab_core::text::Key>,
+) {
+    use std::collections::BTreeSet;
+    use waitlab_core::text::Key;
+    let mut used: BTreeSet<String> = BTreeSet::new();
+    let mut used_keys: BTreeSet<Key> = BTreeSet::new();
+    // Data and code shown as they are (`text::Phrase::data`, `code`).
+    used.extend(["data", "code"].map(str::to_owned));
+    // The embed's first screen (`www/embed.js`) asks for these.
+    used.extend(crate::facade::KEYS.map(|(_, key)| key.to_owned()));
+    use waitlab_core::experiments::main_starvation::JobMode;
+    use waitlab_core::experiments::timed_waits::Mechanism;
+    use waitlab_core::experiments::wake_latency::Strategy;
+    use waitlab_core::experiments::{
+        Experiment, cancel_waits, concurrency_limit, periodic_work, producer_consumer,
+    };
+    // Labels an enumeration builds from its ids.
+    used_keys.extend(Mechanism::every().map(|m| m.label().key));
+    used_keys.extend(Strategy::every().map(|s| s.label().key));
+    used_keys.extend(cancel_waits::Strategy::every().map(|s| s.label().key));
+    used_keys.extend(periodic_work::Scheduler::every().map(|s| s.label().key));
+    used_keys.extend(concurrency_limit::Gate::every().map(|g| g.label().key));
+    used_keys.extend(producer_consumer::Channel::every().map(|c| c.label().key));
+    used_keys.extend(waitlab_core::trace::Kind::ALL.map(|k| k.label().key));
+    for m in JobMode::ALL {
+        used_keys.extend([m.label(), m.main_analogue(), m.pool_analogue()].map(|p| p.key));
+    }
+    used.extend(waitlab_core::field::FIELDS.map(|f| format!("field.{f}")));
+    used.extend(waitlab_core::outcome::reason::ALL.map(|r| format!("reason.{r}")));
+    for lesson in waitlab_core::summary::Lesson::ALL {
+        used.extend(["lesson", "pair"].map(|part| format!("summary.{part}.{}", lesson.id())));
+        used_keys.insert(waitlab_core::summary::recipe::note(lesson).key);
+    }
+    use waitlab_core::summary::recipe::Platform;
+    used_keys.extend(Platform::ALL.map(|p| p.phrase().key));
+    used.extend(waitlab_core::summary::Verdict::ALL.map(|v| format!("summary.verdict.{}", v.id())));
+    for e in Experiment::ALL {
+        used.insert(format!("experiment.{}", e.id()));
+        used_keys.insert(e.heading());
+        used_keys.extend(e.explanation());
+        used_keys.extend(e.columns().iter().map(|c| e.header(c).key));
+    }
+    let sets = waitlab_core::reference::ReferenceIndex::from_json(&read(
+        &root().join("www/data/native/index.json"),
+    ))
+    .unwrap();
+    for entry in sets.sets {
+        let set = waitlab_core::reference::parse_set(&read(
+            &root().join("www/data/native").join(&entry.file),
+        ))
+        .unwrap();
+        for f in set.stated {
+            if let Some(id) = f.id {
+                used.extend(
+                    ["what", "analogue", "quote"].map(|part| format!("stated.{id}.{part}")),
+                );
+            }
+        }
+    }
+    (used, used_keys)
+}
+
+/// Panics unless the catalogs in `i18n` have, in every language and part,
+/// exactly the English part's keys, placeholders and its language's plural
+/// forms, no two names of one hash, every key the Rust files under
+/// `sources` write out, and no key that neither they write out nor `built`
+/// names.
+fn check_catalogs(
+    i18n: &Path,
+    sources: &[PathBuf],
+    built: (
+        std::collections::BTreeSet<String>,
+        std::collections::BTreeSet<waitlab_core::text::Key>,
+    ),
+) {
     use std::collections::BTreeMap;
     use std::collections::BTreeSet;
     use waitlab_core::lang::{Lang, Plural};
     use waitlab_core::text::{Entry, Key, Part, entries_from_json, placeholders};
     let part = |lang: Lang, part: Part| -> BTreeMap<String, Entry> {
-        let path = root().join("www/i18n").join(part.file(lang));
+        let path = i18n.join(part.file(lang));
         entries_from_json(&read(&path))
             .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
             .into_iter()
@@ -272,15 +397,14 @@ fn catalogs_are_complete_and_used() {
             }
         }
     }
-    // The keys the code can ask for.
-    let mut used: BTreeSet<String> = BTreeSet::new();
-    // Keys the code builds whose names it never writes out.
-    let mut used_keys: BTreeSet<Key> = BTreeSet::new();
+    // The keys the code can ask for: those it builds (`used`,
+    // `used_keys`) and those it writes out.
+    let (mut used, used_keys) = built;
     let namespaces: BTreeSet<&str> = en.keys().filter_map(|k| k.split('.').next()).collect();
     let mut unknown = Vec::new();
     let mut files = Vec::new();
-    for dir in ["src", "crates/core/src", "crates/browser/src"] {
-        rust_files(&root().join(dir), &mut files);
+    for dir in sources {
+        rust_files(dir, &mut files);
     }
     for f in files {
         for literal in read(&f).split('"').skip(1).step_by(2) {
@@ -304,64 +428,66 @@ fn catalogs_are_complete_and_used() {
         }
     }
     assert!(unknown.is_empty(), "keys the catalogs lack: {unknown:?}");
-    // Data and code shown as they are (`text::Phrase::data`, `code`).
-    used.extend(["data", "code"].map(str::to_owned));
-    // The embed's first screen (`www/embed.js`) asks for these.
-    used.extend(crate::facade::KEYS.map(|(_, key)| key.to_owned()));
-    use waitlab_core::experiments::main_starvation::JobMode;
-    use waitlab_core::experiments::timed_waits::Mechanism;
-    use waitlab_core::experiments::wake_latency::Strategy;
-    use waitlab_core::experiments::{
-        Experiment, cancel_waits, concurrency_limit, periodic_work, producer_consumer,
-    };
-    // Labels an enumeration builds from its ids.
-    used_keys.extend(Mechanism::every().map(|m| m.label().key));
-    used_keys.extend(Strategy::every().map(|s| s.label().key));
-    used_keys.extend(cancel_waits::Strategy::every().map(|s| s.label().key));
-    used_keys.extend(periodic_work::Scheduler::every().map(|s| s.label().key));
-    used_keys.extend(concurrency_limit::Gate::every().map(|g| g.label().key));
-    used_keys.extend(producer_consumer::Channel::every().map(|c| c.label().key));
-    used_keys.extend(waitlab_core::trace::Kind::ALL.map(|k| k.label().key));
-    for m in JobMode::ALL {
-        used_keys.extend([m.label(), m.main_analogue(), m.pool_analogue()].map(|p| p.key));
-    }
-    used.extend(waitlab_core::field::FIELDS.map(|f| format!("field.{f}")));
-    used.extend(waitlab_core::outcome::reason::ALL.map(|r| format!("reason.{r}")));
-    for lesson in waitlab_core::summary::Lesson::ALL {
-        used.extend(["lesson", "pair"].map(|part| format!("summary.{part}.{}", lesson.id())));
-        used_keys.insert(waitlab_core::summary::recipe::note(lesson).key);
-    }
-    use waitlab_core::summary::recipe::Platform;
-    used_keys.extend(Platform::ALL.map(|p| p.phrase().key));
-    used.extend(waitlab_core::summary::Verdict::ALL.map(|v| format!("summary.verdict.{}", v.id())));
-    for e in Experiment::ALL {
-        used.insert(format!("experiment.{}", e.id()));
-        used_keys.insert(e.heading());
-        used_keys.extend(e.explanation());
-        used_keys.extend(e.columns().iter().map(|c| e.header(c).key));
-    }
-    let sets = waitlab_core::reference::ReferenceIndex::from_json(&read(
-        &root().join("www/data/native/index.json"),
-    ))
-    .unwrap();
-    for entry in sets.sets {
-        let set = waitlab_core::reference::parse_set(&read(
-            &root().join("www/data/native").join(&entry.file),
-        ))
-        .unwrap();
-        for f in set.stated {
-            if let Some(id) = f.id {
-                used.extend(
-                    ["what", "analogue", "quote"].map(|part| format!("stated.{id}.{part}")),
-                );
-            }
-        }
-    }
     let unused: Vec<_> = en
         .keys()
         .filter(|k| !used.contains(*k) && !used_keys.contains(&Key::of(k)))
         .collect();
     assert!(unused.is_empty(), "catalog keys nothing uses: {unused:?}");
+}
+
+/// [`check_catalogs`] fails on what it looks for: a language missing a
+/// key, and a key nothing uses.
+#[test]
+fn planted_catalog_faults_are_found() {
+    use waitlab_core::lang::Lang;
+    use waitlab_core::text::Part;
+    let catalogs = |unused: bool, missing_in: Option<Lang>| {
+        let mut files: Vec<(String, String)> = Vec::new();
+        for lang in Lang::ALL {
+            for part in Part::ALL {
+                let mut text = String::from("{}");
+                if part == Part::Page {
+                    let more = if unused {
+                        r#", "demo.unused": "x""#
+                    } else {
+                        ""
+                    };
+                    text = if missing_in == Some(lang) {
+                        "{}".to_owned()
+                    } else {
+                        format!(r#"{{"demo.used": "y"{more}}}"#)
+                    };
+                }
+                files.push((format!("i18n/{}", part.file(lang)), text));
+            }
+        }
+        files.push((
+            "src/lib.rs".to_owned(),
+            "//! Uses one key.\nconst K: &str = \"demo.used\";\n".to_owned(),
+        ));
+        files
+    };
+    let fails = |name: &str, files: Vec<(String, String)>| -> String {
+        let files: Vec<(&str, &str)> = files
+            .iter()
+            .map(|(p, t)| (p.as_str(), t.as_str()))
+            .collect();
+        let dir = scratch(name, &files);
+        let outcome = std::panic::catch_unwind(|| {
+            check_catalogs(&dir.join("i18n"), &[dir.join("src")], Default::default())
+        });
+        let _ = std::fs::remove_dir_all(&dir);
+        match outcome {
+            Ok(()) => String::new(),
+            Err(e) => e
+                .downcast_ref::<String>()
+                .cloned()
+                .unwrap_or_else(|| "a panic".to_owned()),
+        }
+    };
+    assert_eq!(fails("catalogs-fine", catalogs(false, None)), "");
+    assert!(fails("catalogs-unused", catalogs(true, None)).contains("demo.unused"));
+    assert!(fails("catalogs-missing", catalogs(false, Some(Lang::De))).contains("de"));
 }
 
 /// ARCHITECTURE.md stays a map a reader gets through: at most 350 lines

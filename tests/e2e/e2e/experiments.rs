@@ -10,6 +10,7 @@ use crate::links::share_and_open;
 use crate::support::*;
 use serde_json::Value;
 use std::sync::OnceLock;
+use waitlab_core::experiments::Experiment;
 use waitlab_core::experiments::cancel_waits::Strategy as CancelStrategy;
 use waitlab_core::experiments::main_starvation::JobMode;
 use waitlab_core::experiments::periodic_work::{PeriodicWork, Scheduler};
@@ -22,6 +23,22 @@ use waitlab_core::sampling::{MIN_SAMPLES, Sampling, precise};
 use waitlab_core::schema::Report;
 use waitlab_e2e::server::{Fault, Mode, Server};
 use waitlab_e2e::webdriver::{Browser, Lease, Session};
+
+/// Each experiment's own scenario, in every engine: a match the compiler
+/// makes whole, so a new experiment cannot go without one.
+pub(crate) fn scenario(experiment: Experiment) -> fn(Browser) {
+    match experiment {
+        Experiment::TimedWaits => isolated,
+        Experiment::MainStarvation => starvation_main,
+        Experiment::PoolStarvation => starvation_pool,
+        Experiment::SpinLadder => spin_ladder,
+        Experiment::WakeLatency => wake_latency,
+        Experiment::CancelWaits => cancel_waits,
+        Experiment::PeriodicWork => periodic_work,
+        Experiment::ConcurrencyLimit => concurrency_limit,
+        Experiment::ProducerConsumer => producer_consumer,
+    }
+}
 
 pub(crate) fn isolated(browser: Browser) {
     isolated_on(browser, isolated_server());
