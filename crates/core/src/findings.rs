@@ -78,8 +78,8 @@ impl Figures {
 /// ahead), or that it could not be measured (experiments 4, 6 and 9).
 pub(crate) fn skew(skew_ms: Option<f64>) -> Phrase {
     match skew_ms {
-        Some(skew) => Phrase::new(key!("finding.wake.skew")).ms("skew", skew.abs()),
-        None => Phrase::new(key!("finding.wake.no_skew")),
+        Some(skew) => Phrase::new(key!("wake_latency.finding.skew")).ms("skew", skew.abs()),
+        None => Phrase::new(key!("wake_latency.finding.no_skew")),
     }
 }
 

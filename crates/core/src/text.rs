@@ -56,7 +56,7 @@ pub enum Arg {
     Date(i64, u32, u32),
 }
 
-/// A catalog key, such as `finding.timed.clamped`, as the code holds it:
+/// A catalog key, such as `timed_waits.finding.clamped`, as the code holds it:
 /// its name's 32-bit FNV-1a hash, so the app carries no key names (a
 /// [`key!`](crate::key) literal is hashed at compile time). The catalogs
 /// stay keyed by name and are hashed as they load; a tidy test keeps the
@@ -92,7 +92,7 @@ impl Key {
 }
 
 /// The [`Key`] of a literal name, computed at compile time:
-/// `key!("finding.timed.clamped")`.
+/// `key!("timed_waits.finding.clamped")`.
 #[macro_export]
 macro_rules! key {
     ($name:literal) => {{

@@ -152,7 +152,7 @@ async fn run_main_starvation(config: MainConfig, publish: Publish) -> Report {
     for mode in JobMode::ALL {
         reporter.update(|p| {
             p.main = Some(
-                Phrase::new(key!("progress.main"))
+                Phrase::new(key!("main_starvation.progress"))
                     .count("jobs", config.jobs)
                     .phrase("mode", mode.label())
                     .count("wait", config.wait_ms),

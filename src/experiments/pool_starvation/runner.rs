@@ -161,7 +161,7 @@ async fn measure(config: &PoolConfig, reporter: &Reporter) -> Result<(Vec<PoolRu
     for mode in JobMode::ALL {
         reporter.update(|p| {
             p.worker = Some(
-                Phrase::new(key!("progress.pool"))
+                Phrase::new(key!("pool_starvation.progress"))
                     .count("jobs", config.jobs)
                     .phrase("mode", mode.label())
                     .count("wait", config.wait_ms)

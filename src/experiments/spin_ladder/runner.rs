@@ -19,7 +19,7 @@ async fn measure(config: &LadderConfig, reporter: &Reporter) -> Result<SpinLadde
     worker.share(&memory)?;
     reporter.update(|p| {
         p.worker = Some(
-            Phrase::new(key!("progress.ladder"))
+            Phrase::new(key!("spin_ladder.progress"))
                 .count("count", config.repeats)
                 .count("steps", config.steps)
                 .count("ms", config.spin_until_ms),

@@ -36,7 +36,7 @@ fn assert_results_in(s: &mut Session, lang: Lang) {
         "{heading}"
     );
     let findings = s.text(&in_tw("findings")).expect("findings after a run");
-    let expected = fixed_part(&words, key!("finding.timed.resolved_promise"));
+    let expected = fixed_part(&words, key!("timed_waits.finding.resolved_promise"));
     assert!(
         findings.contains(&expected),
         "{}: “{expected}” not in {findings}",

@@ -22,7 +22,7 @@ impl Findings for CancelWaits {
             };
             if !r.strategy.wakes_on_cancel() {
                 out.push(
-                    Phrase::new(key!("finding.cancel.blind"))
+                    Phrase::new(key!("cancel_waits.finding.blind"))
                         .phrase("what", r.strategy.label())
                         .arg("p50", f.ms(s.p50))
                         .arg("max", f.ms(s.max))
@@ -36,11 +36,11 @@ impl Findings for CancelWaits {
                 Some(times) => f
                     .derived(
                         s.p50,
-                        key!("finding.cancel.woken_sooner"),
-                        key!("finding.cancel.woken_sooner_marked"),
+                        key!("cancel_waits.finding.woken_sooner"),
+                        key!("cancel_waits.finding.woken_sooner_marked"),
                     )
                     .arg("times", Arg::Fixed(times, 0)),
-                None => Phrase::new(key!("finding.cancel.woken")),
+                None => Phrase::new(key!("cancel_waits.finding.woken")),
             };
             out.push(
                 phrase

@@ -22,7 +22,7 @@ impl Findings for ConcurrencyLimit {
                 continue;
             };
             out.push(
-                Phrase::new(key!("finding.limit.gate"))
+                Phrase::new(key!("concurrency_limit.finding.gate"))
                     .phrase("what", r.gate.label())
                     .arg("p50", f.ms(s.p50))
                     .arg("max", f.ms(s.max))
@@ -41,7 +41,7 @@ impl Findings for ConcurrencyLimit {
         };
         if let (Some((semaphore, quick)), Some((polling, slow))) = (batch(false), batch(true)) {
             out.push(
-                Phrase::new(key!("finding.limit.longer"))
+                Phrase::new(key!("concurrency_limit.finding.longer"))
                     .phrase("polling", polling.label())
                     .phrase("semaphore", semaphore.label())
                     .arg("extra", f.ms(slow - quick)),

@@ -16,7 +16,7 @@ impl Findings for MainStarvation {
             .runs
             .iter()
             .map(|run| {
-                Phrase::new(key!("finding.main.run"))
+                Phrase::new(key!("main_starvation.finding.run"))
                     .count("jobs", self.config.jobs)
                     .count("wait", self.config.wait_ms)
                     .phrase("mode", run.mode.label())

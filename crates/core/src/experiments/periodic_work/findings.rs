@@ -34,7 +34,7 @@ impl Findings for PeriodicWork {
                 .filter_map(|r| {
                     let (drift, schedule) = (r.drift_ms()?, r.scheduler.schedule()?);
                     Some(
-                        Phrase::new(key!("finding.periodic.item"))
+                        Phrase::new(key!("periodic_work.finding.item"))
                             .phrase("what", schedule.label())
                             .arg("drift", f.ms(drift)),
                     )
@@ -44,7 +44,7 @@ impl Findings for PeriodicWork {
                 continue;
             }
             out.push(
-                Phrase::new(key!("finding.periodic.drift"))
+                Phrase::new(key!("periodic_work.finding.drift"))
                     .phrase("where", Phrase::new(place))
                     .count("ticks", self.config.ticks)
                     .arg("items", Arg::List(items)),
@@ -67,7 +67,7 @@ impl Findings for PeriodicWork {
         if let Some((r, lateness)) = chained {
             let (first, last) = (lateness[0], lateness[lateness.len() - 1]);
             out.push(
-                Phrase::new(key!("finding.periodic.chained"))
+                Phrase::new(key!("periodic_work.finding.chained"))
                     .phrase("what", r.scheduler.label())
                     .arg("slip", f.ms((last - first) / (lateness.len() - 1) as f64))
                     .arg("work", f.ms(mean_work_ms)),
@@ -80,7 +80,7 @@ impl Findings for PeriodicWork {
         });
         if let Some((r, s)) = corrected {
             out.push(
-                Phrase::new(key!("finding.periodic.corrected"))
+                Phrase::new(key!("periodic_work.finding.corrected"))
                     .phrase("what", r.scheduler.label())
                     .arg("p50", f.ms(s.p50))
                     .count(

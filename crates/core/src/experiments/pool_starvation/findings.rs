@@ -17,7 +17,7 @@ impl Findings for PoolStarvation {
             .runs
             .iter()
             .map(|run| {
-                Phrase::new(key!("finding.pool.run"))
+                Phrase::new(key!("pool_starvation.finding.run"))
                     .count("jobs", c.jobs)
                     .count("wait", c.wait_ms)
                     .count("workers", c.workers)

@@ -22,7 +22,7 @@ impl Findings for ProducerConsumer {
                 continue;
             };
             latencies.push(
-                Phrase::new(key!("finding.handoff.latency_item"))
+                Phrase::new(key!("producer_consumer.finding.latency_item"))
                     .phrase("what", r.channel.label())
                     .arg("p50", f.ms(s.p50))
                     .arg("p99", f.ms(s.p99)),
@@ -30,8 +30,8 @@ impl Findings for ProducerConsumer {
             if let Some((rate, burst_ms)) = r.items_per_s(self.config.burst).zip(r.burst_ms) {
                 // A rate is only as resolved as the burst's time.
                 let (key, marked) = (
-                    key!("finding.handoff.rate_item"),
-                    key!("finding.handoff.rate_item_marked"),
+                    key!("producer_consumer.finding.rate_item"),
+                    key!("producer_consumer.finding.rate_item_marked"),
                 );
                 rates.push(
                     f.derived(burst_ms, key, marked)
@@ -42,12 +42,13 @@ impl Findings for ProducerConsumer {
         }
         if !latencies.is_empty() {
             out.push(
-                Phrase::new(key!("finding.handoff.latencies")).arg("items", Arg::List(latencies)),
+                Phrase::new(key!("producer_consumer.finding.latencies"))
+                    .arg("items", Arg::List(latencies)),
             );
         }
         if !rates.is_empty() {
             out.push(
-                Phrase::new(key!("finding.handoff.rates"))
+                Phrase::new(key!("producer_consumer.finding.rates"))
                     .count("burst", self.config.burst)
                     .arg("rates", Arg::List(rates)),
             );
@@ -55,8 +56,8 @@ impl Findings for ProducerConsumer {
         if let Some((polling, woken, woken_p50, times)) = self.polling_ratio() {
             // A ratio is only as resolved as the time it divides by.
             let (key, marked) = (
-                key!("finding.handoff.polling"),
-                key!("finding.handoff.polling_marked"),
+                key!("producer_consumer.finding.polling"),
+                key!("producer_consumer.finding.polling_marked"),
             );
             out.push(
                 f.derived(woken_p50, key, marked)

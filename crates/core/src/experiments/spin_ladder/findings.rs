@@ -24,19 +24,19 @@ impl Findings for SpinLadder {
         // Data made before blocks timed each call alone, so a step shorter
         // than one tick read as 0.
         let timing = if self.steps.iter().any(|s| s.block > 1) {
-            Phrase::new(key!("finding.ladder.timed_in_blocks"))
+            Phrase::new(key!("spin_ladder.finding.timed_in_blocks"))
         } else {
-            Phrase::new(key!("finding.ladder.timed_alone"))
+            Phrase::new(key!("spin_ladder.finding.timed_alone"))
         }
         .arg("tick", us(tolerance_ms));
         let units = match self.calibration {
-            Some(c) => Phrase::new(key!("finding.ladder.calibrated"))
+            Some(c) => Phrase::new(key!("spin_ladder.finding.calibrated"))
                 .phrase("unit", c.describe())
                 .arg("target", Arg::Fixed(NS_PER_SPIN_UNIT, 0)),
-            None => Phrase::new(key!("finding.ladder.uncalibrated")),
+            None => Phrase::new(key!("spin_ladder.finding.uncalibrated")),
         };
         let mut out = vec![
-            Phrase::new(key!("finding.ladder.spins"))
+            Phrase::new(key!("spin_ladder.finding.spins"))
                 .arg("spins", us(self.cumulative_ms(0..YIELD_THRESHOLD)))
                 .arg(
                     "yields",
@@ -47,14 +47,14 @@ impl Findings for SpinLadder {
         ];
         if !late.is_empty() {
             let mean = late.iter().sum::<f64>() / late.len() as f64;
-            out.push(Phrase::new(key!("finding.ladder.sleeps")).arg("each", us(mean)));
+            out.push(Phrase::new(key!("spin_ladder.finding.sleeps")).arg("each", us(mean)));
         }
         for su in &self.spin_until {
             out.push(
                 Phrase::new(if su.sleep_stage {
-                    key!("finding.ladder.spin_until_sleeping")
+                    key!("spin_ladder.finding.spin_until_sleeping")
                 } else {
-                    key!("finding.ladder.spin_until_spinning")
+                    key!("spin_ladder.finding.spin_until_spinning")
                 })
                 .ms("wall", su.wall_ms)
                 .arg("busy", Arg::Fixed(su.busy_fraction() * 100.0, 0))

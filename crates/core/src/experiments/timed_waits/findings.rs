@@ -38,11 +38,11 @@ impl Findings for TimedWaits {
                 let clamped = loop_.p50 >= NestedChain::CLAMP_MS - tolerance_ms
                     && fresh.p50 < loop_.p50 - 1.0;
                 let key = if clamped {
-                    key!("finding.timed.clamped")
+                    key!("timed_waits.finding.clamped")
                 } else if f64::from(d) < NestedChain::CLAMP_MS {
-                    key!("finding.timed.not_clamped")
+                    key!("timed_waits.finding.not_clamped")
                 } else {
-                    key!("finding.timed.above_clamp")
+                    key!("timed_waits.finding.above_clamp")
                 };
                 out.push(
                     Phrase::new(key)
@@ -58,7 +58,7 @@ impl Findings for TimedWaits {
                 && fresh.p50 < loop_.p50 - 1.0
             {
                 out.push(
-                    Phrase::new(key!("finding.timed.worker_clamped"))
+                    Phrase::new(key!("timed_waits.finding.worker_clamped"))
                         .digits("d", d)
                         .arg("loop", f.ms(loop_.p50))
                         .arg("fresh", f.ms(fresh.p50)),
@@ -66,7 +66,7 @@ impl Findings for TimedWaits {
             }
             if let Some(sleep) = summary(self, Mechanism::WorkerAtomicsWait, Some(d)) {
                 out.push(
-                    Phrase::new(key!("finding.timed.worker_sleep"))
+                    Phrase::new(key!("timed_waits.finding.worker_sleep"))
                         .digits("d", d)
                         .arg("p50", f.ms(sleep.overshoot(f64::from(d))))
                         .arg("p99", f.ms(sleep.p99 - f64::from(d))),
@@ -74,14 +74,15 @@ impl Findings for TimedWaits {
             }
         }
         if let Some(p) = summary(self, Mechanism::ResolvedPromise, None) {
-            out.push(Phrase::new(key!("finding.timed.resolved_promise")).arg("p50", f.ms(p.p50)));
+            out.push(
+                Phrase::new(key!("timed_waits.finding.resolved_promise")).arg("p50", f.ms(p.p50)),
+            );
         }
         match self.chain.clamp_onset(tolerance_ms) {
-            Some(level) => {
-                out.push(Phrase::new(key!("finding.timed.chain_clamped")).count("level", level))
-            }
+            Some(level) => out
+                .push(Phrase::new(key!("timed_waits.finding.chain_clamped")).count("level", level)),
             None if !self.chain.levels.is_empty() => out.push(
-                Phrase::new(key!("finding.timed.chain_unclamped"))
+                Phrase::new(key!("timed_waits.finding.chain_unclamped"))
                     .count("levels", self.chain.levels.len() as u64),
             ),
             None => {}
@@ -94,7 +95,7 @@ impl Findings for TimedWaits {
             .max_by(|a, b| (f64::from(a.1) - a.2.min).total_cmp(&(f64::from(b.1) - b.2.min)));
         if let Some((key, d, s)) = earliest {
             out.push(
-                Phrase::new(key!("finding.timed.early"))
+                Phrase::new(key!("timed_waits.finding.early"))
                     .phrase("what", key.label())
                     .count("d", d)
                     .arg("early", f.ms(f64::from(d) - s.min)),
@@ -106,7 +107,7 @@ impl Findings for TimedWaits {
         });
         if let Some((key, waited_ms)) = never_fired {
             out.push(
-                Phrase::new(key!("finding.timed.never_fired"))
+                Phrase::new(key!("timed_waits.finding.never_fired"))
                     .phrase("what", key.mechanism.label())
                     .arg("waited", f.ms(waited_ms)),
             );
@@ -138,15 +139,15 @@ impl TimedWaits {
             .collect();
         let (Some(&least), Some(&most)) = (early.iter().min(), early.iter().max()) else {
             return (!counts.is_empty()).then(|| {
-                Phrase::new(key!("finding.timed.sampled_none"))
+                Phrase::new(key!("timed_waits.finding.sampled_none"))
                     .count("cells", counts.len() as u64)
                     .count("max", max)
             });
         };
         let key = match (early.len() == counts.len(), least == most) {
-            (true, true) => key!("finding.timed.sampled_all_at"),
-            (true, false) => key!("finding.timed.sampled_all"),
-            (false, _) => key!("finding.timed.sampled"),
+            (true, true) => key!("timed_waits.finding.sampled_all_at"),
+            (true, false) => key!("timed_waits.finding.sampled_all"),
+            (false, _) => key!("timed_waits.finding.sampled"),
         };
         Some(
             Phrase::new(key)

@@ -335,31 +335,35 @@ impl ConfigError {
     pub fn phrase(&self) -> Phrase {
         match self {
             ConfigError::NotANumber(text) => {
-                Phrase::new(key!("error.timed.not_a_number")).data("text", text.clone())
+                Phrase::new(key!("timed_waits.error.not_a_number")).data("text", text.clone())
             }
-            ConfigError::NoDurations => Phrase::new(key!("error.timed.no_durations")),
-            ConfigError::TooManyDurations { max, got } => Phrase::new(key!("error.timed.too_many"))
-                .count("max", *max as u64)
-                .count("got", *got as u64),
+            ConfigError::NoDurations => Phrase::new(key!("timed_waits.error.no_durations")),
+            ConfigError::TooManyDurations { max, got } => {
+                Phrase::new(key!("timed_waits.error.too_many"))
+                    .count("max", *max as u64)
+                    .count("got", *got as u64)
+            }
             ConfigError::DurationOutOfRange { max, got } => {
-                Phrase::new(key!("error.timed.duration_range"))
+                Phrase::new(key!("timed_waits.error.duration_range"))
                     .count("max", *max)
                     .count("got", *got)
             }
             ConfigError::SamplesOutOfRange { max, got } => {
-                Phrase::new(key!("error.timed.samples_range"))
+                Phrase::new(key!("timed_waits.error.samples_range"))
                     .count("max", *max)
                     .count("got", *got)
             }
-            ConfigError::NoMechanisms => Phrase::new(key!("error.timed.no_mechanisms")),
+            ConfigError::NoMechanisms => Phrase::new(key!("timed_waits.error.no_mechanisms")),
             ConfigError::TooManySamples { max, got } => {
-                Phrase::new(key!("error.timed.too_many_samples"))
+                Phrase::new(key!("timed_waits.error.too_many_samples"))
                     .count("max", *max)
                     .count("got", *got)
             }
-            ConfigError::TooLong { minutes, limit } => Phrase::new(key!("error.timed.too_long"))
-                .count("minutes", *minutes)
-                .count("limit", *limit),
+            ConfigError::TooLong { minutes, limit } => {
+                Phrase::new(key!("timed_waits.error.too_long"))
+                    .count("minutes", *minutes)
+                    .count("limit", *limit)
+            }
         }
     }
 }

@@ -20,7 +20,7 @@ impl Findings for WakeLatency {
             .find(|r| r.strategy == Strategy::Event)
             .and_then(|r| r.outcome.summary());
         if let Some(event) = event {
-            out.push(Phrase::new(key!("finding.wake.event")).arg("p50", f.ms(event.p50)));
+            out.push(Phrase::new(key!("wake_latency.finding.event")).arg("p50", f.ms(event.p50)));
             // A ratio is only as resolved as the event wait it divides by.
             let marked = f.unresolved(event.p50);
             let polls: Vec<Phrase> = ratios
@@ -28,16 +28,19 @@ impl Findings for WakeLatency {
                 .filter(|(s, _)| matches!(s, Strategy::SleepPoll | Strategy::TimerPoll))
                 .map(|(s, r)| {
                     Phrase::new(if marked {
-                        key!("finding.wake.ratio_marked")
+                        key!("wake_latency.finding.ratio_marked")
                     } else {
-                        key!("finding.wake.ratio")
+                        key!("wake_latency.finding.ratio")
                     })
                     .phrase("what", s.label())
                     .arg("times", Arg::Fixed(*r, 0))
                 })
                 .collect();
             if !polls.is_empty() {
-                out.push(Phrase::new(key!("finding.wake.polling")).arg("ratios", Arg::List(polls)));
+                out.push(
+                    Phrase::new(key!("wake_latency.finding.polling"))
+                        .arg("ratios", Arg::List(polls)),
+                );
             }
         } else {
             // Without the event wait (no shared memory) there is no ratio,
@@ -45,7 +48,7 @@ impl Findings for WakeLatency {
             for r in &self.results {
                 if let Some(s) = r.outcome.summary() {
                     out.push(
-                        Phrase::new(key!("finding.wake.without_event"))
+                        Phrase::new(key!("wake_latency.finding.without_event"))
                             .phrase("what", r.strategy.label())
                             .arg("p50", f.ms(s.p50))
                             .arg("p99", f.ms(s.p99)),
