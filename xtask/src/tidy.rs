@@ -244,7 +244,7 @@ fn keys_the_code_builds() -> (
     used.extend(["data", "code"].map(str::to_owned));
     // The embed's first screen (`www/embed.js`) asks for these.
     used.extend(crate::facade::KEYS.map(|(_, key)| key.to_owned()));
-    use waitlab_core::experiments::main_starvation::JobMode;
+    use waitlab_core::experiments::JobMode;
     use waitlab_core::experiments::timed_waits::Mechanism;
     use waitlab_core::experiments::wake_latency::Strategy;
     use waitlab_core::experiments::{

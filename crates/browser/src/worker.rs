@@ -10,10 +10,10 @@ use crate::clock::{busy_wait_until, epoch_now, now};
 use crate::memory::Slots;
 use crate::probes::spin_ladder::measure_ladder;
 use crate::probes::timed_waits::measure_in_worker;
-use crate::probes::{cancel_waits, periodic_work, producer_consumer, wake_latency};
+use crate::probes::{NO_PORT, cancel_waits, periodic_work, producer_consumer, wake_latency};
 use crate::{memory, trace, wait};
 use std::cell::RefCell;
-use waitlab_core::experiments::main_starvation::JobMode;
+use waitlab_core::experiments::JobMode;
 use waitlab_core::experiments::wake_latency::Strategy;
 use waitlab_core::protocol::{
     FromWorker, HEARTBEAT_MS, PROTOCOL_VERSION, ToWorker, WorkerOutcome, shared_slots,
@@ -64,7 +64,7 @@ fn set_rounds(by_message: bool, delays_us: Vec<u32>) {
         wasm_bindgen_futures::spawn_local(async move {
             let result = match port {
                 Some(port) => wake_latency::set_rounds_by_message(&port, &delays_us).await,
-                None => Err(wake_latency::NO_PORT.to_owned()),
+                None => Err(NO_PORT.to_owned()),
             };
             post(&FromWorker::SetterDone { result });
         });
@@ -180,7 +180,7 @@ fn handle(data: JsValue) {
                 wasm_bindgen_futures::spawn_local(async move {
                     let result = match port {
                         Some(port) => cancel_waits::abort_rounds(rounds, wait_ms, &port).await,
-                        None => Err(wake_latency::NO_PORT.to_owned()),
+                        None => Err(NO_PORT.to_owned()),
                     };
                     post(&FromWorker::WakeDone { result });
                 });

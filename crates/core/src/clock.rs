@@ -61,6 +61,33 @@ impl ClockInfo {
     }
 }
 
+/// Clock skew between two threads from ping-pong exchanges, NTP style: for
+/// each exchange `(a_send, b_recv, b_send, a_recv)`, stamped on A's and B's
+/// clocks, B's clock is ahead of A's by
+/// `((b_recv - a_send) + (b_send - a_recv)) / 2`. As NTP's clock filter
+/// does, only the quarter of exchanges with the shortest round trip count
+/// (queueing delays make the others asymmetric), and their offsets are
+/// averaged, which resolves skews finer than one clock step. Returns 0
+/// without exchanges.
+pub fn skew_ms(exchanges: &[[f64; 4]]) -> f64 {
+    let mut by_round_trip: Vec<(f64, f64)> = exchanges
+        .iter()
+        .map(|[a_send, b_recv, b_send, a_recv]| {
+            (
+                (a_recv - a_send) - (b_send - b_recv),
+                ((b_recv - a_send) + (b_send - a_recv)) / 2.0,
+            )
+        })
+        .filter(|(rtt, offset)| rtt.is_finite() && offset.is_finite())
+        .collect();
+    if by_round_trip.is_empty() {
+        return 0.0;
+    }
+    by_round_trip.sort_unstable_by(|a, b| a.0.total_cmp(&b.0));
+    let best = &by_round_trip[..by_round_trip.len().div_ceil(4)];
+    best.iter().map(|(_, offset)| offset).sum::<f64>() / best.len() as f64
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -86,5 +113,17 @@ mod tests {
         assert!((c.resolution_ms() - 0.1).abs() < 1e-12);
         assert!(c.resolves(0.1) && c.resolves(-0.2));
         assert!(!c.resolves(0.025), "five steps is not a measurement");
+    }
+
+    #[test]
+    fn skew_from_symmetric_exchanges() {
+        // B is 5 ms ahead; one-way latency 0.1 ms each direction.
+        let ex = [
+            [0.0, 5.1, 5.2, 0.3],
+            [10.0, 15.1, 15.1, 10.2],
+            [20.0, 25.3, 25.4, 20.7],
+        ];
+        assert!((skew_ms(&ex) - 5.0).abs() < 1e-9);
+        assert_eq!(skew_ms(&[]), 0.0);
     }
 }

@@ -12,8 +12,8 @@
 //! Bytes, not JSON: the worker then links no serializer at all, the page
 //! parses no text while a probe measures, and samples cross exactly.
 
+use crate::experiments::JobMode;
 use crate::experiments::cancel_waits;
-use crate::experiments::main_starvation::JobMode;
 use crate::experiments::periodic_work;
 use crate::experiments::producer_consumer::{Channel, RawChannelRun};
 use crate::experiments::spin_ladder::{LadderConfig, SpinLadder};

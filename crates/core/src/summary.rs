@@ -16,7 +16,7 @@
 //! blur (`figures`).
 
 use crate::experiments::Experiment;
-use crate::experiments::main_starvation::JobMode;
+use crate::experiments::JobMode;
 use crate::experiments::timed_waits::{Mechanism, TimedWaits};
 use crate::key;
 use crate::schema::Report;

@@ -9,7 +9,8 @@
 use crate::{Native, Progress, ms_since, runtime, trace};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
-use waitlab_core::experiments::main_starvation::{JobMode, MainConfig, MainRun, MainStarvation};
+use waitlab_core::experiments::JobMode;
+use waitlab_core::experiments::main_starvation::{MainConfig, MainRun, MainStarvation};
 use waitlab_core::key;
 use waitlab_core::trace::{Kind, Name};
 

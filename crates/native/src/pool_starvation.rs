@@ -8,7 +8,7 @@ use crate::main_starvation::job;
 use crate::{Cli, Native, Progress, ms_since, runtime, trace};
 use std::time::{Duration, Instant};
 use waitlab_core::experiments::Config;
-use waitlab_core::experiments::main_starvation::JobMode;
+use waitlab_core::experiments::JobMode;
 use waitlab_core::experiments::pool_starvation::{JobSpan, PoolConfig, PoolRun, PoolStarvation};
 use waitlab_core::key;
 use waitlab_core::trace::{Kind, Name};

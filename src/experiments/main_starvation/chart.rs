@@ -7,7 +7,8 @@ use crate::components::charts::{
 use crate::i18n::{t, tr};
 use leptos::prelude::*;
 use waitlab_core::chart::{LINE_PX, Scale};
-use waitlab_core::experiments::main_starvation::{JobMode, MainRun};
+use waitlab_core::experiments::JobMode;
+use waitlab_core::experiments::main_starvation::MainRun;
 use waitlab_core::key;
 use waitlab_core::svg::Node;
 use waitlab_core::text::Phrase;

@@ -5,7 +5,7 @@ use crate::components::charts::{chart_frame, chart_svg, footer, hit, reading, x_
 use crate::i18n::{t, tr};
 use leptos::prelude::*;
 use waitlab_core::chart::{LINE_PX, Scale};
-use waitlab_core::experiments::main_starvation::JobMode;
+use waitlab_core::experiments::JobMode;
 use waitlab_core::experiments::pool_starvation::{PoolConfig, PoolRun};
 use waitlab_core::key;
 use waitlab_core::svg::Node;

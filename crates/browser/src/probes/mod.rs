@@ -14,11 +14,20 @@ pub mod spin_ladder;
 pub mod timed_waits;
 pub mod wake_latency;
 
-use crate::{clock::now, trace, wait};
+use crate::clock::{busy_wait_until, now};
+use crate::{trace, wait};
 use std::future::Future;
 use waitlab_core::protocol::WorkerOutcome;
 use waitlab_core::sampling::Stop as Enough;
 use waitlab_core::trace::{Kind, Name};
+
+/// What a job that needs a message port says without one.
+pub const NO_PORT: &str = "the page did not pass a message port";
+
+/// Busy-waits `us` microseconds.
+pub(crate) fn spin_us(us: u32) {
+    busy_wait_until(now() + f64::from(us) / 1000.0);
+}
 
 /// How long past its own timeout an `Atomics.waitAsync` may take before the
 /// probe declares that the timeout never fires (Firefox ESR's behaviour).

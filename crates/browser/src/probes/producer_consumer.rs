@@ -8,7 +8,7 @@
 //! [`Tally`] made with room for every paced item, so nothing is allocated
 //! or parsed between an item's send and its receive stamp.
 
-use super::wake_latency::{NO_PORT, spin_us};
+use super::{NO_PORT, spin_us};
 use crate::clock::epoch_now;
 use crate::memory::{self, Slots};
 use crate::trace;

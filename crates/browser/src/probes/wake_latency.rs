@@ -7,7 +7,8 @@
 //! store, and the waiter reads it after seeing the flag with an atomic
 //! load, so the stamp is always the one of this round.
 
-use crate::clock::{busy_wait_until, epoch_now, now};
+use super::{NO_PORT, spin_us};
+use crate::clock::epoch_now;
 use crate::memory::{self, Slots};
 use crate::{trace, wait};
 use futures::future::select;
@@ -21,14 +22,6 @@ use wasm_bindgen::JsValue;
 /// How long an async-event wait may sleep before re-checking, ms (Firefox
 /// ESR's `waitAsync` timeout never fires, so it is raced with a timer).
 const ASYNC_RECHECK_MS: u32 = 50;
-
-/// What a job that needs a message port says without one.
-pub const NO_PORT: &str = "the page did not pass a message port";
-
-/// Busy-waits `us` microseconds.
-pub(super) fn spin_us(us: u32) {
-    busy_wait_until(now() + f64::from(us) / 1000.0);
-}
 
 /// The setter's side of the shared-memory strategies: blocks its worker
 /// for the whole run.

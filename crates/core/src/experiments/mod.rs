@@ -9,6 +9,7 @@ mod column;
 pub mod concurrency_limit;
 pub mod config;
 mod description;
+mod job_mode;
 pub mod main_starvation;
 pub mod paired;
 pub mod periodic_work;
@@ -24,6 +25,7 @@ pub use crate::value::Unit;
 pub use column::{Column, Spec};
 pub use config::Config;
 pub use description::{BROWSER_ONLY, Description, Findings, Lacks, Meta, NATIVE_TOO};
+pub use job_mode::JobMode;
 pub use tried::{Measured, Sample, Tried, Way, series};
 
 use crate::environment::{Environment, Failure};

@@ -66,7 +66,8 @@ fn wake_findings_without_the_event_wait_keep_what_ran() {
 
 #[test]
 fn starvation_findings_name_every_mode() {
-    use crate::experiments::main_starvation::{JobMode, MainConfig, MainRun};
+    use crate::experiments::JobMode;
+    use crate::experiments::main_starvation::{MainConfig, MainRun};
     let run = |mode, batch_ms| MainRun {
         mode,
         batch_ms,

@@ -9,8 +9,8 @@
 use super::{FromWorker, ProtocolError, ToWorker, WorkerOutcome};
 use crate::bytes::Bytes;
 use crate::bytes::{Reader, Writer};
+use crate::experiments::JobMode;
 use crate::experiments::Way;
-use crate::experiments::main_starvation::JobMode;
 use crate::experiments::producer_consumer::{ProducerConsumerConfig, RawChannelRun};
 use crate::experiments::spin_ladder::{
     LadderConfig, SpinCalibration, SpinLadder, SpinUntil, Step, StepCost,

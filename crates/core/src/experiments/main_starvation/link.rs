@@ -2,7 +2,8 @@
 //! [`TICK_MS`]).
 
 use crate::bytes::Bytes;
-use crate::experiments::main_starvation::{JobMode, MainConfig, MainRun, MainStarvation};
+use crate::experiments::JobMode;
+use crate::experiments::main_starvation::{MainConfig, MainRun, MainStarvation};
 use crate::link::wire::{Reader, TICK_MS, Writer, ticks};
 use crate::link::{LinkError, Section};
 

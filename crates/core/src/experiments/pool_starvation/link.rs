@@ -2,7 +2,7 @@
 //! [`SPAN_TICK_MS`]).
 
 use crate::bytes::Bytes;
-use crate::experiments::main_starvation::JobMode;
+use crate::experiments::JobMode;
 use crate::experiments::pool_starvation::{JobSpan, PoolConfig, PoolRun, PoolStarvation};
 use crate::link::wire::{Reader, SPAN_TICK_MS, Writer, ticks};
 use crate::link::{LinkError, Section};

@@ -5,8 +5,8 @@
 //! number of pending timers). This module holds the configuration, the
 //! measured shape, and the expected shape the article predicts.
 
+use crate::experiments::JobMode;
 use crate::experiments::config::config;
-use crate::experiments::main_starvation::JobMode;
 use crate::field::{self};
 use crate::key;
 use crate::text::Phrase;

@@ -2,7 +2,7 @@
 
 use super::*;
 use crate::experiments::Config;
-use crate::experiments::main_starvation::JobMode;
+use crate::experiments::JobMode;
 
 #[test]
 fn expected_shapes_follow_the_article() {

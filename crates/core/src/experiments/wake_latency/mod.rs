@@ -3,7 +3,7 @@
 //!
 //! Both sides stamp times as `performance.timeOrigin + performance.now()`,
 //! one time base across threads up to a small skew, which the run measures
-//! by ping-pong (see [`skew_ms`]) and reports.
+//! by ping-pong (see [`skew_ms`](crate::clock::skew_ms)) and reports.
 
 use crate::experiments::Config;
 use crate::experiments::config::config;
@@ -156,33 +156,6 @@ impl WakeConfig {
 /// the flag is raised; two clocks' steps can put a difference below it).
 pub fn latency_ms(raw_ms: f64, skew_ms: f64) -> f64 {
     (raw_ms + skew_ms).max(0.0)
-}
-
-/// Clock skew between two threads from ping-pong exchanges, NTP style: for
-/// each exchange `(a_send, b_recv, b_send, a_recv)`, stamped on A's and B's
-/// clocks, B's clock is ahead of A's by
-/// `((b_recv - a_send) + (b_send - a_recv)) / 2`. As NTP's clock filter
-/// does, only the quarter of exchanges with the shortest round trip count
-/// (queueing delays make the others asymmetric), and their offsets are
-/// averaged, which resolves skews finer than one clock step. Returns 0
-/// without exchanges.
-pub fn skew_ms(exchanges: &[[f64; 4]]) -> f64 {
-    let mut by_round_trip: Vec<(f64, f64)> = exchanges
-        .iter()
-        .map(|[a_send, b_recv, b_send, a_recv]| {
-            (
-                (a_recv - a_send) - (b_send - b_recv),
-                ((b_recv - a_send) + (b_send - a_recv)) / 2.0,
-            )
-        })
-        .filter(|(rtt, offset)| rtt.is_finite() && offset.is_finite())
-        .collect();
-    if by_round_trip.is_empty() {
-        return 0.0;
-    }
-    by_round_trip.sort_unstable_by(|a, b| a.0.total_cmp(&b.0));
-    let best = &by_round_trip[..by_round_trip.len().div_ceil(4)];
-    best.iter().map(|(_, offset)| offset).sum::<f64>() / best.len() as f64
 }
 
 /// One strategy's outcome: set→noticed latencies, ms.

@@ -12,18 +12,6 @@ fn delays_are_up_to_the_largest() {
 }
 
 #[test]
-fn skew_from_symmetric_exchanges() {
-    // B is 5 ms ahead; one-way latency 0.1 ms each direction.
-    let ex = [
-        [0.0, 5.1, 5.2, 0.3],
-        [10.0, 15.1, 15.1, 10.2],
-        [20.0, 25.3, 25.4, 20.7],
-    ];
-    assert!((skew_ms(&ex) - 5.0).abs() < 1e-9);
-    assert_eq!(skew_ms(&[]), 0.0);
-}
-
-#[test]
 fn ratios_divide_by_the_event_median() {
     let m = |v: f64| Outcome::measured(vec![v]).unwrap();
     let w = WakeLatency {
