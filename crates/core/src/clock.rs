@@ -61,6 +61,15 @@ impl ClockInfo {
     }
 }
 
+/// A time between two threads' stamps, ms: the raw difference of their
+/// clocks corrected by the `skew` between them ([`skew_ms`]), never below
+/// zero, since what is measured (a wake-up, a handoff, the time a wait
+/// ran on after its cancel) cannot end before it began; two clocks' steps,
+/// or a skew not measured, can put a difference below it.
+pub fn corrected_ms(raw_ms: f64, skew_ms: f64) -> f64 {
+    (raw_ms + skew_ms).max(0.0)
+}
+
 /// Clock skew between two threads from ping-pong exchanges, NTP style: for
 /// each exchange `(a_send, b_recv, b_send, a_recv)`, stamped on A's and B's
 /// clocks, B's clock is ahead of A's by

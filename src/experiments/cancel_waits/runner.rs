@@ -8,9 +8,8 @@
 
 use crate::runner::Reporter;
 use crate::runner::pair::{Pair, Roles, Ways};
-use waitlab_core::experiments::cancel_waits::{
-    CancelConfig, CancelWaits, Strategy, after_cancel_ms,
-};
+use waitlab_core::clock::corrected_ms;
+use waitlab_core::experiments::cancel_waits::{CancelConfig, CancelWaits, Strategy};
 use waitlab_core::key;
 use waitlab_core::protocol::ToWorker;
 use waitlab_core::text::Phrase;
@@ -42,7 +41,7 @@ async fn measure(config: &CancelConfig, reporter: &Reporter) -> Result<CancelWai
             rounds,
             wait_ms,
         };
-        pair.measure(&set, &wait, limit_ms, after_cancel_ms).await
+        pair.measure(&set, &wait, limit_ms, corrected_ms).await
     })
     .await
 }

@@ -9,7 +9,8 @@
 use crate::runner::Reporter;
 use crate::runner::pair::{Pair, Roles, Ways};
 use waitlab_browser::memory::{self};
-use waitlab_core::experiments::wake_latency::{Strategy, WakeConfig, WakeLatency, latency_ms};
+use waitlab_core::clock::corrected_ms;
+use waitlab_core::experiments::wake_latency::{Strategy, WakeConfig, WakeLatency};
 use waitlab_core::key;
 use waitlab_core::outcome::reason;
 use waitlab_core::protocol::ToWorker;
@@ -40,7 +41,7 @@ async fn measure(config: &WakeConfig, reporter: &Reporter) -> Result<WakeLatency
         };
         let rounds = config.rounds;
         let wait = ToWorker::WakeWait { strategy, rounds };
-        pair.measure(&set, &wait, limit_ms, latency_ms).await
+        pair.measure(&set, &wait, limit_ms, corrected_ms).await
     })
     .await
 }

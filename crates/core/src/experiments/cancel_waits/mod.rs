@@ -135,13 +135,6 @@ impl CancelConfig {
     }
 }
 
-/// One round's time from the cancel until the waiter was free, ms, from
-/// the waiter's raw stamp difference and the clocks' skew: never below
-/// zero, since a wait that ran out before its cancel wasted nothing.
-pub fn after_cancel_ms(raw_ms: f64, skew_ms: f64) -> f64 {
-    (raw_ms + skew_ms).max(0.0)
-}
-
 /// One strategy's outcome: cancel→free times, ms.
 pub type CancelResult = StrategyOutcome<Strategy>;
 

@@ -39,6 +39,6 @@ fn kinds_pair_up() {
 
 #[test]
 fn a_wait_that_ran_out_first_wasted_nothing() {
-    assert_eq!(after_cancel_ms(-0.2, 0.05), 0.0);
-    assert!((after_cancel_ms(9.5, -0.5) - 9.0).abs() < 1e-12);
+    assert_eq!(crate::clock::corrected_ms(-0.2, 0.05), 0.0);
+    assert!((crate::clock::corrected_ms(9.5, -0.5) - 9.0).abs() < 1e-12);
 }

@@ -171,11 +171,9 @@ pub struct ChannelRun {
 
 impl ChannelRun {
     /// A run that measured: the consumer's raw times (its clock minus the
-    /// producer's), corrected by the clocks' skew; never below zero, since
-    /// no item arrives before it is sent (two clocks' steps, or a skew not
-    /// measured without shared memory, can put a difference below it).
+    /// producer's), corrected by the clocks' skew (never below zero).
     pub fn measured(channel: Channel, raw: RawChannelRun, skew_ms: f64) -> ChannelRun {
-        let latency = |l: &f64| (l + skew_ms).max(0.0);
+        let latency = |l: &f64| crate::clock::corrected_ms(*l, skew_ms);
         ChannelRun {
             channel,
             outcome: Outcome::of_samples(raw.latencies_ms.iter().map(latency).collect()),

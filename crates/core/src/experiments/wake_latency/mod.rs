@@ -151,13 +151,6 @@ impl WakeConfig {
     }
 }
 
-/// One round's wake-up latency, ms: the waiter's raw stamp difference
-/// corrected by the clocks' skew, never below zero (nothing wakes before
-/// the flag is raised; two clocks' steps can put a difference below it).
-pub fn latency_ms(raw_ms: f64, skew_ms: f64) -> f64 {
-    (raw_ms + skew_ms).max(0.0)
-}
-
 /// One strategy's outcome: set→noticed latencies, ms.
 pub type WakeResult = StrategyOutcome<Strategy>;
 
