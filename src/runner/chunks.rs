@@ -22,7 +22,8 @@ pub(crate) fn not_loaded(_: SplitLoaderError) -> Phrase {
     Phrase::new(key!("run.not_loaded"))
 }
 
-/// An experiment's config: how to load its runner and start a run.
+/// An experiment's config: how to load its runner and start a run
+/// (written for each by `runner!`, in its folder's `runner.rs`).
 pub trait Runner: Sized + 'static {
     /// Loads the runner's chunk (once) and starts a run of `self`.
     fn start(self, publish: Publish) -> impl Future<Output = Result<Run, Phrase>>;

@@ -151,7 +151,8 @@ pub struct Cli {
     pub no_progress: bool,
 }
 
-/// One experiment as the native probe runs it.
+/// One experiment as the native probe runs it (implemented in its module,
+/// named by `probe`'s match).
 pub trait Native: Registered {
     /// The configuration `cli` asks for: the defaults for this machine,
     /// or their short run with `--quick`.

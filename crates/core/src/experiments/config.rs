@@ -5,7 +5,8 @@
 //! form's texts, checked), [`Config`] with its short run, the [`Form`](crate::field::Form) the
 //! page draws, and the bytes a link or a worker message carries.
 
-/// What every layer asks of an experiment's configuration.
+/// What every layer asks of an experiment's configuration (written for
+/// each by `config!`, in its folder's `mod.rs`).
 pub trait Config: Default + Clone + PartialEq + Send + Sync + 'static {
     /// The configuration the form starts from and Run all runs, on a
     /// machine of `cores` logical cores.

@@ -104,7 +104,8 @@ macro_rules! experiments {
     };
 }
 
-/// A result type in the list of experiments: which experiment it is.
+/// A result type in the list of experiments: which experiment it is
+/// (written for each by `experiments!`, from `each_experiment!`'s list).
 pub trait Listed {
     /// Which experiment it is.
     const EXPERIMENT: Experiment;
@@ -222,8 +223,8 @@ pub struct Report {
 }
 
 /// Where a report keeps an experiment's results: written for each
-/// experiment from [`each_experiment!`](crate::experiments)'s list, its
-/// id naming its field.
+/// experiment by `stored!` from [`each_experiment!`](crate::experiments)'s
+/// list, its id naming its field.
 pub trait Stored: Sized {
     /// Its results in `report`.
     fn of(report: &Report) -> Option<&Self>;
