@@ -92,10 +92,9 @@ pub fn Recipe(
         e.prevent_default();
         platform.set(Platform::ALL[next]);
         if let Some(tab) = document().get_element_by_id(&tab_id(Platform::ALL[next])) {
+            // A tab is a <button>, an HTML element.
             use wasm_bindgen::JsCast;
-            if let Ok(tab) = tab.dyn_into::<web_sys::HtmlElement>() {
-                let _ = tab.focus();
-            }
+            let _ = tab.unchecked_into::<web_sys::HtmlElement>().focus();
         }
     };
     let tabs = Platform::ALL.map(|p| {
