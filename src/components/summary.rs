@@ -26,24 +26,15 @@ use waitlab_core::text::{Arg, Phrase};
 pub fn Summary() -> impl IntoView {
     let experiments = expect_context::<Experiments>();
     let sets = expect_context::<ReferenceSets>();
-    // Which lessons' experiments could not run here (no report, and a
-    // notice other than a cancel): the view says why. A memo, so that a
-    // run's start, which clears its notice, makes nothing anew.
-    let refused = Memo::new(move |_| {
-        Lesson::ALL.map(|l| {
-            let state = experiments.state(l.experiment());
-            state.report.with(Option::is_none)
-                && state.notice.with(|n| {
-                    n.as_ref()
-                        .is_some_and(|n| n.text.key != key!("run.cancelled"))
-                })
-        })
-    });
     move || {
-        refused.track();
         let runs: Vec<Option<Report>> = Lesson::ALL
             .iter()
-            .map(|l| experiments.state(l.experiment()).report.get())
+            .map(|l| {
+                let state = experiments.state(l.experiment());
+                // What its section says, which the view reads.
+                state.notice.track();
+                state.report.get()
+            })
             .collect();
         if runs.iter().all(Option::is_none) {
             return None;

@@ -324,7 +324,7 @@ impl Session {
                  .filter(p => p.childElementCount === 0);\
              const frames = () => new Promise(r =>\
                  requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 0))));\
-             const end = performance.now() + 20000;\
+             const end = performance.now() + 45000;\
              while (empty().length > 0 && performance.now() < end) {\
                  for (const place of empty()) { place.scrollIntoView({ block: 'center' }); await frames(); }\
                  await frames();\
@@ -332,7 +332,7 @@ impl Session {
              window.scrollTo(0, 0);\
              return empty().length;",
         );
-        assert_eq!(reached, json!(0), "forms still not made after 20 s");
+        assert_eq!(reached, json!(0), "forms still not made after 45 s");
     }
 
     /// Opens `url` and waits for the app to mount and settle, its forms
