@@ -21,6 +21,12 @@ fn env() -> Environment {
     }
 }
 
+/// The article's stated figures, as the page bundles them.
+fn article() -> Report {
+    let json = include_str!("../../../../www/data/native/dotnet10-article-apple-m4.json");
+    Report::from_json(json).unwrap()
+}
+
 /// A wake-latency run whose 1 ms sleep poll and event wait took these.
 fn wake(poll: &[f64], event: &[f64]) -> Report {
     let result = |strategy, samples: &[f64]| WakeResult {
@@ -106,8 +112,7 @@ fn every_lesson_has_its_words_and_an_experiment() {
 /// browser run; a measured set stands beside the run under its name.
 #[test]
 fn sets_add_the_article_and_native_figures() {
-    let json = include_str!("../../../../www/data/native/dotnet10-article-apple-m4.json");
-    let article = Report::from_json(json).unwrap();
+    let article = article();
     let en = crate::text::Catalog::english();
     let l = line(
         Lesson::SleepVsDelay,
@@ -193,8 +198,7 @@ fn a_timed_wait_is_a_minimum_where_none_ends_early() {
     let l = line(Lesson::TimedWaitMinimum, Ran::Report(&exact), &[]);
     assert_eq!(l.verdict, Verdict::BelowClock);
     // The article's range and Windows' tick.
-    let json = include_str!("../../../../www/data/native/dotnet10-article-apple-m4.json");
-    let article = Report::from_json(json).unwrap();
+    let article = article();
     let l = line(Lesson::TimedWaitMinimum, Ran::NotYet, &[&article]);
     let stated = en.render(l.article.as_ref().unwrap());
     assert!(
