@@ -1,9 +1,10 @@
 //! The answer first: one line per lesson of the article (core's
 //! `summary`), at the top of the page, filled in as experiments finish,
 //! each with this browser's figures beside the native sets' and the
-//! article's, a link to its section, and the code to write (`recipe`). Its view is in the results' wasm
-//! chunk (fetched when the first run ends or a result link opens); the
-//! page keeps only what decides whether to show it.
+//! article's, a link to its section, and the code to write (`recipe`).
+//! Its view is in the results' wasm chunk (fetched when the first run ends
+//! or a result link opens); the page keeps only what decides whether to
+//! show it.
 
 use crate::components::chunked::chunked;
 use crate::components::recipe::Recipe;
