@@ -30,7 +30,7 @@
 //!   so and the page works. `native_*`: the bundled native and article
 //!   sets beside the browser's rows in every experiment, and a run's
 //!   downloads. `accessibility_*` and `reduced_motion_*`. `slow_phone_*`:
-//!   Run all on a phone's screen with the CPU slowed 4 and 6 times.
+//!   Run all on a phone's screen with the CPU slowed 6 times.
 //! - [`links`]: `share_*`: a link made in one browser opens read-only with
 //!   the same numbers in it and in the other; "Run on my machine" and a
 //!   pasted link join the comparison. `native_link_*`: `waitlab-native
@@ -62,9 +62,10 @@
 //!   `engine_sets_*`: those sets in the page, apart from the native ones,
 //!   picked into a comparison, with what differs between the engines.
 //! - [`timeline`]: every section run shows its timeline, whose file
-//!   holds what it draws (checked in `run_section`); `timeline_speedscope_*`:
-//!   a default run of every experiment, and the native probe's trace, open
-//!   in speedscope (npm) with the threads and times of the file.
+//!   holds what it draws (checked in `run_section`); the traces of
+//!   `run_all_chromium`'s default run of every experiment, and the native
+//!   probe's, open in speedscope (npm) with the threads and times of the
+//!   file.
 //! - [`bench`]: `bench_*` (ignored; `cargo xtask bench` runs them): fidelity
 //!   ratios against a raw-JS probe in the same browser session.
 //!
@@ -287,7 +288,6 @@ fn cases() -> Vec<Case> {
         ("slow_phone", &[Chromium], Timed, slow_phone),
         ("engine_sets", ALL, Untimed, engine_sets),
         ("native_link", &[Chromium], Untimed, native_link),
-        ("timeline_speedscope", &[Chromium], Timed, timeline::speedscope),
     ];
     // Each experiment's own scenario, named by its id ("isolated" is the
     // timed waits' on an isolated page).
@@ -314,19 +314,20 @@ fn cases() -> Vec<Case> {
         Untimed,
         reference_data_broken,
     ));
-    let benches: [(&str, fn()); 8] = [
-        ("bench_run_all_chromium", bench_run_all_chromium),
-        ("bench_adaptive_chromium", bench_adaptive_chromium),
-        (
-            "bench_noise_and_fidelity_chromium",
-            bench_noise_and_fidelity_chromium,
-        ),
-        ("bench_suite_chromium", bench_suite_chromium),
-        ("bench_first_load_chromium", bench_first_load_chromium),
-        ("bench_event_wake_chromium", bench_event_wake_chromium),
-        ("bench_render_100k_chromium", bench_render_100k_chromium),
-        ("bench_embed_heights_chromium", bench_embed_heights_chromium),
-    ];
+    // The benches, each named by its function.
+    macro_rules! benches {
+        ($($bench:ident),*) => { [$((stringify!($bench), $bench as fn())),*] };
+    }
+    let benches = benches!(
+        bench_run_all_chromium,
+        bench_adaptive_chromium,
+        bench_noise_and_fidelity_chromium,
+        bench_suite_chromium,
+        bench_first_load_chromium,
+        bench_event_wake_chromium,
+        bench_render_100k_chromium,
+        bench_embed_heights_chromium
+    );
     cases.extend(
         benches
             .into_iter()

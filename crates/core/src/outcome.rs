@@ -62,6 +62,11 @@ impl Outcome {
         }
     }
 
+    /// Its median, ms, if it was measured.
+    pub fn p50(&self) -> Option<f64> {
+        self.summary().map(|s| s.p50)
+    }
+
     /// The samples a measured outcome kept (none for a run opened from a
     /// link, which carries only their sketch).
     pub fn samples(&self) -> Option<&[f64]> {

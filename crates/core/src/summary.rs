@@ -153,33 +153,30 @@ impl Lesson {
                 // checks (a pure spin is the spin ladder's lesson).
                 let wake = report.wake_latency.as_ref()?;
                 let p50 = |polls: bool| {
-                    wake.results
-                        .iter()
-                        .filter(|r| r.strategy.polls() == polls && !r.strategy.spins())
-                        .filter_map(|r| r.outcome.summary().map(|s| s.p50))
-                        .reduce(f64::min)
+                    least(wake.results.iter().filter_map(|r| {
+                        (r.strategy.polls() == polls && !r.strategy.spins())
+                            .then(|| r.outcome.p50())?
+                    }))
                 };
                 ms(p50(true)?, p50(false)?)
             }
             Lesson::CancelThroughWait => {
                 let cancel = report.cancel_waits.as_ref()?;
-                let woken = cancel
-                    .results
-                    .iter()
-                    .filter(|r| r.strategy.wakes_on_cancel())
-                    .filter_map(|r| r.outcome.summary().map(|s| s.p50))
-                    .reduce(f64::min)?;
+                let woken = least(
+                    cancel
+                        .results
+                        .iter()
+                        .filter_map(|r| r.strategy.wakes_on_cancel().then(|| r.outcome.p50())?),
+                )?;
                 ms(cancel.blind_p50()?, woken)
             }
             Lesson::PeriodicNoDrift => {
                 let periodic = report.periodic_work.as_ref()?;
                 let drift = |after_work: bool| {
-                    periodic
-                        .results
-                        .iter()
-                        .filter(|r| r.scheduler.waits_after_work() == after_work)
-                        .filter_map(|r| r.drift_ms().map(f64::abs))
-                        .reduce(f64::min)
+                    least(periodic.results.iter().filter_map(|r| {
+                        (r.scheduler.waits_after_work() == after_work)
+                            .then(|| r.drift_ms().map(f64::abs))?
+                    }))
                 };
                 ms(drift(true)?, drift(false)?)
             }
@@ -190,7 +187,7 @@ impl Lesson {
                         .runs
                         .iter()
                         .find(|r| r.gate.polls() == polls)
-                        .and_then(|r| r.outcome.summary().map(|s| s.p50))
+                        .and_then(|r| r.outcome.p50())
                 };
                 ms(p50(true)?, p50(false)?)
             }
@@ -234,6 +231,11 @@ impl Lesson {
             Stated::Said => Phrase::new(key!("summary.article_delay_zero")),
         }
     }
+}
+
+/// The least of the figures there are, if any.
+fn least(figures: impl Iterator<Item = f64>) -> Option<f64> {
+    figures.reduce(f64::min)
 }
 
 /// The resolved-promise await against the quickest real yield of

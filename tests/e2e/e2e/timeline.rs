@@ -294,19 +294,14 @@ fn upload(s: &mut Session, origin: &str, what: &str, json: &str) -> String {
     path
 }
 
-/// `timeline_speedscope_*`: a default run of every experiment (Run all),
-/// each one's trace opened in speedscope; and the native probe's
+/// A default run of every experiment (`run_all_chromium`'s Run all, done
+/// on `s`): each one's trace opened in speedscope; and the native probe's
 /// (`waitlab-native --quick --trace`, written by `cargo xtask test` as
-/// `WAITLAB_NATIVE_TRACE`).
-pub(crate) fn speedscope(browser: Browser) {
-    let mut s = waitlab_e2e::webdriver::Session::lease(browser);
-    let origin = isolated_server().origin.clone();
-    s.open(&origin);
-    s.click("[data-testid=run-all-button]");
-    s.wait_for_element("[data-testid=run-all-done]", 240);
+/// `WAITLAB_NATIVE_TRACE`). It leaves the page for speedscope's.
+pub(crate) fn in_speedscope_after_run_all(s: &mut Session, origin: &str) {
     let mut traces = Vec::new();
     for e in Experiment::ALL {
-        let t = check(&mut s, e.slug());
+        let t = check(s, e.slug());
         assert!(
             !t.of("X").is_empty(),
             "{}: a default run records spans",
@@ -315,12 +310,12 @@ pub(crate) fn speedscope(browser: Browser) {
         traces.push((e.slug(), t.json));
     }
     for (slug, json) in &traces {
-        in_speedscope(&mut s, &origin, slug, json);
+        in_speedscope(s, origin, slug, json);
     }
     let native = std::env::var("WAITLAB_NATIVE_TRACE")
         .expect("WAITLAB_NATIVE_TRACE: the native probe's trace (cargo xtask test writes it)");
     let json = std::fs::read_to_string(&native).unwrap_or_else(|e| panic!("{native}: {e}"));
-    in_speedscope(&mut s, &origin, "native", &json);
+    in_speedscope(s, origin, "native", &json);
 }
 
 /// "Open in Perfetto" on `section`'s open timeline, with the browser's

@@ -133,8 +133,8 @@ pub trait Visit {
 /// `$callback!` with each one's variant, folder (its id) with the result
 /// type that describes it, slug, and `{ badge, explanation parts,
 /// progress unit, link bit }`. `experiments!` declares
-/// [`Experiment`] from it; `schema` and `link` write each one's
-/// [`Stored`](crate::schema::Stored) and [`Section`](crate::link::Section).
+/// [`Experiment`] from it, `report!` the [`Report`] with a field each and
+/// their [`Stored`].
 macro_rules! each_experiment {
     ($callback:path) => {
         $callback! {
@@ -171,70 +171,42 @@ macro_rules! each_experiment {
 
 each_experiment!(experiments);
 
-/// A complete result file.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Report {
-    /// Always [`SCHEMA_NAME`](crate::schema::SCHEMA_NAME).
-    pub schema: String,
-    /// Always [`SCHEMA_VERSION`](crate::schema::SCHEMA_VERSION) when written by this build.
-    pub version: u32,
-    /// Where it was measured.
-    pub env: Environment,
-    /// Experiment 1, if it was run.
-    pub timed_waits: Option<timed_waits::TimedWaits>,
-    /// Experiment 2a, if it was run.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub main_starvation: Option<main_starvation::MainStarvation>,
-    /// Experiment 2b, if it was run.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub pool_starvation: Option<pool_starvation::PoolStarvation>,
-    /// Experiment 3, if it was run.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub spin_ladder: Option<spin_ladder::SpinLadder>,
-    /// Experiment 4, if it was run.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub wake_latency: Option<wake_latency::WakeLatency>,
-    /// Experiment 6, if it was run.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub cancel_waits: Option<cancel_waits::CancelWaits>,
-    /// Experiment 7, if it was run.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub periodic_work: Option<periodic_work::PeriodicWork>,
-    /// Experiment 8, if it was run.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub concurrency_limit: Option<concurrency_limit::ConcurrencyLimit>,
-    /// Experiment 9, if it was run.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub producer_consumer: Option<producer_consumer::ProducerConsumer>,
-    /// Why the run failed, if it did (its results are then absent).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub failure: Option<Failure>,
-    /// Figures stated by a source rather than measured (the article's).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub stated: Vec<StatedFigure>,
-    /// Whether this report was decoded from a share link: its statistics
-    /// are quantized and its samples reconstructed (see `share`).
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub from_link: bool,
-    /// The run's timeline, if this report is of a run on this page (or a
-    /// native run asked for one): never in its JSON or links.
-    #[serde(skip)]
-    pub trace: Option<std::sync::Arc<crate::trace::Trace>>,
-}
-
-/// Where a report keeps an experiment's results: written for each
-/// experiment by `stored!` from [`each_experiment!`](crate::experiments)'s
-/// list, its id naming its field.
-pub trait Stored: Sized {
-    /// Its results in `report`.
-    fn of(report: &Report) -> Option<&Self>;
-    /// Where `report` keeps its results.
-    fn slot(report: &mut Report) -> &mut Option<Self>;
-}
-
-/// Each experiment's [`Stored`], from the list.
-macro_rules! stored {
+/// Declares [`Report`] from [`each_experiment!`]'s list: a field for each
+/// experiment, named by its id, absent from the JSON when it did not run,
+/// and each one's [`Stored`].
+macro_rules! report {
     ($($(#[$doc:meta])* $variant:ident => $module:ident::$result:ident as $slug:literal { $($meta:tt)* },)*) => {
+        /// A complete result file.
+        #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+        pub struct Report {
+            /// Always [`SCHEMA_NAME`](crate::schema::SCHEMA_NAME).
+            pub schema: String,
+            /// Always [`SCHEMA_VERSION`](crate::schema::SCHEMA_VERSION) when written by this build.
+            pub version: u32,
+            /// Where it was measured.
+            pub env: Environment,
+            $(
+                $(#[$doc])*
+                /// Its results, if it was run.
+                #[serde(default, skip_serializing_if = "Option::is_none")]
+                pub $module: Option<$module::$result>,
+            )*
+            /// Why the run failed, if it did (its results are then absent).
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            pub failure: Option<Failure>,
+            /// Figures stated by a source rather than measured (the article's).
+            #[serde(default, skip_serializing_if = "Vec::is_empty")]
+            pub stated: Vec<StatedFigure>,
+            /// Whether this report was decoded from a share link: its statistics
+            /// are quantized and its samples reconstructed (see `share`).
+            #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+            pub from_link: bool,
+            /// The run's timeline, if this report is of a run on this page (or a
+            /// native run asked for one): never in its JSON or links.
+            #[serde(skip)]
+            pub trace: Option<std::sync::Arc<crate::trace::Trace>>,
+        }
+
         $(impl Stored for $module::$result {
             fn of(report: &Report) -> Option<&Self> {
                 report.$module.as_ref()
@@ -247,7 +219,18 @@ macro_rules! stored {
     };
 }
 
-each_experiment!(stored);
+each_experiment!(report);
+
+/// Where a report keeps an experiment's results: written for each
+/// experiment by `report!` from [`each_experiment!`](crate::experiments)'s
+/// list, its id naming its field.
+pub trait Stored: Sized {
+    /// Its results in `report`.
+    fn of(report: &Report) -> Option<&Self>;
+    /// Where `report` keeps its results.
+    fn slot(report: &mut Report) -> &mut Option<Self>;
+}
+
 /// A figure stated by a source (the article) rather than measured here.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct StatedFigure {

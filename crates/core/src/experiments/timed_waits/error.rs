@@ -2,7 +2,7 @@
 //! the reader's words.
 
 use crate::key;
-use crate::text::Phrase;
+use crate::text::{Key, Phrase};
 
 /// Why a configuration was refused.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -63,32 +63,33 @@ pub enum ConfigError {
 impl ConfigError {
     /// What to tell the reader.
     pub fn phrase(&self) -> Phrase {
+        // A number over its limit: the limit, then what the reader gave.
+        let over =
+            |key: Key, max: u64, got: u64| Phrase::new(key).count("max", max).count("got", got);
         match self {
             ConfigError::NotANumber(text) => {
                 Phrase::new(key!("timed_waits.error.not_a_number")).data("text", text.clone())
             }
             ConfigError::NoDurations => Phrase::new(key!("timed_waits.error.no_durations")),
             ConfigError::TooManyDurations { max, got } => {
-                Phrase::new(key!("timed_waits.error.too_many"))
-                    .count("max", *max as u64)
-                    .count("got", *got as u64)
+                over(key!("timed_waits.error.too_many"), *max as u64, *got as u64)
             }
-            ConfigError::DurationOutOfRange { max, got } => {
-                Phrase::new(key!("timed_waits.error.duration_range"))
-                    .count("max", *max)
-                    .count("got", *got)
-            }
-            ConfigError::SamplesOutOfRange { max, got } => {
-                Phrase::new(key!("timed_waits.error.samples_range"))
-                    .count("max", *max)
-                    .count("got", *got)
-            }
+            ConfigError::DurationOutOfRange { max, got } => over(
+                key!("timed_waits.error.duration_range"),
+                (*max).into(),
+                (*got).into(),
+            ),
+            ConfigError::SamplesOutOfRange { max, got } => over(
+                key!("timed_waits.error.samples_range"),
+                (*max).into(),
+                (*got).into(),
+            ),
             ConfigError::NoMechanisms => Phrase::new(key!("timed_waits.error.no_mechanisms")),
-            ConfigError::TooManySamples { max, got } => {
-                Phrase::new(key!("timed_waits.error.too_many_samples"))
-                    .count("max", *max)
-                    .count("got", *got)
-            }
+            ConfigError::TooManySamples { max, got } => over(
+                key!("timed_waits.error.too_many_samples"),
+                (*max).into(),
+                *got,
+            ),
             ConfigError::TooLong { minutes, limit } => {
                 Phrase::new(key!("timed_waits.error.too_long"))
                     .count("minutes", *minutes)
