@@ -17,7 +17,7 @@ use std::path::Path;
 use waitlab_core::experiments::{EMBED_HEIGHT_MESSAGE, Experiment};
 use waitlab_core::lang::Lang;
 use waitlab_core::shared_memory::{self, Off};
-use waitlab_core::text::{Arg, Key, Part, Phrase, entries_from_json};
+use waitlab_core::text::{Arg, Key, Part, Phrase};
 
 /// The words of the first screen: what `embed.js` calls each, and its
 /// catalog key (in the page's part: the screen shows before anything else
@@ -62,13 +62,8 @@ fn without_links(html: &str, file: &str) -> String {
 
 /// The keys of the English catalog's page part in the folder `i18n`.
 pub fn key_names(i18n: &Path) -> Result<Vec<String>> {
-    let path = i18n.join(Part::Page.file(Lang::En));
-    let json = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
-    Ok(entries_from_json(&json)
-        .map_err(|e| format!("{}: {e}", path.display()))?
-        .into_iter()
-        .map(|(name, _)| name)
-        .collect())
+    let page = crate::catalogs::part(i18n, Lang::En, Part::Page)?;
+    Ok(page.into_iter().map(|(name, _)| name).collect())
 }
 
 /// The name of `key` among the catalog's `names`.
@@ -210,10 +205,9 @@ mod tests {
     use super::*;
 
     fn names(lang: Lang) -> Vec<(String, serde_json::Value)> {
-        let path = crate::root().join("www/i18n").join(Part::Page.file(lang));
-        let json: serde_json::Value =
-            serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
-        json.as_object().unwrap().clone().into_iter().collect()
+        let i18n = crate::root().join("www/i18n");
+        let page = crate::catalogs::part(&i18n, lang, Part::Page).unwrap();
+        page.into_iter().collect()
     }
 
     /// trunk's start-up script and its preloads are gone, the screen's

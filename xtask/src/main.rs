@@ -5,6 +5,7 @@
 //! README's two commands work on a fresh machine. Installed tools are reused
 //! from `~/.cargo/bin` and `~/.cache/waitlab`.
 
+mod catalogs;
 mod facade;
 mod gallery;
 mod headers;
@@ -48,7 +49,8 @@ commands:
   packs   write the packs the page loads (www/data/native/packs/) from the
           JSON sets listed in www/data/native/index.json
   shell   write index.html's static shell (headings and explanations shown
-          before the wasm starts) from www/i18n/en.json (the page's texts)
+          before the wasm starts) from the English page texts
+          (www/i18n/en.json and each experiment's www/i18n/ID/en.json)
   post-build trunk's post-build hook: split the app's wasm into a main
           module and chunks loaded on demand, minify a release build's
           scripts (terser), and their integrity in index.html

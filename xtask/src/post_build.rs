@@ -8,7 +8,8 @@
 //!   (`export default`) and ships it as written, and the pages' own
 //!   scripts (`embed.js`, `head.js`);
 //! - it rewrites index.html's integrity (SRI) of every file it changed;
-//! - it writes the catalogs compact (`i18n/*.json`);
+//! - it writes each language's catalog parts compact, each experiment's
+//!   texts merged in (`i18n/*.json`, `catalogs.rs`);
 //! - it writes the embed's page, `embed.html`: index.html without the
 //!   full page's static shell (`shell.rs`), which shows its first screen
 //!   and fetches the app when the reader presses Run (`facade.rs`);
@@ -179,22 +180,6 @@ fn copy_folder(from: &Path, to: &Path) -> Result {
     Ok(())
 }
 
-/// Rewrites every catalog in the build's `i18n/` without the indentation
-/// its source keeps for people (about 100 B gzip less for each).
-fn compact_catalogs(staging: &Path) -> Result {
-    let folder = staging.join("i18n");
-    for entry in std::fs::read_dir(&folder).map_err(|e| format!("{}: {e}", folder.display()))? {
-        let file = entry.map_err(|e| e.to_string())?.path();
-        if file.extension().is_some_and(|e| e == "json") {
-            let value: serde_json::Value = serde_json::from_slice(&read(&file)?)
-                .map_err(|e| format!("{}: {e}", file.display()))?;
-            std::fs::write(&file, value.to_string())
-                .map_err(|e| format!("{}: {e}", file.display()))?;
-        }
-    }
-    Ok(())
-}
-
 /// Runs as trunk's hook.
 pub fn hook() -> Result {
     let release = std::env::var("TRUNK_PROFILE").as_deref() == Ok("release");
@@ -202,7 +187,7 @@ pub fn hook() -> Result {
         std::env::var_os("TRUNK_STAGING_DIR")
             .ok_or("TRUNK_STAGING_DIR is not set: post-build runs as trunk's post-build hook")?,
     );
-    compact_catalogs(&staging)?;
+    crate::catalogs::write_parts(&staging.join("i18n"))?;
     let mut index = Index::read(&staging)?;
     let split = split::split(&staging, release)?;
     index.replace(&find_in(&staging, "app.js")?, &read(&split.glue)?)?;

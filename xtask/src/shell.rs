@@ -59,11 +59,8 @@ pub fn html(en: &Catalog) -> String {
 
 /// `index.html` with its shell written from the English catalog.
 fn with_shell(index: &str) -> Result<String> {
-    let path = root().join("www/i18n").join(Part::Page.file(Lang::En));
-    let en = Catalog::from_json(
-        Lang::En,
-        &std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?,
-    )?;
+    let page = crate::catalogs::part_json(&root().join("www/i18n"), Lang::En, Part::Page)?;
+    let en = Catalog::from_json(Lang::En, &page)?;
     let start = index
         .find(OPEN)
         .ok_or("index.html has no <!-- shell --> marker")?;

@@ -314,9 +314,10 @@ fn check_catalogs(
     use waitlab_core::lang::{Lang, Plural};
     use waitlab_core::text::{Entry, Key, Part, entries_from_json, placeholders};
     let part = |lang: Lang, part: Part| -> BTreeMap<String, Entry> {
-        let path = i18n.join(part.file(lang));
-        entries_from_json(&read(&path))
-            .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+        let json = crate::catalogs::part_json(i18n, lang, part)
+            .unwrap_or_else(|e| panic!("{}: {e}", part.file(lang)));
+        entries_from_json(&json)
+            .unwrap_or_else(|e| panic!("{}: {e}", part.file(lang)))
             .into_iter()
             .collect()
     };

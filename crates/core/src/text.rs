@@ -322,15 +322,20 @@ impl Catalog {
         self.entries.insert(Key::of(name), entry);
     }
 
-    /// The English catalog, every part, for the tests (the native probe
-    /// builds it in itself; core holds no text of its own).
+    /// The English catalog, every part and every experiment's texts, for
+    /// the tests (the native probe builds it in itself; core holds no text
+    /// of its own).
     #[cfg(test)]
     pub(crate) fn english() -> Catalog {
-        let parts = [
+        let page = [
             include_str!("../../../www/i18n/en.json"),
             include_str!("../../../www/i18n/en.runs.json"),
             include_str!("../../../www/i18n/en.compare.json"),
         ];
+        let parts: Vec<&str> = page
+            .into_iter()
+            .chain(crate::experiments::ENGLISH_TEXTS.iter().copied())
+            .collect();
         Catalog::from_parts(Lang::En, &parts).expect("a valid English catalog")
     }
 

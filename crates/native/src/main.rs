@@ -246,17 +246,14 @@ fn progress_bar(units: u64, hidden: bool) -> Progress {
     bar
 }
 
-/// The page's English catalog (every part): the native probe words what
-/// it shows as the page does in English.
+/// The page's English catalog (every part, and each experiment's texts
+/// from its folder `www/i18n/ID/`, as `build.rs` lists them): the native
+/// probe words what it shows as the page does in English.
 pub fn english() -> &'static Catalog {
     static EN: std::sync::OnceLock<Catalog> = std::sync::OnceLock::new();
     EN.get_or_init(|| {
-        let parts = [
-            include_str!("../../../www/i18n/en.json"),
-            include_str!("../../../www/i18n/en.runs.json"),
-            include_str!("../../../www/i18n/en.compare.json"),
-        ];
-        Catalog::from_parts(Lang::En, &parts).expect("a valid English catalog")
+        let parts: &[&str] = &include!(concat!(env!("OUT_DIR"), "/english.rs"));
+        Catalog::from_parts(Lang::En, parts).expect("a valid English catalog")
     })
 }
 

@@ -221,6 +221,22 @@ macro_rules! report {
 
 each_experiment!(report);
 
+/// Every experiment's English texts (`www/i18n/ID/en.json` and
+/// `en.runs.json`), for the tests' English catalog.
+#[cfg(test)]
+macro_rules! english_texts {
+    ($($(#[$doc:meta])* $variant:ident => $module:ident::$result:ident as $slug:literal { $($meta:tt)* },)*) => {
+        /// Each experiment's English page and runs parts, in the list's order.
+        pub(crate) const ENGLISH_TEXTS: &[&str] = &[$(
+            include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../www/i18n/", stringify!($module), "/en.json")),
+            include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../www/i18n/", stringify!($module), "/en.runs.json")),
+        )*];
+    };
+}
+
+#[cfg(test)]
+each_experiment!(english_texts);
+
 /// Where a report keeps an experiment's results: written for each
 /// experiment by `report!` from [`each_experiment!`](crate::experiments)'s
 /// list, its id naming its field.
