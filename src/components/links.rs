@@ -302,7 +302,7 @@ pub fn SharePanel() -> impl IntoView {
                 let experiments = Experiment::ALL
                     .iter()
                     .filter(|e| run.report.has(**e))
-                    .map(|e| Phrase::new(Key::of(&format!("experiment.{}", e.id()))))
+                    .map(|e| e.name())
                     .collect::<Vec<_>>();
                 view! {
                     <li data-testid="shared-run">

@@ -18,41 +18,12 @@ use waitlab_core::experiments::{Config, Experiment};
 use waitlab_core::key;
 use waitlab_core::text::{Arg, Key, Phrase};
 
-/// The order Run all takes: the main thread's freeze and the signal
-/// against polling first (a few seconds each, and the article's sharpest
-/// contrasts), then the pool, cancellation and the handoffs, and the long
-/// tails last: the spin ladder and timed waits' hundreds of samples.
-const ORDER: [Experiment; Experiment::ALL.len()] = [
-    Experiment::MainStarvation,
-    Experiment::WakeLatency,
-    Experiment::PoolStarvation,
-    Experiment::CancelWaits,
-    Experiment::ProducerConsumer,
-    Experiment::ConcurrencyLimit,
-    Experiment::PeriodicWork,
-    Experiment::SpinLadder,
-    Experiment::TimedWaits,
-];
-
-// Every experiment is in ORDER (the compiler counts them; this finds one
-// missing for another counted twice).
-const _: () = {
-    let mut i = 0;
-    while i < Experiment::ALL.len() {
-        let mut j = 0;
-        while ORDER[j] as u8 != Experiment::ALL[i] as u8 {
-            j += 1;
-        }
-        i += 1;
-    }
-};
-
 /// Where the sequence stands.
 #[derive(Debug, Clone, Copy, PartialEq)]
 enum Stage {
     /// Not started, or its result was looked at.
     Idle,
-    /// Experiment `index` of [`ORDER`]: `started` once its run was asked
+    /// Experiment `index` of [`Experiment::RUN_ALL`]: `started` once its run was asked
     /// for.
     At { index: usize, started: bool },
     /// Every experiment ran.
@@ -89,7 +60,7 @@ fn expected_ms(experiment: Experiment, cores: u32) -> f64 {
 
 /// The experiment's name.
 fn name(experiment: Experiment) -> Phrase {
-    Phrase::new(Key::of(&format!("experiment.{}", experiment.id())))
+    experiment.name()
 }
 
 /// The card with Run all, its progress and its outcome.
@@ -101,8 +72,11 @@ pub fn RunAll() -> impl IntoView {
     // When the sequence began, and when its current experiment did.
     let began = StoredValue::new(0.0f64);
     let current_began = StoredValue::new(0.0f64);
-    let total = ORDER.len();
-    let weights: Vec<f64> = ORDER.iter().map(|&e| expected_ms(e, cores)).collect();
+    let total = Experiment::RUN_ALL.len();
+    let weights: Vec<f64> = Experiment::RUN_ALL
+        .iter()
+        .map(|&e| expected_ms(e, cores))
+        .collect();
     let all: f64 = weights.iter().sum();
     // Steps the sequence: start the current experiment once nothing runs;
     // when it has ended, move to the next.
@@ -119,7 +93,7 @@ pub fn RunAll() -> impl IntoView {
                 started: true,
             });
             current_began.set_value(waitlab_browser::clock::now());
-            start(experiments, ORDER[index], cores);
+            start(experiments, Experiment::RUN_ALL[index], cores);
         } else if index + 1 == total {
             stage.set(Stage::Done);
         } else {
@@ -139,14 +113,14 @@ pub fn RunAll() -> impl IntoView {
     let stop = move |_| {
         if let Stage::At { index, .. } = stage.get_untracked() {
             stage.set(Stage::Stopped { done: index });
-            experiments.state(ORDER[index]).cancel.run(());
+            experiments.state(Experiment::RUN_ALL[index]).cancel.run(());
         }
     };
     let status = move || {
         match stage.get() {
         Stage::Idle => None,
         Stage::At { index, .. } => {
-            let experiment = ORDER[index];
+            let experiment = Experiment::RUN_ALL[index];
             let current = experiments
                 .progress(experiment)
                 .with(|p| p.as_ref().map_or(0.0, Progress::fraction));

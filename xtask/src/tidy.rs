@@ -244,19 +244,12 @@ fn keys_the_code_builds() -> (
     used.extend(["data", "code"].map(str::to_owned));
     // The embed's first screen (`www/embed.js`) asks for these.
     used.extend(crate::facade::KEYS.map(|(_, key)| key.to_owned()));
+    use waitlab_core::experiments::Experiment;
     use waitlab_core::experiments::JobMode;
     use waitlab_core::experiments::timed_waits::Mechanism;
-    use waitlab_core::experiments::wake_latency::Strategy;
-    use waitlab_core::experiments::{
-        Experiment, cancel_waits, concurrency_limit, periodic_work, producer_consumer,
-    };
-    // Labels an enumeration builds from its ids.
+    // Labels an enumeration builds from its ids (those `strategies!`
+    // declares are found in the sources, `strategy_labels`).
     used_keys.extend(Mechanism::every().map(|m| m.label().key));
-    used_keys.extend(Strategy::every().map(|s| s.label().key));
-    used_keys.extend(cancel_waits::Strategy::every().map(|s| s.label().key));
-    used_keys.extend(periodic_work::Scheduler::every().map(|s| s.label().key));
-    used_keys.extend(concurrency_limit::Gate::every().map(|g| g.label().key));
-    used_keys.extend(producer_consumer::Channel::every().map(|c| c.label().key));
     used_keys.extend(waitlab_core::trace::Kind::ALL.map(|k| k.label().key));
     for m in JobMode::ALL {
         used_keys.extend([m.label(), m.main_analogue(), m.pool_analogue()].map(|p| p.key));
@@ -271,7 +264,7 @@ fn keys_the_code_builds() -> (
     used_keys.extend(Platform::ALL.map(|p| p.phrase().key));
     used.extend(waitlab_core::summary::Verdict::ALL.map(|v| format!("summary.verdict.{}", v.id())));
     for e in Experiment::ALL {
-        used.insert(format!("experiment.{}", e.id()));
+        used_keys.insert(e.name().key);
         used_keys.insert(e.heading());
         used_keys.extend(e.explanation());
         used_keys.extend(e.columns().iter().map(|c| e.header(c).key));
@@ -408,7 +401,9 @@ fn check_catalogs(
         rust_files(dir, &mut files);
     }
     for f in files {
-        for literal in read(&f).split('"').skip(1).step_by(2) {
+        let text = read(&f);
+        used.extend(strategy_labels(&text));
+        for literal in text.split('"').skip(1).step_by(2) {
             let key_like = literal.contains('.')
                 && literal
                     .chars()
@@ -434,6 +429,40 @@ fn check_catalogs(
         .filter(|k| !used.contains(*k) && !used_keys.contains(&Key::of(k)))
         .collect();
     assert!(unused.is_empty(), "catalog keys nothing uses: {unused:?}");
+}
+
+/// The labels' keys of every enumeration `strategies!` declares in `text`
+/// (`in "PREFIX."`, then `Variant = "id",` lines): the prefix and each id.
+fn strategy_labels(text: &str) -> Vec<String> {
+    let mut keys = Vec::new();
+    for block in text.split("strategies! {").skip(1) {
+        let block = block.split("\n}").next().unwrap_or(block);
+        let Some(prefix) = block
+            .split(" in \"")
+            .nth(1)
+            .and_then(|rest| rest.split('"').next())
+        else {
+            continue;
+        };
+        for line in block.lines() {
+            let id = line
+                .trim()
+                .split_once(" = \"")
+                .and_then(|(_, rest)| rest.strip_suffix("\","));
+            keys.extend(id.map(|id| format!("{prefix}{id}")));
+        }
+    }
+    keys
+}
+
+/// A `strategies!` block's labels are the prefix and each id.
+#[test]
+fn strategies_name_their_labels() {
+    let text = "strategies! {\n    /// Doc.\n    pub enum Gate in \"limit.gate.\" {\n        browser {\n            /// One.\n            Semaphore = \"semaphore\",\n        }\n        native {\n            Tokio = \"tokio\",\n        }\n    }\n}\nlet x = \"a\";";
+    assert_eq!(
+        strategy_labels(text),
+        ["limit.gate.semaphore", "limit.gate.tokio"]
+    );
 }
 
 /// [`check_catalogs`] fails on what it looks for: a language missing a

@@ -151,6 +151,43 @@ pub fn parse(field: &'static str, text: &str, min: u32, max: u32) -> Result<u32,
     Ok(got)
 }
 
+/// Checks a form (each `config!` has a test that calls it): its
+/// defaults, written into its fields, read back as themselves; its test
+/// ids are distinct; a missing field is refused, and so is each field's
+/// text that is not a number or is out of its limits.
+#[cfg(test)]
+pub(crate) fn check_form<C: Form + Clone + PartialEq + std::fmt::Debug>(defaults: C) {
+    let texts: Vec<String> = C::FIELDS
+        .iter()
+        .map(|f| (f.value)(&defaults).to_string())
+        .collect();
+    let with = |i: usize, text: &str| {
+        let mut texts: Vec<&str> = texts.iter().map(String::as_str).collect();
+        texts[i] = text;
+        C::from_fields(&texts)
+    };
+    let refused = |i: usize, text: &str| match with(i, text) {
+        Err(FieldError::OutOfRange { min, max, .. }) => (min, max),
+        other => panic!("{}: {text}: {other:?}", C::FIELDS[i].testid),
+    };
+    for (i, f) in C::FIELDS.iter().enumerate() {
+        assert_eq!(
+            with(i, &format!(" {} ", (f.value)(&defaults))),
+            Ok(defaults.clone())
+        );
+        assert!(matches!(with(i, "x"), Err(FieldError::NotANumber { .. })));
+        assert_eq!(refused(i, &(f.max + 1).to_string()), (f.min, f.max));
+        if f.min > 0 {
+            assert_eq!(refused(i, &(f.min - 1).to_string()), (f.min, f.max));
+        }
+    }
+    let mut ids: Vec<&str> = C::FIELDS.iter().map(|f| f.testid).collect();
+    ids.sort_unstable();
+    ids.dedup();
+    assert_eq!(ids.len(), C::FIELDS.len());
+    assert!(C::from_fields(&[]).is_err());
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -179,52 +216,5 @@ mod tests {
             p.keys(),
             [key!("error.field.out_of_range"), key!("field.rounds")]
         );
-    }
-
-    /// Every form's defaults, written into its fields, read back as
-    /// themselves; its test ids are distinct; a missing field is refused,
-    /// and so is each field's text that is not a number or is out of its
-    /// limits.
-    #[test]
-    fn forms_read_back_their_defaults_and_refuse_the_rest() {
-        fn check<C: Form + Clone + PartialEq + std::fmt::Debug>(defaults: C) {
-            let texts: Vec<String> = C::FIELDS
-                .iter()
-                .map(|f| (f.value)(&defaults).to_string())
-                .collect();
-            let with = |i: usize, text: &str| {
-                let mut texts: Vec<&str> = texts.iter().map(String::as_str).collect();
-                texts[i] = text;
-                C::from_fields(&texts)
-            };
-            let refused = |i: usize, text: &str| match with(i, text) {
-                Err(FieldError::OutOfRange { min, max, .. }) => (min, max),
-                other => panic!("{}: {text}: {other:?}", C::FIELDS[i].testid),
-            };
-            for (i, f) in C::FIELDS.iter().enumerate() {
-                assert_eq!(
-                    with(i, &format!(" {} ", (f.value)(&defaults))),
-                    Ok(defaults.clone())
-                );
-                assert!(matches!(with(i, "x"), Err(FieldError::NotANumber { .. })));
-                assert_eq!(refused(i, &(f.max + 1).to_string()), (f.min, f.max));
-                if f.min > 0 {
-                    assert_eq!(refused(i, &(f.min - 1).to_string()), (f.min, f.max));
-                }
-            }
-            let mut ids: Vec<&str> = C::FIELDS.iter().map(|f| f.testid).collect();
-            ids.sort_unstable();
-            ids.dedup();
-            assert_eq!(ids.len(), C::FIELDS.len());
-            assert!(C::from_fields(&[]).is_err());
-        }
-        check(crate::experiments::wake_latency::WakeConfig::default());
-        check(crate::experiments::cancel_waits::CancelConfig::default());
-        check(crate::experiments::producer_consumer::ProducerConsumerConfig::default());
-        check(crate::experiments::concurrency_limit::LimitConfig::default());
-        check(crate::experiments::periodic_work::PeriodicConfig::default());
-        check(crate::experiments::spin_ladder::LadderConfig::default());
-        check(crate::experiments::main_starvation::MainConfig::default());
-        check(crate::experiments::pool_starvation::PoolConfig::default());
     }
 }

@@ -90,22 +90,8 @@ impl Report {
     /// A report of the current version.
     pub fn new(env: Environment, timed_waits: Option<TimedWaits>) -> Report {
         Report {
-            schema: SCHEMA_NAME.to_owned(),
-            version: SCHEMA_VERSION,
-            env,
             timed_waits,
-            main_starvation: None,
-            pool_starvation: None,
-            spin_ladder: None,
-            wake_latency: None,
-            cancel_waits: None,
-            periodic_work: None,
-            concurrency_limit: None,
-            producer_consumer: None,
-            failure: None,
-            stated: Vec::new(),
-            from_link: false,
-            trace: None,
+            ..Report::empty(SCHEMA_NAME.to_owned(), SCHEMA_VERSION, env)
         }
     }
 

@@ -90,8 +90,12 @@ fn measure(strategy: Strategy, wait: Duration, points_us: &[u32]) -> Vec<f64> {
         barrier: Barrier::new(2),
     };
     let meeting = &meeting;
-    std::thread::scope(|s| {
-        let waiter = s.spawn(move || {
+    let lanes = ("cancellable waits: canceller", "cancellable waits: waiter");
+    trace::pair_rounds(
+        lanes,
+        strategy.timeline(),
+        points_us,
+        move || {
             let rt = runtime::current_thread();
             let mut free = Vec::with_capacity(points_us.len());
             for round in (1..).take(points_us.len()) {
@@ -104,8 +108,8 @@ fn measure(strategy: Strategy, wait: Duration, points_us: &[u32]) -> Vec<f64> {
                 meeting.barrier.wait();
             }
             free
-        });
-        let canceller = s.spawn(move || {
+        },
+        move |_| {
             let mut cancelled = Vec::with_capacity(points_us.len());
             for (round, &us) in (1..).zip(points_us) {
                 let point = Duration::from_micros(u64::from(us));
@@ -121,13 +125,8 @@ fn measure(strategy: Strategy, wait: Duration, points_us: &[u32]) -> Vec<f64> {
                 meeting.barrier.wait();
             }
             cancelled
-        });
-        let free = waiter.join().expect("the waiter does not panic");
-        let cancelled = canceller.join().expect("the canceller does not panic");
-        let lanes = ("cancellable waits: canceller", "cancellable waits: waiter");
-        trace::rounds(lanes, strategy.timeline(), points_us, &cancelled, &free);
-        crate::ms_between(&cancelled, &free)
-    })
+        },
+    )
 }
 
 impl Native for CancelWaits {

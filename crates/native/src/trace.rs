@@ -104,6 +104,33 @@ pub fn flows(
     });
 }
 
+/// Runs a pair's rounds (experiments 4 and 6) on two threads: `waiter`,
+/// and `setter` (given the waiter's thread, which it may unpark), each
+/// giving the instant of every round's notice or signal; puts them on the
+/// timeline (`lanes`: the setter's, the waiter's; [`rounds`]) and gives
+/// each round's signal → notice time, ms.
+pub fn pair_rounds<W, S>(
+    lanes: (&str, &str),
+    way: (Kind, Name),
+    delays_us: &[u32],
+    waiter: W,
+    setter: S,
+) -> Vec<f64>
+where
+    W: FnOnce() -> Vec<Instant> + Send,
+    S: FnOnce(std::thread::Thread) -> Vec<Instant> + Send,
+{
+    std::thread::scope(|s| {
+        let waiter = s.spawn(waiter);
+        let thread = waiter.thread().clone();
+        let setter = s.spawn(move || setter(thread));
+        let seen = waiter.join().expect("the waiter does not panic");
+        let set = setter.join().expect("the setter does not panic");
+        rounds(lanes, way, delays_us, &set, &seen);
+        crate::ms_between(&set, &seen)
+    })
+}
+
 /// A pair's rounds (experiments 4 and 6), once they are over: the thread
 /// `setter` names busy for each round's delay (µs) until it signalled at
 /// `set`, the `waiter` waiting by `way` from the barrier they both left

@@ -123,8 +123,12 @@ impl Meeting {
 fn measure(strategy: Strategy, delays_us: &[u32]) -> Vec<f64> {
     let meeting = Meeting::new();
     let meeting = &meeting;
-    std::thread::scope(|s| {
-        let waiter = s.spawn(move || {
+    let lanes = ("wake latency: setter", "wake latency: waiter");
+    trace::pair_rounds(
+        lanes,
+        strategy.timeline(),
+        delays_us,
+        move || {
             let rt = runtime::current_thread();
             let mut noticed = Vec::with_capacity(delays_us.len());
             for round in (1..).take(delays_us.len()) {
@@ -132,9 +136,8 @@ fn measure(strategy: Strategy, delays_us: &[u32]) -> Vec<f64> {
                 noticed.push(meeting.notice(strategy, round, &rt));
             }
             noticed
-        });
-        let waiter_thread = waiter.thread().clone();
-        let setter = s.spawn(move || {
+        },
+        move |waiter_thread| {
             let mut set = Vec::with_capacity(delays_us.len());
             for (round, &us) in (1..).zip(delays_us) {
                 let delay = Duration::from_micros(u64::from(us));
@@ -145,13 +148,8 @@ fn measure(strategy: Strategy, delays_us: &[u32]) -> Vec<f64> {
                 set.push(set_at);
             }
             set
-        });
-        let noticed = waiter.join().expect("the waiter does not panic");
-        let set = setter.join().expect("the setter does not panic");
-        let lanes = ("wake latency: setter", "wake latency: waiter");
-        trace::rounds(lanes, strategy.timeline(), delays_us, &set, &noticed);
-        crate::ms_between(&set, &noticed)
-    })
+        },
+    )
 }
 
 impl Native for WakeLatency {

@@ -48,7 +48,8 @@ pub(crate) fn set_adaptive(s: &mut Session, adaptive: bool) {
 
 /// The states a reviewer looks at, saved in each browser as
 /// `target/screenshots/BROWSER-STATE.png`: the page idle, running and with
-/// results, every experiment's results, the no-COI fallback, a shared link
+/// results, every experiment's results, shared link and timeline (by
+/// its slug, in `review_shot`), the no-COI fallback, a shared link
 /// and a comparison, an embed in a blog page and its first screen (and
 /// its message when the app cannot be fetched), a hostile link's message,
 /// the native sets, the service-worker states and a broken worker's and
@@ -63,19 +64,7 @@ const REVIEW_SHOTS: &[&str] = &[
     "isolated-running",
     "isolated-results",
     "cancelled",
-    "main-starvation-results",
-    "main-starvation-timeline",
-    "pool-starvation-timeline",
-    "wake-latency-timeline",
-    "pool-starvation-results",
-    "spin-ladder-results",
-    "wake-latency-results",
-    "cancel-waits-results",
-    "periodic-work-results",
-    "periodic-work-shared",
     "periodic-work-embed",
-    "concurrency-limit-results",
-    "concurrency-limit-shared",
     "nocoi-idle",
     "nocoi-results",
     "native-panel",
@@ -93,7 +82,6 @@ const REVIEW_SHOTS: &[&str] = &[
     "first-screen-ja-390",
     "summary-after-run-all",
     "summary-after-run-all-390",
-    "slow-phone-4x-summary",
     "engine-sets",
     "slow-phone-6x-summary",
     "embed-in-plain-blog-first-screen-isolated-true",
@@ -131,7 +119,13 @@ const REVIEW_SHOTS: &[&str] = &[
 pub(crate) fn review_shot(s: &mut Session, state: &str) {
     static ALL: OnceLock<bool> = OnceLock::new();
     let all = *ALL.get_or_init(|| std::env::var("WAITLAB_SCREENSHOTS").is_ok_and(|v| v == "all"));
-    if all || REVIEW_SHOTS.contains(&state) {
+    // Each experiment's results, shared link and timeline (`SLUG-results`).
+    let of_an_experiment = Experiment::ALL.iter().any(|e| {
+        state
+            .strip_prefix(e.slug())
+            .is_some_and(|rest| ["-results", "-shared", "-timeline"].contains(&rest))
+    });
+    if all || of_an_experiment || REVIEW_SHOTS.contains(&state) {
         s.screenshot(state);
     }
 }

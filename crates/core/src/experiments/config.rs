@@ -136,6 +136,15 @@ macro_rules! config {
                 hint(self)
             }
         }
+
+        /// Its form, checked (`field::check_form`).
+        #[cfg(test)]
+        mod form {
+            #[test]
+            fn reads_back_its_defaults_and_refuses_the_rest() {
+                $crate::field::check_form(super::$name::default());
+            }
+        }
     };
     (@parse $texts:ident, $default:expr) => {
         $default

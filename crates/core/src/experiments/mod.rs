@@ -47,7 +47,7 @@ pub const EMBED_HEIGHT_MESSAGE: &str = "waitlab:height";
 macro_rules! experiments {
     ($(
         $(#[$doc:meta])* $variant:ident => $module:ident::$result:ident as $slug:literal
-            { $badge:literal, $explained:expr, $progress:literal, bit $bit:literal },
+            { $badge:literal, $explained:expr, $progress:literal, bit $bit:literal, run_all $place:literal },
     )*) => {
         /// Who each experiment is on the page, in [`Experiment::ALL`]'s order.
         static METAS: [Meta; [$($slug),*].len()] = [
@@ -66,6 +66,24 @@ macro_rules! experiments {
             /// Every experiment, in page order.
             pub const ALL: [Experiment; [$(stringify!($variant)),*].len()] =
                 [$(Experiment::$variant),*];
+
+            /// Every experiment in the order Run all takes them (each one's
+            /// `run_all` place in the list, from 1; checked to be each place
+            /// once when compiled).
+            pub const RUN_ALL: [Experiment; [$(stringify!($variant)),*].len()] = {
+                let places: [usize; Experiment::ALL.len()] = [$($place),*];
+                let mut order = Experiment::ALL;
+                let mut taken = [false; Experiment::ALL.len()];
+                let mut i = 0;
+                while i < places.len() {
+                    let place = places[i] - 1;
+                    assert!(!taken[place], "two experiments share a place in Run all");
+                    taken[place] = true;
+                    order[place] = Experiment::ALL[i];
+                    i += 1;
+                }
+                order
+            };
 
             /// Does `v` with its [`Description`].
             pub fn visit<V: Visit>(self, v: V) -> V::Out {
@@ -132,7 +150,11 @@ pub trait Visit {
 /// The experiments, in page order, the one list of them: calls
 /// `$callback!` with each one's variant, folder (its id) with the result
 /// type that describes it, slug, and `{ badge, explanation parts,
-/// progress unit, link bit }`. `experiments!` declares
+/// progress unit, link bit, place in Run all }`. Run all takes the main
+/// thread's freeze and the signal against polling first (a few seconds
+/// each, and the article's sharpest contrasts), then the pool,
+/// cancellation and the handoffs, and the long tails last: the spin
+/// ladder and timed waits' hundreds of samples. `experiments!` declares
 /// [`Experiment`] from it, `report!` the [`Report`] with a field each and
 /// their [`Stored`].
 macro_rules! each_experiment {
@@ -140,31 +162,31 @@ macro_rules! each_experiment {
         $callback! {
         /// Experiment 1.
         TimedWaits => timed_waits::TimedWaits as "timed-waits"
-            { "1", NATIVE_TOO, "progress.samples", bit 0 },
+            { "1", NATIVE_TOO, "progress.samples", bit 0, run_all 9 },
         /// Experiment 2a.
         MainStarvation => main_starvation::MainStarvation as "main-starvation"
-            { "2a", BROWSER_ONLY, "progress.batches", bit 1 },
+            { "2a", BROWSER_ONLY, "progress.batches", bit 1, run_all 1 },
         /// Experiment 2b.
         PoolStarvation => pool_starvation::PoolStarvation as "pool-starvation"
-            { "2b", BROWSER_ONLY, "progress.jobs", bit 2 },
+            { "2b", BROWSER_ONLY, "progress.jobs", bit 2, run_all 3 },
         /// Experiment 3.
         SpinLadder => spin_ladder::SpinLadder as "spin-ladder"
-            { "3", &["article", "browser", "calibration"], "progress.runs", bit 3 },
+            { "3", &["article", "browser", "calibration"], "progress.runs", bit 3, run_all 8 },
         /// Experiment 4.
         WakeLatency => wake_latency::WakeLatency as "wake-latency"
-            { "4", BROWSER_ONLY, "progress.rounds", bit 4 },
+            { "4", BROWSER_ONLY, "progress.rounds", bit 4, run_all 2 },
         /// Experiment 6 (5 is the clock itself, measured for every run).
         CancelWaits => cancel_waits::CancelWaits as "cancel-waits"
-            { "6", NATIVE_TOO, "progress.rounds", bit 6 },
+            { "6", NATIVE_TOO, "progress.rounds", bit 6, run_all 4 },
         /// Experiment 7.
         PeriodicWork => periodic_work::PeriodicWork as "periodic-work"
-            { "7", NATIVE_TOO, "progress.ticks", bit 8 },
+            { "7", NATIVE_TOO, "progress.ticks", bit 8, run_all 7 },
         /// Experiment 8.
         ConcurrencyLimit => concurrency_limit::ConcurrencyLimit as "concurrency-limit"
-            { "8", NATIVE_TOO, "progress.gates", bit 9 },
+            { "8", NATIVE_TOO, "progress.gates", bit 9, run_all 6 },
         /// Experiment 9.
         ProducerConsumer => producer_consumer::ProducerConsumer as "producer-consumer"
-            { "9", NATIVE_TOO, "progress.channels", bit 10 },
+            { "9", NATIVE_TOO, "progress.channels", bit 10, run_all 5 },
         }
     };
 }
@@ -207,6 +229,23 @@ macro_rules! report {
             pub trace: Option<std::sync::Arc<crate::trace::Trace>>,
         }
 
+        impl Report {
+            /// A report of `schema` and `version`, measured on `env`, with
+            /// no results yet.
+            pub(crate) fn empty(schema: String, version: u32, env: Environment) -> Report {
+                Report {
+                    schema,
+                    version,
+                    env,
+                    $($module: None,)*
+                    failure: None,
+                    stated: Vec::new(),
+                    from_link: false,
+                    trace: None,
+                }
+            }
+        }
+
         $(impl Stored for $module::$result {
             fn of(report: &Report) -> Option<&Self> {
                 report.$module.as_ref()
@@ -221,15 +260,16 @@ macro_rules! report {
 
 each_experiment!(report);
 
-/// Every experiment's English texts (`www/i18n/ID/en.json` and
-/// `en.runs.json`), for the tests' English catalog.
+/// Every experiment's English texts (`www/i18n/ID/en.json`,
+/// `en.runs.json` and `en.compare.json`), for the tests' English catalog.
 #[cfg(test)]
 macro_rules! english_texts {
     ($($(#[$doc:meta])* $variant:ident => $module:ident::$result:ident as $slug:literal { $($meta:tt)* },)*) => {
-        /// Each experiment's English page and runs parts, in the list's order.
+        /// Each experiment's English parts, in the list's order.
         pub(crate) const ENGLISH_TEXTS: &[&str] = &[$(
             include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../www/i18n/", stringify!($module), "/en.json")),
             include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../www/i18n/", stringify!($module), "/en.runs.json")),
+            include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../www/i18n/", stringify!($module), "/en.compare.json")),
         )*];
     };
 }
@@ -332,6 +372,11 @@ impl Experiment {
         self.meta().progress
     }
 
+    /// Its short name (`ID.name`: "at most N at once").
+    pub fn name(self) -> Phrase {
+        Phrase::new(Key::of(&format!("{}.name", self.id())))
+    }
+
     /// Its section's explanation, a key per paragraph (`ID.PART` for
     /// each of its [`Meta::explanation`]).
     pub fn explanation(self) -> Vec<Key> {
@@ -356,7 +401,7 @@ impl Experiment {
 
     /// The header of one of its columns.
     pub fn header(self, column: &Spec) -> Phrase {
-        Phrase::new(Key::of(&format!("column.{}.{}", self.id(), column.id)))
+        Phrase::new(Key::of(&format!("{}.column.{}", self.id(), column.id)))
     }
 
     /// What the comparison chart's axis shows: ratios if it plots ratios,
