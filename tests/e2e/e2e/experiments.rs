@@ -49,7 +49,7 @@ pub(crate) fn isolated(browser: Browser) {
 /// where it does not.
 fn isolated_on(browser: Browser, server: &Server) {
     let mut s = Session::lease(browser);
-    s.open(&server.origin);
+    s.open_for(&server.origin, "timed-waits");
     let features = Features::detect(&mut s);
     assert!(features.isolated, "the server sends COOP and COEP");
     match s.text(&tid("no-coi")) {
@@ -298,7 +298,7 @@ pub(crate) fn isolated_without_new_features(browser: Browser) {
 
 pub(crate) fn cancel(browser: Browser) {
     let mut s = Session::lease(browser);
-    s.open(&isolated_server().origin);
+    s.open_for(&isolated_server().origin, "timed-waits");
     s.type_into(&in_tw("durations"), "15");
     s.type_into(&in_tw("samples"), "1000");
     s.click(&in_tw("run"));
@@ -443,7 +443,7 @@ pub(crate) fn starvation_pool(browser: Browser) {
 
 pub(crate) fn spin_ladder(browser: Browser) {
     let mut s = Session::lease(browser);
-    s.open(&isolated_server().origin);
+    s.open_for(&isolated_server().origin, "spin-ladder");
     if !Features::detect(&mut s).shared_memory() {
         assert_ladder_unavailable(&mut s);
         return;
@@ -924,7 +924,7 @@ pub(crate) fn pick_mechanisms(s: &mut Session, keep: &[Mechanism]) {
 /// cells, and the report's configuration names them.
 pub(crate) fn mechanism_picker(browser: Browser) {
     let mut s = Session::lease(browser);
-    s.open(&isolated_server().origin);
+    s.open_for(&isolated_server().origin, "timed-waits");
     pick_mechanisms(&mut s, &[]);
     s.wait_for_element(&in_tw("config-error"), 5);
     assert_eq!(
@@ -953,7 +953,7 @@ pub(crate) fn mechanism_picker(browser: Browser) {
     // A run that asked for none of the native sets' 1 ms still has its
     // row on the comparison chart: setTimeout(0) alone (on a fresh page, so
     // that the report read is this run's).
-    s.open(&isolated_server().origin);
+    s.open_for(&isolated_server().origin, "timed-waits");
     pick_mechanisms(&mut s, &[Mechanism::TimeoutFreshTask]);
     let report = run_experiment(&mut s, "0", "20", "mechanism-picker-zero");
     let tw = report.timed_waits.expect("experiment 1's results");
@@ -1049,7 +1049,7 @@ pub(crate) fn quiet_page(browser: Browser) {
 /// the findings say where the cells stopped.
 pub(crate) fn adaptive_sampling(browser: Browser) {
     let mut s = Session::lease(browser);
-    s.open(&isolated_server().origin);
+    s.open_for(&isolated_server().origin, "timed-waits");
     let picked = [
         Mechanism::TimeoutFreshTask,
         Mechanism::WorkerTimeoutFreshTask,
@@ -1082,7 +1082,7 @@ pub(crate) fn adaptive_sampling(browser: Browser) {
 /// `fields` (its results' screenshot is `SECTION-results`).
 fn isolated_run(browser: Browser, section: &str, fields: &[(&str, &str)]) -> (Lease, Report) {
     let mut s = Session::lease(browser);
-    s.open(&isolated_server().origin);
+    s.open_for(&isolated_server().origin, section);
     let report = run_section(&mut s, section, fields, "results");
     (s, report)
 }

@@ -28,7 +28,7 @@ pub(crate) fn reference_data_broken() {
     .unwrap();
     let server = Server::start(&copy, Mode::Isolated);
     let mut s = Session::lease(Browser::Chromium);
-    s.open(&server.origin);
+    s.open_for(&server.origin, "timed-waits");
     // The sets' parts come when the reader reaches a comparison.
     reach_comparison(&mut s, "timed-waits");
     let broken = format!("{}.error", tid("set-rust-linux-x86_64"));
@@ -48,7 +48,7 @@ pub(crate) fn reference_data_broken() {
     run_experiment(&mut s, "1", "3", "reference-broken");
 
     std::fs::remove_file(data.join("packs/index.bin")).unwrap();
-    s.open(&server.origin);
+    s.open_first_screen(&server.origin);
     s.wait_for_element(&tid("reference-error"), 20);
     assert!(
         s.text(&tid("reference-error"))
@@ -62,7 +62,7 @@ pub(crate) fn reference_data_broken() {
 
     // Without the texts of runs, Run says so and the page stays usable.
     std::fs::remove_file(copy.join("i18n").join(Part::Runs.file(Lang::En))).unwrap();
-    s.open(&server.origin);
+    s.open_for(&server.origin, "timed-waits");
     run_until_alert(&mut s, "timed-waits");
     let notice = s.text(&in_tw("notice")).unwrap();
     let expected = fixed_part(&catalog(Lang::En), key!("page.texts_failed"));
@@ -72,7 +72,7 @@ pub(crate) fn reference_data_broken() {
     // Without the comparisons' texts, a comparison says so where it would
     // be.
     std::fs::remove_file(copy.join("i18n").join(Part::Compare.file(Lang::En))).unwrap();
-    s.open(&server.origin);
+    s.open_first_screen(&server.origin);
     let place = "[data-testid=timed-waits] [data-testid=comparison-place]";
     scroll_to(&mut s, place);
     let missing = format!("{place} [data-testid=texts-not-loaded]");

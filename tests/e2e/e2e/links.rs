@@ -89,7 +89,10 @@ fn assert_same_numbers(original: &Report, shown: &Report) {
 pub(crate) fn share_round_trip(from: Browser, to: Browser) {
     let mut s = Session::lease(from);
     // The sender reads German; the link carries no language.
-    s.open(&format!("{}/?lang=de", isolated_server().origin));
+    s.open_for(
+        &format!("{}/?lang=de", isolated_server().origin),
+        "timed-waits",
+    );
     let original = run_experiment(&mut s, "1, 10", "20", "share-source");
     let link = share_link(&mut s);
     assert!(link.contains("#v1:") && !link.contains("lang="), "{link}");
@@ -215,7 +218,7 @@ fn link_of(report: &Report) -> String {
 pub(crate) fn hostile_links(browser: Browser) {
     let mut s = Session::lease(browser);
     let base = isolated_server().origin.clone();
-    s.open(&base);
+    s.open_first_screen(&base);
     let scripts = count(&mut s, "script");
     let garbage = format!("v1:{}", "Zm9vYmFy".repeat(40));
     let long = format!("v1:{}", "A".repeat(20_000));
@@ -234,7 +237,7 @@ pub(crate) fn hostile_links(browser: Browser) {
         if i == 0 {
             // A page loaded with the link…
             s.navigate("about:blank");
-            s.open(&format!("{base}/#{fragment}"));
+            s.open_first_screen(&format!("{base}/#{fragment}"));
         } else {
             // …and links pasted into the open page: its fragment changes
             // without a reload. The page has read the link when it has
@@ -285,7 +288,7 @@ pub(crate) fn native_link(browser: Browser) {
     let link = String::from_utf8_lossy(&out.stdout).trim().to_owned();
     assert!(link.starts_with(&format!("{origin}/#v1:")), "{link}");
     let mut s = Session::lease(browser);
-    s.open(&link);
+    s.open_first_screen(&link);
     for set in ["set-rust-linux-x86_64", "set-dotnet10-article-apple-m4"] {
         s.wait_for_element(&tid(set), 20);
         s.click(&format!("{} input", tid(set)));

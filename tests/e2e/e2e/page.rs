@@ -507,7 +507,7 @@ pub(crate) fn service_worker_refused(browser: Browser) {
         )
     });
     let mut s = Session::start(browser);
-    s.open(&server.origin);
+    s.open_first_screen(&server.origin);
     s.wait_for_element(&tid("coi-problem"), 10);
     let problem = s.text(&tid("coi-problem")).unwrap();
     assert!(problem.contains("service worker"), "{problem}");

@@ -33,7 +33,7 @@ pub(crate) fn policy_enforced(browser: Browser) {
         (plain_server(), "page's own"),
     ] {
         let mut s = Session::lease(browser);
-        s.open(&server.origin);
+        s.open_first_screen(&server.origin);
         let result = s.eval_async(INJECT);
         let (ran, color, heard): (bool, String, Vec<String>) =
             serde_json::from_value(result).unwrap();
@@ -53,7 +53,7 @@ pub(crate) fn policy_enforced(browser: Browser) {
     // embed may be framed anywhere, the full page nowhere.
     let mut s = Session::lease(browser);
     let origin = &isolated_server().origin;
-    s.open(origin);
+    s.open_first_screen(origin);
     for (page, ancestors) in [
         ("/", "frame-ancestors 'none'"),
         ("/index.html", "frame-ancestors 'none'"),

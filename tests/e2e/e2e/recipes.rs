@@ -25,7 +25,7 @@ const SERVED_MODULE_WORKER: &str = "(src) => new Worker('/__worker/' + btoa(src)
 pub(crate) fn recipes(browser: Browser) {
     let mut s = Session::lease(browser);
     for origin in [&isolated_server().origin, &plain_server().origin] {
-        s.open(origin);
+        s.open_first_screen(origin);
         let features = Features::detect(&mut s);
         let lessons: Vec<&str> = Lesson::ALL.iter().map(|l| l.id()).collect();
         let rows = s.eval_async(&format!(
