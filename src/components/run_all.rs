@@ -16,7 +16,7 @@ use crate::runner::Progress;
 use leptos::prelude::*;
 use waitlab_core::experiments::{Config, Experiment};
 use waitlab_core::key;
-use waitlab_core::text::{Arg, Key, Phrase};
+use waitlab_core::text::{Arg, Phrase};
 
 /// Where the sequence stands.
 #[derive(Debug, Clone, Copy, PartialEq)]

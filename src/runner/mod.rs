@@ -58,6 +58,21 @@ pub(crate) fn unexpected(from: Key, message: &waitlab_core::protocol::FromWorker
         .code("message", message.name())
 }
 
+/// `message` from `from` (a catalog key) read as an experiment's own reply
+/// to its job (`FromWorker::Reply`, its folder's `job.rs`), or why not.
+pub(crate) fn reply<T: waitlab_core::bytes::Bytes>(
+    from: Key,
+    message: waitlab_core::protocol::FromWorker,
+) -> Result<T, Phrase> {
+    match message {
+        waitlab_core::protocol::FromWorker::Reply { body } => {
+            waitlab_core::protocol::read_body(&body)
+                .map_err(|e| Phrase::new(key!("worker.unreadable")).code("detail", e.0))
+        }
+        other => Err(unexpected(from, &other)),
+    }
+}
+
 /// How often a main-thread probe pauses to let the page show its
 /// progress, ms of sampling (each pause costs two frames, and the drawing
 /// it lets happen is work the machine does beside the next samples).

@@ -25,6 +25,7 @@ pub mod trace;
 pub mod wait;
 pub mod worker;
 pub mod worker_host;
+mod worker_scope;
 
 use wasm_bindgen::{JsCast, JsValue};
 

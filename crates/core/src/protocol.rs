@@ -12,26 +12,17 @@
 //! Bytes, not JSON: the worker then links no serializer at all, the page
 //! parses no text while a probe measures, and samples cross exactly.
 
-use crate::experiments::JobMode;
-use crate::experiments::cancel_waits;
-use crate::experiments::periodic_work;
-use crate::experiments::producer_consumer::{Channel, RawChannelRun};
-use crate::experiments::spin_ladder::{LadderConfig, SpinLadder};
-use crate::experiments::timed_waits::Mechanism;
-use crate::experiments::wake_latency::Strategy;
+use crate::bytes::{Bytes, Reader, Writer};
+use crate::experiments::Experiment;
 use crate::outcome::Outcome;
-use crate::sampling::Sampling;
 
 mod codec;
+pub mod job;
 
-/// How often, at most, a worker measuring a cell says how far it got, ms:
-/// seldom, since each message makes the page parse and draw while the
-/// worker measures (every 50 ms showed in the worker's p90 on two cores),
-/// and often enough that a hung worker is noticed within seconds.
-pub const HEARTBEAT_MS: u32 = 1000;
+pub use job::{HEARTBEAT_MS, Job};
 
 /// Version of this protocol; bump on any change of the message shapes.
-pub const PROTOCOL_VERSION: u32 = 12;
+pub const PROTOCOL_VERSION: u32 = 13;
 
 /// How long past its expected silence a worker may stay quiet before the
 /// page takes it for dead, ms: a crashed, hung or muted worker ends in a
@@ -76,103 +67,16 @@ pub mod shared_slots {
 /// A request from the page.
 #[derive(Debug, Clone, PartialEq)]
 pub enum ToWorker {
-    /// Measure `samples` waits of `requested_ms` with `mechanism`.
-    Run {
-        /// Echoed in every reply about this job.
-        job: u32,
-        /// A worker mechanism.
-        mechanism: Mechanism,
-        /// Requested wait, ms.
-        requested_ms: u32,
-        /// How many waits: exactly these, or at most these when sampling
-        /// stops once the median is known.
-        samples: u32,
-        /// How many samples it takes.
-        sampling: Sampling,
-        /// The page's clock step, ms, for the stopping rule.
-        step_ms: f64,
-    },
-    /// One job of the pool experiment: wait `wait_ms`, blocking the
-    /// worker or not, then report its span.
-    PoolJob {
-        /// Echoed in the reply.
-        job: u32,
-        /// How to wait.
-        mode: JobMode,
-        /// How long, ms.
-        wait_ms: u32,
-    },
-    /// Wake latency, setter side: for each round wait for the waiter's
-    /// go, busy-wait the round's delay, then raise the flag (or post on
-    /// the transferred port, for the postMessage strategy).
-    WakeSet {
-        /// How the waiter will notice.
-        strategy: Strategy,
-        /// The delay before each round, µs.
-        delays_us: Vec<u32>,
-    },
-    /// Wake latency, waiter side: `rounds` rounds noticing the flag by
-    /// `strategy`.
-    WakeWait {
-        /// How to notice.
-        strategy: Strategy,
-        /// How many rounds.
-        rounds: u32,
-    },
-    /// Cancellable waits, canceller side: as [`ToWorker::WakeSet`], the
-    /// delays being the cancel points (the flag raised, or the stamp
-    /// posted for the strategy that is cancelled by a message).
-    CancelSet {
-        /// How the waiter waits.
-        strategy: cancel_waits::Strategy,
-        /// When to cancel each round, µs after the waiter's go.
-        points_us: Vec<u32>,
-        /// How long each of the waiter's waits asks for, ms (the canceller
-        /// hears nothing from the waiter for that long).
-        wait_ms: u32,
-    },
-    /// Cancellable waits, waiter side: `rounds` waits of `wait_ms` by
-    /// `strategy`, each cancelled by the canceller; the reply is
-    /// [`FromWorker::WakeDone`] with each round's raw cancel→free time.
-    CancelWait {
-        /// How to wait.
-        strategy: cancel_waits::Strategy,
-        /// How many rounds.
-        rounds: u32,
-        /// How long each wait asks for, ms.
-        wait_ms: u32,
-    },
-    /// Periodic work: `work_us.len()` ticks every `interval_ms`, each
-    /// busy for its work, scheduled by `scheduler` (a worker's); the
-    /// reply is [`FromWorker::Done`] with each tick's lateness as samples.
-    Periodic {
-        /// How the ticks are scheduled.
-        scheduler: periodic_work::Scheduler,
-        /// The interval, ms.
-        interval_ms: u32,
-        /// Each tick's work, µs.
-        work_us: Vec<u32>,
-    },
-    /// Experiment 9, producer side: after the consumer's go, each paced item
-    /// after its pause (busy), then `burst` items back to back, by
-    /// `channel`; the reply is [`FromWorker::SetterDone`].
-    Produce {
-        /// How the items travel.
-        channel: Channel,
-        /// The pause before each paced item, µs.
-        gaps_us: Vec<u32>,
-        /// Items sent back to back after them.
-        burst: u32,
-    },
-    /// Experiment 9, consumer side: take `items` paced items and then `burst`
-    /// items by `channel`; the reply is [`FromWorker::ProducerConsumerDone`].
-    Consume {
-        /// How the items travel.
-        channel: Channel,
-        /// Paced items.
-        items: u32,
-        /// Items of the burst.
-        burst: u32,
+    /// A job of one experiment (its folder's `job.rs`, a [`Job`]), as
+    /// bytes, which the worker hands to that experiment's probe.
+    Job {
+        /// Whose job it is.
+        experiment: Experiment,
+        /// How long a healthy worker stays silent doing it, ms
+        /// ([`Job::longest_silence_ms`]).
+        silence_ms: u32,
+        /// The job, as its [`Bytes`].
+        body: Vec<u8>,
     },
     /// Skew exchange, setter side: answer `exchanges` pings.
     SkewPong {
@@ -189,11 +93,6 @@ pub enum ToWorker {
     /// [`FromWorker::ClockPong`], so the page can put the worker's stamps on
     /// its own clock (`wake::skew_ms`).
     ClockPing,
-    /// Walk the `SpinOnce` ladder and run the spin-untils.
-    Ladder {
-        /// What to measure.
-        config: LadderConfig,
-    },
 }
 
 /// A reply from the worker.
@@ -218,27 +117,12 @@ pub enum FromWorker {
         /// Samples measured so far.
         done: u32,
     },
-    /// A pool job finished. Times are `timeOrigin + now()` of the
-    /// worker, ms since the Unix epoch.
-    JobDone {
-        /// The job.
-        job: u32,
-        /// When it started.
-        start_ms: f64,
-        /// When it finished.
-        end_ms: f64,
-    },
     /// The waiter's raw set→noticed times (its clock minus the setter's),
-    /// ms, of wake latency or cancellable waits; or why it could not run.
+    /// ms, of a pair's rounds (wake latency, cancellable waits); or why it
+    /// could not run.
     WakeDone {
         /// One per round.
         result: Result<Vec<f64>, String>,
-    },
-    /// The consumer's raw times (its clock minus the producer's), or why
-    /// it could not run.
-    ProducerConsumerDone {
-        /// The paced items' latencies and the burst's time.
-        result: Result<RawChannelRun, String>,
     },
     /// The setter finished its rounds (or its pongs).
     SetterDone {
@@ -258,10 +142,11 @@ pub enum FromWorker {
         /// When the pong left.
         sent_ms: f64,
     },
-    /// The ladder finished (or could not run).
-    LadderDone {
-        /// The measured ladder, or why it could not run.
-        result: Result<SpinLadder, String>,
+    /// An experiment's own reply to its job (its folder's `job.rs`), as
+    /// bytes: the pool's job spans, the ladder, the consumer's times.
+    Reply {
+        /// The reply, as its [`Bytes`].
+        body: Vec<u8>,
     },
     /// What the worker recorded for the run's timeline since its last
     /// `Trace` ([`crate::trace`]'s records), sent after a job and before
@@ -316,26 +201,6 @@ impl WorkerOutcome {
 /// How often the loader script says [`FromWorker::Loading`], ms.
 pub const LOADING_BEAT_MS: u32 = 250;
 
-/// Rounds of wake latency or skew exchanges take at most this long each
-/// (the largest random delay, a timer-polled wake, and the handshake), ms.
-const ROUND_MS: u32 = 25;
-
-/// The longest pause between paced items the page asks for, µs.
-const MAX_GAP_US: u32 =
-    crate::experiments::producer_consumer::ProducerConsumerConfig::MAX_GAP_MS * 1500;
-
-/// How long a run of experiment 9 may keep a side busy, ms: its pauses (`gaps_us`
-/// in all), a round's slack for each polled ring full of the burst, and
-/// the start.
-fn producer_consumer_ms(gaps_us: u32, burst: u32) -> u32 {
-    (gaps_us / 1000)
-        .saturating_add(
-            (burst / crate::experiments::producer_consumer::RING_CAPACITY + 1)
-                .saturating_mul(ROUND_MS),
-        )
-        .saturating_add(1000)
-}
-
 /// Why a message could not be read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
 #[error("unreadable worker message: {0}")]
@@ -348,63 +213,51 @@ impl From<crate::bytes::Damaged> for ProtocolError {
 }
 
 impl ToWorker {
+    /// `job`, for its experiment's probe in the worker.
+    pub fn job<J: Job>(job: &J) -> ToWorker {
+        let mut w = Writer::default();
+        job.write(&mut w);
+        ToWorker::Job {
+            experiment: Experiment::ALL
+                .into_iter()
+                .find(|e| e.id() == J::OF)
+                .expect("a job names an experiment of the list"),
+            silence_ms: job.longest_silence_ms(),
+            body: w.0,
+        }
+    }
+
     /// The longest a healthy worker stays silent while doing this job, ms:
     /// the time to its first (or next) reply when nothing goes wrong. The
     /// page waits this plus [`GRACE_MS`] before it gives up on a worker.
     pub fn longest_silence_ms(&self) -> u32 {
         match self {
-            // A cell says how far it got after the first sample that ends
-            // HEARTBEAT_MS after its last word; a sample is the wait, a
-            // clamped timer or a raced waitAsync.
-            ToWorker::Run { requested_ms, .. } => requested_ms
-                .saturating_add(100)
-                .saturating_add(HEARTBEAT_MS),
-            ToWorker::PoolJob { wait_ms, .. } => *wait_ms,
-            ToWorker::WakeSet { delays_us, .. } => {
-                let delays: u64 = delays_us.iter().map(|&d| u64::from(d)).sum();
-                let rounds = u32::try_from(delays_us.len()).unwrap_or(u32::MAX);
-                u32::try_from(delays / 1000)
-                    .unwrap_or(u32::MAX)
-                    .saturating_add(rounds.saturating_mul(ROUND_MS))
-            }
-            ToWorker::WakeWait { rounds, .. } => rounds.saturating_mul(ROUND_MS + 3),
-            ToWorker::CancelSet {
-                points_us, wait_ms, ..
-            } => u32::try_from(points_us.len())
-                .unwrap_or(u32::MAX)
-                .saturating_mul(wait_ms.saturating_add(ROUND_MS)),
-            ToWorker::CancelWait {
-                rounds, wait_ms, ..
-            } => rounds.saturating_mul(wait_ms.saturating_add(ROUND_MS)),
-            // Both sides are busy for the whole run: the pauses, then a
-            // burst that a polled ring takes a clamped poll per ring full.
-            ToWorker::Produce { gaps_us, burst, .. } => {
-                producer_consumer_ms(gaps_us.iter().fold(0, |a, &g| a.saturating_add(g)), *burst)
-            }
-            ToWorker::Consume { items, burst, .. } => {
-                producer_consumer_ms(items.saturating_mul(MAX_GAP_US), *burst)
-            }
+            ToWorker::Job { silence_ms, .. } => *silence_ms,
             ToWorker::SkewPong { exchanges } | ToWorker::SkewPing { exchanges } => {
-                exchanges.saturating_mul(ROUND_MS)
+                exchanges.saturating_mul(job::ROUND_MS)
             }
-            ToWorker::Ladder { config } => config.longest_ms(),
-            // The loop says nothing until its last tick; every tick is due
-            // an interval after the last, or at once after longer work.
-            ToWorker::Periodic {
-                interval_ms,
-                work_us,
-                ..
-            } => work_us.iter().fold(0u32, |total, &w| {
-                total
-                    .saturating_add(*interval_ms)
-                    .saturating_add(w.div_ceil(1000))
-            }),
             ToWorker::ClockPing => 0,
         }
     }
 }
 
+/// Reads the body of a [`ToWorker::Job`] or a [`FromWorker::Reply`] as
+/// what it should be: all of it, and nothing else.
+pub fn read_body<T: Bytes>(body: &[u8]) -> Result<T, ProtocolError> {
+    let mut r = Reader::new(body);
+    let value = T::read(&mut r)?;
+    r.finish()?;
+    Ok(value)
+}
+
 impl FromWorker {
+    /// `reply`, an experiment's own, for its runner on the page.
+    pub fn reply<T: Bytes>(reply: &T) -> FromWorker {
+        let mut w = Writer::default();
+        reply.write(&mut w);
+        FromWorker::Reply { body: w.0 }
+    }
+
     /// The kind of message, for an error that names an unexpected one.
     pub fn name(&self) -> &'static str {
         match self {
@@ -412,13 +265,11 @@ impl FromWorker {
             FromWorker::Loaded => "loaded",
             FromWorker::Ready { .. } => "ready",
             FromWorker::Progress { .. } => "progress",
-            FromWorker::JobDone { .. } => "job done",
             FromWorker::WakeDone { .. } => "wake done",
             FromWorker::SetterDone { .. } => "setter done",
-            FromWorker::ProducerConsumerDone { .. } => "producer-consumer done",
             FromWorker::SkewDone { .. } => "skew done",
             FromWorker::ClockPong { .. } => "clock pong",
-            FromWorker::LadderDone { .. } => "ladder done",
+            FromWorker::Reply { .. } => "reply",
             FromWorker::Trace { .. } => "trace",
             FromWorker::Done { .. } => "done",
         }

@@ -9,6 +9,7 @@
 use crate::runner::Reporter;
 use crate::runner::pair::{Pair, Roles, Ways};
 use waitlab_core::clock::corrected_ms;
+use waitlab_core::experiments::cancel_waits::job::CancelJob;
 use waitlab_core::experiments::cancel_waits::{CancelConfig, CancelWaits, Strategy};
 use waitlab_core::key;
 use waitlab_core::protocol::ToWorker;
@@ -31,16 +32,16 @@ async fn measure(config: &CancelConfig, reporter: &Reporter) -> Result<CancelWai
     pair.paired(config, reporter, ways, async |pair, strategy| {
         let (rounds, wait_ms) = (config.rounds, config.wait_ms);
         let points_us = points_us.clone();
-        let set = ToWorker::CancelSet {
+        let set = ToWorker::job(&CancelJob::Set {
             strategy,
             points_us,
             wait_ms,
-        };
-        let wait = ToWorker::CancelWait {
+        });
+        let wait = ToWorker::job(&CancelJob::Wait {
             strategy,
             rounds,
             wait_ms,
-        };
+        });
         pair.measure(&set, &wait, limit_ms, corrected_ms).await
     })
     .await

@@ -6,6 +6,7 @@
 use crate::runner::Reporter;
 use waitlab_browser::probes::periodic_work;
 use waitlab_browser::{wait, worker_host::ProbeWorker};
+use waitlab_core::experiments::periodic_work::job::WorkerLoop;
 use waitlab_core::experiments::periodic_work::{
     PeriodicConfig, PeriodicResult, PeriodicWork, Scheduler,
 };
@@ -36,11 +37,11 @@ async fn measure(config: &PeriodicConfig, reporter: &Reporter) -> Result<Periodi
     let mut worker = ProbeWorker::start().await?;
     for scheduler in Scheduler::WORKER {
         reporter.update(|p| p.worker = Some(scheduler.label()));
-        worker.send(&ToWorker::Periodic {
+        worker.send(&ToWorker::job(&WorkerLoop {
             scheduler,
             interval_ms: config.interval_ms,
             work_us: work_us.clone(),
-        })?;
+        }))?;
         let outcome = match worker.next().await? {
             FromWorker::Done { outcome, .. } => outcome.into_outcome(),
             other => return Err(crate::runner::unexpected(key!("role.probe_worker"), &other)),

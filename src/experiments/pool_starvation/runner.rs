@@ -14,6 +14,7 @@ use waitlab_browser::clock::epoch_now;
 use waitlab_browser::{memory, trace, wait, worker_host::ProbeWorker};
 use waitlab_core::clock::skew_ms;
 use waitlab_core::experiments::JobMode;
+use waitlab_core::experiments::pool_starvation::job::{JobDone, PoolJob};
 use waitlab_core::experiments::pool_starvation::{JobSpan, PoolConfig, PoolRun, PoolStarvation};
 use waitlab_core::key;
 use waitlab_core::protocol::{FromWorker, ToWorker, shared_slots};
@@ -55,11 +56,11 @@ async fn run_mode(
     wait::fresh_task().await;
     let t0 = epoch_now();
     let send = |worker: &mut ProbeWorker, job: u32| {
-        worker.send(&ToWorker::PoolJob {
+        worker.send(&ToWorker::job(&PoolJob {
             job,
             mode,
             wait_ms: config.wait_ms,
-        })
+        }))
     };
     for job in 0..config.jobs {
         send(&mut workers[config.worker_for(job) as usize], job)?;
@@ -74,22 +75,15 @@ async fn run_mode(
             .filter(|&j| config.worker_for(j) as usize == w)
             .count();
         for _ in 0..expected {
-            match worker.next().await? {
-                FromWorker::JobDone {
-                    job,
-                    start_ms,
-                    end_ms,
-                } => {
-                    spans.push(JobSpan {
-                        worker: w as u32,
-                        job,
-                        start_ms: start_ms - offsets[w] - t0,
-                        end_ms: end_ms - offsets[w] - t0,
-                    });
-                    reporter.update(|p| p.done += 1);
-                }
-                other => return Err(crate::runner::unexpected(key!("role.pool_worker"), &other)),
-            }
+            let done: JobDone =
+                crate::runner::reply(key!("role.pool_worker"), worker.next().await?)?;
+            spans.push(JobSpan {
+                worker: w as u32,
+                job: done.job,
+                start_ms: done.start_ms - offsets[w] - t0,
+                end_ms: done.end_ms - offsets[w] - t0,
+            });
+            reporter.update(|p| p.done += 1);
         }
     }
     spans.sort_unstable_by(|a, b| a.start_ms.total_cmp(&b.start_ms));

@@ -9,12 +9,13 @@
 use crate::runner::Reporter;
 use crate::runner::pair::{Pair, Roles, Ways};
 use waitlab_core::experiments::Config;
+use waitlab_core::experiments::producer_consumer::job::ChannelJob;
 use waitlab_core::experiments::producer_consumer::{
-    Channel, ChannelRun, ProducerConsumer, ProducerConsumerConfig,
+    Channel, ChannelRun, ProducerConsumer, ProducerConsumerConfig, RawChannelRun,
 };
 use waitlab_core::key;
 use waitlab_core::outcome::reason;
-use waitlab_core::protocol::{FromWorker, ToWorker};
+use waitlab_core::protocol::ToWorker;
 use waitlab_core::text::Phrase;
 
 async fn measure(
@@ -22,7 +23,7 @@ async fn measure(
     reporter: &Reporter,
 ) -> Result<ProducerConsumer, Phrase> {
     let roles = Roles {
-        starting: key!("progress.starting_producer_consumer"),
+        starting: key!("producer_consumer.starting"),
         setter: key!("role.producer"),
         too_slow: key!("producer_consumer.too_slow"),
     };
@@ -43,27 +44,25 @@ async fn measure(
             ways,
             without,
             async |pair: &mut Pair, channel| {
-                let produce = ToWorker::Produce {
+                let produce = ToWorker::job(&ChannelJob::Produce {
                     channel,
                     gaps_us: gaps_us.clone(),
                     burst: config.burst,
-                };
-                let consume = ToWorker::Consume {
+                });
+                let consume = ToWorker::job(&ChannelJob::Consume {
                     channel,
                     items: config.items,
                     burst: config.burst,
-                };
-                match pair.turn(&produce, &consume, limit_ms).await? {
-                    FromWorker::ProducerConsumerDone { result } => {
-                        let raw = result.map_err(|e| reason::phrase(&e))?;
-                        Ok(ChannelRun::measured(
-                            channel,
-                            raw,
-                            pair.skew_ms.unwrap_or(0.0),
-                        ))
-                    }
-                    other => Err(crate::runner::unexpected(key!("role.consumer"), &other)),
-                }
+                });
+                let reply = pair.turn(&produce, &consume, limit_ms).await?;
+                let result: Result<RawChannelRun, String> =
+                    crate::runner::reply(key!("role.consumer"), reply)?;
+                let raw = result.map_err(|e| reason::phrase(&e))?;
+                Ok(ChannelRun::measured(
+                    channel,
+                    raw,
+                    pair.skew_ms.unwrap_or(0.0),
+                ))
             },
         )
         .await?;

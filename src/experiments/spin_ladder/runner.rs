@@ -6,7 +6,7 @@ use waitlab_browser::{memory, worker_host::ProbeWorker};
 use waitlab_core::experiments::spin_ladder::{LadderConfig, SpinLadder};
 use waitlab_core::key;
 use waitlab_core::outcome::reason;
-use waitlab_core::protocol::{FromWorker, ToWorker, shared_slots};
+use waitlab_core::protocol::{ToWorker, shared_slots};
 use waitlab_core::schema::{Failure, Report};
 use waitlab_core::text::Phrase;
 
@@ -25,20 +25,12 @@ async fn measure(config: &LadderConfig, reporter: &Reporter) -> Result<SpinLadde
                 .count("ms", config.spin_until_ms),
         )
     });
-    worker.send(&ToWorker::Ladder {
-        config: config.clone(),
-    })?;
-    match worker.next().await? {
-        FromWorker::LadderDone { result } => {
-            let ladder = result.map_err(|e| reason::phrase(&e))?;
-            reporter.update(|p| p.done = p.total);
-            Ok(ladder)
-        }
-        other => Err(crate::runner::unexpected(
-            key!("role.ladder_worker"),
-            &other,
-        )),
-    }
+    worker.send(&ToWorker::job(config))?;
+    let result: Result<SpinLadder, String> =
+        crate::runner::reply(key!("role.ladder_worker"), worker.next().await?)?;
+    let ladder = result.map_err(|e| reason::phrase(&e))?;
+    reporter.update(|p| p.done = p.total);
+    Ok(ladder)
 }
 
 /// Runs experiment 3 with `config`.

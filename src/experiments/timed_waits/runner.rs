@@ -15,6 +15,7 @@ use crate::runner::{Publish, Reporter, RunScope};
 use std::cell::RefCell;
 use waitlab_browser::probes;
 use waitlab_browser::{memory, wait, worker_host::ProbeWorker};
+use waitlab_core::experiments::timed_waits::job::CellJob;
 use waitlab_core::experiments::timed_waits::{Cell, NestedChain, TimedWaits};
 use waitlab_core::experiments::timed_waits::{CellKey, Mechanism, Thread, TimedWaitsConfig};
 use waitlab_core::key;
@@ -182,14 +183,14 @@ async fn run_worker_cells(
         // The page draws the update before the worker starts measuring, so
         // that drawing does not share the machine with its samples.
         wait::let_page_render().await;
-        worker.send(&ToWorker::Run {
+        worker.send(&ToWorker::job(&CellJob {
             job,
             mechanism: key.mechanism,
             requested_ms: key.requested_ms.unwrap_or(0),
             samples,
             sampling,
             step_ms,
-        })?;
+        }))?;
         // The worker says how far it got about once a second; a cell that
         // knew its median early counts as done.
         let mut counted = 0;

@@ -10,6 +10,7 @@ use crate::runner::Reporter;
 use crate::runner::pair::{Pair, Roles, Ways};
 use waitlab_browser::memory::{self};
 use waitlab_core::clock::corrected_ms;
+use waitlab_core::experiments::wake_latency::job::WakeJob;
 use waitlab_core::experiments::wake_latency::{Strategy, WakeConfig, WakeLatency};
 use waitlab_core::key;
 use waitlab_core::outcome::reason;
@@ -35,12 +36,12 @@ async fn measure(config: &WakeConfig, reporter: &Reporter) -> Result<WakeLatency
     let ways = (&Strategy::BROWSER[..], ways);
     pair.paired(config, reporter, ways, async |pair, strategy| {
         let delays_us = delays_us.clone();
-        let set = ToWorker::WakeSet {
+        let set = ToWorker::job(&WakeJob::Set {
             strategy,
             delays_us,
-        };
+        });
         let rounds = config.rounds;
-        let wait = ToWorker::WakeWait { strategy, rounds };
+        let wait = ToWorker::job(&WakeJob::Wait { strategy, rounds });
         pair.measure(&set, &wait, limit_ms, corrected_ms).await
     })
     .await

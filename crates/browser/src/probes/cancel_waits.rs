@@ -11,13 +11,15 @@
 
 use crate::clock::epoch_now;
 use crate::memory::{self, Slots};
-use crate::trace;
 use crate::wait::{park, timer_function, wake};
+use crate::{trace, worker_scope};
 use js_sys::Function;
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use std::task::{Poll, Waker};
 use waitlab_core::experiments::cancel_waits::Strategy;
+use waitlab_core::experiments::cancel_waits::job::CancelJob;
+use waitlab_core::protocol::FromWorker;
 use waitlab_core::protocol::shared_slots::{FLAG, GO, SLEEP, T_SET};
 use wasm_bindgen::prelude::Closure;
 use wasm_bindgen::{JsCast, JsValue};
@@ -167,4 +169,39 @@ pub async fn abort_rounds(
         let _ = clear_timeout.call1(&JsValue::UNDEFINED, &JsValue::from(id));
     }
     Ok(out)
+}
+
+/// Serves experiment 6's worker jobs: the canceller's rounds (the setter
+/// of experiment 4), or the waiter's, answered with each round's raw
+/// cancel→free time (`WakeDone`).
+pub(crate) fn serve(job: CancelJob) {
+    trace::ready();
+    match job {
+        CancelJob::Set {
+            strategy,
+            points_us,
+            ..
+        } => super::wake_latency::serve_setter(!strategy.needs_shared_memory(), points_us),
+        CancelJob::Wait {
+            strategy,
+            rounds,
+            wait_ms,
+        } if strategy.needs_shared_memory() => {
+            let result = worker_scope::shared_slots()
+                .and_then(|s| wait_rounds(strategy, rounds, wait_ms, &s));
+            worker_scope::post(&FromWorker::WakeDone { result });
+        }
+        CancelJob::Wait {
+            rounds, wait_ms, ..
+        } => {
+            let port = worker_scope::port();
+            wasm_bindgen_futures::spawn_local(async move {
+                let result = match port {
+                    Some(port) => abort_rounds(rounds, wait_ms, &port).await,
+                    None => Err(super::sample::NO_PORT.to_owned()),
+                };
+                worker_scope::post(&FromWorker::WakeDone { result });
+            });
+        }
+    }
 }

@@ -3,94 +3,42 @@
 //! One sample is the time from just before a wait starts to the first
 //! instruction after it ends, read with `performance.now()` on the thread
 //! that waits. Main-thread probes run in the page; worker probes run in
-//! [`crate::worker`]. One module per experiment, named by its slug; this
-//! one holds the sample loop they share.
+//! [`crate::worker`], each experiment's serving its own jobs (its `serve`,
+//! handed them by `serve` here: the glue's one list of experiments). One
+//! module per experiment, named by its slug; `sample` holds the sample
+//! loop they share.
 
 pub mod cancel_waits;
 pub mod concurrency_limit;
 pub mod periodic_work;
+mod pool_starvation;
 pub mod producer_consumer;
+mod sample;
 pub mod spin_ladder;
 pub mod timed_waits;
 pub mod wake_latency;
 
-use crate::clock::{busy_wait_until, now};
-use crate::{trace, wait};
-use std::future::Future;
-use waitlab_core::protocol::WorkerOutcome;
-use waitlab_core::sampling::Stop as Enough;
-use waitlab_core::trace::{Kind, Name};
+use waitlab_core::bytes::Bytes;
+use waitlab_core::experiments::Experiment;
+use waitlab_core::protocol::read_body;
 
-/// What a job that needs a message port says without one.
-pub const NO_PORT: &str = "the page did not pass a message port";
-
-/// Busy-waits `us` microseconds.
-pub(crate) fn spin_us(us: u32) {
-    busy_wait_until(now() + f64::from(us) / 1000.0);
-}
-
-/// How long past its own timeout an `Atomics.waitAsync` may take before the
-/// probe declares that the timeout never fires (Firefox ESR's behaviour).
-pub const WAIT_ASYNC_GRACE_MS: u32 = 50;
-/// How long the page waits for an animation frame before giving up.
-const FRAME_TIMEOUT_MS: u32 = 1000;
-
-/// How a sample loop ended early.
-enum Stop {
-    Failed(String),
-    NeverFired(f64),
-}
-
-/// Runs `one` until `enough` says the samples are enough (between
-/// samples, never inside one), calling `tick` after each sample; when
-/// `tick` says so, lets the page render before the next sample, so no
-/// rendering lands inside a measured wait. Each sample goes on the
-/// timeline as a span `label`s, ending when the loop has it back (a
-/// stamp after the sample's own, its length the sample's).
-async fn sample_loop<F, Fut>(
-    enough: &mut Enough,
-    tick: &mut dyn FnMut() -> bool,
-    (kind, name): (Kind, Name),
-    mut one: F,
-) -> Result<Vec<f64>, Stop>
-where
-    F: FnMut() -> Fut,
-    Fut: Future<Output = Result<f64, Stop>>,
-{
-    let mut out = Vec::with_capacity(enough.max() as usize);
-    loop {
-        let sample = one().await?;
-        let end = now();
-        trace::span(kind, name, end - sample, end);
-        out.push(sample);
-        let render = tick();
-        if enough.enough(&out) {
-            return Ok(out);
-        }
-        if render {
-            wait::let_page_render().await;
+/// Serves a worker job of `experiment` (its body read as that experiment's
+/// `job.rs` writes it) in this worker, or says why it cannot.
+pub(crate) fn serve(experiment: Experiment, body: &[u8]) -> Result<(), String> {
+    fn read<J: Bytes>(body: &[u8]) -> Result<J, String> {
+        read_body(body).map_err(|e| e.to_string())
+    }
+    match experiment {
+        Experiment::TimedWaits => timed_waits::serve(read(body)?),
+        Experiment::PoolStarvation => pool_starvation::serve(read(body)?),
+        Experiment::SpinLadder => spin_ladder::serve(read(body)?),
+        Experiment::WakeLatency => wake_latency::serve(read(body)?),
+        Experiment::CancelWaits => cancel_waits::serve(read(body)?),
+        Experiment::PeriodicWork => periodic_work::serve(read(body)?),
+        Experiment::ProducerConsumer => producer_consumer::serve(read(body)?),
+        Experiment::MainStarvation | Experiment::ConcurrencyLimit => {
+            return Err(format!("{} runs nothing in a worker", experiment.id()));
         }
     }
-}
-
-/// Times one future.
-async fn timed(f: impl Future<Output = ()>) -> Result<f64, Stop> {
-    let t0 = now();
-    f.await;
-    Ok(now() - t0)
-}
-
-/// Times one fallible future.
-async fn timed_result(f: impl Future<Output = Result<(), String>>) -> Result<f64, Stop> {
-    let t0 = now();
-    f.await.map_err(Stop::Failed)?;
-    Ok(now() - t0)
-}
-
-fn finish(result: Result<Vec<f64>, Stop>) -> WorkerOutcome {
-    match result {
-        Ok(samples_ms) => WorkerOutcome::Samples { samples_ms },
-        Err(Stop::Failed(message)) => WorkerOutcome::Failed { message },
-        Err(Stop::NeverFired(waited_ms)) => WorkerOutcome::TimeoutNeverFired { waited_ms },
-    }
+    Ok(())
 }

@@ -10,14 +10,16 @@
 //! and its stamp.
 
 use crate::clock::{busy_wait_until, now};
-use crate::trace;
 use crate::wait::{park, timer_function, wake};
+use crate::{trace, worker_scope};
 use js_sys::Function;
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use std::task::{Poll, Waker};
+use waitlab_core::experiments::periodic_work::job::WorkerLoop;
 use waitlab_core::experiments::periodic_work::{Schedule, lateness_ms};
 use waitlab_core::key;
+use waitlab_core::protocol::{FromWorker, WorkerOutcome};
 use waitlab_core::text::Key;
 use waitlab_core::trace::{Kind, Name};
 
@@ -168,4 +170,27 @@ pub async fn run(
         free_from = at + work;
     }
     lateness_ms(start, interval_ms, &began)
+}
+
+/// Serves experiment 7's worker job: the loop, answered with `Done` and
+/// each tick's lateness as samples.
+pub(crate) fn serve(job: WorkerLoop) {
+    trace::ready();
+    wasm_bindgen_futures::spawn_local(async move {
+        let outcome = match job.scheduler.schedule() {
+            Some(schedule) => WorkerOutcome::Samples {
+                samples_ms: run(
+                    schedule,
+                    job.interval_ms,
+                    &job.work_us,
+                    job.scheduler.timeline(),
+                )
+                .await,
+            },
+            None => WorkerOutcome::Failed {
+                message: format!("{} does not run in a worker", job.scheduler.id()),
+            },
+        };
+        worker_scope::post(&FromWorker::Done { job: 0, outcome });
+    });
 }

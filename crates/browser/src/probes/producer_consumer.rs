@@ -8,16 +8,18 @@
 //! [`Tally`] made with room for every paced item, so nothing is allocated
 //! or parsed between an item's send and its receive stamp.
 
-use super::{NO_PORT, spin_us};
+use super::sample::{NO_PORT, spin_us};
 use crate::clock::epoch_now;
 use crate::memory::{self, Slots};
-use crate::trace;
 use crate::wait::{self, park, wake};
+use crate::{trace, worker_scope};
 use std::cell::RefCell;
 use std::rc::Rc;
 use std::task::{Poll, Waker};
+use waitlab_core::experiments::producer_consumer::job::ChannelJob;
 use waitlab_core::experiments::producer_consumer::{Channel, RING_CAPACITY, RawChannelRun, Tally};
 use waitlab_core::key;
+use waitlab_core::protocol::FromWorker;
 use waitlab_core::protocol::shared_slots::{GO, RING, TAKEN, WRITTEN};
 use waitlab_core::trace::{Kind, Name};
 use wasm_bindgen::prelude::Closure;
@@ -221,4 +223,31 @@ pub async fn consume(
         }
         other => Err(not_the_pages(other)),
     }
+}
+
+/// Serves experiment 9's worker jobs: the producer's items (answered with
+/// `SetterDone`) or the consumer's (a reply of its raw times).
+pub(crate) fn serve(job: ChannelJob) {
+    trace::ready();
+    wasm_bindgen_futures::spawn_local(async move {
+        let (slots, port) = (worker_scope::slots(), worker_scope::port());
+        match job {
+            ChannelJob::Produce {
+                channel,
+                gaps_us,
+                burst,
+            } => {
+                let result = produce(channel, &gaps_us, burst, slots.as_ref(), port.as_ref()).await;
+                worker_scope::post(&FromWorker::SetterDone { result });
+            }
+            ChannelJob::Consume {
+                channel,
+                items,
+                burst,
+            } => {
+                let result = consume(channel, items, burst, slots.as_ref(), port.as_ref()).await;
+                worker_scope::post(&FromWorker::reply(&result));
+            }
+        }
+    });
 }

@@ -29,3 +29,11 @@ pub fn measure_ladder(
     trace::span(Kind::Busy, name, began, now());
     ladder
 }
+
+/// Serves experiment 3's worker job: the ladder, answered with a reply of
+/// the measured [`SpinLadder`] (or why it could not run).
+pub(crate) fn serve(config: LadderConfig) {
+    trace::ready();
+    let result = measure_ladder(&config, crate::worker_scope::memory().as_ref());
+    crate::worker_scope::post(&waitlab_core::protocol::FromWorker::reply(&result));
+}

@@ -1,15 +1,16 @@
 //! Experiment 1's probes: each mechanism timed on the main thread or in a
 //! worker, and the nested-timer chain.
 
-use super::{
+use super::sample::{
     Enough, FRAME_TIMEOUT_MS, Stop, WAIT_ASYNC_GRACE_MS, finish, sample_loop, timed, timed_result,
 };
-use crate::{clock::now, memory, trace, wait};
+use crate::{clock::now, memory, trace, wait, worker_scope};
 use futures::future::{Either, select};
 use waitlab_core::experiments::timed_waits::Mechanism;
+use waitlab_core::experiments::timed_waits::job::CellJob;
 use waitlab_core::outcome::Outcome;
 use waitlab_core::outcome::reason;
-use waitlab_core::protocol::{WorkerOutcome, shared_slots};
+use waitlab_core::protocol::{FromWorker, HEARTBEAT_MS, WorkerOutcome, shared_slots};
 
 /// Whether a main-thread mechanism exists in this browser; `Some(reason)`
 /// (a `waitlab_core::outcome::reason` code) when it does not.
@@ -176,4 +177,33 @@ pub async fn measure_in_worker(
         ))),
     };
     finish(result)
+}
+
+/// Serves experiment 1's worker job: a cell of waits, saying how far it
+/// got every [`HEARTBEAT_MS`] and no more often (each word makes the page
+/// parse and draw while this worker measures), answered with `Done`.
+pub(crate) fn serve(cell: CellJob) {
+    trace::ready();
+    wasm_bindgen_futures::spawn_local(async move {
+        let memory = worker_scope::memory();
+        let job = cell.job;
+        let (mut done, mut last) = (0, now());
+        let mut tick = || {
+            done += 1;
+            if now() - last >= f64::from(HEARTBEAT_MS) {
+                last = now();
+                worker_scope::post(&FromWorker::Progress { job, done });
+            }
+        };
+        let mut enough = Enough::new(cell.sampling, cell.samples, cell.step_ms);
+        let outcome = measure_in_worker(
+            cell.mechanism,
+            cell.requested_ms,
+            &mut enough,
+            memory.as_ref(),
+            &mut tick,
+        )
+        .await;
+        worker_scope::post(&FromWorker::Done { job, outcome });
+    });
 }

@@ -7,13 +7,15 @@
 //! store, and the waiter reads it after seeing the flag with an atomic
 //! load, so the stamp is always the one of this round.
 
-use super::{NO_PORT, spin_us};
+use super::sample::{NO_PORT, spin_us};
 use crate::clock::epoch_now;
 use crate::memory::{self, Slots};
-use crate::{trace, wait};
+use crate::{trace, wait, worker_scope};
 use futures::future::select;
 use waitlab_core::experiments::wake_latency::Strategy;
+use waitlab_core::experiments::wake_latency::job::WakeJob;
 use waitlab_core::key;
+use waitlab_core::protocol::FromWorker;
 use waitlab_core::protocol::shared_slots::{B_RECV, B_SEND, FLAG, GO, PING, PONG, SLEEP, T_SET};
 use waitlab_core::text::Key;
 use waitlab_core::trace::{Kind, Name};
@@ -142,4 +144,41 @@ pub fn ping(slots: &Slots, exchanges: u32) -> Result<Vec<[f64; 4]>, String> {
             Ok([a_send, slots.get_f64(B_RECV), slots.get_f64(B_SEND), a_recv])
         })
         .collect()
+}
+
+/// The setter's side of wake latency and the canceller's of cancellable
+/// waits: after each go, the round's delay, then the flag raised in
+/// shared memory or, `by_message`, the stamp posted on the port; answered
+/// with `SetterDone`.
+pub(crate) fn serve_setter(by_message: bool, delays_us: Vec<u32>) {
+    if by_message {
+        let port = worker_scope::port();
+        wasm_bindgen_futures::spawn_local(async move {
+            let result = match port {
+                Some(port) => set_rounds_by_message(&port, &delays_us).await,
+                None => Err(NO_PORT.to_owned()),
+            };
+            worker_scope::post(&FromWorker::SetterDone { result });
+        });
+    } else {
+        let result = worker_scope::shared_slots().and_then(|s| set_rounds(&s, &delays_us));
+        worker_scope::post(&FromWorker::SetterDone { result });
+    }
+}
+
+/// Serves experiment 4's worker jobs: the setter's rounds, or the
+/// waiter's, answered with its raw times (`WakeDone`).
+pub(crate) fn serve(job: WakeJob) {
+    trace::ready();
+    match job {
+        WakeJob::Set {
+            strategy,
+            delays_us,
+        } => serve_setter(strategy == Strategy::PostMessage, delays_us),
+        WakeJob::Wait { strategy, rounds } => wasm_bindgen_futures::spawn_local(async move {
+            let (slots, port) = (worker_scope::slots(), worker_scope::port());
+            let result = wait_rounds(strategy, rounds, slots.as_ref(), port.as_ref()).await;
+            worker_scope::post(&FromWorker::WakeDone { result });
+        }),
+    }
 }

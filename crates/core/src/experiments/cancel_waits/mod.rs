@@ -19,6 +19,7 @@ use crate::text::Phrase;
 
 mod description;
 mod findings;
+pub mod job;
 
 strategies! {
     /// How the waiter waits, and how the cancel reaches it.

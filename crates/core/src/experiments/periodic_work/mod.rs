@@ -20,6 +20,7 @@ use serde::{Deserialize, Serialize};
 
 mod description;
 mod findings;
+pub mod job;
 mod link;
 
 strategies! {

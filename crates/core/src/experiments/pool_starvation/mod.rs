@@ -14,6 +14,7 @@ use serde::{Deserialize, Serialize};
 
 mod description;
 mod findings;
+pub mod job;
 mod link;
 
 config! {

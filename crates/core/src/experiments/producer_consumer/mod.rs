@@ -22,6 +22,7 @@ use serde::{Deserialize, Serialize};
 
 mod description;
 mod findings;
+pub mod job;
 mod link;
 
 strategies! {

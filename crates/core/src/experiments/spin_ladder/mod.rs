@@ -15,6 +15,7 @@ use serde::{Deserialize, Serialize};
 
 mod description;
 mod findings;
+pub mod job;
 mod link;
 
 /// .NET `SpinWait.YieldThreshold`.

@@ -14,6 +14,7 @@ use serde::{Deserialize, Serialize};
 mod description;
 mod error;
 mod findings;
+pub mod job;
 mod link;
 mod result;
 

@@ -16,6 +16,7 @@ use crate::text::Phrase;
 
 mod description;
 mod findings;
+pub mod job;
 
 strategies! {
     /// How the waiter notices the flag.
