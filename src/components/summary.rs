@@ -15,10 +15,11 @@ use leptos::task::spawn_local;
 use leptos::wasm_split::{SplitLoaderError, wasm_split};
 use std::sync::Arc;
 use waitlab_browser::page;
+use waitlab_core::experiments::spin_ladder::lessons::SPIN_BRIEFLY;
 use waitlab_core::key;
 use waitlab_core::schema::Report;
 use waitlab_core::summary::recipe::Platform;
-use waitlab_core::summary::{Lesson, Ran, crossover, line};
+use waitlab_core::summary::{Lesson, Ran, line};
 use waitlab_core::text::{Arg, Phrase};
 
 /// The summary, once any lesson's experiment has a result (this
@@ -28,7 +29,7 @@ pub fn Summary() -> impl IntoView {
     let experiments = expect_context::<Experiments>();
     let sets = expect_context::<ReferenceSets>();
     move || {
-        let runs: Vec<Option<Report>> = Lesson::ALL
+        let runs: Vec<Option<Report>> = Lesson::all()
             .iter()
             .map(|l| {
                 let state = experiments.state(l.experiment());
@@ -71,7 +72,7 @@ fn summary_view(
         let sets: Vec<&Report> = sets.iter().map(Arc::as_ref).collect();
         // What each lesson's section says where it has no report: a
         // cancelled run is no answer (the lesson is not run yet).
-        let notices: Vec<Option<Notice>> = Lesson::ALL
+        let notices: Vec<Option<Notice>> = Lesson::all()
             .iter()
             .map(|l| {
                 experiments
@@ -83,15 +84,12 @@ fn summary_view(
             .collect();
         let reports = || runs.iter().flatten();
         let shared = reports().all(|r| r.from_link);
-        // The spin-vs-wake crossover, from this browser's wake-ups.
-        let wake = Lesson::ALL
-            .iter()
-            .position(|&l| l == Lesson::SignalDontPoll)
-            .and_then(|i| runs[i].as_ref())
-            .and_then(crossover);
+        // The spin-vs-wake crossover, from this browser's wake-ups, which
+        // the spin ladder's lesson quotes.
+        let wake = reports().find_map(|r| r.wake_latency.as_ref()?.crossover(r.env.clock));
         let platform = RwSignal::new(Platform::Js);
         let mut marked = false;
-        let lines = Lesson::ALL
+        let lines = Lesson::all()
             .into_iter()
             .zip(runs.iter().zip(&notices))
             .map(|(lesson, (report, notice))| {
@@ -134,7 +132,7 @@ fn summary_view(
                         " "<strong class="verdict">{tr(&line.verdict.phrase())}</strong>
                         {figures.collect_view()}
                         <Recipe lesson=lesson platform=platform
-                            extra=(lesson == Lesson::SpinBriefly).then(|| wake.clone()).flatten() />
+                            extra=(lesson.id() == SPIN_BRIEFLY).then(|| wake.clone()).flatten() />
                     </li>
                 }
             })

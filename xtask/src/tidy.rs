@@ -256,7 +256,7 @@ fn keys_the_code_builds() -> (
     }
     used.extend(waitlab_core::field::FIELDS.map(|f| format!("field.{f}")));
     used.extend(waitlab_core::outcome::reason::ALL.map(|r| format!("reason.{r}")));
-    for lesson in waitlab_core::summary::Lesson::ALL {
+    for lesson in waitlab_core::summary::Lesson::all() {
         used.extend(["lesson", "pair"].map(|part| format!("summary.{part}.{}", lesson.id())));
         used_keys.insert(waitlab_core::summary::recipe::note(lesson).key);
     }

@@ -417,7 +417,7 @@ pub fn report(dist: &Path, languages: &LanguageCost) -> Result<Vec<String>> {
     )?;
     // A lesson's code comes when its block is first opened, in the
     // summary or a section, after a run: none of it is in a first load.
-    let (_, recipe, lesson) = heaviest(Lesson::ALL, |lesson| {
+    let (_, recipe, lesson) = heaviest(Lesson::all(), |lesson| {
         let mut files = vec![dist.join(recipe::STYLES)];
         files.extend(Platform::ALL.map(|p| dist.join(recipe::path(lesson, p))));
         Ok(files)

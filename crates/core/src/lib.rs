@@ -17,6 +17,7 @@ pub mod export;
 pub mod field;
 pub mod findings;
 pub mod lang;
+pub mod lesson;
 pub mod link;
 pub mod number;
 pub mod outcome;

@@ -13,99 +13,65 @@
 //! where the wrong way took at least [`HOLDS_RATIO`] times the right
 //! one's, by more than the clock can blur; a timed wait's lesson holds
 //! where no wait ended early and the overshoot is more than the clock's
-//! blur (`figures`).
+//! blur ([`crate::lesson`]). Each experiment declares its lessons and reads
+//! its own figures of them (`lessons.rs` in its folder); this gathers them
+//! and names none.
 
-use crate::experiments::Experiment;
-use crate::experiments::JobMode;
-use crate::experiments::timed_waits::{Mechanism, TimedWaits};
+use crate::experiments::{Experiment, Registered, Visit};
 use crate::key;
+use crate::lesson::{Article, Pair, Reading, Taught};
 use crate::schema::Report;
 use crate::text::{Arg, Key, Phrase};
 
-mod figures;
 pub mod recipe;
-mod verdict;
 
-use figures::{Minimum, Pair, Reading, busy};
-pub use verdict::{HOLDS_RATIO, Verdict};
+pub use crate::lesson::{HOLDS_RATIO, Verdict};
 
-/// A lesson of the article, in its order.
+/// A lesson of the article, as the experiment that measures it declares
+/// it (`Description::LESSONS`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Lesson {
-    /// A timed wait is a minimum, not a promise (1).
-    TimedWaitMinimum,
-    /// Awaiting something already done does not yield (1).
-    AwaitDoneNoYield,
-    /// Thread.Sleep holds its thread; await Task.Delay frees it (2b).
-    SleepVsDelay,
-    /// Never block the UI thread (2a).
-    NeverBlockMain,
-    /// Spin only briefly, then sleep (3).
-    SpinBriefly,
-    /// Signal, don't poll (4).
-    SignalDontPoll,
-    /// Cancel through the wait, not after it (6).
-    CancelThroughWait,
-    /// A periodic timer does not drift; a delay loop does (7).
-    PeriodicNoDrift,
-    /// Limit concurrency with a semaphore, not a polled counter (8).
-    LimitWithSemaphore,
-    /// Hand work off through a channel, not a polled queue (9).
-    HandOffChannel,
+pub struct Lesson {
+    /// The experiment that measures it.
+    experiment: Experiment,
+    /// What it declares of it.
+    taught: Taught,
 }
 
 impl Lesson {
-    /// Every lesson, in the article's order.
-    pub const ALL: [Lesson; 10] = [
-        Lesson::TimedWaitMinimum,
-        Lesson::AwaitDoneNoYield,
-        Lesson::SleepVsDelay,
-        Lesson::NeverBlockMain,
-        Lesson::SpinBriefly,
-        Lesson::SignalDontPoll,
-        Lesson::CancelThroughWait,
-        Lesson::PeriodicNoDrift,
-        Lesson::LimitWithSemaphore,
-        Lesson::HandOffChannel,
-    ];
-
-    /// Its stable name (catalog keys `summary.lesson.ID`, test ids, the
-    /// recipes' files).
-    pub fn id(self) -> &'static str {
-        match self {
-            Lesson::TimedWaitMinimum => "timed_wait_minimum",
-            Lesson::AwaitDoneNoYield => "await_done_no_yield",
-            Lesson::SleepVsDelay => "sleep_vs_delay",
-            Lesson::NeverBlockMain => "never_block_main",
-            Lesson::SpinBriefly => "spin_briefly",
-            Lesson::SignalDontPoll => "signal_dont_poll",
-            Lesson::CancelThroughWait => "cancel_through_wait",
-            Lesson::PeriodicNoDrift => "periodic_no_drift",
-            Lesson::LimitWithSemaphore => "limit_with_semaphore",
-            Lesson::HandOffChannel => "hand_off_channel",
-        }
-    }
-
-    /// The experiment that measures it.
-    pub fn experiment(self) -> Experiment {
-        match self {
-            Lesson::TimedWaitMinimum | Lesson::AwaitDoneNoYield => Experiment::TimedWaits,
-            Lesson::SleepVsDelay => Experiment::PoolStarvation,
-            Lesson::NeverBlockMain => Experiment::MainStarvation,
-            Lesson::SpinBriefly => Experiment::SpinLadder,
-            Lesson::SignalDontPoll => Experiment::WakeLatency,
-            Lesson::CancelThroughWait => Experiment::CancelWaits,
-            Lesson::PeriodicNoDrift => Experiment::PeriodicWork,
-            Lesson::LimitWithSemaphore => Experiment::ConcurrencyLimit,
-            Lesson::HandOffChannel => Experiment::ProducerConsumer,
-        }
+    /// Every lesson: each experiment's, in page order.
+    pub fn all() -> Vec<Lesson> {
+        Experiment::ALL.into_iter().flat_map(Lesson::of).collect()
     }
 
     /// The lessons `experiment` measures, in order.
     pub fn of(experiment: Experiment) -> impl Iterator<Item = Lesson> {
-        Lesson::ALL
-            .into_iter()
-            .filter(move |l| l.experiment() == experiment)
+        struct Lessons;
+        impl Visit for Lessons {
+            type Out = &'static [Taught];
+            fn visit<E: Registered>(self) -> &'static [Taught] {
+                E::LESSONS
+            }
+        }
+        experiment
+            .visit(Lessons)
+            .iter()
+            .map(move |&taught| Lesson { experiment, taught })
+    }
+
+    /// The lesson named `id`, if an experiment teaches it.
+    pub fn by_id(id: &str) -> Option<Lesson> {
+        Lesson::all().into_iter().find(|l| l.id() == id)
+    }
+
+    /// Its stable name (catalog keys `summary.lesson.ID`, test ids, the
+    /// recipes' files).
+    pub fn id(self) -> &'static str {
+        self.taught.id
+    }
+
+    /// The experiment that measures it.
+    pub fn experiment(self) -> Experiment {
+        self.experiment
     }
 
     /// The lesson in words.
@@ -121,81 +87,14 @@ impl Lesson {
 
     /// What `report` measured of it, if it measured both ways.
     fn reading(self, report: &Report) -> Option<Reading> {
-        let ms = |wrong: f64, right: f64| Some(Reading::Pair(Pair::ms(wrong, right)));
-        match self {
-            Lesson::TimedWaitMinimum => {
-                Minimum::of(report.timed_waits.as_ref()?, report.env.clock).map(Reading::Minimum)
-            }
-            Lesson::AwaitDoneNoYield => no_yield(report.timed_waits.as_ref()?).map(Reading::Pair),
-            Lesson::SleepVsDelay => {
-                let pool = report.pool_starvation.as_ref()?;
-                let batch = |mode| {
-                    pool.runs
-                        .iter()
-                        .find(|r| r.mode == mode)
-                        .map(|r| r.batch_ms)
-                };
-                ms(batch(JobMode::Blocking)?, batch(JobMode::Async)?)
-            }
-            Lesson::NeverBlockMain => {
-                let main = report.main_starvation.as_ref()?;
-                let gap = |mode| {
-                    main.runs
-                        .iter()
-                        .find(|r| r.mode == mode)
-                        .map(|r| r.longest_frame_gap())
-                };
-                ms(gap(JobMode::Blocking)?, gap(JobMode::Async)?)
-            }
-            Lesson::SpinBriefly => busy(report.spin_ladder.as_ref()?).map(Reading::Pair),
-            Lesson::SignalDontPoll => {
-                // Polling here is the article's: a sleep or a timer between
-                // checks (a pure spin is the spin ladder's lesson).
-                let wake = report.wake_latency.as_ref()?;
-                let p50 = |polls: bool| {
-                    least(wake.results.iter().filter_map(|r| {
-                        (r.strategy.polls() == polls && !r.strategy.spins())
-                            .then(|| r.outcome.p50())?
-                    }))
-                };
-                ms(p50(true)?, p50(false)?)
-            }
-            Lesson::CancelThroughWait => {
-                let cancel = report.cancel_waits.as_ref()?;
-                let woken = least(
-                    cancel
-                        .results
-                        .iter()
-                        .filter_map(|r| r.strategy.wakes_on_cancel().then(|| r.outcome.p50())?),
-                )?;
-                ms(cancel.blind_p50()?, woken)
-            }
-            Lesson::PeriodicNoDrift => {
-                let periodic = report.periodic_work.as_ref()?;
-                let drift = |after_work: bool| {
-                    least(periodic.results.iter().filter_map(|r| {
-                        (r.scheduler.waits_after_work() == after_work)
-                            .then(|| r.drift_ms().map(f64::abs))?
-                    }))
-                };
-                ms(drift(true)?, drift(false)?)
-            }
-            Lesson::LimitWithSemaphore => {
-                let limit = report.concurrency_limit.as_ref()?;
-                let p50 = |polls: bool| {
-                    limit
-                        .runs
-                        .iter()
-                        .find(|r| r.gate.polls() == polls)
-                        .and_then(|r| r.outcome.p50())
-                };
-                ms(p50(true)?, p50(false)?)
-            }
-            Lesson::HandOffChannel => {
-                let (_, _, woken, times) = report.producer_consumer.as_ref()?.polling_ratio()?;
-                ms(woken * times, woken)
+        struct ReadingOf<'a>(&'a Report, &'static str);
+        impl Visit for ReadingOf<'_> {
+            type Out = Option<Reading>;
+            fn visit<E: Registered>(self) -> Option<Reading> {
+                E::of(self.0)?.reading(self.1, self.0.env.clock)
             }
         }
+        self.experiment.visit(ReadingOf(report, self.id()))
     }
 
     /// What the article states for it: a pair, a ratio, a range, a
@@ -203,18 +102,17 @@ impl Lesson {
     fn stated(self, report: &Report) -> Option<Stated> {
         let stated = |id: &str| report.stated.iter().find(|f| f.id.as_deref() == Some(id));
         let value = |id: &str| stated(id).and_then(|f| f.value.as_ref());
-        match self {
-            Lesson::TimedWaitMinimum => {
-                let overshoot = value("sleep_delay_overshoot")?;
+        match self.taught.article {
+            Article::Nothing => None,
+            Article::Range(id) => {
+                let overshoot = value(id)?;
                 Some(Stated::Range(overshoot.low, overshoot.high?))
             }
-            Lesson::AwaitDoneNoYield => stated("delay_zero").map(|_| Stated::Said),
-            Lesson::SleepVsDelay => Some(Stated::Pair(Pair::ms(
-                value("pool_sleep_batch")?.low,
-                value("pool_delay_batch")?.low,
-            ))),
-            Lesson::SignalDontPoll => value("wake_event_ratio").map(|v| Stated::Ratio(v.low)),
-            _ => None,
+            Article::Said(id) => stated(id).map(|_| Stated::Said),
+            Article::Pair(wrong, right) => {
+                Some(Stated::Pair(Pair::ms(value(wrong)?.low, value(right)?.low)))
+            }
+            Article::Ratio(id) => value(id).map(|v| Stated::Ratio(v.low)),
         }
     }
 
@@ -231,44 +129,6 @@ impl Lesson {
             Stated::Said => Phrase::new(key!("summary.article_delay_zero")),
         }
     }
-}
-
-/// The least of the figures there are, if any.
-fn least(figures: impl Iterator<Item = f64>) -> Option<f64> {
-    figures.reduce(f64::min)
-}
-
-/// The resolved-promise await against the quickest real yield of
-/// `timed`, as a contrast whose "wrong" way is the yield: an await that
-/// returns at once has let nothing else run.
-fn no_yield(timed: &TimedWaits) -> Option<Pair> {
-    let p50 = |m: Mechanism| {
-        timed
-            .cells
-            .iter()
-            .find(|c| c.key.mechanism == m)
-            .and_then(|c| c.outcome.summary())
-            .map(|s| s.p50)
-    };
-    let resolved = p50(Mechanism::ResolvedPromise)?;
-    let (way, yielded) = [
-        Mechanism::MessageChannel,
-        Mechanism::SchedulerYield,
-        Mechanism::SchedulerPostTask,
-    ]
-    .into_iter()
-    .filter_map(|m| Some((m, p50(m)?)))
-    .min_by(|a, b| a.1.total_cmp(&b.1))?;
-    Some(Pair::ms(yielded, resolved).way(way.label()))
-}
-
-/// The spin-vs-wake crossover on this machine: a signalled wake-up's
-/// median in `wake` (experiment 4), the longest wait worth spinning for.
-pub fn crossover(wake: &Report) -> Option<Phrase> {
-    let Reading::Pair(pair) = Lesson::SignalDontPoll.reading(wake)? else {
-        return None;
-    };
-    Some(Phrase::new(key!("recipe.crossover")).arg("wake", pair.figure(pair.right, wake.env.clock)))
 }
 
 /// What the article states for a lesson.

@@ -343,7 +343,7 @@ fn lessons(report: &Report) -> String {
 ",
         words(&Phrase::new(key!("summary.heading")))
     );
-    for lesson in Lesson::ALL {
+    for lesson in Lesson::all() {
         let line = summary::line(lesson, summary::Ran::Report(report), &[&article]);
         out.push_str(&format!(
             "  {:<72} {}\n",

@@ -312,7 +312,7 @@ async fn the_channel_delivers_every_item_in_order() {
 /// in the folder is at most 15 lines with no blank line at its end.
 #[test]
 fn every_recipe_is_short() {
-    for lesson in Lesson::ALL {
+    for lesson in Lesson::all() {
         for platform in Platform::ALL {
             let path = recipes_dir()
                 .join("..")
@@ -423,7 +423,11 @@ fn dotnet_recipes_are_well_formed() {
     assert!(brackets_balance("{ f(); ").is_err());
 
     let recipes = recipes_with("cs");
-    assert_eq!(recipes.len(), Lesson::ALL.len(), "one C# recipe per lesson");
+    assert_eq!(
+        recipes.len(),
+        Lesson::all().len(),
+        "one C# recipe per lesson"
+    );
     for (name, text) in &recipes {
         check_shape(name, text);
         brackets_balance(text).unwrap_or_else(|e| panic!("{name}: {e}"));

@@ -64,7 +64,7 @@ pub(crate) fn run_all(browser: Browser) {
         let lessons: Vec<(String, String, u64)> = serde_json::from_value(lessons).unwrap();
         assert_eq!(
             lessons.len(),
-            waitlab_core::summary::Lesson::ALL.len(),
+            waitlab_core::summary::Lesson::all().len(),
             "{lessons:?}"
         );
         for (lesson, verdict, links) in &lessons {
@@ -289,7 +289,7 @@ pub(crate) fn fallback(browser: Browser) {
                .map(li => [li.dataset.lesson, li.dataset.verdict, li.innerText]);",
         );
         let lessons: Vec<(String, String, String)> = serde_json::from_value(lessons).unwrap();
-        assert_eq!(lessons.len(), waitlab_core::summary::Lesson::ALL.len());
+        assert_eq!(lessons.len(), waitlab_core::summary::Lesson::all().len());
         for (lesson, verdict, text) in &lessons {
             assert_ne!(verdict, "not_measured", "{lesson}: {text}");
         }

@@ -8,6 +8,7 @@
 
 use crate::checks::Features;
 use crate::support::*;
+use waitlab_core::experiments::timed_waits::lessons::TIMED_WAIT_MINIMUM;
 use waitlab_core::summary::Lesson;
 use waitlab_core::summary::recipe::{self, Platform};
 use waitlab_e2e::webdriver::{Browser, Session};
@@ -27,13 +28,13 @@ pub(crate) fn recipes(browser: Browser) {
     for origin in [&isolated_server().origin, &plain_server().origin] {
         s.open_first_screen(origin);
         let features = Features::detect(&mut s);
-        let lessons: Vec<&str> = Lesson::ALL.iter().map(|l| l.id()).collect();
+        let lessons: Vec<&str> = Lesson::all().iter().map(|l| l.id()).collect();
         let rows = s.eval_async(&format!(
             "{CHECKS}\nreturn await checkRecipes({}, {SERVED_MODULE_WORKER});",
             serde_json::to_string(&lessons).unwrap()
         ));
         let rows = rows.as_array().expect("a row per lesson");
-        assert_eq!(rows.len(), Lesson::ALL.len(), "{rows:?}");
+        assert_eq!(rows.len(), Lesson::all().len(), "{rows:?}");
         for row in rows {
             let (lesson, detail) = (row["lesson"].as_str().unwrap(), &row["detail"]);
             eprintln!("{} {origin}: {lesson}: {row}", browser.name());
@@ -54,8 +55,8 @@ pub(crate) fn recipes(browser: Browser) {
 /// platform at a time; the tab picked in one block is picked in all.
 pub(crate) fn assert_recipes_shown(s: &mut Session) {
     let blocks = "[data-testid=summary] [data-testid=recipe]";
-    assert_eq!(count(s, blocks), Lesson::ALL.len() as u64);
-    let lesson = Lesson::TimedWaitMinimum;
+    assert_eq!(count(s, blocks), Lesson::all().len() as u64);
+    let lesson = Lesson::by_id(TIMED_WAIT_MINIMUM).expect("experiment 1's lesson");
     let block = format!(
         "[data-testid=summary] [data-testid=recipe][data-lesson={}]",
         lesson.id()

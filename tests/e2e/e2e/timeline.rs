@@ -10,7 +10,7 @@ use crate::support::*;
 use serde_json::Value;
 use std::collections::BTreeMap;
 use waitlab_core::experiments::Experiment;
-use waitlab_e2e::webdriver::{Browser, Session};
+use waitlab_e2e::webdriver::Session;
 
 /// A run's timeline as the page showed it and wrote it.
 pub(crate) struct Timeline {

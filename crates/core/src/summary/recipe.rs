@@ -77,7 +77,7 @@ mod tests {
     #[test]
     fn every_recipe_has_its_words() {
         let en = crate::text::Catalog::english();
-        for lesson in Lesson::ALL {
+        for lesson in Lesson::all() {
             assert!(!en.render(&note(lesson)).contains('⟦'), "{lesson:?}");
             assert_eq!(
                 path(lesson, Platform::Rust),

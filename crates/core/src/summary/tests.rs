@@ -4,11 +4,17 @@
 use super::*;
 use crate::clock::ClockInfo;
 use crate::experiments::Config;
+use crate::experiments::JobMode;
 use crate::experiments::pool_starvation::{PoolConfig, PoolRun, PoolStarvation};
 use crate::experiments::timed_waits::Mechanism;
 use crate::experiments::wake_latency::{Strategy, WakeConfig, WakeLatency, WakeResult};
 use crate::outcome::Outcome;
 use crate::schema::Environment;
+
+/// The lesson named `id`.
+fn lesson(id: &str) -> Lesson {
+    Lesson::by_id(id).expect(id)
+}
 
 fn env() -> Environment {
     Environment {
@@ -67,7 +73,11 @@ fn pool(blocking: f64, awaiting: f64) -> Report {
 #[test]
 fn a_lesson_holds_when_the_right_way_wins_clearly() {
     let en = crate::text::Catalog::english();
-    let l = line(Lesson::SleepVsDelay, Ran::Report(&pool(3000.0, 520.0)), &[]);
+    let l = line(
+        lesson("sleep_vs_delay"),
+        Ran::Report(&pool(3000.0, 520.0)),
+        &[],
+    );
     assert_eq!(l.verdict, Verdict::Holds);
     let run = en.render(l.run.as_ref().unwrap());
     assert!(
@@ -75,19 +85,33 @@ fn a_lesson_holds_when_the_right_way_wins_clearly() {
         "{run}"
     );
     assert_eq!(
-        line(Lesson::SleepVsDelay, Ran::Report(&pool(600.0, 520.0)), &[]).verdict,
+        line(
+            lesson("sleep_vs_delay"),
+            Ran::Report(&pool(600.0, 520.0)),
+            &[]
+        )
+        .verdict,
         Verdict::Barely
     );
     assert_eq!(
-        line(Lesson::SleepVsDelay, Ran::Report(&pool(500.0, 520.0)), &[]).verdict,
+        line(
+            lesson("sleep_vs_delay"),
+            Ran::Report(&pool(500.0, 520.0)),
+            &[]
+        )
+        .verdict,
         Verdict::Opposite
     );
     assert_eq!(
-        line(Lesson::SleepVsDelay, Ran::NotYet, &[]).verdict,
+        line(lesson("sleep_vs_delay"), Ran::NotYet, &[]).verdict,
         Verdict::NotMeasured
     );
     // Waits the clock cannot tell apart are no verdict either way.
-    let blurred = line(Lesson::SleepVsDelay, Ran::Report(&pool(0.05, 0.01)), &[]);
+    let blurred = line(
+        lesson("sleep_vs_delay"),
+        Ran::Report(&pool(0.05, 0.01)),
+        &[],
+    );
     assert_eq!(blurred.verdict, Verdict::BelowClock);
     assert!(blurred.marked && !l.marked);
 }
@@ -95,11 +119,15 @@ fn a_lesson_holds_when_the_right_way_wins_clearly() {
 #[test]
 fn every_lesson_has_its_words_and_an_experiment() {
     let en = crate::text::Catalog::english();
-    for lesson in Lesson::ALL {
+    for lesson in Lesson::all() {
         assert!(!en.render(&lesson.phrase()).contains('⟦'), "{lesson:?}");
         assert!(Lesson::of(lesson.experiment()).any(|l| l == lesson));
     }
-    // Every experiment but the native-only ones teaches at least one.
+    // Every experiment teaches at least one, and no two the same.
+    let mut ids: Vec<&str> = Lesson::all().iter().map(|l| l.id()).collect();
+    ids.sort_unstable();
+    ids.dedup();
+    assert_eq!(ids.len(), Lesson::all().len());
     for e in Experiment::ALL {
         assert!(Lesson::of(e).next().is_some(), "{e:?}");
     }
@@ -115,7 +143,7 @@ fn sets_add_the_article_and_native_figures() {
     let article = article();
     let en = crate::text::Catalog::english();
     let l = line(
-        Lesson::SleepVsDelay,
+        lesson("sleep_vs_delay"),
         Ran::Report(&pool(3000.0, 520.0)),
         &[&article],
     );
@@ -124,7 +152,7 @@ fn sets_add_the_article_and_native_figures() {
         stated.contains("18,000") && stated.contains("18×"),
         "{stated}"
     );
-    let unmeasured = line(Lesson::SignalDontPoll, Ran::NotYet, &[&article]);
+    let unmeasured = line(lesson("signal_dont_poll"), Ran::NotYet, &[&article]);
     assert!(
         en.render(unmeasured.article.as_ref().unwrap())
             .contains("50×")
@@ -132,7 +160,7 @@ fn sets_add_the_article_and_native_figures() {
     assert_eq!(unmeasured.verdict, Verdict::NotMeasured);
     let native_json = include_str!("../../../../www/data/native/rust-linux-x86_64.json");
     let native = Report::from_json(native_json).unwrap();
-    let l = line(Lesson::SleepVsDelay, Ran::NotYet, &[&native, &article]);
+    let l = line(lesson("sleep_vs_delay"), Ran::NotYet, &[&native, &article]);
     assert_eq!(l.native.len(), 1);
     assert!(
         en.render(&l.native[0]).contains("Rust"),
@@ -140,7 +168,11 @@ fn sets_add_the_article_and_native_figures() {
         en.render(&l.native[0])
     );
     let wake_run = wake(&[1.1, 1.2, 1.3], &[0.05, 0.06, 0.07]);
-    let l = line(Lesson::SignalDontPoll, Ran::Report(&wake_run), &[&article]);
+    let l = line(
+        lesson("signal_dont_poll"),
+        Ran::Report(&wake_run),
+        &[&article],
+    );
     assert_eq!(l.verdict, Verdict::Holds);
 }
 
@@ -178,7 +210,7 @@ fn a_timed_wait_is_a_minimum_where_none_ends_early() {
         (Mechanism::TimeoutFreshTask, Some(1), &[1.08, 1.1, 1.2]),
         (Mechanism::WorkerAtomicsWait, Some(1), &[1.05, 1.08, 1.1]),
     ]);
-    let l = line(Lesson::TimedWaitMinimum, Ran::Report(&on_time), &[]);
+    let l = line(lesson("timed_wait_minimum"), Ran::Report(&on_time), &[]);
     assert_eq!(l.verdict, Verdict::Holds);
     let run = en.render(l.run.as_ref().unwrap());
     assert!(
@@ -191,15 +223,15 @@ fn a_timed_wait_is_a_minimum_where_none_ends_early() {
         (Mechanism::TimeoutFreshTask, Some(1), &[1.08, 1.1, 1.2]),
         (Mechanism::TimeoutFreshTask, Some(10), &[9.0, 10.1, 10.2]),
     ]);
-    let l = line(Lesson::TimedWaitMinimum, Ran::Report(&early), &[]);
+    let l = line(lesson("timed_wait_minimum"), Ran::Report(&early), &[]);
     assert_eq!(l.verdict, Verdict::Opposite);
     // An overshoot the clock cannot see is no verdict.
     let exact = timed(&[(Mechanism::TimeoutFreshTask, Some(1), &[1.0, 1.0, 1.01])]);
-    let l = line(Lesson::TimedWaitMinimum, Ran::Report(&exact), &[]);
+    let l = line(lesson("timed_wait_minimum"), Ran::Report(&exact), &[]);
     assert_eq!(l.verdict, Verdict::BelowClock);
     // The article's range and Windows' tick.
     let article = article();
-    let l = line(Lesson::TimedWaitMinimum, Ran::NotYet, &[&article]);
+    let l = line(lesson("timed_wait_minimum"), Ran::NotYet, &[&article]);
     let stated = en.render(l.article.as_ref().unwrap());
     assert!(
         stated.contains("0.3–2.0 ms") && stated.contains("15.6"),
@@ -217,7 +249,7 @@ fn an_await_of_a_done_promise_does_not_yield() {
         (Mechanism::MessageChannel, None, &[0.2, 0.25, 0.3]),
         (Mechanism::SchedulerYield, None, &[0.1, 0.2, 0.3]),
     ]);
-    let l = line(Lesson::AwaitDoneNoYield, Ran::Report(&run), &[]);
+    let l = line(lesson("await_done_no_yield"), Ran::Report(&run), &[]);
     assert_eq!(l.verdict, Verdict::Holds);
     let text = en.render(l.run.as_ref().unwrap());
     assert!(
@@ -245,15 +277,19 @@ fn an_unmeasured_lesson_says_why() {
         skew_ms: None,
         results: Vec::new(),
     });
-    let l = line(Lesson::SignalDontPoll, Ran::Report(&plain), &[]);
+    let l = line(lesson("signal_dont_poll"), Ran::Report(&plain), &[]);
     assert_eq!(l.verdict, Verdict::Unavailable);
     let why = en.render(l.why.as_ref().unwrap());
     assert!(why.contains("cross-origin isolated"), "{why}");
     let refused = Phrase::written("Not available here");
-    let l = line(Lesson::SpinBriefly, Ran::Refused(&refused), &[]);
+    let l = line(lesson("spin_briefly"), Ran::Refused(&refused), &[]);
     assert_eq!(l.verdict, Verdict::Unavailable);
     assert!(l.run.is_none() && l.why == Some(refused.clone()));
-    let negative = line(Lesson::SleepVsDelay, Ran::Report(&pool(3.0, -0.002)), &[]);
+    let negative = line(
+        lesson("sleep_vs_delay"),
+        Ran::Report(&pool(3.0, -0.002)),
+        &[],
+    );
     let text = en.render(negative.run.as_ref().unwrap());
     assert!(!text.contains('-') && !text.contains('∞'), "{text}");
 }
@@ -262,6 +298,12 @@ fn an_unmeasured_lesson_says_why() {
 #[test]
 fn the_crossover_is_a_wake_up() {
     let en = crate::text::Catalog::english();
-    let text = en.render(&crossover(&wake(&[1.1, 1.2, 1.3], &[0.19, 0.2, 0.21])).unwrap());
+    let report = wake(&[1.1, 1.2, 1.3], &[0.19, 0.2, 0.21]);
+    let crossover = report
+        .wake_latency
+        .as_ref()
+        .unwrap()
+        .crossover(report.env.clock);
+    let text = en.render(&crossover.unwrap());
     assert!(text.contains("took 0.2 ms"), "{text}");
 }

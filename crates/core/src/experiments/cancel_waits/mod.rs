@@ -20,6 +20,7 @@ use crate::text::Phrase;
 mod description;
 mod findings;
 pub mod job;
+pub mod lessons;
 
 strategies! {
     /// How the waiter waits, and how the cancel reaches it.

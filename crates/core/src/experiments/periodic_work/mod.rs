@@ -21,6 +21,7 @@ use serde::{Deserialize, Serialize};
 mod description;
 mod findings;
 pub mod job;
+pub mod lessons;
 mod link;
 
 strategies! {

@@ -15,6 +15,7 @@ mod description;
 mod error;
 mod findings;
 pub mod job;
+pub mod lessons;
 mod link;
 mod result;
 

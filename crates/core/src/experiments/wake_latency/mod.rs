@@ -17,6 +17,7 @@ use crate::text::Phrase;
 mod description;
 mod findings;
 pub mod job;
+pub mod lessons;
 
 strategies! {
     /// How the waiter notices the flag.

@@ -5,14 +5,12 @@
 
 use super::verdict::{HOLDS_RATIO, Verdict};
 use crate::clock::ClockInfo;
-use crate::experiments::spin_ladder::SpinLadder;
-use crate::experiments::timed_waits::{CellKey, Mechanism, NestedChain, TimedWaits};
 use crate::key;
 use crate::text::{Arg, Key, Phrase};
 
 /// What a run measured of a lesson.
 #[derive(Debug, Clone, PartialEq)]
-pub(super) enum Reading {
+pub enum Reading {
     /// The wrong way's figure against the right way's.
     Pair(Pair),
     /// Timed waits against what they asked for.
@@ -21,7 +19,7 @@ pub(super) enum Reading {
 
 impl Reading {
     /// Whether it bears the lesson out, by `clock`.
-    pub(super) fn verdict(&self, clock: Option<ClockInfo>) -> Verdict {
+    pub fn verdict(&self, clock: Option<ClockInfo>) -> Verdict {
         match self {
             Reading::Pair(pair) => pair.verdict(clock),
             Reading::Minimum(minimum) => minimum.verdict(clock),
@@ -29,7 +27,7 @@ impl Reading {
     }
 
     /// Whether `clock` leaves one of its figures unresolved (marked ‡).
-    pub(super) fn marked(&self, clock: Option<ClockInfo>) -> bool {
+    pub fn marked(&self, clock: Option<ClockInfo>) -> bool {
         match self {
             Reading::Pair(pair) => pair.marked(clock),
             Reading::Minimum(minimum) => minimum.took.iter().any(|(_, v)| unresolved(*v, clock)),
@@ -37,7 +35,7 @@ impl Reading {
     }
 
     /// Its figures in words, in the lesson's words (`key`).
-    pub(super) fn phrase(&self, key: Key, clock: Option<ClockInfo>) -> Phrase {
+    pub fn phrase(&self, key: Key, clock: Option<ClockInfo>) -> Phrase {
         match self {
             Reading::Pair(pair) => pair.phrase(key, clock),
             Reading::Minimum(minimum) => minimum.phrase(key, clock),
@@ -60,32 +58,14 @@ fn ms(value: f64, clock: Option<ClockInfo>) -> Arg {
     }
 }
 
-/// The spin-until's busy share of its core, as a percentage, without the
-/// sleep stage and with it.
-pub(super) fn busy(ladder: &SpinLadder) -> Option<Pair> {
-    let share = |sleep_stage: bool| {
-        ladder
-            .spin_until
-            .iter()
-            .find(|s| s.sleep_stage == sleep_stage)
-            .map(|s| s.busy_fraction() * 100.0)
-    };
-    Some(Pair {
-        wrong: share(false)?,
-        right: share(true)?,
-        percent: true,
-        way: None,
-    })
-}
-
 /// The wrong way's figure and the right way's: ms, or a percentage of a
 /// core.
 #[derive(Debug, Clone, PartialEq)]
-pub(super) struct Pair {
+pub struct Pair {
     /// The wrong way's.
-    pub(super) wrong: f64,
+    pub wrong: f64,
     /// The right way's.
-    pub(super) right: f64,
+    pub right: f64,
     /// Percentages of a core rather than ms.
     percent: bool,
     /// The way its words name (`{way}`), where the lesson picks one of
@@ -94,7 +74,8 @@ pub(super) struct Pair {
 }
 
 impl Pair {
-    pub(super) fn ms(wrong: f64, right: f64) -> Pair {
+    /// Two figures in ms.
+    pub fn ms(wrong: f64, right: f64) -> Pair {
         Pair {
             wrong,
             right,
@@ -103,8 +84,16 @@ impl Pair {
         }
     }
 
+    /// Two percentages of a core.
+    pub fn percent(wrong: f64, right: f64) -> Pair {
+        Pair {
+            percent: true,
+            ..Pair::ms(wrong, right)
+        }
+    }
+
     /// The same, naming the way it measured.
-    pub(super) fn way(self, way: Phrase) -> Pair {
+    pub fn way(self, way: Phrase) -> Pair {
         Pair {
             way: Some(way),
             ..self
@@ -140,7 +129,7 @@ impl Pair {
     }
 
     /// One of its figures, marked ‡ where `clock` does not resolve it.
-    pub(super) fn figure(&self, value: f64, clock: Option<ClockInfo>) -> Arg {
+    pub fn figure(&self, value: f64, clock: Option<ClockInfo>) -> Arg {
         if self.percent {
             return Arg::Fixed(value, if value < 10.0 { 1 } else { 0 });
         }
@@ -162,7 +151,7 @@ impl Pair {
 
     /// The pair in words (`key`, which names the lesson's two ways), and
     /// how many times the right way won.
-    fn phrase(&self, key: Key, clock: Option<ClockInfo>) -> Phrase {
+    pub fn phrase(&self, key: Key, clock: Option<ClockInfo>) -> Phrase {
         let phrase = Phrase::new(key)
             .arg("wrong", self.figure(self.wrong, clock))
             .arg("right", self.figure(self.right, clock))
@@ -179,59 +168,19 @@ impl Pair {
 /// `Atomics.wait`, or natively `std::thread::sleep` and tokio's), and
 /// where nested timers were clamped.
 #[derive(Debug, Clone, PartialEq)]
-pub(super) struct Minimum {
+pub struct Minimum {
     /// The requested wait, ms.
-    requested: u32,
-    /// Each way and its median, ms.
-    took: Vec<(Phrase, f64)>,
+    pub requested: u32,
+    /// Each way and its median, ms (at least one).
+    pub took: Vec<(Phrase, f64)>,
     /// Whether any timed wait of the run ended before its time, by more
     /// than a clock step.
-    early: bool,
-    /// The first nesting level held to the 4 ms clamp.
-    clamp: Option<u32>,
+    pub early: bool,
+    /// The first nesting level held to the clamp, and the clamp, ms.
+    pub clamp: Option<(u32, f64)>,
 }
 
 impl Minimum {
-    /// The ways shown, in order: a timer, then a sleep.
-    const WAYS: [Mechanism; 4] = [
-        Mechanism::TimeoutFreshTask,
-        Mechanism::WorkerAtomicsWait,
-        Mechanism::ThreadSleep,
-        Mechanism::TokioSleep,
-    ];
-
-    /// What `timed` measured of its smallest requested wait.
-    pub(super) fn of(timed: &TimedWaits, clock: Option<ClockInfo>) -> Option<Minimum> {
-        let tolerance = clock.map_or(0.001, |c| c.tolerance_ms());
-        let requested = timed.config.durations_ms.iter().copied().find(|&d| d > 0)?;
-        let took: Vec<(Phrase, f64)> = Minimum::WAYS
-            .into_iter()
-            .filter_map(|mechanism| {
-                let key = CellKey {
-                    mechanism,
-                    requested_ms: Some(requested),
-                };
-                let cell = timed.cells.iter().find(|c| c.key == key)?;
-                Some((key.label(), cell.outcome.summary()?.p50))
-            })
-            .collect();
-        if took.is_empty() {
-            return None;
-        }
-        let early = timed.cells.iter().any(|c| {
-            let (Some(d), Some(s)) = (c.key.requested_ms, c.outcome.summary()) else {
-                return false;
-            };
-            d > 0 && s.min < f64::from(d) - tolerance
-        });
-        Some(Minimum {
-            requested,
-            took,
-            early,
-            clamp: timed.chain.clamp_onset(tolerance),
-        })
-    }
-
     /// It holds where no wait ended early and the first way overshot by
     /// more than `clock` blurs; a wait that ended early says the opposite.
     fn verdict(&self, clock: Option<ClockInfo>) -> Verdict {
@@ -256,11 +205,11 @@ impl Minimum {
                     .arg("ms", ms(*p50, clock))
             })
             .collect();
-        if let Some(level) = self.clamp {
+        if let Some((level, clamp_ms)) = self.clamp {
             took.push(
                 Phrase::new(key!("summary.clamped"))
                     .count("level", level)
-                    .arg("clamp", Arg::Fixed(NestedChain::CLAMP_MS, 0)),
+                    .arg("clamp", Arg::Fixed(clamp_ms, 0)),
             );
         }
         Phrase::new(key)

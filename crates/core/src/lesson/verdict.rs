@@ -1,5 +1,5 @@
-//! Whether a run bears a lesson out, and the rule's threshold: a leaf of
-//! the summary, which its figures read their verdicts into.
+//! Whether a run bears a lesson out, and the rule's threshold, which a
+//! lesson's figures read their verdicts into.
 
 use crate::text::{Key, Phrase};
 
