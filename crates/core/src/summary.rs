@@ -28,7 +28,7 @@ pub mod recipe;
 pub use crate::lesson::{HOLDS_RATIO, Verdict};
 
 /// A lesson of the article, as the experiment that measures it declares
-/// it (`Description::LESSONS`).
+/// it ([`Lessons`](crate::lesson::Lessons)).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Lesson {
     /// The experiment that measures it.
@@ -87,14 +87,16 @@ impl Lesson {
 
     /// What `report` measured of it, if it measured both ways.
     fn reading(self, report: &Report) -> Option<Reading> {
-        struct ReadingOf<'a>(&'a Report, &'static str);
+        struct ReadingOf<'a>(&'a Report, Taught);
         impl Visit for ReadingOf<'_> {
             type Out = Option<Reading>;
             fn visit<E: Registered>(self) -> Option<Reading> {
-                E::of(self.0)?.reading(self.1, self.0.env.clock)
+                let at = E::LESSONS.iter().position(|&t| t == self.1)?;
+                let mut readings = E::of(self.0)?.readings(self.0.env.clock);
+                readings.get_mut(at)?.take()
             }
         }
-        self.experiment.visit(ReadingOf(report, self.id()))
+        self.experiment.visit(ReadingOf(report, self.taught))
     }
 
     /// What the article states for it: a pair, a ratio, a range, a

@@ -7,7 +7,6 @@ use super::tried::{Measured, Sample, Tried, series};
 use super::{Column, Config};
 use crate::clock::ClockInfo;
 use crate::environment::Environment;
-use crate::lesson::{Reading, Taught};
 use crate::link::Section;
 use crate::text::{Key, Phrase};
 
@@ -123,15 +122,6 @@ pub trait Description: Findings + Section + Clone + 'static {
             series(&mut out, t.id, t.requested_ms, t.outcome);
         }
         out
-    }
-    /// The article's lessons it measures, in order (its folder's
-    /// `lessons.rs`; the summary has a line for each).
-    const LESSONS: &'static [Taught] = &[];
-    /// What it measured of its lesson `lesson` (an id of [`Self::LESSONS`])
-    /// with `clock`, if it measured both ways.
-    fn reading(&self, lesson: &str, clock: Option<ClockInfo>) -> Option<Reading> {
-        let _ = (lesson, clock);
-        None
     }
     /// What it lacks without shared memory.
     fn lacks() -> Lacks {

@@ -30,6 +30,7 @@ pub use tried::{Measured, Sample, Tried, Way, series};
 
 use crate::environment::{Environment, Failure};
 use crate::key;
+use crate::lesson::Lessons;
 use crate::text::{Key, Phrase};
 use serde::{Deserialize, Serialize};
 
@@ -129,12 +130,13 @@ pub trait Listed {
     const EXPERIMENT: Experiment;
 }
 
-/// An experiment of the list, whole: what it is ([`Description`]), which
-/// it is ([`Listed`]) and where a report keeps it ([`Stored`]), as code
-/// that handles every experiment alike reaches it ([`Visit`]).
-pub trait Registered: Description + Listed + Stored {}
+/// An experiment of the list, whole: what it is ([`Description`]), what it
+/// teaches ([`Lessons`]), which it is ([`Listed`]) and where a report
+/// keeps it ([`Stored`]), as code that handles every experiment alike
+/// reaches it ([`Visit`]).
+pub trait Registered: Description + Lessons + Listed + Stored {}
 
-impl<E: Description + Listed + Stored> Registered for E {}
+impl<E: Description + Lessons + Listed + Stored> Registered for E {}
 
 /// Something done with one experiment's [`Description`], whichever it is
 /// ([`Experiment::visit`]). Each use is its own small type, compiled where

@@ -2,11 +2,9 @@
 //! and rows, its CSV and its link section.
 
 use super::{CancelWaits, Strategy};
-use crate::clock::ClockInfo;
 use crate::compare::{Measured, Value};
 use crate::environment::Environment;
 use crate::experiments::{Column, Description, Tried};
-use crate::lesson::{Reading, Taught};
 use crate::shared_memory::Lacks;
 use crate::stats::Summary;
 
@@ -14,12 +12,6 @@ use crate::stats::Summary;
 type C = Column<Summary>;
 
 impl Description for CancelWaits {
-    const LESSONS: &'static [Taught] = super::lessons::LESSONS;
-
-    fn reading(&self, lesson: &str, _clock: Option<ClockInfo>) -> Option<Reading> {
-        super::lessons::reading(self, lesson)
-    }
-
     type Measure = Summary;
     const COLUMNS: &'static [C] = &[
         C::ms("p50", |s| Value::of(s.p50)).charted(),

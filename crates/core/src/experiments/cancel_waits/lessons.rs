@@ -1,21 +1,18 @@
 //! Experiment 6's lesson: cancel through the wait, not after it.
 
 use super::CancelWaits;
-use crate::lesson::{Article, Pair, Reading, Taught, least};
+use crate::clock::ClockInfo;
+use crate::lesson::{Article, Pair, Reading, least, lessons};
 
-/// Cancel through the wait, not after it.
-pub const CANCEL_THROUGH_WAIT: &str = "cancel_through_wait";
-
-pub(super) const LESSONS: &[Taught] = &[Taught {
-    id: CANCEL_THROUGH_WAIT,
-    article: Article::Nothing,
-}];
+lessons! {
+    CancelWaits {
+        /// Cancel through the wait, not after it.
+        CANCEL_THROUGH_WAIT = "cancel_through_wait", Article::Nothing => cancel_through_wait;
+    }
+}
 
 /// A blind sleep's median against the quickest wait a cancel wakes.
-pub(super) fn reading(cancel: &CancelWaits, lesson: &str) -> Option<Reading> {
-    if lesson != CANCEL_THROUGH_WAIT {
-        return None;
-    }
+fn cancel_through_wait(cancel: &CancelWaits, _clock: Option<ClockInfo>) -> Option<Reading> {
     let woken = least(
         cancel
             .results

@@ -2,12 +2,10 @@
 //! and rows, its CSV and its link section.
 
 use super::ConcurrencyLimit;
-use crate::clock::ClockInfo;
 use crate::compare::{Measured, Value};
 use crate::environment::Environment;
 use crate::experiments::{Column, Description, Tried};
 use crate::export::Sample;
-use crate::lesson::{Reading, Taught};
 use crate::stats::Summary;
 
 /// What a gate measured: how long jobs waited for a slot, the batch's
@@ -18,12 +16,6 @@ type Gated = (Summary, f64, u32);
 type C = Column<Gated>;
 
 impl Description for ConcurrencyLimit {
-    const LESSONS: &'static [Taught] = super::lessons::LESSONS;
-
-    fn reading(&self, lesson: &str, _clock: Option<ClockInfo>) -> Option<Reading> {
-        super::lessons::reading(self, lesson)
-    }
-
     type Measure = Gated;
     const COLUMNS: &'static [C] = &[
         C::ms("p50", |(s, ..)| Value::of(s.p50)).charted(),

@@ -2,21 +2,18 @@
 //! polled counter.
 
 use super::ConcurrencyLimit;
-use crate::lesson::{Article, Pair, Reading, Taught};
+use crate::clock::ClockInfo;
+use crate::lesson::{Article, Pair, Reading, lessons};
 
-/// Limit concurrency with a semaphore, not a polled counter.
-pub const LIMIT_WITH_SEMAPHORE: &str = "limit_with_semaphore";
-
-pub(super) const LESSONS: &[Taught] = &[Taught {
-    id: LIMIT_WITH_SEMAPHORE,
-    article: Article::Nothing,
-}];
+lessons! {
+    ConcurrencyLimit {
+        /// Limit concurrency with a semaphore, not a polled counter.
+        LIMIT_WITH_SEMAPHORE = "limit_with_semaphore", Article::Nothing => limit_with_semaphore;
+    }
+}
 
 /// The polling gate's handoff median against the semaphore's.
-pub(super) fn reading(limit: &ConcurrencyLimit, lesson: &str) -> Option<Reading> {
-    if lesson != LIMIT_WITH_SEMAPHORE {
-        return None;
-    }
+fn limit_with_semaphore(limit: &ConcurrencyLimit, _clock: Option<ClockInfo>) -> Option<Reading> {
     let p50 = |polls: bool| {
         limit
             .runs

@@ -2,13 +2,11 @@
 //! and rows, its CSV and its link section.
 
 use super::{MainRun, MainStarvation};
-use crate::clock::ClockInfo;
 use crate::compare::{Measured, Value};
 use crate::environment::Environment;
 use crate::experiments::{Column, Description};
 use crate::export::Sample;
 use crate::key;
-use crate::lesson::{Reading, Taught};
 use crate::text::Phrase;
 
 /// What a run measured: the run and the batch time the article predicts.
@@ -18,12 +16,6 @@ type Run = (MainRun, f64);
 type C = Column<Run>;
 
 impl Description for MainStarvation {
-    const LESSONS: &'static [Taught] = super::lessons::LESSONS;
-
-    fn reading(&self, lesson: &str, _clock: Option<ClockInfo>) -> Option<Reading> {
-        super::lessons::reading(self, lesson)
-    }
-
     type Measure = Run;
     const COLUMNS: &'static [C] = &[
         C::ms("batch", |(run, _)| Value::of(run.batch_ms)).charted(),

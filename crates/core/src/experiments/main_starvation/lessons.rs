@@ -1,22 +1,19 @@
 //! Experiment 2a's lesson: never block the UI thread.
 
 use super::MainStarvation;
+use crate::clock::ClockInfo;
 use crate::experiments::JobMode;
-use crate::lesson::{Article, Pair, Reading, Taught};
+use crate::lesson::{Article, Pair, Reading, lessons};
 
-/// Never block the UI thread.
-pub const NEVER_BLOCK_MAIN: &str = "never_block_main";
-
-pub(super) const LESSONS: &[Taught] = &[Taught {
-    id: NEVER_BLOCK_MAIN,
-    article: Article::Nothing,
-}];
+lessons! {
+    MainStarvation {
+        /// Never block the UI thread.
+        NEVER_BLOCK_MAIN = "never_block_main", Article::Nothing => never_block_main;
+    }
+}
 
 /// The longest frame gap with blocking jobs against awaiting ones.
-pub(super) fn reading(main: &MainStarvation, lesson: &str) -> Option<Reading> {
-    if lesson != NEVER_BLOCK_MAIN {
-        return None;
-    }
+fn never_block_main(main: &MainStarvation, _clock: Option<ClockInfo>) -> Option<Reading> {
     let gap = |mode| {
         main.runs
             .iter()

@@ -2,11 +2,9 @@
 //! and rows, its CSV and its link section.
 
 use super::PeriodicWork;
-use crate::clock::ClockInfo;
 use crate::compare::{Measured, Value};
 use crate::environment::Environment;
 use crate::experiments::{Column, Description, Tried};
-use crate::lesson::{Reading, Taught};
 use crate::stats::Summary;
 
 /// What a scheduler measured: its ticks' lateness, how far its last tick
@@ -17,12 +15,6 @@ type Ticks = (Summary, Option<f64>, Option<usize>);
 type C = Column<Ticks>;
 
 impl Description for PeriodicWork {
-    const LESSONS: &'static [Taught] = super::lessons::LESSONS;
-
-    fn reading(&self, lesson: &str, _clock: Option<ClockInfo>) -> Option<Reading> {
-        super::lessons::reading(self, lesson)
-    }
-
     type Measure = Ticks;
     const COLUMNS: &'static [C] = &[
         C::ms("p50", |(s, ..)| Value::of(s.p50)).charted(),

@@ -2,22 +2,19 @@
 //! does.
 
 use super::PeriodicWork;
-use crate::lesson::{Article, Pair, Reading, Taught, least};
+use crate::clock::ClockInfo;
+use crate::lesson::{Article, Pair, Reading, least, lessons};
 
-/// A periodic timer does not drift; a delay loop does.
-pub const PERIODIC_NO_DRIFT: &str = "periodic_no_drift";
-
-pub(super) const LESSONS: &[Taught] = &[Taught {
-    id: PERIODIC_NO_DRIFT,
-    article: Article::Nothing,
-}];
+lessons! {
+    PeriodicWork {
+        /// A periodic timer does not drift; a delay loop does.
+        PERIODIC_NO_DRIFT = "periodic_no_drift", Article::Nothing => periodic_no_drift;
+    }
+}
 
 /// The least drift of a loop that waits after its work against that of
 /// one kept by its schedule.
-pub(super) fn reading(periodic: &PeriodicWork, lesson: &str) -> Option<Reading> {
-    if lesson != PERIODIC_NO_DRIFT {
-        return None;
-    }
+fn periodic_no_drift(periodic: &PeriodicWork, _clock: Option<ClockInfo>) -> Option<Reading> {
     let drift = |after_work: bool| {
         least(periodic.results.iter().filter_map(|r| {
             (r.scheduler.waits_after_work() == after_work).then(|| r.drift_ms().map(f64::abs))?

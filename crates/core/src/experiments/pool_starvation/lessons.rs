@@ -2,22 +2,19 @@
 //! Task.Delay frees it.
 
 use super::PoolStarvation;
+use crate::clock::ClockInfo;
 use crate::experiments::JobMode;
-use crate::lesson::{Article, Pair, Reading, Taught};
+use crate::lesson::{Article, Pair, Reading, lessons};
 
-/// Await a timer (Task.Delay); don't hold a thread asleep (Thread.Sleep).
-pub const SLEEP_VS_DELAY: &str = "sleep_vs_delay";
-
-pub(super) const LESSONS: &[Taught] = &[Taught {
-    id: SLEEP_VS_DELAY,
-    article: Article::Pair("pool_sleep_batch", "pool_delay_batch"),
-}];
+lessons! {
+    PoolStarvation {
+        /// Await a timer (Task.Delay); don't hold a thread asleep (Thread.Sleep).
+        SLEEP_VS_DELAY = "sleep_vs_delay", Article::Pair("pool_sleep_batch", "pool_delay_batch") => sleep_vs_delay;
+    }
+}
 
 /// The batch's time with blocking jobs against awaiting ones.
-pub(super) fn reading(pool: &PoolStarvation, lesson: &str) -> Option<Reading> {
-    if lesson != SLEEP_VS_DELAY {
-        return None;
-    }
+fn sleep_vs_delay(pool: &PoolStarvation, _clock: Option<ClockInfo>) -> Option<Reading> {
     let batch = |mode| {
         pool.runs
             .iter()

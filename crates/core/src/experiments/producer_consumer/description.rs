@@ -2,11 +2,9 @@
 //! and rows, its CSV and its link section.
 
 use super::{Channel, ProducerConsumer};
-use crate::clock::ClockInfo;
 use crate::compare::{Measured, Value};
 use crate::environment::Environment;
 use crate::experiments::{Column, Description, Tried};
-use crate::lesson::{Reading, Taught};
 use crate::shared_memory::Lacks;
 use crate::stats::Summary;
 
@@ -18,12 +16,6 @@ type Items = (Summary, Value);
 type C = Column<Items>;
 
 impl Description for ProducerConsumer {
-    const LESSONS: &'static [Taught] = super::lessons::LESSONS;
-
-    fn reading(&self, lesson: &str, _clock: Option<ClockInfo>) -> Option<Reading> {
-        super::lessons::reading(self, lesson)
-    }
-
     type Measure = Items;
     const COLUMNS: &'static [C] = &[
         C::ms("p50", |(s, _)| Value::of(s.p50)).charted(),

@@ -2,21 +2,18 @@
 //! queue.
 
 use super::ProducerConsumer;
-use crate::lesson::{Article, Pair, Reading, Taught};
+use crate::clock::ClockInfo;
+use crate::lesson::{Article, Pair, Reading, lessons};
 
-/// Hand work off through a channel, not a polled queue.
-pub const HAND_OFF_CHANNEL: &str = "hand_off_channel";
-
-pub(super) const LESSONS: &[Taught] = &[Taught {
-    id: HAND_OFF_CHANNEL,
-    article: Article::Nothing,
-}];
+lessons! {
+    ProducerConsumer {
+        /// Hand work off through a channel, not a polled queue.
+        HAND_OFF_CHANNEL = "hand_off_channel", Article::Nothing => hand_off_channel;
+    }
+}
 
 /// The polled ring's latency against the woken one's.
-pub(super) fn reading(handoff: &ProducerConsumer, lesson: &str) -> Option<Reading> {
-    if lesson != HAND_OFF_CHANNEL {
-        return None;
-    }
+fn hand_off_channel(handoff: &ProducerConsumer, _clock: Option<ClockInfo>) -> Option<Reading> {
     let (_, _, woken, times) = handoff.polling_ratio()?;
     Some(Reading::Pair(Pair::ms(woken * times, woken)))
 }

@@ -12,7 +12,6 @@ use crate::environment::Environment;
 use crate::experiments::{Column, Description};
 use crate::export::Sample;
 use crate::key;
-use crate::lesson::{Reading, Taught};
 use crate::shared_memory::Lacks;
 use crate::stats::Samples;
 use crate::text::{Arg, Phrase};
@@ -49,12 +48,6 @@ fn each_sleep((l, _): &Ladder) -> Value {
 type C = Column<Ladder>;
 
 impl Description for SpinLadder {
-    const LESSONS: &'static [Taught] = super::lessons::LESSONS;
-
-    fn reading(&self, lesson: &str, _clock: Option<ClockInfo>) -> Option<Reading> {
-        super::lessons::reading(self, lesson)
-    }
-
     type Measure = Ladder;
     const COLUMNS: &'static [C] = &[
         C::us("spins_0_9", |l| total(l, 0, YIELD_THRESHOLD)).charted(),

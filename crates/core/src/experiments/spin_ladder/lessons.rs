@@ -1,22 +1,19 @@
 //! Experiment 3's lesson: spin only briefly, then sleep.
 
 use super::SpinLadder;
-use crate::lesson::{Article, Pair, Reading, Taught};
+use crate::clock::ClockInfo;
+use crate::lesson::{Article, Pair, Reading, lessons};
 
-/// Spin only briefly, then sleep.
-pub const SPIN_BRIEFLY: &str = "spin_briefly";
-
-pub(super) const LESSONS: &[Taught] = &[Taught {
-    id: SPIN_BRIEFLY,
-    article: Article::Nothing,
-}];
+lessons! {
+    SpinLadder {
+        /// Spin only briefly, then sleep.
+        SPIN_BRIEFLY = "spin_briefly", Article::Nothing => spin_briefly;
+    }
+}
 
 /// The spin-until's busy share of its core, as a percentage, without the
 /// sleep stage and with it.
-pub(super) fn reading(ladder: &SpinLadder, lesson: &str) -> Option<Reading> {
-    if lesson != SPIN_BRIEFLY {
-        return None;
-    }
+fn spin_briefly(ladder: &SpinLadder, _clock: Option<ClockInfo>) -> Option<Reading> {
     let share = |sleep_stage: bool| {
         ladder
             .spin_until

@@ -2,11 +2,9 @@
 //! and rows, its CSV and its link section.
 
 use super::{Mechanism, TimedWaits};
-use crate::clock::ClockInfo;
 use crate::compare::{Measured, Value};
 use crate::environment::Environment;
 use crate::experiments::{Column, Description, Tried};
-use crate::lesson::{Reading, Taught};
 use crate::shared_memory::Lacks;
 use crate::stats::Summary;
 use crate::text::Key;
@@ -19,12 +17,6 @@ type Cell = (Summary, Option<u32>);
 type C = Column<Cell>;
 
 impl Description for TimedWaits {
-    const LESSONS: &'static [Taught] = super::lessons::LESSONS;
-
-    fn reading(&self, lesson: &str, clock: Option<ClockInfo>) -> Option<Reading> {
-        super::lessons::reading(self, lesson, clock)
-    }
-
     type Measure = Cell;
     const COLUMNS: &'static [C] = &[
         C::ms("p50", |(s, _)| Value::of(s.p50)).charted(),

@@ -3,33 +3,14 @@
 
 use super::{CellKey, Mechanism, NestedChain, TimedWaits};
 use crate::clock::ClockInfo;
-use crate::lesson::{Article, Minimum, Pair, Reading, Taught};
+use crate::lesson::{Article, Minimum, Pair, Reading, lessons};
 
-/// A timed wait is a minimum, not a promise.
-pub const TIMED_WAIT_MINIMUM: &str = "timed_wait_minimum";
-/// Awaiting something already done does not yield (Task.Delay(0)).
-pub const AWAIT_DONE_NO_YIELD: &str = "await_done_no_yield";
-
-pub(super) const LESSONS: &[Taught] = &[
-    Taught {
-        id: TIMED_WAIT_MINIMUM,
-        article: Article::Range("sleep_delay_overshoot"),
-    },
-    Taught {
-        id: AWAIT_DONE_NO_YIELD,
-        article: Article::Said("delay_zero"),
-    },
-];
-
-pub(super) fn reading(
-    timed: &TimedWaits,
-    lesson: &str,
-    clock: Option<ClockInfo>,
-) -> Option<Reading> {
-    match lesson {
-        TIMED_WAIT_MINIMUM => minimum(timed, clock).map(Reading::Minimum),
-        AWAIT_DONE_NO_YIELD => no_yield(timed).map(Reading::Pair),
-        _ => None,
+lessons! {
+    TimedWaits {
+        /// A timed wait is a minimum, not a promise.
+        TIMED_WAIT_MINIMUM = "timed_wait_minimum", Article::Range("sleep_delay_overshoot") => minimum;
+        /// Awaiting something already done does not yield (Task.Delay(0)).
+        AWAIT_DONE_NO_YIELD = "await_done_no_yield", Article::Said("delay_zero") => no_yield;
     }
 }
 
@@ -42,7 +23,7 @@ const WAYS: [Mechanism; 4] = [
 ];
 
 /// What `timed` measured of its smallest requested wait.
-fn minimum(timed: &TimedWaits, clock: Option<ClockInfo>) -> Option<Minimum> {
+fn minimum(timed: &TimedWaits, clock: Option<ClockInfo>) -> Option<Reading> {
     let tolerance = clock.map_or(0.001, |c| c.tolerance_ms());
     let requested = timed.config.durations_ms.iter().copied().find(|&d| d > 0)?;
     let took: Vec<_> = WAYS
@@ -65,7 +46,7 @@ fn minimum(timed: &TimedWaits, clock: Option<ClockInfo>) -> Option<Minimum> {
         };
         d > 0 && s.min < f64::from(d) - tolerance
     });
-    Some(Minimum {
+    Some(Reading::Minimum(Minimum {
         requested,
         took,
         early,
@@ -73,13 +54,13 @@ fn minimum(timed: &TimedWaits, clock: Option<ClockInfo>) -> Option<Minimum> {
             .chain
             .clamp_onset(tolerance)
             .map(|level| (level, NestedChain::CLAMP_MS)),
-    })
+    }))
 }
 
 /// The resolved-promise await against the quickest real yield of
 /// `timed`, as a contrast whose "wrong" way is the yield: an await that
 /// returns at once has let nothing else run.
-fn no_yield(timed: &TimedWaits) -> Option<Pair> {
+fn no_yield(timed: &TimedWaits, _clock: Option<ClockInfo>) -> Option<Reading> {
     let p50 = |m: Mechanism| {
         timed
             .cells
@@ -96,5 +77,5 @@ fn no_yield(timed: &TimedWaits) -> Option<Pair> {
     .into_iter()
     .filter_map(|m| Some((m, p50(m)?)))
     .min_by(|a, b| a.1.total_cmp(&b.1))?;
-    Some(Pair::ms(yielded, resolved).way(way.label()))
+    Some(Reading::Pair(Pair::ms(yielded, resolved).way(way.label())))
 }

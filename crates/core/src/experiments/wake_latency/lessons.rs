@@ -4,16 +4,20 @@
 use super::WakeLatency;
 use crate::clock::ClockInfo;
 use crate::key;
-use crate::lesson::{Article, Pair, Reading, Taught, least};
+use crate::lesson::{Article, Pair, Reading, least, lessons};
 use crate::text::Phrase;
 
-/// Signal, don't poll.
-pub const SIGNAL_DONT_POLL: &str = "signal_dont_poll";
+lessons! {
+    WakeLatency {
+        /// Signal, don't poll.
+        SIGNAL_DONT_POLL = "signal_dont_poll", Article::Ratio("wake_event_ratio") => signal_dont_poll;
+    }
+}
 
-pub(super) const LESSONS: &[Taught] = &[Taught {
-    id: SIGNAL_DONT_POLL,
-    article: Article::Ratio("wake_event_ratio"),
-}];
+/// The pair of [`pair`], as the lesson reads it.
+fn signal_dont_poll(wake: &WakeLatency, _clock: Option<ClockInfo>) -> Option<Reading> {
+    pair(wake).map(Reading::Pair)
+}
 
 /// The quickest polling way's median against the quickest signalled
 /// one's. Polling here is the article's: a sleep or a timer between
@@ -25,12 +29,6 @@ fn pair(wake: &WakeLatency) -> Option<Pair> {
         }))
     };
     Some(Pair::ms(p50(true)?, p50(false)?))
-}
-
-pub(super) fn reading(wake: &WakeLatency, lesson: &str) -> Option<Reading> {
-    (lesson == SIGNAL_DONT_POLL)
-        .then(|| pair(wake))?
-        .map(Reading::Pair)
 }
 
 impl WakeLatency {
