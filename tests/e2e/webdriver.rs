@@ -465,17 +465,24 @@ impl Session {
     /// that throws (an element not there yet, a frame still loading) counts
     /// as not yet true.
     pub fn wait_for(&mut self, condition: &str, seconds: u64) {
+        assert!(
+            self.became(condition, seconds),
+            "{}: timed out after {seconds} s waiting for {condition}",
+            self.browser.name()
+        );
+    }
+
+    /// Whether the JavaScript `condition` held within `seconds`.
+    pub fn became(&mut self, condition: &str, seconds: u64) -> bool {
         let deadline = Instant::now() + Duration::from_secs(seconds);
+        let poll = format!("try {{ return !!({condition}); }} catch (e) {{ return false; }}");
         loop {
-            let poll = format!("try {{ return !!({condition}); }} catch (e) {{ return false; }}");
             if self.eval(&poll) == Value::Bool(true) {
-                return;
+                return true;
             }
-            assert!(
-                Instant::now() < deadline,
-                "{}: timed out after {seconds} s waiting for {condition}",
-                self.browser.name()
-            );
+            if Instant::now() >= deadline {
+                return false;
+            }
             std::thread::sleep(Duration::from_millis(100));
         }
     }

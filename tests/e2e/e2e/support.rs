@@ -213,13 +213,31 @@ pub(crate) fn run_section(
     let before = s.eval(&format!(
         "const e = document.querySelector({quoted}); return e ? e.textContent : null;"
     ));
-    s.click(&sel("run"));
-    s.wait_for(
-        &format!(
-            "(() => {{ const e = document.querySelector({quoted});              return e !== null && (e.textContent === '' || e.textContent !== {before}); }})()"
-        ),
-        RUN_SECONDS,
+    let done = format!(
+        "(() => {{ const e = document.querySelector({quoted});              return e !== null && (e.textContent === '' || e.textContent !== {before}); }})()"
     );
+    // A run shows its progress (or its notice, or its report) as Run is
+    // pressed. A click can miss where the page grows under it (a form or
+    // a comparison below is made as it comes into view while WebDriver
+    // scrolls to Run: WebKitGTK's clicked beside it twice in six runs of
+    // four experiments), so Run is pressed again if nothing started.
+    let started = format!(
+        "{done} || [{}, {}].some(s => document.querySelector(s) !== null)",
+        Value::from(sel("progress")),
+        Value::from(sel("notice"))
+    );
+    for attempt in 1.. {
+        s.click(&sel("run"));
+        if s.became(&started, 3) {
+            break;
+        }
+        assert!(
+            attempt < 3,
+            "{section}: Run pressed {attempt} times, nothing started"
+        );
+        eprintln!("{section}: Run was pressed, nothing started: pressed again");
+    }
+    s.wait_for(&done, RUN_SECONDS);
     s.eval(&format!(
         "document.querySelector({}).scrollIntoView();",
         Value::from(sel("results"))
