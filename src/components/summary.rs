@@ -72,7 +72,8 @@ fn summary_view(
         let sets: Vec<&Report> = sets.iter().map(Arc::as_ref).collect();
         // What each lesson's section says where it has no report: a
         // cancelled run is no answer (the lesson is not run yet).
-        let notices: Vec<Option<Notice>> = Lesson::all()
+        let lessons = Lesson::all();
+        let notices: Vec<Option<Notice>> = lessons
             .iter()
             .map(|l| {
                 experiments
@@ -89,7 +90,7 @@ fn summary_view(
         let wake = reports().find_map(|r| r.wake_latency.as_ref()?.crossover(r.env.clock));
         let platform = RwSignal::new(Platform::Js);
         let mut marked = false;
-        let lines = Lesson::all()
+        let lines = lessons
             .into_iter()
             .zip(runs.iter().zip(&notices))
             .map(|(lesson, (report, notice))| {

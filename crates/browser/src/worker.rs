@@ -9,7 +9,7 @@
 
 use crate::clock::epoch_now;
 use crate::probes::{self, wake_latency};
-use crate::worker_scope::{self, post, shared_slots};
+use crate::worker_scope::{self, needed_slots, post};
 use waitlab_core::protocol::{FromWorker, PROTOCOL_VERSION, ToWorker, WorkerOutcome};
 use wasm_bindgen::prelude::Closure;
 use wasm_bindgen::{JsCast, JsValue};
@@ -47,11 +47,11 @@ fn handle(data: JsValue) {
             }
         }
         Ok(ToWorker::SkewPong { exchanges }) => {
-            let result = shared_slots().and_then(|s| wake_latency::pong(&s, exchanges));
+            let result = needed_slots().and_then(|s| wake_latency::pong(&s, exchanges));
             post(&FromWorker::SetterDone { result });
         }
         Ok(ToWorker::SkewPing { exchanges }) => {
-            let result = shared_slots().and_then(|s| wake_latency::ping(&s, exchanges));
+            let result = needed_slots().and_then(|s| wake_latency::ping(&s, exchanges));
             post(&FromWorker::SkewDone { result });
         }
         Ok(ToWorker::ClockPing) => {

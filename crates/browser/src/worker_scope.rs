@@ -36,7 +36,7 @@ pub(crate) fn slots() -> Option<Slots> {
 }
 
 /// The shared memory's slots, or why a job that needs them cannot run.
-pub(crate) fn shared_slots() -> Result<Slots, String> {
+pub(crate) fn needed_slots() -> Result<Slots, String> {
     slots().ok_or_else(|| memory::NOT_SHARED.to_owned())
 }
 

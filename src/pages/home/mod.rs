@@ -167,7 +167,7 @@ fn land_on_shared(experiment: Experiment) {
     };
     // The summary above fills in for a lesson's run: once it is in, the
     // section stays where it lands (WebKit keeps no scroll anchor).
-    let lesson = Lesson::all().iter().any(|l| l.experiment() == experiment);
+    let lesson = Lesson::of(experiment).next().is_some();
     leptos::task::spawn_local(async move {
         use waitlab_browser::page::{exists, scroll_and_keep};
         for _ in 0..60 {

@@ -187,7 +187,7 @@ pub(crate) fn serve(job: CancelJob) {
             rounds,
             wait_ms,
         } if strategy.needs_shared_memory() => {
-            let result = worker_scope::shared_slots()
+            let result = worker_scope::needed_slots()
                 .and_then(|s| wait_rounds(strategy, rounds, wait_ms, &s));
             worker_scope::post(&FromWorker::WakeDone { result });
         }

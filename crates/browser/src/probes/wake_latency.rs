@@ -161,7 +161,7 @@ pub(crate) fn serve_setter(by_message: bool, delays_us: Vec<u32>) {
             worker_scope::post(&FromWorker::SetterDone { result });
         });
     } else {
-        let result = worker_scope::shared_slots().and_then(|s| set_rounds(&s, &delays_us));
+        let result = worker_scope::needed_slots().and_then(|s| set_rounds(&s, &delays_us));
         worker_scope::post(&FromWorker::SetterDone { result });
     }
 }
