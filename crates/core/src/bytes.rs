@@ -12,12 +12,22 @@
 pub struct Damaged(pub &'static str);
 
 /// A value that is written into bytes and read back the same (a
-/// configuration in a link or a worker message).
+/// configuration in a link or a worker message). Macros write most
+/// impls: `config!` an experiment's configuration, `strategies!` a way of
+/// waiting (its code), and `message!` (`crate::protocol::job`) each
+/// message, job and reply from its fields.
 pub trait Bytes: Sized {
     /// Writes it.
     fn write(&self, w: &mut Writer);
     /// Reads what [`Bytes::write`] wrote.
     fn read(r: &mut Reader) -> Result<Self, Damaged>;
+
+    /// It, as bytes.
+    fn to_bytes(&self) -> Vec<u8> {
+        let mut w = Writer::default();
+        self.write(&mut w);
+        w.0
+    }
 }
 
 /// Appends values to a byte buffer.

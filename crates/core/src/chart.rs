@@ -359,6 +359,37 @@ pub fn drawn_width(box_px: f64) -> f64 {
 /// A line of text in a chart, px: [`LABEL_PX`] and the gap to the next.
 pub const LINE_PX: f64 = 14.0;
 
+/// Where a chart with axes draws its marks, px: right of `left` (the y
+/// axis's labels sit left of it), from `top` down to `bottom` (the x
+/// axis's labels sit below it); its right edge follows the frame's width.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Plot {
+    /// The y axis's line.
+    pub left: f64,
+    /// The highest mark.
+    pub top: f64,
+    /// The x axis's line.
+    pub bottom: f64,
+}
+
+impl Plot {
+    /// A plot `left` px in, from 10 px below the frame's top down to
+    /// `bottom`.
+    pub const fn new(left: f64, bottom: f64) -> Plot {
+        Plot {
+            left,
+            top: 10.0,
+            bottom,
+        }
+    }
+
+    /// Where the footer (legend, axis name) starts: below the x axis's
+    /// labels.
+    pub fn footer_top(self) -> f64 {
+        self.bottom + 14.0 + LINE_PX
+    }
+}
+
 /// How a chart with a label per row sets its labels: in a column before
 /// the plot, as wide as its labels ask but leaving the plot
 /// [`RowLayout::MIN_PLOT`], when that column is at least

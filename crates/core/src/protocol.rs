@@ -12,7 +12,7 @@
 //! Bytes, not JSON: the worker then links no serializer at all, the page
 //! parses no text while a probe measures, and samples cross exactly.
 
-use crate::bytes::{Bytes, Reader, Writer};
+use crate::bytes::{Bytes, Reader};
 use crate::experiments::Experiment;
 use crate::outcome::Outcome;
 
@@ -215,15 +215,13 @@ impl From<crate::bytes::Damaged> for ProtocolError {
 impl ToWorker {
     /// `job`, for its experiment's probe in the worker.
     pub fn job<J: Job>(job: &J) -> ToWorker {
-        let mut w = Writer::default();
-        job.write(&mut w);
         ToWorker::Job {
             experiment: Experiment::ALL
                 .into_iter()
                 .find(|e| e.id() == J::OF)
                 .expect("a job names an experiment of the list"),
             silence_ms: job.longest_silence_ms(),
-            body: w.0,
+            body: job.to_bytes(),
         }
     }
 
@@ -241,8 +239,9 @@ impl ToWorker {
     }
 }
 
-/// Reads the body of a [`ToWorker::Job`] or a [`FromWorker::Reply`] as
-/// what it should be: all of it, and nothing else.
+/// Reads a message, or the body of a [`ToWorker::Job`] or a
+/// [`FromWorker::Reply`], as what it should be: all of it, and nothing
+/// else.
 pub fn read_body<T: Bytes>(body: &[u8]) -> Result<T, ProtocolError> {
     let mut r = Reader::new(body);
     let value = T::read(&mut r)?;
@@ -253,9 +252,9 @@ pub fn read_body<T: Bytes>(body: &[u8]) -> Result<T, ProtocolError> {
 impl FromWorker {
     /// `reply`, an experiment's own, for its runner on the page.
     pub fn reply<T: Bytes>(reply: &T) -> FromWorker {
-        let mut w = Writer::default();
-        reply.write(&mut w);
-        FromWorker::Reply { body: w.0 }
+        FromWorker::Reply {
+            body: reply.to_bytes(),
+        }
     }
 
     /// The kind of message, for an error that names an unexpected one.

@@ -72,6 +72,7 @@ macro_rules! strategies {
 
         impl $crate::experiments::Way for $name {
             const COUNT: usize = [$($bid,)+ $($nid),+].len();
+            const BROWSER: &'static [$name] = &$name::BROWSER;
 
             fn code(self) -> u8 {
                 $name::code(self)
@@ -91,6 +92,17 @@ macro_rules! strategies {
 
             fn analogue(self) -> $crate::text::Phrase {
                 $name::analogue(self)
+            }
+        }
+
+        /// On the wire, its code.
+        impl $crate::bytes::Bytes for $name {
+            fn write(&self, w: &mut $crate::bytes::Writer) {
+                w.byte(self.code());
+            }
+
+            fn read(r: &mut $crate::bytes::Reader) -> Result<Self, $crate::bytes::Damaged> {
+                $crate::protocol::job::read_code(r, $name::from_code)
             }
         }
 

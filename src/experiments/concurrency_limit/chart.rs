@@ -6,7 +6,7 @@ use crate::components::charts::{
 };
 use crate::i18n::{num, t, tr};
 use leptos::prelude::*;
-use waitlab_core::chart::{LINE_PX, Scale};
+use waitlab_core::chart::{Plot, Scale};
 use waitlab_core::experiments::concurrency_limit::ConcurrencyLimit;
 use waitlab_core::key;
 use waitlab_core::svg::Node;
@@ -20,9 +20,7 @@ pub fn ConcurrencyChart(
     /// The run.
     limit: ConcurrencyLimit,
 ) -> impl IntoView {
-    const LEFT: f64 = 40.0;
-    const TOP: f64 = 10.0;
-    const BOTTOM: f64 = 186.0;
+    const PLOT: Plot = Plot::new(40.0, 186.0);
     let end = limit.runs.iter().map(|r| r.batch_ms()).fold(1.0, f64::max);
     let class = |polls: bool| if polls { "polling" } else { "semaphore" };
     let texts: Vec<String> = limit
@@ -59,17 +57,28 @@ pub fn ConcurrencyChart(
         .ms("most", batches.iter().copied().fold(0.0, f64::max)));
     let (axis, aria) = (t(key!("chart.limit.axis")), t(key!("chart.limit.aria")));
     chart_frame("concurrency", summary, move |width| {
-        let x = Scale::linear_nice(0.0, end, LEFT, width - 12.0);
-        let y = Scale::linear_nice(0.0, f64::from(limit.config.limit) + 1.0, BOTTOM, TOP + 16.0);
-        let mut marks = x_axis(&x, TOP, BOTTOM, width);
+        let x = Scale::linear_nice(0.0, end, PLOT.left, width - 12.0);
+        let y = Scale::linear_nice(
+            0.0,
+            f64::from(limit.config.limit) + 1.0,
+            PLOT.bottom,
+            PLOT.top + 16.0,
+        );
+        let mut marks = x_axis(&x, PLOT.top, PLOT.bottom, width);
         marks.extend(y.count_ticks().into_iter().flat_map(|t| {
             [
-                Node::line("grid", LEFT, t.pos, width - 12.0, t.pos),
-                Node::label("tick", LEFT - 6.0, t.pos + 4.0, Some("end"), num(&t.label)),
+                Node::line("grid", PLOT.left, t.pos, width - 12.0, t.pos),
+                Node::label(
+                    "tick",
+                    PLOT.left - 6.0,
+                    t.pos + 4.0,
+                    Some("end"),
+                    num(&t.label),
+                ),
             ]
         }));
         let cap = y.map(f64::from(limit.config.limit));
-        marks.push(Node::line("frame-line", LEFT, cap, width - 12.0, cap));
+        marks.push(Node::line("frame-line", PLOT.left, cap, width - 12.0, cap));
         marks.extend(
             limit
                 .runs
@@ -93,7 +102,7 @@ pub fn ConcurrencyChart(
                     )
                 }),
         );
-        let (under, height) = footer(width, LEFT, BOTTOM + 14.0 + LINE_PX, &legend, &axis);
+        let (under, height) = footer(width, PLOT.left, PLOT.footer_top(), &legend, &axis);
         marks.extend(under);
         chart_svg(width, height, aria.clone(), marks)
     })

@@ -6,7 +6,7 @@ use crate::components::charts::{
 };
 use crate::i18n::{t, tr};
 use leptos::prelude::*;
-use waitlab_core::chart::{LINE_PX, Scale};
+use waitlab_core::chart::{Plot, Scale};
 use waitlab_core::experiments::JobMode;
 use waitlab_core::experiments::main_starvation::MainRun;
 use waitlab_core::key;
@@ -20,9 +20,7 @@ pub fn FrameGapChart(
     /// The runs, blocking first.
     runs: Vec<MainRun>,
 ) -> impl IntoView {
-    const LEFT: f64 = 48.0;
-    const TOP: f64 = 10.0;
-    const BOTTOM: f64 = 186.0;
+    const PLOT: Plot = Plot::new(48.0, 186.0);
     let end = runs
         .iter()
         .flat_map(|r| r.frames_ms.last().copied())
@@ -59,14 +57,14 @@ pub fn FrameGapChart(
     };
     let (axis, aria) = (t(key!("chart.frames.axis")), t(key!("chart.frames.aria")));
     chart_frame("frame-gaps", summary, move |width| {
-        let x = Scale::linear_nice(0.0, end, LEFT, width - 12.0);
-        let y = Scale::log_decades(1.0, worst, 1.0, BOTTOM, TOP);
-        let mut marks = y_axis(&y, LEFT, width - 12.0);
-        marks.extend(x_axis(&x, TOP, BOTTOM, width));
+        let x = Scale::linear_nice(0.0, end, PLOT.left, width - 12.0);
+        let y = Scale::log_decades(1.0, worst, 1.0, PLOT.bottom, PLOT.top);
+        let mut marks = y_axis(&y, PLOT.left, width - 12.0);
+        marks.extend(x_axis(&x, PLOT.top, PLOT.bottom, width));
         let frame_y = y.map(1000.0 / 60.0);
         marks.push(Node::line(
             "frame-line",
-            LEFT,
+            PLOT.left,
             frame_y,
             width - 12.0,
             frame_y,
@@ -82,7 +80,7 @@ pub fn FrameGapChart(
                     .map(|(t, gap)| (x.map(t), y.map(gap))),
             )
         }));
-        let (under, height) = footer(width, LEFT, BOTTOM + 14.0 + LINE_PX, &legend, &axis);
+        let (under, height) = footer(width, PLOT.left, PLOT.footer_top(), &legend, &axis);
         marks.extend(under);
         chart_svg(width, height, aria.clone(), marks)
     })

@@ -6,7 +6,7 @@ use crate::components::charts::{
 };
 use crate::i18n::{t, tr};
 use leptos::prelude::*;
-use waitlab_core::chart::{LINE_PX, Scale};
+use waitlab_core::chart::{Plot, Scale};
 use waitlab_core::experiments::periodic_work::{PeriodicWork, Schedule};
 use waitlab_core::key;
 use waitlab_core::text::Phrase;
@@ -20,9 +20,7 @@ pub fn LatenessChart(
     /// The run.
     periodic: PeriodicWork,
 ) -> impl IntoView {
-    const LEFT: f64 = 48.0;
-    const TOP: f64 = 10.0;
-    const BOTTOM: f64 = 206.0;
+    const PLOT: Plot = Plot::new(48.0, 206.0);
     let class = |schedule: Schedule| match schedule {
         Schedule::Chained => "chained",
         Schedule::Interval => "interval",
@@ -84,10 +82,10 @@ pub fn LatenessChart(
         t(key!("chart.periodic.aria")),
     );
     chart_frame("lateness", summary, move |width| {
-        let x = Scale::linear_nice(1.0, ticks as f64, LEFT, width - 12.0);
-        let y = Scale::linear_nice(lo, hi, BOTTOM, TOP);
-        let mut marks = y_axis(&y, LEFT, width - 12.0);
-        marks.extend(x_axis_at(x.count_ticks(), TOP, BOTTOM, width));
+        let x = Scale::linear_nice(1.0, ticks as f64, PLOT.left, width - 12.0);
+        let y = Scale::linear_nice(lo, hi, PLOT.bottom, PLOT.top);
+        let mut marks = y_axis(&y, PLOT.left, width - 12.0);
+        marks.extend(x_axis_at(x.count_ticks(), PLOT.top, PLOT.bottom, width));
         marks.extend(
             lines
                 .iter()
@@ -105,7 +103,7 @@ pub fn LatenessChart(
                     )
                 }),
         );
-        let (under, height) = footer(width, LEFT, BOTTOM + 14.0 + LINE_PX, &legend, &axis);
+        let (under, height) = footer(width, PLOT.left, PLOT.footer_top(), &legend, &axis);
         marks.extend(under);
         chart_svg(width, height, aria.clone(), marks)
     })

@@ -6,7 +6,7 @@ use crate::components::charts::{
 };
 use crate::i18n::{t, tr};
 use leptos::prelude::*;
-use waitlab_core::chart::{LINE_PX, Scale};
+use waitlab_core::chart::{Plot, Scale};
 use waitlab_core::experiments::spin_ladder::StepCost;
 use waitlab_core::key;
 use waitlab_core::svg::Node;
@@ -18,9 +18,7 @@ pub fn LadderChart(
     /// The measured steps.
     steps: Vec<StepCost>,
 ) -> impl IntoView {
-    const LEFT: f64 = 52.0;
-    const TOP: f64 = 10.0;
-    const BOTTOM: f64 = 186.0;
+    const PLOT: Plot = Plot::new(52.0, 186.0);
     let lo = steps.iter().map(|s| s.p50_ms).fold(f64::INFINITY, f64::min);
     let hi = steps.iter().map(|s| s.p50_ms).fold(0.0, f64::max);
     let texts: Vec<String> = steps
@@ -44,34 +42,39 @@ pub fn LadderChart(
         .ms("hi", hi));
     let (axis, aria) = (t(key!("chart.ladder.axis")), t(key!("chart.ladder.aria")));
     chart_frame("ladder", summary, move |width| {
-        let y = Scale::log_decades(lo, hi, 0.0001, BOTTOM, TOP);
-        let slot = (width - 12.0 - LEFT) / steps.len().max(1) as f64;
-        let mut marks = y_axis(&y, LEFT, width - 12.0);
+        let y = Scale::log_decades(lo, hi, 0.0001, PLOT.bottom, PLOT.top);
+        let slot = (width - 12.0 - PLOT.left) / steps.len().max(1) as f64;
+        let mut marks = y_axis(&y, PLOT.left, width - 12.0);
         marks.extend(steps.iter().zip(&texts).enumerate().map(|(i, (s, text))| {
-            let x0 = LEFT + slot * i as f64 + slot * 0.15;
+            let x0 = PLOT.left + slot * i as f64 + slot * 0.15;
             let top = y.map(s.p50_ms);
             let mut shapes = vec![
-                hit(LEFT + slot * i as f64, TOP, slot, BOTTOM - TOP),
+                hit(
+                    PLOT.left + slot * i as f64,
+                    PLOT.top,
+                    slot,
+                    PLOT.bottom - PLOT.top,
+                ),
                 Node::rect(
                     format!("bar phase-{}", s.step.phase()),
                     x0,
                     top,
                     slot * 0.7,
-                    (BOTTOM - top).max(1.0),
+                    (PLOT.bottom - top).max(1.0),
                 ),
             ];
             if s.count % 5 == 0 {
                 shapes.push(Node::label(
                     "tick",
                     x0 + slot * 0.35,
-                    BOTTOM + 14.0,
+                    PLOT.bottom + 14.0,
                     Some("middle"),
                     s.count.to_string(),
                 ));
             }
             reading(i == 0, None, text.clone(), shapes)
         }));
-        let (under, height) = footer(width, LEFT, BOTTOM + 14.0 + LINE_PX, &legend, &axis);
+        let (under, height) = footer(width, PLOT.left, PLOT.footer_top(), &legend, &axis);
         marks.extend(under);
         chart_svg(width, height, aria.clone(), marks)
     })

@@ -4,7 +4,7 @@
 use crate::components::charts::{chart_frame, chart_svg, footer, hit, reading, x_axis, y_axis};
 use crate::i18n::{ms, t, tr};
 use leptos::prelude::*;
-use waitlab_core::chart::{LABEL_PX, LINE_PX, Scale, histogram_bars, text_width};
+use waitlab_core::chart::{LABEL_PX, Plot, Scale, histogram_bars, text_width};
 use waitlab_core::experiments::timed_waits::{CellKey, NestedChain};
 use waitlab_core::key;
 use waitlab_core::outcome::Outcome;
@@ -27,9 +27,7 @@ pub fn HistogramChart(
     /// The log axis's floor, ms.
     floor_ms: f64,
 ) -> impl IntoView {
-    const LEFT: f64 = 44.0;
-    const TOP: f64 = 10.0;
-    const BOTTOM: f64 = 190.0;
+    const PLOT: Plot = Plot::new(44.0, 190.0);
     let bins = if log {
         samples.log_histogram(40, floor_ms)
     } else {
@@ -90,12 +88,12 @@ pub fn HistogramChart(
     let max = samples.max();
     chart_frame("histogram", summary, move |width| {
         let x = if log {
-            Scale::log_decades(lo, max, floor_ms, LEFT, width - 12.0)
+            Scale::log_decades(lo, max, floor_ms, PLOT.left, width - 12.0)
         } else {
-            Scale::linear_nice(lo, max, LEFT, width - 12.0)
+            Scale::linear_nice(lo, max, PLOT.left, width - 12.0)
         };
-        let y = Scale::linear_nice(0.0, f64::from(tallest), BOTTOM, TOP);
-        let mut marks = x_axis(&x, TOP, BOTTOM, width);
+        let y = Scale::linear_nice(0.0, f64::from(tallest), PLOT.bottom, PLOT.top);
+        let mut marks = x_axis(&x, PLOT.top, PLOT.bottom, width);
         marks.extend(
             histogram_bars(&bins, &x, &y)
                 .into_iter()
@@ -107,7 +105,7 @@ pub fn HistogramChart(
                         None,
                         text.clone(),
                         vec![
-                            hit(r.x, TOP, r.width, BOTTOM - TOP),
+                            hit(r.x, PLOT.top, r.width, PLOT.bottom - PLOT.top),
                             Node::rect("bar", r.x, r.y, r.width, r.height),
                         ],
                     )
@@ -119,13 +117,13 @@ pub fn HistogramChart(
         let marker = |class: &'static str, value: f64, label_y: f64, text: &str, before: bool| {
             let px = x.map(value);
             let room = text_width(text, LABEL_PX) + 3.0;
-            let (lx, anchor) = if (before || px + room > width - 2.0) && px - LEFT > room {
+            let (lx, anchor) = if (before || px + room > width - 2.0) && px - PLOT.left > room {
                 (px - 3.0, "end")
             } else {
                 (px + 3.0, "start")
             };
             [
-                Node::line(class, px, TOP, px, BOTTOM),
+                Node::line(class, px, PLOT.top, px, PLOT.bottom),
                 Node::label(
                     format!("{class}-label"),
                     lx,
@@ -136,11 +134,11 @@ pub fn HistogramChart(
             ]
         };
         if let Some((d, asked)) = &asked {
-            marks.extend(marker("requested", *d, BOTTOM - 6.0, asked, true));
+            marks.extend(marker("requested", *d, PLOT.bottom - 6.0, asked, true));
         }
-        marks.extend(marker("p50", p50, TOP + 10.0, &p50_text, false));
-        marks.extend(marker("p99", p99, TOP + 23.0, &p99_text, false));
-        let (under, height) = footer(width, LEFT, BOTTOM + 14.0 + LINE_PX, &[], &axis);
+        marks.extend(marker("p50", p50, PLOT.top + 10.0, &p50_text, false));
+        marks.extend(marker("p99", p99, PLOT.top + 23.0, &p99_text, false));
+        let (under, height) = footer(width, PLOT.left, PLOT.footer_top(), &[], &axis);
         marks.extend(under);
         chart_svg(width, height, aria.clone(), marks)
     })
@@ -155,9 +153,7 @@ pub fn ChainChart(
     /// One clock step, ms.
     tolerance_ms: f64,
 ) -> impl IntoView {
-    const LEFT: f64 = 44.0;
-    const TOP: f64 = 10.0;
-    const BOTTOM: f64 = 170.0;
+    const PLOT: Plot = Plot::new(44.0, 170.0);
     let n = chain.levels.len().max(1) as f64;
     let hi = chain
         .levels
@@ -189,9 +185,9 @@ pub fn ChainChart(
     };
     let (clamp, aria) = (t(key!("chart.chain.clamp")), t(key!("chart.chain.aria")));
     chart_frame("chain", summary, move |width| {
-        let y = Scale::linear_nice(0.0, hi, BOTTOM, TOP);
-        let slot = (width - 12.0 - LEFT) / n;
-        let mut marks = y_axis(&y, LEFT, width - 12.0);
+        let y = Scale::linear_nice(0.0, hi, PLOT.bottom, PLOT.top);
+        let slot = (width - 12.0 - PLOT.left) / n;
+        let mut marks = y_axis(&y, PLOT.left, width - 12.0);
         marks.extend(
             chain
                 .levels
@@ -200,7 +196,7 @@ pub fn ChainChart(
                 .enumerate()
                 .map(|(i, (s, text))| {
                     let level = i as u32 + 1;
-                    let x0 = LEFT + slot * i as f64 + slot * 0.15;
+                    let x0 = PLOT.left + slot * i as f64 + slot * 0.15;
                     let clamped = onset.is_some_and(|o| level >= o);
                     let (top, whisker) = (y.map(s.p50), y.map(s.p90));
                     let middle = x0 + slot * 0.35;
@@ -209,19 +205,24 @@ pub fn ChainChart(
                         None,
                         text.clone(),
                         vec![
-                            hit(LEFT + slot * i as f64, TOP, slot, BOTTOM - TOP),
+                            hit(
+                                PLOT.left + slot * i as f64,
+                                PLOT.top,
+                                slot,
+                                PLOT.bottom - PLOT.top,
+                            ),
                             Node::rect(
                                 if clamped { "bar clamped" } else { "bar" },
                                 x0,
                                 top,
                                 slot * 0.7,
-                                BOTTOM - top,
+                                PLOT.bottom - top,
                             ),
                             Node::line("whisker", middle, top, middle, whisker),
                             Node::label(
                                 "tick",
                                 middle,
-                                BOTTOM + 14.0,
+                                PLOT.bottom + 14.0,
                                 Some("middle"),
                                 level.to_string(),
                             ),
@@ -230,7 +231,13 @@ pub fn ChainChart(
                 }),
         );
         let clamp_y = y.map(NestedChain::CLAMP_MS);
-        marks.push(Node::line("clamp", LEFT, clamp_y, width - 12.0, clamp_y));
+        marks.push(Node::line(
+            "clamp",
+            PLOT.left,
+            clamp_y,
+            width - 12.0,
+            clamp_y,
+        ));
         marks.push(Node::label(
             "clamp-label",
             width - 14.0,
@@ -238,7 +245,7 @@ pub fn ChainChart(
             Some("end"),
             clamp.clone(),
         ));
-        let (under, height) = footer(width, LEFT, BOTTOM + 14.0 + LINE_PX, &[], &axis);
+        let (under, height) = footer(width, PLOT.left, PLOT.footer_top(), &[], &axis);
         marks.extend(under);
         chart_svg(width, height, aria.clone(), marks)
     })

@@ -3,7 +3,7 @@
 //! comparison, the CSV, the link) reaches it through [`Experiment`]
 //! ([`Visit`]), so that none of it lists the experiments.
 
-use super::tried::{Measured, Sample, Tried, series};
+use super::tried::{Measured, Sample, Tried, Way, series};
 use super::{Column, Config};
 use crate::clock::ClockInfo;
 use crate::environment::Environment;
@@ -73,6 +73,11 @@ impl Lacks {
                 .map(label)
                 .collect(),
         )
+    }
+
+    /// The ways of the page that `needs` shared memory.
+    pub fn ways<W: Way>(needs: fn(W) -> bool) -> Lacks {
+        Lacks::rows(W::BROWSER, needs, W::label)
     }
 }
 

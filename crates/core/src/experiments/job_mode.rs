@@ -75,3 +75,14 @@ impl JobMode {
         }
     }
 }
+
+/// On the wire, its flag.
+impl crate::bytes::Bytes for JobMode {
+    fn write(&self, w: &mut crate::bytes::Writer) {
+        w.flag(self.is_async());
+    }
+
+    fn read(r: &mut crate::bytes::Reader) -> Result<Self, crate::bytes::Damaged> {
+        Ok(JobMode::from_flag(r.flag()?))
+    }
+}

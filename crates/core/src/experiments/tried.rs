@@ -51,9 +51,11 @@ impl<'a> Tried<'a> {
 
 /// A way of waiting an experiment compares (its strategies, written by
 /// `strategies!`).
-pub trait Way: Copy {
+pub trait Way: Copy + 'static {
     /// How many there are, the page's and the native probe's.
     const COUNT: usize;
+    /// The page's, in display order.
+    const BROWSER: &'static [Self];
     /// Its one-byte code on the wire (links, the worker protocol).
     fn code(self) -> u8;
     /// The one of a wire code, if there is one.

@@ -7,6 +7,7 @@
 //! A leaf: it names no experiment.
 
 use crate::bytes::{Bytes, Damaged, Reader, Writer};
+use crate::sampling::Sampling;
 
 /// How often, at most, a worker measuring a cell says how far it got, ms:
 /// seldom, since each message makes the page parse and draw while the
@@ -34,33 +35,132 @@ pub trait Job: Bytes {
     fn longest_silence_ms(&self) -> u32;
 }
 
-/// A whole number of at most `u32::MAX`.
-pub fn read_u32(r: &mut Reader) -> Result<u32, Damaged> {
-    r.upto(u64::from(u32::MAX))
+/// Declares how a message travels: [`Bytes`] for a struct or an enum from
+/// its fields in wire order, an enum's variant as the byte before them
+/// (`enum NAME else "why" { CODE => Variant { fields }, ... }`, unit
+/// variants as `Variant {}`). Each field is written and read by its own
+/// `Bytes`, or read by the function after `=` where the page allows less
+/// (`burst = read_burst`).
+macro_rules! message {
+    (struct $name:ident { $($field:ident $(= $read:expr)?),* $(,)? }) => {
+        impl $crate::bytes::Bytes for $name {
+            fn write(&self, w: &mut $crate::bytes::Writer) {
+                $($crate::bytes::Bytes::write(&self.$field, w);)*
+            }
+
+            fn read(r: &mut $crate::bytes::Reader) -> Result<Self, $crate::bytes::Damaged> {
+                Ok($name { $($field: $crate::protocol::job::message!(@read r $(, $read)?),)* })
+            }
+        }
+    };
+    (enum $name:ident else $unknown:literal {
+        $($code:literal => $variant:ident { $($field:ident $(= $read:expr)?),* $(,)? }),+ $(,)?
+    }) => {
+        impl $crate::bytes::Bytes for $name {
+            fn write(&self, w: &mut $crate::bytes::Writer) {
+                match self {
+                    $($name::$variant { $($field),* } => {
+                        w.byte($code);
+                        $($crate::bytes::Bytes::write($field, w);)*
+                    })+
+                }
+            }
+
+            fn read(r: &mut $crate::bytes::Reader) -> Result<Self, $crate::bytes::Damaged> {
+                Ok(match r.byte()? {
+                    $($code => $name::$variant {
+                        $($field: $crate::protocol::job::message!(@read r $(, $read)?),)*
+                    },)+
+                    _ => return Err($crate::bytes::Damaged($unknown)),
+                })
+            }
+        }
+    };
+    (@read $r:ident) => { $crate::bytes::Bytes::read($r)? };
+    (@read $r:ident, $read:expr) => { ($read)($r)? };
 }
 
-/// Writes `values`, their count first.
-pub fn write_u32s(w: &mut Writer, values: &[u32]) {
-    w.len(values.len());
-    values.iter().for_each(|&v| w.uvar(u64::from(v)));
+pub(crate) use message;
+
+/// Whether a cell stops once its median is known (flag 1) or takes its
+/// whole count.
+impl Bytes for Sampling {
+    fn write(&self, w: &mut Writer) {
+        w.flag(*self == Sampling::Adaptive);
+    }
+
+    fn read(r: &mut Reader) -> Result<Self, Damaged> {
+        Ok(if r.flag()? {
+            Sampling::Adaptive
+        } else {
+            Sampling::Fixed
+        })
+    }
 }
 
-/// Reads what [`write_u32s`] wrote.
-pub fn read_u32s(r: &mut Reader) -> Result<Vec<u32>, Damaged> {
-    let n = r.len(MAX_ITEMS)?;
-    (0..n).map(|_| read_u32(r)).collect()
+/// [`Bytes`] for values the [`Writer`] and [`Reader`] take as they are,
+/// each by how it is written and how it is read.
+macro_rules! plain {
+    ($($t:ty => $write:expr, $read:expr;)+) => {$(
+        impl Bytes for $t {
+            fn write(&self, w: &mut Writer) {
+                let write: fn(&mut Writer, &$t) = $write;
+                write(w, self);
+            }
+
+            fn read(r: &mut Reader) -> Result<Self, Damaged> {
+                let read: fn(&mut Reader) -> Result<$t, Damaged> = $read;
+                read(r)
+            }
+        }
+    )+};
 }
 
-/// Writes `values` exactly, their count first.
-pub fn write_f64s(w: &mut Writer, values: &[f64]) {
-    w.len(values.len());
-    values.iter().for_each(|&v| w.f64(v));
+plain! {
+    u8 => |w, v| w.byte(*v), |r| r.byte();
+    u32 => |w, v| w.uvar(u64::from(*v)), |r| r.upto(u64::from(u32::MAX));
+    f64 => |w, v| w.f64(*v), |r| r.f64();
+    bool => |w, v| w.flag(*v), |r| r.flag();
+    () => |_, ()| {}, |_| Ok(());
+    String => |w, v| w.text(v), |r| r.text(MAX_TEXT);
 }
 
-/// Reads what [`write_f64s`] wrote.
-pub fn read_f64s(r: &mut Reader) -> Result<Vec<f64>, Damaged> {
-    let n = r.len(MAX_ITEMS)?;
-    (0..n).map(|_| r.f64()).collect()
+/// At most [`MAX_ITEMS`] items, their count first.
+impl<T: Bytes> Bytes for Vec<T> {
+    fn write(&self, w: &mut Writer) {
+        w.len(self.len());
+        self.iter().for_each(|v| v.write(w));
+    }
+
+    fn read(r: &mut Reader) -> Result<Self, Damaged> {
+        read_items(r, MAX_ITEMS)
+    }
+}
+
+/// Items, each in turn.
+impl<T: Bytes, const N: usize> Bytes for [T; N] {
+    fn write(&self, w: &mut Writer) {
+        self.iter().for_each(|v| v.write(w));
+    }
+
+    fn read(r: &mut Reader) -> Result<Self, Damaged> {
+        let items: Vec<T> = (0..N).map(|_| T::read(r)).collect::<Result<_, _>>()?;
+        items.try_into().map_err(|_| Damaged("truncated"))
+    }
+}
+
+/// A flag, and the value where it is set.
+impl<T: Bytes> Bytes for Option<T> {
+    fn write(&self, w: &mut Writer) {
+        w.flag(self.is_some());
+        if let Some(v) = self {
+            v.write(w);
+        }
+    }
+
+    fn read(r: &mut Reader) -> Result<Self, Damaged> {
+        Ok(if r.flag()? { Some(T::read(r)?) } else { None })
+    }
 }
 
 /// A way of waiting (or a mechanism) by its one-byte code.
@@ -68,39 +168,28 @@ pub fn read_code<T>(r: &mut Reader, from_code: fn(u8) -> Option<T>) -> Result<T,
     from_code(r.byte()?).ok_or(Damaged("an unknown way of waiting"))
 }
 
-/// A result: flag 1 and the value, or flag 0 and the error's text.
-pub fn write_result<T>(w: &mut Writer, result: &Result<T, String>, ok: impl Fn(&mut Writer, &T)) {
-    match result {
-        Ok(v) => {
-            w.flag(true);
-            ok(w, v);
-        }
-        Err(e) => {
-            w.flag(false);
-            w.text(e);
-        }
-    }
+/// Reads what `Vec<T>`'s [`Bytes`] wrote, at most `max` items.
+pub fn read_items<T: Bytes>(r: &mut Reader, max: usize) -> Result<Vec<T>, Damaged> {
+    let n = r.len(max)?;
+    (0..n).map(|_| T::read(r)).collect()
 }
 
-/// Reads what [`write_result`] wrote.
-pub fn read_result<T>(
-    r: &mut Reader,
-    ok: impl Fn(&mut Reader) -> Result<T, Damaged>,
-) -> Result<Result<T, String>, Damaged> {
-    Ok(if r.flag()? {
-        Ok(ok(r)?)
-    } else {
-        Err(r.text(MAX_TEXT)?)
-    })
-}
-
-/// A reply that is an experiment's value or why it could not be had.
+/// A result: flag 1 and the value, or flag 0 and the error's text. A
+/// reply that is an experiment's value or why it could not be had.
 impl<T: Bytes> Bytes for Result<T, String> {
     fn write(&self, w: &mut Writer) {
-        write_result(w, self, |w, v| v.write(w));
+        w.flag(self.is_ok());
+        match self {
+            Ok(v) => v.write(w),
+            Err(e) => e.write(w),
+        }
     }
 
     fn read(r: &mut Reader) -> Result<Self, Damaged> {
-        read_result(r, T::read)
+        Ok(if r.flag()? {
+            Ok(T::read(r)?)
+        } else {
+            Err(String::read(r)?)
+        })
     }
 }

@@ -34,10 +34,6 @@ impl Description for CancelWaits {
     }
 
     fn lacks() -> Lacks {
-        Lacks::rows(
-            &Strategy::BROWSER,
-            Strategy::needs_shared_memory,
-            Strategy::label,
-        )
+        Lacks::ways(Strategy::needs_shared_memory)
     }
 }

@@ -2,8 +2,7 @@
 //! answered as experiment 4's are (`SetterDone`, `WakeDone`).
 
 use super::Strategy;
-use crate::bytes::{Bytes, Damaged, Reader, Writer};
-use crate::protocol::job::{Job, ROUND_MS, read_code, read_u32, read_u32s, write_u32s};
+use crate::protocol::job::{Job, ROUND_MS, message};
 
 /// One side of a cancellable-waits pair.
 #[derive(Debug, Clone, PartialEq)]
@@ -33,46 +32,10 @@ pub enum CancelJob {
     },
 }
 
-impl Bytes for CancelJob {
-    fn write(&self, w: &mut Writer) {
-        match self {
-            CancelJob::Set {
-                strategy,
-                points_us,
-                wait_ms,
-            } => {
-                w.byte(0);
-                w.byte(strategy.code());
-                write_u32s(w, points_us);
-                w.uvar(u64::from(*wait_ms));
-            }
-            CancelJob::Wait {
-                strategy,
-                rounds,
-                wait_ms,
-            } => {
-                w.byte(1);
-                w.byte(strategy.code());
-                w.uvar(u64::from(*rounds));
-                w.uvar(u64::from(*wait_ms));
-            }
-        }
-    }
-
-    fn read(r: &mut Reader) -> Result<Self, Damaged> {
-        Ok(match r.byte()? {
-            0 => CancelJob::Set {
-                strategy: read_code(r, Strategy::from_code)?,
-                points_us: read_u32s(r)?,
-                wait_ms: read_u32(r)?,
-            },
-            1 => CancelJob::Wait {
-                strategy: read_code(r, Strategy::from_code)?,
-                rounds: read_u32(r)?,
-                wait_ms: read_u32(r)?,
-            },
-            _ => return Err(Damaged("an unknown side")),
-        })
+message! {
+    enum CancelJob else "an unknown side" {
+        0 => Set { strategy, points_us, wait_ms },
+        1 => Wait { strategy, rounds, wait_ms },
     }
 }
 

@@ -2,8 +2,7 @@
 //! answered with `Done` and each tick's lateness as samples.
 
 use super::Scheduler;
-use crate::bytes::{Bytes, Damaged, Reader, Writer};
-use crate::protocol::job::{Job, read_code, read_u32, read_u32s, write_u32s};
+use crate::protocol::job::{Job, message};
 
 /// `work_us.len()` ticks every `interval_ms`, each busy for its work,
 /// scheduled by `scheduler` (a worker's).
@@ -17,20 +16,8 @@ pub struct WorkerLoop {
     pub work_us: Vec<u32>,
 }
 
-impl Bytes for WorkerLoop {
-    fn write(&self, w: &mut Writer) {
-        w.byte(self.scheduler.code());
-        w.uvar(u64::from(self.interval_ms));
-        write_u32s(w, &self.work_us);
-    }
-
-    fn read(r: &mut Reader) -> Result<Self, Damaged> {
-        Ok(WorkerLoop {
-            scheduler: read_code(r, Scheduler::from_code)?,
-            interval_ms: read_u32(r)?,
-            work_us: read_u32s(r)?,
-        })
-    }
+message! {
+    struct WorkerLoop { scheduler, interval_ms, work_us }
 }
 
 impl Job for WorkerLoop {

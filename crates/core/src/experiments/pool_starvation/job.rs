@@ -1,9 +1,8 @@
 //! Experiment 2b's worker job: one job of the pool, waiting blocked or
 //! not, answered with its span.
 
-use crate::bytes::{Bytes, Damaged, Reader, Writer};
 use crate::experiments::JobMode;
-use crate::protocol::job::{Job, read_u32};
+use crate::protocol::job::{Job, message};
 
 /// Wait `wait_ms`, blocking the worker or not, then say when it ran.
 #[derive(Debug, Clone, PartialEq)]
@@ -16,20 +15,8 @@ pub struct PoolJob {
     pub wait_ms: u32,
 }
 
-impl Bytes for PoolJob {
-    fn write(&self, w: &mut Writer) {
-        w.uvar(u64::from(self.job));
-        w.flag(self.mode.is_async());
-        w.uvar(u64::from(self.wait_ms));
-    }
-
-    fn read(r: &mut Reader) -> Result<Self, Damaged> {
-        Ok(PoolJob {
-            job: read_u32(r)?,
-            mode: JobMode::from_flag(r.flag()?),
-            wait_ms: read_u32(r)?,
-        })
-    }
+message! {
+    struct PoolJob { job, mode, wait_ms }
 }
 
 impl Job for PoolJob {
@@ -52,18 +39,6 @@ pub struct JobDone {
     pub end_ms: f64,
 }
 
-impl Bytes for JobDone {
-    fn write(&self, w: &mut Writer) {
-        w.uvar(u64::from(self.job));
-        w.f64(self.start_ms);
-        w.f64(self.end_ms);
-    }
-
-    fn read(r: &mut Reader) -> Result<Self, Damaged> {
-        Ok(JobDone {
-            job: read_u32(r)?,
-            start_ms: r.f64()?,
-            end_ms: r.f64()?,
-        })
-    }
+message! {
+    struct JobDone { job, start_ms, end_ms }
 }

@@ -42,10 +42,6 @@ impl Description for ProducerConsumer {
     }
 
     fn lacks() -> Lacks {
-        Lacks::rows(
-            &Channel::BROWSER,
-            Channel::needs_shared_memory,
-            Channel::label,
-        )
+        Lacks::ways(Channel::needs_shared_memory)
     }
 }

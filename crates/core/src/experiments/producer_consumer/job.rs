@@ -3,10 +3,8 @@
 //! its raw times (a `Reply` of [`RawChannelRun`]).
 
 use super::{Channel, ProducerConsumerConfig, RING_CAPACITY, RawChannelRun};
-use crate::bytes::{Bytes, Damaged, Reader, Writer};
-use crate::protocol::job::{
-    Job, ROUND_MS, read_code, read_f64s, read_u32s, write_f64s, write_u32s,
-};
+use crate::bytes::{Damaged, Reader};
+use crate::protocol::job::{Job, ROUND_MS, message};
 
 /// One side of a producer/consumer pair.
 #[derive(Debug, Clone, PartialEq)]
@@ -50,46 +48,15 @@ fn read_burst(r: &mut Reader) -> Result<u32, Damaged> {
     r.upto(u64::from(ProducerConsumerConfig::MAX_BURST))
 }
 
-impl Bytes for ChannelJob {
-    fn write(&self, w: &mut Writer) {
-        match self {
-            ChannelJob::Produce {
-                channel,
-                gaps_us,
-                burst,
-            } => {
-                w.byte(0);
-                w.byte(channel.code());
-                write_u32s(w, gaps_us);
-                w.uvar(u64::from(*burst));
-            }
-            ChannelJob::Consume {
-                channel,
-                items,
-                burst,
-            } => {
-                w.byte(1);
-                w.byte(channel.code());
-                w.uvar(u64::from(*items));
-                w.uvar(u64::from(*burst));
-            }
-        }
-    }
+/// The paced items, within what the page asks for.
+fn read_paced(r: &mut Reader) -> Result<u32, Damaged> {
+    r.upto(u64::from(ProducerConsumerConfig::MAX_ITEMS))
+}
 
-    fn read(r: &mut Reader) -> Result<Self, Damaged> {
-        Ok(match r.byte()? {
-            0 => ChannelJob::Produce {
-                channel: read_code(r, Channel::from_code)?,
-                gaps_us: read_u32s(r)?,
-                burst: read_burst(r)?,
-            },
-            1 => ChannelJob::Consume {
-                channel: read_code(r, Channel::from_code)?,
-                items: r.upto(u64::from(ProducerConsumerConfig::MAX_ITEMS))?,
-                burst: read_burst(r)?,
-            },
-            _ => return Err(Damaged("an unknown side")),
-        })
+message! {
+    enum ChannelJob else "an unknown side" {
+        0 => Produce { channel, gaps_us, burst = read_burst },
+        1 => Consume { channel, items = read_paced, burst = read_burst },
     }
 }
 
@@ -110,16 +77,6 @@ impl Job for ChannelJob {
     }
 }
 
-impl Bytes for RawChannelRun {
-    fn write(&self, w: &mut Writer) {
-        write_f64s(w, &self.latencies_ms);
-        w.f64(self.burst_ms);
-    }
-
-    fn read(r: &mut Reader) -> Result<Self, Damaged> {
-        Ok(RawChannelRun {
-            latencies_ms: read_f64s(r)?,
-            burst_ms: r.f64()?,
-        })
-    }
+message! {
+    struct RawChannelRun { latencies_ms, burst_ms }
 }

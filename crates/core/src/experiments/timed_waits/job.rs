@@ -3,7 +3,7 @@
 
 use super::Mechanism;
 use crate::bytes::{Bytes, Damaged, Reader, Writer};
-use crate::protocol::job::{HEARTBEAT_MS, Job, read_code, read_u32};
+use crate::protocol::job::{HEARTBEAT_MS, Job, message, read_code};
 use crate::sampling::Sampling;
 
 /// Measure `samples` waits of `requested_ms` with `mechanism`.
@@ -24,30 +24,19 @@ pub struct CellJob {
     pub step_ms: f64,
 }
 
-impl Bytes for CellJob {
+/// On the wire, its code.
+impl Bytes for Mechanism {
     fn write(&self, w: &mut Writer) {
-        w.uvar(u64::from(self.job));
-        w.byte(self.mechanism.code());
-        w.uvar(u64::from(self.requested_ms));
-        w.uvar(u64::from(self.samples));
-        w.flag(self.sampling == Sampling::Adaptive);
-        w.f64(self.step_ms);
+        w.byte(self.code());
     }
 
     fn read(r: &mut Reader) -> Result<Self, Damaged> {
-        Ok(CellJob {
-            job: read_u32(r)?,
-            mechanism: read_code(r, Mechanism::from_code)?,
-            requested_ms: read_u32(r)?,
-            samples: read_u32(r)?,
-            sampling: if r.flag()? {
-                Sampling::Adaptive
-            } else {
-                Sampling::Fixed
-            },
-            step_ms: r.f64()?,
-        })
+        read_code(r, Mechanism::from_code)
     }
+}
+
+message! {
+    struct CellJob { job, mechanism, requested_ms, samples, sampling, step_ms }
 }
 
 impl Job for CellJob {

@@ -48,10 +48,6 @@ impl Description for WakeLatency {
     }
 
     fn lacks() -> Lacks {
-        Lacks::rows(
-            &Strategy::BROWSER,
-            Strategy::needs_shared_memory,
-            Strategy::label,
-        )
+        Lacks::ways(Strategy::needs_shared_memory)
     }
 }

@@ -3,8 +3,7 @@
 //! times (`WakeDone`).
 
 use super::Strategy;
-use crate::bytes::{Bytes, Damaged, Reader, Writer};
-use crate::protocol::job::{Job, ROUND_MS, read_code, read_u32, read_u32s, write_u32s};
+use crate::protocol::job::{Job, ROUND_MS, message};
 
 /// One side of a wake-latency pair.
 #[derive(Debug, Clone, PartialEq)]
@@ -27,37 +26,10 @@ pub enum WakeJob {
     },
 }
 
-impl Bytes for WakeJob {
-    fn write(&self, w: &mut Writer) {
-        match self {
-            WakeJob::Set {
-                strategy,
-                delays_us,
-            } => {
-                w.byte(0);
-                w.byte(strategy.code());
-                write_u32s(w, delays_us);
-            }
-            WakeJob::Wait { strategy, rounds } => {
-                w.byte(1);
-                w.byte(strategy.code());
-                w.uvar(u64::from(*rounds));
-            }
-        }
-    }
-
-    fn read(r: &mut Reader) -> Result<Self, Damaged> {
-        Ok(match r.byte()? {
-            0 => WakeJob::Set {
-                strategy: read_code(r, Strategy::from_code)?,
-                delays_us: read_u32s(r)?,
-            },
-            1 => WakeJob::Wait {
-                strategy: read_code(r, Strategy::from_code)?,
-                rounds: read_u32(r)?,
-            },
-            _ => return Err(Damaged("an unknown side")),
-        })
+message! {
+    enum WakeJob else "an unknown side" {
+        0 => Set { strategy, delays_us },
+        1 => Wait { strategy, rounds },
     }
 }
 
