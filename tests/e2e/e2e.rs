@@ -254,6 +254,8 @@ fn cases() -> Vec<Case> {
         ("isolated_without_new_features", BLINK_GECKO, Timed, isolated_without_new_features as fn(Browser)),
         ("cancel", ALL, Timed, cancel),
         ("run_all", BLINK_GECKO, Untimed, run_all),
+        ("slow_phone", &[Chromium], Untimed, slow_phone),
+        ("adaptive_sampling", ALL, Untimed, adaptive_sampling),
         ("fallback", ALL, Untimed, fallback),
         ("recipes", ALL, Timed, recipes::recipes),
         ("quiet_page", ALL, Timed, quiet_page),
@@ -283,9 +285,7 @@ fn cases() -> Vec<Case> {
         ("accessibility", BLINK_GECKO, Untimed, accessibility),
         ("reduced_motion", BLINK_GECKO, Untimed, reduced_motion),
         ("mechanism_picker", BLINK_GECKO, Untimed, mechanism_picker),
-        ("adaptive_sampling", ALL, Untimed, adaptive_sampling),
         ("policy_enforced", ALL, Untimed, policy_enforced),
-        ("slow_phone", &[Chromium], Timed, slow_phone),
         ("engine_sets", ALL, Untimed, engine_sets),
         ("native_link", &[Chromium], Untimed, native_link),
     ];
@@ -299,14 +299,15 @@ fn cases() -> Vec<Case> {
         };
         (name, ALL, Timed, experiments::scenario(e))
     });
-    for (name, browsers, timing, scenario) in own.chain(table) {
-        cases.extend(Case::each(name, browsers, timing, scenario));
-    }
+    // The long ones first, so that three threads end together.
     for (from, to) in [(Chromium, Firefox), (Firefox, Chromium), (WebKit, Chromium)] {
         let name = format!("share_{}_to_{}", from.name(), to.name());
         cases.push(Case::new(name, &[from, to], Untimed, move || {
             share_round_trip(from, to)
         }));
+    }
+    for (name, browsers, timing, scenario) in own.chain(table) {
+        cases.extend(Case::each(name, browsers, timing, scenario));
     }
     cases.push(Case::new(
         "reference_data_broken".into(),

@@ -226,10 +226,15 @@ pub(crate) fn sideways_overflow(s: &mut Session) -> f64 {
 
 /// Narrows the window to a phone's 390 px and then 320 px (or as narrow as
 /// the browser's window goes: headless Firefox and WebKitGTK stop at about
-/// 500 and 450 px), checks that the page does not scroll sideways (`what`
-/// names the state), and widens it again.
+/// 500 and 450 px, where 320 would check the same width again: it is
+/// skipped, which saved a second resize of half a second in Firefox in
+/// each of about 40 checks), checks that the page does not scroll
+/// sideways (`what` names the state), and widens it again.
 pub(crate) fn assert_fits_phone(s: &mut Session, what: &str) {
     for phone in [390, 320] {
+        if phone == 320 && s.eval("return window.innerWidth;").as_f64() > Some(390.0) {
+            break;
+        }
         s.resize(phone, 844);
         s.wait_for("window.innerWidth < 1000", 10);
         // The layout settles a frame after the resize.

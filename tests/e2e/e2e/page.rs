@@ -150,7 +150,9 @@ pub(crate) fn run_all(browser: Browser) {
 /// 20 clock steps is still marked ‡; every lesson of the summary is
 /// measured, and the one that cannot depend on speed (a blocked main
 /// thread drops its frames) holds. The others hold or say how far they do
-/// with their figures; the test prints each verdict.
+/// with their figures; the test prints each verdict. It asserts nothing
+/// about time, so it runs beside other tests: a throttled renderer mostly
+/// sleeps (it took 38 s alone, at the end of the measuring tests).
 pub(crate) fn slow_phone(_: Browser) {
     let mut s = Session::start(Browser::Chromium);
     s.emulate_phone(390, 844);
@@ -162,14 +164,14 @@ pub(crate) fn slow_phone(_: Browser) {
     s.throttle_cpu(rate);
     s.open(&isolated_server().origin);
     // The page really runs slower (the throttling outlives the
-    // navigation), by about `rate`; half of it is proof enough on a
-    // shared machine.
+    // navigation), by about `rate`; a third of it is proof enough beside
+    // other tests (a page that is not throttled runs at about 1×).
     let slowed = busy_loop_ms(&mut s);
     println!(
         "slow phone, CPU {rate}× slower: a busy loop took {slowed:.1} ms against {full_speed:.1} ms"
     );
     assert!(
-        slowed > full_speed * rate / 2.0,
+        slowed > full_speed * rate / 3.0,
         "{rate}×: a busy loop took {slowed:.1} ms, {full_speed:.1} ms unthrottled"
     );
     let started = std::time::Instant::now();
@@ -218,14 +220,16 @@ pub(crate) fn slow_phone(_: Browser) {
     assert_no_page_errors(&mut s);
 }
 
-/// The median time of three runs of a fixed busy loop on the page, ms.
+/// The median time of three runs of a fixed busy loop on the page, ms:
+/// each about 50 ms at full speed, so that every run spans many of the
+/// throttler's pauses (a loop of 10 ms fitted between them now and then).
 fn busy_loop_ms(s: &mut Session) -> f64 {
     s.eval(
         "const times = [];\
          for (let run = 0; run < 3; run++) {\
            const start = performance.now();\
            let x = 0;\
-           for (let i = 0; i < 3e6; i++) x += Math.sqrt(i);\
+           for (let i = 0; i < 1.5e7; i++) x += Math.sqrt(i);\
            times.push(performance.now() - start + (x < 0 ? 1 : 0));\
          }\
          return times.sort((a, b) => a - b)[1];",
