@@ -6,6 +6,27 @@
 //! (its prefix, then its id: `wake_latency.strategy.spin_until`); and its
 //! `Way`, by which an experiment names what it `Tried`.
 
+use crate::text::Phrase;
+
+/// A way of waiting an experiment compares (its strategies, written by
+/// `strategies!`).
+pub trait Way: Copy + 'static {
+    /// How many there are, the page's and the native probe's.
+    const COUNT: usize;
+    /// The page's, in display order.
+    const BROWSER: &'static [Self];
+    /// Its one-byte code on the wire (links, the worker protocol).
+    fn code(self) -> u8;
+    /// The one of a wire code, if there is one.
+    fn from_code(code: u8) -> Option<Self>;
+    /// Its id.
+    fn id(self) -> &'static str;
+    /// How the page names it.
+    fn label(self) -> Phrase;
+    /// What it stands for in the article.
+    fn analogue(self) -> Phrase;
+}
+
 /// Declares a strategy enum: its doc, name and catalog prefix (ending in
 /// `.`), then its
 /// page's variants and its native probe's, each with its doc and id.
@@ -70,7 +91,7 @@ macro_rules! strategies {
             }
         }
 
-        impl $crate::experiments::Way for $name {
+        impl $crate::strategies::Way for $name {
             const COUNT: usize = [$($bid,)+ $($nid),+].len();
             const BROWSER: &'static [$name] = &$name::BROWSER;
 
@@ -128,7 +149,7 @@ pub(crate) use strategies;
 /// Checks that each of `browser` stands for the same .NET code as the
 /// native way beside it, and that `alike` says the same of both.
 #[cfg(test)]
-pub(crate) fn assert_pairs_up<W: crate::experiments::Way + std::fmt::Debug>(
+pub(crate) fn assert_pairs_up<W: Way + std::fmt::Debug>(
     browser: &[W],
     native: &[W],
     alike: impl Fn(W) -> bool,

@@ -3,11 +3,12 @@
 //! comparison, the CSV, the link) reaches it through [`Experiment`]
 //! ([`Visit`]), so that none of it lists the experiments.
 
-use super::tried::{Measured, Sample, Tried, Way, series};
+use super::tried::{Measured, Sample, Tried, series};
 use super::{Column, Config};
 use crate::clock::ClockInfo;
 use crate::environment::Environment;
-use crate::link::Section;
+use crate::link::wire::Section;
+use crate::strategies::Way;
 use crate::text::{Key, Phrase};
 
 /// Who an experiment is on the page.

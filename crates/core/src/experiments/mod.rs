@@ -21,12 +21,13 @@ pub mod timed_waits;
 mod tried;
 pub mod wake_latency;
 
+pub use crate::strategies::Way;
 pub use crate::value::Unit;
 pub use column::{Column, Spec};
 pub use config::Config;
 pub use description::{BROWSER_ONLY, Description, Findings, Lacks, Meta, NATIVE_TOO};
 pub use job_mode::JobMode;
-pub use tried::{Measured, Sample, Tried, Way, series};
+pub use tried::{Measured, Sample, Tried, series};
 
 use crate::environment::{Environment, Failure};
 use crate::key;

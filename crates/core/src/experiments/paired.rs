@@ -4,10 +4,10 @@
 //! added to every raw time); and its link section.
 
 use crate::bytes::Bytes;
-use crate::experiments::Way;
-use crate::link::wire::{Reader, Writer};
-use crate::link::{LinkError, Section};
+use crate::link::codec::LinkError;
+use crate::link::wire::{Reader, Section, Writer};
 use crate::outcome::StrategyOutcome;
+use crate::strategies::Way;
 use serde::{Deserialize, Serialize};
 
 /// A configuration of rounds, each way of waiting measured that many

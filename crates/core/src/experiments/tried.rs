@@ -6,6 +6,7 @@
 
 use crate::outcome::Outcome;
 use crate::stats::Summary;
+use crate::strategies::Way;
 use crate::text::Phrase;
 
 /// One way of waiting an experiment tried, and what came of it.
@@ -47,25 +48,6 @@ impl<'a> Tried<'a> {
             outcome,
         }
     }
-}
-
-/// A way of waiting an experiment compares (its strategies, written by
-/// `strategies!`).
-pub trait Way: Copy + 'static {
-    /// How many there are, the page's and the native probe's.
-    const COUNT: usize;
-    /// The page's, in display order.
-    const BROWSER: &'static [Self];
-    /// Its one-byte code on the wire (links, the worker protocol).
-    fn code(self) -> u8;
-    /// The one of a wire code, if there is one.
-    fn from_code(code: u8) -> Option<Self>;
-    /// Its id.
-    fn id(self) -> &'static str;
-    /// How the page names it.
-    fn label(self) -> Phrase;
-    /// What it stands for in the article.
-    fn analogue(self) -> Phrase;
 }
 
 /// One row of an experiment's table as the experiment gives it: what ran

@@ -5,9 +5,9 @@
 
 use super::codec::{LinkError, SKETCH_QUANTILES, Scale, damaged};
 use crate::bytes;
-use crate::experiments::Way;
 use crate::outcome::Outcome;
 use crate::stats::{Samples, Summary};
+use crate::strategies::Way;
 use crate::text::{Arg, Key, Phrase};
 
 /// How a link stores an experiment's results: its section (in its

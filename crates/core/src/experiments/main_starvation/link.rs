@@ -4,8 +4,8 @@
 use crate::bytes::Bytes;
 use crate::experiments::JobMode;
 use crate::experiments::main_starvation::{MainConfig, MainRun, MainStarvation};
-use crate::link::wire::{Reader, TICK_MS, Writer, ticks};
-use crate::link::{LinkError, Section};
+use crate::link::codec::LinkError;
+use crate::link::wire::{Reader, Section, TICK_MS, Writer, ticks};
 
 impl Section for MainStarvation {
     fn write(&self, w: &mut Writer) {

@@ -4,8 +4,8 @@
 
 use crate::bytes::Bytes;
 use crate::experiments::periodic_work::{PeriodicConfig, PeriodicResult, PeriodicWork};
-use crate::link::wire::{Reader, Writer};
-use crate::link::{LinkError, Section};
+use crate::link::codec::LinkError;
+use crate::link::wire::{Reader, Section, Writer};
 use crate::outcome::Outcome;
 
 impl Section for PeriodicWork {

@@ -4,8 +4,8 @@
 use crate::bytes::Bytes;
 use crate::experiments::JobMode;
 use crate::experiments::pool_starvation::{JobSpan, PoolConfig, PoolRun, PoolStarvation};
-use crate::link::wire::{Reader, SPAN_TICK_MS, Writer, ticks};
-use crate::link::{LinkError, Section};
+use crate::link::codec::LinkError;
+use crate::link::wire::{Reader, SPAN_TICK_MS, Section, Writer, ticks};
 
 impl Section for PoolStarvation {
     fn write(&self, w: &mut Writer) {

@@ -4,8 +4,8 @@
 
 use crate::bytes::Bytes;
 use crate::experiments::producer_consumer::{ChannelRun, ProducerConsumer, ProducerConsumerConfig};
-use crate::link::wire::{Reader, Writer};
-use crate::link::{LinkError, Section};
+use crate::link::codec::LinkError;
+use crate::link::wire::{Reader, Section, Writer};
 
 impl Section for ProducerConsumer {
     fn write(&self, w: &mut Writer) {

@@ -6,8 +6,8 @@ use crate::experiments::spin_ladder::{
     LadderConfig, MAX_BLOCK, SLEEP1_THRESHOLD, SpinCalibration, SpinLadder, SpinUntil, StepCost,
     UNCALIBRATED_MAX_SPIN_UNITS, step,
 };
-use crate::link::wire::{Reader, Writer};
-use crate::link::{LinkError, Section, damaged};
+use crate::link::codec::{LinkError, damaged};
+use crate::link::wire::{Reader, Section, Writer};
 
 impl Section for SpinLadder {
     fn write(&self, w: &mut Writer) {

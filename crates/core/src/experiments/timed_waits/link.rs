@@ -6,8 +6,8 @@
 
 use crate::experiments::timed_waits::{Cell, NestedChain, TimedWaits};
 use crate::experiments::timed_waits::{CellKey, Mechanism, TimedWaitsConfig};
-use crate::link::wire::{Reader, Writer};
-use crate::link::{LinkError, Section, damaged};
+use crate::link::codec::{LinkError, damaged};
+use crate::link::wire::{Reader, Section, Writer};
 use crate::sampling::Sampling;
 
 /// How a timed-waits section names its cells' keys: each cell lists its
