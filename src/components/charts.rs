@@ -7,7 +7,8 @@ use crate::i18n::{num, t, tr};
 use leptos::prelude::*;
 use waitlab_browser::{chart_file, page};
 use waitlab_core::chart::{
-    LABEL_PX, LINE_PX, LabelSpot, RowLayout, Scale, drawn_width, fit, legend_rows, text_width, wrap,
+    LABEL_PX, LINE_PX, LabelSpot, Plot, RowLayout, Scale, drawn_width, fit, legend_rows,
+    text_width, wrap,
 };
 use waitlab_core::experiments::Experiment;
 use waitlab_core::experiments::Tried;
@@ -139,6 +140,13 @@ pub(crate) fn reading(first: bool, testid: Option<String>, text: String, marks: 
 /// A [`reading`]'s area that answers the pointer, drawn on focus.
 pub(crate) fn hit(x: f64, y: f64, width: f64, height: f64) -> Node {
     Node::rect("hit", x, y, width, height)
+}
+
+/// The [`hit`] area of the `i`th of the plot's columns, each `slot` px
+/// wide from its left edge: the whole column, top to bottom.
+pub(crate) fn column_hit(plot: Plot, i: usize, slot: f64) -> Node {
+    let x = plot.left + slot * i as f64;
+    hit(x, plot.top, slot, plot.bottom - plot.top)
 }
 
 /// A line through `points` (pixels) that tells its figures as a

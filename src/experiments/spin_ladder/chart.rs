@@ -2,7 +2,7 @@
 //! waitlab-core's chart geometry; all text goes in as text nodes.
 
 use crate::components::charts::{
-    LegendEntry, chart_frame, chart_svg, footer, hit, reading, y_axis,
+    LegendEntry, chart_frame, chart_svg, column_hit, footer, reading, y_axis,
 };
 use crate::i18n::{t, tr};
 use leptos::prelude::*;
@@ -49,12 +49,7 @@ pub fn LadderChart(
             let x0 = PLOT.left + slot * i as f64 + slot * 0.15;
             let top = y.map(s.p50_ms);
             let mut shapes = vec![
-                hit(
-                    PLOT.left + slot * i as f64,
-                    PLOT.top,
-                    slot,
-                    PLOT.bottom - PLOT.top,
-                ),
+                column_hit(PLOT, i, slot),
                 Node::rect(
                     format!("bar phase-{}", s.step.phase()),
                     x0,

@@ -1,7 +1,9 @@
 //! Experiment 1's charts: one cell's histogram, and the nested-timer chain. Drawn from
 //! waitlab-core's chart geometry; all text goes in as text nodes.
 
-use crate::components::charts::{chart_frame, chart_svg, footer, hit, reading, x_axis, y_axis};
+use crate::components::charts::{
+    chart_frame, chart_svg, column_hit, footer, hit, reading, x_axis, y_axis,
+};
 use crate::i18n::{ms, t, tr};
 use leptos::prelude::*;
 use waitlab_core::chart::{LABEL_PX, Plot, Scale, histogram_bars, text_width};
@@ -205,12 +207,7 @@ pub fn ChainChart(
                         None,
                         text.clone(),
                         vec![
-                            hit(
-                                PLOT.left + slot * i as f64,
-                                PLOT.top,
-                                slot,
-                                PLOT.bottom - PLOT.top,
-                            ),
+                            column_hit(PLOT, i, slot),
                             Node::rect(
                                 if clamped { "bar clamped" } else { "bar" },
                                 x0,
