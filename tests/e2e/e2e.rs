@@ -104,9 +104,9 @@ mod support;
 mod timeline;
 
 use bench::{
-    bench_adaptive_chromium, bench_embed_heights_chromium, bench_event_wake_chromium,
-    bench_first_load_chromium, bench_noise_and_fidelity_chromium, bench_render_100k_chromium,
-    bench_run_all_chromium, bench_suite_chromium,
+    bench_a_a_chromium, bench_adaptive_chromium, bench_embed_heights_chromium,
+    bench_event_wake_chromium, bench_first_load_chromium, bench_noise_and_fidelity_chromium,
+    bench_render_100k_chromium, bench_run_all_chromium, bench_suite_chromium,
 };
 use embeds::{embed, embed_app_unavailable, embed_first_screen, embed_shared_memory};
 use experiments::{
@@ -322,6 +322,7 @@ fn cases() -> Vec<Case> {
     let benches = benches!(
         bench_run_all_chromium,
         bench_adaptive_chromium,
+        bench_a_a_chromium,
         bench_noise_and_fidelity_chromium,
         bench_suite_chromium,
         bench_first_load_chromium,

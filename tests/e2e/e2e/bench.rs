@@ -820,3 +820,128 @@ pub(crate) fn bench_embed_heights_chromium() {
         "an embed is {tallest:.0} px tall, over 1000 px"
     );
 }
+
+/// A/A: every experiment run with its defaults twice back to back in one
+/// page and once more in a fresh page, each run beside another as a link
+/// of it would be (the first one's link against the second, the first's
+/// and the second's against the fresh page's), through the page's own
+/// comparison (`compare::judge`, which the page calls). Prints, per
+/// experiment, the rows called faster or slower of all the rows tested
+/// (the same browser, so each is a false verdict), and how often a run's
+/// 99.9 % median interval holds another run's median (each row with 30
+/// samples or more, all six ordered pairs; strictly, and with a clock
+/// step of slack as `bench_adaptive_chromium` allows). Gates: at most
+/// [`A_A_FALSE_SHARE`] false verdicts, at least [`A_A_COVERAGE`]
+/// coverage.
+pub(crate) fn bench_a_a_chromium() {
+    use waitlab_core::compare::verdict::{Judged, Verdict, judge};
+    use waitlab_core::experiments::Experiment;
+    use waitlab_core::link::{decode_body, encode_body};
+    let mut s = Session::lease(Browser::Chromium);
+    let origin = &isolated_server().origin;
+    println!("== A/A: each experiment's defaults twice in one page and once in a fresh one ==");
+    println!(
+        "  {:<20} {:>11} {:>11} {:>24} {:>20}",
+        "experiment", "rows tested", "called", "hold the other median", "within a step"
+    );
+    let (mut tested, mut called, mut cells, mut held, mut near) = (0, 0, 0, 0, 0);
+    for e in Experiment::ALL {
+        let slug = e.slug();
+        s.open_for(origin, slug);
+        let first = run_section(&mut s, slug, &[], "a-a-first");
+        let second = run_section(&mut s, slug, &[], "a-a-second");
+        s.navigate("about:blank");
+        s.open_for(origin, slug);
+        let fresh = run_section(&mut s, slug, &[], "a-a-fresh");
+        let runs = [&first, &second, &fresh];
+        let linked = |r: &Report| decode_body(&encode_body(r)).expect("a run's link reads back");
+        let group = |r: &Report| waitlab_core::compare::group(e, r);
+        let (mut t, mut c) = (0, 0);
+        for (x, y) in [(0, 1), (0, 2), (1, 2)] {
+            let (Some(base), Some(shared)) = (group(runs[y]), group(&linked(runs[x]))) else {
+                continue;
+            };
+            for judged in judge(&base, &shared) {
+                if let Judged::Tested(test) = judged {
+                    t += 1;
+                    c += usize::from(matches!(test.verdict, Verdict::Faster | Verdict::Slower));
+                }
+            }
+        }
+        let clock = first.env.clock.expect("the clock moved");
+        let step = clock.tolerance_ms();
+        let (mut n, mut h, mut w) = (0, 0, 0);
+        for x in 0..3 {
+            for y in (0..3).filter(|&y| y != x) {
+                let (Some(gx), Some(gy)) = (group(runs[x]), group(runs[y])) else {
+                    continue;
+                };
+                for row in gx.rows.iter().filter(|r| r.samples.len() >= 30) {
+                    let other = gy.rows.iter().find(|o| {
+                        o.id == row.id
+                            && o.requested_ms == row.requested_ms
+                            && o.samples.len() >= 30
+                    });
+                    let (Some(other), Ok(mine)) = (
+                        other,
+                        waitlab_core::stats::Samples::new(row.samples.clone()),
+                    ) else {
+                        continue;
+                    };
+                    let theirs = waitlab_core::stats::Samples::new(other.samples.clone()).unwrap();
+                    let described = waitlab_core::describe::describe(&mine, Some(clock));
+                    let Some(i) = described.median_interval else {
+                        continue;
+                    };
+                    let median = theirs.quantile(0.5);
+                    n += 1;
+                    h += usize::from(i.lo <= median && median <= i.hi);
+                    w += usize::from(i.lo - step <= median && median <= i.hi + step);
+                }
+            }
+        }
+        let share = |a: usize, b: usize| {
+            if b == 0 {
+                0.0
+            } else {
+                100.0 * a as f64 / b as f64
+            }
+        };
+        println!(
+            "  {slug:<20} {t:>11} {c:>4} {:>4.0} % {h:>9} of {n:<4} {:>4.0} % {w:>9} {:>8.0} %",
+            share(c, t),
+            share(h, n),
+            share(w, n)
+        );
+        (tested, called, cells, held, near) =
+            (tested + t, called + c, cells + n, held + h, near + w);
+    }
+    let false_share = called as f64 / tested.max(1) as f64;
+    let coverage = held as f64 / cells.max(1) as f64;
+    println!(
+        "  all: {called} of {tested} rows called faster or slower ({:.1} %, goal <= {:.0} %); \
+         {held} of {cells} intervals hold the other run's median ({:.1} %, goal >= {:.0} %; \
+         nominal 99.9 %), {near} within a clock step ({:.1} %)",
+        100.0 * false_share,
+        100.0 * A_A_FALSE_SHARE,
+        100.0 * coverage,
+        100.0 * A_A_COVERAGE,
+        100.0 * near as f64 / cells.max(1) as f64
+    );
+    assert!(tested > 0 && cells > 0, "nothing to compare");
+    assert!(
+        false_share <= A_A_FALSE_SHARE,
+        "A/A: {:.1} % of rows called faster or slower",
+        100.0 * false_share
+    );
+    assert!(
+        coverage >= A_A_COVERAGE,
+        "A/A: the intervals held the other run's median in {:.1} % of cells",
+        100.0 * coverage
+    );
+}
+
+/// The most rows an A/A comparison may call faster or slower.
+const A_A_FALSE_SHARE: f64 = 0.05;
+/// The least share of intervals that hold a rerun's median.
+const A_A_COVERAGE: f64 = 0.95;
