@@ -189,8 +189,10 @@ fn in_speedscope(s: &mut Session, origin: &str, what: &str, json: &str) {
          const sandwich = text(/^Sandwich$/);\
          if (!title || !sandwich) return { text: document.body.innerText.slice(0, 300) };\
          sandwich.parentElement.click();\
-         for (let i = 0; i < 60 && !/Symbol Name/.test(document.body.innerText); i++) await new Promise(r => setTimeout(r, 50));\
-         return { listed, title: title.textContent, sandwich: rows().filter(r => r.length === 3 && !/^\\d+$/.test(r[0].trim())) };",
+         const table = () => rows().filter(r => r.length === 3 && !/^\\d+$/.test(r[0].trim()));\
+         const weighed = () => table().some(r => /^\\s*[\\d.]+/.test(r[0]));\
+         for (let i = 0; i < 200 && !weighed(); i++) await new Promise(r => setTimeout(r, 50));\
+         return { listed, title: title.textContent, sandwich: table() };",
     );
     let strings = |v: &Value| -> Vec<String> {
         v.as_array()
