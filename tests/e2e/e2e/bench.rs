@@ -830,7 +830,8 @@ pub(crate) fn bench_embed_heights_chromium() {
 /// (the same browser, so each is a false verdict), and how often a run's
 /// 99.9 % median interval holds another run's median (each row with 30
 /// samples or more, all six ordered pairs; strictly, and with a clock
-/// step of slack as `bench_adaptive_chromium` allows). Gates: at most
+/// step of slack as `bench_adaptive_chromium` allows), and each row it
+/// called faster or slower, with its ratio and p. Gates: at most
 /// [`A_A_FALSE_SHARE`] false verdicts, at least [`A_A_COVERAGE`]
 /// coverage.
 pub(crate) fn bench_a_a_chromium() {
@@ -861,10 +862,25 @@ pub(crate) fn bench_a_a_chromium() {
             let (Some(base), Some(shared)) = (group(runs[y]), group(&linked(runs[x]))) else {
                 continue;
             };
-            for judged in judge(&base, &shared) {
-                if let Judged::Tested(test) = judged {
-                    t += 1;
-                    c += usize::from(matches!(test.verdict, Verdict::Faster | Verdict::Slower));
+            let names = ["first", "second", "fresh"];
+            for (row, judged) in shared.rows.iter().zip(judge(&base, &shared)) {
+                let Judged::Tested(test) = judged else {
+                    continue;
+                };
+                t += 1;
+                if matches!(test.verdict, Verdict::Faster | Verdict::Slower) {
+                    c += 1;
+                    println!(
+                        "    {slug} {} {}: the {} run's link {} than the {} run, x{:.3}, p {:.1e}",
+                        row.id.unwrap_or("?"),
+                        row.requested_ms
+                            .map_or(String::new(), |ms| format!("({ms} ms)")),
+                        names[x],
+                        test.verdict.id(),
+                        names[y],
+                        test.ratio,
+                        test.p
+                    );
                 }
             }
         }
