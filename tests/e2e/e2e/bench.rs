@@ -107,7 +107,7 @@ pub(crate) fn bench_adaptive_chromium() {
             interval.hi
         );
         let step = clock.tolerance_ms();
-        if long < interval.lo - step || long > interval.hi + step {
+        if !holds(interval, long, step) {
             outside.push(label);
         }
     }
@@ -855,15 +855,16 @@ pub(crate) fn bench_a_a_chromium() {
         s.open_for(origin, slug);
         let fresh = run_section(&mut s, slug, &[], "a-a-fresh");
         let runs = [&first, &second, &fresh];
-        let linked = |r: &Report| decode_body(&encode_body(r)).expect("a run's link reads back");
-        let group = |r: &Report| waitlab_core::compare::group(e, r);
+        let names = ["first", "second", "fresh"];
+        let groups = runs.map(|r| waitlab_core::compare::group(e, r));
         let (mut t, mut c) = (0, 0);
         for (x, y) in [(0, 1), (0, 2), (1, 2)] {
-            let (Some(base), Some(shared)) = (group(runs[y]), group(&linked(runs[x]))) else {
+            let linked = decode_body(&encode_body(runs[x])).expect("a run's link reads back");
+            let (Some(base), Some(shared)) = (&groups[y], waitlab_core::compare::group(e, &linked))
+            else {
                 continue;
             };
-            let names = ["first", "second", "fresh"];
-            for (row, judged) in shared.rows.iter().zip(judge(&base, &shared)) {
+            for (row, judged) in shared.rows.iter().zip(judge(base, &shared)) {
                 let Judged::Tested(test) = judged else {
                     continue;
                 };
@@ -871,10 +872,10 @@ pub(crate) fn bench_a_a_chromium() {
                 if matches!(test.verdict, Verdict::Faster | Verdict::Slower) {
                     c += 1;
                     println!(
-                        "    {slug} {} {}: the {} run's link {} than the {} run, x{:.3}, p {:.1e}",
+                        "    {slug} {}{}: the {} run's link {} than the {} run, x{:.3}, p {:.1e}",
                         row.id.unwrap_or("?"),
                         row.requested_ms
-                            .map_or(String::new(), |ms| format!("({ms} ms)")),
+                            .map_or(String::new(), |ms| format!(" ({ms} ms)")),
                         names[x],
                         test.verdict.id(),
                         names[y],
@@ -886,33 +887,33 @@ pub(crate) fn bench_a_a_chromium() {
         }
         let clock = first.env.clock.expect("the clock moved");
         let step = clock.tolerance_ms();
+        let series = |r: &waitlab_core::compare::Row| {
+            waitlab_core::stats::Samples::new(r.samples.clone())
+                .ok()
+                .filter(|s| s.len() >= 30)
+        };
         let (mut n, mut h, mut w) = (0, 0, 0);
         for x in 0..3 {
             for y in (0..3).filter(|&y| y != x) {
-                let (Some(gx), Some(gy)) = (group(runs[x]), group(runs[y])) else {
+                let (Some(gx), Some(gy)) = (&groups[x], &groups[y]) else {
                     continue;
                 };
-                for row in gx.rows.iter().filter(|r| r.samples.len() >= 30) {
-                    let other = gy.rows.iter().find(|o| {
-                        o.id == row.id
-                            && o.requested_ms == row.requested_ms
-                            && o.samples.len() >= 30
-                    });
-                    let (Some(other), Ok(mine)) = (
-                        other,
-                        waitlab_core::stats::Samples::new(row.samples.clone()),
-                    ) else {
+                for row in &gx.rows {
+                    let other = gy
+                        .rows
+                        .iter()
+                        .find(|o| o.id == row.id && o.requested_ms == row.requested_ms);
+                    let (Some(mine), Some(theirs)) = (series(row), other.and_then(series)) else {
                         continue;
                     };
-                    let theirs = waitlab_core::stats::Samples::new(other.samples.clone()).unwrap();
                     let described = waitlab_core::describe::describe(&mine, Some(clock));
                     let Some(i) = described.median_interval else {
                         continue;
                     };
                     let median = theirs.quantile(0.5);
                     n += 1;
-                    h += usize::from(i.lo <= median && median <= i.hi);
-                    w += usize::from(i.lo - step <= median && median <= i.hi + step);
+                    h += usize::from(holds(i, median, 0.0));
+                    w += usize::from(holds(i, median, step));
                 }
             }
         }
@@ -955,6 +956,11 @@ pub(crate) fn bench_a_a_chromium() {
         "A/A: the intervals held the other run's median in {:.1} % of cells",
         100.0 * coverage
     );
+}
+
+/// Whether `interval` holds `value`, give or take `slack`.
+fn holds(interval: waitlab_core::describe::Interval, value: f64, slack: f64) -> bool {
+    interval.lo - slack <= value && value <= interval.hi + slack
 }
 
 /// The most rows an A/A comparison may call faster or slower.
