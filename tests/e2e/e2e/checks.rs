@@ -3,7 +3,7 @@
 //! samples against a timer's floor, figures under the clock's resolution,
 //! page errors, and a page that fits a phone's width with readable charts.
 
-use crate::support::assert_text_holds;
+use crate::support::{assert_text_holds, press_run};
 use serde_json::Value;
 use waitlab_core::experiments::timed_waits::Mechanism;
 use waitlab_core::experiments::timed_waits::TimedWaits;
@@ -171,7 +171,7 @@ pub(crate) fn assert_marked(
 /// The spin ladder needs shared memory: without it, a message naming
 /// what is missing, not a failure.
 pub(crate) fn assert_ladder_unavailable(s: &mut Session) {
-    s.click("[data-testid=spin-ladder] [data-testid=run]");
+    press_run(s, "spin-ladder", "false");
     s.wait_for_element("[data-testid=spin-ladder] [data-testid=notice]", 20);
     let notice = "[data-testid=spin-ladder] [data-testid=notice]";
     assert_text_holds(s, notice, &["Not available here", "SharedArrayBuffer"]);

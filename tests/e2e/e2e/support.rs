@@ -216,11 +216,29 @@ pub(crate) fn run_section(
     let done = format!(
         "(() => {{ const e = document.querySelector({quoted});              return e !== null && (e.textContent === '' || e.textContent !== {before}); }})()"
     );
-    // A run shows its progress (or its notice, or its report) as Run is
-    // pressed. A click can miss where the page grows under it (a form or
-    // a comparison below is made as it comes into view while WebDriver
-    // scrolls to Run: WebKitGTK's clicked beside it twice in six runs of
-    // four experiments), so Run is pressed again if nothing started.
+    press_run(s, section, &done);
+    s.wait_for(&done, RUN_SECONDS);
+    s.eval(&format!(
+        "document.querySelector({}).scrollIntoView();",
+        Value::from(sel("results"))
+    ));
+    review_shot(s, shot);
+    let json = report_json(s, &sel("report-json"));
+    crate::timeline::check(s, section);
+    reach_comparison(s, section);
+    assert_fits_phone(s, shot);
+    Report::from_json(&json).expect("the exported report parses")
+}
+
+/// Presses the Run of `section` until its run shows that it started: its
+/// progress, its notice, or `done`.
+///
+/// A click can miss where the page grows under it (a form or a comparison
+/// below is made as it comes into view while WebDriver scrolls to Run:
+/// WebKitGTK's clicked beside it twice in six runs of four experiments), so
+/// Run is pressed again if nothing started.
+pub(crate) fn press_run(s: &mut Session, section: &str, done: &str) {
+    let sel = |id: &str| format!("[data-testid={section}] [data-testid={id}]");
     let started = format!(
         "{done} || [{}, {}].some(s => document.querySelector(s) !== null)",
         Value::from(sel("progress")),
@@ -237,17 +255,6 @@ pub(crate) fn run_section(
         );
         eprintln!("{section}: Run was pressed, nothing started: pressed again");
     }
-    s.wait_for(&done, RUN_SECONDS);
-    s.eval(&format!(
-        "document.querySelector({}).scrollIntoView();",
-        Value::from(sel("results"))
-    ));
-    review_shot(s, shot);
-    let json = report_json(s, &sel("report-json"));
-    crate::timeline::check(s, section);
-    reach_comparison(s, section);
-    assert_fits_phone(s, shot);
-    Report::from_json(&json).expect("the exported report parses")
 }
 
 /// Checks that the text of `selector` holds every one of `parts`.
