@@ -5,7 +5,9 @@ use crate::components::blocks::{ClockNote, figure};
 use crate::i18n::{count, num, t, tr};
 use leptos::prelude::*;
 use waitlab_core::clock::ClockInfo;
-use waitlab_core::describe::{Interval, Modality, describe};
+use waitlab_core::describe::{
+    Description, Interval, Modality, RERUN_COVERAGE, RERUN_DRIFT, RERUN_STEPS, describe,
+};
 use waitlab_core::key;
 use waitlab_core::number::fixed;
 use waitlab_core::stats::Samples;
@@ -36,6 +38,34 @@ fn interval(i: Option<Interval>) -> String {
             .ms("hi", i.hi)),
         None => t(key!("stats.too_few")),
     }
+}
+
+/// The row of where a rerun's median lies, and what that range holds.
+fn rerun_row(d: &Description) -> (Key, Value, Option<String>) {
+    let Some(i) = d.rerun_interval else {
+        return (
+            key!("stats.rerun"),
+            Value::Text("–".into()),
+            Some(t(key!("stats.too_few"))),
+        );
+    };
+    let range = Phrase::new(key!("stats.rerun_range"))
+        .ms("lo", i.lo)
+        .ms("hi", i.hi);
+    let note = drift(Phrase::new(key!("stats.rerun_note")));
+    (
+        key!("stats.rerun"),
+        Value::Text(tr(&range)),
+        Some(tr(&note)),
+    )
+}
+
+/// `phrase` with the rerun interval's widening: its clock steps and its
+/// share of the median.
+fn drift(phrase: Phrase) -> Phrase {
+    phrase
+        .count("steps", RERUN_STEPS as u64)
+        .count("percent", (RERUN_DRIFT * 100.0) as u64)
 }
 
 /// The statistics of `samples` (of the series `what`), measured with
@@ -71,6 +101,7 @@ pub fn StatisticsTable(
             d.median,
             Some(interval(d.median_interval)),
         ),
+        rerun_row(&d),
     ];
     for (label, v) in [
         (key!("stats.min"), d.min),
@@ -107,6 +138,8 @@ pub fn StatisticsTable(
                 .ms("two_steps", 2.0 * c.tolerance_ms()))),
         ));
     }
+    let about = drift(Phrase::new(key!("stats.rerun_about")))
+        .count("coverage", (RERUN_COVERAGE * 100.0) as u64);
     let rows = rows
         .into_iter()
         .map(|(label, value, note)| {
@@ -130,6 +163,7 @@ pub fn StatisticsTable(
                 <tbody>{rows}</tbody>
             </table>
         </div>
+        <p class="note" data-testid="rerun-about">{tr(&about)}</p>
         <ClockNote clock=clock figures=figures />
     }
 }

@@ -5,7 +5,9 @@
 //! configured maximum. BenchmarkDotNet stops a benchmark the same way once
 //! its interval is narrow enough; a 10 ms timer's median is known to a few
 //! microseconds after a few dozen samples, a zero-delay yield's needs
-//! hundreds.
+//! hundreds. That is the sampling error within one run; where a rerun's
+//! median lies is wider ([`crate::describe`]'s rerun interval), and more
+//! samples would not narrow it.
 //!
 //! A check sorts a copy of the series, so a probe checks only between
 //! samples, never inside a timed wait, and not after every sample once

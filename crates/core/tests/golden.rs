@@ -83,22 +83,17 @@ fn descriptions_match_scipy() {
         {
             close(got, &q[i], "quantile", name);
         }
-        match d.median_interval {
-            Some(i) => {
-                close(
-                    i.lo,
-                    &want["median_interval"][0],
-                    "median's lower end",
-                    name,
-                );
-                close(
-                    i.hi,
-                    &want["median_interval"][1],
-                    "median's upper end",
-                    name,
-                );
+        for (got, field) in [
+            (d.median_interval, "median_interval"),
+            (d.rerun_interval, "rerun_interval"),
+        ] {
+            match got {
+                Some(i) => {
+                    close(i.lo, &want[field][0], "lower end", name);
+                    close(i.hi, &want[field][1], "upper end", name);
+                }
+                None => assert!(want[field].is_null(), "{name}: no {field}"),
             }
-            None => assert!(want["median_interval"].is_null(), "{name}: no interval"),
         }
         close(
             d.outliers.fences.lo,

@@ -60,9 +60,10 @@ pub(crate) fn bench_run_all_chromium() {
 /// their medians were known, then 1,000 samples of each. A first adaptive
 /// run on the cold page comes before both and is printed apart: the
 /// page's first run can run late (seen once: a 1 ms timer's median
-/// 1.0975 ms against 1.080 in the runs after it). Prints each cell's count, its median and 99.9 % interval, and
+/// 1.0975 ms against 1.080 in the runs after it). Prints each cell's
+/// count, its median and the rerun interval the page prints for it, and
 /// the fixed run's median; gated: the fixed run's median lies within the
-/// warm adaptive one's interval, widened by one clock step either side.
+/// warm adaptive run's rerun interval.
 pub(crate) fn bench_adaptive_chromium() {
     let mut s = Session::lease(Browser::Chromium);
     s.open(&isolated_server().origin);
@@ -85,7 +86,7 @@ pub(crate) fn bench_adaptive_chromium() {
     );
     println!(
         "  {:<28} {:>16} {:>6} {:>10} {:>21}   {:>10}",
-        "cell", "cold page: n, p50", "n", "median", "99.9 % interval", "1,000: p50"
+        "cell", "cold page: n, p50", "n", "median", "rerun interval", "1,000: p50"
     );
     let clock = runs[0].env.clock.expect("the clock moved");
     let [cold, early, fixed] = [0, 1, 2].map(|i| runs[i].timed_waits.as_ref().unwrap());
@@ -95,7 +96,7 @@ pub(crate) fn bench_adaptive_chromium() {
         let b = waitlab_core::stats::Samples::new(samples(fixed, mechanism, Some(d))).unwrap();
         assert_eq!(b.len(), 1000, "{label}: the fixed run took every sample");
         let described = waitlab_core::describe::describe(&a, Some(clock));
-        let interval = described.median_interval.expect("30 samples or more");
+        let interval = described.rerun_interval.expect("30 samples or more");
         let (median, long) = (a.quantile(0.5), b.quantile(0.5));
         let c = waitlab_core::stats::Samples::new(samples(cold, mechanism, Some(d))).unwrap();
         println!(
@@ -106,8 +107,7 @@ pub(crate) fn bench_adaptive_chromium() {
             interval.lo,
             interval.hi
         );
-        let step = clock.tolerance_ms();
-        if !holds(interval, long, step) {
+        if !interval.holds(long) {
             outside.push(label);
         }
     }
@@ -827,15 +827,16 @@ pub(crate) fn bench_embed_heights_chromium() {
 /// and the second's against the fresh page's), through the page's own
 /// comparison (`compare::judge`, which the page calls). Prints, per
 /// experiment, the rows called faster or slower of all the rows tested
-/// (the same browser, so each is a false verdict), and how often a run's
-/// 99.9 % median interval holds another run's median (each row with 30
-/// samples or more, all six ordered pairs; strictly, and with a clock
-/// step of slack as `bench_adaptive_chromium` allows), and each row it
-/// called faster or slower, with its ratio and p. Gates: at most
-/// [`A_A_FALSE_SHARE`] false verdicts, at least [`A_A_COVERAGE`]
-/// coverage.
+/// (the same browser, so each is a false verdict), and how often the
+/// rerun interval the page prints for a run holds another run's median
+/// (each row with 30 samples or more, all six ordered pairs), beside how
+/// often the 99.9 % median interval alone would; each row it called
+/// faster or slower, with its ratio and p, and each median outside the
+/// rerun interval. Gates: at most [`RERUN_FALSE_SHARE`] false verdicts,
+/// at least [`RERUN_COVERAGE`] coverage.
 pub(crate) fn bench_a_a_chromium() {
-    use waitlab_core::compare::verdict::{Judged, Verdict, judge};
+    use waitlab_core::compare::verdict::{Judged, RERUN_FALSE_SHARE, Verdict, judge};
+    use waitlab_core::describe::RERUN_COVERAGE;
     use waitlab_core::experiments::Experiment;
     use waitlab_core::link::{decode_body, encode_body};
     let mut s = Session::lease(Browser::Chromium);
@@ -843,9 +844,9 @@ pub(crate) fn bench_a_a_chromium() {
     println!("== A/A: each experiment's defaults twice in one page and once in a fresh one ==");
     println!(
         "  {:<20} {:>11} {:>11} {:>24} {:>20}",
-        "experiment", "rows tested", "called", "hold the other median", "within a step"
+        "experiment", "rows tested", "called", "rerun interval holds", "99.9 % alone holds"
     );
-    let (mut tested, mut called, mut cells, mut held, mut near) = (0, 0, 0, 0, 0);
+    let (mut tested, mut called, mut cells, mut held, mut alone) = (0, 0, 0, 0, 0);
     for e in Experiment::ALL {
         let slug = e.slug();
         s.open_for(origin, slug);
@@ -886,7 +887,6 @@ pub(crate) fn bench_a_a_chromium() {
             }
         }
         let clock = first.env.clock.expect("the clock moved");
-        let step = clock.tolerance_ms();
         let series = |r: &waitlab_core::compare::Row| {
             waitlab_core::stats::Samples::new(r.samples.clone())
                 .ok()
@@ -906,14 +906,27 @@ pub(crate) fn bench_a_a_chromium() {
                     let (Some(mine), Some(theirs)) = (series(row), other.and_then(series)) else {
                         continue;
                     };
-                    let described = waitlab_core::describe::describe(&mine, Some(clock));
-                    let Some(i) = described.median_interval else {
+                    let d = waitlab_core::describe::describe(&mine, Some(clock));
+                    let (Some(rerun), Some(within)) = (d.rerun_interval, d.median_interval) else {
                         continue;
                     };
                     let median = theirs.quantile(0.5);
                     n += 1;
-                    h += usize::from(holds(i, median, 0.0));
-                    w += usize::from(holds(i, median, step));
+                    h += usize::from(rerun.holds(median));
+                    w += usize::from(within.holds(median));
+                    if !rerun.holds(median) {
+                        println!(
+                            "    {slug} {}{}: the {} run's median {median:.4} ms lies outside the {} run's rerun interval {:.4}–{:.4} ms (median {:.4})",
+                            row.id.unwrap_or("?"),
+                            row.requested_ms
+                                .map_or(String::new(), |ms| format!(" ({ms} ms)")),
+                            names[y],
+                            names[x],
+                            rerun.lo,
+                            rerun.hi,
+                            d.median
+                        );
+                    }
                 }
             }
         }
@@ -930,40 +943,30 @@ pub(crate) fn bench_a_a_chromium() {
             share(h, n),
             share(w, n)
         );
-        (tested, called, cells, held, near) =
-            (tested + t, called + c, cells + n, held + h, near + w);
+        (tested, called, cells, held, alone) =
+            (tested + t, called + c, cells + n, held + h, alone + w);
     }
     let false_share = called as f64 / tested.max(1) as f64;
     let coverage = held as f64 / cells.max(1) as f64;
     println!(
         "  all: {called} of {tested} rows called faster or slower ({:.1} %, goal <= {:.0} %); \
-         {held} of {cells} intervals hold the other run's median ({:.1} %, goal >= {:.0} %; \
-         nominal 99.9 %), {near} within a clock step ({:.1} %)",
+         {held} of {cells} rerun intervals hold the other run's median ({:.1} %, goal >= {:.0} %), \
+         the 99.9 % median intervals alone {alone} ({:.1} %)",
         100.0 * false_share,
-        100.0 * A_A_FALSE_SHARE,
+        100.0 * RERUN_FALSE_SHARE,
         100.0 * coverage,
-        100.0 * A_A_COVERAGE,
-        100.0 * near as f64 / cells.max(1) as f64
+        100.0 * RERUN_COVERAGE,
+        100.0 * alone as f64 / cells.max(1) as f64
     );
     assert!(tested > 0 && cells > 0, "nothing to compare");
     assert!(
-        false_share <= A_A_FALSE_SHARE,
+        false_share <= RERUN_FALSE_SHARE,
         "A/A: {:.1} % of rows called faster or slower",
         100.0 * false_share
     );
     assert!(
-        coverage >= A_A_COVERAGE,
-        "A/A: the intervals held the other run's median in {:.1} % of cells",
+        coverage >= RERUN_COVERAGE,
+        "A/A: the rerun intervals held the other run's median in {:.1} % of cells",
         100.0 * coverage
     );
 }
-
-/// Whether `interval` holds `value`, give or take `slack`.
-fn holds(interval: waitlab_core::describe::Interval, value: f64, slack: f64) -> bool {
-    interval.lo - slack <= value && value <= interval.hi + slack
-}
-
-/// The most rows an A/A comparison may call faster or slower.
-const A_A_FALSE_SHARE: f64 = 0.05;
-/// The least share of intervals that hold a rerun's median.
-const A_A_COVERAGE: f64 = 0.95;

@@ -235,6 +235,22 @@ fn isolated_on(browser: Browser, server: &Server) {
         row("Median")[2].contains("99.9 % confidence interval"),
         "{rows:?}"
     );
+    // Where a rerun's median lies: around this run's median, and said to
+    // be this run's interval widened by the drift between runs.
+    let rerun = row("A rerun's median");
+    assert!(
+        rerun[2].contains("widened by 2 clock steps and 1 %"),
+        "{rows:?}"
+    );
+    let about = s.text(&in_tw("rerun-about")).unwrap();
+    assert!(about.contains("fewer than 95 %"), "{about}");
+    let ends: Vec<f64> = rerun[1]
+        .trim_end_matches(" ms")
+        .split(" to ")
+        .map(|v| v.parse().unwrap())
+        .collect();
+    let median: f64 = row("Median")[1].parse().unwrap();
+    assert!(ends[0] < median && median < ends[1], "{rows:?}");
     assert!(row("Outliers")[2].starts_with("Tukey's fences"), "{rows:?}");
     assert!(row("mValue")[1].parse::<f64>().unwrap() >= 2.0, "{rows:?}");
     // Another cell, picked above the histogram, takes its place there.

@@ -35,6 +35,12 @@ pub const ALPHA: f64 = 0.001;
 pub const CLOCK_STEPS: f64 = 2.0;
 /// Fewest samples on either side for a test.
 pub const MIN_SAMPLES: usize = 8;
+/// The most rows of a rerun of the same browser that may be called faster
+/// or slower than the run before it: the A/A bench fails above it, and the
+/// page says so. [`THRESHOLD`] is what keeps it: medians of one browser's
+/// runs move by up to about 1 % ([`crate::describe::RERUN_DRIFT`]), now and
+/// then more.
+pub const RERUN_FALSE_SHARE: f64 = 0.05;
 
 /// How a row compares with its partner.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -193,6 +199,7 @@ pub fn note(base: &Group) -> Phrase {
         .arg("alpha", Arg::Fixed(ALPHA, 3))
         .count("percent", (THRESHOLD * 100.0) as u64)
         .count("steps", CLOCK_STEPS as u64)
+        .count("false_share", (RERUN_FALSE_SHARE * 100.0) as u64)
 }
 
 /// Which of `groups` the others are compared with: the first with
