@@ -41,6 +41,10 @@ pub fn Recipe(
     /// A sentence to add to the note, if any.
     #[prop(optional_no_strip)]
     extra: Option<Phrase>,
+    /// Whether its heading names the lesson (where nothing beside it
+    /// does: an experiment's section, with one recipe per lesson).
+    #[prop(optional)]
+    named: bool,
 ) -> impl IntoView {
     let experiments = expect_context::<Experiments>();
     page::add_stylesheet("recipe-styles", recipe::STYLES);
@@ -142,10 +146,15 @@ pub fn Recipe(
             </div>
         }
     }).collect_view();
+    let heading = if named {
+        tr(&Phrase::new(key!("recipe.heading_for")).phrase("lesson", lesson.phrase()))
+    } else {
+        t(key!("recipe.heading"))
+    };
     view! {
         <details class="recipe" data-testid="recipe" data-lesson=id
             on:toggle=move |e| open.set(page::is_open(&e))>
-            <summary>{t(key!("recipe.heading"))}</summary>
+            <summary>{heading}</summary>
             <p class="recipe-note">
                 {tr(&recipe::note(lesson))}
                 {extra.map(|extra| format!(" {}", tr(&extra)))}

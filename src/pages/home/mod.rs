@@ -130,7 +130,7 @@ fn results_view(
         let recipes = (!expect_context::<Embedded>().0).then(|| {
             let platform = RwSignal::new(Platform::Js);
             Lesson::of(experiment)
-                .map(|lesson| view! { <Recipe lesson=lesson platform=platform /> })
+                .map(|lesson| view! { <Recipe lesson=lesson platform=platform named=true /> })
                 .collect_view()
         });
         Some(
