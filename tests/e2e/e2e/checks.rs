@@ -231,6 +231,13 @@ pub(crate) fn sideways_overflow(s: &mut Session) -> f64 {
 /// each of about 40 checks), checks that the page does not scroll
 /// sideways (`what` names the state), and widens it again.
 pub(crate) fn assert_fits_phone(s: &mut Session, what: &str) {
+    // What a reader can open must fit too: every disclosure is opened for
+    // the check, and those that were closed are closed again after it.
+    s.eval(
+        "window.waitlabClosed = [...document.querySelectorAll('details:not([open])')];\
+         for (const d of window.waitlabClosed) d.open = true;\
+         return null;",
+    );
     for phone in [390, 320] {
         if phone == 320 && s.eval("return window.innerWidth;").as_f64() > Some(390.0) {
             break;
@@ -257,6 +264,7 @@ pub(crate) fn assert_fits_phone(s: &mut Session, what: &str) {
         }
     }
     s.resize(1100, 1600);
+    s.eval("for (const d of window.waitlabClosed) d.open = false; return null;");
 }
 
 /// The text of the charts on show that a reader could not read: set
