@@ -873,10 +873,8 @@ pub(crate) fn bench_a_a_chromium() {
                 if matches!(test.verdict, Verdict::Faster | Verdict::Slower) {
                     c += 1;
                     println!(
-                        "    {slug} {}{}: the {} run's link {} than the {} run, x{:.3}, p {:.1e}",
-                        row.id.unwrap_or("?"),
-                        row.requested_ms
-                            .map_or(String::new(), |ms| format!(" ({ms} ms)")),
+                        "    {slug} {}: the {} run's link {} than the {} run, x{:.3}, p {:.1e}",
+                        row_name(row),
                         names[x],
                         test.verdict.id(),
                         names[y],
@@ -916,10 +914,8 @@ pub(crate) fn bench_a_a_chromium() {
                     w += usize::from(within.holds(median));
                     if !rerun.holds(median) {
                         println!(
-                            "    {slug} {}{}: the {} run's median {median:.4} ms lies outside the {} run's rerun interval {:.4}–{:.4} ms (median {:.4})",
-                            row.id.unwrap_or("?"),
-                            row.requested_ms
-                                .map_or(String::new(), |ms| format!(" ({ms} ms)")),
+                            "    {slug} {}: the {} run's median {median:.4} ms lies outside the {} run's rerun interval {:.4}–{:.4} ms (median {:.4})",
+                            row_name(row),
                             names[y],
                             names[x],
                             rerun.lo,
@@ -969,4 +965,12 @@ pub(crate) fn bench_a_a_chromium() {
         "A/A: the rerun intervals held the other run's median in {:.1} % of cells",
         100.0 * coverage
     );
+}
+
+/// A row as the A/A test names it: its way's id and the wait it asked for.
+fn row_name(row: &waitlab_core::compare::Row) -> String {
+    let wait = row
+        .requested_ms
+        .map_or(String::new(), |ms| format!(" ({ms} ms)"));
+    format!("{}{wait}", row.id.unwrap_or("?"))
 }
