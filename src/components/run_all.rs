@@ -167,6 +167,18 @@ pub fn RunAll() -> impl IntoView {
     }
     };
     let running = move || matches!(stage.get(), Stage::At { .. });
+    // An experiment that needs the reader (a hidden tab) is not in it,
+    // which the card says.
+    let left_out = Experiment::ALL
+        .into_iter()
+        .filter(|e| !Experiment::RUN_ALL.contains(e))
+        .map(|e| {
+            let said = Phrase::new(key!("runall.leaves_out"))
+                .data("badge", e.badge())
+                .phrase("name", e.name());
+            view! { <p class="hint" data-testid="run-all-leaves-out">{tr(&said)}</p> }
+        })
+        .collect_view();
     // Going to one experiment scrolls to its section (the fragment holds
     // result links, so it is left alone).
     let pick = move |e: leptos::ev::Event| {
@@ -181,6 +193,7 @@ pub fn RunAll() -> impl IntoView {
         <section class="card run-all" data-testid="run-all">
             <h2>{t(key!("runall.heading"))}</h2>
             <p class="lead">{t(key!("runall.lead"))}</p>
+            {left_out}
             <div class="controls">
                 <Show when=running fallback=move || view! {
                     <button type="button" class="primary" data-testid="run-all-button"

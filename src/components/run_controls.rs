@@ -97,7 +97,13 @@ fn ProgressBar(
         })
     })
     .collect();
+    let ask = progress.ask.map(|a| {
+        view! {
+            <p class="ask" role="status" data-testid="progress-ask">{tr(&a)}</p>
+        }
+    });
     view! {
+        {ask}
         <div class="progress" data-testid="progress" role="progressbar"
             aria-valuemin="0" aria-valuemax="100" aria-valuenow=waitlab_core::number::fixed(pct, 0)>
             <div class="fill" style:transform=format!("scaleX({})", waitlab_core::number::fixed(fraction, 3))></div>

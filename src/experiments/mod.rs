@@ -54,6 +54,7 @@ macro_rules! on_page {
 
 pub mod cancel_waits;
 pub mod concurrency_limit;
+pub mod hidden_tab;
 pub mod main_starvation;
 pub mod periodic_work;
 pub mod pool_starvation;
@@ -117,5 +118,6 @@ pub fn visit<V: Visit>(experiment: Experiment, v: V) -> V::Out {
         Experiment::ProducerConsumer => {
             v.visit::<waitlab_core::experiments::producer_consumer::ProducerConsumer>()
         }
+        Experiment::HiddenTab => v.visit::<waitlab_core::experiments::hidden_tab::HiddenTab>(),
     }
 }

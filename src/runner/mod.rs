@@ -34,6 +34,9 @@ pub struct Progress {
     pub main: Option<Phrase>,
     /// What the worker(s) are measuring.
     pub worker: Option<Phrase>,
+    /// What the run asks of the reader now (the hidden tab's "switch to
+    /// another tab"), shown above the bar.
+    pub ask: Option<Phrase>,
 }
 
 impl Progress {

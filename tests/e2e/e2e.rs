@@ -88,6 +88,8 @@ mod experiments;
 mod faults;
 #[path = "e2e/gallery.rs"]
 mod gallery;
+#[path = "e2e/hidden_tab.rs"]
+mod hidden_tab;
 #[path = "e2e/languages.rs"]
 mod languages;
 #[path = "e2e/links.rs"]

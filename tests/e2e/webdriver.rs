@@ -124,6 +124,15 @@ fn driver_path(var: &str, fallback: &str) -> String {
     std::env::var(var).unwrap_or_else(|_| fallback.to_owned())
 }
 
+/// How [`Session::hide_page`] hid the page.
+#[derive(Debug)]
+pub enum HiddenBy {
+    /// The window was minimized.
+    Minimizing,
+    /// A new tab came to the front; the page's tab is this handle.
+    NewTab(String),
+}
+
 impl Session {
     /// Starts the driver and a headless browser session.
     pub fn start(browser: Browser) -> Session {
@@ -133,19 +142,27 @@ impl Session {
     /// [`Session::start`] with the browser's preferred language set to
     /// `language` (such as `de-DE`), as a reader's browser would have it.
     pub fn start_in(browser: Browser, language: Option<&str>) -> Session {
-        Self::start_with(browser, language, "normal", false)
+        Self::start_with(browser, language, "normal", false, false)
     }
 
     /// [`Session::start`] in a browser whose reader asked for reduced
     /// motion (`prefers-reduced-motion: reduce`; Chromium and Firefox).
     pub fn start_with_reduced_motion(browser: Browser) -> Session {
-        Self::start_with(browser, None, "normal", true)
+        Self::start_with(browser, None, "normal", true, false)
+    }
+
+    /// [`Session::start`] in a browser that throttles a hidden page's
+    /// timers as it would for a reader: chromedriver's switches that keep
+    /// them running are left out (`excludeSwitches`); Firefox and WebKitGTK
+    /// take nothing.
+    pub fn start_throttling(browser: Browser) -> Session {
+        Self::start_with(browser, None, "normal", false, true)
     }
 
     /// [`Session::start_in`] whose navigations return at once, without
     /// waiting for the page to load (for a page whose wasm never comes).
     pub fn start_unwaited(browser: Browser, language: Option<&str>) -> Session {
-        Self::start_with(browser, language, "none", false)
+        Self::start_with(browser, language, "none", false, false)
     }
 
     fn start_with(
@@ -153,6 +170,7 @@ impl Session {
         language: Option<&str>,
         page_load: &str,
         reduced_motion: bool,
+        throttling: bool,
     ) -> Session {
         let port = free_port();
         let accept = language.unwrap_or("en-US");
@@ -230,6 +248,12 @@ impl Session {
                 "--force-prefers-reduced-motion",
                 reduce,
             );
+        }
+        if throttling && browser == Browser::Chromium {
+            capabilities["goog:chromeOptions"]["excludeSwitches"] = json!([
+                "disable-background-timer-throttling",
+                "disable-backgrounding-occluded-windows"
+            ]);
         }
         let driver = Command::new(&program)
             .args(&args)
@@ -312,6 +336,62 @@ impl Session {
             return Err(format!("failed ({status}): {}", value["value"]));
         }
         Ok(value["value"].clone())
+    }
+
+    /// Hides the page as a reader does: minimizes the window where that
+    /// hides it (WebKitGTK's MiniBrowser, whose new tab leaves the page
+    /// visible), otherwise opens a new tab and switches to it. Says how,
+    /// to undo it with [`Session::show_page`], or why neither worked.
+    pub fn hide_page(&mut self) -> Result<HiddenBy, String> {
+        let hidden = |s: &mut Session| {
+            s.try_command(
+                "POST",
+                "/execute/sync",
+                json!({ "script": "return document.visibilityState;", "args": [] }),
+            )
+            .is_ok_and(|v| v == "hidden")
+        };
+        if self
+            .try_command("POST", "/window/minimize", json!({}))
+            .is_ok()
+        {
+            if hidden(self) {
+                return Ok(HiddenBy::Minimizing);
+            }
+            self.restore_window()?;
+        }
+        let current = self.try_command("GET", "/window", Value::Null)?;
+        let opened = self.try_command("POST", "/window/new", json!({ "type": "tab" }))?;
+        let handle = opened["handle"]
+            .as_str()
+            .ok_or("no handle for the new tab")?;
+        self.try_command("POST", "/window", json!({ "handle": handle }))?;
+        Ok(HiddenBy::NewTab(
+            current.as_str().unwrap_or_default().to_owned(),
+        ))
+    }
+
+    /// Shows the page [`Session::hide_page`] hid: the window restored, or
+    /// the new tab closed and the page's switched back to.
+    pub fn show_page(&mut self, by: HiddenBy) {
+        match by {
+            HiddenBy::Minimizing => self
+                .restore_window()
+                .unwrap_or_else(|e| panic!("{}: restoring the window: {e}", self.browser.name())),
+            HiddenBy::NewTab(handle) => {
+                self.command("DELETE", "/window", Value::Null);
+                self.command("POST", "/window", json!({ "handle": handle }));
+            }
+        }
+    }
+
+    fn restore_window(&mut self) -> Result<(), String> {
+        self.try_command(
+            "POST",
+            "/window/rect",
+            json!({ "width": 1100, "height": 1600 }),
+        )
+        .map(drop)
     }
 
     /// Opens `url`, waits for the app to mount and settle, and reaches

@@ -120,8 +120,10 @@ pub mod reason {
     pub const NOT_MEASURED: &str = "not_measured";
     /// A cell the run did not get to, as it stopped first.
     pub const NOT_MEASURED_STOPPED: &str = "not_measured_stopped";
+    /// The page stayed visible: nothing was measured hidden.
+    pub const NOT_HIDDEN: &str = "not_hidden";
     /// Every code.
-    pub const ALL: [&str; 9] = [
+    pub const ALL: [&str; 10] = [
         NOT_ISOLATED,
         NO_SHARED_ARRAY_BUFFER,
         NOT_SHARED,
@@ -131,6 +133,7 @@ pub mod reason {
         NATIVE_ONLY,
         NOT_MEASURED,
         NOT_MEASURED_STOPPED,
+        NOT_HIDDEN,
     ];
 
     /// The words for `reason`: its catalog entry if it is a code, else the

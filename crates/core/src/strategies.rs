@@ -35,14 +35,14 @@ macro_rules! strategies {
         $(#[$doc:meta])*
         pub enum $name:ident in $prefix:literal {
             browser { $($(#[$bdoc:meta])* $b:ident = $bid:literal,)+ }
-            native { $($(#[$ndoc:meta])* $n:ident = $nid:literal,)+ }
+            native { $($(#[$ndoc:meta])* $n:ident = $nid:literal,)* }
         }
     ) => {
         $(#[$doc])*
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
         pub enum $name {
             $($(#[$bdoc])* #[serde(rename = $bid)] $b,)+
-            $($(#[$ndoc])* #[serde(rename = $nid)] $n,)+
+            $($(#[$ndoc])* #[serde(rename = $nid)] $n,)*
         }
 
         impl $name {
@@ -50,7 +50,7 @@ macro_rules! strategies {
             pub const BROWSER: [$name; [$($bid),+].len()] = [$($name::$b),+];
 
             /// The native probe's, in display order.
-            pub const NATIVE: [$name; [$($nid),+].len()] = [$($name::$n),+];
+            pub const NATIVE: [$name; <[&str]>::len(&[$($nid),*])] = [$($name::$n),*];
 
             /// Every one, the page's then the native probe's (links code
             /// one as its position here, which only ever grows at its end).
@@ -72,7 +72,7 @@ macro_rules! strategies {
             pub fn id(self) -> &'static str {
                 match self {
                     $($name::$b => $bid,)+
-                    $($name::$n => $nid,)+
+                    $($name::$n => $nid,)*
                 }
             }
 
@@ -92,7 +92,7 @@ macro_rules! strategies {
         }
 
         impl $crate::strategies::Way for $name {
-            const COUNT: usize = [$($bid,)+ $($nid),+].len();
+            const COUNT: usize = <[&str]>::len(&[$($bid,)+ $($nid),*]);
             const BROWSER: &'static [$name] = &$name::BROWSER;
 
             fn code(self) -> u8 {

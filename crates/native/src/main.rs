@@ -75,7 +75,10 @@ pub fn busy_for(d: Duration) {
 /// page's), with its badge and heading as help.
 fn experiment_names() -> impl clap::builder::TypedValueParser<Value = Experiment> {
     use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
-    PossibleValuesParser::new(Experiment::ALL.map(|e| {
+    let native = Experiment::ALL
+        .into_iter()
+        .filter(|e| e.meta().runs_natively());
+    PossibleValuesParser::new(native.map(|e| {
         PossibleValue::new(e.slug()).help(format!("{}: {}", e.badge(), english().text(e.heading())))
     }))
     .map(|slug| Experiment::from_slug(&slug).expect("one of the slugs listed"))
@@ -184,10 +187,11 @@ impl<E: Native> Probe for Of<E> {
     }
 }
 
-/// How the native probe runs `experiment`.
-fn probe(experiment: Experiment) -> &'static dyn Probe {
+/// How the native probe runs `experiment` (none for one only a browser
+/// can run: a program has no tab to hide).
+fn probe(experiment: Experiment) -> Option<&'static dyn Probe> {
     use waitlab_core::experiments::*;
-    match experiment {
+    Some(match experiment {
         Experiment::TimedWaits => &Of::<timed_waits::TimedWaits>(PhantomData),
         Experiment::MainStarvation => &Of::<main_starvation::MainStarvation>(PhantomData),
         Experiment::PoolStarvation => &Of::<pool_starvation::PoolStarvation>(PhantomData),
@@ -197,7 +201,8 @@ fn probe(experiment: Experiment) -> &'static dyn Probe {
         Experiment::PeriodicWork => &Of::<periodic_work::PeriodicWork>(PhantomData),
         Experiment::ConcurrencyLimit => &Of::<concurrency_limit::ConcurrencyLimit>(PhantomData),
         Experiment::ProducerConsumer => &Of::<producer_consumer::ProducerConsumer>(PhantomData),
-    }
+        Experiment::HiddenTab => return None,
+    })
 }
 
 impl Cli {
@@ -213,7 +218,8 @@ impl Cli {
     fn units(&self) -> u64 {
         self.experiments()
             .into_iter()
-            .map(|e| probe(e).units(self))
+            .filter_map(probe)
+            .map(|p| p.units(self))
             .sum()
     }
 
@@ -226,8 +232,8 @@ impl Cli {
             0
         };
         let mut report = Report::new(env::environment(command, samples), None);
-        for e in self.experiments() {
-            probe(e).run(self, progress, &mut report);
+        for p in self.experiments().into_iter().filter_map(probe) {
+            p.run(self, progress, &mut report);
         }
         report
     }

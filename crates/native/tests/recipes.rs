@@ -40,6 +40,9 @@ mod limit_with_semaphore;
 #[path = "../../../www/recipes/hand_off_channel.rs"]
 mod hand_off_channel;
 
+#[path = "../../../www/recipes/keep_time_hidden.rs"]
+mod keep_time_hidden;
+
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -308,6 +311,20 @@ async fn the_channel_delivers_every_item_in_order() {
     assert_eq!(got, items);
 }
 
+/// The ticker's ticks come in order, each no earlier than its due time on
+/// the clock, and keep coming while the receiver waits.
+#[test]
+fn the_ticker_keeps_to_the_clock() {
+    let period = ms(10);
+    let start = Instant::now();
+    let ticks = keep_time_hidden::ticker(period);
+    for expected in 1..=10u32 {
+        let tick = ticks.recv().expect("the ticker keeps ticking");
+        assert_eq!(tick, expected);
+        assert!(start.elapsed() >= period * tick, "tick {tick} came early");
+    }
+}
+
 /// Every lesson has its recipe in Rust, C# and JavaScript, and every recipe
 /// in the folder is at most 15 lines with no blank line at its end.
 #[test]
@@ -328,7 +345,7 @@ fn every_recipe_is_short() {
 }
 
 /// The API each lesson's C# recipe is about: its text names one of them.
-const DOTNET_APIS: [(&str, &[&str]); 10] = [
+const DOTNET_APIS: [(&str, &[&str]); 11] = [
     ("timed_wait_minimum", &["Task.Delay"]),
     ("await_done_no_yield", &["Task.Yield"]),
     ("sleep_vs_delay", &["Task.WhenAll"]),
@@ -339,6 +356,7 @@ const DOTNET_APIS: [(&str, &[&str]); 10] = [
     ("periodic_no_drift", &["PeriodicTimer"]),
     ("limit_with_semaphore", &["SemaphoreSlim"]),
     ("hand_off_channel", &["Channel.Create"]),
+    ("keep_time_hidden", &["PeriodicTimer"]),
 ];
 
 /// Whether (), {} and [] pair up in C# source, outside comments, strings and

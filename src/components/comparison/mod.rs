@@ -252,14 +252,18 @@ fn Comparison(
                 }
             }
         });
-        let mut silent = Vec::new();
+        // A native set has nothing of an experiment no program can run
+        // (a hidden tab), which the comparison says once, with why.
+        let browser_only = !experiment.meta().runs_natively();
+        let (mut silent, mut no_native) = (Vec::new(), false);
         for (i, r) in &references {
             match compare::group(experiment, r) {
                 Some(g) => groups.push((i + 1, g)),
+                None if browser_only && r.env.is_native() => no_native = true,
                 None => silent.push(r.env.short_name()),
             }
         }
-        if groups.is_empty() && silent.is_empty() {
+        if groups.is_empty() && silent.is_empty() && !no_native {
             return None;
         }
         // Browsers first, then native runs and the article.
@@ -288,6 +292,9 @@ fn Comparison(
                 <h3>{t(key!("compare.heading"))}
                     {waiting.then(|| view! { <small>{t(key!("compare.press_run"))}</small> })}
                 </h3>
+                {no_native.then(|| view! {
+                    <p class="lead" data-testid="no-native">{t(key!("compare.no_native"))}</p>
+                })}
                 {(!silent.is_empty()).then(|| view! {
                     <p class="lead">{tr(&Phrase::new(key!("compare.silent")).arg("sources", Arg::List(silent)))}</p>
                 })}

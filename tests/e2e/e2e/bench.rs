@@ -847,7 +847,7 @@ pub(crate) fn bench_a_a_chromium() {
         "experiment", "rows tested", "called", "rerun interval holds", "99.9 % alone holds"
     );
     let (mut tested, mut called, mut cells, mut held, mut alone) = (0, 0, 0, 0, 0);
-    for e in Experiment::ALL {
+    for e in Experiment::RUN_ALL {
         let slug = e.slug();
         s.open_for(origin, slug);
         let first = run_section(&mut s, slug, &[], "a-a-first");

@@ -37,6 +37,7 @@ pub(crate) fn scenario(experiment: Experiment) -> fn(Browser) {
         Experiment::PeriodicWork => periodic_work,
         Experiment::ConcurrencyLimit => concurrency_limit,
         Experiment::ProducerConsumer => producer_consumer,
+        Experiment::HiddenTab => crate::hidden_tab::hidden_tab,
     }
 }
 

@@ -19,14 +19,24 @@ pub(crate) fn gallery(browser: Browser) {
         std::env::var_os("WAITLAB_GALLERY")
             .expect("WAITLAB_GALLERY names the folder for the engines' runs (cargo xtask gallery)"),
     );
-    let mut s = Session::start(browser);
+    let mut s = Session::start_throttling(browser);
     s.open(&isolated_server().origin);
     let features = Features::detect(&mut s);
-    let reports: Vec<Report> = Experiment::ALL
+    let mut reports: Vec<Report> = Experiment::ALL
         .into_iter()
+        .filter(|e| Experiment::RUN_ALL.contains(e))
         .filter(|&e| features.shared_memory() || lacks(e) != Lacks::Everything)
         .map(|e| run_section(&mut s, e.slug(), &[], "gallery"))
         .collect();
+    // The hidden tab, as a reader runs it: away behind another tab.
+    match crate::hidden_tab::run_hidden(&mut s, "12") {
+        Ok(r) if r.hidden_tab.as_ref().is_some_and(|h| h.hidden_enough()) => reports.push(r),
+        Ok(_) => eprintln!("gallery: {}: the page was not hidden", browser.name()),
+        Err(why) => eprintln!(
+            "gallery: {}: the page could not be hidden: {why}",
+            browser.name()
+        ),
+    }
     let report = Report::combine(&reports).expect("at least one experiment ran");
     let run: serde_json::Value = serde_json::from_str(&report.to_json()).unwrap();
     let file = folder.join(format!("{}.json", browser.name()));

@@ -197,6 +197,31 @@ async function checkRecipes(lessons, servedWorker) {
       ch.close();
       check(got.every((v, i) => v === i), `items came as ${got}`);
     },
+    async keep_time_hidden() {
+      await recipe('keep_time_hidden');
+      const interval = 10;
+      // The worker's clock starts after this reading: no tick is due
+      // before origin + k intervals, and none may come earlier.
+      const origin = performance.now();
+      const worker = servedWorker(
+        "import { tickInWorker } from '/recipes/keep_time_hidden.js'; tickInWorker(10);",
+      );
+      const came = [];
+      try {
+        await within(new Promise((resolve, reject) => {
+          worker.onerror = (e) => reject(new Error(e.message));
+          worker.onmessage = (e) => {
+            came.push([e.data, performance.now()]);
+            if (came.length === 15) resolve();
+          };
+        }), 10000, 'fifteen ticks');
+      } finally {
+        worker.terminate();
+      }
+      check(came.every(([tick], i) => tick === i + 1), `ticks came as ${came.map(([t]) => t)}`);
+      const early = came.filter(([tick, at]) => at < origin + tick * interval - tol);
+      check(early.length === 0, `ticks came early: ${JSON.stringify(early)}`);
+    },
   };
   const rows = [];
   for (const lesson of lessons) {

@@ -10,6 +10,7 @@
 
 pub mod cancel_waits;
 pub mod concurrency_limit;
+pub mod hidden_tab;
 pub mod periodic_work;
 mod pool_starvation;
 pub mod producer_consumer;
@@ -36,6 +37,7 @@ pub(crate) fn serve(experiment: Experiment, body: &[u8]) -> Result<(), String> {
         Experiment::CancelWaits => cancel_waits::serve(read(body)?),
         Experiment::PeriodicWork => periodic_work::serve(read(body)?),
         Experiment::ProducerConsumer => producer_consumer::serve(read(body)?),
+        Experiment::HiddenTab => hidden_tab::serve(read(body)?),
         Experiment::MainStarvation | Experiment::ConcurrencyLimit => {
             return Err(format!("{} runs nothing in a worker", experiment.id()));
         }

@@ -30,6 +30,11 @@ pub struct Meta {
 }
 
 impl Meta {
+    /// Whether a native program can run it (the native probe does).
+    pub fn runs_natively(&self) -> bool {
+        !matches!(self.explanation, ["article", "browser", "no_native"])
+    }
+
     /// Its badge, explanation parts, progress unit and link bit.
     pub const fn new(
         badge: &'static str,
@@ -51,6 +56,9 @@ impl Meta {
 pub const NATIVE_TOO: &[&str] = &["article", "browser", "native"];
 /// The explanation of an experiment only a browser measures.
 pub const BROWSER_ONLY: &[&str] = &["article", "browser"];
+/// The explanation of an experiment no native program can run (a hidden
+/// tab): its third part says why, and the native probe leaves it out.
+pub const NO_NATIVE: &[&str] = &["article", "browser", "no_native"];
 
 /// What an experiment lacks without shared memory.
 #[derive(Debug, Clone, PartialEq)]

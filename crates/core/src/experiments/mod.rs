@@ -9,6 +9,7 @@ mod column;
 pub mod concurrency_limit;
 pub mod config;
 mod description;
+pub mod hidden_tab;
 mod job_mode;
 pub mod main_starvation;
 pub mod paired;
@@ -25,7 +26,7 @@ pub use crate::strategies::Way;
 pub use crate::value::Unit;
 pub use column::{Column, Spec};
 pub use config::Config;
-pub use description::{BROWSER_ONLY, Description, Findings, Lacks, Meta, NATIVE_TOO};
+pub use description::{BROWSER_ONLY, Description, Findings, Lacks, Meta, NATIVE_TOO, NO_NATIVE};
 pub use job_mode::JobMode;
 pub use tried::{Measured, Sample, Tried, series};
 
@@ -69,19 +70,34 @@ macro_rules! experiments {
             pub const ALL: [Experiment; [$(stringify!($variant)),*].len()] =
                 [$(Experiment::$variant),*];
 
-            /// Every experiment in the order Run all takes them (each one's
-            /// `run_all` place in the list, from 1; checked to be each place
-            /// once when compiled).
-            pub const RUN_ALL: [Experiment; [$(stringify!($variant)),*].len()] = {
+            /// How many experiments Run all takes: those with a place in
+            /// it (a place of 0 leaves one out: it needs the reader).
+            pub const IN_RUN_ALL: usize = {
                 let places: [usize; Experiment::ALL.len()] = [$($place),*];
-                let mut order = Experiment::ALL;
-                let mut taken = [false; Experiment::ALL.len()];
+                let (mut n, mut i) = (0, 0);
+                while i < places.len() {
+                    n += (places[i] > 0) as usize;
+                    i += 1;
+                }
+                n
+            };
+
+            /// The experiments Run all takes, in its order (each one's
+            /// `run_all` place in the list, from 1; checked to be each
+            /// place once when compiled).
+            pub const RUN_ALL: [Experiment; Experiment::IN_RUN_ALL] = {
+                let places: [usize; Experiment::ALL.len()] = [$($place),*];
+                let mut order = [Experiment::ALL[0]; Experiment::IN_RUN_ALL];
+                let mut taken = [false; Experiment::IN_RUN_ALL];
                 let mut i = 0;
                 while i < places.len() {
-                    let place = places[i] - 1;
-                    assert!(!taken[place], "two experiments share a place in Run all");
-                    taken[place] = true;
-                    order[place] = Experiment::ALL[i];
+                    if places[i] > 0 {
+                        let place = places[i] - 1;
+                        assert!(place < Experiment::IN_RUN_ALL, "a place in Run all past its end");
+                        assert!(!taken[place], "two experiments share a place in Run all");
+                        taken[place] = true;
+                        order[place] = Experiment::ALL[i];
+                    }
                     i += 1;
                 }
                 order
@@ -190,6 +206,10 @@ macro_rules! each_experiment {
         /// Experiment 9.
         ProducerConsumer => producer_consumer::ProducerConsumer as "producer-consumer"
             { "9", NATIVE_TOO, "progress.channels", bit 10, run_all 5 },
+        /// Experiment 10: waiting in a hidden tab (the web's own; it needs
+        /// the reader to switch tabs, so Run all leaves it out).
+        HiddenTab => hidden_tab::HiddenTab as "hidden-tab"
+            { "10", NO_NATIVE, "progress.seconds", bit 12, run_all 0 },
         }
     };
 }
