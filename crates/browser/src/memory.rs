@@ -103,9 +103,24 @@ fn end_of(value: &JsValue) -> AsyncWaitEnd {
 
 /// Whether `Atomics.waitAsync` exists here.
 pub fn has_wait_async() -> bool {
+    has_atomics("waitAsync")
+}
+
+/// Whether `Atomics` has the function `name` here.
+fn has_atomics(name: &str) -> bool {
     global_property("Atomics")
-        .and_then(|a| Reflect::get(&a, &JsValue::from_str("waitAsync")).ok())
+        .and_then(|a| Reflect::get(&a, &JsValue::from_str(name)).ok())
         .is_some_and(|f| f.is_function())
+}
+
+/// `Atomics.pause()`, the spin hint of a busy-wait's turn (the CPU's
+/// pause instruction, as .NET's `Thread.SpinWait` and Rust's
+/// `std::hint::spin_loop` issue), where the browser has it.
+pub fn pause_hint() -> Option<&'static dyn Fn()> {
+    fn pause() {
+        js_sys::Atomics::pause();
+    }
+    has_atomics("pause").then_some(&pause as &dyn Fn())
 }
 
 /// The run's shared memory seen as `i32` and `f64` slots (layout in

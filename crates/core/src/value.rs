@@ -14,6 +14,8 @@ pub enum Unit {
     Ms,
     /// Microseconds.
     Us,
+    /// Nanoseconds.
+    Ns,
     /// A ratio ("50×").
     Times,
     /// A count (threads).
@@ -27,6 +29,7 @@ impl Unit {
         match self {
             Unit::Ms | Unit::Times => Some(v),
             Unit::Us => Some(v / 1000.0),
+            Unit::Ns => Some(v / 1e6),
             Unit::Count => None,
         }
     }
@@ -34,7 +37,7 @@ impl Unit {
     /// A number formatted for this unit (without the unit's name).
     pub fn format(self, v: f64) -> String {
         match self {
-            Unit::Ms | Unit::Us => format_ms(v),
+            Unit::Ms | Unit::Us | Unit::Ns => format_ms(v),
             Unit::Times => format!("{}×", crate::number::fixed(v, 1)),
             Unit::Count => crate::number::fixed(v, 0),
         }
@@ -133,6 +136,7 @@ impl Value {
         let figure_ms = match unit {
             Unit::Ms => value,
             Unit::Us => value / 1000.0,
+            Unit::Ns => value / 1e6,
             Unit::Times | Unit::Count => return self,
         };
         if clock.resolves(figure_ms) {

@@ -30,7 +30,7 @@ impl Native for SpinLadder {
         ));
         let origin = Instant::now();
         let resolution = crate::env::clock().map_or(0.001, |c| c.resolution_ms());
-        let result = spin_ladder::measure(config, &|| ms_since(origin), resolution, &rest);
+        let result = spin_ladder::measure(config, &|| ms_since(origin), resolution, &rest, None);
         let ladder = Name::of(key!("timeline.name.ladder"));
         trace::spans(
             "spin ladder: the main thread",

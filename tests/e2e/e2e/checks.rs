@@ -21,6 +21,8 @@ pub(crate) struct Features {
     scheduler_yield: bool,
     scheduler_post_task: bool,
     pub(crate) service_worker: bool,
+    /// `Atomics.pause()`, the spin hint.
+    pub(crate) pause: bool,
 }
 
 impl Features {
@@ -29,7 +31,7 @@ impl Features {
             "const f = (o, k) => !!o && typeof o[k] === 'function';\
              return [self.crossOriginIsolated === true, typeof SharedArrayBuffer === 'function',\
                      f(self.Atomics, 'waitAsync'), f(self.scheduler, 'yield'),\
-                     f(self.scheduler, 'postTask'), !!navigator.serviceWorker];",
+                     f(self.scheduler, 'postTask'), !!navigator.serviceWorker, f(self.Atomics, 'pause')];",
         );
         let b = |i: usize| v[i].as_bool().expect("a feature flag");
         let features = Features {
@@ -39,6 +41,7 @@ impl Features {
             scheduler_yield: b(3),
             scheduler_post_task: b(4),
             service_worker: b(5),
+            pause: b(6),
         };
         eprintln!("{}: {features:?}", s.browser.name());
         features

@@ -461,7 +461,8 @@ pub(crate) fn starvation_pool(browser: Browser) {
 pub(crate) fn spin_ladder(browser: Browser) {
     let mut s = Session::lease(browser);
     s.open_for(&isolated_server().origin, "spin-ladder");
-    if !Features::detect(&mut s).shared_memory() {
+    let features = Features::detect(&mut s);
+    if !features.shared_memory() {
         assert_ladder_unavailable(&mut s);
         return;
     }
@@ -488,6 +489,28 @@ pub(crate) fn spin_ladder(browser: Browser) {
         c.turns_per_unit == 1 || (18.0..=74.0).contains(&c.unit_ns),
         "{c:?}"
     );
+    // Each turn is an `Atomics.pause()` where the engine has it, the
+    // empty loop calibrated beside it, and the findings say what a hint
+    // took.
+    use waitlab_core::experiments::spin_ladder::Turn;
+    assert_eq!(c.turn == Turn::Pause, features.pause, "{c:?}");
+    assert_eq!(ladder.bare.is_some(), features.pause, "{:?}", ladder.bare);
+    eprintln!(
+        "{}: a turn {:.2} ns ({:?}, {} a unit), an empty turn {:?} ns; calls 0–9 {:.2} µs",
+        browser.name(),
+        c.turn_ns(),
+        c.turn,
+        c.turns_per_unit,
+        ladder.bare.map(|b| b.turn_ns()),
+        ladder.cumulative_ms(0..10) * 1000.0
+    );
+    if features.pause {
+        assert_text_holds(
+            &mut s,
+            "[data-testid=spin-ladder] [data-testid=findings]",
+            &["Atomics.pause()"],
+        );
+    }
     let spins: u32 = (0..10)
         .map(
             |n| match waitlab_core::experiments::spin_ladder::step(n, None, c.max_units()) {

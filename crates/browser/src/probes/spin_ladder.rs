@@ -14,7 +14,8 @@ fn ladder_rest(step: Step, memory: &js_sys::Int32Array) -> Result<(), String> {
 }
 
 /// Walks the `SpinOnce` ladder `config.repeats` times and runs the two
-/// spin-untils, in a worker with shared memory. Blocks the worker
+/// spin-untils, in a worker with shared memory, each spin's turn an
+/// `Atomics.pause()` where the browser has it. Blocks the worker
 /// throughout.
 pub fn measure_ladder(
     config: &LadderConfig,
@@ -24,7 +25,8 @@ pub fn measure_ladder(
     // The worker's own clock decides how many calls a timed block needs.
     let resolution = crate::clock::measure_granularity(10.0).map_or(0.1, |c| c.resolution_ms());
     let began = now();
-    let ladder = spin_ladder::measure(config, &now, resolution, &|s| ladder_rest(s, memory));
+    let rest = |s| ladder_rest(s, memory);
+    let ladder = spin_ladder::measure(config, &now, resolution, &rest, memory::pause_hint());
     let name = Name::of(key!("timeline.name.ladder"));
     trace::span(Kind::Busy, name, began, now());
     ladder

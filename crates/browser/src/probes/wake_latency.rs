@@ -64,9 +64,11 @@ pub async fn set_rounds_by_message(
 /// Waits until the flag is up by `strategy` (not `PostMessage`).
 async fn notice(strategy: Strategy, slots: &Slots) -> Result<(), String> {
     let ints = slots.ints();
+    // A spin hints each turn where the browser can (`Atomics.pause()`).
+    let pause = memory::pause_hint().unwrap_or(&std::hint::spin_loop);
     while slots.load(FLAG) == 0 {
         match strategy {
-            Strategy::SpinUntil => std::hint::spin_loop(),
+            Strategy::SpinUntil => pause(),
             Strategy::SleepPoll => drop(memory::wait(ints, SLEEP, 0, 1.0)?),
             Strategy::TimerPoll => wait::timeout(1).await,
             Strategy::Event => drop(memory::wait(ints, FLAG, 0, f64::INFINITY)?),

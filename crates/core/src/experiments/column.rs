@@ -47,6 +47,11 @@ impl<M> Column<M> {
         Self::new(id, Unit::Us, value)
     }
 
+    /// A column of nanoseconds.
+    pub const fn ns(id: &'static str, value: fn(&M) -> Value) -> Self {
+        Self::new(id, Unit::Ns, value)
+    }
+
     /// A column of ratios.
     pub const fn times(id: &'static str, value: fn(&M) -> Value) -> Self {
         Self::new(id, Unit::Times, value)

@@ -90,6 +90,12 @@ fn ladder() -> SpinLadder {
         calibration: Some(spin_ladder::SpinCalibration {
             turns_per_unit: 81,
             unit_ns: 37.2,
+            turn: spin_ladder::Turn::Pause,
+        }),
+        bare: Some(spin_ladder::SpinCalibration {
+            turns_per_unit: 300,
+            unit_ns: 36.9,
+            turn: spin_ladder::Turn::Loop,
         }),
     }
 }

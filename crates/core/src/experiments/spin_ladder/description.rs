@@ -5,7 +5,7 @@
 //! resolution, so a total is marked only where one of its blocks did not
 //! (data made before blocks timed each call alone).
 
-use super::{NS_PER_SPIN_UNIT, SLEEP1_THRESHOLD, SpinLadder, Step, YIELD_THRESHOLD};
+use super::{NS_PER_SPIN_UNIT, SLEEP1_THRESHOLD, SpinLadder, Step, Turn, YIELD_THRESHOLD};
 use crate::clock::ClockInfo;
 use crate::compare::{Measured, Value};
 use crate::environment::Environment;
@@ -16,11 +16,12 @@ use crate::shared_memory::Lacks;
 use crate::stats::Samples;
 use crate::text::{Arg, Phrase};
 
-/// What the ladder measured, and the clock that timed it.
-type Ladder = (SpinLadder, Option<ClockInfo>);
+/// What the ladder measured, the clock that timed it, and whether it ran
+/// natively.
+type Ladder = (SpinLadder, Option<ClockInfo>, bool);
 
 /// The time of the calls `from..to`, µs, if the ladder reached `to`.
-fn total((l, clock): &Ladder, from: u32, to: u32) -> Value {
+fn total((l, clock, _): &Ladder, from: u32, to: u32) -> Value {
     if !l.steps.iter().any(|s| s.count + 1 >= to) {
         return Value::Absent;
     }
@@ -34,7 +35,7 @@ fn total((l, clock): &Ladder, from: u32, to: u32) -> Value {
 }
 
 /// The median `Sleep(1)` call, µs.
-fn each_sleep((l, _): &Ladder) -> Value {
+fn each_sleep((l, ..): &Ladder) -> Value {
     let sleeps: Vec<f64> = l
         .steps
         .iter()
@@ -42,6 +43,16 @@ fn each_sleep((l, _): &Ladder) -> Value {
         .map(|s| s.p50_ms)
         .collect();
     Samples::new(sleeps).map_or(Value::Absent, |s| Value::of(s.quantile(0.5) * 1000.0))
+}
+
+/// What one spin hint took, ns: a turn of the native loop
+/// (`std::hint::spin_loop()`, the CPU's pause instruction) or one
+/// `Atomics.pause()` in the browser, each timed in blocks spanning 20
+/// clock steps; none for a browser without the hint (an empty turn).
+fn hint((l, _, native): &Ladder) -> Value {
+    l.calibration
+        .filter(|c| *native || c.turn == Turn::Pause)
+        .map_or(Value::Absent, |c| Value::of(c.turn_ns()))
 }
 
 /// A column of its table.
@@ -56,6 +67,7 @@ impl Description for SpinLadder {
         })
         .charted(),
         C::us("sleep1_each", each_sleep).charted(),
+        C::ns("hint", hint),
     ];
     type Config = super::LadderConfig;
     const MARKS_ITS_OWN: bool = true;
@@ -78,7 +90,7 @@ impl Description for SpinLadder {
                 .arg("target", Arg::Fixed(NS_PER_SPIN_UNIT, 0)),
             None => Phrase::new(key!("note.ladder.uncalibrated")),
         };
-        let mut row = Measured::new(what, analogue, (self.clone(), env.clock));
+        let mut row = Measured::new(what, analogue, (self.clone(), env.clock, env.is_native()));
         row.notes.push(note);
         vec![row]
     }

@@ -45,6 +45,15 @@ impl Findings for SpinLadder {
                 .phrase("timing", timing)
                 .phrase("units", units),
         ];
+        // Where the spins paused: what one hint took beside an empty turn.
+        if let (Some(c), Some(bare)) = (self.calibration, self.bare) {
+            out.push(
+                Phrase::new(key!("spin_ladder.finding.pause"))
+                    .arg("pause", Arg::Fixed(c.turn_ns(), 1))
+                    .arg("bare", Arg::Fixed(bare.turn_ns(), 1))
+                    .count("count", c.turns_per_unit),
+            );
+        }
         if !late.is_empty() {
             let mean = late.iter().sum::<f64>() / late.len() as f64;
             out.push(Phrase::new(key!("spin_ladder.finding.sleeps")).arg("each", us(mean)));

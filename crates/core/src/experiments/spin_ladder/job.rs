@@ -2,7 +2,7 @@
 //! spin-untils (its [`LadderConfig`]), answered with a `Reply` of the
 //! measured [`SpinLadder`].
 
-use super::{LadderConfig, SpinCalibration, SpinLadder, SpinUntil, Step, StepCost};
+use super::{LadderConfig, SpinCalibration, SpinLadder, SpinUntil, Step, StepCost, Turn};
 use crate::protocol::job::{Job, message};
 
 impl Job for LadderConfig {
@@ -14,7 +14,7 @@ impl Job for LadderConfig {
 }
 
 message! {
-    struct SpinLadder { config, steps, spin_until, calibration }
+    struct SpinLadder { config, steps, spin_until, calibration, bare }
 }
 
 message! {
@@ -35,5 +35,12 @@ message! {
 }
 
 message! {
-    struct SpinCalibration { turns_per_unit, unit_ns }
+    struct SpinCalibration { turns_per_unit, unit_ns, turn }
+}
+
+message! {
+    enum Turn else "an unknown turn" {
+        0 => Loop {},
+        1 => Pause {},
+    }
 }

@@ -4,7 +4,7 @@
 use crate::bytes::Bytes;
 use crate::experiments::spin_ladder::{
     LadderConfig, MAX_BLOCK, SLEEP1_THRESHOLD, SpinCalibration, SpinLadder, SpinUntil, StepCost,
-    UNCALIBRATED_MAX_SPIN_UNITS, step,
+    Turn, UNCALIBRATED_MAX_SPIN_UNITS, step,
 };
 use crate::link::codec::{LinkError, damaged};
 use crate::link::wire::{Reader, Section, Writer};
@@ -13,16 +13,27 @@ impl Section for SpinLadder {
     fn write(&self, w: &mut Writer) {
         self.config.write(w);
         // The page measures calls 0, 1, 2, …; then the call numbers are implied
-        // (odd flags). 4 and 5 carry the spin unit's calibration and each
-        // step's block; 2 and 3 blocks only (links made before calibration);
-        // 0 and 1 neither (links made before blocks).
+        // (odd flags). 6 and 7 carry a calibration of pause hints, the empty
+        // loop's beside it and each step's block; 4 and 5 the spin unit's
+        // calibration and each step's block; 2 and 3 blocks only (links made
+        // before calibration); 0 and 1 neither (links made before blocks).
         let implied = self
             .steps
             .iter()
             .enumerate()
             .all(|(i, s)| s.count as usize == i);
-        w.byte(if self.calibration.is_some() { 4 } else { 2 } + u8::from(implied));
-        if let Some(c) = self.calibration {
+        let paused = self.calibration.is_some_and(|c| c.turn == Turn::Pause);
+        let flag = match (paused, self.calibration) {
+            (true, _) => 6,
+            (false, Some(_)) => 4,
+            (false, None) => 2,
+        };
+        w.byte(flag + u8::from(implied));
+        for c in self
+            .calibration
+            .iter()
+            .chain(self.bare.iter().filter(|_| paused))
+        {
             w.uvar(u64::from(c.turns_per_unit));
             w.q(c.unit_ns);
         }
@@ -46,17 +57,24 @@ impl Section for SpinLadder {
 
     fn read(r: &mut Reader<'_>) -> Result<Self, LinkError> {
         let config = LadderConfig::read(r)?;
-        let (implied, blocks, calibrated) = match r.byte()? {
-            b @ 0..=5 => (b % 2 == 1, b >= 2, b >= 4),
+        let (implied, blocks, calibrated, paused) = match r.byte()? {
+            b @ 0..=7 => (b % 2 == 1, b >= 2, b >= 4, b >= 6),
             _ => return damaged("a bad flag"),
         };
-        let calibration = if calibrated {
-            Some(SpinCalibration {
+        let mut calibration = |turn| -> Result<SpinCalibration, LinkError> {
+            Ok(SpinCalibration {
                 turns_per_unit: r.upto(u64::from(u32::MAX))?.max(1),
                 unit_ns: r.q()?,
+                turn,
             })
-        } else {
-            None
+        };
+        let (calibration, bare) = match (calibrated, paused) {
+            (true, true) => (
+                Some(calibration(Turn::Pause)?),
+                Some(calibration(Turn::Loop)?),
+            ),
+            (true, false) => (Some(calibration(Turn::Loop)?), None),
+            _ => (None, None),
         };
         let cap = calibration.map_or(UNCALIBRATED_MAX_SPIN_UNITS, |c| c.max_units());
         let n = r.upto(u64::from(config.steps))?;
@@ -96,6 +114,7 @@ impl Section for SpinLadder {
             steps,
             spin_until,
             calibration,
+            bare,
         })
     }
 }

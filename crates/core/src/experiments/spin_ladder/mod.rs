@@ -6,6 +6,12 @@
 //! and from `SLEEP1_THRESHOLD` on sleeps 1 ms per call. In the browser a
 //! worker has no yield of its own: `Atomics.wait(…, 0)` plays both yield and
 //! `Sleep(0)`, and `Atomics.wait(…, 1)` plays `Sleep(1)`.
+//!
+//! A spin is turns of a loop, calibrated to .NET's 37 ns units. .NET's
+//! `Thread.SpinWait(n)` issues the CPU's pause instruction in each turn; so
+//! does the native probe (`std::hint::spin_loop()`), and so does the browser
+//! where it has `Atomics.pause()`, the web's spin hint ([`Turn::Pause`]),
+//! whose empty loop is then calibrated beside it ([`SpinLadder::bare`]).
 
 use crate::experiments::Config;
 use crate::experiments::config::config;
@@ -197,6 +203,10 @@ pub struct SpinLadder {
     /// calibration, whose units were eight loop turns each).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub calibration: Option<SpinCalibration>,
+    /// Where the spins paused ([`Turn::Pause`]), the empty loop's
+    /// calibration, measured beside it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bare: Option<SpinCalibration>,
 }
 
 /// The busy loop's calibration: how many turns make one spin unit of
@@ -207,6 +217,21 @@ pub struct SpinCalibration {
     pub turns_per_unit: u32,
     /// What one unit of that many turns took when calibrated, ns.
     pub unit_ns: f64,
+    /// What one turn does (an empty turn for data made before hints).
+    #[serde(default)]
+    pub turn: Turn,
+}
+
+/// What one turn of the spin loop does.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Turn {
+    /// `std::hint::spin_loop()`: the CPU's pause instruction natively,
+    /// nothing in wasm (an empty turn).
+    #[default]
+    Loop,
+    /// One `Atomics.pause()`, the browser's spin hint.
+    Pause,
 }
 
 impl SpinCalibration {
@@ -221,11 +246,19 @@ impl SpinCalibration {
         }
     }
 
-    /// "3 loop turns, 37 ns".
+    /// "3 loop turns, 37 ns" (or "3 Atomics.pause() calls, 37 ns").
     pub fn describe(&self) -> Phrase {
-        Phrase::new(key!("spin_ladder.unit"))
-            .count("count", self.turns_per_unit)
-            .arg("ns", Arg::Fixed(self.unit_ns, 0))
+        Phrase::new(match self.turn {
+            Turn::Loop => key!("spin_ladder.unit"),
+            Turn::Pause => key!("spin_ladder.unit_paused"),
+        })
+        .count("count", self.turns_per_unit)
+        .arg("ns", Arg::Fixed(self.unit_ns, 0))
+    }
+
+    /// What one turn took, ns.
+    pub fn turn_ns(&self) -> f64 {
+        self.unit_ns / f64::from(self.turns_per_unit.max(1))
     }
 }
 
@@ -249,6 +282,7 @@ impl SpinLadder {
         blocks: &[u32],
         spin_until: Vec<SpinUntil>,
         calibration: Option<SpinCalibration>,
+        bare: Option<SpinCalibration>,
     ) -> Self {
         let cap = calibration.map_or(UNCALIBRATED_MAX_SPIN_UNITS, |c| c.max_units());
         let steps = costs
@@ -271,24 +305,40 @@ impl SpinLadder {
             steps,
             spin_until,
             calibration,
+            bare,
         }
     }
 }
 
-/// Busy-waits `turns` turns of the loop every spin is made of. Never
-/// inlined: the calibration and the ladder run this same function, so an
-/// engine that compiles it in tiers runs the same code in both once warm.
+/// The spin hint a turn issues where the thread has one of its own
+/// (`Atomics.pause()` in a browser worker); without, each turn is
+/// `std::hint::spin_loop()`.
+pub type Hint<'a> = Option<&'a dyn Fn()>;
+
+/// Busy-waits `turns` turns of the loop every spin is made of, each
+/// issuing `hint`. Never inlined: the calibration and the ladder run this
+/// same function, so an engine that compiles it in tiers runs the same
+/// code in both once warm.
 #[inline(never)]
-fn spin_turns(turns: u64) {
-    for i in 0..turns {
-        std::hint::black_box(i);
-        std::hint::spin_loop();
+fn spin_turns(turns: u64, hint: Hint<'_>) {
+    match hint {
+        Some(pause) => (0..turns).for_each(|_| pause()),
+        None => {
+            for i in 0..turns {
+                std::hint::black_box(i);
+                std::hint::spin_loop();
+            }
+        }
     }
 }
 
-/// Busy-waits `units` calibrated spin units, as `Thread.SpinWait(n)` does.
-pub fn spin(units: u32, calibration: SpinCalibration) {
-    spin_turns(u64::from(units) * u64::from(calibration.turns_per_unit));
+/// Busy-waits `units` calibrated spin units, as `Thread.SpinWait(n)` does,
+/// each turn issuing `hint` (the one it was calibrated with).
+pub fn spin(units: u32, calibration: SpinCalibration, hint: Hint<'_>) {
+    spin_turns(
+        u64::from(units) * u64::from(calibration.turns_per_unit),
+        hint,
+    );
 }
 
 /// The most loop turns a calibration block may hold.
@@ -305,12 +355,13 @@ const CALIBRATION_MS: f64 = 20.0;
 /// then times five blocks of loop turns, each spanning `resolution_ms`
 /// (20 clock steps of `now`; a block that comes out shorter is doubled
 /// and the five start again), and from the shortest (the least
-/// interrupted) sets the turns that make [`NS_PER_SPIN_UNIT`].
-pub fn calibrate(now: &dyn Fn() -> f64, resolution_ms: f64) -> SpinCalibration {
+/// interrupted) sets the turns that make [`NS_PER_SPIN_UNIT`]. Each turn
+/// issues `hint`.
+pub fn calibrate(now: &dyn Fn() -> f64, resolution_ms: f64, hint: Hint<'_>) -> SpinCalibration {
     let mut turns: u64 = 64;
     let time = |turns| {
         let t = now();
-        spin_turns(turns);
+        spin_turns(turns, hint);
         now() - t
     };
     // A block shorter than the resolution is doubled; below the cap on
@@ -344,6 +395,11 @@ pub fn calibrate(now: &dyn Fn() -> f64, resolution_ms: f64) -> SpinCalibration {
     SpinCalibration {
         turns_per_unit,
         unit_ns: ns_per_turn * f64::from(turns_per_unit),
+        turn: if hint.is_some() {
+            Turn::Pause
+        } else {
+            Turn::Loop
+        },
     }
 }
 
@@ -375,9 +431,11 @@ fn time_block<E>(
 
 /// Walks the ladder `config.repeats` times and runs the two spin-untils
 /// (with the `Sleep(1)` stage, then without), timing with `now` (ms). The
-/// spins are this module's busy loop, calibrated first ([`calibrate`]);
+/// spins are this module's busy loop, each turn issuing `hint`,
+/// calibrated first ([`calibrate`]; with a hint, the empty loop too);
 /// `perform` does the other steps: the browser worker and the native
-/// probe bring their own clock and their own yield and sleep.
+/// probe bring their own clock, their own yield and sleep, and the
+/// browser its spin hint.
 ///
 /// A step far shorter than one clock step cannot be timed alone: each is
 /// first given a block size, the calls it takes to span `resolution_ms`
@@ -389,12 +447,14 @@ pub fn measure<E>(
     now: &dyn Fn() -> f64,
     resolution_ms: f64,
     perform: &dyn Fn(Step) -> Result<(), E>,
+    hint: Hint<'_>,
 ) -> Result<SpinLadder, E> {
-    let calibration = calibrate(now, resolution_ms);
+    let bare = hint.map(|_| calibrate(now, resolution_ms, None));
+    let calibration = calibrate(now, resolution_ms, hint);
     let cap = calibration.max_units();
     let perform = &|s: Step| match s {
         Step::Spin { units } => {
-            spin(units, calibration);
+            spin(units, calibration, hint);
             Ok(())
         }
         other => perform(other),
@@ -432,6 +492,7 @@ pub fn measure<E>(
         &blocks,
         spin_until,
         Some(calibration),
+        bare,
     ))
 }
 
