@@ -15,7 +15,7 @@ use std::cell::RefCell;
 use std::rc::Rc;
 use waitlab_browser::memory::{self, Slots};
 use waitlab_browser::probes::hidden_tab::{self, PageWays};
-use waitlab_browser::{clock, page, wait, worker_host::ProbeWorker};
+use waitlab_browser::{clock, page, trace, wait, worker_host::ProbeWorker};
 use waitlab_core::experiments::hidden_tab::job::Ticking;
 use waitlab_core::experiments::hidden_tab::{
     HiddenConfig, HiddenTab, Keeper, KeeperResult, Span, hidden_spans,
@@ -24,10 +24,17 @@ use waitlab_core::key;
 use waitlab_core::outcome::Outcome;
 use waitlab_core::protocol::{FromWorker, ToWorker};
 use waitlab_core::text::{Arg, Phrase};
+use waitlab_core::trace::{Kind, Name};
 
 /// Why the page's ways could not start: what the browser refused.
 fn refused(e: wasm_bindgen::JsValue) -> Phrase {
     Phrase::new(key!("hidden_tab.refused")).data("detail", waitlab_browser::js_error_message(&e))
+}
+
+/// The waits between `way`'s `ticks`, as the timeline shows them.
+fn on_timeline(way: Keeper, ticks: &[f64]) -> impl Iterator<Item = (Kind, Name, f64, f64)> + '_ {
+    let (kind, name) = way.timeline();
+    ticks.windows(2).map(move |t| (kind, name, t[0], t[1]))
 }
 
 /// How long after coming back the window closes, ms.
@@ -122,6 +129,13 @@ async fn measure(config: &HiddenConfig, reporter: &Reporter) -> Result<HiddenTab
     }
     let end = clock::now() - start;
     let page_ticks = ways.finish();
+    // The timeline shows the page's nested chain and each worker's ticks:
+    // the waits between them, as their threads lived them.
+    if let Some((way, ticks)) = page_ticks.iter().find(|(w, _)| *w == Keeper::PageNested) {
+        for (kind, name, from, to) in on_timeline(*way, ticks) {
+            trace::span(kind, name, from, to);
+        }
+    }
     hidden_tab::stop_worker_chain(&channel.port1());
     if let Ok((_, slots)) = &blocking {
         hidden_tab::stop_worker_wait(slots);
@@ -144,7 +158,10 @@ async fn measure(config: &HiddenConfig, reporter: &Reporter) -> Result<HiddenTab
     let answer = async |worker: &mut ProbeWorker, way: Keeper| -> Result<KeeperResult, Phrase> {
         Ok(match worker.next().await? {
             FromWorker::Done { outcome, .. } => match outcome.into_outcome() {
-                Outcome::Measured { samples_ms, .. } => of_ticks(way, from_epoch(samples_ms)),
+                Outcome::Measured { samples_ms, .. } => {
+                    trace::add_spans(worker.thread(), on_timeline(way, &samples_ms));
+                    of_ticks(way, from_epoch(samples_ms))
+                }
                 other => KeeperResult::without(way, other),
             },
             other => return Err(crate::runner::unexpected(key!("role.probe_worker"), &other)),
