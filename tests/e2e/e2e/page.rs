@@ -69,11 +69,6 @@ pub(crate) fn run_all(browser: Browser) {
         );
         // Every lesson of Run all's experiments is measured; the hidden
         // tab's, which needs the reader, is not.
-        let in_run_all = |id: &str| {
-            waitlab_core::summary::Lesson::all()
-                .into_iter()
-                .any(|l| l.id() == id && Experiment::RUN_ALL.contains(&l.experiment()))
-        };
         for (lesson, verdict, links) in &lessons {
             assert!(
                 (verdict != "not_measured") == in_run_all(lesson) && *links == 1,
@@ -163,24 +158,33 @@ pub(crate) fn run_all(browser: Browser) {
 pub(crate) fn slow_phone(_: Browser) {
     let mut s = Session::start(Browser::Chromium);
     s.emulate_phone(390, 844);
-    s.open(&isolated_server().origin);
-    let full_speed = busy_loop_ms(&mut s);
     // 6 times: DevTools' low-end phone; a 4 times slower run finished
     // too, and told nothing this one does not (a run less: 40 s).
     let rate = 6.0;
-    s.throttle_cpu(rate);
-    s.open(&isolated_server().origin);
     // The page really runs slower (the throttling outlives the
     // navigation), by about `rate`; a third of it is proof enough beside
-    // other tests (a page that is not throttled runs at about 1×).
-    let slowed = busy_loop_ms(&mut s);
-    println!(
-        "slow phone, CPU {rate}× slower: a busy loop took {slowed:.1} ms against {full_speed:.1} ms"
-    );
-    assert!(
-        slowed > full_speed * rate / 3.0,
-        "{rate}×: a busy loop took {slowed:.1} ms, {full_speed:.1} ms unthrottled"
-    );
+    // other tests (a page that is not throttled runs at about 1×). A
+    // burst of load elsewhere can slow the unthrottled loop alone (64 ms
+    // against its usual 25 ms once), so the pair is measured again, up to
+    // three times.
+    for attempt in 1.. {
+        s.throttle_cpu(1.0);
+        s.open(&isolated_server().origin);
+        let full_speed = busy_loop_ms(&mut s);
+        s.throttle_cpu(rate);
+        s.open(&isolated_server().origin);
+        let slowed = busy_loop_ms(&mut s);
+        println!(
+            "slow phone, CPU {rate}× slower: a busy loop took {slowed:.1} ms against {full_speed:.1} ms"
+        );
+        if slowed > full_speed * rate / 3.0 {
+            break;
+        }
+        assert!(
+            attempt < 3,
+            "{rate}×: a busy loop took {slowed:.1} ms, {full_speed:.1} ms unthrottled"
+        );
+    }
     let started = std::time::Instant::now();
     s.click("[data-testid=run-all-button]");
     s.wait_for_element("[data-testid=run-all-done]", 600);
@@ -195,7 +199,11 @@ pub(crate) fn slow_phone(_: Browser) {
     let lessons: Vec<(String, String, String)> = serde_json::from_value(lessons).unwrap();
     for (lesson, verdict, text) in &lessons {
         println!("  {lesson}: {verdict}: {text}");
-        assert_ne!(verdict, "not_measured", "{rate}×: {lesson}: {text}");
+        assert_eq!(
+            verdict != "not_measured",
+            in_run_all(lesson),
+            "{rate}×: {lesson}: {text}"
+        );
     }
     assert!(
         lessons
@@ -305,7 +313,11 @@ pub(crate) fn fallback(browser: Browser) {
         let lessons: Vec<(String, String, String)> = serde_json::from_value(lessons).unwrap();
         assert_eq!(lessons.len(), waitlab_core::summary::Lesson::all().len());
         for (lesson, verdict, text) in &lessons {
-            assert_ne!(verdict, "not_measured", "{lesson}: {text}");
+            assert_eq!(
+                verdict != "not_measured",
+                in_run_all(lesson),
+                "{lesson}: {text}"
+            );
         }
         assert_no_impossible_figures(&mut s);
         s.eval("document.querySelector('[data-testid=summary]').scrollIntoView(); return null;");

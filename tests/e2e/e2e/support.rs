@@ -288,6 +288,14 @@ pub(crate) fn reach_comparison(s: &mut Session, section: &str) {
     s.wait_for_element(&format!("{place} [data-testid=comparison]"), 20);
 }
 
+/// Whether the lesson `id` is taught by an experiment Run all runs (not
+/// the hidden tab's, which needs the reader).
+pub(crate) fn in_run_all(id: &str) -> bool {
+    waitlab_core::summary::Lesson::all()
+        .into_iter()
+        .any(|l| l.id() == id && Experiment::RUN_ALL.contains(&l.experiment()))
+}
+
 /// Every section of an experiment that runs on its own (Run all's: not
 /// the hidden tab, which needs the reader), in page order (its
 /// `data-testid`).

@@ -153,10 +153,17 @@ fn in_speedscope(s: &mut Session, origin: &str, what: &str, json: &str) {
     // Per track, per name: the spans' total time, µs.
     let mut times: BTreeMap<u64, BTreeMap<String, f64>> = BTreeMap::new();
     for e in events.iter().filter(|e| e["ph"] == "X") {
+        // Speedscope names a span by its name and its arguments as JSON
+        // (a long frame's scripts).
+        let name = e["name"].as_str().unwrap();
+        let name = match &e["args"] {
+            Value::Null => name.to_owned(),
+            args => format!("{name} {args}"),
+        };
         *times
             .entry(e["tid"].as_u64().unwrap())
             .or_default()
-            .entry(e["name"].as_str().unwrap().to_owned())
+            .entry(name)
             .or_default() += e["dur"].as_f64().unwrap();
     }
     let names: BTreeMap<u64, String> = events

@@ -169,8 +169,9 @@ pub fn write(trace: &Trace, catalog: &Catalog, source: &str) -> String {
                 id: None,
                 bp: None,
                 s: None,
-                // Only a long frame's scripts: importers that fold
-                // arguments into names (speedscope) keep the names whole.
+                // Only a long frame's scripts (importers that fold
+                // arguments into names, as speedscope does, name each
+                // such frame apart).
                 args: trace.note(s).map(|scripts| Args {
                     name: None,
                     sort_index: None,
