@@ -443,38 +443,10 @@ impl ViewListener {
 }
 
 /// Calls `f` whenever what is laid out may change width: the window
-/// resizes, a `<details>` opens or closes, or the page's own width changes
-/// without either (a scrollbar that comes or goes as the page grows). For
-/// the page's lifetime.
+/// resizes, or a `<details>` opens or closes. For the page's lifetime.
 pub fn on_layout_change(f: impl FnMut() + 'static) {
-    let f = std::rc::Rc::new(std::cell::RefCell::new(f));
-    let call = move || (f.borrow_mut())();
-    let closure = Closure::<dyn FnMut()>::new(call.clone());
+    let closure = Closure::<dyn FnMut()>::new(f);
     let w = window();
-    // The root's width, read on the frame after it may have changed (not
-    // in the observer's callback: see `ResizeListener`).
-    if let Some(root) = w.document().and_then(|d| d.document_element()) {
-        let last = std::cell::Cell::new(root.client_width());
-        let watched = root.clone();
-        let on_frame = Closure::<dyn FnMut()>::new(move || {
-            let now = watched.client_width();
-            if now != last.replace(now) {
-                call();
-            }
-        });
-        let frame: js_sys::Function = on_frame
-            .as_ref()
-            .unchecked_ref::<js_sys::Function>()
-            .clone();
-        on_frame.forget();
-        let observed = Closure::<dyn FnMut()>::new(move || {
-            let _ = window().request_animation_frame(&frame);
-        });
-        if let Ok(observer) = web_sys::ResizeObserver::new(observed.as_ref().unchecked_ref()) {
-            observer.observe(&root);
-        }
-        observed.forget();
-    }
     let _ = w.add_event_listener_with_callback("resize", closure.as_ref().unchecked_ref());
     if let Some(d) = w.document() {
         // `toggle` does not bubble: it is caught on its way down.
