@@ -66,7 +66,7 @@ async fn measure(config: &HiddenConfig, reporter: &Reporter) -> Result<HiddenTab
     timer.share_port(&channel.port2())?;
     // The blocking worker needs shared memory, its slot 0 its stop (two
     // slots: its `f64` view needs whole eights of bytes).
-    let blocking = match memory::new_shared_i32(2) {
+    let mut blocking = match memory::new_shared_i32(2) {
         Ok(ints) => {
             let worker = ProbeWorker::start().await?;
             worker.share(&ints)?;
@@ -95,7 +95,6 @@ async fn measure(config: &HiddenConfig, reporter: &Reporter) -> Result<HiddenTab
         })
     };
     timer.send(&job(Keeper::WorkerTimeout, true))?;
-    let mut blocking = blocking;
     if let Ok((worker, _)) = &mut blocking {
         worker.send(&job(Keeper::WorkerAtomics, false))?;
     }
