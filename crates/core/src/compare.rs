@@ -8,7 +8,7 @@
 //! [`Value::Absent`], never derived or invented.
 
 use crate::clock::ClockInfo;
-use crate::experiments::{Experiment, Registered, Tried, Visit};
+use crate::experiments::{Experiment, Registered, Tried, Unit, Visit};
 use crate::schema::Report;
 use crate::stats::Summary;
 use crate::text::Phrase;
@@ -119,6 +119,60 @@ impl Group {
     pub fn headline_rows(&self, wait: Option<u32>) -> impl Iterator<Item = &Row> {
         let own = self.own_wait(wait);
         self.rows.iter().filter(move |r| r.in_headline(own))
+    }
+}
+
+/// What a comparison chart plots of its sources.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Charted {
+    /// The columns it plots, by index, all on one axis.
+    pub columns: Vec<usize>,
+    /// That axis, in words.
+    pub axis: Phrase,
+    /// Whether they are the columns plotted instead of the charted ones
+    /// ([`Spec::instead`](crate::experiments::Spec)).
+    pub instead: bool,
+}
+
+/// What the comparison chart of `experiment` plots of `groups`: its
+/// charted columns; or, where a source measured values of the columns
+/// plotted instead but none of the charted ones (wake latency's ratios to
+/// an event wait that a page without shared memory cannot measure),
+/// those, so that no source that measured something is left out. A
+/// figure stated only in the charted columns then has no place on it.
+pub fn chart_columns<'a>(
+    experiment: Experiment,
+    groups: impl IntoIterator<Item = &'a Group>,
+) -> Charted {
+    let specs = experiment.columns();
+    let pick = |wanted: fn(&crate::experiments::Spec) -> bool| -> Vec<usize> {
+        (0..specs.len())
+            .filter(|&c| wanted(&specs[c]) && specs[c].unit.to_axis(1.0).is_some())
+            .collect()
+    };
+    let (charted, instead) = (pick(|c| c.charted), pick(|c| c.instead));
+    let any_in = |g: &Group, columns: &[usize]| {
+        g.rows
+            .iter()
+            .any(|r| columns.iter().any(|&c| r.values[c].span().is_some()))
+    };
+    let left_out = groups
+        .into_iter()
+        .any(|g| any_in(g, &instead) && !any_in(g, &charted));
+    let (columns, instead) = if left_out && !instead.is_empty() {
+        (instead, true)
+    } else {
+        (charted, false)
+    };
+    let ratios = columns.iter().any(|&c| specs[c].unit == Unit::Times);
+    Charted {
+        axis: Phrase::new(if ratios {
+            crate::key!("axis.ratio_log")
+        } else {
+            crate::key!("axis.ms_log")
+        }),
+        columns,
+        instead,
     }
 }
 

@@ -163,6 +163,10 @@ impl Value {
         else {
             return None;
         };
+        if value == 0.0 && figure_ms <= 0.0 {
+            // A time of 0: anything under one step of the clock.
+            return Some((0.0, clock.typical_step_ms));
+        }
         let step = clock.typical_step_ms / figure_ms.max(f64::MIN_POSITIVE);
         Some(((value * (1.0 - step)).max(0.0), value * (1.0 + step)))
     }

@@ -51,6 +51,10 @@ struct ChartMark {
     hi: f64,
     stated: bool,
     band: Option<(f64, f64)>,
+    /// A figure of 0 that its clock cannot tell from one step (0‡), which
+    /// a log axis has no place for: only its band is drawn, from the
+    /// axis' floor up to that step.
+    under_clock: bool,
 }
 
 /// One row of the comparison chart.
@@ -77,9 +81,11 @@ pub(super) fn ComparisonChart(
     const ROW: f64 = 16.0;
     const TOP: f64 = 8.0;
     let columns = experiment.columns();
-    let charted: Vec<usize> = (0..columns.len())
-        .filter(|&c| columns[c].charted && columns[c].unit.to_axis(1.0).is_some())
-        .collect();
+    let compare::Charted {
+        columns: charted,
+        axis: chart_axis,
+        instead,
+    } = compare::chart_columns(experiment, groups.iter().map(|(_, g)| g));
     let all_rows = || groups.iter().flat_map(|(_, g)| &g.rows);
     let wait = compare::headline_wait(all_rows());
     let left_out = groups
@@ -102,14 +108,23 @@ pub(super) fn ComparisonChart(
                         let v = &r.values[c];
                         let (lo, hi) = v.span()?;
                         let to_axis = |x| columns[c].unit.to_axis(x).filter(|m| *m > 0.0);
+                        let band = v.clock_band().and_then(|(lo, hi)| {
+                            Some((columns[c].unit.to_axis(lo)?, to_axis(hi)?))
+                        });
+                        let (lo, hi, under_clock) = match (to_axis(lo), to_axis(hi)) {
+                            (Some(lo), Some(hi)) => (lo, hi, false),
+                            _ => {
+                                let (_, step) = band?;
+                                (step, step, true)
+                            }
+                        };
                         Some(ChartMark {
                             slot,
-                            lo: to_axis(lo)?,
-                            hi: to_axis(hi)?,
+                            lo,
+                            hi,
                             stated: matches!(v, Value::Stated { .. }),
-                            band: v.clock_band().and_then(|(lo, hi)| {
-                                Some((columns[c].unit.to_axis(lo)?, to_axis(hi)?))
-                            }),
+                            band,
+                            under_clock,
                         })
                     })
                     .collect();
@@ -193,8 +208,8 @@ pub(super) fn ComparisonChart(
             text: t(key!("compare.key_band")),
         });
     }
-    let axis = tr(&experiment.chart_axis());
-    let aria = tr(&Phrase::new(key!("compare.chart_aria")).phrase("axis", experiment.chart_axis()));
+    let axis = tr(&chart_axis);
+    let aria = tr(&Phrase::new(key!("compare.chart_aria")).phrase("axis", chart_axis));
     let draw = move |width: f64| {
         let layout = RowLayout::new(rows.iter().map(|r| r.label.as_str()), width, ROW);
         let bottom = TOP + layout.pitch * rows.len() as f64 + 4.0;
@@ -228,6 +243,9 @@ pub(super) fn ComparisonChart(
                         y,
                     ));
                 }
+                if m.under_clock {
+                    continue;
+                }
                 let class = format!(
                     "mark {src}{}{}",
                     if m.stated { " stated" } else { "" },
@@ -257,5 +275,8 @@ pub(super) fn ComparisonChart(
         {left_out.then(|| wait.map(|d| view! {
             <p class="note" data-testid="headline-note">{tr(&Phrase::new(note).count("d", d))}</p>
         }))}
+        {instead.then(|| view! {
+            <p class="note" data-testid="chart-times-note">{t(key!("compare.chart_times"))}</p>
+        })}
     })
 }

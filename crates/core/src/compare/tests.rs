@@ -252,6 +252,14 @@ fn figures_under_the_clock_are_marked() {
     assert!(lo == 0.01 - clock.typical_step_ms || lo == 0.0);
     assert!((hi - (0.01 + clock.typical_step_ms)).abs() < 1e-12);
     assert_eq!(g.rows[0].values[0].clock_band(), None);
+    // A time of 0 (a 1 ms clock read the same before and after): anything
+    // under one step.
+    let zero = Value::Unresolved {
+        value: 0.0,
+        figure_ms: 0.0,
+        clock,
+    };
+    assert_eq!(zero.clock_band(), Some((0.0, clock.typical_step_ms)));
     r.wake_latency = Some(WakeLatency {
         config: WakeConfig::default(),
         skew_ms: None,
@@ -453,4 +461,50 @@ fn no_verdict_comes_of_a_difference_under_two_clock_steps() {
     assert_eq!(judge(&base, &stated), vec![Judged::Stated]);
     let groups = [stated, base.clone()];
     assert_eq!(verdict::base(groups.iter()), Some(1));
+}
+
+/// Wake latency charts ratios to the event wait; a run that could not
+/// measure the event wait (no shared memory) has none, so the chart
+/// plots times instead, and only then.
+#[test]
+fn a_chart_plots_times_where_a_source_has_no_ratio() {
+    use crate::experiments::wake_latency::{Strategy, WakeConfig, WakeResult};
+    use crate::outcome::reason;
+    let run = |event: bool| {
+        let mut r = Report::new(env(false), None);
+        let event = if event {
+            Outcome::measured(vec![0.05; 3]).unwrap()
+        } else {
+            Outcome::Unavailable {
+                reason: reason::NOT_ISOLATED.to_owned(),
+            }
+        };
+        r.wake_latency = Some(WakeLatency {
+            config: WakeConfig::default(),
+            skew_ms: None,
+            results: vec![
+                WakeResult {
+                    strategy: Strategy::Event,
+                    outcome: event,
+                },
+                WakeResult {
+                    strategy: Strategy::SleepPoll,
+                    outcome: Outcome::measured(vec![1.5; 3]).unwrap(),
+                },
+            ],
+        });
+        group(Experiment::WakeLatency, &r).unwrap()
+    };
+    let (whole, without) = (run(true), run(false));
+    let ratio = Experiment::WakeLatency.column_index("ratio").unwrap();
+    let p50 = Experiment::WakeLatency.column_index("p50").unwrap();
+    let charted = chart_columns(Experiment::WakeLatency, [&whole]);
+    assert_eq!((charted.columns, charted.instead), (vec![ratio], false));
+    assert_eq!(charted.axis.key, key!("axis.ratio_log"));
+    let charted = chart_columns(Experiment::WakeLatency, [&whole, &without]);
+    assert_eq!((charted.columns, charted.instead), (vec![p50], true));
+    assert_eq!(charted.axis.key, key!("axis.ms_log"));
+    // Experiments that chart times chart them whatever a source lacks.
+    let timed = chart_columns(Experiment::TimedWaits, [&without]);
+    assert!(!timed.instead && !timed.columns.is_empty());
 }

@@ -14,6 +14,11 @@ pub struct Spec {
     /// Whether the comparison chart plots it (every charted column of an
     /// experiment shares one axis: times, or ratios).
     pub charted: bool,
+    /// Whether the chart plots it instead of the charted columns where a
+    /// source measured rows but none with a charted value: a time where
+    /// the charted column is a ratio to a row that source could not
+    /// measure (`compare::chart_columns`).
+    pub instead: bool,
 }
 
 /// One column of an experiment whose rows measure an `M`: its [`Spec`]
@@ -32,6 +37,7 @@ impl<M> Column<M> {
                 id,
                 unit,
                 charted: false,
+                instead: false,
             },
             value,
         }
@@ -65,6 +71,13 @@ impl<M> Column<M> {
     /// The same column, plotted by the comparison chart.
     pub const fn charted(mut self) -> Self {
         self.spec.charted = true;
+        self
+    }
+
+    /// The same column, plotted instead of the charted ones where a
+    /// source has none of their values ([`Spec::instead`]).
+    pub const fn charted_instead(mut self) -> Self {
+        self.spec.instead = true;
         self
     }
 }

@@ -31,7 +31,6 @@ pub use job_mode::JobMode;
 pub use tried::{Measured, Sample, Tried, series};
 
 use crate::environment::{Environment, Failure};
-use crate::key;
 use crate::lesson::Lessons;
 use crate::text::{Key, Phrase};
 use serde::{Deserialize, Serialize};
@@ -427,20 +426,6 @@ impl Experiment {
         Phrase::new(Key::of(&format!("{}.column.{}", self.id(), column.id)))
     }
 
-    /// What the comparison chart's axis shows: ratios if it plots ratios,
-    /// else times.
-    pub fn chart_axis(self) -> Phrase {
-        let ratios = self
-            .columns()
-            .iter()
-            .any(|c| c.charted && c.unit == Unit::Times);
-        Phrase::new(if ratios {
-            key!("axis.ratio_log")
-        } else {
-            key!("axis.ms_log")
-        })
-    }
-
     pub(crate) fn column_index(self, id: &str) -> Option<usize> {
         self.columns().iter().position(|c| c.id == id)
     }
@@ -487,6 +472,23 @@ mod tests {
             assert!(units.iter().all(|u| u.to_axis(1.0).is_some()), "{}", e.id());
             let ratios = units.iter().filter(|&&u| u == Unit::Times).count();
             assert!(ratios == 0 || ratios == units.len(), "{}: one axis", e.id());
+            // Plotted instead only of ratios, as times, and as few.
+            let instead: Vec<Unit> = e
+                .columns()
+                .iter()
+                .filter(|c| c.instead)
+                .map(|c| c.unit)
+                .collect();
+            assert!(instead.len() <= 3, "{}", e.id());
+            assert!(
+                instead.is_empty()
+                    || ratios > 0
+                        && instead
+                            .iter()
+                            .all(|u| matches!(u, Unit::Ms | Unit::Us | Unit::Ns)),
+                "{}",
+                e.id()
+            );
         }
     }
 

@@ -18,7 +18,7 @@ type C = Column<Wake>;
 impl Description for WakeLatency {
     type Measure = Wake;
     const COLUMNS: &'static [C] = &[
-        C::ms("p50", |(s, _)| Value::of(s.p50)),
+        C::ms("p50", |(s, _)| Value::of(s.p50)).charted_instead(),
         C::ms("p99", |(s, _)| Value::of(s.p99)),
         C::ms("max", |(s, _)| Value::of(s.max)),
         C::times("ratio", |(_, ratio)| ratio.clone()).charted(),
