@@ -24,16 +24,50 @@
 // and, if not, why (the browser, its host, or no SharedArrayBuffer at all)
 // and which rows that costs; an experiment that cannot run without it
 // offers the full page instead of Run.
+//
+// A sandboxed frame (WordPress frames embeds it does not know with
+// sandbox="allow-scripts") has an opaque origin: this script is then a
+// cross-origin one, whose import() resolves against about:blank, so the
+// app's URLs are made absolute here (and served with CORS headers). Its
+// host appends "#?secret=…" to the address: that is no shared run. With
+// that secret the page also speaks WordPress's embed protocol, for the
+// whole life of the page (the app's screen too): it answers the host's
+// "ready" with its height, as it posts every height (`location.rs`), and
+// asks the host to open its links (a sandboxed frame may open no window).
 (() => {
   const boot = JSON.parse(document.getElementById("waitlab-embed").textContent);
   const root = document.documentElement;
   const query = new URLSearchParams(location.search);
   const experiment = boot.experiments[query.get("embed")];
+  // The fragment's runs, and the host's secret after them (core's
+  // link::host_secret reads it the same way).
+  const [, runs, secret] = /^#?(.*?)(?:#?\?secret=([A-Za-z0-9]+))?$/.exec(location.hash);
+  const absolute = (url) => new URL(url, location.href).href;
+  // The content's height: the root's box, not its scrollHeight, which is
+  // never less than the frame's own height and so could only grow.
+  const tellHeight = () => {
+    const height = Math.ceil(root.getBoundingClientRect().height);
+    parent.postMessage({ type: boot.height, height }, "*");
+    if (secret) parent.postMessage({ message: "height", value: height, secret }, "*");
+  };
+  if (secret && parent !== window) {
+    addEventListener("message", (e) => {
+      if (e.source === parent && e.data && e.data.message === "ready" && e.data.secret === secret) tellHeight();
+    });
+    // Only where the frame may not open a window itself: its origin is
+    // opaque (sandboxed).
+    if (window.origin === "null") document.addEventListener("click", (e) => {
+      const link = e.target instanceof Element && e.target.closest("a[href]");
+      if (!link || link.target !== "_blank" || new URL(link.href).host !== location.host) return;
+      e.preventDefault();
+      parent.postMessage({ message: "link", value: link.href, secret }, "*");
+    });
+  }
 
   let loading = null;
   const start = (runAtOnce) => {
     if (runAtOnce) root.setAttribute("data-run-at-once", "");
-    loading ??= import(boot.app).then((glue) => glue.default({ module_or_path: boot.wasm }));
+    loading ??= import(absolute(boot.app)).then((glue) => glue.default({ module_or_path: absolute(boot.wasm) }));
     return loading.catch((e) => {
       loading = null;
       root.removeAttribute("data-run-at-once");
@@ -48,7 +82,7 @@
     p.textContent = `waitlab could not load: ${e && e.message ? e.message : e}`;
     document.body.append(p);
   };
-  if (!experiment || location.hash.length > 1) {
+  if (!experiment || runs) {
     start(false).catch(fatal);
     return;
   }
@@ -150,8 +184,8 @@
       if (warm) return;
       warm = true;
       document.head.append(
-        el("link", { rel: "modulepreload", href: boot.app, crossOrigin: "anonymous" }),
-        el("link", { rel: "preload", as: "fetch", type: "application/wasm", href: boot.wasm, crossOrigin: "anonymous" }),
+        el("link", { rel: "modulepreload", href: absolute(boot.app), crossOrigin: "anonymous" }),
+        el("link", { rel: "preload", as: "fetch", type: "application/wasm", href: absolute(boot.wasm), crossOrigin: "anonymous" }),
       );
     };
     for (const button of [run, settings]) {
@@ -172,7 +206,7 @@
         asked = true;
         requestAnimationFrame(() => {
           asked = false;
-          if (screen.isConnected) parent.postMessage({ type: boot.height, height: root.scrollHeight }, "*");
+          if (screen.isConnected) tellHeight();
         });
       });
       sizes.observe(screen);

@@ -8,7 +8,7 @@
 // response of this origin, and reload once so the page loads through it.
 // Where service workers are unavailable, or it did not help, the page runs
 // without shared memory; why is left in window.waitlabCoiProblem as a code
-// ("needs_https", "no_service_worker", "not_registered",
+// ("needs_https", "sandboxed", "no_service_worker", "not_registered",
 // "still_not_isolated", "register_failed:<the browser's message>",
 // "frame_not_isolatable"), which the page words in its banner and an
 // embed on its first screen, and a "waitlab:coi" event fires.
@@ -26,6 +26,8 @@
     window.dispatchEvent(new Event("waitlab:coi"));
   };
   const throughServiceWorker = () => {
+    // A sandboxed frame (an opaque origin) may register no service worker.
+    if (window.origin === "null") return giveUp("sandboxed");
     if (!window.isSecureContext) return giveUp("needs_https");
     if (!navigator.serviceWorker) return giveUp("no_service_worker");
     const tried = "waitlab-coi-reloaded";

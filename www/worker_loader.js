@@ -9,8 +9,12 @@
 const say = (word) => postMessage(word);
 say("loading");
 const beat = setInterval(() => say("loading"), 250);
-importScripts("./worker.js");
-wasm_bindgen({ module_or_path: "./worker_bg.wasm" }).then(
+// Its files are beside it, or, started from a blob: address (a page of
+// an opaque origin, see new_worker in crates/browser/src/worker_host.rs),
+// beside the address it was given.
+const base = self.waitlabBase || location.href;
+importScripts(new URL("./worker.js", base).href);
+wasm_bindgen({ module_or_path: new URL("./worker_bg.wasm", base).href }).then(
   () => {
     clearInterval(beat);
     say("loaded");

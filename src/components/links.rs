@@ -163,10 +163,18 @@ fn ShareBar(
             })
         })
     });
+    // The experiment's own address, which WordPress and other oEmbed
+    // consumers turn into its embed (without this run: a fragment never
+    // reaches them), from the build's `experiments/<slug>.html`.
+    let address = Signal::stored(Some(Ok(location::beside_page(&format!(
+        "experiments/{}.html",
+        experiment.slug()
+    )))));
     view! {
         <div class="share-bar" data-testid="share-bar">
             <CopyField label=key!("share.this") testid="share-link" text=link />
             <CopyField label=key!("share.embed") testid="embed-code" text=embed />
+            <CopyField label=key!("share.blog_address") testid="blog-address" text=address />
         </div>
     }
 }

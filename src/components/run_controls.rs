@@ -18,8 +18,7 @@ use waitlab_core::schema::Report;
 use waitlab_core::text::Key;
 use waitlab_core::text::Phrase;
 
-/// Run (a submit button, so Enter in a field starts a run) while idle,
-/// Cancel while running.
+/// Run while idle, Cancel while running.
 #[component]
 fn RunButtons(
     /// The run under way, if any.
@@ -28,6 +27,8 @@ fn RunButtons(
     /// Whether the form's configuration is valid.
     #[prop(into)]
     can_run: Signal<bool>,
+    /// Starts a run.
+    submit: Callback<()>,
     /// Cancels the run.
     cancel: Callback<()>,
     /// Whether the results shown are someone else's (opened from a link).
@@ -38,8 +39,8 @@ fn RunButtons(
         <Show
             when=move || progress.with(Option::is_some)
             fallback=move || view! {
-                <button type="submit" class="primary" data-testid="run"
-                    disabled=move || !can_run.get()>
+                <button type="button" class="primary" data-testid="run"
+                    disabled=move || !can_run.get() on:click=move |_| submit.run(())>
                     {move || t(if showing_shared.get() { key!("run.run_mine") } else { key!("run.run") })}
                 </button>
             }
@@ -211,13 +212,28 @@ fn form(
         // effect's dependencies.
         Effect::new(move |_| untrack(|| submit.run(())));
     }
+    // Run is a plain button and Enter in a field runs too, both without
+    // submitting the form: a frame sandboxed without `allow-forms`
+    // (WordPress's) submits no form, nor fires its submit event.
+    let can_run = Signal::derive(move || error.with(Option::is_none));
+    let on_key = move |e: web_sys::KeyboardEvent| {
+        let in_field = e
+            .target()
+            .is_some_and(|t| wasm_bindgen::JsCast::has_type::<web_sys::HtmlInputElement>(&t));
+        if e.key() == "Enter" && in_field {
+            e.prevent_default();
+            if can_run.get_untracked() && progress.with_untracked(Option::is_none) {
+                submit.run(());
+            }
+        }
+    };
     view! {
-        <form class="controls" on:submit=move |e| {
+        <form class="controls" on:keydown=on_key on:submit=move |e| {
             e.prevent_default();
             submit.run(());
         }>
             {children()}
-            <RunButtons progress=progress can_run=Signal::derive(move || error.with(Option::is_none)) cancel=cancel
+            <RunButtons progress=progress can_run=can_run submit=submit cancel=cancel
                 showing_shared=showing_shared />
             <span class="hint">{move || hint.get().map(|h| tr(&h))}</span>
         </form>

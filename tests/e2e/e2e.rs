@@ -40,6 +40,9 @@
 //! - [`embeds`]: `embed_*`: `?embed=` inside a blog page on another origin,
 //!   plain (the fallback runs, height messages arrive) and isolated (the
 //!   full run).
+//! - [`wordpress`]: `wordpress_embed_*`: a waitlab address pasted into a
+//!   WordPress post: oEmbed discovery and answer, the embed in WordPress's
+//!   sandbox, sized and linked by WordPress's own script.
 //! - [`languages`]: `language_*`, `languages_after_a_run_*` and
 //!   `shell_before_the_wasm_*`: the page in the reader's language.
 //! - [`faults`]: `fault_*`: a broken host or worker (a damaged worker wasm,
@@ -104,6 +107,8 @@ mod recipes;
 mod support;
 #[path = "e2e/timeline.rs"]
 mod timeline;
+#[path = "e2e/wordpress.rs"]
+mod wordpress;
 
 use bench::{
     bench_a_a_chromium, bench_adaptive_chromium, bench_embed_heights_chromium,
@@ -134,6 +139,7 @@ use std::process::ExitCode;
 use waitlab_core::experiments::Experiment;
 use waitlab_e2e::server::Mode;
 use waitlab_e2e::webdriver::{Browser, close_pool, measuring, name_this_test};
+use wordpress::wordpress_embed;
 
 /// Whether a test measures (or holds the page to a tight deadline), and
 /// so runs alone, or may share the machine with another test (a fault
@@ -280,6 +286,7 @@ fn cases() -> Vec<Case> {
         ("language_in_embed", ALL, Untimed, language_in_embed),
         ("embed_first_screen", ALL, Untimed, embed_first_screen),
         ("embed_shared_memory", ALL, Untimed, embed_shared_memory),
+        ("wordpress_embed", ALL, Untimed, wordpress_embed),
         ("first_screen", ALL, Untimed, first_screen),
         ("embed_app_unavailable", ALL, Untimed, embed_app_unavailable),
         ("languages_after_a_run", &[Chromium], Untimed, languages_after_a_run),

@@ -131,8 +131,30 @@ impl Server {
 
     /// Serves `dist` on a free port with `faults`.
     pub fn start_with(dist: &Path, mode: Mode, faults: &[Fault]) -> Server {
+        Self::start_on(dist, mode, faults, 0)
+    }
+
+    /// Serves `dist` at the address its build was made for, where that is
+    /// a port of this machine's loopback (`cargo xtask test` builds it for
+    /// one), else on a free port: its oEmbed answers, and its policy that
+    /// names the site beside `'self'`, then hold for this server.
+    pub fn start_at_site(dist: &Path, mode: Mode) -> Server {
+        let port = site_port(dist);
+        let server = Self::start_on(dist, mode, &[], port.unwrap_or(0));
+        if port.is_none() {
+            eprintln!(
+                "the dist was built for no loopback address: it is served at {} instead",
+                server.origin
+            );
+        }
+        server
+    }
+
+    fn start_on(dist: &Path, mode: Mode, faults: &[Fault], port: u16) -> Server {
         let faults = faults.to_vec();
-        let listener = TcpListener::bind("127.0.0.1:0").expect("bind loopback");
+        let listener = TcpListener::bind(("127.0.0.1", port)).unwrap_or_else(|e| {
+            panic!("cannot serve on 127.0.0.1:{port} (the dist's site address, if not 0): {e}")
+        });
         let origin = format!("http://{}", listener.local_addr().unwrap());
         let dist = dist.to_path_buf();
         let headers = match mode {
@@ -149,6 +171,19 @@ impl Server {
         });
         Server { origin }
     }
+}
+
+/// The port of the address `dist` was built for (its oEmbed answers'
+/// `provider_url`), if that is `http://127.0.0.1:PORT/`.
+fn site_port(dist: &Path) -> Option<u16> {
+    let answer = std::fs::read_to_string(dist.join("oembed/timed-waits.json")).ok()?;
+    let answer: serde_json::Value = serde_json::from_str(&answer).ok()?;
+    answer["provider_url"]
+        .as_str()?
+        .strip_prefix("http://127.0.0.1:")?
+        .trim_end_matches('/')
+        .parse()
+        .ok()
 }
 
 fn content_type(path: &Path) -> &'static str {

@@ -197,7 +197,34 @@ pub fn page(index: &str, names: &[String]) -> Result<String> {
     );
     let (glue, wasm) = (glue.to_owned(), wasm.to_owned());
     let html = format!("{}{start}{}", &html[..script_at], &html[script_end..]);
-    Ok(without_links(&without_links(&html, &glue), &wasm))
+    Ok(checked_across_origins(&without_links(
+        &without_links(&html, &glue),
+        &wasm,
+    )))
+}
+
+/// `html` with `crossorigin` on every `<link>` that carries an integrity:
+/// a frame sandboxed without `allow-same-origin` (an opaque origin)
+/// fetches even its own site's files across origins, and the browser
+/// checks an integrity only on a CORS response (without the attribute,
+/// the style sheet is refused there).
+fn checked_across_origins(html: &str) -> String {
+    let mut out = String::with_capacity(html.len());
+    let mut rest = html;
+    while let Some(at) = rest.find("<link ") {
+        let len = rest[at..].find('>').map_or(rest.len() - at, |e| e + 1);
+        let tag = &rest[at..at + len];
+        out.push_str(&rest[..at]);
+        if tag.contains(" integrity=") && !tag.contains("crossorigin") {
+            out.push_str("<link crossorigin ");
+            out.push_str(&tag["<link ".len()..]);
+        } else {
+            out.push_str(tag);
+        }
+        rest = &rest[at + len..];
+    }
+    out.push_str(rest);
+    out
 }
 
 #[cfg(test)]
@@ -225,6 +252,12 @@ mod tests {
         assert!(!page.contains("import init") && !page.contains("rel=preload"));
         assert!(!page.contains("modulepreload") && !page.contains("id=shell"));
         assert!(page.contains("<link href=/style-1.css rel=stylesheet>"));
+        assert_eq!(
+            checked_across_origins(
+                "<link href=/s.css integrity=sha384-x rel=stylesheet><link href=data:, rel=icon>"
+            ),
+            "<link crossorigin href=/s.css integrity=sha384-x rel=stylesheet><link href=data:, rel=icon>"
+        );
         assert!(page.contains("<script defer src=/embed.js></script></head>"));
         let data = between(&page, "type=application/json>", "</script>").unwrap();
         let data: serde_json::Value = serde_json::from_str(data).unwrap();

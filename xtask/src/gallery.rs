@@ -57,7 +57,7 @@ fn provenance(engine: &str, version: &str, isolated: bool) -> NativeEnv {
 
 /// Runs the engines' gallery runs and writes their sets and the packs.
 pub fn write() -> Result {
-    let dist = crate::dist()?;
+    let dist = crate::dist(Some(crate::oembed::TEST_SITE_URL))?;
     let browsers = crate::tools::ensure_browsers()?;
     let folder = root().join("target/gallery");
     let _ = std::fs::remove_dir_all(&folder);

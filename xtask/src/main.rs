@@ -11,6 +11,7 @@ mod gallery;
 mod headers;
 #[cfg(test)]
 mod imports;
+mod oembed;
 mod packs;
 mod post_build;
 mod shell;
@@ -61,7 +62,7 @@ fn main() -> ExitCode {
     let result = match arg.as_deref() {
         Some("serve") => serve(),
         Some("test") => test(),
-        Some("dist") => dist().map(|_| ()),
+        Some("dist") => dist(None).map(|_| ()),
         Some("bench") => bench(),
         Some("native") => native(),
         Some("gallery") => gallery::write(),
@@ -176,10 +177,15 @@ fn serve() -> Result {
     run(&mut trunk(&["serve", "--release"])?)
 }
 
-/// Builds the release app into `dist/` and returns its path.
-fn dist() -> Result<PathBuf> {
+/// Builds the release app into `dist/` and returns its path: for the site
+/// at `site`, or else where `WAITLAB_SITE_URL` says (`oembed.rs`).
+fn dist(site: Option<&str>) -> Result<PathBuf> {
     prebuild()?;
-    run(&mut trunk(&["build", "--release"])?)?;
+    let mut build = trunk(&["build", "--release"])?;
+    if let Some(site) = site {
+        build.env(oembed::SITE_URL_VAR, site);
+    }
+    run(&mut build)?;
     let dist = root().join("dist");
     if !dist.join("_headers").is_file() {
         return Err("dist/_headers is missing after the build".into());
@@ -255,7 +261,7 @@ fn test_phases(phases: &mut Phases) -> Result {
     let (checks, built) = std::thread::scope(|scope| {
         let release = scope.spawn(|| {
             let started = Instant::now();
-            let dist = beside(&log, dist);
+            let dist = beside(&log, || dist(Some(oembed::TEST_SITE_URL)));
             (dist, started.elapsed().as_secs_f64())
         });
         eprintln!(
@@ -456,7 +462,7 @@ fn bench() -> Result {
     println!("== native probe (waitlab-native, defaults) ==");
     let seconds = run_native("target/native-bench.json")?;
     println!("  default native run {seconds:>13.1} s (goal <= 30 s)");
-    let dist = dist()?;
+    let dist = dist(Some(oembed::TEST_SITE_URL))?;
     let browsers = tools::ensure_browsers()?;
     tools::ensure_brotli()?;
     let languages = weight::contributors()?;
@@ -500,6 +506,7 @@ fn e2e(
         .env("CHROMEDRIVER", &browsers.chromedriver)
         .env("GECKODRIVER", &browsers.geckodriver)
         .env("WAITLAB_AXE", &browsers.axe)
+        .env("WAITLAB_WP_EMBED", &browsers.wp_embed)
         .env("WAITLAB_SPEEDSCOPE", &browsers.speedscope)
         .env("WAITLAB_NATIVE_TRACE", native_trace());
     if let Ok(webkit) = &browsers.webkit {

@@ -25,6 +25,8 @@ use base64::Engine;
 use sha2::{Digest, Sha384};
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use waitlab_core::lang::Lang;
+use waitlab_core::text::{Catalog, Part};
 
 /// The integrity attribute's value for `bytes`, as trunk writes it.
 fn integrity(bytes: &[u8]) -> String {
@@ -71,12 +73,15 @@ impl Index {
     /// Writes index.html, and beside it the embed's page: the same without
     /// the full page's shell, showing its first screen instead of starting
     /// the app (`facade.rs`). Both carry the policy `_headers` gives every
-    /// path, and index.html starts the app from a file.
-    fn write(self) -> Result {
+    /// path (which names the site's address `site` beside `'self'`:
+    /// `headers::naming_site`), and index.html starts the app from a file.
+    fn write(self, site: &str) -> Result {
         let staging = self.path.parent().ok_or("index.html has no folder")?;
         let names = crate::facade::key_names(&staging.join("i18n"))?;
-        let rules =
-            crate::headers::rules(&String::from_utf8_lossy(&read(&staging.join("_headers"))?))?;
+        let headers = staging.join("_headers");
+        let file = crate::headers::naming_site(&String::from_utf8_lossy(&read(&headers)?), site);
+        std::fs::write(&headers, &file).map_err(|e| format!("_headers: {e}"))?;
+        let rules = crate::headers::rules(&file)?;
         let policy = crate::headers::page_policy(&rules)?;
         let embed = self.path.with_file_name("embed.html");
         let embed_page = with_policy(&crate::facade::page(&self.html, &names)?, &policy)?;
@@ -202,7 +207,11 @@ pub fn hook() -> Result {
         minify(&terser, &staging.join("embed.js"), false, &mut index)?;
         minify_plain(&terser, &staging.join("head.js"))?;
     }
-    index.write()
+    let site = crate::oembed::site_url()?;
+    index.write(&site)?;
+    let page = crate::catalogs::part_json(&staging.join("i18n"), Lang::En, Part::Page)?;
+    let en = Catalog::from_json(Lang::En, &page)?;
+    crate::oembed::write(&staging, &site, &en)
 }
 
 #[cfg(test)]

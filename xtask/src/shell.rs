@@ -15,10 +15,12 @@ use waitlab_core::text::{Catalog, Key, Part};
 const OPEN: &str = "<!-- shell -->";
 const CLOSE: &str = "<!-- /shell -->";
 
-fn escape(text: &str) -> String {
+/// `text` for HTML, as an element's text or a quoted attribute's value.
+pub fn escape(text: &str) -> String {
     text.replace('&', "&amp;")
         .replace('<', "&lt;")
         .replace('>', "&gt;")
+        .replace('"', "&quot;")
 }
 
 /// The shell's HTML, from the English catalog.

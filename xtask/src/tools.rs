@@ -188,6 +188,45 @@ pub fn ensure_brotli() -> Result {
     Ok(())
 }
 
+/// WordPress's embed host script (`wp-includes/js/wp-embed.js`, which
+/// sizes and links the embeds in a post), from Debian's `wordpress`
+/// package, unpacked into `~/.cache/waitlab` without installing it (or
+/// PHP): the end-to-end tests frame an embed with it as WordPress does.
+fn ensure_wp_embed() -> Result<PathBuf> {
+    let dir = home().join(".cache/waitlab/wordpress");
+    let file = dir.join("wp-embed.js");
+    if file.is_file() {
+        return Ok(file);
+    }
+    let work = dir.join("package");
+    let _ = std::fs::remove_dir_all(&work);
+    std::fs::create_dir_all(&work).map_err(|e| format!("creating {}: {e}", work.display()))?;
+    let download = || {
+        Command::new("apt-get")
+            .args(["download", "-qq", "wordpress"])
+            .current_dir(&work)
+            .status()
+            .is_ok_and(|s| s.success())
+    };
+    if !download() {
+        run(Command::new("apt-get").args(["update", "-qq"]))?;
+        if !download() {
+            return Err("apt-get could not download Debian's wordpress package".into());
+        }
+    }
+    let deb = std::fs::read_dir(&work)
+        .map_err(|e| format!("{}: {e}", work.display()))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .find(|p| p.extension().is_some_and(|x| x == "deb"))
+        .ok_or("apt-get download left no .deb")?;
+    let unpacked = work.join("x");
+    run(Command::new("dpkg-deb").arg("-x").arg(&deb).arg(&unpacked))?;
+    let script = unpacked.join("usr/share/wordpress/wp-includes/js/wp-embed.js");
+    std::fs::copy(&script, &file).map_err(|e| format!("{}: {e}", script.display()))?;
+    let _ = std::fs::remove_dir_all(&work);
+    Ok(file)
+}
+
 /// Paths of the WebDriver servers.
 pub struct Browsers {
     pub chromedriver: PathBuf,
@@ -200,6 +239,8 @@ pub struct Browsers {
     /// speedscope's built page (its `dist/release` folder), which the
     /// tests serve and open traces in.
     pub speedscope: PathBuf,
+    /// WordPress's embed host script.
+    pub wp_embed: PathBuf,
 }
 
 /// WebKitGTK for the end-to-end tests: Safari's engine on Linux.
@@ -282,6 +323,10 @@ pub fn ensure_browsers() -> Result<Browsers> {
             .parent()
             .expect("index.html is in a folder")
             .to_path_buf(),
+        wp_embed: {
+            let _installing = installing();
+            ensure_wp_embed()?
+        },
     })
 }
 

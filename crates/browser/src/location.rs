@@ -3,6 +3,7 @@
 
 use super::js_error_message;
 pub use waitlab_core::experiments::EMBED_HEIGHT_MESSAGE as HEIGHT_MESSAGE;
+use waitlab_core::link;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 
@@ -10,10 +11,24 @@ fn window() -> web_sys::Window {
     web_sys::window().expect("page code runs in a window")
 }
 
-/// The fragment without its `#` (empty if none).
-pub fn fragment() -> String {
+/// The fragment without its `#`, as the runs it carries and the secret
+/// an embedding host appended (WordPress's; see `link::host_secret`).
+fn fragment_parts() -> (String, Option<String>) {
     let hash = window().location().hash().unwrap_or_default();
-    hash.strip_prefix('#').unwrap_or(&hash).to_owned()
+    let (runs, secret) = link::host_secret(hash.strip_prefix('#').unwrap_or(&hash));
+    (runs.to_owned(), secret.map(str::to_owned))
+}
+
+/// The fragment without its `#` and without the secret an embedding
+/// host appended (empty if none).
+pub fn fragment() -> String {
+    fragment_parts().0
+}
+
+/// The secret the embedding host appended to the address, which the
+/// page's own fragment updates keep ([`replace_fragment`]).
+fn host_secret() -> Option<String> {
+    fragment_parts().1
 }
 
 /// The value of query parameter `name`, URI-decoded, if present.
@@ -73,21 +88,21 @@ pub fn beside_page(name: &str) -> String {
     format!("{}{folder}{name}", l.origin().unwrap_or_default())
 }
 
-/// Replaces the fragment without adding a history entry or reloading.
+/// Replaces the fragment without adding a history entry or reloading
+/// (keeping the secret the embedding host appended at its end).
 pub fn replace_fragment(fragment: &str) {
-    let url = if fragment.is_empty() {
-        format!(
-            "{}{}",
-            page_url(),
-            window().location().search().unwrap_or_default()
-        )
-    } else {
-        format!(
-            "{}{}#{fragment}",
-            page_url(),
-            window().location().search().unwrap_or_default()
-        )
+    let secret = host_secret().map(|s| format!("{}{s}", link::HOST_SECRET));
+    let hash = match (fragment, secret) {
+        ("", None) => String::new(),
+        (runs, None) => format!("#{runs}"),
+        ("", Some(secret)) => format!("#{secret}"),
+        (runs, Some(secret)) => format!("#{runs}#{secret}"),
     };
+    let url = format!(
+        "{}{}{hash}",
+        page_url(),
+        window().location().search().unwrap_or_default()
+    );
     if let Ok(history) = window().history() {
         let _ = history.replace_state_with_url(&JsValue::NULL, "", Some(&url));
     }
@@ -122,7 +137,8 @@ pub fn embedding_window() -> Option<web_sys::Window> {
 }
 
 /// Tells the embedding page (if any) the document's height, as
-/// `{ type: "waitlab:height", height }`.
+/// `{ type: "waitlab:height", height }` and, to a host that gave a secret,
+/// as WordPress's `{ message: "height", value, secret }`.
 pub fn post_height() {
     let (Some(parent), Some(root)) = (
         embedding_window(),
@@ -132,10 +148,16 @@ pub fn post_height() {
     };
     let message = js_sys::Object::new();
     let _ = js_sys::Reflect::set(&message, &"type".into(), &HEIGHT_MESSAGE.into());
-    let _ = js_sys::Reflect::set(
-        &message,
-        &"height".into(),
-        &JsValue::from_f64(f64::from(root.scroll_height())),
-    );
+    // The content's height: the root's box, not its scroll height, which
+    // is never less than the frame's own height and so could only grow.
+    let height = JsValue::from_f64(root.get_bounding_client_rect().height().ceil());
+    let _ = js_sys::Reflect::set(&message, &"height".into(), &height);
     let _ = parent.post_message(&message, "*");
+    if let Some(secret) = host_secret() {
+        let message = js_sys::Object::new();
+        let _ = js_sys::Reflect::set(&message, &"message".into(), &"height".into());
+        let _ = js_sys::Reflect::set(&message, &"value".into(), &height);
+        let _ = js_sys::Reflect::set(&message, &"secret".into(), &secret.as_str().into());
+        let _ = parent.post_message(&message, "*");
+    }
 }

@@ -45,6 +45,9 @@ use Unheard::{Said, Silence};
 /// A running probe worker.
 pub struct ProbeWorker {
     worker: web_sys::Worker,
+    /// The `blob:` address it was started from, in a page of an opaque
+    /// origin ([`new_worker`]), freed with it.
+    blob_url: Option<String>,
     replies: mpsc::UnboundedReceiver<Reply>,
     /// The longest silence of the jobs sent so far, ms.
     patience_ms: u32,
@@ -54,13 +57,34 @@ pub struct ProbeWorker {
     /// page's (the pair's measured skew), ms.
     peer: Option<(Thread, f64)>,
     _on_message: Closure<dyn FnMut(web_sys::MessageEvent)>,
-    _on_error: Closure<dyn FnMut(web_sys::ErrorEvent)>,
+    _on_error: Closure<dyn FnMut(web_sys::Event)>,
 }
 
 impl ProbeWorker {
     /// Starts a worker and waits until it says it is ready.
+    ///
+    /// A page of an opaque origin (a frame sandboxed without
+    /// `allow-same-origin`, as WordPress frames an embed) may start no
+    /// worker from an address of waitlab's origin, only from one of its
+    /// own: a `blob:`, which keeps the frame's isolation, or where the
+    /// browser starts none from a `blob:` there (WebKit), a `data:`
+    /// address (a worker of an origin of its own, never isolated).
     pub async fn start() -> Result<ProbeWorker, Phrase> {
-        let worker = web_sys::Worker::new(WORKER_URL).map_err(|e| {
+        let opaque = web_sys::window().is_some_and(|w| w.origin() == "null");
+        if !opaque {
+            return Self::start_from(Script::Url).await;
+        }
+        match Self::start_from(Script::Blob).await {
+            Err(e) if e.key == key!("worker.failed_to_load") => {
+                Self::start_from(Script::Data).await
+            }
+            started => started,
+        }
+    }
+
+    /// [`start`](Self::start) from `script`.
+    async fn start_from(script: Script) -> Result<ProbeWorker, Phrase> {
+        let (worker, blob_url) = new_worker(script).map_err(|e| {
             Phrase::new(key!("worker.could_not_start")).data("detail", js_error_message(&e))
         })?;
         let (tx, replies) = mpsc::unbounded::<Reply>();
@@ -77,9 +101,15 @@ impl ProbeWorker {
             .map_err(|e| Phrase::new(key!("worker.unreadable")).code("detail", e.0));
             let _ = tx.unbounded_send(reply);
         });
-        let on_error = Closure::<dyn FnMut(_)>::new(move |e: web_sys::ErrorEvent| {
+        // A plain `Event` where the worker could not be started at all
+        // (WebKit, from a `blob:` of an opaque origin), an `ErrorEvent`
+        // with the message where its script threw.
+        let on_error = Closure::<dyn FnMut(_)>::new(move |e: web_sys::Event| {
             e.prevent_default();
-            let detail = e.message();
+            let detail = js_sys::Reflect::get(&e, &"message".into())
+                .ok()
+                .and_then(|m| m.as_string())
+                .unwrap_or_default();
             let crash = if detail.is_empty() {
                 Phrase::new(key!("worker.failed_to_load"))
             } else {
@@ -91,6 +121,7 @@ impl ProbeWorker {
         worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
         let mut this = ProbeWorker {
             worker,
+            blob_url,
             replies,
             patience_ms: 0,
             thread: trace::next_worker(),
@@ -210,5 +241,51 @@ fn posting_failed(e: wasm_bindgen::JsValue) -> Phrase {
 impl Drop for ProbeWorker {
     fn drop(&mut self) {
         self.worker.terminate();
+        if let Some(url) = &self.blob_url {
+            let _ = web_sys::Url::revoke_object_url(url);
+        }
     }
+}
+
+/// Where a worker's script comes from.
+#[derive(Debug, Clone, Copy)]
+enum Script {
+    /// The loader's address, beside the page.
+    Url,
+    /// A `blob:` of the page's own that loads the loader by its full
+    /// address and says where the files beside it are
+    /// (`self.waitlabBase`).
+    Blob,
+    /// The same line as a `data:` address.
+    Data,
+}
+
+/// A new worker running the loader, from `script`, and the `blob:`
+/// address it was started from, if one.
+fn new_worker(script: Script) -> Result<(web_sys::Worker, Option<String>), wasm_bindgen::JsValue> {
+    if let Script::Url = script {
+        return Ok((web_sys::Worker::new(WORKER_URL)?, None));
+    }
+    let base = crate::location::beside_page("");
+    let base = js_sys::JSON::stringify(&base.as_str().into())?;
+    let source = format!(
+        "self.waitlabBase = {base}; importScripts(new URL({WORKER_URL:?}, self.waitlabBase).href);",
+        base = String::from(base)
+    );
+    if let Script::Data = script {
+        let url = format!(
+            "data:text/javascript,{}",
+            String::from(js_sys::encode_uri_component(&source))
+        );
+        return Ok((web_sys::Worker::new(&url)?, None));
+    }
+    let options = web_sys::BlobPropertyBag::new();
+    options.set_type("text/javascript");
+    let blob = web_sys::Blob::new_with_str_sequence_and_options(
+        &js_sys::Array::of1(&source.into()),
+        &options,
+    )?;
+    let url = web_sys::Url::create_object_url_with_blob(&blob)?;
+    let worker = web_sys::Worker::new(&url)?;
+    Ok((worker, Some(url)))
 }

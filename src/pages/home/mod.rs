@@ -220,6 +220,7 @@ fn coi_problem(said: &str) -> Phrase {
     let (code, detail) = said.split_once(':').unwrap_or((said, ""));
     let key = match code {
         "needs_https" => key!("coi.needs_https"),
+        "sandboxed" => key!("coi.sandboxed"),
         "no_service_worker" => key!("coi.no_service_worker"),
         "not_registered" => key!("coi.not_registered"),
         "still_not_isolated" => key!("coi.still_not_isolated"),

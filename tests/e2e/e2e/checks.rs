@@ -29,9 +29,10 @@ impl Features {
     pub(crate) fn detect(s: &mut Session) -> Features {
         let v = s.eval(
             "const f = (o, k) => !!o && typeof o[k] === 'function';\
+             const sw = () => { try { return !!navigator.serviceWorker; } catch { return false; } };\
              return [self.crossOriginIsolated === true, typeof SharedArrayBuffer === 'function',\
                      f(self.Atomics, 'waitAsync'), f(self.scheduler, 'yield'),\
-                     f(self.scheduler, 'postTask'), !!navigator.serviceWorker, f(self.Atomics, 'pause')];",
+                     f(self.scheduler, 'postTask'), sw(), f(self.Atomics, 'pause')];",
         );
         let b = |i: usize| v[i].as_bool().expect("a feature flag");
         let features = Features {

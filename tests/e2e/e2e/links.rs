@@ -201,21 +201,9 @@ fn far_apart(report: &Report) -> (Report, usize, usize) {
     (far, slow, fast)
 }
 
-/// A result link of `report`, its body in uncompressed raw DEFLATE blocks
-/// (which every inflater reads), on the isolated server.
+/// A result link of `report` on the isolated server ([`payload_of`]).
 fn link_of(report: &Report) -> String {
-    let body = waitlab_core::link::encode_body(report);
-    let mut deflated = Vec::new();
-    let blocks: Vec<&[u8]> = body.chunks(usize::from(u16::MAX)).collect();
-    for (i, block) in blocks.iter().enumerate() {
-        let len = block.len() as u16;
-        deflated.push(u8::from(i + 1 == blocks.len()));
-        deflated.extend(len.to_le_bytes());
-        deflated.extend((!len).to_le_bytes());
-        deflated.extend_from_slice(block);
-    }
-    let payload = waitlab_core::link::wrap(&deflated);
-    format!("{}/#{payload}", isolated_server().origin)
+    format!("{}/#{}", isolated_server().origin, payload_of(report))
 }
 
 pub(crate) fn hostile_links(browser: Browser) {

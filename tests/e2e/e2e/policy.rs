@@ -65,8 +65,10 @@ pub(crate) fn policy_enforced(browser: Browser) {
             Value::from(format!("{origin}{page}"))
         ));
         let sent = sent.as_str().unwrap_or_default();
+        // The site's address beside 'self' (for WebKit's sandboxed frames).
         assert!(
-            sent.contains("script-src 'self' 'wasm-unsafe-eval'") && sent.contains(ancestors),
+            sent.contains(&format!("script-src 'self' {origin}/ 'wasm-unsafe-eval'"))
+                && sent.contains(ancestors),
             "{page}: {sent}"
         );
         assert!(

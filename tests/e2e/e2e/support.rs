@@ -144,7 +144,7 @@ pub(crate) fn dist() -> PathBuf {
 
 pub(crate) fn isolated_server() -> &'static Server {
     static S: OnceLock<Server> = OnceLock::new();
-    S.get_or_init(|| Server::start(&dist(), Mode::Isolated))
+    S.get_or_init(|| Server::start_at_site(&dist(), Mode::Isolated))
 }
 
 pub(crate) fn plain_server() -> &'static Server {
@@ -406,4 +406,20 @@ pub(crate) fn download(s: &mut Session, section: &str, button: &str) -> (String,
     let got = offered(s, section, button);
     let field = |name: &str| got[name].as_str().unwrap_or_default().to_owned();
     (field("name"), field("text"))
+}
+
+/// A result link's payload for `report`, its body in uncompressed raw
+/// DEFLATE blocks (which every inflater reads).
+pub(crate) fn payload_of(report: &Report) -> String {
+    let body = waitlab_core::link::encode_body(report);
+    let mut deflated = Vec::new();
+    let blocks: Vec<&[u8]> = body.chunks(usize::from(u16::MAX)).collect();
+    for (i, block) in blocks.iter().enumerate() {
+        let len = block.len() as u16;
+        deflated.push(u8::from(i + 1 == blocks.len()));
+        deflated.extend(len.to_le_bytes());
+        deflated.extend((!len).to_le_bytes());
+        deflated.extend_from_slice(block);
+    }
+    waitlab_core::link::wrap(&deflated)
 }

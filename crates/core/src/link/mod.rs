@@ -61,6 +61,32 @@ pub const MAX_LINK_CHARS: usize = 16 * 1024;
 pub const MAX_BODY_BYTES: usize = 64 * 1024;
 /// Most samples a decoded report reconstructs in all.
 pub const MAX_TOTAL_SAMPLES: usize = 250_000;
+/// What an embedding host appends to a frame's address: WordPress adds
+/// `#?secret=` and ten letters or digits, the key of its embed protocol
+/// (after the fragment the address had, if any).
+pub const HOST_SECRET: &str = "?secret=";
+
+/// A frame's fragment (without its `#`) as the runs it carries and the
+/// secret its host appended ([`HOST_SECRET`]), if any: a secret is one or
+/// more ASCII letters or digits to the end, and a `#` before it belongs
+/// to neither. A fragment without one is all runs.
+pub fn host_secret(fragment: &str) -> (&str, Option<&str>) {
+    let split = fragment.find(HOST_SECRET).and_then(|at| {
+        let secret = &fragment[at + HOST_SECRET.len()..];
+        let valid = !secret.is_empty() && secret.bytes().all(|b| b.is_ascii_alphanumeric());
+        valid.then(|| {
+            (
+                fragment[..at].strip_suffix('#').unwrap_or(&fragment[..at]),
+                secret,
+            )
+        })
+    });
+    match split {
+        Some((runs, secret)) => (runs, Some(secret)),
+        None => (fragment, None),
+    }
+}
+
 /// A link's quantization code of `v`: 0 for magnitudes under
 /// [`FLOOR_MS`], otherwise the signed index of its log step.
 pub fn quantize(v: f64) -> i64 {

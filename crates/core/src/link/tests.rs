@@ -676,3 +676,15 @@ fn a_pool_run_with_its_extra_jobs_span_reads() {
     let back = decode(&encode(&report)).unwrap();
     assert_eq!(back.pool_starvation.unwrap().runs[0].spans.len(), jobs + 1);
 }
+
+#[test]
+fn a_hosts_secret_is_no_run() {
+    assert_eq!(host_secret("?secret=abc123XYZ0"), ("", Some("abc123XYZ0")));
+    assert_eq!(host_secret("v1:AbC-_#?secret=k9"), ("v1:AbC-_", Some("k9")));
+    assert_eq!(host_secret("v1:AbC-_"), ("v1:AbC-_", None));
+    assert_eq!(host_secret(""), ("", None));
+    // Not a secret as WordPress makes one: all runs (and then refused as
+    // a damaged link, as any other fragment).
+    assert_eq!(host_secret("?secret="), ("?secret=", None));
+    assert_eq!(host_secret("?secret=a<b"), ("?secret=a<b", None));
+}
