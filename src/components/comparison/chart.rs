@@ -78,7 +78,6 @@ pub(super) fn ComparisonChart(
     /// The sources with their colours.
     groups: Vec<(usize, Group)>,
 ) -> impl IntoView {
-    const ROW: f64 = 16.0;
     const TOP: f64 = 8.0;
     let columns = experiment.columns();
     let compare::Charted {
@@ -88,9 +87,15 @@ pub(super) fn ComparisonChart(
     } = compare::chart_columns(experiment, groups.iter().map(|(_, g)| g));
     let all_rows = || groups.iter().flat_map(|(_, g)| &g.rows);
     let wait = compare::headline_wait(all_rows());
-    let left_out = groups
-        .iter()
-        .any(|(_, g)| g.headline_rows(wait).count() < g.rows.len());
+    // The note points to the table, which an embed leaves to the page it
+    // opens.
+    let embedded = use_context::<crate::hooks::Embedded>().is_some_and(|e| e.0);
+    // Rows a little closer in an embed, which a blog's frame bounds.
+    let pitch = if embedded { 14.0 } else { 16.0 };
+    let left_out = !embedded
+        && groups
+            .iter()
+            .any(|(_, g)| g.headline_rows(wait).count() < g.rows.len());
     let note = if groups.iter().any(|(_, g)| g.own_wait(wait) != wait) {
         key!("compare.headline_own")
     } else {
@@ -211,7 +216,7 @@ pub(super) fn ComparisonChart(
     let axis = tr(&chart_axis);
     let aria = tr(&Phrase::new(key!("compare.chart_aria")).phrase("axis", chart_axis));
     let draw = move |width: f64| {
-        let layout = RowLayout::new(rows.iter().map(|r| r.label.as_str()), width, ROW);
+        let layout = RowLayout::new(rows.iter().map(|r| r.label.as_str()), width, pitch);
         let bottom = TOP + layout.pitch * rows.len() as f64 + 4.0;
         let x = Scale::log_decades(lo, hi, 0.0001, layout.left, width - 24.0);
         let mut marks = x_axis(&x, TOP, bottom, width);
@@ -220,7 +225,7 @@ pub(super) fn ComparisonChart(
             let src = format!("src-{}", row.colour % COLOURS);
             let own = row.colour == 0;
             let mut shapes = vec![
-                hit(0.0, y + ROW / 2.0 - layout.pitch, width, layout.pitch),
+                hit(0.0, y + pitch / 2.0 - layout.pitch, width, layout.pitch),
                 row_label(layout.label(y), &row.label),
             ];
             for m in &row.marks {

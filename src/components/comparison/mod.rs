@@ -282,11 +282,27 @@ fn Comparison(
         let waiting = groups.iter().all(|(_, g)| g.origin != Origin::Browser);
         let verdicts = Verdicts::of(&groups);
         // An embed keeps to its chart: the verdicts are in the table, on
-        // the page it opens.
+        // the page it opens. Beside the reader's own run, a run it was
+        // given in a link (the blogger's) is one sentence of verdicts
+        // rather than a second set of rows, where its rows were tested,
+        // so that the embed still fits the frame a blog gives it
+        // (WordPress's 1,000 px).
+        let compact = embedded && !waiting;
         let summaries: Vec<(usize, Phrase)> = match &verdicts {
             Some(v) if !embedded => v.summaries(&groups),
+            Some(v) if compact => v
+                .summaries(&groups)
+                .into_iter()
+                .filter(|(colour, _)| *colour >= shared_colours)
+                .collect(),
             _ => Vec::new(),
         };
+        let said = |colour: &usize| compact && summaries.iter().any(|(c, _)| c == colour);
+        let charted: Vec<(usize, Group)> = groups
+            .iter()
+            .filter(|(colour, _)| !said(colour))
+            .cloned()
+            .collect();
         Some(view! {
             <div class="comparison" data-testid="comparison">
                 <h3>{t(key!("compare.heading"))}
@@ -299,7 +315,7 @@ fn Comparison(
                     <p class="lead">{tr(&Phrase::new(key!("compare.silent")).arg("sources", Arg::List(silent)))}</p>
                 })}
                 {(!groups.is_empty()).then(|| view! {
-                    <ComparisonChart experiment=experiment groups=groups.clone() />
+                    <ComparisonChart experiment=experiment groups=charted />
                     {summaries.iter().map(|(colour, s)| view! {
                         <p class="lead" data-testid="verdict-summary">
                             <span class=format!("swatch src-{}", colour % COLOURS)></span>{tr(s)}

@@ -785,35 +785,89 @@ pub(crate) fn bench_event_wake_chromium() {
 }
 
 /// Each experiment's embed after a default run, in a 720 px wide iframe of
-/// a blog page: the height it asks its parent for, gated at 1,000 px.
-/// Printed by `cargo xtask bench`.
+/// a blog page: the height it asks its parent for, alone and as a blog
+/// post has it after a reader's run, beside the blogger's own run (the
+/// first run's link in the embed's address, as "Copy embed code" gives
+/// it, which the embed says in a sentence of verdicts); gated at
+/// WordPress's 1,000 px. Printed by `cargo xtask bench`.
 pub(crate) fn bench_embed_heights_chromium() {
     let mut s = Session::lease(Browser::Chromium);
     println!("== each experiment's embed after a default run, 720 px wide (goal <= 1000 px) ==");
+    println!(
+        "  {:<18} {:>8} {:>22}",
+        "experiment", "one run", "reader's beside blog's"
+    );
     let mut tallest: f64 = 0.0;
+    let origin = &isolated_server().origin;
     for section in sections() {
-        let blog = blog_page(
-            &format!("blog-heights-{section}"),
-            &format!("{}/embed.html?embed={section}", isolated_server().origin),
-            Mode::Isolated,
-        );
-        s.navigate(&blog.origin);
-        s.wait_for("window.heights && window.heights.length > 0", 30);
-        s.eval("document.querySelector('iframe').style.width = '720px'; return null;");
-        s.frame(Some(0));
-        past_first_screen(&mut s);
         let sel = |id: &str| format!("[data-testid={section}] [data-testid={id}]");
+        // The height the embed asked for last, once laid out.
+        let last_height = |s: &mut Session| {
+            s.frame(None);
+            std::thread::sleep(std::time::Duration::from_millis(500));
+            s.eval("return window.heights[window.heights.length - 1];")
+                .as_f64()
+                .unwrap_or(f64::NAN)
+        };
+        // The sources the comparison chart draws (in the embed's frame).
+        let sources = |s: &mut Session| {
+            s.eval(
+                "return new Set([...document.querySelectorAll('[data-testid^=cmp-mark-]')]\
+                 .map(e => e.dataset.testid)).size;",
+            )
+            .as_u64()
+            .unwrap_or(0)
+        };
+        let open = |s: &mut Session, name: String, src: String| {
+            let blog = blog_page(&name, &src, Mode::Isolated);
+            s.navigate(&blog.origin);
+            s.wait_for("window.heights && window.heights.length > 0", 30);
+            s.eval("document.querySelector('iframe').style.width = '720px'; return null;");
+            s.frame(Some(0));
+        };
+        open(
+            &mut s,
+            format!("blog-heights-{section}"),
+            format!("{origin}/embed.html?embed={section}"),
+        );
+        past_first_screen(&mut s);
         s.click(&sel("run"));
         s.wait_for_element(&sel("report-json"), 180);
-        s.frame(None);
-        // The last height message, once the results have been laid out.
-        std::thread::sleep(std::time::Duration::from_millis(500));
-        let height = s
-            .eval("return window.heights[window.heights.length - 1];")
-            .as_f64()
-            .unwrap_or(f64::NAN);
-        println!("  {section:<18} {height:>6.0} px");
-        tallest = tallest.max(height);
+        let bloggers = Report::from_json(&report_json(&mut s, &sel("report-json")))
+            .expect("the report parses");
+        let sources_alone = sources(&mut s);
+        let alone = last_height(&mut s);
+        review_shot(&mut s, &format!("embed-heights-{section}-alone"));
+        open(
+            &mut s,
+            format!("blog-heights-both-{section}"),
+            format!(
+                "{origin}/embed.html?embed={section}#{}",
+                payload_of(&bloggers)
+            ),
+        );
+        s.wait_for_element(&sel("shared-label"), 60);
+        s.click(&sel("run"));
+        s.wait_for(
+            &format!(
+                "!document.querySelector({label}) && !!document.querySelector({json})",
+                label = serde_json::Value::from(sel("shared-label")),
+                json = serde_json::Value::from(sel("report-json")),
+            ),
+            180,
+        );
+        // The blogger's run is a sentence of verdicts under the chart, or
+        // where its rows were not tested, rows of the chart.
+        let sentences = count(&mut s, &sel("verdict-summary"));
+        assert_eq!(
+            sources(&mut s) + sentences,
+            sources_alone + 1,
+            "{section}: the blogger's run is said beside the reader's"
+        );
+        let both = last_height(&mut s);
+        review_shot(&mut s, &format!("embed-heights-{section}-both"));
+        println!("  {section:<18} {alone:>6.0} px {both:>20.0} px");
+        tallest = tallest.max(alone).max(both);
     }
     assert!(
         tallest <= 1000.0,

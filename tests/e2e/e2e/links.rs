@@ -32,6 +32,13 @@ pub(crate) fn share_and_open(s: &mut Session, section: &str, shot: &str) -> Repo
         code.contains(&format!("src=\"{folder}embed.html?embed={section}&lang=")),
         "{code}"
     );
+    // The experiment's address to paste into WordPress (its oEmbed page).
+    s.click(&sel("blog-address-button"));
+    s.wait_for_element(&sel("blog-address"), 10);
+    assert_eq!(
+        value(s, &sel("blog-address")),
+        format!("{folder}experiments/{section}.html")
+    );
     s.navigate("about:blank");
     s.open_first_screen(&link);
     s.wait_for_element(&sel("shared-label"), 20);
