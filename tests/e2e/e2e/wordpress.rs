@@ -255,7 +255,11 @@ pub(crate) fn wordpress_embed(browser: Browser) {
     let wake = post(&format!("wp-wake-{}", browser.name()), &frames[1]);
     s.navigate(&wake.origin);
     s.frame(Some(0));
-    s.wait_for_element(&tid("facade-run"), 30);
+    // Once the screen has said what it lacks (its note moves Run down).
+    s.wait_for(
+        "document.querySelector('[data-testid=facade-shared]')?.dataset.state",
+        30,
+    );
     s.click(&tid("facade-run"));
     let results = "[data-testid=wake-latency] [data-testid=report-json]";
     s.wait_for_element(results, 180);

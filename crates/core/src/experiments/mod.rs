@@ -461,24 +461,22 @@ mod tests {
         assert_eq!(charted(Experiment::PeriodicWork), ["p50", "drift"]);
         assert_eq!(charted(Experiment::ConcurrencyLimit), ["p50", "max"]);
         assert_eq!(charted(Experiment::ProducerConsumer), ["p50", "p99"]);
+        // The units of `e`'s columns that `which` picks.
+        let units_of = |e: Experiment, which: fn(&Spec) -> bool| -> Vec<Unit> {
+            e.columns()
+                .iter()
+                .filter(|c| which(c))
+                .map(|c| c.unit)
+                .collect()
+        };
         for e in Experiment::ALL {
             assert!(charted(e).len() <= 3, "the chart has three mark shapes");
-            let units: Vec<Unit> = e
-                .columns()
-                .iter()
-                .filter(|c| c.charted)
-                .map(|c| c.unit)
-                .collect();
+            let units = units_of(e, |c| c.charted);
             assert!(units.iter().all(|u| u.to_axis(1.0).is_some()), "{}", e.id());
             let ratios = units.iter().filter(|&&u| u == Unit::Times).count();
             assert!(ratios == 0 || ratios == units.len(), "{}: one axis", e.id());
             // Plotted instead only of ratios, as times, and as few.
-            let instead: Vec<Unit> = e
-                .columns()
-                .iter()
-                .filter(|c| c.instead)
-                .map(|c| c.unit)
-                .collect();
+            let instead = units_of(e, |c| c.instead);
             assert!(instead.len() <= 3, "{}", e.id());
             assert!(
                 instead.is_empty()
