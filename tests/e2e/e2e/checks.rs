@@ -260,7 +260,17 @@ pub(crate) fn assert_fits_phone(s: &mut Session, what: &str) {
             s.resize(1100, 1600);
             panic!("{what}: the page scrolls {over} px sideways at {width} px");
         }
-        let unreadable = unreadable_chart_text(s);
+        // A chart redraws at its box's width on the frame after it sees
+        // the box change, which a loaded machine can delay past the two
+        // frames above (WebKit, just back from a minimized window).
+        let mut unreadable = unreadable_chart_text(s);
+        for _ in 0..5 {
+            if unreadable.is_empty() {
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(300));
+            unreadable = unreadable_chart_text(s);
+        }
         if !unreadable.is_empty() {
             s.screenshot(&format!("chart-text-{what}-{phone}"));
             s.resize(1100, 1600);
