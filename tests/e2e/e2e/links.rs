@@ -13,11 +13,25 @@ use waitlab_e2e::webdriver::{Browser, Session};
 /// reads the report it shows.
 pub(crate) fn share_and_open(s: &mut Session, section: &str, shot: &str) -> Report {
     let sel = |id: &str| format!("[data-testid={section}] [data-testid={id}]");
-    s.click(&sel("share-link-button"));
     // Its chunk and the link's compression run outside any run, after
     // what the page fetches for the disclosures a phone check opened:
-    // WebKitGTK beside two other tests once took over 10 s.
-    s.wait_for_element(&sel("share-link"), 30);
+    // WebKitGTK beside two other tests once took over 10 s. The button
+    // waits for the link; a click that missed it (WebKitGTK, as the page
+    // grew under it, once in a fresh clone's run) is made again.
+    let field = format!(
+        "!!document.querySelector({})",
+        Value::from(sel("share-link"))
+    );
+    for attempt in 1.. {
+        s.click(&sel("share-link-button"));
+        if s.became(&field, 15) {
+            break;
+        }
+        assert!(
+            attempt < 3,
+            "{section}: Share pressed {attempt} times, no link shown"
+        );
+    }
     let link = value(s, &sel("share-link"));
     let payload = link.split_once('#').map_or(0, |(_, p)| p.len());
     assert!(payload <= 600, "the link's payload is {payload} characters");
