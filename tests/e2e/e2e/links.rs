@@ -22,16 +22,13 @@ pub(crate) fn share_and_open(s: &mut Session, section: &str, shot: &str) -> Repo
         "!!document.querySelector({})",
         Value::from(sel("share-link"))
     );
-    for attempt in 1.. {
-        s.click(&sel("share-link-button"));
-        if s.became(&field, 15) {
-            break;
-        }
-        assert!(
-            attempt < 3,
-            "{section}: Share pressed {attempt} times, no link shown"
-        );
-    }
+    press_until(
+        s,
+        &sel("share-link-button"),
+        &field,
+        15,
+        &format!("{section}: Share"),
+    );
     let link = value(s, &sel("share-link"));
     let payload = link.split_once('#').map_or(0, |(_, p)| p.len());
     assert!(payload <= 600, "the link's payload is {payload} characters");

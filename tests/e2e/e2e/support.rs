@@ -244,16 +244,19 @@ pub(crate) fn press_run(s: &mut Session, section: &str, done: &str) {
         Value::from(sel("progress")),
         Value::from(sel("notice"))
     );
+    press_until(s, &sel("run"), &started, 3, &format!("{section}: Run"));
+}
+
+/// Clicks `button` until `shown` holds within `seconds` of a click, at
+/// most three times: a click can miss where the page grows under it.
+pub(crate) fn press_until(s: &mut Session, button: &str, shown: &str, seconds: u64, what: &str) {
     for attempt in 1.. {
-        s.click(&sel("run"));
-        if s.became(&started, 3) {
+        s.click(button);
+        if s.became(shown, seconds) {
             break;
         }
-        assert!(
-            attempt < 3,
-            "{section}: Run pressed {attempt} times, nothing started"
-        );
-        eprintln!("{section}: Run was pressed, nothing started: pressed again");
+        assert!(attempt < 3, "{what} pressed {attempt} times, nothing came");
+        eprintln!("{what} was pressed, nothing came: pressed again");
     }
 }
 
