@@ -5,9 +5,10 @@
 //! but not shown until the reader picks it), then the packs.
 //!
 //! A set says what it is: an engine on this Linux machine under a test
-//! driver, its version, whether it was cross-origin isolated, the
-//! machine's system and CPU, and this command (`Source::Engine`); never
-//! "Safari" or "your computer".
+//! driver, its version, the machine's system and CPU, and this command
+//! (`Source::Engine`), whose words the page gives in the reader's
+//! language; never "Safari" or "your computer". Whether it was
+//! cross-origin isolated is its run's own `cross_origin_isolated`.
 
 use crate::{Result, root, run};
 use waitlab_core::schema::{NativeEnv, Report, Source};
@@ -27,9 +28,9 @@ const ENGINES: [(&str, &str, &str); 3] = [
 /// What the command line says it is.
 const COMMAND: &str = "cargo xtask gallery";
 
-/// The provenance of `engine` (its set name) at `version`, run isolated
-/// or not.
-fn provenance(engine: &str, version: &str, isolated: bool) -> NativeEnv {
+/// The provenance of `engine` (its set name) at `version`: names and
+/// numbers, no words.
+fn provenance(engine: &str, version: &str) -> NativeEnv {
     // A major version, or major.minor where the major alone says little
     // (WebKitGTK 2.50).
     let parts: Vec<&str> = version.split('.').collect();
@@ -39,15 +40,8 @@ fn provenance(engine: &str, version: &str, isolated: bool) -> NativeEnv {
         [] => version.to_owned(),
     };
     NativeEnv {
-        name: format!("{engine} {short} (Linux, test driver)"),
-        runtime: format!(
-            "{engine} {version}, headless under WebDriver, {}",
-            if isolated {
-                "cross-origin isolated"
-            } else {
-                "not cross-origin isolated"
-            }
-        ),
+        name: format!("{engine} {short}"),
+        runtime: format!("{engine} {version}"),
         os: machine::os(),
         cpu: machine::cpu(),
         source: Source::Engine(COMMAND.to_owned()),
@@ -88,11 +82,7 @@ pub fn write() -> Result {
         let mut report =
             Report::from_json(&run["report"].to_string()).map_err(|e| e.to_string())?;
         let version = run["version"].as_str().unwrap_or("?");
-        report.env.native = Some(provenance(
-            engine,
-            version,
-            report.env.cross_origin_isolated,
-        ));
+        report.env.native = Some(provenance(engine, version));
         let out = root().join("www/data/native").join(file);
         std::fs::write(&out, format!("{}\n", report.to_json()))
             .map_err(|e| format!("{}: {e}", out.display()))?;
@@ -110,13 +100,13 @@ pub fn write() -> Result {
 mod tests {
     #[test]
     fn a_set_says_it_is_an_engine_under_a_test_driver() {
-        let p = super::provenance("WebKitGTK", "2.50.1", false);
-        assert_eq!(p.name, "WebKitGTK 2.50 (Linux, test driver)");
+        let p = super::provenance("WebKitGTK", "2.50.1");
+        assert_eq!(p.name, "WebKitGTK 2.50");
         assert_eq!(
-            super::provenance("Chromium", "148.0.7778.96", true).name,
-            "Chromium 148 (Linux, test driver)"
+            super::provenance("Chromium", "148.0.7778.96").name,
+            "Chromium 148"
         );
-        assert!(p.runtime.contains("2.50.1") && p.runtime.contains("not cross-origin isolated"));
+        assert_eq!(p.runtime, "WebKitGTK 2.50.1");
         assert!(p.is_engine());
     }
 }

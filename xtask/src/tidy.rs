@@ -349,6 +349,9 @@ fn check_catalogs(
             .map(str::to_owned)
             .collect()
     };
+    // Words of English left in another language (a value copied over
+    // untranslated); code and names may be the same everywhere.
+    let mut english_left = Vec::new();
     for lang in Lang::ALL {
         let c = load(lang);
         let (mine, english): (BTreeSet<_>, BTreeSet<_>) = (c.keys().collect(), en.keys().collect());
@@ -367,6 +370,13 @@ fn check_catalogs(
             .collect();
         for (key, entry) in &c {
             let want = &en[key];
+            if lang != Lang::En {
+                let reused = entry
+                    .templates()
+                    .into_iter()
+                    .filter(|t| want.templates().contains(t) && english_prose(t));
+                english_left.extend(reused.map(|t| format!("{}: {key}: “{t}”", lang.code())));
+            }
             for template in entry.templates() {
                 let got: BTreeSet<_> = placeholders(template)
                     .into_iter()
@@ -391,6 +401,10 @@ fn check_catalogs(
             }
         }
     }
+    assert!(
+        english_left.is_empty(),
+        "English in other languages' catalogs: {english_left:?}"
+    );
     // The keys the code can ask for: those it builds (`used`,
     // `used_keys`) and those it writes out.
     let (mut used, used_keys) = built;
@@ -429,6 +443,61 @@ fn check_catalogs(
         .filter(|k| !used.contains(*k) && !used_keys.contains(&Key::of(k)))
         .collect();
     assert!(unused.is_empty(), "catalog keys nothing uses: {unused:?}");
+}
+
+/// Words a language may keep in English: the platform's names (a Web
+/// Worker, a thread, a spin, a tick) and crates'.
+const LOANWORDS: [&str; 9] = [
+    "worker", "workers", "thread", "spin", "until", "tick", "ticks", "std", "tokio",
+];
+
+/// Whether a catalog `template` is English prose rather than code or a
+/// name: outside its placeholders, a lowercase word of three letters or
+/// more that is no loanword, and none of code's marks (a call's `(`, a
+/// member's `.`, `::`, `_`, `+`, `=`, `<`, a camelCase word).
+fn english_prose(template: &str) -> bool {
+    let mut text = String::new();
+    let mut depth = 0;
+    for c in template.chars() {
+        match c {
+            '{' => depth += 1,
+            '}' => depth -= 1,
+            c if depth == 0 => text.push(c),
+            _ => {}
+        }
+    }
+    let chars: Vec<char> = text.chars().collect();
+    let call_or_member = chars.windows(3).any(|w| {
+        (w[0].is_ascii_alphabetic() && w[1] == '(')
+            || (w[0].is_ascii_alphabetic() && w[1] == '.' && w[2].is_ascii_alphabetic())
+    });
+    let words: Vec<&str> = text
+        .split(|c: char| !c.is_ascii_alphabetic())
+        .filter(|w| !w.is_empty())
+        .collect();
+    let camel = |w: &&str| {
+        w.chars().skip(1).any(|c| c.is_ascii_uppercase())
+            && w.chars().any(|c| c.is_ascii_lowercase())
+    };
+    let code = call_or_member || text.contains(['_', '+', '=', '<']) || text.contains("::");
+    !code
+        && !words.iter().any(camel)
+        && words.iter().any(|w| {
+            w.len() >= 3 && w.chars().all(|c| c.is_ascii_lowercase()) && !LOANWORDS.contains(w)
+        })
+}
+
+#[test]
+fn english_prose_is_told_from_code() {
+    assert!(english_prose("the same as {base}"));
+    assert!(english_prose(".NET 10 on {cpu} (the article)."));
+    assert!(english_prose("job {job} (extra)"));
+    assert!(!english_prose("{times}×"));
+    assert!(!english_prose("worker {n}"));
+    assert!(!english_prose("await requestAnimationFrame"));
+    assert!(!english_prose("std::thread::sleep({d})"));
+    assert!(!english_prose("Thread.Sleep(1)"));
+    assert!(!english_prose("Rust (std, tokio)"));
 }
 
 /// The labels' keys of every enumeration `strategies!` declares in `text`

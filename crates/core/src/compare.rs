@@ -9,6 +9,7 @@
 
 use crate::clock::ClockInfo;
 use crate::experiments::{Experiment, Registered, Tried, Unit, Visit};
+use crate::key;
 use crate::schema::Report;
 use crate::stats::Summary;
 use crate::text::Phrase;
@@ -176,6 +177,26 @@ pub fn chart_columns<'a>(
     }
 }
 
+impl Charted {
+    /// Per row of `group`, whether the chart of `experiment` draws it
+    /// when it shows waits of `wait` ms: a row of its headline with a
+    /// value the axis has a place for.
+    pub fn drawn(&self, experiment: Experiment, group: &Group, wait: Option<u32>) -> Vec<bool> {
+        let specs = experiment.columns();
+        let own = group.own_wait(wait);
+        let placed = |r: &Row| {
+            self.columns
+                .iter()
+                .any(|&c| r.values[c].on_axis(specs[c].unit).is_some())
+        };
+        group
+            .rows
+            .iter()
+            .map(|r| r.in_headline(own) && placed(r))
+            .collect()
+    }
+}
+
 /// Why a stated figure cannot be placed.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("stated figure \"{what}\" names column \"{column}\", which {experiment} does not have")]
@@ -232,13 +253,47 @@ pub fn group(experiment: Experiment, report: &Report) -> Option<Group> {
         (true, true) => Origin::Native,
         (true, false) => Origin::Stated,
     };
+    // Whose run, in words that tell this reader's own from one a link
+    // gave them (which may be of the same browser).
+    let source = match origin {
+        Origin::Browser => {
+            Phrase::new(key!("compare.source.you")).phrase("who", report.env.short_name())
+        }
+        Origin::Linked => {
+            Phrase::new(key!("compare.source.shared")).phrase("run", report.env.run_name())
+        }
+        Origin::Engine | Origin::Native | Origin::Stated => report.env.short_name(),
+    };
     Some(Group {
-        source: report.env.short_name(),
+        source,
         origin,
         rows,
         clock: report.env.clock,
         sketched: report.from_link,
     })
+}
+
+/// Names `groups`' sources apart: a source whose name an earlier one
+/// already has (two links of one browser and day) gets its place among
+/// them, "(2)", after it.
+pub fn distinct_names<'a>(groups: impl IntoIterator<Item = &'a mut Group>) {
+    let mut seen: Vec<Phrase> = Vec::new();
+    for g in groups {
+        let n = seen.iter().filter(|s| **s == g.source).count() as u64;
+        seen.push(g.source.clone());
+        if n > 0 {
+            g.source = Phrase::new(key!("compare.source.nth"))
+                .phrase("source", g.source.clone())
+                .count("n", n + 1);
+        }
+    }
+}
+
+/// The letter that marks the `i`th source of a comparison in its chart,
+/// legend, table and sentences, so that no source is told by its colour
+/// alone: A to Z, then again.
+pub fn marker(i: usize) -> char {
+    char::from(b'A' + (i % 26) as u8)
 }
 
 /// An experiment's rows in a report, their values read by its columns,
@@ -315,5 +370,7 @@ fn stated_rows(experiment: Experiment, report: &Report) -> Vec<Row> {
     rows
 }
 
+#[cfg(test)]
+mod figures_tests;
 #[cfg(test)]
 mod tests;

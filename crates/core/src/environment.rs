@@ -76,7 +76,9 @@ impl Environment {
 /// ([`NativeEnv::provenance`]).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct NativeEnv {
-    /// A short name for tables and legends, such as "Rust native, Linux".
+    /// The runtime's own name, such as "Rust", ".NET 10" or "Firefox
+    /// 153": a name, in no language; [`Environment::short_name`] words it
+    /// with where the set comes from.
     pub name: String,
     /// Runtime and versions, such as ".NET 10.0.10 (SDK 10.0.302), C# 14".
     pub runtime: String,
@@ -114,6 +116,43 @@ impl NativeEnv {
     /// gallery`), not a native program or an article.
     pub fn is_engine(&self) -> bool {
         matches!(self.source, Source::Engine(_))
+    }
+
+    /// The operating system's family, such as "Linux" or "macOS", with
+    /// the machine's architecture where its description ends with one
+    /// ("Linux x86_64"); the description up to its first comma if no
+    /// family is known.
+    pub fn platform(&self) -> String {
+        const FAMILIES: [&str; 6] = ["Linux", "macOS", "Windows", "FreeBSD", "Android", "iOS"];
+        const ARCHES: [&str; 4] = ["x86_64", "aarch64", "arm64", "x86"];
+        let family = FAMILIES
+            .into_iter()
+            .find(|f| self.os.contains(f))
+            .unwrap_or_else(|| self.os.split(',').next().unwrap_or_default().trim());
+        let arch = self.os.rsplit(',').next().map(str::trim);
+        match arch.filter(|a| ARCHES.contains(a)) {
+            Some(arch) => format!("{family} {arch}"),
+            None => family.to_owned(),
+        }
+    }
+
+    /// "Firefox 153 (bundled engine set, Linux)", ".NET 10 on Apple M4
+    /// (the article)", "Rust native program (Linux x86_64)": its name
+    /// with where its numbers come from, in the reader's language.
+    pub fn short_name(&self) -> Phrase {
+        let name = Phrase::written(self.name.clone());
+        match &self.source {
+            Source::Article(_) => Phrase::new(key!("env.name.article"))
+                .phrase("name", name)
+                .data("cpu", self.cpu.clone()),
+            Source::Engine(_) => Phrase::new(key!("env.name.engine"))
+                .phrase("name", name)
+                .data("os", self.platform()),
+            Source::Command(_) => Phrase::new(key!("env.name.native"))
+                .phrase("name", name)
+                .data("os", self.platform()),
+            Source::Written(_) => name,
+        }
     }
 
     /// "Apple M4, 10 cores · stated in the article “…”; only the figures
@@ -179,7 +218,7 @@ impl Environment {
     /// "Chrome 156 on Linux", read from the user agent.
     pub fn short_name(&self) -> Phrase {
         if let Some(native) = &self.native {
-            return Phrase::written(native.name.clone());
+            return native.short_name();
         }
         match self.browser_and_os() {
             (Some(b), Some(os)) => Phrase::new(key!("env.browser_on_os"))

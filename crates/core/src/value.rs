@@ -163,12 +163,44 @@ impl Value {
         else {
             return None;
         };
-        if value == 0.0 && figure_ms <= 0.0 {
-            // A time of 0: anything under one step of the clock.
-            return Some((0.0, clock.typical_step_ms));
+        if value == 0.0 {
+            // A time of 0: anything under one step of the clock; a ratio
+            // of 0 (a time of 0 over `figure_ms`): anything under one step
+            // over that.
+            let over = if figure_ms > 0.0 { figure_ms } else { 1.0 };
+            return Some((0.0, clock.typical_step_ms / over));
         }
         let step = clock.typical_step_ms / figure_ms.max(f64::MIN_POSITIVE);
         Some(((value * (1.0 - step)).max(0.0), value * (1.0 + step)))
+    }
+
+    /// Where a chart's log axis of `unit` puts the value, if anywhere: its
+    /// span with both ends above 0, or for a figure of 0 that its clock
+    /// cannot tell from one step (0‡), which such an axis has no place
+    /// for, only its band, from the axis' floor up to that step.
+    pub fn on_axis(&self, unit: Unit) -> Option<Placed> {
+        let (lo, hi) = self.span()?;
+        let to_axis = |x| unit.to_axis(x).filter(|m| *m > 0.0 && m.is_finite());
+        let band = self
+            .clock_band()
+            .and_then(|(lo, hi)| Some((unit.to_axis(lo)?, to_axis(hi)?)));
+        match (to_axis(lo), to_axis(hi)) {
+            (Some(lo), Some(hi)) => Some(Placed {
+                lo,
+                hi,
+                band,
+                under_clock: false,
+            }),
+            _ => {
+                let (_, step) = band?;
+                Some(Placed {
+                    lo: step,
+                    hi: step,
+                    band,
+                    under_clock: true,
+                })
+            }
+        }
     }
 
     /// The span the value covers, `(low, high)`, if it has a number.
@@ -179,4 +211,18 @@ impl Value {
             Value::Stated { low, high, .. } => Some((*low, high.unwrap_or(*low))),
         }
     }
+}
+
+/// A value's place on a chart's axis ([`Value::on_axis`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Placed {
+    /// Its low end, on the axis.
+    pub lo: f64,
+    /// Its high end.
+    pub hi: f64,
+    /// The span a step of its clock makes of it, for a figure under the
+    /// clock's resolution.
+    pub band: Option<(f64, f64)>,
+    /// Whether only the band is drawn (a 0‡ figure).
+    pub under_clock: bool,
 }

@@ -51,7 +51,7 @@ pub fn environment(command: &str, samples: u32) -> Environment {
         started_at_unix_ms: started,
         hidden_during_run: false,
         native: Some(NativeEnv {
-            name: format!("Rust native, {} {}", os_family(), std::env::consts::ARCH),
+            name: "Rust".to_owned(),
             runtime: format!(
                 "{}, tokio {}, waitlab-native {}",
                 env!("WAITLAB_RUSTC_VERSION"),

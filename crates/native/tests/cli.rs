@@ -254,7 +254,12 @@ fn link_opens_as_a_native_run() {
     assert!(!String::from_utf8_lossy(&out.stderr).contains("characters"));
     let report = read_link(lines[0]);
     let native = report.env.native.expect("the link keeps its provenance");
-    assert!(native.name.contains("native"), "{}", native.name);
+    assert_eq!(native.name, "Rust");
+    assert!(
+        matches!(native.source, waitlab_core::schema::Source::Command(_)),
+        "a native program's run: {:?}",
+        native.source
+    );
     assert!(report.spin_ladder.is_some() && report.timed_waits.is_none());
     let out = ladder_link(&[]);
     assert!(String::from_utf8_lossy(&out.stdout).starts_with("http://127.0.0.1:8080/#v1:"));

@@ -1,7 +1,7 @@
 //! A comparison's chart: one row per way of waiting, a mark per source
 //! and charted column, on one time or ratio axis.
 
-use super::source::COLOURS;
+use super::source::Tag;
 use crate::components::charts::{
     LegendEntry, chart_frame, chart_svg, footer, hit, reading, row_label, x_axis,
 };
@@ -59,7 +59,8 @@ struct ChartMark {
 
 /// One row of the comparison chart.
 struct ChartRow {
-    colour: usize,
+    tag: Tag,
+    /// Its source's letter and what ran.
     label: String,
     /// What the row says in words: its name and charted figures.
     reading: String,
@@ -75,8 +76,8 @@ struct ChartRow {
 pub(super) fn ComparisonChart(
     /// Which experiment.
     experiment: Experiment,
-    /// The sources with their colours.
-    groups: Vec<(usize, Group)>,
+    /// The sources with their tags.
+    groups: Vec<(Tag, Group)>,
 ) -> impl IntoView {
     const TOP: f64 = 8.0;
     let columns = experiment.columns();
@@ -103,7 +104,7 @@ pub(super) fn ComparisonChart(
     };
     let rows: Vec<ChartRow> = groups
         .iter()
-        .flat_map(|(colour, g)| {
+        .flat_map(|(tag, g)| {
             let (charted, columns) = (&charted, &columns);
             g.headline_rows(wait).filter_map(move |r| {
                 let marks: Vec<_> = charted
@@ -111,25 +112,14 @@ pub(super) fn ComparisonChart(
                     .enumerate()
                     .filter_map(|(slot, &c)| {
                         let v = &r.values[c];
-                        let (lo, hi) = v.span()?;
-                        let to_axis = |x| columns[c].unit.to_axis(x).filter(|m| *m > 0.0);
-                        let band = v.clock_band().and_then(|(lo, hi)| {
-                            Some((columns[c].unit.to_axis(lo)?, to_axis(hi)?))
-                        });
-                        let (lo, hi, under_clock) = match (to_axis(lo), to_axis(hi)) {
-                            (Some(lo), Some(hi)) => (lo, hi, false),
-                            _ => {
-                                let (_, step) = band?;
-                                (step, step, true)
-                            }
-                        };
+                        let placed = v.on_axis(columns[c].unit)?;
                         Some(ChartMark {
                             slot,
-                            lo,
-                            hi,
+                            lo: placed.lo,
+                            hi: placed.hi,
                             stated: matches!(v, Value::Stated { .. }),
-                            band,
-                            under_clock,
+                            band: placed.band,
+                            under_clock: placed.under_clock,
                         })
                     })
                     .collect();
@@ -142,10 +132,11 @@ pub(super) fn ComparisonChart(
                         format!("{header}: {}", num(&r.values[c].format(columns[c].unit)))
                     })
                     .collect();
+                let source = tr(&g.source);
                 (!marks.is_empty()).then(|| ChartRow {
-                    colour: *colour,
-                    reading: format!("{what} — {}", figures.join("; ")),
-                    label: what,
+                    tag: *tag,
+                    reading: format!("{source}: {what} — {}", figures.join("; ")),
+                    label: format!("{} · {what}", tag.letter),
                     marks,
                 })
             })
@@ -166,10 +157,11 @@ pub(super) fn ComparisonChart(
     let hi = spans().map(|(_, hi)| hi).fold(0.0, f64::max);
     // The legend: the sources by colour, the columns by shape, then what
     // hollow and a band mean where the chart has them.
-    let source = |colour: usize, text: String| LegendEntry {
+    // Its letter before its name, as in the rows' labels: "A · You: …".
+    let source = |tag: Tag, text: String| LegendEntry {
         symbol: Some(Box::new(move |x, y| {
             Node::rect(
-                format!("swatch-mark src-{}", colour % COLOURS),
+                format!("swatch-mark {}", tag.class()),
                 x - 5.0,
                 y - 5.0,
                 10.0,
@@ -177,12 +169,12 @@ pub(super) fn ComparisonChart(
             )
         })),
         class: "legend-source".to_owned(),
-        text,
+        text: format!("{} · {text}", tag.letter),
     };
     let mut legend: Vec<LegendEntry> = groups
         .iter()
-        .filter(|(colour, _)| rows.iter().any(|r| r.colour == *colour))
-        .map(|(colour, g)| source(*colour, tr(&g.source)))
+        .filter(|(tag, _)| rows.iter().any(|r| r.tag == *tag))
+        .map(|(tag, g)| source(*tag, tr(&g.source)))
         .collect();
     let shape = |slot: usize, stated: bool, text: String| LegendEntry {
         symbol: Some(Box::new(move |x, y| {
@@ -222,8 +214,8 @@ pub(super) fn ComparisonChart(
         let mut marks = x_axis(&x, TOP, bottom, width);
         marks.extend(rows.iter().enumerate().map(|(i, row)| {
             let y = layout.centre(TOP, i);
-            let src = format!("src-{}", row.colour % COLOURS);
-            let own = row.colour == 0;
+            let src = row.tag.class();
+            let own = row.tag.colour == 0;
             let mut shapes = vec![
                 hit(0.0, y + pitch / 2.0 - layout.pitch, width, layout.pitch),
                 row_label(layout.label(y), &row.label),
@@ -266,7 +258,7 @@ pub(super) fn ComparisonChart(
             }
             reading(
                 i == 0,
-                Some(format!("cmp-mark-{}", row.colour)),
+                Some(format!("cmp-mark-{}", row.tag.colour)),
                 row.reading.clone(),
                 shapes,
             )

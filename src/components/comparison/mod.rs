@@ -16,7 +16,7 @@ use crate::hooks::{Embedded, Experiments, LinkedRuns, LoadedSet, Loading, Refere
 use chart::ComparisonChart;
 use leptos::task::spawn_local;
 use leptos::wasm_split::{SplitLoaderError, wasm_split};
-use source::COLOURS;
+use source::Tag;
 use table::{ComparisonTable, Verdicts};
 use waitlab_core::key;
 
@@ -55,9 +55,9 @@ fn reference_item(set: LoadedSet) -> AnyView {
             }
         })
     };
-    // A set's name, runtime and system are its author's data,
-    // shown as written (English, as waitlab-native writes
-    // them); the words around its CPU and source are the page's.
+    // A set's runtime and system are its author's data, names and
+    // versions shown as written; the words around its name, CPU and
+    // source are the page's.
     let provenance = tr(&set.native.provenance(set.cores));
     let native = set.native;
     match set.report {
@@ -65,7 +65,7 @@ fn reference_item(set: LoadedSet) -> AnyView {
             // Why, in a link's words: the runs' texts, fetched
             // only for this.
             let said = Phrase::new(key!("reference.not_shown"))
-                .data("name", native.name)
+                .phrase("name", native.short_name())
                 .phrase("why", message);
             let ready = RwSignal::new(false);
             spawn_local(async move {
@@ -83,7 +83,7 @@ fn reference_item(set: LoadedSet) -> AnyView {
             <li class="reference-set" data-testid=set_testid(&set.set)>
                 <label>
                     <input type="checkbox" prop:checked=checked on:change=toggle />
-                    <strong lang="en">{native.name}</strong>
+                    <strong>{tr(&native.short_name())}</strong>
                 </label>
                 <span class="provenance" lang="en">{format!("{} · {}", native.runtime, native.os)}</span>
                 <span class="provenance">{provenance}
@@ -245,9 +245,7 @@ fn Comparison(
             .collect();
         shared.opened.with(|opened| {
             for (j, run) in opened.iter().enumerate() {
-                if let Some(mut g) = compare::group(experiment, &run.report) {
-                    g.source = Phrase::new(key!("compare.shared"))
-                        .phrase("run", run.report.env.run_name());
+                if let Some(g) = compare::group(experiment, &run.report) {
                     groups.push((shared_colours + j, g));
                 }
             }
@@ -266,8 +264,23 @@ fn Comparison(
         if groups.is_empty() && silent.is_empty() && !no_native {
             return None;
         }
-        // Browsers first, then native runs and the article.
+        // Browsers first, then native runs and the article; each named
+        // apart from the others and lettered in that order.
         groups.sort_by_key(|(_, g)| g.origin);
+        compare::distinct_names(groups.iter_mut().map(|(_, g)| g));
+        let groups: Vec<(Tag, Group)> = groups
+            .into_iter()
+            .enumerate()
+            .map(|(i, (colour, g))| {
+                (
+                    Tag {
+                        colour,
+                        letter: compare::marker(i),
+                    },
+                    g,
+                )
+            })
+            .collect();
         // The engines' differences in kind, from every bundled engine set
         // (shown or not); an embed keeps to its chart.
         let engines = sets.engine_reports();
@@ -280,7 +293,7 @@ fn Comparison(
             )
         };
         let waiting = groups.iter().all(|(_, g)| g.origin != Origin::Browser);
-        let verdicts = Verdicts::of(&groups);
+        let verdicts = Verdicts::of(experiment, &groups);
         // An embed keeps to its chart: the verdicts are in the table, on
         // the page it opens. Beside the reader's own run, a run it was
         // given in a link (the blogger's) is one sentence of verdicts
@@ -288,19 +301,19 @@ fn Comparison(
         // so that the embed still fits the frame a blog gives it
         // (WordPress's 1,000 px).
         let compact = embedded && !waiting;
-        let summaries: Vec<(usize, Phrase)> = match &verdicts {
+        let summaries: Vec<(Tag, Phrase)> = match &verdicts {
             Some(v) if !embedded => v.summaries(&groups),
             Some(v) if compact => v
                 .summaries(&groups)
                 .into_iter()
-                .filter(|(colour, _)| *colour >= shared_colours)
+                .filter(|(tag, _)| tag.colour >= shared_colours)
                 .collect(),
             _ => Vec::new(),
         };
-        let said = |colour: &usize| compact && summaries.iter().any(|(c, _)| c == colour);
-        let charted: Vec<(usize, Group)> = groups
+        let said = |tag: &Tag| compact && summaries.iter().any(|(t, _)| t == tag);
+        let charted: Vec<(Tag, Group)> = groups
             .iter()
-            .filter(|(colour, _)| !said(colour))
+            .filter(|(tag, _)| !said(tag))
             .cloned()
             .collect();
         Some(view! {
@@ -316,10 +329,8 @@ fn Comparison(
                 })}
                 {(!groups.is_empty()).then(|| view! {
                     <ComparisonChart experiment=experiment groups=charted />
-                    {summaries.iter().map(|(colour, s)| view! {
-                        <p class="lead" data-testid="verdict-summary">
-                            <span class=format!("swatch src-{}", colour % COLOURS)></span>{tr(s)}
-                        </p>
+                    {summaries.iter().map(|(tag, s)| view! {
+                        <p class="lead" data-testid="verdict-summary">{tag.swatch()}{tr(s)}</p>
                     }).collect_view()}
                     <Details summary=key!("compare.table")>
                         <ComparisonTable experiment=experiment groups=groups verdicts=verdicts />

@@ -1,12 +1,14 @@
 //! A comparison's table: one body per source, its values and its
-//! verdicts against the first source with samples.
+//! verdicts against the first source with samples. What ran and its .NET
+//! analogue share the first column, so that the verdicts fit beside the
+//! figures at a laptop's width.
 
-use super::source::{COLOURS, origin_id};
+use super::source::{Tag, origin_id};
 use crate::components::blocks::marked_cell;
 use crate::i18n::{num, t, tr};
 use leptos::prelude::*;
 use waitlab_core::compare::verdict::{self, Judged, Verdict};
-use waitlab_core::compare::{Group, Value};
+use waitlab_core::compare::{self, Group, Value};
 use waitlab_core::experiments::Experiment;
 use waitlab_core::key;
 use waitlab_core::text::Phrase;
@@ -16,8 +18,8 @@ use waitlab_core::text::Phrase;
 pub(super) fn ComparisonTable(
     /// Which experiment.
     experiment: Experiment,
-    /// The sources with their colours.
-    groups: Vec<(usize, Group)>,
+    /// The sources with their tags.
+    groups: Vec<(Tag, Group)>,
     /// Each source's verdicts against one of them, if two are shown.
     verdicts: Option<Verdicts>,
 ) -> impl IntoView {
@@ -31,11 +33,12 @@ pub(super) fn ComparisonTable(
     });
     let notes = verdicts.as_ref().map(|v| v.notes(&groups));
     let heading = verdicts.as_ref().and_then(|v| v.heading(&groups));
-    let span = 2 + columns.len() + usize::from(heading.is_some());
+    let against = verdicts.as_ref().and_then(|v| v.against(&groups));
+    let span = 1 + columns.len() + usize::from(heading.is_some());
     let bodies = groups
         .into_iter()
         .enumerate()
-        .map(|(i, (colour, g))| {
+        .map(|(i, (tag, g))| {
             let judged = verdicts.as_ref().map(|v| v.judged[i].clone());
             let rows = g
                 .rows
@@ -60,11 +63,11 @@ pub(super) fn ComparisonTable(
                     view! {
                         <tr data-testid="cmp-row">
                             <td class="mech">{tr(&row.what)}
+                                <div class="analogue-line">{tr(&row.analogue)}</div>
                                 {row.notes.iter().map(|n| view! { <div class="note">{tr(n)}</div> }).collect_view()}
                             </td>
-                            <td class="analogue">{tr(&row.analogue)}</td>
                             {cells}
-                            {judged.as_ref().and_then(|judged| judged.get(j)).map(verdict_cell)}
+                            {judged.as_ref().and_then(|judged| judged.get(j)).zip(against.as_ref()).map(|(judged, against)| verdict_cell(judged, against))}
                         </tr>
                     }
                 })
@@ -72,7 +75,7 @@ pub(super) fn ComparisonTable(
             view! {
                 <tbody data-testid=format!("group-{}", origin_id(g.origin))>
                     <tr class="group"><th colspan=span>
-                        <span class=format!("swatch src-{}", colour % COLOURS)></span>{tr(&g.source)}
+                        {tag.swatch()}{tr(&g.source)}
                     </th></tr>
                     {rows}
                 </tbody>
@@ -83,10 +86,9 @@ pub(super) fn ComparisonTable(
         <div class="table-wrap">
             <table class="results compare" data-testid="comparison-table">
                 <thead><tr>
-                    <th>{t(key!("compare.what"))}</th>
-                    <th>{t(key!("table.analogue"))}</th>
+                    <th>{t(key!("compare.what"))}<div class="analogue-line">{t(key!("table.analogue"))}</div></th>
                     {columns.iter().map(|c| view! { <th class="num">{tr(&experiment.header(c))}</th> }).collect_view()}
-                    {heading.map(|h| view! { <th>{tr(&h)}</th> })}
+                    {heading.map(|h| view! { <th class="verdict">{tr(&h)}</th> })}
                 </tr></thead>
                 {bodies}
             </table>
@@ -107,13 +109,23 @@ pub(super) struct Verdicts {
     base: Option<usize>,
     /// Per source, per row (empty without a base).
     judged: Vec<Vec<Judged>>,
+    /// Per source, per row: whether the chart draws it.
+    drawn: Vec<Vec<bool>>,
 }
 
 impl Verdicts {
-    pub(super) fn of(groups: &[(usize, Group)]) -> Option<Verdicts> {
+    pub(super) fn of(experiment: Experiment, groups: &[(Tag, Group)]) -> Option<Verdicts> {
         if groups.len() < 2 {
             return None;
         }
+        // Which rows the chart draws, so that a sentence says how many of
+        // those it counts only the table shows.
+        let charted = compare::chart_columns(experiment, groups.iter().map(|(_, g)| g));
+        let wait = compare::headline_wait(groups.iter().flat_map(|(_, g)| &g.rows));
+        let drawn = groups
+            .iter()
+            .map(|(_, g)| charted.drawn(experiment, g, wait))
+            .collect();
         let base = verdict::base(groups.iter().map(|(_, g)| g));
         let judged = groups
             .iter()
@@ -122,28 +134,37 @@ impl Verdicts {
                 None => Vec::new(),
             })
             .collect();
-        Some(Verdicts { base, judged })
+        Some(Verdicts {
+            base,
+            judged,
+            drawn,
+        })
     }
 
     /// The column's heading, if there is a column.
-    fn heading(&self, groups: &[(usize, Group)]) -> Option<Phrase> {
+    fn heading(&self, groups: &[(Tag, Group)]) -> Option<Phrase> {
         self.base.map(|b| verdict::heading(&groups[b].1))
     }
 
-    /// One sentence per source beside the base, with the source's colour.
-    pub(super) fn summaries(&self, groups: &[(usize, Group)]) -> Vec<(usize, Phrase)> {
+    /// How a verdict names the source it is against, if there is one.
+    fn against(&self, groups: &[(Tag, Group)]) -> Option<Phrase> {
+        self.base.map(|b| verdict::against(&groups[b].1))
+    }
+
+    /// One sentence per source beside the base, with the source's tag.
+    pub(super) fn summaries(&self, groups: &[(Tag, Group)]) -> Vec<(Tag, Phrase)> {
         let Some(b) = self.base else {
             return Vec::new();
         };
-        let each = groups.iter().zip(&self.judged);
-        each.filter_map(|((colour, g), judged)| {
-            Some((*colour, verdict::summary(&groups[b].1, g, judged)?))
+        let each = groups.iter().zip(&self.judged).zip(&self.drawn);
+        each.filter_map(|(((tag, g), judged), drawn)| {
+            Some((*tag, verdict::summary(&groups[b].1, g, judged, drawn)?))
         })
         .collect()
     }
 
     /// What the table's verdicts are, or why it has none.
-    fn notes(&self, groups: &[(usize, Group)]) -> Vec<Phrase> {
+    fn notes(&self, groups: &[(Tag, Group)]) -> Vec<Phrase> {
         let Some(b) = self.base else {
             return vec![Phrase::new(key!("compare.verdict.no_samples"))];
         };
@@ -160,12 +181,13 @@ impl Verdicts {
     }
 }
 
-/// A row's verdict, or why it has none, with the test's figures under it.
-fn verdict_cell(judged: &Judged) -> impl IntoView + use<> {
-    let (said, notes) = judged.phrases();
+/// A row's verdict in a sentence against `against`, or why it has none;
+/// the test's figures one click away, a line each.
+fn verdict_cell(judged: &Judged, against: &Phrase) -> impl IntoView + use<> {
+    let (said, figures) = judged.phrases(against);
     let verdict = judged.verdict();
-    // A difference found is said in bold; "same" and the reasons for no
-    // verdict are not (all in the muted small type of the analogues).
+    // A difference found is said in bold; the others are not (all in the
+    // muted small type of the analogues).
     let said = match verdict {
         Some(Verdict::Faster | Verdict::Slower) => {
             view! { <strong>{tr(&said)}</strong> }.into_any()
@@ -173,9 +195,14 @@ fn verdict_cell(judged: &Judged) -> impl IntoView + use<> {
         _ => tr(&said).into_any(),
     };
     view! {
-        <td class="analogue" data-testid="verdict" data-verdict=verdict.map(|v| v.id())>
+        <td class="analogue verdict" data-testid="verdict" data-verdict=verdict.map(|v| v.id())>
             {said}
-            {notes.iter().map(|n| view! { <div class="note">{tr(n)}</div> }).collect_view()}
+            {(!figures.is_empty()).then(|| view! {
+                <details class="stats-of-verdict" data-testid="verdict-stats">
+                    <summary>{t(key!("compare.verdict.stats"))}</summary>
+                    <ul>{figures.iter().map(|f| view! { <li>{tr(f)}</li> }).collect_view()}</ul>
+                </details>
+            })}
         </td>
     }
 }

@@ -111,7 +111,7 @@ pub(crate) fn engine_sets(browser: Browser) {
     s.wait_for_element(&format!("{differences} li"), 20);
     let said = s.text(&differences).unwrap_or_default();
     assert!(
-        said.contains("test driver") && said.contains("WebKitGTK"),
+        said.contains("bundled engine set") && said.contains("WebKitGTK"),
         "{said}"
     );
     s.eval(&format!(

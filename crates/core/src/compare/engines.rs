@@ -195,7 +195,7 @@ mod tests {
             .filter(|p| p.key == crate::key!("compare.engines.missing"))
             .collect();
         assert_eq!(missing.len(), 1, "{said:?}");
-        assert_eq!(listed(missing[0], "engines"), [Phrase::written("B")]);
+        assert_eq!(listed(missing[0], "engines"), [b.env.short_name()]);
         assert!(!listed(missing[0], "what").is_empty());
         // An engine whose set has no run of the experiment is named apart.
         let mut c = engine("C");

@@ -10,9 +10,10 @@
 //! [`CLOCK_STEPS`] steps of the coarser of the two clocks, so no verdict
 //! comes of a difference the clocks cannot tell: where the medians differ
 //! by more than [`THRESHOLD`] but not by more than those steps, the verdict
-//! says it is under the clock rather than "same". (Medians further apart
-//! whose samples the test cannot tell apart, two wide polling spreads, are
-//! "same", as BenchmarkDotNet says it.) The test is on raw
+//! says it is under the clock rather than "same"; where they differ by
+//! more than both but the test cannot tell the samples apart (two wide
+//! polling spreads, or few samples), it says it cannot tell ("unclear")
+//! rather than "same", which BenchmarkDotNet would say. The test is on raw
 //! samples; where a source's samples were rebuilt from a link's quantile
 //! sketch it is approximate, and says so.
 //!
@@ -55,6 +56,10 @@ pub enum Verdict {
     /// than [`THRESHOLD`] but by no more than [`CLOCK_STEPS`] steps: the
     /// clocks cannot tell whether they differ.
     UnderClock,
+    /// No difference beyond the threshold by the test, though the medians
+    /// differ by more than [`THRESHOLD`] and by more than [`CLOCK_STEPS`]
+    /// steps: these samples cannot tell that difference from chance.
+    Unclear,
 }
 
 impl Verdict {
@@ -65,6 +70,7 @@ impl Verdict {
             Verdict::Same => "same",
             Verdict::Slower => "slower",
             Verdict::UnderClock => "under_clock",
+            Verdict::Unclear => "unclear",
         }
     }
 }
@@ -110,10 +116,10 @@ pub enum Judged {
 }
 
 impl Judged {
-    /// What its cell says: the verdict (≈ when approximate) or why there
-    /// is none, and under it the test's figures (the ratio of medians,
-    /// the p-value and Cliff's delta) and a partner of another name.
-    pub fn phrases(&self) -> (Phrase, Vec<Phrase>) {
+    /// What its cell says, in words first: a sentence against `base` (the
+    /// compared source's name, or "your run"), or why there is none; then
+    /// the test's figures, one line each with what its symbol means.
+    pub fn phrases(&self, base: &Phrase) -> (Phrase, Vec<Phrase>) {
         let why = |k| (Phrase::new(k), Vec::new());
         match self {
             Judged::Base => why(key!("compare.verdict.base")),
@@ -121,37 +127,7 @@ impl Judged {
             Judged::Stated => why(key!("compare.verdict.stated")),
             Judged::NotMeasured => why(key!("compare.verdict.not_measured")),
             Judged::TooFew => why(key!("compare.verdict.too_few")),
-            Judged::Tested(t) => {
-                let verdict = Phrase::new(match t.verdict {
-                    Verdict::Faster => key!("compare.verdict.faster"),
-                    Verdict::Same => key!("compare.verdict.same"),
-                    Verdict::Slower => key!("compare.verdict.slower"),
-                    Verdict::UnderClock => key!("compare.verdict.under_clock"),
-                });
-                let verdict = if t.approximate {
-                    Phrase::new(key!("compare.verdict.approximate")).phrase("verdict", verdict)
-                } else {
-                    verdict
-                };
-                let p = if t.p < ALPHA {
-                    Phrase::new(key!("compare.verdict.p_below")).arg("alpha", Arg::Fixed(ALPHA, 3))
-                } else {
-                    Phrase::new(key!("compare.verdict.p")).arg("p", Arg::Fixed(t.p, 3))
-                };
-                // A ratio to a median of 0 (a wait the clock read as none)
-                // is left out.
-                let figures = if t.ratio.is_finite() {
-                    Phrase::new(key!("compare.verdict.figures"))
-                        .arg("ratio", Arg::Fixed(t.ratio, 2))
-                } else {
-                    Phrase::new(key!("compare.verdict.figures_no_ratio"))
-                };
-                let figures = figures.phrase("p", p).arg("delta", Arg::Fixed(t.effect, 2));
-                let partner = t.partner.as_ref().map(|partner| {
-                    Phrase::new(key!("compare.verdict.partner")).phrase("partner", partner.clone())
-                });
-                (verdict, std::iter::once(figures).chain(partner).collect())
-            }
+            Judged::Tested(t) => (t.sentence(base), t.figures()),
         }
     }
 
@@ -164,31 +140,120 @@ impl Judged {
     }
 }
 
+impl Test {
+    /// "2.1× slower than your run: a difference larger than chance and
+    /// than the clocks can blur", or the same, under the clock or unclear,
+    /// in words; how far apart only where the ratio is a number (a
+    /// partner's median of 0 has none).
+    fn sentence(&self, base: &Phrase) -> Phrase {
+        // The ratio as "× faster" reads it: always 1 or more.
+        let times = if self.ratio < 1.0 {
+            1.0 / self.ratio
+        } else {
+            self.ratio
+        };
+        let factor = (times.is_finite() && self.ratio > 0.0).then_some(times);
+        let key = match (self.verdict, factor) {
+            (Verdict::Faster, Some(_)) => key!("compare.verdict.says.faster"),
+            (Verdict::Faster, None) => key!("compare.verdict.says.faster_no_ratio"),
+            (Verdict::Slower, Some(_)) => key!("compare.verdict.says.slower"),
+            (Verdict::Slower, None) => key!("compare.verdict.says.slower_no_ratio"),
+            (Verdict::Same, _) => key!("compare.verdict.says.same"),
+            (Verdict::UnderClock, _) => key!("compare.verdict.says.under_clock"),
+            (Verdict::Unclear, Some(_)) if self.ratio < 1.0 => {
+                key!("compare.verdict.says.unclear_faster")
+            }
+            (Verdict::Unclear, Some(_)) => key!("compare.verdict.says.unclear_slower"),
+            (Verdict::Unclear, None) => key!("compare.verdict.says.unclear"),
+        };
+        let said = Phrase::new(key)
+            .phrase("base", base.clone())
+            .arg("times", Arg::Fixed(factor.unwrap_or(1.0), 1))
+            .count("steps", CLOCK_STEPS as u64);
+        let said = match &self.partner {
+            Some(partner) => Phrase::new(key!("compare.verdict.partner"))
+                .phrase("verdict", said)
+                .phrase("partner", partner.clone()),
+            None => said,
+        };
+        if self.approximate {
+            Phrase::new(key!("compare.verdict.approximate")).phrase("verdict", said)
+        } else {
+            said
+        }
+    }
+
+    /// The test's figures, one line each, each saying what its symbol
+    /// means: the ratio of medians (where it is a number), p against the
+    /// level, Cliff's delta, and the threshold a difference had to pass.
+    fn figures(&self) -> Vec<Phrase> {
+        let ratio = (self.ratio.is_finite() && self.ratio > 0.0).then(|| {
+            Phrase::new(key!("compare.verdict.stat.ratio")).arg("ratio", Arg::Fixed(self.ratio, 2))
+        });
+        let p = if self.p < ALPHA {
+            Phrase::new(key!("compare.verdict.stat.p_below"))
+        } else {
+            Phrase::new(key!("compare.verdict.stat.p")).arg("p", Arg::Fixed(self.p, 3))
+        };
+        let p = p.arg("alpha", Arg::Fixed(ALPHA, 3));
+        let delta = Phrase::new(key!("compare.verdict.stat.delta"))
+            .arg("delta", Arg::Fixed(self.effect, 2));
+        let threshold = Phrase::new(key!("compare.verdict.stat.threshold"))
+            .ms("threshold", self.threshold_ms)
+            .count("percent", (THRESHOLD * 100.0) as u64)
+            .count("steps", CLOCK_STEPS as u64);
+        ratio.into_iter().chain([p, delta, threshold]).collect()
+    }
+}
+
+/// How a verdict names the source it compared with: "your run" where it
+/// is this reader's own, else its name.
+pub fn against(base: &Group) -> Phrase {
+    match base.origin {
+        super::Origin::Browser => Phrase::new(key!("compare.verdict.your_run")),
+        _ => base.source.clone(),
+    }
+}
+
 /// In one sentence, how `group`'s rows compared with `base`'s: how many
-/// were faster, the same and slower (`None` when none was tested).
-pub fn summary(base: &Group, group: &Group, judged: &[Judged]) -> Option<Phrase> {
+/// were faster, the same and slower (`None` when none was tested), and
+/// how many of those the chart does not draw (`drawn`, per row of
+/// `group`: whether the chart has it), which only the table shows.
+pub fn summary(base: &Group, group: &Group, judged: &[Judged], drawn: &[bool]) -> Option<Phrase> {
     let count = |v| judged.iter().filter(|j| j.verdict() == Some(v)).count() as u64;
+    let undrawn = judged
+        .iter()
+        .zip(drawn)
+        .filter(|(j, drawn)| j.verdict().is_some() && !**drawn)
+        .count() as u64;
     let counts: Vec<Phrase> = [
         (Verdict::Faster, key!("compare.verdict.n_faster")),
         (Verdict::Same, key!("compare.verdict.n_same")),
         (Verdict::Slower, key!("compare.verdict.n_slower")),
         (Verdict::UnderClock, key!("compare.verdict.n_under_clock")),
+        (Verdict::Unclear, key!("compare.verdict.n_unclear")),
     ]
     .into_iter()
     .filter(|(v, _)| count(*v) > 0)
     .map(|(v, k)| Phrase::new(k).count("count", count(v)))
     .collect();
+    let undrawn = if undrawn > 0 {
+        Phrase::new(key!("compare.verdict.only_in_table")).count("count", undrawn)
+    } else {
+        Phrase::written("")
+    };
     (!counts.is_empty()).then(|| {
         Phrase::new(key!("compare.verdict.summary"))
             .phrase("source", group.source.clone())
-            .phrase("base", base.source.clone())
+            .phrase("base", against(base))
             .arg("counts", Arg::List(counts))
+            .phrase("undrawn", undrawn)
     })
 }
 
-/// The verdict column's heading: against `base`.
+/// The verdict column's heading: against `base` ("your run").
 pub fn heading(base: &Group) -> Phrase {
-    Phrase::new(key!("compare.verdict.head")).phrase("source", base.source.clone())
+    Phrase::new(key!("compare.verdict.head")).phrase("source", against(base))
 }
 
 /// What the verdicts are, under the table: the test, its level and its
@@ -249,8 +314,14 @@ pub fn judge(base: &Group, group: &Group) -> Vec<Judged> {
             // "Same" where the medians differ by more than 5 % but no more
             // than the clocks' steps: the clocks cannot tell.
             let apart = (median - base_median).abs();
-            if test.verdict == Verdict::Same && apart > relative_ms && apart <= floor_ms {
-                test.verdict = Verdict::UnderClock;
+            // "Unclear" where they differ by more than both, but not
+            // surely.
+            if test.verdict == Verdict::Same && apart > relative_ms {
+                test.verdict = if apart <= floor_ms {
+                    Verdict::UnderClock
+                } else {
+                    Verdict::Unclear
+                };
             }
             test.ratio = median / base_median;
             test.approximate = approximate;
@@ -294,7 +365,7 @@ pub fn test(x: &[f64], y: &[f64], threshold_ms: f64) -> Test {
     let p = match verdict {
         Verdict::Slower => p_slower,
         Verdict::Faster => p_faster,
-        Verdict::Same | Verdict::UnderClock => p_slower.min(p_faster),
+        Verdict::Same | Verdict::UnderClock | Verdict::Unclear => p_slower.min(p_faster),
     };
     Test {
         verdict,

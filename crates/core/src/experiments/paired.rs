@@ -69,7 +69,7 @@ impl<C: Bytes + Rounds, S: Way> Section for Paired<C, S> {
         let config = C::read(r)?;
         let skew_ms = r.maybe_q()?;
         let results = r.ways(|r, strategy| {
-            let outcome = r.outcome(config.rounds())?;
+            let outcome = r.latencies(config.rounds())?;
             Ok(StrategyOutcome { strategy, outcome })
         })?;
         Ok(Paired {

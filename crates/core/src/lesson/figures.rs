@@ -103,7 +103,9 @@ impl Pair {
     /// How many times the right way beat the wrong one (`None` where the
     /// right way's figure is zero).
     fn ratio(&self) -> Option<f64> {
-        (self.right > 0.0).then(|| self.wrong / self.right)
+        (self.right > 0.0)
+            .then(|| self.wrong / self.right)
+            .filter(|r| r.is_finite())
     }
 
     /// Whether `clock` resolves the difference (percentages always are).

@@ -371,6 +371,13 @@ impl Reader<'_> {
         })
     }
 
+    /// An outcome of times between two threads' stamps written with
+    /// `usual_n`: [`Reader::outcome`], none below zero
+    /// ([`Outcome::floored_at_zero`]).
+    pub(crate) fn latencies(&mut self, usual_n: u32) -> Result<Outcome, LinkError> {
+        self.outcome(usual_n).map(Outcome::floored_at_zero)
+    }
+
     /// An outcome written with `usual_n` (see [`Writer::outcome`]).
     pub(crate) fn outcome(&mut self, usual_n: u32) -> Result<Outcome, LinkError> {
         match self.byte()? {

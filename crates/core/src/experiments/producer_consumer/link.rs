@@ -27,7 +27,7 @@ impl Section for ProducerConsumer {
         let runs = r.ways(|r, channel| {
             Ok(ChannelRun {
                 channel,
-                outcome: r.outcome(config.items)?,
+                outcome: r.latencies(config.items)?,
                 burst_ms: match r.maybe_q()? {
                     Some(ms) if !(ms > 0.0 && ms.is_finite()) => {
                         return Err(LinkError::Damaged("a burst that took no time"));
