@@ -289,7 +289,7 @@ fn cases() -> Vec<Case> {
         ("wordpress_embed", ALL, Untimed, wordpress_embed),
         ("first_screen", ALL, Untimed, first_screen),
         ("embed_app_unavailable", ALL, Untimed, embed_app_unavailable),
-        ("languages_after_a_run", &[Chromium], Untimed, languages_after_a_run),
+        ("languages_after_a_run", BLINK_GECKO, Untimed, languages_after_a_run),
         ("shell_before_the_wasm", BLINK_GECKO, Untimed, shell_before_the_wasm),
         ("accessibility", BLINK_GECKO, Untimed, accessibility),
         ("reduced_motion", BLINK_GECKO, Untimed, reduced_motion),

@@ -374,3 +374,5 @@ fn stated_rows(experiment: Experiment, report: &Report) -> Vec<Row> {
 mod figures_tests;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod words_tests;

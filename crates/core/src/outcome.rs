@@ -37,32 +37,30 @@ pub enum Outcome {
 }
 
 impl Outcome {
-    /// The same outcome with every time below zero read as zero: for
-    /// times between two threads' stamps, which cannot end before they
-    /// began ([`crate::clock::corrected_ms`]), where a link or file written
-    /// before waitlab floored them still carries two clocks' disagreement
-    /// (a handoff of -1 ms).
-    pub fn floored_at_zero(self) -> Outcome {
-        match self {
-            Outcome::Measured {
-                summary,
-                samples_ms,
-            } => {
-                let at_least_zero = |v: f64| v.max(0.0);
-                Outcome::Measured {
-                    summary: crate::stats::Summary {
-                        min: at_least_zero(summary.min),
-                        p50: at_least_zero(summary.p50),
-                        p90: at_least_zero(summary.p90),
-                        p99: at_least_zero(summary.p99),
-                        max: at_least_zero(summary.max),
-                        mean: at_least_zero(summary.mean),
-                        ..summary
-                    },
-                    samples_ms: samples_ms.into_iter().map(at_least_zero).collect(),
-                }
+    /// Reads every time below zero as zero: for times between two
+    /// threads' stamps, which cannot end before they began
+    /// ([`crate::clock::corrected_ms`]), where a link or file written before
+    /// waitlab floored them still carries two clocks' disagreement (a
+    /// handoff of -1 ms).
+    pub fn floor_at_zero(&mut self) {
+        if let Outcome::Measured {
+            summary,
+            samples_ms,
+        } = self
+        {
+            for v in [
+                &mut summary.min,
+                &mut summary.p50,
+                &mut summary.p90,
+                &mut summary.p99,
+                &mut summary.max,
+                &mut summary.mean,
+            ]
+            .into_iter()
+            .chain(samples_ms.iter_mut())
+            {
+                *v = v.max(0.0);
             }
-            other => other,
         }
     }
 

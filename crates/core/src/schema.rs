@@ -18,6 +18,7 @@
 use crate::experiments::timed_waits::Mechanism;
 use crate::experiments::timed_waits::TimedWaits;
 use crate::experiments::{Experiment, Registered, Visit};
+use crate::outcome::Outcome;
 use serde::Deserialize;
 
 pub use crate::environment::{Environment, Failure, NativeEnv, Source};
@@ -142,6 +143,18 @@ impl Report {
         if let Some(tw) = &mut report.timed_waits {
             tw.config.mechanisms = Mechanism::named_by(tw.cells.iter().map(|c| c.key));
         }
+        // Times between two threads' stamps, none below zero (files
+        // written before waitlab floored them).
+        let wake = report.wake_latency.iter_mut().flat_map(|w| &mut w.results);
+        let cancel = report.cancel_waits.iter_mut().flat_map(|c| &mut c.results);
+        let handoffs = report
+            .producer_consumer
+            .iter_mut()
+            .flat_map(|p| &mut p.runs);
+        wake.map(|r| &mut r.outcome)
+            .chain(cancel.map(|r| &mut r.outcome))
+            .chain(handoffs.map(|r| &mut r.outcome))
+            .for_each(Outcome::floor_at_zero);
         Ok(report)
     }
 }

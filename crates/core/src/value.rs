@@ -34,6 +34,16 @@ impl Unit {
         }
     }
 
+    /// A time of `ms` in this unit, if it is one of time.
+    pub fn of_ms(self, ms: f64) -> Option<f64> {
+        match self {
+            Unit::Ms => Some(ms),
+            Unit::Us => Some(ms * 1000.0),
+            Unit::Ns => Some(ms * 1e6),
+            Unit::Times | Unit::Count => None,
+        }
+    }
+
     /// A number formatted for this unit (without the unit's name).
     pub fn format(self, v: f64) -> String {
         match self {
@@ -112,7 +122,7 @@ impl Value {
         match self {
             Value::Absent => "–".to_owned(),
             Value::Measured(v) => unit.format(*v),
-            Value::Unresolved { value, .. } => format!("{}‡", unit.format(*value)),
+            Value::Unresolved { .. } => format!("{}‡", self.unresolved(unit)),
             Value::Stated {
                 low,
                 high,
@@ -124,6 +134,27 @@ impl Value {
                     None => format!("{about}{}", unit.format(*low)),
                 }
             }
+        }
+    }
+
+    /// The figure of an unresolved value, without its ‡: a time the clock
+    /// read as none is under one step of it ("<0.005"); any other its
+    /// number. Empty for other values.
+    pub fn unresolved(&self, unit: Unit) -> String {
+        let Value::Unresolved {
+            value, figure_ms, ..
+        } = *self
+        else {
+            return String::new();
+        };
+        // A time of 0's band is one step of its clock, ms.
+        let under = self
+            .clock_band()
+            .filter(|_| value == 0.0 && figure_ms <= 0.0)
+            .and_then(|(_, step_ms)| unit.of_ms(step_ms));
+        match under {
+            Some(step) => format!("<{}", unit.format(step)),
+            None => unit.format(value),
         }
     }
 

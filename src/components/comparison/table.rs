@@ -50,8 +50,8 @@ pub(super) fn ComparisonTable(
                         .iter()
                         .zip(&columns)
                         .map(|(v, c)| match *v {
-                            Value::Unresolved { value, figure_ms, clock } => {
-                                marked_cell(num(&c.unit.format(value)), figure_ms, Some(clock)).into_any()
+                            Value::Unresolved { figure_ms, clock, .. } => {
+                                marked_cell(num(&v.unresolved(c.unit)), figure_ms, Some(clock)).into_any()
                             }
                             Value::Stated { .. } => view! {
                                 <td class="num stated" title=t(key!("compare.stated_title"))>{num(&v.format(c.unit))}</td>

@@ -299,6 +299,11 @@ fn assert_comparison_reads(s: &mut Session, lang: Lang) {
     review_shot(s, &format!("compare-1366-{code}-shared"));
     scroll_to(s, "[data-testid=timed-waits] [data-testid=comparison]");
     review_shot(s, &format!("compare-1366-{code}-chart"));
+    // On a phone the table may scroll, what ran staying in view.
+    s.resize(390, 844);
+    s.wait_for("window.innerWidth < 1000", 10);
+    scroll_to(s, "[data-testid=timed-waits] [data-testid=group-shared]");
+    review_shot(s, &format!("compare-390-{code}"));
     s.eval("for (const d of window.waitlabClosed) d.open = false; return null;");
     s.resize(1100, 1600);
 }

@@ -347,13 +347,18 @@ pub(crate) fn native_comparison(browser: Browser) {
     s.wait_for_element(&tid("set-rust-linux-x86_64"), 20);
     scroll_to(&mut s, &tid("reference"));
     review_shot(&mut s, "native-panel");
-    // A set's name and provenance are data in English, marked so whatever
-    // the page's language.
+    // A set's name is worded in the page's language around the runtime's
+    // name; its runtime and system are data in English, marked so.
     let data = tid("set-rust-linux-x86_64");
     assert_eq!(
-        count(&mut s, &format!("{data} strong[lang=en]")),
+        count(&mut s, &format!("{data} strong:not([lang])")),
         1,
-        "the set's name is marked as English"
+        "the set's name is in the page's language"
+    );
+    assert_eq!(
+        count(&mut s, &format!("{data} .provenance[lang=en]")),
+        1,
+        "its runtime and system are marked as English"
     );
     // Before any run every experiment shows the native probe's rows and
     // chart marks, and the article's where it states figures (it states

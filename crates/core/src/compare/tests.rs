@@ -68,7 +68,7 @@ fn the_headline_shows_one_wait_beside_the_waits_that_ask_for_none() {
     assert_eq!(headline(&none, None), 2);
 }
 
-fn env(native: bool) -> Environment {
+pub(super) fn env(native: bool) -> Environment {
     Environment {
         native: native.then(|| NativeEnv {
             name: ".NET 10 (article)".into(),
@@ -322,7 +322,11 @@ fn figures_under_the_clock_are_marked() {
 }
 
 /// A group of `rows` (id, what, samples), read by a clock of `step` ms.
-fn sampled(origin: Origin, step: f64, rows: &[(&'static str, &'static str, Vec<f64>)]) -> Group {
+pub(super) fn sampled(
+    origin: Origin,
+    step: f64,
+    rows: &[(&'static str, &'static str, Vec<f64>)],
+) -> Group {
     let mut g = asking(&vec![Some(1); rows.len()]);
     g.origin = origin;
     g.clock = Some(ClockInfo {
@@ -340,7 +344,7 @@ fn sampled(origin: Origin, step: f64, rows: &[(&'static str, &'static str, Vec<f
 }
 
 /// `n` samples around `median`, spread by `spread` ms either way.
-fn around(median: f64, spread: f64, n: usize) -> Vec<f64> {
+pub(super) fn around(median: f64, spread: f64, n: usize) -> Vec<f64> {
     (0..n)
         .map(|i| median + spread * ((i * 37 % n) as f64 / n as f64 - 0.5))
         .collect()
@@ -511,92 +515,4 @@ fn a_chart_plots_times_where_a_source_has_no_ratio() {
     // Experiments that chart times chart them whatever a source lacks.
     let timed = chart_columns(Experiment::TimedWaits, [&without]);
     assert!(!timed.instead && !timed.columns.is_empty());
-}
-
-/// Every source is named apart from the others, in words: the reader's
-/// own run, a link's, and a set; and every verdict is a sentence whose
-/// figures agree with it.
-#[test]
-fn sources_are_named_apart_and_verdicts_are_sentences() {
-    use verdict::{Judged, judge};
-    let en = crate::text::Catalog::english();
-    let mut mine = one_cell(Environment::test_chrome());
-    let own = group(Experiment::TimedWaits, &mine).unwrap();
-    mine.from_link = true;
-    let a = group(Experiment::TimedWaits, &mine).unwrap();
-    let b = a.clone();
-    let article = group(Experiment::TimedWaits, &one_cell(env(true))).unwrap();
-    let mut groups = [own, a, b, article];
-    distinct_names(groups.iter_mut());
-    let names: Vec<String> = groups.iter().map(|g| en.render(&g.source)).collect();
-    assert!(
-        names[0].starts_with("You: Chrome") && names[0].ends_with(", now"),
-        "{names:?}"
-    );
-    assert!(names[1].starts_with("Shared by link: Chrome"), "{names:?}");
-    assert_eq!(names[2], format!("{} (2)", names[1]));
-    assert_eq!(names[3], ".NET 10 (article) on M4 (the article)");
-    assert_eq!((marker(0), marker(3), marker(26)), ('A', 'D', 'A'));
-
-    // Faster by half: "2.0× faster than your run"; two wide spreads
-    // apart by a fifth: "perhaps", never "the same".
-    let base = sampled(
-        Origin::Browser,
-        0.005,
-        &[("t", "t", around(1.0, 0.01, 200))],
-    );
-    let fast = sampled(Origin::Linked, 0.005, &[("t", "t", around(0.5, 0.01, 200))]);
-    let against = verdict::against(&base);
-    let said = |j: &Judged| {
-        let (sentence, figures) = j.phrases(&against);
-        (
-            en.render(&sentence),
-            figures.iter().map(|f| en.render(f)).collect::<Vec<_>>(),
-        )
-    };
-    let (sentence, figures) = said(&judge(&base, &fast)[0]);
-    assert!(
-        sentence.starts_with("2.0× faster than your run"),
-        "{sentence}"
-    );
-    assert!(
-        figures[0].starts_with("×0.50") && figures[1].starts_with("p < 0.001"),
-        "{figures:?}"
-    );
-    let wide = |c: f64| sampled(Origin::Browser, 0.005, &[("p", "p", around(c, 1.0, 40))]);
-    let (sentence, _) = said(&judge(&wide(1.0), &wide(0.8))[0]);
-    assert!(
-        sentence.starts_with("perhaps 1.") && sentence.contains("× faster than your run"),
-        "{sentence}"
-    );
-    // A summary counts the rows the chart leaves out.
-    let judged = judge(&base, &fast);
-    let summary = verdict::summary(&base, &fast, &judged, &[false]).unwrap();
-    assert!(
-        en.render(&summary)
-            .ends_with("1 row faster; the chart leaves out 1 of them, the table has it."),
-        "{}",
-        en.render(&summary)
-    );
-}
-
-/// A report of `env` with one timed wait measured.
-fn one_cell(env: Environment) -> Report {
-    let cell = Cell {
-        key: CellKey {
-            mechanism: Mechanism::ThreadSleep,
-            requested_ms: Some(10),
-        },
-        outcome: Outcome::measured(vec![10.2, 10.4, 10.3]).unwrap(),
-    };
-    let chain = NestedChain { levels: Vec::new() };
-    let config = TimedWaitsConfig::default();
-    Report::new(
-        env,
-        Some(TimedWaits {
-            config,
-            cells: vec![cell],
-            chain,
-        }),
-    )
 }

@@ -324,6 +324,17 @@ pub fn judge(base: &Group, group: &Group) -> Vec<Judged> {
                 };
             }
             test.ratio = median / base_median;
+            // A verdict agrees with its own figures: "faster" whose median
+            // is not below its partner's (samples that tell one thing,
+            // medians another) is no verdict to print.
+            let against_medians = match test.verdict {
+                Verdict::Faster => median >= base_median,
+                Verdict::Slower => median <= base_median,
+                _ => false,
+            };
+            if against_medians {
+                test.verdict = Verdict::Unclear;
+            }
             test.approximate = approximate;
             test.partner = (partner.what != row.what).then(|| partner.what.clone());
             Judged::Tested(test)

@@ -373,9 +373,11 @@ impl Reader<'_> {
 
     /// An outcome of times between two threads' stamps written with
     /// `usual_n`: [`Reader::outcome`], none below zero
-    /// ([`Outcome::floored_at_zero`]).
+    /// ([`Outcome::floor_at_zero`]).
     pub(crate) fn latencies(&mut self, usual_n: u32) -> Result<Outcome, LinkError> {
-        self.outcome(usual_n).map(Outcome::floored_at_zero)
+        let mut outcome = self.outcome(usual_n)?;
+        outcome.floor_at_zero();
+        Ok(outcome)
     }
 
     /// An outcome written with `usual_n` (see [`Writer::outcome`]).
