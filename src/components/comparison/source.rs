@@ -29,7 +29,7 @@ impl Tag {
     pub(super) fn swatch(self) -> impl IntoView {
         view! {
             <span class=format!("swatch {}", self.class())></span>
-            <b class="source-letter" aria-hidden="true">{self.letter}</b>
+            <span class="source-letter" aria-hidden="true">{self.letter}</span>
         }
     }
 }
