@@ -53,6 +53,11 @@
 //!   the wasm chunks come when needed (none with the page), and one that
 //!   cannot be fetched is said where it would show. `reference_data_broken`:
 //!   the page with a malformed set and without an index.
+//! - [`own_wait`]: `own_wait_*`: a reader's own way of waiting, timed in
+//!   its sandbox beside the built-in setTimeout with a verdict; hostile
+//!   code (a loop that never ends, a promise that never settles, a throw,
+//!   reaching for the page, the network or the top window) ends in a
+//!   message within its limit, the sandbox torn down, the page responsive.
 //! - [`recipes`]: `recipes_*`: every JavaScript recipe of the summary,
 //!   imported as the site serves it and run, isolated and not; the
 //!   summary's recipe blocks (checked after Run all).
@@ -97,6 +102,8 @@ mod hidden_tab;
 mod languages;
 #[path = "e2e/links.rs"]
 mod links;
+#[path = "e2e/own_wait.rs"]
+mod own_wait;
 #[path = "e2e/page.rs"]
 mod page;
 #[path = "e2e/policy.rs"]
@@ -297,6 +304,7 @@ fn cases() -> Vec<Case> {
         ("policy_enforced", ALL, Untimed, policy_enforced),
         ("engine_sets", ALL, Untimed, engine_sets),
         ("native_link", &[Chromium], Untimed, native_link),
+        ("own_wait", ALL, Untimed, own_wait::own_wait),
     ];
     // Each experiment's own scenario, named by its id ("isolated" is the
     // timed waits' on an isolated page).

@@ -17,6 +17,7 @@ pub mod fetch;
 pub mod links;
 pub mod location;
 pub mod memory;
+pub mod own_wait;
 pub mod page;
 pub mod probes;
 pub mod svg;

@@ -21,6 +21,7 @@ pub mod lesson;
 pub mod link;
 pub mod number;
 pub mod outcome;
+pub mod own_wait;
 pub mod protocol;
 pub mod reference;
 pub mod sampling;

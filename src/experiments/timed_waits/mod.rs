@@ -1,6 +1,7 @@
 //! Experiment 1, timed waits: controls, progress, findings, charts, table.
 
 mod chart;
+mod own_wait;
 mod runner;
 
 use crate::components::blocks::{NumbersTable, ResultsBlock, figure};
@@ -12,6 +13,7 @@ use crate::hooks::Experiments;
 use crate::i18n::{t, tr};
 use chart::{ChainChart, HistogramChart, samples_of};
 use leptos::prelude::*;
+use own_wait::OwnWait;
 use waitlab_core::experiments::Config;
 use waitlab_core::experiments::Findings;
 use waitlab_core::experiments::timed_waits::TimedWaits;
@@ -143,6 +145,17 @@ pub(super) fn TimedWaitsResults(
     let tolerance = report.env.clock.map(|c| c.tolerance_ms()).unwrap_or(0.001);
     let measured = with_samples(&tw);
     let selected = RwSignal::new(default_selection(&measured));
+    let own = tw.clone();
+    // The built-in ways a reader's own is compared with, the default first.
+    let compared: Vec<CellKey> = default_selection(&measured)
+        .into_iter()
+        .chain(
+            measured
+                .iter()
+                .copied()
+                .filter(|k| Some(*k) != default_selection(&measured)),
+        )
+        .collect();
     let any_samples = !measured.is_empty();
     let overview: Vec<_> = tw
         .cells
@@ -197,6 +210,7 @@ pub(super) fn TimedWaitsResults(
                 }).collect_view()}
             </NumbersTable>
             </ResultsBlock>
+            {any_samples.then(|| view! { <OwnWait tw=own cells=compared clock=clock /> })}
     }
     .into_any()
 }
