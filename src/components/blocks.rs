@@ -143,6 +143,25 @@ pub fn figure(value: f64, clock: Option<ClockInfo>) -> impl IntoView {
     marked_cell(ms(value), value, below)
 }
 
+/// A verdict's test figures, one click away: a line each under
+/// `summary` (nothing when there are none).
+#[component]
+pub fn VerdictFigures(
+    /// The lines.
+    figures: Vec<Phrase>,
+    /// What the disclosure says.
+    summary: Key,
+) -> impl IntoView {
+    (!figures.is_empty()).then(|| {
+        view! {
+            <details class="stats-of-verdict" data-testid="verdict-stats">
+                <summary>{t(summary)}</summary>
+                <ul>{figures.iter().map(|f| view! { <li>{tr(f)}</li> }).collect_view()}</ul>
+            </details>
+        }
+    })
+}
+
 /// A numeric cell showing `text`; with `below`, marked ‡ as a figure of
 /// `figure_ms` that this clock does not resolve.
 pub fn marked_cell(text: String, figure_ms: f64, below: Option<ClockInfo>) -> impl IntoView {

@@ -4,7 +4,7 @@
 //! figures at a laptop's width.
 
 use super::source::{Tag, origin_id};
-use crate::components::blocks::marked_cell;
+use crate::components::blocks::{VerdictFigures, marked_cell};
 use crate::i18n::{num, t, tr};
 use leptos::prelude::*;
 use waitlab_core::compare::verdict::{self, Judged, Verdict};
@@ -197,12 +197,7 @@ fn verdict_cell(judged: &Judged, against: &Phrase) -> impl IntoView + use<> {
     view! {
         <td class="analogue verdict" data-testid="verdict" data-verdict=verdict.map(|v| v.id())>
             {said}
-            {(!figures.is_empty()).then(|| view! {
-                <details class="stats-of-verdict" data-testid="verdict-stats">
-                    <summary>{t(key!("compare.verdict.stats"))}</summary>
-                    <ul>{figures.iter().map(|f| view! { <li>{tr(f)}</li> }).collect_view()}</ul>
-                </details>
-            })}
+            <VerdictFigures figures=figures summary=key!("compare.verdict.stats") />
         </td>
     }
 }

@@ -2,10 +2,12 @@
 
 mod chart;
 mod own_wait;
+mod picker;
 mod runner;
 
 use crate::components::blocks::{NumbersTable, ResultsBlock, figure};
 use crate::components::charts::{OverviewChart, OverviewRow};
+use crate::components::chunked::chunked;
 use crate::components::field::Field;
 use crate::components::run_controls::RunForm;
 use crate::components::statistics::StatisticsTable;
@@ -13,7 +15,7 @@ use crate::hooks::Experiments;
 use crate::i18n::{t, tr};
 use chart::{ChainChart, HistogramChart, samples_of};
 use leptos::prelude::*;
-use own_wait::OwnWait;
+use picker::CellPicker;
 use waitlab_core::experiments::Config;
 use waitlab_core::experiments::Findings;
 use waitlab_core::experiments::timed_waits::TimedWaits;
@@ -133,6 +135,29 @@ fn default_selection(cells: &[CellKey]) -> Option<CellKey> {
         .copied()
 }
 
+/// "Your own way of waiting", closed: its code (a chunk) is fetched and
+/// made the first time the reader opens it.
+#[component]
+fn OwnWaitBlock(
+    /// The run's results.
+    tw: TimedWaits,
+    /// Its cells with samples, the one compared by default first.
+    cells: Vec<CellKey>,
+    /// The clock that read them.
+    clock: Option<waitlab_core::clock::ClockInfo>,
+) -> impl IntoView {
+    let opened = RwSignal::new(false);
+    view! {
+        <details class="details own-wait" data-testid="own-wait" on:toggle=move |_| opened.set(true)>
+            <summary>{t(key!("timed_waits.own.heading"))}</summary>
+            {move || opened.get().then(|| {
+                let made = own_wait::own_wait_view(tw.clone(), cells.clone(), clock);
+                chunked(made, key!("timed_waits.own.not_loaded"), |view| view)
+            })}
+        </details>
+    }
+}
+
 /// Findings, charts, table and the raw JSON of a finished run.
 #[component]
 pub(super) fn TimedWaitsResults(
@@ -163,10 +188,6 @@ pub(super) fn TimedWaitsResults(
         .filter_map(|c| c.outcome.summary().map(|s| OverviewRow::of_cell(c.key, *s)))
         .collect();
     let cells = tw.cells.clone();
-    let options = measured
-        .iter()
-        .map(|k| view! { <option value=k.id()>{tr(&k.label())}</option> })
-        .collect_view();
     let clock = report.env.clock;
     let log = RwSignal::new(false);
     let histogram = move || {
@@ -185,15 +206,7 @@ pub(super) fn TimedWaitsResults(
             <OverviewChart rows=overview />
             <h3>{t(key!("timed_waits.distribution"))}</h3>
             {any_samples.then(|| view! { <div class="chart-controls">
-                <label class="toggle">{t(key!("timed_waits.cell"))}" "
-                    <select data-testid="histogram-cell" prop:value=move || selected.get().map(|k| k.id())
-                        on:change=move |e| {
-                            let id = event_target_value(&e);
-                            selected.set(measured.iter().copied().find(|k| k.id() == id));
-                        }>
-                        {options}
-                    </select>
-                </label>
+                <CellPicker label=key!("timed_waits.cell") testid="histogram-cell" cells=measured selected=selected />
                 <label class="toggle">
                     <input type="checkbox" data-testid="histogram-log" prop:checked=move || log.get()
                         on:change=move |e| log.set(event_target_checked(&e)) />
@@ -210,7 +223,7 @@ pub(super) fn TimedWaitsResults(
                 }).collect_view()}
             </NumbersTable>
             </ResultsBlock>
-            {any_samples.then(|| view! { <OwnWait tw=own cells=compared clock=clock /> })}
+            {any_samples.then(|| view! { <OwnWaitBlock tw=own cells=compared clock=clock /> })}
     }
     .into_any()
 }

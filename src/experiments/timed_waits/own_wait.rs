@@ -3,11 +3,14 @@
 //! calls under the sampling rule of the built-in cells, and judged against the
 //! built-in way the reader picks, as every comparison's rows are.
 
+use super::picker::CellPicker;
+use crate::components::blocks::VerdictFigures;
 use crate::i18n::{part_ready, t, tr};
 use futures::future::{Either, select};
 use leptos::html;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
+use leptos::wasm_split::{SplitLoaderError, wasm_split};
 use waitlab_browser::own_wait::Sandbox;
 use waitlab_core::clock::ClockInfo;
 use waitlab_core::experiments::timed_waits::{CellKey, TimedWaits};
@@ -37,7 +40,7 @@ enum Stand {
 /// The block, under experiment 1's results: the built-in ways of `tw`
 /// with samples to compare with (`cells`), read with `clock`.
 #[component]
-pub(super) fn OwnWait(
+fn OwnWait(
     /// The run's results.
     tw: TimedWaits,
     /// Its cells with samples, the first the one compared by default.
@@ -101,25 +104,11 @@ pub(super) fn OwnWait(
             });
         });
     };
-    let options = cells
-        .iter()
-        .map(|k| view! { <option value=k.id()>{tr(&k.label())}</option> })
-        .collect_view();
     let too_long = move || code.with(|c| c.chars().count() > MOST_CODE_CHARS);
     view! {
-        <details class="details own-wait" data-testid="own-wait">
-            <summary>{t(key!("timed_waits.own.heading"))}</summary>
             <p class="lead">{t(key!("timed_waits.own.lead"))}</p>
             <div class="chart-controls">
-                <label class="toggle">{t(key!("timed_waits.own.against"))}" "
-                    <select data-testid="own-wait-against" prop:value=move || against.get().map(|k| k.id())
-                        on:change=move |e| {
-                            let id = event_target_value(&e);
-                            against.set(cells.iter().copied().find(|k| k.id() == id));
-                        }>
-                        {options}
-                    </select>
-                </label>
+                <CellPicker label=key!("timed_waits.own.against") testid="own-wait-against" cells=cells selected=against />
             </div>
             <div class="editor">
                 <pre class="gutter" aria-hidden="true">{lines}</pre>
@@ -150,12 +139,7 @@ pub(super) fn OwnWait(
                     <div class="own-wait-result" data-testid="own-wait-result" data-verdict=verdict_id>
                         <p>{tr(&said)}</p>
                         <p><strong>{tr(&verdict)}</strong></p>
-                        {(!figures.is_empty()).then(|| view! {
-                            <details class="stats-of-verdict" data-testid="verdict-stats">
-                                <summary>{t(key!("timed_waits.own.stats"))}</summary>
-                                <ul>{figures.iter().map(|f| view! { <li>{tr(f)}</li> }).collect_view()}</ul>
-                            </details>
-                        })}
+                        <VerdictFigures figures=figures summary=key!("timed_waits.own.stats") />
                     </div>
                 }.into_any()),
                 Stand::Failed(why) => Some(view! {
@@ -163,8 +147,20 @@ pub(super) fn OwnWait(
                 }.into_any()),
                 Stand::Idle | Stand::Running(_) => None,
             }}
-        </details>
     }
+}
+
+/// The block's view, in a wasm chunk of its own: fetched when the reader
+/// first opens it, so that neither the page nor a run's results carry it.
+#[wasm_split(own_wait, wasm_split_path = ::leptos::wasm_split, fallible)]
+pub(super) fn own_wait_view(
+    tw: TimedWaits,
+    cells: Vec<CellKey>,
+    clock: Option<ClockInfo>,
+) -> Result<AnyView, SplitLoaderError> {
+    Ok(untrack(|| {
+        view! { <OwnWait tw=tw cells=cells clock=clock /> }.into_any()
+    }))
 }
 
 /// Times `code` asking for `ms` in a sandbox framed in `host`, one chain

@@ -40,7 +40,9 @@ pub(crate) fn own_wait(browser: Browser) {
     let mut s = Session::lease(browser);
     s.open(&isolated_server().origin);
     run_experiment(&mut s, "1", "60", "own-wait");
+    // Its code is a chunk, fetched when the block is first opened.
     s.eval("document.querySelector('[data-testid=own-wait]').open = true; return null;");
+    s.wait_for_element(&tid("own-wait-editor"), 20);
     scroll_to(&mut s, &tid("own-wait"));
     // The recipe as it comes: a hand-written setTimeout(r, 1) beside the
     // built-in await setTimeout(1), back to back.
