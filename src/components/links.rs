@@ -7,7 +7,7 @@ use crate::components::charts::ChartSource;
 use crate::components::chunked::chunked;
 use crate::components::comparison::ComparisonBlock;
 use crate::components::run_controls::Results;
-use crate::hooks::{Embedded, Experiments, LinkedRuns};
+use crate::hooks::{Embedded, Experiments, LinkedRuns, OwnWays};
 use crate::i18n::{lang, t, tr};
 use leptos::context::Provider;
 use leptos::prelude::*;
@@ -16,6 +16,7 @@ use leptos::wasm_split::{SplitLoaderError, wasm_split};
 use waitlab_browser::{links, location};
 use waitlab_core::experiments::Experiment;
 use waitlab_core::key;
+use waitlab_core::link::MAX_LINK_CHARS;
 use waitlab_core::schema::Report;
 use waitlab_core::text::Key;
 use waitlab_core::text::{Arg, Phrase};
@@ -126,6 +127,14 @@ fn payload_of(report: Signal<Option<Report>>) -> RwSignal<Option<Result<String, 
                         links::encode(&r).await
                     })
                     .await;
+                // A link no page would read (a reader's long code in it)
+                // says so rather than being copied.
+                let encoded = encoded.and_then(|p| match p.len() {
+                    n if n > MAX_LINK_CHARS => Err(tr(&Phrase::new(key!("share.too_long"))
+                        .count("count", n as u64)
+                        .count("most", MAX_LINK_CHARS as u64))),
+                    _ => Ok(p),
+                });
                 // The bar may be gone by now (another run replaced it).
                 if newest.try_get_value() == Some(this) {
                     payload.try_set(Some(encoded));
@@ -241,11 +250,13 @@ pub fn ExperimentOutput(
             view! { {shared} {throttled} }
         })
     };
+    // A reader's own way of waiting, timed beside this run, goes with it.
+    let own = expect_context::<OwnWays>();
     let share_bar = move || {
         report
             .get()
             .filter(|r| !embedded && r.has(experiment))
-            .map(|r| share(Shared::Run(experiment, Box::new(r))))
+            .map(|r| share(Shared::Run(experiment, Box::new(own.attach(r)))))
     };
     // Each experiment's charts name their files after it: a context of
     // its own, not one the page's other experiments share.

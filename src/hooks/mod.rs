@@ -7,6 +7,7 @@ mod use_embed;
 mod use_environment;
 mod use_experiment;
 mod use_linked_runs;
+mod use_own_ways;
 mod use_reference_sets;
 
 pub use use_embed::{Embedded, UseEmbed, embed_slug, use_embed};
@@ -15,4 +16,5 @@ pub use use_experiment::{
     Experiments, Notice, RunState, UseExperiment, use_experiment, use_experiments,
 };
 pub use use_linked_runs::{LinkedRun, LinkedRuns, use_linked_runs};
+pub use use_own_ways::{OwnWays, use_own_ways};
 pub use use_reference_sets::{LoadedSet, Loading, ReferenceSets, use_reference_sets};

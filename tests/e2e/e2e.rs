@@ -352,6 +352,12 @@ fn cases() -> Vec<Case> {
             .into_iter()
             .map(|(name, run)| Case::bench(name, run)),
     );
+    // The sandbox's fidelity, a bench in each engine.
+    cases.extend(
+        Case::each("bench_own_wait", ALL, Timed, own_wait::bench_own_wait)
+            .into_iter()
+            .map(|c| Case { bench: true, ..c }),
+    );
     // `cargo xtask gallery`'s runs, ignored like the benches.
     cases.extend(
         Case::each("gallery", ALL, Timed, gallery)

@@ -158,6 +158,7 @@ fn small_report() -> waitlab_core::schema::Report {
         config,
         cells,
         chain: NestedChain { levels: Vec::new() },
+        own: None,
     };
     Report::new(env, Some(tw))
 }

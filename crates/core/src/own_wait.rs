@@ -10,12 +10,12 @@
 use crate::clock::ClockInfo;
 use crate::compare::verdict::{self, Judged};
 use crate::compare::{Group, Origin, Row};
+use crate::experiments::timed_waits::{CellKey, OwnWay, TimedWaits};
 use crate::key;
+use crate::outcome::Outcome;
 use crate::sampling::{MIN_SAMPLES, Stop};
-use crate::text::Phrase;
+use crate::text::{Arg, Phrase};
 
-/// The most characters of code the page sends (and a link may carry).
-pub const MOST_CODE_CHARS: usize = 8_000;
 /// The most characters of an error message the page shows.
 pub const MOST_MESSAGE_CHARS: usize = 300;
 /// How long the sandbox may take to start the code, ms.
@@ -94,10 +94,79 @@ pub fn part_limit_ms(n: u32, ms: f64) -> u32 {
     (3_000.0 + f64::from(n) * (4.0 * ms + 20.0)).min(60_000.0) as u32
 }
 
+/// The way `code` as a report keeps it, once timed against `against`:
+/// `samples`, ms, read with a clock of `step_ms`; `None` without any.
+pub fn timed(code: String, against: CellKey, samples: Vec<f64>, step_ms: f64) -> Option<OwnWay> {
+    Some(OwnWay {
+        code,
+        against,
+        step_ms,
+        outcome: Outcome::measured(samples).ok()?,
+    })
+}
+
+/// What a timed way says, in the reader's words.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Told {
+    /// Its calls, the wait asked for and its median and p90.
+    pub said: Phrase,
+    /// Its verdict against the cell it was judged against, as a sentence.
+    pub verdict: Phrase,
+    /// The test's figures behind the verdict, a line each.
+    pub figures: Vec<Phrase>,
+    /// The verdict's id (`faster`, `same`, …), if there is one.
+    pub verdict_id: Option<&'static str>,
+    /// Its median, ms.
+    pub p50_ms: f64,
+}
+
+/// What `own`, timed beside `tw`'s cells (read with `clock`), says: of
+/// the reader's code, or of a `shared` run's; `None` if it or the cell it
+/// was judged against has no times.
+pub fn tell(tw: &TimedWaits, clock: Option<ClockInfo>, own: &OwnWay, shared: bool) -> Option<Told> {
+    let builtin = tw
+        .cells
+        .iter()
+        .find(|c| c.key == own.against)?
+        .outcome
+        .samples()?;
+    let (samples, summary) = (own.outcome.samples()?, own.outcome.summary()?);
+    let judged = judge(builtin, clock, samples, own.step_ms);
+    let (verdict, figures) = judged.phrases(&own.against.label());
+    let own_clock = ClockInfo {
+        min_step_ms: own.step_ms,
+        typical_step_ms: own.step_ms,
+        readings: summary.n,
+    };
+    let marked = |v: f64| Arg::Ms {
+        value: v,
+        marked: !own_clock.resolves(v),
+    };
+    let said = Phrase::new(if shared {
+        key!("timed_waits.own.shared_result")
+    } else {
+        key!("timed_waits.own.result")
+    })
+    .count("n", u64::from(summary.n))
+    .arg(
+        "ms",
+        Arg::Fixed(f64::from(own.against.requested_ms.unwrap_or(0)), 0),
+    )
+    .arg("p50", marked(summary.p50))
+    .arg("p90", marked(summary.p90));
+    Some(Told {
+        said,
+        verdict,
+        figures,
+        verdict_id: judged.verdict().map(|v| v.id()),
+        p50_ms: summary.p50,
+    })
+}
+
 /// The reader's way (`own`, read with a clock of `own_step_ms`) against a
 /// built-in one (`builtin`, read with `clock`): the same test as every
 /// comparison's ([`verdict::judge`]).
-pub fn judge(builtin: &[f64], clock: Option<ClockInfo>, own: &[f64], own_step_ms: f64) -> Judged {
+fn judge(builtin: &[f64], clock: Option<ClockInfo>, own: &[f64], own_step_ms: f64) -> Judged {
     let row = |samples: &[f64]| Row {
         what: Phrase::new(key!("timed_waits.own.yours")),
         analogue: Phrase::new(key!("timed_waits.own.yours")),
@@ -204,5 +273,80 @@ mod tests {
             judge(&around(1.1), clock, &around(4.2), 0.005).verdict(),
             Some(verdict::Verdict::Slower)
         );
+    }
+
+    /// A real browser run of experiment 1 (the golden file) whose
+    /// back-to-back `setTimeout(1)` took 60 times, with a way of `code`
+    /// timed against it: that cell's own times.
+    fn shared(code: &str) -> (TimedWaits, Option<ClockInfo>) {
+        let report =
+            crate::schema::Report::from_json(include_str!("../tests/data/report_v1.json")).unwrap();
+        let mut tw = report.timed_waits.expect("the set has experiment 1");
+        let against = CellKey {
+            mechanism: crate::experiments::timed_waits::Mechanism::TimeoutAwaited,
+            requested_ms: Some(1),
+        };
+        let samples: Vec<f64> = (0..60).map(|i| 1.1 + f64::from(i % 7) * 0.013).collect();
+        tw.config.samples = 60;
+        let builtin = tw.cells.iter_mut().find(|c| c.key == against).unwrap();
+        builtin.outcome = Outcome::measured(samples.clone()).unwrap();
+        tw.own = timed(code.to_owned(), against, samples, 0.005);
+        (tw, report.env.clock)
+    }
+
+    /// The golden run's report holding `tw`.
+    fn with(tw: TimedWaits, clock: Option<ClockInfo>) -> crate::schema::Report {
+        let mut report =
+            crate::schema::Report::from_json(include_str!("../tests/data/report_v1.json")).unwrap();
+        assert_eq!(report.env.clock, clock);
+        report.timed_waits = Some(tw);
+        report
+    }
+
+    #[test]
+    fn a_way_travels_in_a_link_with_its_code_and_verdict() {
+        let code = "async (ms) => {\n  await new Promise((r) => setTimeout(r, ms)); // <b>x</b>\n}";
+        let (tw, clock) = shared(code);
+        let told = tell(&tw, clock, tw.own.as_ref().unwrap(), false).unwrap();
+        assert_eq!(told.verdict_id, Some("same"), "a cell's own times");
+        let report = with(tw.clone(), clock);
+        let back = crate::link::decode_body(&crate::link::encode_body(&report)).unwrap();
+        let way = back.timed_waits.as_ref().unwrap().own.as_ref().unwrap();
+        assert_eq!(way.code, code, "code comes back whole, as text");
+        assert_eq!(way.against, tw.own.as_ref().unwrap().against);
+        let read = tell(back.timed_waits.as_ref().unwrap(), clock, way, true).unwrap();
+        assert_eq!(read.verdict_id, Some("same"), "sketches of one series");
+        // The longest code a way holds fits a link; a longer one is cut.
+        let mut long = report.clone();
+        let way = long.timed_waits.as_mut().unwrap().own.as_mut().unwrap();
+        way.code = "é".repeat(OwnWay::MOST_CODE_CHARS + 5);
+        let back = crate::link::decode_body(&crate::link::encode_body(&long)).unwrap();
+        let code = &back.timed_waits.unwrap().own.unwrap().code;
+        assert_eq!(code.chars().count(), OwnWay::MOST_CODE_CHARS);
+        // A run without a way writes the link it wrote before ways came.
+        let mut plain = report.clone();
+        plain.timed_waits.as_mut().unwrap().own = None;
+        let body = crate::link::encode_body(&plain);
+        assert!(body.len() < crate::link::encode_body(&report).len());
+        assert_eq!(
+            crate::link::decode_body(&body)
+                .unwrap()
+                .timed_waits
+                .unwrap()
+                .own,
+            None
+        );
+    }
+
+    #[test]
+    fn a_way_against_no_cell_of_its_run_is_damage() {
+        let (mut tw, clock) = shared(RECIPE);
+        tw.own.as_mut().unwrap().against.requested_ms = Some(7);
+        let report = with(tw, clock);
+        let body = crate::link::encode_body(&report);
+        assert!(matches!(
+            crate::link::decode_body(&body),
+            Err(crate::link::LinkError::Damaged(_))
+        ));
     }
 }

@@ -103,6 +103,7 @@ impl Native for TimedWaits {
             config: config.clone(),
             cells,
             chain: NestedChain { levels: Vec::new() },
+            own: None,
         }
     }
 

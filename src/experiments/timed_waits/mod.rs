@@ -11,7 +11,7 @@ use crate::components::chunked::chunked;
 use crate::components::field::Field;
 use crate::components::run_controls::RunForm;
 use crate::components::statistics::StatisticsTable;
-use crate::hooks::Experiments;
+use crate::hooks::{Experiments, OwnWays};
 use crate::i18n::{t, tr};
 use chart::{ChainChart, HistogramChart, samples_of};
 use leptos::prelude::*;
@@ -136,7 +136,9 @@ fn default_selection(cells: &[CellKey]) -> Option<CellKey> {
 }
 
 /// "Your own way of waiting", closed: its code (a chunk) is fetched and
-/// made the first time the reader opens it.
+/// made the first time the reader opens it. A shared run shows the way it
+/// carries (open, its code as text, never run) and offers that code to
+/// the reader's own editor; a shared run without one shows nothing.
 #[component]
 fn OwnWaitBlock(
     /// The run's results.
@@ -145,17 +147,31 @@ fn OwnWaitBlock(
     cells: Vec<CellKey>,
     /// The clock that read them.
     clock: Option<waitlab_core::clock::ClockInfo>,
+    /// Whether the run was opened from a link.
+    shared: bool,
 ) -> impl IntoView {
-    let opened = RwSignal::new(false);
+    if shared {
+        match &tw.own {
+            Some(way) => expect_context::<OwnWays>().offer(way),
+            None => return ().into_any(),
+        }
+    }
+    let opened = RwSignal::new(shared);
+    let heading = if shared {
+        key!("timed_waits.own.shared_heading")
+    } else {
+        key!("timed_waits.own.heading")
+    };
     view! {
-        <details class="details own-wait" data-testid="own-wait" on:toggle=move |_| opened.set(true)>
-            <summary>{t(key!("timed_waits.own.heading"))}</summary>
+        <details class="details own-wait" data-testid="own-wait" open=shared on:toggle=move |_| opened.set(true)>
+            <summary>{t(heading)}</summary>
             {move || opened.get().then(|| {
-                let made = own_wait::own_wait_view(tw.clone(), cells.clone(), clock);
+                let made = own_wait::own_wait_view(tw.clone(), cells.clone(), clock, shared);
                 chunked(made, key!("timed_waits.own.not_loaded"), |view| view)
             })}
         </details>
     }
+    .into_any()
 }
 
 /// Findings, charts, table and the raw JSON of a finished run.
@@ -171,6 +187,7 @@ pub(super) fn TimedWaitsResults(
     let measured = with_samples(&tw);
     let selected = RwSignal::new(default_selection(&measured));
     let own = tw.clone();
+    let shared = report.from_link;
     // The built-in ways a reader's own is compared with, the default first.
     let compared: Vec<CellKey> = default_selection(&measured)
         .into_iter()
@@ -223,7 +240,7 @@ pub(super) fn TimedWaitsResults(
                 }).collect_view()}
             </NumbersTable>
             </ResultsBlock>
-            {any_samples.then(|| view! { <OwnWaitBlock tw=own cells=compared clock=clock /> })}
+            {any_samples.then(|| view! { <OwnWaitBlock tw=own cells=compared clock=clock shared=shared /> })}
     }
     .into_any()
 }

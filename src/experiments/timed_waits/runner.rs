@@ -158,6 +158,7 @@ async fn run_timed_waits(config: TimedWaitsConfig, publish: Publish) -> Report {
         config,
         cells,
         chain,
+        own: None,
     });
     scope.finish(|r| {
         r.failure =

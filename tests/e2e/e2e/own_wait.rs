@@ -49,6 +49,8 @@ pub(crate) fn own_wait(browser: Browser) {
     let recipe = s.eval("return document.querySelector('[data-testid=own-wait-editor]').value;");
     let recipe = recipe.as_str().unwrap_or_default().to_owned();
     assert!(recipe.contains("setTimeout"), "{recipe}");
+    // Markup in a comment, which the link's reader must see as text.
+    let recipe = format!("{recipe}\n// <b>not markup</b>");
     let (kind, text, lag) = time_code(&mut s, &recipe);
     let verdict = s.eval(
         "return document.querySelector('[data-testid=own-wait-result]')?.dataset.verdict ?? '';",
@@ -63,6 +65,15 @@ pub(crate) fn own_wait(browser: Browser) {
         "a verdict: {text}"
     );
     review_shot(&mut s, "own-wait-result");
+    // The run's link, made anew with the way timed beside it.
+    let button = in_tw("share-link-button");
+    s.wait_for(
+        &format!("!document.querySelector('{button}')?.disabled"),
+        20,
+    );
+    s.click(&button);
+    s.wait_for_element(&in_tw("share-link"), 15);
+    let link = value(&mut s, &in_tw("share-link"));
     // Hostile code: each ends in a message within its limit, shown as
     // text, the sandbox gone and the page never held up.
     // The network: waitlab's own origin, which the sandbox may not reach.
@@ -119,4 +130,114 @@ pub(crate) fn own_wait(browser: Browser) {
         Value::Bool(true)
     );
     assert_no_page_errors(&mut s);
+    opened_from_link(&mut s, &link, &recipe);
+}
+
+/// The link of a run with a way timed beside it, opened afresh: the code
+/// shows as text with what it measured where it ran, and nothing runs;
+/// the reader's own run then offers it in the editor, still not run.
+fn opened_from_link(s: &mut Session, link: &str, code: &str) {
+    s.navigate("about:blank");
+    s.open(link);
+    s.wait_for_element(&in_tw("own-wait-code"), 30);
+    scroll_to(s, &in_tw("own-wait"));
+    let shown = s.eval(
+        "const d = document.querySelector('[data-testid=timed-waits] [data-testid=own-wait]');\
+         return [d.open, d.querySelector('[data-testid=own-wait-code]').textContent,\
+                 d.querySelector('[data-testid=own-wait-shared]')?.dataset.verdict ?? '',\
+                 document.querySelectorAll('b').length,\
+                 document.querySelectorAll('iframe').length,\
+                 !!d.querySelector('[data-testid=own-wait-run]')];",
+    );
+    let (open, text, verdict, bold, frames, run): (bool, String, String, u64, u64, bool) =
+        serde_json::from_value(shown).unwrap();
+    eprintln!("{}: from a link: {verdict}: {text}", s.browser.name());
+    review_shot(s, "own-wait-shared");
+    assert!(open, "a shared way shows open");
+    assert_eq!(text, code, "the code, whole and as text");
+    assert!(!verdict.is_empty(), "what it measured where it ran");
+    assert_eq!(bold, 0, "markup in code stays text");
+    assert_eq!(frames, 0, "no sandbox: nothing in a link runs");
+    assert!(!run, "a shared way has no Run of its own");
+    // The reader's own run starts from the link's code, not yet run.
+    run_experiment(s, "1", "30", "own-wait-after-link");
+    // The shared run shows (with its JSON) until the reader's replaces it.
+    s.wait_for(
+        "!document.querySelector('[data-testid=timed-waits] [data-testid=shared-label]')",
+        150,
+    );
+    s.eval("document.querySelector('[data-testid=timed-waits] [data-testid=own-wait]').open = true; return null;");
+    s.wait_for_element(&in_tw("own-wait-editor"), 20);
+    assert_eq!(value(s, &in_tw("own-wait-editor")), code);
+    s.wait_for_element(&in_tw("own-wait-from-link"), 5);
+    assert_eq!(
+        s.eval(
+            "return document.querySelectorAll('iframe').length\
+               + document.querySelectorAll('[data-testid=own-wait-result]').length;"
+        ),
+        Value::from(0),
+        "offered, not run"
+    );
+    scroll_to(s, &in_tw("own-wait"));
+    review_shot(s, "own-wait-offered");
+    assert_no_page_errors(s);
+}
+
+/// Turns of the sandbox's fidelity bench.
+const FIDELITY_TURNS: usize = 5;
+/// Samples of each side of a turn.
+const FIDELITY_SAMPLES: &str = "200";
+/// The widest a turn's median ratio may stray from 1 (over the turns).
+const FIDELITY_BUDGET: f64 = 0.02;
+
+/// The sandbox's fidelity (`cargo xtask bench`): the recipe, a
+/// hand-written `setTimeout(r, ms)` timed in the sandbox, against the
+/// built-in back-to-back `await setTimeout(1)` of the same run, 200
+/// samples each, in [`FIDELITY_TURNS`] turns; the median over the turns of
+/// each turn's p50 ratio must be within [`FIDELITY_BUDGET`] of 1.
+pub(crate) fn bench_own_wait(browser: Browser) {
+    let mut s = Session::lease(browser);
+    let origin = isolated_server().origin.clone();
+    let mut ratios = Vec::new();
+    println!(
+        "== sandbox fidelity, {}: the recipe in the sandbox / await setTimeout(1) back to back, {FIDELITY_SAMPLES} samples each ==",
+        browser.name()
+    );
+    for turn in 0..FIDELITY_TURNS {
+        s.open(&origin);
+        let report = run_experiment(&mut s, "1", FIDELITY_SAMPLES, &format!("bench-own-{turn}"));
+        let tw = report.timed_waits.as_ref().unwrap();
+        let builtin = waitlab_core::stats::Samples::new(samples(
+            tw,
+            waitlab_core::experiments::timed_waits::Mechanism::TimeoutAwaited,
+            Some(1),
+        ))
+        .unwrap()
+        .quantile(0.5);
+        s.eval("document.querySelector('[data-testid=own-wait]').open = true; return null;");
+        s.wait_for_element(&tid("own-wait-editor"), 20);
+        scroll_to(&mut s, &tid("own-wait"));
+        s.click(&tid("own-wait-run"));
+        s.wait_for_element(&tid("own-wait-result"), 120);
+        let got = s.eval(
+            "const r = document.querySelector('[data-testid=own-wait-result]');\
+             return [Number(r.dataset.p50Ms), r.dataset.verdict ?? ''];",
+        );
+        let (own, verdict): (f64, String) = serde_json::from_value(got).unwrap();
+        let ratio = own / builtin;
+        println!(
+            "  turn {turn}: sandbox p50 {own:.4} ms, built-in p50 {builtin:.4} ms, ratio {ratio:.4}, {verdict}"
+        );
+        ratios.push(ratio);
+    }
+    let median = waitlab_core::stats::Samples::new(ratios.clone())
+        .unwrap()
+        .quantile(0.5);
+    println!(
+        "  median ratio over {FIDELITY_TURNS} turns: {median:.4} (budget 1 ± {FIDELITY_BUDGET})"
+    );
+    assert!(
+        (median - 1.0).abs() <= FIDELITY_BUDGET,
+        "over budget: the sandbox's p50 is {median:.4}× the built-in cell's ({ratios:?})"
+    );
 }

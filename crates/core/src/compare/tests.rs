@@ -174,6 +174,7 @@ fn measured_cells_become_rows_with_every_column() {
             config,
             cells,
             chain: NestedChain { levels: Vec::new() },
+            own: None,
         }),
     );
     let g = group(Experiment::TimedWaits, &r).unwrap();
@@ -229,6 +230,7 @@ fn figures_under_the_clock_are_marked() {
             cell(Mechanism::ResolvedPromise, None, 0.01),
         ],
         chain: NestedChain { levels: Vec::new() },
+        own: None,
     };
     let mut r = Report::new(e, Some(tw));
     let g = group(Experiment::TimedWaits, &r).unwrap();

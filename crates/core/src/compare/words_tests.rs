@@ -115,6 +115,7 @@ fn one_cell(env: Environment) -> Report {
             config,
             cells: vec![cell],
             chain,
+            own: None,
         }),
     )
 }

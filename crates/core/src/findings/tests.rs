@@ -122,6 +122,7 @@ fn findings_follow_the_numbers() {
                 .map(|&v| crate::stats::Samples::new(vec![v]).unwrap().summary())
                 .collect(),
         },
+        own: None,
     };
     let f = english(tw.findings(FINE_CLOCK));
     assert_eq!(f.len(), 6, "{f:#?}");
@@ -307,6 +308,7 @@ fn adaptive_sampling_says_where_cells_stopped() {
         },
         cells: vec![cell(1, 200), cell(10, 30), cell(15, 45)],
         chain: NestedChain { levels: Vec::new() },
+        own: None,
     };
     let last = |tw: &TimedWaits| english(tw.sampled().into_iter().collect()).join(" | ");
     holds(

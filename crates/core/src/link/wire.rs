@@ -122,6 +122,13 @@ impl Writer {
         self.0.text(&s);
     }
 
+    /// A text longer than [`Writer::text`] keeps (a reader's code), cut
+    /// to `most` characters.
+    pub(crate) fn long_text(&mut self, s: &str, most: usize) {
+        let s: String = s.chars().take(most).collect();
+        self.0.text(&s);
+    }
+
     /// A phrase: its key's hash and its arguments, each named.
     pub(crate) fn phrase(&mut self, p: &Phrase) {
         self.0.uvar(u64::from(p.key.hash()));
@@ -289,6 +296,15 @@ impl Reader<'_> {
     /// A text written by [`Writer::text`].
     pub(crate) fn text(&mut self) -> Result<String, LinkError> {
         Ok(self.r.text(MAX_TEXT * 4)?)
+    }
+
+    /// A text written by [`Writer::long_text`] with `most` characters.
+    pub(crate) fn long_text(&mut self, most: usize) -> Result<String, LinkError> {
+        let text = self.r.text(most * 4)?;
+        if text.chars().count() > most {
+            return damaged("a text longer than it may be");
+        }
+        Ok(text)
     }
 
     /// A phrase written by [`Writer::phrase`], nested at most

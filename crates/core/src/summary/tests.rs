@@ -199,6 +199,7 @@ fn timed(cells: &[(Mechanism, Option<u32>, &[f64])]) -> Report {
             })
             .collect(),
         chain: NestedChain { levels: Vec::new() },
+        own: None,
     });
     r
 }

@@ -4,7 +4,7 @@
 //! reader picked (or the native probe's) lists its cells' keys, and its
 //! reader takes the mechanisms from them.
 
-use crate::experiments::timed_waits::{Cell, NestedChain, TimedWaits};
+use crate::experiments::timed_waits::{Cell, NestedChain, OwnWay, TimedWaits};
 use crate::experiments::timed_waits::{CellKey, Mechanism, TimedWaitsConfig};
 use crate::link::codec::{LinkError, damaged};
 use crate::link::wire::{Reader, Section, Writer};
@@ -21,6 +21,10 @@ const KEYS_IMPLIED: u8 = 2;
 /// known ([`Sampling::Adaptive`]); links made before adaptive sampling
 /// took a fixed count.
 const ADAPTIVE: u8 = 0x80;
+/// Added to the keys' byte when the section ends with a reader's own way
+/// of waiting ([`OwnWay`]): its code, the cell it was judged against, its
+/// clock's step and its times.
+const OWN: u8 = 0x40;
 
 impl Section for TimedWaits {
     fn write(&self, w: &mut Writer) {
@@ -47,18 +51,24 @@ impl Section for TimedWaits {
         } else {
             0
         };
-        w.byte(keys | adaptive);
+        let own = if self.own.is_some() { OWN } else { 0 };
+        w.byte(keys | adaptive | own);
         w.len(self.cells.len());
         for cell in &self.cells {
             if !implied {
-                w.byte(cell.key.mechanism.code());
-                w.uvar(cell.key.requested_ms.map_or(0, |d| u64::from(d) + 1));
+                key(w, cell.key);
             }
             w.outcome(&cell.outcome, c.samples);
         }
         w.len(self.chain.levels.len());
         for level in &self.chain.levels {
             w.summary(level);
+        }
+        if let Some(own) = &self.own {
+            w.long_text(&own.code, OwnWay::MOST_CODE_CHARS);
+            key(w, own.against);
+            w.q(own.step_ms);
+            w.outcome(&own.outcome, c.samples);
         }
     }
 
@@ -81,10 +91,11 @@ impl Section for TimedWaits {
         // once they are read (the link's cap on reconstructed samples
         // bounds the work before that).
         let keys = r.byte()?;
+        let with_own = keys & OWN != 0;
         if keys & ADAPTIVE != 0 {
             config.sampling = Sampling::Adaptive;
         }
-        let implied = match keys & !ADAPTIVE {
+        let implied = match keys & !(ADAPTIVE | OWN) {
             KEYS_LISTED => false,
             KEYS_IMPLIED_V1 => {
                 config.mechanisms = Mechanism::browser_v1();
@@ -103,21 +114,7 @@ impl Section for TimedWaits {
         let n = r.upto(if implied { keys.len() as u64 } else { 256 })?;
         let cells = (0..n as usize)
             .map(|i| {
-                let key = if implied {
-                    keys[i]
-                } else {
-                    let mechanism = Mechanism::from_code(r.byte()?)
-                        .ok_or(LinkError::Damaged("an unknown mechanism"))?;
-                    let requested_ms =
-                        match r.upto(u64::from(TimedWaitsConfig::MAX_DURATION_MS) + 1)? {
-                            0 => None,
-                            d => Some(d - 1),
-                        };
-                    CellKey {
-                        mechanism,
-                        requested_ms,
-                    }
-                };
+                let key = if implied { keys[i] } else { read_key(r)? };
                 Ok(Cell {
                     key,
                     outcome: r.outcome(config.samples)?,
@@ -134,10 +131,67 @@ impl Section for TimedWaits {
         }
         let n = r.upto(u64::from(config.chain_depth))?;
         let levels = (0..n).map(|_| r.summary()).collect::<Result<Vec<_>, _>>()?;
+        let own = if with_own {
+            Some(read_own(r, &config, &cells)?)
+        } else {
+            None
+        };
         Ok(TimedWaits {
             config,
             cells,
             chain: NestedChain { levels },
+            own,
         })
     }
+}
+
+/// A cell's key: its mechanism's code and its wait, ms, plus one (0: a
+/// mechanism that takes none).
+fn key(w: &mut Writer, key: CellKey) {
+    w.byte(key.mechanism.code());
+    w.uvar(key.requested_ms.map_or(0, |d| u64::from(d) + 1));
+}
+
+/// A key written by [`key`].
+fn read_key(r: &mut Reader<'_>) -> Result<CellKey, LinkError> {
+    let mechanism =
+        Mechanism::from_code(r.byte()?).ok_or(LinkError::Damaged("an unknown mechanism"))?;
+    let requested_ms = match r.upto(u64::from(TimedWaitsConfig::MAX_DURATION_MS) + 1)? {
+        0 => None,
+        d => Some(d - 1),
+    };
+    Ok(CellKey {
+        mechanism,
+        requested_ms,
+    })
+}
+
+/// A reader's own way, judged against one of `cells`, its times read as
+/// the cells' are (at most the configuration's count) and never below
+/// zero.
+fn read_own(
+    r: &mut Reader<'_>,
+    config: &TimedWaitsConfig,
+    cells: &[Cell],
+) -> Result<OwnWay, LinkError> {
+    let code = r.long_text(OwnWay::MOST_CODE_CHARS)?;
+    let against = read_key(r)?;
+    if !cells.iter().any(|c| c.key == against) {
+        return damaged("a way judged against no cell of the run");
+    }
+    let step_ms = r.q()?;
+    if !(0.0..=1.0).contains(&step_ms) {
+        return damaged("an impossible clock step");
+    }
+    let mut outcome = r.outcome(config.samples)?;
+    outcome.floor_at_zero();
+    if outcome.summary().is_some_and(|s| s.n > config.samples) {
+        return damaged("more calls than the run's count");
+    }
+    Ok(OwnWay {
+        code,
+        against,
+        step_ms,
+        outcome,
+    })
 }
