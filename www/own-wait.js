@@ -4,11 +4,15 @@
 // allow-scripts` (an opaque origin, however it is opened or framed) and
 // `connect-src 'none'`; it refuses to run anything unless its origin is
 // opaque. The page that frames it posts the reader's code; the code runs
-// in a worker this page starts (never here, so a loop that never ends
-// blocks only that worker, which the page tears down with the frame),
-// and its times go back as numbers, in one chain of calls, a part at each
-// count the page asks for. Nothing is evaluated: the code is part of the
-// worker's script.
+// in workers this page starts (never here, so a loop that never ends
+// blocks only a worker, which the page tears down with the frame), and
+// its times go back as numbers, a part at each count the page asks for.
+// Nothing is evaluated: the code is part of the workers' script.
+//
+// Two kinds of code: experiment 1's timed wait, an async function of the
+// wait in ms called in one chain; experiment 4's pair, an object of a
+// `wait` (called in a waiter's worker) and a `wake` (in a setter's), each
+// given its end of a MessageChannel between the two.
 (function () {
   "use strict";
   var MOST_CODE = 8000;
@@ -31,84 +35,179 @@
     });
     return;
   }
-  var worker = null;
-  var source = function (code) {
-    return (
-      '"use strict";\n' +
-      "const wait = (\n" + code + "\n);\n" +
-      'if (typeof wait !== "function") throw new TypeError("the code is not a function of the wait in ms");\n' +
-      "let step = Infinity;\n" +
-      "for (let i = 0, last = performance.now(); i < 20000 && step > 0.001; i++) {\n" +
-      "  const now = performance.now();\n" +
-      "  if (now > last) { step = Math.min(step, now - last); last = now; }\n" +
-      "}\n" +
-      'postMessage({ kind: "ready", step: step });\n' +
-      // One chain of calls, as a built-in cell's (a timer's nesting
-      // level is the chain's); at each count the page checks at, the
-      // times since the last, posted after the call that ends them.
-      "onmessage = async (e) => {\n" +
-      "  const n = e.data.n, ms = e.data.ms, checks = e.data.checks;\n" +
-      "  const out = new Float64Array(n);\n" +
-      "  let next = 0, from = 0;\n" +
-      "  try {\n" +
-      "    for (let i = 0; i < n; i++) {\n" +
-      "      const t0 = performance.now();\n" +
-      "      await wait(ms);\n" +
-      "      out[i] = performance.now() - t0;\n" +
-      "      if (i + 1 === checks[next]) {\n" +
-      '        postMessage({ kind: "samples", samples: Array.from(out.subarray(from, i + 1)) });\n' +
-      "        from = i + 1;\n" +
-      "        next++;\n" +
-      "      }\n" +
-      "    }\n" +
-      "  } catch (err) {\n" +
-      '    postMessage({ kind: "error", message: String(err && err.message !== undefined ? err.message : err) });\n' +
-      "  }\n" +
-      "};\n"
-    );
+  // Every worker: the step of its clock, then "ready"; how it says an
+  // error; the times since the last check, posted at each check.
+  var COMMON =
+    "let step = Infinity;\n" +
+    "for (let i = 0, last = performance.now(); i < 20000 && step > 0.001; i++) {\n" +
+    "  const now = performance.now();\n" +
+    "  if (now > last) { step = Math.min(step, now - last); last = now; }\n" +
+    "}\n" +
+    'postMessage({ kind: "ready", step: step });\n' +
+    'const failed = (err) => postMessage({ kind: "error", message: String(err && err.message !== undefined ? err.message : err) });\n' +
+    "const checked = (out, checks) => {\n" +
+    "  let next = 0, from = 0;\n" +
+    "  return (i) => {\n" +
+    "    if (i + 1 !== checks[next]) return;\n" +
+    '    postMessage({ kind: "samples", samples: Array.from(out.subarray(from, i + 1)) });\n' +
+    "    from = i + 1;\n" +
+    "    next++;\n" +
+    "  };\n" +
+    "};\n";
+  var SOURCES = {
+    // One chain of calls, as a built-in cell's (a timer's nesting level
+    // is the chain's).
+    timed: function (code) {
+      return (
+        '"use strict";\n' +
+        "const wait = (\n" + code + "\n);\n" +
+        'if (typeof wait !== "function") throw new TypeError("the code is not a function of the wait in ms");\n' +
+        COMMON +
+        "onmessage = async (e) => {\n" +
+        "  const n = e.data.n, ms = e.data.ms;\n" +
+        "  const out = new Float64Array(n);\n" +
+        "  const check = checked(out, e.data.checks);\n" +
+        "  try {\n" +
+        "    for (let i = 0; i < n; i++) {\n" +
+        "      const t0 = performance.now();\n" +
+        "      await wait(ms);\n" +
+        "      out[i] = performance.now() - t0;\n" +
+        "      check(i);\n" +
+        "    }\n" +
+        "  } catch (err) {\n" +
+        "    failed(err);\n" +
+        "  }\n" +
+        "};\n"
+      );
+    },
+    // Rounds as the built-in experiment's: the waiter arms the reader's
+    // wait and tells the setter, which busy-waits a random 0 to ms ms
+    // (xorshift), stamps, calls the reader's wake and sends the stamp;
+    // the time is from that stamp to the waiter's wake-up, on the one
+    // time base of `timeOrigin + now()`, never below zero.
+    wake: function (code) {
+      return (
+        '"use strict";\n' +
+        "const pair = (\n" + code + "\n);\n" +
+        'if (!pair || typeof pair.wait !== "function" || typeof pair.wake !== "function")\n' +
+        '  throw new TypeError("the code is not an object of a wait and a wake function");\n' +
+        COMMON +
+        "const now = () => performance.timeOrigin + performance.now();\n" +
+        "const setter = (port, ctrl, ms) => {\n" +
+        "  let x = 0x5eed;\n" +
+        "  ctrl.onmessage = () => {\n" +
+        "    x ^= x << 13; x ^= x >>> 17; x ^= x << 5;\n" +
+        "    const end = performance.now() + ((x >>> 0) % 1001) / 1000 * ms;\n" +
+        "    while (performance.now() < end) {}\n" +
+        "    const set = now();\n" +
+        "    try { pair.wake(port); } catch (err) { failed(err); return; }\n" +
+        "    ctrl.postMessage(set);\n" +
+        "  };\n" +
+        "};\n" +
+        "const waiter = async (port, ctrl, n, checks) => {\n" +
+        "  const out = new Float64Array(n);\n" +
+        "  const check = checked(out, checks);\n" +
+        "  const stamps = [];\n" +
+        "  let told = null;\n" +
+        "  ctrl.onmessage = (e) => { if (told) { const t = told; told = null; t(e.data); } else stamps.push(e.data); };\n" +
+        "  const stamp = () => (stamps.length ? stamps.shift() : new Promise((r) => { told = r; }));\n" +
+        "  try {\n" +
+        "    for (let i = 0; i < n; i++) {\n" +
+        "      const woken = pair.wait(port);\n" +
+        "      ctrl.postMessage(0);\n" +
+        "      await woken;\n" +
+        "      const at = now();\n" +
+        "      out[i] = Math.max(0, at - (await stamp()));\n" +
+        "      check(i);\n" +
+        "    }\n" +
+        "  } catch (err) {\n" +
+        "    failed(err);\n" +
+        "  }\n" +
+        "};\n" +
+        "onmessage = (e) => {\n" +
+        "  const m = e.data;\n" +
+        '  if (m.role === "setter") setter(m.port, m.ctrl, m.ms);\n' +
+        "  else waiter(m.port, m.ctrl, m.n, m.checks);\n" +
+        "};\n"
+      );
+    },
   };
-  var start = function (code, kind) {
-    var src = source(code);
-    var url = null;
-    var made;
-    if (kind === "blob") {
-      url = URL.createObjectURL(new Blob([src], { type: "text/javascript" }));
-      made = new Worker(url);
-    } else {
-      made = new Worker("data:text/javascript," + encodeURIComponent(src));
-    }
+  // The kind of code started, and its workers (the waiter first).
+  var way = null;
+  var slots = [];
+  // Starts a worker of `src` in `slot`, its messages to `heard`. WebKit
+  // starts no blob: worker in an opaque origin: a data: one instead.
+  var make = function (src, heard, slot, kind) {
+    var made = kind === "data"
+      ? new Worker("data:text/javascript," + encodeURIComponent(src))
+      : new Worker(URL.createObjectURL(new Blob([src], { type: "text/javascript" })));
+    slot.worker = made;
     var started = false;
     made.onmessage = function (e) {
-      var m = e.data;
-      if (m && m.kind === "ready") started = true;
-      say(m);
+      if (e.data && e.data.kind === "ready") started = true;
+      heard(e.data);
     };
     made.onerror = function (e) {
       e.preventDefault();
-      if (!started && !e.message && kind === "blob") {
-        // WebKit starts no blob: worker in an opaque origin: a data:
-        // one instead.
+      if (!started && !e.message && kind !== "data") {
         made.terminate();
-        worker = start(code, "data");
+        make(src, heard, slot, "data");
         return;
       }
-      say({ kind: "error", message: e.message || "the code could not start" });
+      // Firefox words no error of a worker in an opaque origin: the page
+      // says what an unworded one most often is.
+      say({ kind: "error", message: e.message || "" });
     };
-    return made;
+  };
+  // Starts `code` of `kind`: "ready" once every worker is, with the
+  // coarsest of their clocks' steps; a setter's times are no one's.
+  var begin = function (code, kind) {
+    var src = SOURCES[kind](code);
+    var roles = kind === "wake" ? ["waiter", "setter"] : ["timed"];
+    var ready = 0;
+    var step = 0;
+    way = kind;
+    slots = roles.map(function (role) {
+      var slot = { worker: null };
+      make(src, function (m) {
+        if (!m || typeof m !== "object") return;
+        if (m.kind === "ready") {
+          step = Math.max(step, Number(m.step));
+          ready += 1;
+          if (ready === roles.length) say({ kind: "ready", step: step });
+        } else if (m.kind === "error" || (m.kind === "samples" && role !== "setter")) {
+          say({ kind: m.kind, samples: m.samples, message: m.message });
+        }
+      }, slot, "blob");
+      return slot;
+    });
+  };
+  var run = function (n, ms, checks) {
+    if (way === "timed") {
+      slots[0].worker.postMessage({ n: n, ms: ms, checks: checks });
+      return;
+    }
+    var user = new MessageChannel();
+    var ctrl = new MessageChannel();
+    slots[1].worker.postMessage({ role: "setter", port: user.port2, ctrl: ctrl.port2, ms: ms },
+      [user.port2, ctrl.port2]);
+    slots[0].worker.postMessage({ role: "waiter", port: user.port1, ctrl: ctrl.port1, n: n, checks: checks },
+      [user.port1, ctrl.port1]);
   };
   window.addEventListener("message", function (e) {
     if (e.source !== parent) return;
     var m = e.data;
     if (!m || typeof m !== "object") return;
-    if (m.kind === "start" && typeof m.code === "string" && m.code.length <= MOST_CODE && !worker) {
+    if (m.kind === "start" && typeof m.code === "string" && m.code.length <= MOST_CODE &&
+        Object.prototype.hasOwnProperty.call(SOURCES, m.way) && !way) {
       try {
-        worker = start(m.code, "blob");
+        begin(m.code, m.way);
       } catch (err) {
         say({ kind: "error", message: String(err && err.message || err) });
       }
-    } else if (m.kind === "run" && worker && Number.isInteger(m.n) && m.n > 0 && m.n <= MOST_CALLS &&
+    } else if (m.kind === "run" && way && Number.isInteger(m.n) && m.n > 0 && m.n <= MOST_CALLS &&
                typeof m.ms === "number" && isFinite(m.ms) && m.ms >= 0 && counts(m.checks, m.n)) {
-      worker.postMessage({ n: m.n, ms: m.ms, checks: m.checks.slice() });
+      run(m.n, m.ms, m.checks.slice());
     }
   });
   say({ kind: "loaded" });

@@ -7,7 +7,7 @@ use crate::components::charts::ChartSource;
 use crate::components::chunked::chunked;
 use crate::components::comparison::ComparisonBlock;
 use crate::components::run_controls::Results;
-use crate::hooks::{Embedded, Experiments, LinkedRuns, OwnWays};
+use crate::hooks::{Embedded, Experiments, LinkedRuns, Timed, attach};
 use crate::i18n::{lang, t, tr};
 use leptos::context::Provider;
 use leptos::prelude::*;
@@ -15,6 +15,8 @@ use leptos::task::spawn_local;
 use leptos::wasm_split::{SplitLoaderError, wasm_split};
 use waitlab_browser::{links, location};
 use waitlab_core::experiments::Experiment;
+use waitlab_core::experiments::timed_waits::{CellKey, TimedWaits};
+use waitlab_core::experiments::wake_latency::{Strategy, WakeLatency};
 use waitlab_core::key;
 use waitlab_core::link::MAX_LINK_CHARS;
 use waitlab_core::schema::Report;
@@ -38,13 +40,19 @@ fn CopyField(
     /// The text to copy, once made, or why it could not be.
     text: Signal<Option<Result<String, String>>>,
 ) -> impl IntoView {
-    let shown = RwSignal::new(None::<String>);
+    let shown = RwSignal::new(false);
     let status = RwSignal::new(None::<String>);
+    // A text made anew (a reader's own way timed beside the run) shows
+    // anew, and has not been copied yet.
+    Effect::new(move |_| {
+        text.track();
+        status.set(None);
+    });
     let copy = move |_| {
         let Some(Ok(value)) = text.get_untracked() else {
             return;
         };
-        shown.set(Some(value.clone()));
+        shown.set(true);
         spawn_local(async move {
             status.set(Some(match location::copy_text(&value).await {
                 Ok(()) => t(key!("share.copied")),
@@ -57,7 +65,7 @@ fn CopyField(
             disabled=move || !matches!(text.get(), Some(Ok(_)))>{t(label)}</button>
         {move || match text.get() {
             Some(Err(e)) => Some(view! { <p class="error" role="alert">{tr(&Phrase::new(key!("share.no_link")).data("why", e))}</p> }.into_any()),
-            _ => shown.get().map(|t| view! {
+            Some(Ok(t)) if shown.get() => Some(view! {
                 <div class="copy-field">
                     <input readonly data-testid=testid prop:value=t.clone()
                         on:focus=|e| { event_target::<web_sys::HtmlInputElement>(&e).select(); } />
@@ -65,6 +73,7 @@ fn CopyField(
                         {move || status.get().map(|s| format!(" · {s}"))}</span>
                 </div>
             }.into_any()),
+            _ => None,
         }}
     }
 }
@@ -145,6 +154,11 @@ fn payload_of(report: Signal<Option<Report>>) -> RwSignal<Option<Result<String, 
     payload
 }
 
+/// `report` with the reader's own ways of waiting timed beside its runs.
+fn with_own(report: Report, own: Timed<CellKey>, pair: Timed<Strategy>) -> Report {
+    attach::<WakeLatency>(attach::<TimedWaits>(report, own), pair)
+}
+
 /// Share and embed buttons for the run shown (this browser's, or a shared
 /// one passed on).
 #[component]
@@ -154,7 +168,11 @@ fn ShareBar(
     /// The run.
     report: Report,
 ) -> impl IntoView {
-    let payload = payload_of(Signal::stored(Some(report)));
+    // A reader's own ways of waiting, timed beside this run, go with it.
+    let (own, pair) = (shared().own.timed(), shared().pair.timed());
+    let payload = payload_of(Signal::derive(move || {
+        Some(with_own(report.clone(), own.get(), pair.get()))
+    }));
     let link = Signal::derive(move || {
         payload
             .get()
@@ -250,13 +268,11 @@ pub fn ExperimentOutput(
             view! { {shared} {throttled} }
         })
     };
-    // A reader's own way of waiting, timed beside this run, goes with it.
-    let own = expect_context::<OwnWays>();
     let share_bar = move || {
         report
             .get()
             .filter(|r| !embedded && r.has(experiment))
-            .map(|r| share(Shared::Run(experiment, Box::new(own.attach(r)))))
+            .map(|r| share(Shared::Run(experiment, Box::new(r))))
     };
     // Each experiment's charts name their files after it: a context of
     // its own, not one the page's other experiments share.
@@ -277,7 +293,11 @@ fn ShareAll(
     /// Every run made here.
     mine: RwSignal<Vec<Report>>,
 ) -> impl IntoView {
-    let payload = payload_of(Signal::derive(move || mine.with(|m| Report::combine(m))));
+    let (own, pair) = (shared().own.timed(), shared().pair.timed());
+    let payload = payload_of(Signal::derive(move || {
+        mine.with(|m| Report::combine(m))
+            .map(|all| with_own(all, own.get(), pair.get()))
+    }));
     let all = Signal::derive(move || {
         payload
             .get()

@@ -7,6 +7,7 @@ pub mod comparison;
 pub mod env_block;
 pub mod field;
 pub mod links;
+pub mod own_way;
 pub mod raw_report;
 pub mod recipe;
 pub mod run_all;

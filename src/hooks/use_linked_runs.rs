@@ -34,6 +34,12 @@ pub struct LinkedRuns {
     pub problems: RwSignal<Vec<Phrase>>,
     /// This browser's latest run of each experiment.
     pub mine: RwSignal<Vec<Report>>,
+    /// The reader's own timed wait, which this browser's link of
+    /// experiment 1 carries once timed.
+    pub own: super::OwnWays<waitlab_core::experiments::timed_waits::CellKey>,
+    /// The reader's own pair of waiter and setter, which this browser's
+    /// link of experiment 4 carries once timed.
+    pub pair: super::OwnWays<waitlab_core::experiments::wake_latency::Strategy>,
     /// Whether opened links wait to be brought into view.
     landing: StoredValue<bool>,
 }
@@ -161,6 +167,8 @@ pub fn use_linked_runs() -> LinkedRuns {
         opened: RwSignal::new(Vec::new()),
         problems: RwSignal::new(Vec::new()),
         mine: RwSignal::new(Vec::new()),
+        own: super::OwnWays::new(),
+        pair: super::OwnWays::new(),
         landing: StoredValue::new(false),
     };
     let fragment = location::fragment();

@@ -1,70 +1,99 @@
-//! `use_own_ways`: a reader's own way of waiting, kept while experiment
-//! 1's results come and go: the code in its editor (a link's, until the
-//! reader edits it), and its latest timed run, which that run's link and
-//! embed carry.
+//! A reader's own ways of waiting, kept while results come and go
+//! ([`OwnWays`], part of [`LinkedRuns`](super::LinkedRuns)): for each
+//! experiment that takes one, the code in its editor (a link's, until
+//! the reader edits it), and its latest timed run, which that run's link
+//! and embed carry.
 
 use leptos::prelude::*;
-use waitlab_core::experiments::timed_waits::OwnWay;
-use waitlab_core::schema::Report;
+use std::sync::Arc;
+use waitlab_core::experiments::own_way::OwnWay;
 use waitlab_core::stats::Summary;
 
-/// What [`use_own_ways`] returns; provided by the page.
-#[derive(Debug, Clone, Copy)]
-pub struct OwnWays {
+/// What [`OwnWays`] holds.
+#[derive(Debug, Clone, PartialEq)]
+struct Held<K> {
     /// The code in the editor; `None`: the recipe.
-    pub code: RwSignal<Option<String>>,
-    /// Whether that code came from a link (not yet edited here).
-    pub from_link: RwSignal<bool>,
-    /// The latest timed run here, and the summary of the built-in cell it
+    code: Option<String>,
+    /// The built-in way a link's code in the editor was judged against,
+    /// while it is unedited.
+    from_link: Option<K>,
+    /// The latest timed run here, and the summary of the built-in way it
     /// was judged against (which tells the run it belongs to).
-    timed: RwSignal<Option<(Summary, OwnWay)>>,
+    timed: Option<(Summary, Arc<OwnWay<K>>)>,
 }
 
-impl OwnWays {
-    /// Keeps `way`, timed against `against`, for the run that has it.
-    pub fn keep(&self, against: Summary, way: OwnWay) {
-        self.timed.set(Some((against, way)));
+/// A reader's own way of waiting beside the built-in ways `K`, one
+/// signal for the page.
+#[derive(Debug)]
+pub struct OwnWays<K: 'static>(RwSignal<Held<K>>);
+
+impl<K> Clone for OwnWays<K> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<K> Copy for OwnWays<K> {}
+
+/// A timed way and the summary of the way it was judged against.
+pub type Timed<K> = Option<(Summary, Arc<OwnWay<K>>)>;
+
+impl<K: Copy + PartialEq + Send + Sync + std::fmt::Debug + 'static> OwnWays<K> {
+    /// None yet: the recipe in the editor, nothing timed.
+    pub(super) fn new() -> OwnWays<K> {
+        OwnWays(RwSignal::new(Held {
+            code: None,
+            from_link: None,
+            timed: None,
+        }))
     }
 
-    /// Forgets the timed run (its results left the page).
+    /// The code in the editor (tracked); `None`: the recipe.
+    pub fn code(&self) -> Option<String> {
+        self.0.with(|h| h.code.clone())
+    }
+
+    /// The built-in way a link's code in the editor was judged against,
+    /// while that code is unedited (tracked).
+    pub fn from_link(&self) -> Option<K> {
+        self.0.with(|h| h.from_link)
+    }
+
+    /// Puts the reader's `code` in the editor (`None`: the recipe).
+    pub fn edit(&self, code: Option<String>) {
+        self.0.update(|h| {
+            h.code = code;
+            h.from_link = None;
+        });
+    }
+
+    /// Keeps `way`, timed against a way of `against`'s figures, for the
+    /// run that has that way.
+    pub fn keep(&self, against: Summary, way: OwnWay<K>) {
+        self.0.update(|h| h.timed = Some((against, Arc::new(way))));
+    }
+
+    /// Forgets the timed run (a new one began, or its results left the
+    /// page).
     pub fn forget(&self) {
-        self.timed.try_set(None);
+        self.0.try_update(|h| h.timed = None);
     }
 
     /// Offers the code a shared run carries as the editor's, unless the
     /// reader has code of their own there.
-    pub fn offer(&self, way: &OwnWay) {
-        if self.code.with_untracked(Option::is_none) {
-            self.code.set(Some(way.code.clone()));
-            self.from_link.set(true);
-        }
-    }
-
-    /// `report` with the way timed beside its experiment 1, if that is
-    /// this browser's run the way was judged against (tracked).
-    pub fn attach(&self, mut report: Report) -> Report {
-        if let Some(tw) = report.timed_waits.as_mut().filter(|_| !report.from_link) {
-            self.timed.with(|timed| {
-                if let Some((against, way)) = timed {
-                    let same = tw
-                        .cells
-                        .iter()
-                        .any(|c| c.key == way.against && c.outcome.summary() == Some(against));
-                    if same {
-                        tw.own = Some(way.clone());
-                    }
-                }
+    pub fn offer(&self, way: &OwnWay<K>) {
+        if self.0.with_untracked(|h| h.code.is_none()) {
+            self.0.update(|h| {
+                h.code = Some(way.code.clone());
+                h.from_link = Some(way.against);
             });
         }
-        report
     }
-}
 
-/// The page's own ways: none yet.
-pub fn use_own_ways() -> OwnWays {
-    OwnWays {
-        code: RwSignal::new(None),
-        from_link: RwSignal::new(false),
-        timed: RwSignal::new(None),
+    /// The timed way and what it was judged against (tracked, changing
+    /// only when a run is kept or forgotten).
+    pub fn timed(&self) -> Memo<Timed<K>> {
+        let held = self.0;
+        Memo::new(move |_| held.with(|h| h.timed.clone()))
     }
 }

@@ -94,6 +94,7 @@ impl Pair {
             config: config.clone(),
             skew_ms: self.skew_ms,
             results,
+            own: None,
         })
     }
 

@@ -57,7 +57,9 @@
 //!   its sandbox beside the built-in setTimeout with a verdict; hostile
 //!   code (a loop that never ends, a promise that never settles, a throw,
 //!   reaching for the page, the network or the top window) ends in a
-//!   message within its limit, the sandbox torn down, the page responsive.
+//!   message within its limit, the sandbox torn down, the page responsive;
+//!   a run's link carries it, shown as text and never run. `own_pair_*`:
+//!   experiment 4's waiter and setter, the same way.
 //! - [`recipes`]: `recipes_*`: every JavaScript recipe of the summary,
 //!   imported as the site serves it and run, isolated and not; the
 //!   summary's recipe blocks (checked after Run all).
@@ -305,6 +307,7 @@ fn cases() -> Vec<Case> {
         ("engine_sets", ALL, Untimed, engine_sets),
         ("native_link", &[Chromium], Untimed, native_link),
         ("own_wait", ALL, Untimed, own_wait::own_wait),
+        ("own_pair", ALL, Untimed, own_wait::own_pair),
     ];
     // Each experiment's own scenario, named by its id ("isolated" is the
     // timed waits' on an isolated page).

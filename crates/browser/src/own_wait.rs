@@ -14,7 +14,7 @@ use js_sys::Reflect;
 use std::cell::Cell;
 use std::rc::Rc;
 use waitlab_core::key;
-use waitlab_core::own_wait::{Reply, START_LIMIT_MS, part_limit_ms};
+use waitlab_core::own_wait::{Kind, Reply, START_LIMIT_MS, part_limit_ms};
 use waitlab_core::text::{Arg, Phrase};
 use wasm_bindgen::prelude::Closure;
 use wasm_bindgen::{JsCast, JsValue};
@@ -68,17 +68,21 @@ fn read(data: &JsValue, asked: Option<u32>) -> Option<Reply> {
 }
 
 impl Sandbox {
-    /// Frames the sandbox in `host` and starts `code` in it: the sandbox
-    /// and its clock's step, ms; or why not, within [`START_LIMIT_MS`].
-    pub async fn start(host: &web_sys::Element, code: &str) -> Result<(Sandbox, f64), Phrase> {
-        let window =
-            web_sys::window().ok_or_else(|| Phrase::new(key!("timed_waits.own.no_sandbox")))?;
+    /// Frames the sandbox in `host` and starts `code` of `kind` in it: the
+    /// sandbox and its clock's step, ms; or why not, within
+    /// [`START_LIMIT_MS`].
+    pub async fn start(
+        host: &web_sys::Element,
+        code: &str,
+        kind: Kind,
+    ) -> Result<(Sandbox, f64), Phrase> {
+        let window = web_sys::window().ok_or_else(|| Phrase::new(key!("own_way.no_sandbox")))?;
         let document = window
             .document()
-            .ok_or_else(|| Phrase::new(key!("timed_waits.own.no_sandbox")))?;
+            .ok_or_else(|| Phrase::new(key!("own_way.no_sandbox")))?;
         let frame: web_sys::HtmlIFrameElement = document
             .create_element("iframe")
-            .map_err(|_| Phrase::new(key!("timed_waits.own.no_sandbox")))?
+            .map_err(|_| Phrase::new(key!("own_way.no_sandbox")))?
             .unchecked_into();
         let _ = frame.set_attribute("sandbox", "allow-scripts");
         let _ = frame.set_attribute("class", "own-wait-frame");
@@ -110,9 +114,9 @@ impl Sandbox {
         };
         window
             .add_event_listener_with_callback("message", on_message.as_ref().unchecked_ref())
-            .map_err(|_| Phrase::new(key!("timed_waits.own.no_sandbox")))?;
+            .map_err(|_| Phrase::new(key!("own_way.no_sandbox")))?;
         host.append_child(&frame)
-            .map_err(|_| Phrase::new(key!("timed_waits.own.no_sandbox")))?;
+            .map_err(|_| Phrase::new(key!("own_way.no_sandbox")))?;
         let mut sandbox = Sandbox {
             frame,
             replies,
@@ -125,7 +129,11 @@ impl Sandbox {
             while !loaded.get() {
                 gloo_timers::future::TimeoutFuture::new(10).await;
             }
-            sandbox.post(&[("kind", "start".into()), ("code", code.into())]);
+            sandbox.post(&[
+                ("kind", "start".into()),
+                ("code", code.into()),
+                ("way", kind.id().into()),
+            ]);
             sandbox.replies.next().await
         };
         let limit = gloo_timers::future::TimeoutFuture::new(START_LIMIT_MS);
@@ -136,13 +144,14 @@ impl Sandbox {
         match reply {
             Some(Reply::Ready { step_ms }) => Ok((sandbox, step_ms)),
             Some(Reply::Failed(message)) => Err(failed(message)),
-            _ => Err(Phrase::new(key!("timed_waits.own.no_sandbox"))),
+            _ => Err(Phrase::new(key!("own_way.no_sandbox"))),
         }
     }
 
-    /// Starts one chain of `max` calls of the code asking for `ms` each,
-    /// which answers with its times at each count of `checks` (the last
-    /// `max`): read them with [`Sandbox::part`].
+    /// Starts `max` calls of the code (a chain asking for `ms` each; or
+    /// rounds whose setter waits up to `ms`), which answers with its
+    /// times at each count of `checks` (the last `max`): read them with
+    /// [`Sandbox::part`].
     pub fn run(&mut self, max: u32, ms: f64, checks: &[u32]) {
         let counts: js_sys::Array = checks.iter().map(|&c| JsValue::from(c)).collect();
         self.post(&[
@@ -162,7 +171,7 @@ impl Sandbox {
         match select(self.replies.next(), limit).await {
             Either::Left((Some(Reply::Samples(samples)), _)) => Ok(samples),
             Either::Left((Some(Reply::Failed(message)), _)) => Err(failed(message)),
-            Either::Left(_) => Err(Phrase::new(key!("timed_waits.own.no_sandbox"))),
+            Either::Left(_) => Err(Phrase::new(key!("own_way.no_sandbox"))),
             Either::Right(_) => Err(timed_out(limit_ms)),
         }
     }
@@ -179,13 +188,18 @@ impl Sandbox {
     }
 }
 
-/// The code failed, in its own words (shown as text).
+/// The code failed, in its own words (shown as text); without any (a
+/// worker that never started, as Firefox words it), most often code that
+/// does not parse.
 fn failed(message: String) -> Phrase {
-    Phrase::new(key!("timed_waits.own.failed")).data("message", message)
+    if message.trim().is_empty() {
+        return Phrase::new(key!("own_way.not_started"));
+    }
+    Phrase::new(key!("own_way.failed")).data("message", message)
 }
 
 /// No answer within `limit_ms`: the sandbox is torn down.
 fn timed_out(limit_ms: u32) -> Phrase {
-    Phrase::new(key!("timed_waits.own.timed_out"))
+    Phrase::new(key!("own_way.timed_out"))
         .arg("seconds", Arg::Fixed(f64::from(limit_ms) / 1000.0, 0))
 }

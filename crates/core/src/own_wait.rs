@@ -1,7 +1,8 @@
-//! A reader's own way of waiting: what the page sends the sandbox that
-//! runs it (`www/own-wait.js`) and what it accepts back, the counts at
-//! which it looks under the sampling rule of waitlab's own cells, the time
-//! each part may take, and the verdict against a built-in way.
+//! A reader's own way of waiting (experiment 1's timed wait, experiment
+//! 4's waiter and setter): what the page sends the sandbox that runs it
+//! (`www/own-wait.js`) and what it accepts back, the counts at which it
+//! looks under the sampling rule of waitlab's own cells, the time each
+//! part may take, and the verdict against a built-in way.
 //!
 //! The sandbox is another origin's page (an opaque one): nothing it says
 //! is trusted. A reply is read from its parts ([`Reply::read`]) and
@@ -10,7 +11,9 @@
 use crate::clock::ClockInfo;
 use crate::compare::verdict::{self, Judged};
 use crate::compare::{Group, Origin, Row};
-use crate::experiments::timed_waits::{CellKey, OwnWay, TimedWaits};
+use crate::experiments::own_way::OwnWay;
+use crate::experiments::timed_waits::TimedWaits;
+use crate::experiments::wake_latency::WakeLatency;
 use crate::key;
 use crate::outcome::Outcome;
 use crate::sampling::{MIN_SAMPLES, Stop};
@@ -21,10 +24,49 @@ pub const MOST_MESSAGE_CHARS: usize = 300;
 /// How long the sandbox may take to start the code, ms.
 pub const START_LIMIT_MS: u32 = 5_000;
 
-/// The code a reader starts from: a timed wait as `setTimeout` gives it,
-/// written by hand (the built-in `await setTimeout(ms)` cell's twin).
-pub const RECIPE: &str =
-    "async (ms) => {\n  await new Promise((resolve) => setTimeout(resolve, ms));\n}";
+/// What a reader's code is, and so what the sandbox makes of it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// Experiment 1's: an async function of the wait in ms, called in one
+    /// chain of calls.
+    Timed,
+    /// Experiment 4's: an object of a `wait` and a `wake`, each called in
+    /// a worker of its own with its end of a `MessageChannel`; the setter
+    /// wakes after a random 0 to the run's largest delay ms, as the
+    /// built-in setter does.
+    Wake,
+}
+
+impl Kind {
+    /// Its name in the sandbox's start message.
+    pub fn id(self) -> &'static str {
+        match self {
+            Kind::Timed => "timed",
+            Kind::Wake => "wake",
+        }
+    }
+
+    /// The code a reader starts from: a timed wait as `setTimeout` gives
+    /// it, written by hand (the built-in `await setTimeout(ms)` cell's
+    /// twin); a waiter woken by a message on a `MessageChannel` (the
+    /// built-in `postMessage` way's twin).
+    pub fn recipe(self) -> &'static str {
+        match self {
+            Kind::Timed => {
+                "async (ms) => {\n  await new Promise((resolve) => setTimeout(resolve, ms));\n}"
+            }
+            Kind::Wake => concat!(
+                "({\n",
+                "  // In the waiter's worker: a promise that resolves once woken.\n",
+                "  // `port` is its end of a MessageChannel to the setter's worker.\n",
+                "  wait: (port) => new Promise((resolve) => { port.onmessage = resolve; }),\n",
+                "  // In the setter's worker, once its flag is up: wake the waiter.\n",
+                "  wake: (port) => port.postMessage(0),\n",
+                "})"
+            ),
+        }
+    }
+}
 
 /// What the sandbox said.
 #[derive(Debug, Clone, PartialEq)]
@@ -96,7 +138,7 @@ pub fn part_limit_ms(n: u32, ms: f64) -> u32 {
 
 /// The way `code` as a report keeps it, once timed against `against`:
 /// `samples`, ms, read with a clock of `step_ms`; `None` without any.
-pub fn timed(code: String, against: CellKey, samples: Vec<f64>, step_ms: f64) -> Option<OwnWay> {
+pub fn timed<K>(code: String, against: K, samples: Vec<f64>, step_ms: f64) -> Option<OwnWay<K>> {
     Some(OwnWay {
         code,
         against,
@@ -123,16 +165,67 @@ pub struct Told {
 /// What `own`, timed beside `tw`'s cells (read with `clock`), says: of
 /// the reader's code, or of a `shared` run's; `None` if it or the cell it
 /// was judged against has no times.
-pub fn tell(tw: &TimedWaits, clock: Option<ClockInfo>, own: &OwnWay, shared: bool) -> Option<Told> {
-    let builtin = tw
-        .cells
-        .iter()
-        .find(|c| c.key == own.against)?
-        .outcome
-        .samples()?;
+pub fn tell_timed(
+    tw: &TimedWaits,
+    clock: Option<ClockInfo>,
+    own: &OwnWay<crate::experiments::timed_waits::CellKey>,
+    shared: bool,
+) -> Option<Told> {
+    let cell = tw.cells.iter().find(|c| c.key == own.against)?;
+    let said = Phrase::new(if shared {
+        key!("timed_waits.own.shared_result")
+    } else {
+        key!("timed_waits.own.result")
+    })
+    .arg(
+        "ms",
+        Arg::Fixed(f64::from(own.against.requested_ms.unwrap_or(0)), 0),
+    );
+    tell(
+        cell.outcome.samples()?,
+        clock,
+        own,
+        own.against.label(),
+        said,
+    )
+}
+
+/// What `own`, a pair timed beside `wake`'s ways (read with `clock`),
+/// says, as [`tell_timed`] does.
+pub fn tell_wake(
+    wake: &WakeLatency,
+    clock: Option<ClockInfo>,
+    own: &OwnWay<crate::experiments::wake_latency::Strategy>,
+    shared: bool,
+) -> Option<Told> {
+    let way = wake.results.iter().find(|r| r.strategy == own.against)?;
+    let said = Phrase::new(if shared {
+        key!("wake_latency.own.shared_result")
+    } else {
+        key!("wake_latency.own.result")
+    });
+    tell(
+        way.outcome.samples()?,
+        clock,
+        own,
+        own.against.label(),
+        said,
+    )
+}
+
+/// `said` (its other arguments in) with the count, median and p90 of
+/// `own`'s times, and its verdict against `builtin` (read with `clock`),
+/// the way named `against`.
+fn tell<K>(
+    builtin: &[f64],
+    clock: Option<ClockInfo>,
+    own: &OwnWay<K>,
+    against: Phrase,
+    said: Phrase,
+) -> Option<Told> {
     let (samples, summary) = (own.outcome.samples()?, own.outcome.summary()?);
     let judged = judge(builtin, clock, samples, own.step_ms);
-    let (verdict, figures) = judged.phrases(&own.against.label());
+    let (verdict, figures) = judged.phrases(&against);
     let own_clock = ClockInfo {
         min_step_ms: own.step_ms,
         typical_step_ms: own.step_ms,
@@ -142,20 +235,11 @@ pub fn tell(tw: &TimedWaits, clock: Option<ClockInfo>, own: &OwnWay, shared: boo
         value: v,
         marked: !own_clock.resolves(v),
     };
-    let said = Phrase::new(if shared {
-        key!("timed_waits.own.shared_result")
-    } else {
-        key!("timed_waits.own.result")
-    })
-    .count("n", u64::from(summary.n))
-    .arg(
-        "ms",
-        Arg::Fixed(f64::from(own.against.requested_ms.unwrap_or(0)), 0),
-    )
-    .arg("p50", marked(summary.p50))
-    .arg("p90", marked(summary.p90));
     Some(Told {
-        said,
+        said: said
+            .count("n", u64::from(summary.n))
+            .arg("p50", marked(summary.p50))
+            .arg("p90", marked(summary.p90)),
         verdict,
         figures,
         verdict_id: judged.verdict().map(|v| v.id()),
@@ -168,8 +252,8 @@ pub fn tell(tw: &TimedWaits, clock: Option<ClockInfo>, own: &OwnWay, shared: boo
 /// comparison's ([`verdict::judge`]).
 fn judge(builtin: &[f64], clock: Option<ClockInfo>, own: &[f64], own_step_ms: f64) -> Judged {
     let row = |samples: &[f64]| Row {
-        what: Phrase::new(key!("timed_waits.own.yours")),
-        analogue: Phrase::new(key!("timed_waits.own.yours")),
+        what: Phrase::new(key!("own_way.yours")),
+        analogue: Phrase::new(key!("own_way.yours")),
         values: Vec::new(),
         notes: Vec::new(),
         requested_ms: None,
@@ -178,7 +262,7 @@ fn judge(builtin: &[f64], clock: Option<ClockInfo>, own: &[f64], own_step_ms: f6
         median_ms: None,
     };
     let group = |samples: &[f64], clock: Option<ClockInfo>| Group {
-        source: Phrase::new(key!("timed_waits.own.yours")),
+        source: Phrase::new(key!("own_way.yours")),
         origin: Origin::Browser,
         rows: vec![row(samples)],
         clock,
@@ -197,6 +281,8 @@ fn judge(builtin: &[f64], clock: Option<ClockInfo>, own: &[f64], own_step_ms: f6
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::experiments::own_way::MOST_CODE_CHARS;
+    use crate::experiments::timed_waits::CellKey;
 
     #[test]
     fn replies_of_no_known_shape_are_refused() {
@@ -290,7 +376,7 @@ mod tests {
         tw.config.samples = 60;
         let builtin = tw.cells.iter_mut().find(|c| c.key == against).unwrap();
         builtin.outcome = Outcome::measured(samples.clone()).unwrap();
-        tw.own = timed(code.to_owned(), against, samples, 0.005);
+        tw.own = timed(code.to_owned(), against, samples, 0.005).map(std::sync::Arc::new);
         (tw, report.env.clock)
     }
 
@@ -307,22 +393,22 @@ mod tests {
     fn a_way_travels_in_a_link_with_its_code_and_verdict() {
         let code = "async (ms) => {\n  await new Promise((r) => setTimeout(r, ms)); // <b>x</b>\n}";
         let (tw, clock) = shared(code);
-        let told = tell(&tw, clock, tw.own.as_ref().unwrap(), false).unwrap();
+        let told = tell_timed(&tw, clock, tw.own.as_ref().unwrap(), false).unwrap();
         assert_eq!(told.verdict_id, Some("same"), "a cell's own times");
         let report = with(tw.clone(), clock);
         let back = crate::link::decode_body(&crate::link::encode_body(&report)).unwrap();
         let way = back.timed_waits.as_ref().unwrap().own.as_ref().unwrap();
         assert_eq!(way.code, code, "code comes back whole, as text");
         assert_eq!(way.against, tw.own.as_ref().unwrap().against);
-        let read = tell(back.timed_waits.as_ref().unwrap(), clock, way, true).unwrap();
+        let read = tell_timed(back.timed_waits.as_ref().unwrap(), clock, way, true).unwrap();
         assert_eq!(read.verdict_id, Some("same"), "sketches of one series");
         // The longest code a way holds fits a link; a longer one is cut.
         let mut long = report.clone();
         let way = long.timed_waits.as_mut().unwrap().own.as_mut().unwrap();
-        way.code = "é".repeat(OwnWay::MOST_CODE_CHARS + 5);
+        std::sync::Arc::make_mut(way).code = "é".repeat(MOST_CODE_CHARS + 5);
         let back = crate::link::decode_body(&crate::link::encode_body(&long)).unwrap();
         let code = &back.timed_waits.unwrap().own.unwrap().code;
-        assert_eq!(code.chars().count(), OwnWay::MOST_CODE_CHARS);
+        assert_eq!(code.chars().count(), MOST_CODE_CHARS);
         // A run without a way writes the link it wrote before ways came.
         let mut plain = report.clone();
         plain.timed_waits.as_mut().unwrap().own = None;
@@ -340,13 +426,69 @@ mod tests {
 
     #[test]
     fn a_way_against_no_cell_of_its_run_is_damage() {
-        let (mut tw, clock) = shared(RECIPE);
-        tw.own.as_mut().unwrap().against.requested_ms = Some(7);
+        let (mut tw, clock) = shared(Kind::Timed.recipe());
+        std::sync::Arc::make_mut(tw.own.as_mut().unwrap())
+            .against
+            .requested_ms = Some(7);
         let report = with(tw, clock);
         let body = crate::link::encode_body(&report);
         assert!(matches!(
             crate::link::decode_body(&body),
             Err(crate::link::LinkError::Damaged(_))
         ));
+    }
+
+    #[test]
+    fn a_pair_travels_in_a_link_with_its_verdict_and_old_links_still_read() {
+        use crate::experiments::wake_latency::{Strategy, WakeConfig, WakeLatency, WakeResult};
+        let times = |m: f64| {
+            (0..100)
+                .map(|i| m + f64::from(i % 9) * 0.004)
+                .collect::<Vec<_>>()
+        };
+        let way = |strategy, m| WakeResult {
+            strategy,
+            outcome: Outcome::measured(times(m)).unwrap(),
+        };
+        let mut wake = WakeLatency {
+            config: WakeConfig::default(),
+            skew_ms: Some(0.002),
+            results: vec![way(Strategy::Event, 0.05), way(Strategy::PostMessage, 0.12)],
+            own: None,
+        };
+        let (_, clock) = shared(Kind::Timed.recipe());
+        let mut report = with(shared(Kind::Timed.recipe()).0, clock);
+        report.wake_latency = Some(wake.clone());
+        let body = crate::link::encode_body(&report);
+        let pair = timed(
+            Kind::Wake.recipe().to_owned(),
+            Strategy::PostMessage,
+            times(0.12),
+            0.005,
+        );
+        wake.own = pair.map(std::sync::Arc::new);
+        let told = tell_wake(&wake, clock, wake.own.as_ref().unwrap(), false).unwrap();
+        assert_eq!(told.verdict_id, Some("same"));
+        report.wake_latency = Some(wake);
+        let with_pair = crate::link::encode_body(&report);
+        assert!(
+            with_pair.starts_with(&body[..body.len() / 2]) && with_pair.len() > body.len(),
+            "a run without a pair writes what it wrote before pairs came"
+        );
+        let back = crate::link::decode_body(&with_pair).unwrap();
+        let wake = back.wake_latency.unwrap();
+        let pair = wake.own.as_ref().unwrap();
+        assert_eq!(pair.code, Kind::Wake.recipe());
+        assert_eq!(pair.against, Strategy::PostMessage);
+        let read = tell_wake(&wake, clock, pair, true).unwrap();
+        assert_eq!(read.verdict_id, Some("same"));
+        assert_eq!(
+            crate::link::decode_body(&body)
+                .unwrap()
+                .wake_latency
+                .unwrap()
+                .own,
+            None
+        );
     }
 }

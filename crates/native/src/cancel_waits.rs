@@ -142,6 +142,7 @@ impl Native for CancelWaits {
             config: config.clone(),
             skew_ms: Some(0.0),
             results,
+            own: None,
         }
     }
 

@@ -164,6 +164,7 @@ impl Native for WakeLatency {
             config: config.clone(),
             skew_ms: Some(0.0),
             results,
+            own: None,
         }
     }
 

@@ -7,19 +7,19 @@ mod runner;
 
 use crate::components::blocks::{NumbersTable, ResultsBlock, figure};
 use crate::components::charts::{OverviewChart, OverviewRow};
-use crate::components::chunked::chunked;
 use crate::components::field::Field;
+use crate::components::own_way::own_way_block;
 use crate::components::run_controls::RunForm;
 use crate::components::statistics::StatisticsTable;
-use crate::hooks::{Experiments, OwnWays};
+use crate::hooks::Experiments;
 use crate::i18n::{t, tr};
 use chart::{ChainChart, HistogramChart, samples_of};
 use leptos::prelude::*;
-use picker::CellPicker;
+use picker::{CellPicker, default_selection, with_samples};
 use waitlab_core::experiments::Config;
 use waitlab_core::experiments::Findings;
 use waitlab_core::experiments::timed_waits::TimedWaits;
-use waitlab_core::experiments::timed_waits::{CellKey, Mechanism, Thread, TimedWaitsConfig};
+use waitlab_core::experiments::timed_waits::{Mechanism, Thread, TimedWaitsConfig};
 use waitlab_core::key;
 use waitlab_core::sampling::Sampling;
 use waitlab_core::schema::Report;
@@ -115,65 +115,6 @@ fn MechanismPicker(
     }
 }
 
-/// The cells whose samples the run kept (a run opened from a link has
-/// only their sketches): the ones a histogram can show.
-fn with_samples(tw: &TimedWaits) -> Vec<CellKey> {
-    tw.cells
-        .iter()
-        .filter(|c| c.outcome.samples().is_some())
-        .map(|c| c.key)
-        .collect()
-}
-
-/// The default cell for the histogram, of `cells`: the smallest positive
-/// wait of the back-to-back timer, else the first.
-fn default_selection(cells: &[CellKey]) -> Option<CellKey> {
-    cells
-        .iter()
-        .find(|k| k.mechanism == Mechanism::TimeoutAwaited && k.requested_ms != Some(0))
-        .or(cells.first())
-        .copied()
-}
-
-/// "Your own way of waiting", closed: its code (a chunk) is fetched and
-/// made the first time the reader opens it. A shared run shows the way it
-/// carries (open, its code as text, never run) and offers that code to
-/// the reader's own editor; a shared run without one shows nothing.
-#[component]
-fn OwnWaitBlock(
-    /// The run's results.
-    tw: TimedWaits,
-    /// Its cells with samples, the one compared by default first.
-    cells: Vec<CellKey>,
-    /// The clock that read them.
-    clock: Option<waitlab_core::clock::ClockInfo>,
-    /// Whether the run was opened from a link.
-    shared: bool,
-) -> impl IntoView {
-    if shared {
-        match &tw.own {
-            Some(way) => expect_context::<OwnWays>().offer(way),
-            None => return ().into_any(),
-        }
-    }
-    let opened = RwSignal::new(shared);
-    let heading = if shared {
-        key!("timed_waits.own.shared_heading")
-    } else {
-        key!("timed_waits.own.heading")
-    };
-    view! {
-        <details class="details own-wait" data-testid="own-wait" open=shared on:toggle=move |_| opened.set(true)>
-            <summary>{t(heading)}</summary>
-            {move || opened.get().then(|| {
-                let made = own_wait::own_wait_view(tw.clone(), cells.clone(), clock, shared);
-                chunked(made, key!("timed_waits.own.not_loaded"), |view| view)
-            })}
-        </details>
-    }
-    .into_any()
-}
-
 /// Findings, charts, table and the raw JSON of a finished run.
 #[component]
 pub(super) fn TimedWaitsResults(
@@ -188,16 +129,6 @@ pub(super) fn TimedWaitsResults(
     let selected = RwSignal::new(default_selection(&measured));
     let own = tw.clone();
     let shared = report.from_link;
-    // The built-in ways a reader's own is compared with, the default first.
-    let compared: Vec<CellKey> = default_selection(&measured)
-        .into_iter()
-        .chain(
-            measured
-                .iter()
-                .copied()
-                .filter(|k| Some(*k) != default_selection(&measured)),
-        )
-        .collect();
     let any_samples = !measured.is_empty();
     let overview: Vec<_> = tw
         .cells
@@ -240,7 +171,7 @@ pub(super) fn TimedWaitsResults(
                 }).collect_view()}
             </NumbersTable>
             </ResultsBlock>
-            {any_samples.then(|| view! { <OwnWaitBlock tw=own cells=compared clock=clock shared=shared /> })}
+            {any_samples.then(|| own_way_block(own, clock, shared, key!("timed_waits.own.heading"), own_wait::own_wait_view))}
     }
     .into_any()
 }

@@ -1,9 +1,9 @@
-//! A labelled choice of one of experiment 1's cells: the histogram's, and
-//! the built-in way a reader's own is compared with.
+//! A labelled choice of one of experiment 1's cells (the histogram's),
+//! and which cells there are to choose from and the one chosen first.
 
 use crate::i18n::{t, tr};
 use leptos::prelude::*;
-use waitlab_core::experiments::timed_waits::CellKey;
+use waitlab_core::experiments::timed_waits::{CellKey, Mechanism, TimedWaits};
 use waitlab_core::text::Key;
 
 /// A labelled choice of one of `cells`, kept in `selected`.
@@ -33,4 +33,24 @@ pub(super) fn CellPicker(
             </select>
         </label>
     }
+}
+
+/// The cells whose samples the run kept (a run opened from a link has
+/// only their sketches): the ones a histogram can show.
+pub(super) fn with_samples(tw: &TimedWaits) -> Vec<CellKey> {
+    tw.cells
+        .iter()
+        .filter(|c| c.outcome.samples().is_some())
+        .map(|c| c.key)
+        .collect()
+}
+
+/// The default cell for the histogram, of `cells`: the smallest positive
+/// wait of the back-to-back timer, else the first.
+pub(super) fn default_selection(cells: &[CellKey]) -> Option<CellKey> {
+    cells
+        .iter()
+        .find(|k| k.mechanism == Mechanism::TimeoutAwaited && k.requested_ms != Some(0))
+        .or(cells.first())
+        .copied()
 }

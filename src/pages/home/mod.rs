@@ -20,7 +20,7 @@ use crate::components::timeline::Timeline;
 use crate::experiments::{FormChunk, OnPage, Visit, visit};
 use crate::hooks::{
     Embedded, Experiments, LinkedRuns, UseEnvironment, embed_slug, use_embed, use_environment,
-    use_experiments, use_linked_runs, use_own_ways, use_reference_sets,
+    use_experiments, use_linked_runs, use_reference_sets,
 };
 use crate::i18n::{Words, t, tr};
 use leptos::prelude::*;
@@ -199,7 +199,6 @@ pub fn App() -> impl IntoView {
     };
     provide_context(use_reference_sets(shown));
     provide_context(use_linked_runs());
-    provide_context(use_own_ways());
     provide_context(use_environment());
     provide_context(use_experiments());
     let words = Words::new();

@@ -129,6 +129,10 @@ pub(crate) fn embed(browser: Browser, parent: Mode) {
         samples(&tw, Mechanism::TimeoutFreshTask, Some(1)).len() == 5,
         "timers run anyway"
     );
+    // No editor for a reader's own code: its sandbox is framed by
+    // waitlab's pages only, and this frame's parent is a blog.
+    assert_eq!(count(&mut s, &tid("own-wait-embedded")), 1);
+    assert_eq!(count(&mut s, &tid("own-wait-editor")), 0);
     assert_no_page_errors(&mut s);
     s.frame(None);
     let heights = s.eval("return window.heights;");

@@ -272,6 +272,7 @@ fn figures_under_the_clock_are_marked() {
                 outcome: Outcome::measured(vec![v; 3]).unwrap(),
             })
             .collect(),
+        own: None,
     });
     let g = group(Experiment::WakeLatency, &r).unwrap();
     assert!(matches!(g.rows[0].values[0], Value::Unresolved { .. }));
@@ -311,6 +312,7 @@ fn figures_under_the_clock_are_marked() {
                 },
             },
         ],
+        own: None,
     });
     let g = group(Experiment::CancelWaits, &r).unwrap();
     assert_eq!(g.rows.len(), 3);
@@ -502,6 +504,7 @@ fn a_chart_plots_times_where_a_source_has_no_ratio() {
                     outcome: Outcome::measured(vec![1.5; 3]).unwrap(),
                 },
             ],
+            own: None,
         });
         group(Experiment::WakeLatency, &r).unwrap()
     };

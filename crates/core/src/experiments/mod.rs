@@ -12,6 +12,7 @@ mod description;
 pub mod hidden_tab;
 mod job_mode;
 pub mod main_starvation;
+pub mod own_way;
 pub mod paired;
 pub mod periodic_work;
 pub mod pool_starvation;

@@ -4,11 +4,13 @@
 //! added to every raw time); and its link section.
 
 use crate::bytes::Bytes;
-use crate::link::codec::LinkError;
+use crate::experiments::own_way::OwnWay;
+use crate::link::codec::{LinkError, damaged};
 use crate::link::wire::{Reader, Section, Writer};
 use crate::outcome::StrategyOutcome;
 use crate::strategies::Way;
 use serde::{Deserialize, Serialize};
+use std::sync::Arc;
 
 /// A configuration of rounds, each way of waiting measured that many
 /// times.
@@ -42,6 +44,10 @@ pub struct Paired<C, S> {
     pub skew_ms: Option<f64>,
     /// One result per way of waiting.
     pub results: Vec<StrategyOutcome<S>>,
+    /// A reader's own pair of waiter and setter, timed beside the ways in
+    /// the reader's browser (experiment 4's), shared when cloned.
+    #[serde(default = "Option::default", skip_serializing_if = "Option::is_none")]
+    pub own: Option<Arc<OwnWay<S>>>,
 }
 
 impl<C, S: Way> Paired<C, S> {
@@ -52,30 +58,62 @@ impl<C, S: Way> Paired<C, S> {
     }
 }
 
-/// The configuration, the skew, and each way's sketch.
-impl<C: Bytes + Rounds, S: Way> Section for Paired<C, S> {
+/// The skew's byte: whether a skew follows, and (since a reader's own
+/// pair came) whether an own way ends the section; links made before
+/// read as they did.
+const SKEW: u8 = 1;
+const OWN: u8 = 2;
+
+/// The configuration, the skew, each way's sketch, and the reader's own
+/// way if there is one.
+impl<C: Bytes + Rounds, S: Way + PartialEq> Section for Paired<C, S> {
     fn write(&self, w: &mut Writer) {
         self.config.write(w);
-        w.maybe_q(self.skew_ms);
+        let own = if self.own.is_some() { OWN } else { 0 };
+        w.byte(if self.skew_ms.is_some() { SKEW } else { 0 } | own);
+        if let Some(skew) = self.skew_ms {
+            w.q(skew);
+        }
         let rounds = self.config.rounds();
         w.ways(
             &self.results,
             |r| r.strategy,
             |w, r| w.outcome(&r.outcome, rounds),
         );
+        if let Some(own) = &self.own {
+            own.write(w, rounds, |w, s| w.byte(s.code()));
+        }
     }
 
     fn read(r: &mut Reader<'_>) -> Result<Self, LinkError> {
         let config = C::read(r)?;
-        let skew_ms = r.maybe_q()?;
+        let flags = r.byte()?;
+        if flags & !(SKEW | OWN) != 0 {
+            return damaged("a bad flag");
+        }
+        let skew_ms = if flags & SKEW != 0 {
+            Some(r.q()?)
+        } else {
+            None
+        };
         let results = r.ways(|r, strategy| {
             let outcome = r.latencies(config.rounds())?;
             Ok(StrategyOutcome { strategy, outcome })
         })?;
+        let own = if flags & OWN != 0 {
+            let key = |r: &mut Reader<'_>| {
+                S::from_code(r.byte()?).ok_or(LinkError::Damaged("an unknown way of waiting"))
+            };
+            let ways = results.iter().map(|r| r.strategy);
+            Some(Arc::new(OwnWay::read(r, config.rounds(), key, ways)?))
+        } else {
+            None
+        };
         Ok(Paired {
             config,
             skew_ms,
             results,
+            own,
         })
     }
 }

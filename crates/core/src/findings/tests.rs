@@ -54,6 +54,7 @@ fn wake_findings_without_the_event_wait_keep_what_ran() {
                 },
             })
             .collect(),
+        own: None,
     };
     let f = english(w.findings(None));
     assert_eq!(f.len(), 2, "{f:?}");
@@ -179,6 +180,7 @@ fn cancel_waits_say_how_long_the_blind_sleep_ran_on() {
             result(Strategy::CancelEvent, measured(&[0.02, 0.025, 0.03])),
             result(Strategy::AbortTimer, measured(&[0.1, 0.2, 0.4])),
         ],
+        own: None,
     };
     let f = english(c.findings(FINE_CLOCK));
     assert_eq!(f.len(), 5, "{f:#?}");

@@ -84,6 +84,7 @@ fn combining_keeps_every_experiment_once() {
         config: crate::experiments::wake_latency::WakeConfig::default(),
         skew_ms: None,
         results: Vec::new(),
+        own: None,
     });
     let b = Report::new(env(true), None);
     let all = Report::combine(&[a.clone(), b]).unwrap();

@@ -47,6 +47,7 @@ fn wake(poll: &[f64], event: &[f64]) -> Report {
             result(Strategy::SleepPoll, poll),
             result(Strategy::Event, event),
         ],
+        own: None,
     });
     r
 }
@@ -277,6 +278,7 @@ fn an_unmeasured_lesson_says_why() {
         config: WakeConfig::default(),
         skew_ms: None,
         results: Vec::new(),
+        own: None,
     });
     let l = line(lesson("signal_dont_poll"), Ran::Report(&plain), &[]);
     assert_eq!(l.verdict, Verdict::Unavailable);

@@ -4,11 +4,13 @@
 //! reader picked (or the native probe's) lists its cells' keys, and its
 //! reader takes the mechanisms from them.
 
-use crate::experiments::timed_waits::{Cell, NestedChain, OwnWay, TimedWaits};
+use crate::experiments::own_way::OwnWay;
+use crate::experiments::timed_waits::{Cell, NestedChain, TimedWaits};
 use crate::experiments::timed_waits::{CellKey, Mechanism, TimedWaitsConfig};
 use crate::link::codec::{LinkError, damaged};
 use crate::link::wire::{Reader, Section, Writer};
 use crate::sampling::Sampling;
+use std::sync::Arc;
 
 /// How a timed-waits section names its cells' keys: each cell lists its
 /// own, or they are implied by the configuration: every mechanism the page
@@ -65,10 +67,7 @@ impl Section for TimedWaits {
             w.summary(level);
         }
         if let Some(own) = &self.own {
-            w.long_text(&own.code, OwnWay::MOST_CODE_CHARS);
-            key(w, own.against);
-            w.q(own.step_ms);
-            w.outcome(&own.outcome, c.samples);
+            own.write(w, c.samples, key);
         }
     }
 
@@ -132,7 +131,8 @@ impl Section for TimedWaits {
         let n = r.upto(u64::from(config.chain_depth))?;
         let levels = (0..n).map(|_| r.summary()).collect::<Result<Vec<_>, _>>()?;
         let own = if with_own {
-            Some(read_own(r, &config, &cells)?)
+            let ways = cells.iter().map(|c| c.key);
+            Some(Arc::new(OwnWay::read(r, config.samples, read_key, ways)?))
         } else {
             None
         };
@@ -163,35 +163,5 @@ fn read_key(r: &mut Reader<'_>) -> Result<CellKey, LinkError> {
     Ok(CellKey {
         mechanism,
         requested_ms,
-    })
-}
-
-/// A reader's own way, judged against one of `cells`, its times read as
-/// the cells' are (at most the configuration's count) and never below
-/// zero.
-fn read_own(
-    r: &mut Reader<'_>,
-    config: &TimedWaitsConfig,
-    cells: &[Cell],
-) -> Result<OwnWay, LinkError> {
-    let code = r.long_text(OwnWay::MOST_CODE_CHARS)?;
-    let against = read_key(r)?;
-    if !cells.iter().any(|c| c.key == against) {
-        return damaged("a way judged against no cell of the run");
-    }
-    let step_ms = r.q()?;
-    if !(0.0..=1.0).contains(&step_ms) {
-        return damaged("an impossible clock step");
-    }
-    let mut outcome = r.outcome(config.samples)?;
-    outcome.floor_at_zero();
-    if outcome.summary().is_some_and(|s| s.n > config.samples) {
-        return damaged("more calls than the run's count");
-    }
-    Ok(OwnWay {
-        code,
-        against,
-        step_ms,
-        outcome,
     })
 }

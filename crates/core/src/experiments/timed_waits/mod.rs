@@ -20,7 +20,7 @@ mod link;
 mod result;
 
 pub use error::ConfigError;
-pub use result::{Cell, NestedChain, OwnWay, TimedWaits};
+pub use result::{Cell, NestedChain, TimedWaits};
 
 /// Which thread of the page runs a probe.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

@@ -2,9 +2,11 @@
 //! nested-timer chain.
 
 use super::{CellKey, TimedWaitsConfig};
+use crate::experiments::own_way::OwnWay;
 use crate::outcome::Outcome;
 use crate::stats::Summary;
 use serde::{Deserialize, Serialize};
+use std::sync::Arc;
 
 /// One row of the timed-waits table.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -53,27 +55,7 @@ pub struct TimedWaits {
     /// A reader's own way of waiting, timed beside the cells in the
     /// reader's browser: kept so that a link can carry it to someone who
     /// reads its code before running it.
+    /// Shared, not copied, when a report is cloned.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub own: Option<OwnWay>,
-}
-
-/// A reader's own way of waiting as a report keeps it: the code, the cell
-/// it was judged against and its times.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct OwnWay {
-    /// An async JavaScript function of the wait in ms, at most
-    /// [`OwnWay::MOST_CODE_CHARS`] characters. Text to show, never markup.
-    pub code: String,
-    /// The built-in cell it was judged against (one of the run's).
-    pub against: CellKey,
-    /// The smallest step of the sandbox's clock, ms.
-    pub step_ms: f64,
-    /// Its times, one chain of calls.
-    pub outcome: Outcome,
-}
-
-impl OwnWay {
-    /// The most characters of code a way holds (the page sends, a link
-    /// carries).
-    pub const MOST_CODE_CHARS: usize = 8_000;
+    pub own: Option<Arc<OwnWay<CellKey>>>,
 }

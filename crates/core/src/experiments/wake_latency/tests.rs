@@ -17,6 +17,7 @@ fn ratios_divide_by_the_event_median() {
     let w = WakeLatency {
         config: WakeConfig::default(),
         skew_ms: None,
+        own: None,
         results: vec![
             WakeResult {
                 strategy: Strategy::Event,
