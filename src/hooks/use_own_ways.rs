@@ -73,8 +73,9 @@ impl<K: Copy + PartialEq + Send + Sync + std::fmt::Debug + 'static> OwnWays<K> {
         self.0.update(|h| h.timed = Some((against, Arc::new(way))));
     }
 
-    /// Forgets the timed run (a new one began, or its results left the
-    /// page).
+    /// Forgets the timed run (a new one began). A run of the experiment
+    /// made since has other figures, which [`attach`](super::attach)
+    /// tells apart, so nothing is forgotten when results leave the page.
     pub fn forget(&self) {
         self.0.try_update(|h| h.timed = None);
     }

@@ -414,6 +414,15 @@ mod tests {
         plain.timed_waits.as_mut().unwrap().own = None;
         let body = crate::link::encode_body(&plain);
         assert!(body.len() < crate::link::encode_body(&report).len());
+        // What the recipe and its 60 times add to a link, as the page
+        // makes one (deflated, base64url).
+        let link = |r: &crate::schema::Report| {
+            let body = crate::link::encode_body(r);
+            crate::link::wrap(&miniz_oxide::deflate::compress_to_vec(&body, 10)).len()
+        };
+        let added = link(&report) - link(&plain);
+        println!("a timed way adds {added} characters to a link");
+        assert!(added < 600, "{added} characters");
         assert_eq!(
             crate::link::decode_body(&body)
                 .unwrap()

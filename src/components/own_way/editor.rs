@@ -52,8 +52,6 @@ pub fn OwnEditor<R: Beside>(
     // Each run's number: a run whose number is no longer the latest
     // stops, and its sandbox goes with it.
     let generation = RwSignal::new(0u32);
-    // A way timed beside these results leaves the link with them.
-    on_cleanup(move || own.forget());
     let host = NodeRef::<html::Div>::new();
     let lines = move || {
         code.with(|c| {

@@ -36,8 +36,19 @@ pub(crate) fn share_and_open(s: &mut Session, section: &str, shot: &str) -> Repo
     // the embed's page, beside the full page, in the author's.
     assert!(!link.contains("lang="), "{link}");
     let (folder, _) = link.split_once('#').expect("the link has a fragment");
-    s.click(&sel("embed-code-button"));
-    s.wait_for_element(&sel("embed-code"), 10);
+    // Pressed until it shows, as Share is (WebKitGTK beside two other
+    // tests once showed nothing 10 s after a click, in a fresh clone's run).
+    let embed = format!(
+        "!!document.querySelector({})",
+        Value::from(sel("embed-code"))
+    );
+    press_until(
+        s,
+        &sel("embed-code-button"),
+        &embed,
+        15,
+        &format!("{section}: Copy embed code"),
+    );
     let code = value(s, &sel("embed-code"));
     assert!(
         code.contains(&format!("src=\"{folder}embed.html?embed={section}&lang=")),

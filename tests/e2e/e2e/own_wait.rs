@@ -8,10 +8,22 @@ use crate::support::*;
 use serde_json::Value;
 use waitlab_e2e::webdriver::{Browser, Session};
 
+/// What a press of the editor's Run ended in.
+struct Ended {
+    /// A result (`true`) or an error.
+    timed: bool,
+    /// Its text.
+    text: String,
+    /// How long the page took to run a task of its own meanwhile, at the
+    /// worst, ms.
+    lag: f64,
+    /// The result's verdict id, if a result.
+    verdict: String,
+}
+
 /// Puts `code` in the editor, presses its Run and waits for a result or
-/// an error: which came, its text, and how long the page took to run a
-/// task of its own meanwhile, at the worst, ms.
-fn time_code(s: &mut Session, code: &str) -> (&'static str, String, f64) {
+/// an error.
+fn time_code(s: &mut Session, code: &str) -> Ended {
     s.type_into(&tid("own-wait-editor"), code);
     s.eval(
         "window.waitlabLag = 0;\
@@ -30,65 +42,107 @@ fn time_code(s: &mut Session, code: &str) -> (&'static str, String, f64) {
         "clearInterval(window.waitlabBeat);\
          const r = document.querySelector('[data-testid=own-wait-result]');\
          const e = document.querySelector('[data-testid=own-wait] [data-testid=own-wait-error]');\
-         return [r ? 'result' : 'error', (r || e).textContent, window.waitlabLag];",
+         return [!!r, (r || e).textContent, window.waitlabLag, r?.dataset.verdict ?? ''];",
     );
-    let (kind, text, lag): (String, String, f64) = serde_json::from_value(got).unwrap();
-    (if kind == "result" { "result" } else { "error" }, text, lag)
+    let (timed, text, lag, verdict) = serde_json::from_value(got).unwrap();
+    Ended {
+        timed,
+        text,
+        lag,
+        verdict,
+    }
+}
+
+/// Opens `section`'s own-way block (its chunk fetched then) and brings
+/// its editor into view: the code it starts from.
+fn open_editor(s: &mut Session, section: &str) -> String {
+    let block = format!("[data-testid={section}] [data-testid=own-wait]");
+    s.eval(&format!(
+        "document.querySelector('{block}').open = true; return null;"
+    ));
+    let editor = format!("{block} [data-testid=own-wait-editor]");
+    s.wait_for_element(&editor, 20);
+    scroll_to(s, &block);
+    value(s, &editor)
+}
+
+/// `code` timed, `what` in the log: a result with a verdict, whose id it
+/// returns.
+fn timed_with_a_verdict(s: &mut Session, code: &str, what: &str) -> String {
+    let ended = time_code(s, code);
+    eprintln!(
+        "{}: {what}: {}: {} (page lag {:.0} ms)",
+        s.browser.name(),
+        ended.verdict,
+        ended.text,
+        ended.lag
+    );
+    assert!(ended.timed, "{what}: {}", ended.text);
+    assert!(
+        !ended.verdict.is_empty(),
+        "{what}: a verdict: {}",
+        ended.text
+    );
+    ended.verdict
+}
+
+/// Each of `hostile`'s code ends in an error message holding its words,
+/// shown as text, the sandbox gone and the page never held up.
+fn each_ends_in_a_message(s: &mut Session, hostile: &[(&str, &str)]) {
+    for (code, said) in hostile {
+        let ended = time_code(s, code);
+        let text = &ended.text;
+        eprintln!(
+            "{}: {code}: {text} (page lag {:.0} ms)",
+            s.browser.name(),
+            ended.lag
+        );
+        assert!(!ended.timed, "{code}: {text}");
+        assert!(text.contains(said), "{code}: {text}");
+        assert!(
+            ended.lag < 1_000.0,
+            "{code}: the page was held up {} ms",
+            ended.lag
+        );
+        assert_eq!(
+            s.eval("return document.querySelectorAll('.own-wait-host iframe').length;"),
+            Value::from(0),
+            "{code}: the sandbox is torn down"
+        );
+    }
 }
 
 /// The link of `section`'s run as its share bar copies it, once made
-/// (made anew when a way is timed beside the run: the button waits, and
-/// a click while it does is pressed again).
+/// (made anew when a way is timed beside the run: the button waits).
 fn share_link(s: &mut Session, section: &str) -> String {
     let button = format!("[data-testid={section}] [data-testid=share-link-button]");
     let field = format!("[data-testid={section}] [data-testid=share-link]");
-    for _ in 0..3 {
-        s.wait_for(
-            &format!("(b => !!b && !b.disabled)(document.querySelector('{button}'))"),
-            60,
-        );
-        s.click(&button);
-        if s.became(&format!("!!document.querySelector('{field}')"), 15) {
-            return value(s, &field);
-        }
-        // What the bar shows instead, for the log.
-        let bar = s.eval(&format!(
-            "return [...document.querySelectorAll('[data-testid={section}] [data-testid=share-bar]')]\
-               .map(e => e.outerHTML.slice(0, 600));"
-        ));
-        eprintln!("{}: no share link yet: {bar}", s.browser.name());
-    }
-    panic!("{}: no share link in {section}", s.browser.name());
+    s.wait_for(
+        &format!("(b => !!b && !b.disabled)(document.querySelector('{button}'))"),
+        60,
+    );
+    press_until(
+        s,
+        &button,
+        &format!("!!document.querySelector('{field}')"),
+        15,
+        &format!("{section}: Share"),
+    );
+    value(s, &field)
 }
 
 pub(crate) fn own_wait(browser: Browser) {
     let mut s = Session::lease(browser);
     s.open(&isolated_server().origin);
     run_experiment(&mut s, "1", "60", "own-wait");
-    // Its code is a chunk, fetched when the block is first opened.
-    s.eval("document.querySelector('[data-testid=own-wait]').open = true; return null;");
-    s.wait_for_element(&tid("own-wait-editor"), 20);
-    scroll_to(&mut s, &tid("own-wait"));
-    // The recipe as it comes: a hand-written setTimeout(r, 1) beside the
+    // Its code is a chunk, fetched when the block is first opened. The
+    // recipe as it comes: a hand-written setTimeout(r, 1) beside the
     // built-in await setTimeout(1), back to back.
-    let recipe = s.eval("return document.querySelector('[data-testid=own-wait-editor]').value;");
-    let recipe = recipe.as_str().unwrap_or_default().to_owned();
+    let recipe = open_editor(&mut s, "timed-waits");
     assert!(recipe.contains("setTimeout"), "{recipe}");
     // Markup in a comment, which the link's reader must see as text.
     let recipe = format!("{recipe}\n// <b>not markup</b>");
-    let (kind, text, lag) = time_code(&mut s, &recipe);
-    let verdict = s.eval(
-        "return document.querySelector('[data-testid=own-wait-result]')?.dataset.verdict ?? '';",
-    );
-    eprintln!(
-        "{}: the recipe: {kind}, {verdict}: {text} (page lag {lag:.0} ms)",
-        browser.name()
-    );
-    assert_eq!(kind, "result", "{text}");
-    assert!(
-        verdict.as_str().is_some_and(|v| !v.is_empty()),
-        "a verdict: {text}"
-    );
+    timed_with_a_verdict(&mut s, &recipe, "the recipe");
     review_shot(&mut s, "own-wait-result");
     // The run's link, made anew with the way timed beside it.
     let link = share_link(&mut s, "timed-waits");
@@ -126,31 +180,17 @@ pub(crate) fn own_wait(browser: Browser) {
             },
         ),
     ];
-    for (code, said) in hostile {
-        let (kind, text, lag) = time_code(&mut s, code);
-        eprintln!(
-            "{}: {code}: {kind}: {text} (page lag {lag:.0} ms)",
-            browser.name()
-        );
-        assert_eq!(kind, "error", "{code}: {text}");
-        assert!(text.contains(said), "{code}: {text}");
-        assert!(lag < 1_000.0, "{code}: the page was held up {lag} ms");
-        assert_eq!(
-            s.eval("return document.querySelectorAll('.own-wait-host iframe').length;"),
-            Value::from(0),
-            "{code}: the sandbox is torn down"
-        );
-    }
+    each_ends_in_a_message(&mut s, &hostile);
     assert_eq!(
         s.eval("return document.querySelectorAll('b').length;"),
         Value::from(0)
     );
     // Ten megabytes a call: timed, or a message; either way, in time.
-    let (kind, text, _) = time_code(
+    let ended = time_code(
         &mut s,
         "async (ms) => { new Uint8Array(10 * 1024 * 1024).fill(1); await new Promise((r) => setTimeout(r, ms)); }",
     );
-    eprintln!("{}: 10 MB a call: {kind}: {text}", browser.name());
+    eprintln!("{}: 10 MB a call: {}", browser.name(), ended.text);
     review_shot(&mut s, "own-wait-hostile");
     assert_eq!(
         s.eval("return location.origin === window.origin && document.title.length > 0;"),
@@ -193,9 +233,7 @@ fn opened_from_link(s: &mut Session, link: &str, code: &str) {
         "!document.querySelector('[data-testid=timed-waits] [data-testid=shared-label]')",
         150,
     );
-    s.eval("document.querySelector('[data-testid=timed-waits] [data-testid=own-wait]').open = true; return null;");
-    s.wait_for_element(&in_tw("own-wait-editor"), 20);
-    assert_eq!(value(s, &in_tw("own-wait-editor")), code);
+    assert_eq!(open_editor(s, "timed-waits"), code);
     s.wait_for_element(&in_tw("own-wait-from-link"), 5);
     assert_eq!(
         s.eval(
@@ -241,9 +279,7 @@ pub(crate) fn bench_own_wait(browser: Browser) {
         ))
         .unwrap()
         .quantile(0.5);
-        s.eval("document.querySelector('[data-testid=own-wait]').open = true; return null;");
-        s.wait_for_element(&tid("own-wait-editor"), 20);
-        scroll_to(&mut s, &tid("own-wait"));
+        open_editor(&mut s, "timed-waits");
         s.click(&tid("own-wait-run"));
         s.wait_for_element(&tid("own-wait-result"), 120);
         let got = s.eval(
@@ -278,20 +314,9 @@ pub(crate) fn own_pair(browser: Browser) {
     s.open_for(&isolated_server().origin, "wake-latency");
     run_section(&mut s, "wake-latency", &[("rounds", "40")], "own-pair");
     let in_wake = |id: &str| format!("[data-testid=wake-latency] [data-testid={id}]");
-    s.eval("document.querySelector('[data-testid=wake-latency] [data-testid=own-wait]').open = true; return null;");
-    s.wait_for_element(&in_wake("own-wait-editor"), 20);
-    scroll_to(&mut s, &in_wake("own-wait"));
-    let recipe = value(&mut s, &in_wake("own-wait-editor"));
+    let recipe = open_editor(&mut s, "wake-latency");
     assert!(recipe.contains("wake"), "{recipe}");
-    let (kind, text, lag) = time_code(&mut s, &recipe);
-    let verdict = s.eval(
-        "return document.querySelector('[data-testid=own-wait-result]')?.dataset.verdict ?? '';",
-    );
-    eprintln!(
-        "{}: the pair's recipe: {kind}, {verdict}: {text} (page lag {lag:.0} ms)",
-        browser.name()
-    );
-    assert_eq!(kind, "result", "{text}");
+    timed_with_a_verdict(&mut s, &recipe, "the pair's recipe");
     review_shot(&mut s, "own-pair-result");
     let link = share_link(&mut s, "wake-latency");
     let hostile = [
@@ -305,18 +330,7 @@ pub(crate) fn own_pair(browser: Browser) {
         ),
         ("async (ms) => {}", "not an object of a wait and a wake"),
     ];
-    for (code, said) in hostile {
-        let (kind, text, lag) = time_code(&mut s, code);
-        eprintln!("{}: {code}: {kind}: {text}", browser.name());
-        assert_eq!(kind, "error", "{code}: {text}");
-        assert!(text.contains(said), "{code}: {text}");
-        assert!(lag < 1_000.0, "{code}: the page was held up {lag} ms");
-        assert_eq!(
-            s.eval("return document.querySelectorAll('.own-wait-host iframe').length;"),
-            Value::from(0),
-            "{code}: the sandbox is torn down"
-        );
-    }
+    each_ends_in_a_message(&mut s, &hostile);
     assert_no_page_errors(&mut s);
     // The link: the pair as text, nothing run.
     s.navigate("about:blank");
