@@ -91,6 +91,11 @@ impl<K: Copy + PartialEq + Send + Sync + std::fmt::Debug + 'static> OwnWays<K> {
         }
     }
 
+    /// The timed way and what it was judged against, now (untracked).
+    pub fn timed_now(&self) -> Timed<K> {
+        self.0.with_untracked(|h| h.timed.clone())
+    }
+
     /// The timed way and what it was judged against (tracked, changing
     /// only when a run is kept or forgotten).
     pub fn timed(&self) -> Memo<Timed<K>> {

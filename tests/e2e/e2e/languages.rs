@@ -83,7 +83,7 @@ fn assert_results_in(s: &mut Session, lang: Lang) {
 
 /// Switches the page to `lang` with its picker and waits until the
 /// timed-waits findings are back, rendered again in that language.
-fn pick_language(s: &mut Session, lang: Lang) {
+pub(crate) fn pick_language(s: &mut Session, lang: Lang) {
     select(s, "language", lang.code());
     s.wait_for(
         &format!(

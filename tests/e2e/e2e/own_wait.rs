@@ -4,8 +4,10 @@
 //! its limit, the sandbox is torn down, and the page stays responsive.
 
 use crate::checks::*;
+use crate::languages::pick_language;
 use crate::support::*;
 use serde_json::Value;
+use waitlab_core::lang::Lang;
 use waitlab_e2e::webdriver::{Browser, Session};
 
 /// What a press of the editor's Run ended in.
@@ -146,6 +148,13 @@ pub(crate) fn own_wait(browser: Browser) {
     review_shot(&mut s, "own-wait-result");
     // The run's link, made anew with the way timed beside it.
     let link = share_link(&mut s, "timed-waits");
+    // The page drawn again, in another language, says again what the way
+    // measured (the link carries it), and keeps its code.
+    for lang in [Lang::De, Lang::En] {
+        pick_language(&mut s, lang);
+        assert_eq!(open_editor(&mut s, "timed-waits"), recipe);
+        s.wait_for_element(&in_tw("own-wait-result"), 10);
+    }
     // Hostile code: each ends in a message within its limit, shown as
     // text, the sandbox gone and the page never held up.
     // The network: waitlab's own origin, which the sandbox may not reach.
