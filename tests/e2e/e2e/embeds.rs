@@ -25,9 +25,21 @@ pub(crate) fn embed_ready(s: &mut Session) {
 /// Goes past an embed's first screen (`embed.html`'s): "Change the
 /// settings" fetches the app, which shows the section's form.
 pub(crate) fn past_first_screen(s: &mut Session) {
-    s.wait_for_element(&tid("facade-settings"), 30);
-    s.click(&tid("facade-settings"));
+    press_first_screen(s, "facade-settings");
     embed_ready(s);
+}
+
+/// Presses the first screen's `button` (Run or Change the settings) once
+/// it is there, again if the press missed: a taken press disables both
+/// buttons until the app replaces the screen.
+pub(crate) fn press_first_screen(s: &mut Session, button: &str) {
+    let button = tid(button);
+    s.wait_for_element(&button, 30);
+    let taken = format!(
+        "!document.querySelector({0}) || document.querySelector({0}).disabled",
+        Value::from(button.as_str())
+    );
+    press_until(s, &button, &taken, 5, "the embed's first screen");
 }
 
 /// Opens `section`'s embed and runs it on its own with `fields`.
@@ -230,7 +242,7 @@ pub(crate) fn embed_shared_memory(browser: Browser) {
         &format!("embed-in-plain-blog-first-screen-isolated-{isolates}"),
     );
     s.frame(Some(0));
-    s.click(&tid("facade-run"));
+    press_first_screen(&mut s, "facade-run");
     let results = "[data-testid=wake-latency] [data-testid=report-json]";
     s.wait_for_element(results, 120);
     let report = Report::from_json(&report_json(&mut s, results)).expect("the report parses");
@@ -369,7 +381,7 @@ pub(crate) fn embed_first_screen(browser: Browser) {
     assert_opens_full_page(&mut s, Lang::Ru);
     assert!(!fetched_the_app(&mut s), "the first screen fetched the app");
     review_shot(&mut s, "embed-first-screen");
-    s.click(&tid("facade-run"));
+    press_first_screen(&mut s, "facade-run");
     // The app, with the defaults: the form's rounds are its first field.
     let results = "[data-testid=cancel-waits] [data-testid=report-json]";
     s.wait_for_element(results, 120);

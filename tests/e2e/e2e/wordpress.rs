@@ -17,7 +17,7 @@
 //! loopback), and the isolated server serves it there.
 
 use crate::checks::*;
-use crate::embeds::past_first_screen;
+use crate::embeds::{past_first_screen, press_first_screen};
 use crate::support::*;
 use serde_json::Value;
 use std::path::PathBuf;
@@ -255,12 +255,15 @@ pub(crate) fn wordpress_embed(browser: Browser) {
     let wake = post(&format!("wp-wake-{}", browser.name()), &frames[1]);
     s.navigate(&wake.origin);
     s.frame(Some(0));
-    // Once the screen has said what it lacks (its note moves Run down).
+    // Once the screen has said what it lacks (its note moves Run down)
+    // and WordPress has sized the frame to it: a press while the frame
+    // grows under the pointer lands its release elsewhere.
     s.wait_for(
         "document.querySelector('[data-testid=facade-shared]')?.dataset.state",
         30,
     );
-    s.click(&tid("facade-run"));
+    assert_sized_by_wordpress(&mut s, "wake latency's first screen");
+    press_first_screen(&mut s, "facade-run");
     let results = "[data-testid=wake-latency] [data-testid=report-json]";
     s.wait_for_element(results, 180);
     let report = Report::from_json(&report_json(&mut s, results)).expect("the report parses");
@@ -276,6 +279,10 @@ pub(crate) fn wordpress_embed(browser: Browser) {
     );
     assert_sized_by_wordpress(&mut s, "wake latency's results");
     assert_no_page_errors(&mut s);
+    s.frame(None);
+    s.eval("window.scrollTo(0, 0); return null;");
+    review_shot(&mut s, "wordpress-wake-results");
+    s.frame(Some(0));
     // The frame may open no window: WordPress's script takes the reader
     // to the full page (its host the frame's).
     s.click(&tid("open-in-waitlab"));
