@@ -52,12 +52,11 @@ impl Figures {
         })
     }
 
-    /// A figure, ms, marked if the clock does not resolve it.
+    /// A figure, ms, marked if the clock does not resolve it
+    /// ([`Arg::ms_on`]).
     pub(crate) fn ms(&self, value: f64) -> Arg {
-        Arg::Ms {
-            value,
-            marked: self.unresolved(value),
-        }
+        self.unresolved(value);
+        Arg::ms_on(value, self.clock)
     }
 
     /// The findings, with what ‡ means if a figure was marked.

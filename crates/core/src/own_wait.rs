@@ -231,10 +231,7 @@ fn tell<K>(
         typical_step_ms: own.step_ms,
         readings: summary.n,
     };
-    let marked = |v: f64| Arg::Ms {
-        value: v,
-        marked: !own_clock.resolves(v),
-    };
+    let marked = |v: f64| Arg::ms_on(v, Some(own_clock));
     Some(Told {
         said: said
             .count("n", u64::from(summary.n))

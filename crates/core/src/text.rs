@@ -19,6 +19,7 @@
 //! `many`, `other`) chosen by the argument named `count`.
 
 use crate::chart::format_ms;
+use crate::clock::ClockInfo;
 use crate::lang::{Lang, Plural};
 use crate::number::fixed;
 use serde::{Deserialize, Serialize};
@@ -54,6 +55,29 @@ pub enum Arg {
     List(Vec<Phrase>),
     /// A calendar date (year, month, day), as the language writes dates.
     Date(i64, u32, u32),
+}
+
+impl Arg {
+    /// A time `clock` read, ms: never below zero, marked ‡ where the clock
+    /// does not resolve it, and a time it read as none is under one step
+    /// of it ("<1.00‡", `figure.under_step`), not a "0".
+    pub fn ms_on(value: f64, clock: Option<ClockInfo>) -> Arg {
+        match clock {
+            Some(c) if value <= 0.0 => {
+                Arg::Phrase(Box::new(Phrase::new(crate::key!("figure.under_step")).arg(
+                    "step",
+                    Arg::Ms {
+                        value: c.tolerance_ms(),
+                        marked: true,
+                    },
+                )))
+            }
+            _ => Arg::Ms {
+                value: value.max(0.0),
+                marked: clock.is_some_and(|c| !c.resolves(value)),
+            },
+        }
+    }
 }
 
 /// A catalog key, such as `timed_waits.finding.clamped`, as the code holds it:

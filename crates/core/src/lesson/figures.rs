@@ -48,16 +48,6 @@ fn unresolved(value: f64, clock: Option<ClockInfo>) -> bool {
     clock.is_some_and(|c| !c.resolves(value))
 }
 
-/// A figure in ms, never below zero (a median of differences that the
-/// clock's steps put below zero is zero within them), marked ‡ where
-/// `clock` does not resolve it.
-fn ms(value: f64, clock: Option<ClockInfo>) -> Arg {
-    Arg::Ms {
-        value: value.max(0.0),
-        marked: unresolved(value, clock),
-    }
-}
-
 /// The wrong way's figure and the right way's: ms, or a percentage of a
 /// core.
 #[derive(Debug, Clone, PartialEq)]
@@ -135,7 +125,7 @@ impl Pair {
         if self.percent {
             return Arg::Fixed(value, if value < 10.0 { 1 } else { 0 });
         }
-        ms(value, clock)
+        Arg::ms_on(value, clock)
     }
 
     /// How many times the right way won, in words: a ratio only where
@@ -204,7 +194,7 @@ impl Minimum {
             .map(|(way, p50)| {
                 Phrase::new(key!("summary.took"))
                     .phrase("way", way.clone())
-                    .arg("ms", ms(*p50, clock))
+                    .arg("ms", Arg::ms_on(*p50, clock))
             })
             .collect();
         if let Some((level, clamp_ms)) = self.clamp {
