@@ -7,6 +7,7 @@ use crate::embeds::{blog_page, past_first_screen};
 use crate::experiments::pick_mechanisms;
 use crate::page::FIRST_ANSWER;
 use crate::support::*;
+use waitlab_core::experiments::Experiment;
 use waitlab_core::experiments::timed_waits::Mechanism;
 use waitlab_core::experiments::wake_latency::Strategy;
 use waitlab_core::outcome::Outcome;
@@ -789,7 +790,9 @@ pub(crate) fn bench_event_wake_chromium() {
 /// post has it after a reader's run, beside the blogger's own run (the
 /// first run's link in the embed's address, as "Copy embed code" gives
 /// it, which the embed says in a sentence of verdicts); gated at
-/// WordPress's 1,000 px. Printed by `cargo xtask bench`.
+/// WordPress's 1,000 px. Every experiment, the hidden tab's too (its
+/// reader stays on the page: the visible half, as an embed's reader
+/// who never leaves has it). Printed by `cargo xtask bench`.
 pub(crate) fn bench_embed_heights_chromium() {
     let mut s = Session::lease(Browser::Chromium);
     println!("== each experiment's embed after a default run, 720 px wide (goal <= 1000 px) ==");
@@ -799,7 +802,7 @@ pub(crate) fn bench_embed_heights_chromium() {
     );
     let mut tallest: f64 = 0.0;
     let origin = &isolated_server().origin;
-    for section in sections() {
+    for section in Experiment::ALL.map(Experiment::slug) {
         let sel = |id: &str| format!("[data-testid={section}] [data-testid={id}]");
         // The height the embed asked for last, once laid out.
         let last_height = |s: &mut Session| {
