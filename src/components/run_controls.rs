@@ -5,7 +5,7 @@ use crate::components::chunked::chunked;
 use crate::components::field::Field;
 use crate::experiments::OnPage;
 use crate::hooks::{Experiments, Notice, RunState, UseEnvironment, UseExperiment};
-use crate::i18n::{t, tr};
+use crate::i18n::{part_ready, t, tr};
 use crate::runner::Progress;
 use leptos::prelude::*;
 use leptos::wasm_split::SplitLoaderError;
@@ -16,7 +16,7 @@ use waitlab_core::field::Form;
 use waitlab_core::key;
 use waitlab_core::schema::Report;
 use waitlab_core::text::Key;
-use waitlab_core::text::Phrase;
+use waitlab_core::text::{Part, Phrase};
 
 /// Run while idle, Cancel while running.
 #[component]
@@ -216,6 +216,7 @@ fn form(
     // submitting the form: a frame sandboxed without `allow-forms`
     // (WordPress's) submits no form, nor fires its submit event.
     let can_run = Signal::derive(move || error.with(Option::is_none));
+    let said = said_with_runs_texts(error);
     let on_key = move |e: web_sys::KeyboardEvent| {
         let in_field = e
             .target()
@@ -237,8 +238,28 @@ fn form(
                 showing_shared=showing_shared />
             <span class="hint">{move || hint.get().map(|h| tr(&h))}</span>
         </form>
-        {move || error.get().map(|e| view! { <p class="error" role="alert" data-testid="config-error">{tr(&e)}</p> })}
+        {move || said.get().map(|e| view! { <p class="error" role="alert" data-testid="config-error">{tr(&e)}</p> })}
     }
+}
+
+/// `error` once the words it needs are in: a form's messages are the
+/// runs' texts (a reader who never types a wrong value never fetches
+/// them), fetched when the first one is due; if they cannot be, why.
+fn said_with_runs_texts(error: Signal<Option<Phrase>>) -> Signal<Option<Phrase>> {
+    let fetched = RwSignal::new(None::<Result<(), Phrase>>);
+    let asked = StoredValue::new(false);
+    Effect::new(move |_| {
+        if error.with(Option::is_some) && !asked.get_value() {
+            asked.set_value(true);
+            leptos::task::spawn_local(async move {
+                fetched.try_set(Some(part_ready(Part::Runs).await));
+            });
+        }
+    });
+    Signal::derive(move || match fetched.get()? {
+        Ok(()) => error.get(),
+        Err(why) => error.with(Option::is_some).then_some(why),
+    })
 }
 
 /// A results view being made: the experiment's part of a report, or

@@ -68,8 +68,10 @@ fn isolated_on(browser: Browser, server: &Server) {
     }
     review_shot(&mut s, "idle");
 
-    // Bad input gets a message and cannot start a run.
+    // Bad input gets a message (once its words, the runs' texts, are in)
+    // and cannot start a run.
     s.type_into(&in_tw("samples"), "999999");
+    s.wait_for_element(&in_tw("config-error"), 10);
     let msg = s
         .text(&in_tw("config-error"))
         .expect("a message for an absurd sample count");
