@@ -2,7 +2,7 @@
 //! a link's, or theirs), the built-in way to compare with, Run and Stop,
 //! and what the sandbox's times say.
 
-use super::ToldView;
+use super::told::ToldView;
 use crate::hooks::{Beside, LinkedRuns};
 use crate::i18n::{part_ready, t, tr};
 use futures::future::{Either, select};

@@ -6,52 +6,36 @@
 //! the built-in ways and judged against the one the reader picks.
 
 mod editor;
+mod told;
 
-use crate::components::blocks::VerdictFigures;
 use crate::components::chunked::chunked;
 use crate::hooks::{Beside, Embedded, LinkedRuns};
-use crate::i18n::{t, tr};
+use crate::i18n::t;
+use editor::OwnEditor;
 use leptos::prelude::*;
 use leptos::wasm_split::SplitLoaderError;
+use told::shared_way;
 use waitlab_core::clock::ClockInfo;
-use waitlab_core::own_wait::Told;
 use waitlab_core::text::Key;
 
-pub use editor::OwnEditor;
-
-/// A timed way's times and verdict in words, the test's figures one click
-/// away.
-#[component]
-fn ToldView(
-    /// What the times say.
-    told: Told,
-    /// The block's `data-testid`.
-    testid: &'static str,
-) -> impl IntoView {
-    view! {
-        <div class="own-wait-result" data-testid=testid data-verdict=told.verdict_id
-            data-p50-ms=told.p50_ms>
-            <p>{tr(&told.said)}</p>
-            <p><strong>{tr(&told.verdict)}</strong></p>
-            <VerdictFigures figures=told.figures summary=waitlab_core::key!("own_way.stats") />
-        </div>
-    }
-}
-
-/// A shared run's own way: its code shown as text, what it measured
-/// where it was run, and how to time it here. Nothing of it runs.
-pub fn shared_way<R: Beside>(results: R, clock: Option<ClockInfo>) -> AnyView {
-    let Some(way) = results.own().cloned() else {
-        return ().into_any();
-    };
-    let told = results.tell(clock, &way, true);
-    view! {
-        <p class="lead">{t(waitlab_core::key!("own_way.shared_lead"))}</p>
-        <pre class="own-wait-code" data-testid="own-wait-code"><code>{way.code.clone()}</code></pre>
-        {told.map(|told| view! { <ToldView told=told testid="own-wait-shared" /> })}
-        <p class="note">{t(waitlab_core::key!("own_way.shared_try"))}</p>
-    }
-    .into_any()
+/// What an opened block shows, made in its experiment's chunk: a
+/// `shared` run's way (its code as text, never run), or this browser's
+/// run's editor with the experiment's `lead` and `code_label`.
+pub fn block_view<R: Beside>(
+    results: R,
+    clock: Option<ClockInfo>,
+    shared: bool,
+    lead: Key,
+    code_label: Key,
+) -> AnyView {
+    untrack(|| {
+        if shared {
+            shared_way(results, clock)
+        } else {
+            view! { <OwnEditor results=results clock=clock lead=lead code_label=code_label /> }
+                .into_any()
+        }
+    })
 }
 
 /// The block under `results` (read with `clock`), closed until opened:

@@ -3,7 +3,7 @@
 //! (`components::own_way`), in a wasm chunk of its own.
 
 use super::picker::{default_selection, with_samples};
-use crate::components::own_way::{OwnEditor, shared_way};
+use crate::components::own_way::block_view;
 use crate::hooks::{Beside, LinkedRuns, OwnWays};
 use leptos::prelude::*;
 use leptos::wasm_split::{SplitLoaderError, wasm_split};
@@ -83,15 +83,11 @@ pub(super) fn own_wait_view(
     clock: Option<ClockInfo>,
     shared: bool,
 ) -> Result<AnyView, SplitLoaderError> {
-    Ok(untrack(|| {
-        if shared {
-            shared_way(tw, clock)
-        } else {
-            view! {
-                <OwnEditor results=tw clock=clock lead=key!("timed_waits.own.lead")
-                    code_label=key!("timed_waits.own.code_label") />
-            }
-            .into_any()
-        }
-    }))
+    Ok(block_view(
+        tw,
+        clock,
+        shared,
+        key!("timed_waits.own.lead"),
+        key!("timed_waits.own.code_label"),
+    ))
 }

@@ -3,7 +3,7 @@
 //! waiter's wake-up beside the run's ways (`components::own_way`), in a
 //! wasm chunk of its own.
 
-use crate::components::own_way::{OwnEditor, shared_way};
+use crate::components::own_way::block_view;
 use crate::hooks::{Beside, LinkedRuns, OwnWays};
 use leptos::prelude::*;
 use leptos::wasm_split::{SplitLoaderError, wasm_split};
@@ -93,15 +93,11 @@ pub(super) fn own_pair_view(
     clock: Option<ClockInfo>,
     shared: bool,
 ) -> Result<AnyView, SplitLoaderError> {
-    Ok(untrack(|| {
-        if shared {
-            shared_way(wake, clock)
-        } else {
-            view! {
-                <OwnEditor results=wake clock=clock lead=key!("wake_latency.own.lead")
-                    code_label=key!("wake_latency.own.code_label") />
-            }
-            .into_any()
-        }
-    }))
+    Ok(block_view(
+        wake,
+        clock,
+        shared,
+        key!("wake_latency.own.lead"),
+        key!("wake_latency.own.code_label"),
+    ))
 }
