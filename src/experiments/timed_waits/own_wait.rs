@@ -10,7 +10,7 @@ use leptos::wasm_split::{SplitLoaderError, wasm_split};
 use std::sync::Arc;
 use waitlab_core::clock::ClockInfo;
 use waitlab_core::experiments::own_way::OwnWay;
-use waitlab_core::experiments::timed_waits::{CellKey, TimedWaits};
+use waitlab_core::experiments::timed_waits::{CellKey, Mechanism, TimedWaits};
 use waitlab_core::key;
 use waitlab_core::own_wait::{self, Kind, Told};
 use waitlab_core::sampling::Sampling;
@@ -33,7 +33,7 @@ impl Beside for TimedWaits {
     fn timed_ways(&self) -> Vec<(CellKey, Summary)> {
         let cells = with_samples(self);
         // The default first.
-        let first = default_selection(&cells);
+        let first = like_the_sandbox(&cells);
         first
             .into_iter()
             .chain(cells.into_iter().filter(|k| Some(*k) != first))
@@ -45,7 +45,7 @@ impl Beside for TimedWaits {
     }
 
     fn default_way(&self) -> Option<CellKey> {
-        default_selection(&with_samples(self))
+        like_the_sandbox(&with_samples(self))
     }
 
     fn name(way: CellKey) -> (String, Phrase) {
@@ -71,6 +71,20 @@ impl Beside for TimedWaits {
     fn tell(&self, clock: Option<ClockInfo>, own: &OwnWay<CellKey>, shared: bool) -> Option<Told> {
         own_wait::tell_timed(self, clock, own, shared)
     }
+}
+
+/// The cell a reader's way is judged against unless they pick another:
+/// the sandbox runs the code in a worker, so like for like, the worker's
+/// back-to-back timer of the smallest positive wait (the recipe's twin);
+/// else the histogram's default. (WebKit's page timers ran 1-5 % later
+/// than its workers' in `bench_own_wait`, so the page's cell judged the
+/// recipe "perhaps faster".)
+fn like_the_sandbox(cells: &[CellKey]) -> Option<CellKey> {
+    cells
+        .iter()
+        .find(|k| k.mechanism == Mechanism::WorkerTimeout && k.requested_ms != Some(0))
+        .copied()
+        .or_else(|| default_selection(cells))
 }
 
 /// The block's view, in a wasm chunk of its own: fetched when the reader
