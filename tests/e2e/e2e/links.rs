@@ -18,18 +18,7 @@ pub(crate) fn share_and_open(s: &mut Session, section: &str, shot: &str) -> Repo
     // WebKitGTK beside two other tests once took over 10 s. The button
     // waits for the link; a click that missed it (WebKitGTK, as the page
     // grew under it, once in a fresh clone's run) is made again.
-    let field = format!(
-        "!!document.querySelector({})",
-        Value::from(sel("share-link"))
-    );
-    press_until(
-        s,
-        &sel("share-link-button"),
-        &field,
-        15,
-        &format!("{section}: Share"),
-    );
-    let link = value(s, &sel("share-link"));
+    let link = press_and_read(s, section, "share-link-button", "share-link");
     let payload = link.split_once('#').map_or(0, |(_, p)| p.len());
     assert!(payload <= 600, "the link's payload is {payload} characters");
     // The link leaves the language to its reader; the embed code loads
@@ -38,18 +27,7 @@ pub(crate) fn share_and_open(s: &mut Session, section: &str, shot: &str) -> Repo
     let (folder, _) = link.split_once('#').expect("the link has a fragment");
     // Pressed until it shows, as Share is (WebKitGTK beside two other
     // tests once showed nothing 10 s after a click, in a fresh clone's run).
-    let embed = format!(
-        "!!document.querySelector({})",
-        Value::from(sel("embed-code"))
-    );
-    press_until(
-        s,
-        &sel("embed-code-button"),
-        &embed,
-        15,
-        &format!("{section}: Copy embed code"),
-    );
-    let code = value(s, &sel("embed-code"));
+    let code = press_and_read(s, section, "embed-code-button", "embed-code");
     assert!(
         code.contains(&format!("src=\"{folder}embed.html?embed={section}&lang=")),
         "{code}"

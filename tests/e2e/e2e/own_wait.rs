@@ -118,19 +118,11 @@ fn each_ends_in_a_message(s: &mut Session, hostile: &[(&str, &str)]) {
 /// (made anew when a way is timed beside the run: the button waits).
 fn share_link(s: &mut Session, section: &str) -> String {
     let button = format!("[data-testid={section}] [data-testid=share-link-button]");
-    let field = format!("[data-testid={section}] [data-testid=share-link]");
     s.wait_for(
         &format!("(b => !!b && !b.disabled)(document.querySelector('{button}'))"),
         60,
     );
-    press_until(
-        s,
-        &button,
-        &format!("!!document.querySelector('{field}')"),
-        15,
-        &format!("{section}: Share"),
-    );
-    value(s, &field)
+    press_and_read(s, section, "share-link-button", "share-link")
 }
 
 pub(crate) fn own_wait(browser: Browser) {

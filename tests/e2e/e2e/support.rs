@@ -260,6 +260,15 @@ pub(crate) fn press_until(s: &mut Session, button: &str, shown: &str, seconds: u
     }
 }
 
+/// Presses `section`'s `button` until its copy field `field` shows (a
+/// click can miss where the page grows under it), and reads the field.
+pub(crate) fn press_and_read(s: &mut Session, section: &str, button: &str, field: &str) -> String {
+    let sel = |id: &str| format!("[data-testid={section}] [data-testid={id}]");
+    let shown = format!("!!document.querySelector({})", Value::from(sel(field)));
+    press_until(s, &sel(button), &shown, 15, &format!("{section}: {button}"));
+    value(s, &sel(field))
+}
+
 /// Checks that the text of `selector` holds every one of `parts`.
 pub(crate) fn assert_text_holds(s: &mut Session, selector: &str, parts: &[&str]) {
     let text = s.text(selector).unwrap();
