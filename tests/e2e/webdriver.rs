@@ -5,9 +5,10 @@
 //! suite under `xvfb-run`).
 
 use serde_json::{Value, json};
+use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::time::{Duration, Instant};
 
 /// Which browser.
@@ -75,18 +76,202 @@ pub struct Session {
     pub version: String,
     agent: ureq::Agent,
     base: String,
-    driver: Child,
-    _profile: TempDir,
+    /// Dropped after the session is deleted ([`Session`]'s `Drop`): the
+    /// driver killed, then its folder removed.
+    driver: Driver,
     /// The browser.
     pub browser: Browser,
 }
 
-/// A temporary directory removed on drop.
-struct TempDir(std::path::PathBuf);
+/// A temporary directory removed on drop, unique to one session start:
+/// the browser's profile and the driver's log live in it.
+struct TempDir(PathBuf);
+
+impl TempDir {
+    /// A new, empty folder under the system's temporary one, named by the
+    /// browser, this process and a count (never by a port, which another
+    /// session may have used before).
+    fn new(browser: Browser) -> TempDir {
+        static NEXT: AtomicU32 = AtomicU32::new(0);
+        let n = NEXT.fetch_add(1, Ordering::Relaxed);
+        let dir = std::env::temp_dir().join(format!(
+            "waitlab-e2e-{}-{}-{n}",
+            browser.name(),
+            std::process::id()
+        ));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(dir.join("profile"))
+            .unwrap_or_else(|e| panic!("creating {}: {e}", dir.display()));
+        TempDir(dir)
+    }
+}
 
 impl Drop for TempDir {
     fn drop(&mut self) {
         let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// A WebDriver server this process started: killed (and waited for) when
+/// dropped, on every path, a panic during its start included.
+struct Driver {
+    child: Child,
+    /// Where its standard output and error go.
+    log: PathBuf,
+    /// The port it listens on.
+    port: u16,
+    /// Its folder: the profile and the log (removed after the kill).
+    _dir: TempDir,
+}
+
+impl Drop for Driver {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Driver {
+    /// The last lines the driver wrote, for a failure's message.
+    fn said(&self) -> String {
+        let text = std::fs::read_to_string(&self.log).unwrap_or_default();
+        let lines: Vec<&str> = text.lines().collect();
+        let tail = lines[lines.len().saturating_sub(12)..].join("\n    ");
+        if tail.is_empty() {
+            "(it wrote nothing)".into()
+        } else {
+            format!("its last words:\n    {tail}")
+        }
+    }
+
+    /// Spawns `program` with `args` (its port among them) and waits until
+    /// the server answering `/status` on `port` is this very process: the
+    /// listening socket is the child's own, and its answer is a WebDriver
+    /// status. Holds [`STARTING`] throughout, so that no other driver of
+    /// this process is given the same port between its choice and its
+    /// bind; `Err` says why (it exited, or another server answered).
+    fn spawn(program: &str, args: &[String], port: u16, dir: TempDir) -> Result<Driver, String> {
+        let log = dir.0.join("driver.log");
+        let out = std::fs::File::create(&log).map_err(|e| format!("{}: {e}", log.display()))?;
+        let err = out.try_clone().map_err(|e| e.to_string())?;
+        let child = Command::new(program)
+            .args(args)
+            .stdout(Stdio::from(out))
+            .stderr(Stdio::from(err))
+            .spawn()
+            .unwrap_or_else(|e| {
+                panic!("cannot start {program}: {e} (cargo xtask test installs it)")
+            });
+        let mut driver = Driver {
+            child,
+            log,
+            port,
+            _dir: dir,
+        };
+        let agent = agent(Duration::from_secs(5));
+        let deadline = Instant::now() + Duration::from_secs(30);
+        loop {
+            if let Ok(Some(status)) = driver.child.try_wait() {
+                return Err(format!(
+                    "{program} on port {port} exited before it was ready ({status}); {}",
+                    driver.said()
+                ));
+            }
+            if let Some(body) = status(&agent, port) {
+                if !listens_on(driver.child.id(), port) {
+                    return Err(format!(
+                        "another server answered on port {port}, not {program}: {body}"
+                    ));
+                }
+                if body["value"]["ready"] == Value::Bool(true) {
+                    return Ok(driver);
+                }
+            }
+            if Instant::now() >= deadline {
+                return Err(format!(
+                    "{program} on port {port} was not ready within 30 s; {}",
+                    driver.said()
+                ));
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+}
+
+/// Held from choosing a driver's port until the driver listens on it.
+static STARTING: Mutex<()> = Mutex::new(());
+
+/// An HTTP client that reads error statuses as answers.
+fn agent(timeout: Duration) -> ureq::Agent {
+    ureq::Agent::config_builder()
+        .http_status_as_error(false)
+        .timeout_global(Some(timeout))
+        .build()
+        .into()
+}
+
+/// What the server on `port` says at `/status`, if it answers with JSON.
+fn status(agent: &ureq::Agent, port: u16) -> Option<Value> {
+    let mut resp = agent
+        .get(format!("http://127.0.0.1:{port}/status"))
+        .call()
+        .ok()?;
+    resp.body_mut().read_json().ok()
+}
+
+/// Whether process `pid` holds the socket listening on loopback `port`
+/// (Linux: the socket's inode in `/proc/net/tcp*`, among the process's
+/// open files).
+fn listens_on(pid: u32, port: u16) -> bool {
+    let inodes = listening_inodes(port);
+    let Ok(fds) = std::fs::read_dir(format!("/proc/{pid}/fd")) else {
+        return false;
+    };
+    fds.filter_map(|fd| std::fs::read_link(fd.ok()?.path()).ok())
+        .filter_map(|target| {
+            let target = target.to_string_lossy().into_owned();
+            target
+                .strip_prefix("socket:[")?
+                .strip_suffix(']')?
+                .parse::<u64>()
+                .ok()
+        })
+        .any(|inode| inodes.contains(&inode))
+}
+
+/// The inodes of the sockets listening on `port` (IPv4 and IPv6).
+fn listening_inodes(port: u16) -> Vec<u64> {
+    ["/proc/net/tcp", "/proc/net/tcp6"]
+        .iter()
+        .filter_map(|table| std::fs::read_to_string(table).ok())
+        .flat_map(|table| listeners(&table, port))
+        .collect()
+}
+
+/// The inodes of the rows of a `/proc/net/tcp` table that listen on
+/// `port`.
+fn listeners(table: &str, port: u16) -> Vec<u64> {
+    const LISTEN: &str = "0A";
+    table
+        .lines()
+        .skip(1)
+        .filter_map(|row| {
+            let cols: Vec<&str> = row.split_whitespace().collect();
+            let local_port = cols.get(1)?.rsplit_once(':')?.1;
+            let listening =
+                u16::from_str_radix(local_port, 16).ok()? == port && *cols.get(3)? == LISTEN;
+            listening.then(|| cols.get(9)?.parse().ok())?
+        })
+        .collect()
+}
+
+/// Whether a new session's `browserName` is `browser`'s.
+fn is_browser(browser: Browser, name: &str) -> bool {
+    let name = name.to_ascii_lowercase();
+    match browser {
+        Browser::Chromium => name.starts_with("chrom"),
+        Browser::Firefox => name == "firefox",
+        Browser::WebKit => name == "minibrowser" || name.contains("webkit"),
     }
 }
 
@@ -112,6 +297,8 @@ fn add_switch(
     }
 }
 
+/// A port free now (the caller holds [`STARTING`] until its driver has
+/// bound it).
 fn free_port() -> u16 {
     std::net::TcpListener::bind("127.0.0.1:0")
         .unwrap()
@@ -165,6 +352,9 @@ impl Session {
         Self::start_with(browser, language, "none", false, false)
     }
 
+    /// Starts a session as [`Session::try_start`] does, up to three
+    /// times: a driver that exits, is not the one answering on its port,
+    /// or gives a session of another browser is told and replaced.
     fn start_with(
         browser: Browser,
         language: Option<&str>,
@@ -172,14 +362,41 @@ impl Session {
         reduced_motion: bool,
         throttling: bool,
     ) -> Session {
-        let port = free_port();
+        const TRIES: usize = 3;
+        let mut why = Vec::new();
+        while why.len() < TRIES {
+            match Self::try_start(browser, language, page_load, reduced_motion, throttling) {
+                Ok(session) => return session,
+                Err(e) => {
+                    eprintln!("{}: a session did not start: {e}", browser.name());
+                    why.push(e);
+                }
+            }
+        }
+        panic!(
+            "{}: no session in {TRIES} tries:\n  {}",
+            browser.name(),
+            why.join("\n  ")
+        )
+    }
+
+    /// One try at a driver and a session: the driver on a port no other
+    /// driver of this process was given meanwhile, answering as itself,
+    /// and a session whose browser is `browser`. `Err` says what went
+    /// wrong, with the driver's last words; the driver is killed then.
+    fn try_start(
+        browser: Browser,
+        language: Option<&str>,
+        page_load: &str,
+        reduced_motion: bool,
+        throttling: bool,
+    ) -> Result<Session, String> {
+        let dir = TempDir::new(browser);
         let accept = language.unwrap_or("en-US");
-        let profile = std::env::temp_dir().join(format!("waitlab-e2e-{}-{port}", browser.name()));
-        std::fs::create_dir_all(&profile).unwrap();
-        let (program, args, capabilities) = match browser {
+        let profile = dir.0.join("profile");
+        let (program, capabilities) = match browser {
             Browser::Chromium => (
                 driver_path("CHROMEDRIVER", "/usr/bin/chromedriver"),
-                vec![format!("--port={port}")],
                 json!({
                     "browserName": "chrome",
                     "goog:chromeOptions": {
@@ -199,11 +416,11 @@ impl Session {
 
             Browser::Firefox => (
                 driver_path("GECKODRIVER", "geckodriver"),
-                vec!["--port".to_owned(), port.to_string()],
                 json!({
                     "browserName": "firefox",
                     "moz:firefoxOptions": {
                         "binary": "/usr/bin/firefox-esr",
+                        // geckodriver makes each session a fresh profile.
                         "args": ["-headless", "--width=1100", "--height=1600"],
                         "prefs": {
                             "app.update.enabled": false,
@@ -215,7 +432,6 @@ impl Session {
             ),
             Browser::WebKit => (
                 driver_path("WEBKITDRIVER", "WebKitWebDriver"),
-                vec![format!("--port={port}")],
                 json!({
                     "browserName": "MiniBrowser",
                     "webkitgtk:browserOptions": {
@@ -255,46 +471,48 @@ impl Session {
                 "disable-backgrounding-occluded-windows"
             ]);
         }
-        let driver = Command::new(&program)
-            .args(&args)
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap_or_else(|e| {
-                panic!("cannot start {program}: {e} (cargo xtask test installs it)")
-            });
-        let agent: ureq::Agent = ureq::Agent::config_builder()
-            .http_status_as_error(false)
-            .timeout_global(Some(Duration::from_secs(180)))
-            .build()
-            .into();
-        let root = format!("http://127.0.0.1:{port}");
-        let deadline = Instant::now() + Duration::from_secs(30);
-        while agent.get(format!("{root}/status")).call().is_err() {
-            assert!(Instant::now() < deadline, "{program} did not start");
-            std::thread::sleep(Duration::from_millis(100));
-        }
-        let mut resp = agent
+        let driver = {
+            let _starting = STARTING
+                .lock()
+                .unwrap_or_else(|poisoned| poisoned.into_inner());
+            let port = free_port();
+            let args = match browser {
+                Browser::Firefox => vec!["--port".to_owned(), port.to_string()],
+                Browser::Chromium | Browser::WebKit => vec![format!("--port={port}")],
+            };
+            Driver::spawn(&program, &args, port, dir)?
+        };
+        let agent = agent(Duration::from_secs(180));
+        let root = format!("http://127.0.0.1:{}", driver.port);
+        let body: Value = agent
             .post(format!("{root}/session"))
             .send_json(json!({ "capabilities": { "alwaysMatch": capabilities } }))
-            .expect("new session");
-        let body: Value = resp.body_mut().read_json().unwrap();
-        let id = body["value"]["sessionId"]
-            .as_str()
-            .unwrap_or_else(|| panic!("no session from {program}: {body}"))
-            .to_owned();
-        let version = body["value"]["capabilities"]["browserVersion"]
-            .as_str()
-            .unwrap_or_default()
-            .to_owned();
+            .map_err(|e| format!("{program}: new session: {e}; {}", driver.said()))?
+            .body_mut()
+            .read_json()
+            .map_err(|e| format!("{program}: new session: {e}; {}", driver.said()))?;
+        let Some(id) = body["value"]["sessionId"].as_str() else {
+            return Err(format!("{program}: no session: {body}; {}", driver.said()));
+        };
+        let caps = &body["value"]["capabilities"];
+        let name = caps["browserName"].as_str().unwrap_or_default();
         let mut session = Session {
-            version,
+            version: caps["browserVersion"]
+                .as_str()
+                .unwrap_or_default()
+                .to_owned(),
             agent,
             base: format!("{root}/session/{id}"),
             driver,
-            _profile: TempDir(profile),
             browser,
         };
+        if !is_browser(browser, name) {
+            return Err(format!(
+                "{program} on port {} gave a session of {name:?}, not {}",
+                session.driver.port,
+                browser.name()
+            ));
+        }
         session.command(
             "POST",
             "/timeouts",
@@ -307,7 +525,7 @@ impl Session {
                 json!({ "width": 1100, "height": 1600 }),
             );
         }
-        session
+        Ok(session)
     }
 
     fn command(&mut self, method: &str, path: &str, body: Value) -> Value {
@@ -741,8 +959,87 @@ impl Drop for Lease {
 
 impl Drop for Session {
     fn drop(&mut self) {
+        // The driver is killed after this, when its field drops.
         let _ = self.agent.delete(&self.base).call();
-        let _ = self.driver.kill();
-        let _ = self.driver.wait();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Two rows of a real `/proc/net/tcp`: a server listening on 9515, and
+    /// a connection from that port (not a listener).
+    const TABLE: &str = "  sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode
+   0: 0100007F:252B 00000000:0000 0A 00000000:00000000 00:00000000 00000000     0        0 81234 1 0000000000000000 100 0 0 10 0
+   1: 0100007F:252B 0100007F:A1B2 01 00000000:00000000 00:00000000 00000000     0        0 81299 1 0000000000000000 20 4 30 10 -1
+";
+
+    #[test]
+    fn only_the_listening_socket_of_a_port_counts() {
+        assert_eq!(listeners(TABLE, 9515), vec![81234]);
+        assert_eq!(listeners(TABLE, 9516), Vec::<u64>::new());
+    }
+
+    #[test]
+    fn a_listener_is_found_among_its_own_process_files_only() {
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let port = listener.local_addr().unwrap().port();
+        assert!(listens_on(std::process::id(), port));
+        // Another process (this one's parent) does not hold it.
+        let parent = std::os::unix::process::parent_id();
+        assert!(!listens_on(parent, port));
+        drop(listener);
+        assert!(!listens_on(std::process::id(), port));
+    }
+
+    #[test]
+    fn a_session_of_another_browser_is_refused() {
+        assert!(is_browser(Browser::Chromium, "chrome"));
+        assert!(is_browser(Browser::Chromium, "chrome-headless-shell"));
+        assert!(is_browser(Browser::Firefox, "firefox"));
+        assert!(is_browser(Browser::WebKit, "MiniBrowser"));
+        // The race this guards against: WebKit's port answered by a
+        // chromedriver.
+        assert!(!is_browser(Browser::WebKit, "chrome"));
+        assert!(!is_browser(Browser::Firefox, "chrome"));
+        assert!(!is_browser(Browser::Chromium, "firefox"));
+    }
+
+    #[test]
+    fn a_driver_that_exits_at_once_is_told_with_its_words() {
+        let args = vec!["-c".to_owned(), "echo 'port taken' >&2; exit 3".to_owned()];
+        let Err(why) = Driver::spawn("sh", &args, free_port(), TempDir::new(Browser::Chromium))
+        else {
+            panic!("a driver that exited was taken as ready");
+        };
+        assert!(why.contains("exited before it was ready"), "{why}");
+        assert!(why.contains("port taken"), "{why}");
+    }
+
+    #[test]
+    fn another_server_on_the_port_is_not_taken_for_the_driver() {
+        // A WebDriver-like status served by this process, while the
+        // "driver" (a shell that sleeps) never listens at all.
+        let server = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let port = server.local_addr().unwrap().port();
+        std::thread::spawn(move || {
+            use std::io::{Read, Write};
+            for mut conn in server.incoming().flatten() {
+                let mut buf = [0u8; 1024];
+                let _ = conn.read(&mut buf);
+                let body = r#"{"value":{"ready":true,"message":"ChromeDriver ready"}}"#;
+                let _ = write!(
+                    conn,
+                    "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
+                    body.len()
+                );
+            }
+        });
+        let args = vec!["-c".to_owned(), "sleep 30".to_owned()];
+        let Err(why) = Driver::spawn("sh", &args, port, TempDir::new(Browser::WebKit)) else {
+            panic!("another server's answer was taken as the driver's");
+        };
+        assert!(why.contains("another server answered"), "{why}");
     }
 }
