@@ -235,10 +235,53 @@ impl Case {
                 );
                 run();
             }
-            eprintln!("{label}: {:.1} s", started.elapsed().as_secs_f64());
+            let secs = started.elapsed().as_secs_f64();
+            eprintln!("{label}: {secs:.1} s");
+            took(&label, secs);
             Ok(Completion::Completed)
         })
         .with_ignored_flag(bench)
+    }
+}
+
+/// How long each test that passed took, s, in the order they ended.
+fn durations() -> std::sync::MutexGuard<'static, Vec<(String, f64)>> {
+    static TOOK: std::sync::Mutex<Vec<(String, f64)>> = std::sync::Mutex::new(Vec::new());
+    TOOK.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+fn took(name: &str, secs: f64) {
+    durations().push((name.to_owned(), secs));
+}
+
+/// What tests could not check here, and why: said again at the end of
+/// the run, where it cannot be missed.
+fn unchecked_list() -> std::sync::MutexGuard<'static, Vec<String>> {
+    static UNCHECKED: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
+    UNCHECKED
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+/// Says (now, and in the run's summary) that `test` could not check
+/// `what` on this machine.
+pub(crate) fn unchecked(test: &str, what: &str) {
+    eprintln!("NOT CHECKED: {test}: {what}");
+    unchecked_list().push(format!("{test}: {what}"));
+}
+
+/// A phase's wall time and its ten slowest tests (`took`, as
+/// [`durations`] held them at its end), so that a slow-down shows at the
+/// change that caused it.
+fn summarize(phase: &str, wall: f64, threads: usize, mut took: Vec<(String, f64)>) {
+    took.sort_by(|a, b| b.1.total_cmp(&a.1));
+    let sum: f64 = took.iter().map(|(_, s)| s).sum();
+    eprintln!(
+        "e2e phase {phase}: {wall:.1} s wall, {} tests passed in {sum:.1} s of test time, {threads} at a time; the slowest:",
+        took.len()
+    );
+    for (name, secs) in took.iter().take(10) {
+        eprintln!("  {secs:>7.1} s  {name}");
     }
 }
 
@@ -306,8 +349,9 @@ fn cases() -> Vec<Case> {
         ("policy_enforced", ALL, Untimed, policy_enforced),
         ("engine_sets", ALL, Untimed, engine_sets),
         ("native_link", &[Chromium], Untimed, native_link),
-        ("own_wait", ALL, Untimed, own_wait::own_wait),
-        ("own_pair", ALL, Untimed, own_wait::own_pair),
+        // Judged by a verdict on times: alone.
+        ("own_wait", ALL, Timed, own_wait::own_wait),
+        ("own_pair", ALL, Timed, own_wait::own_pair),
     ];
     // Each experiment's own scenario, named by its id ("isolated" is the
     // timed waits' on an isolated page).
@@ -379,18 +423,31 @@ fn main() -> ExitCode {
         .into_iter()
         .partition(|c| c.timing == Timing::Untimed);
     let mut failed = false;
-    for (cases, threads, measure) in [(untimed, 3, false), (timed, 1, true)] {
+    let mut walls = Vec::new();
+    for (phase, cases, threads, measure) in
+        [("untimed", untimed, 3, false), ("timed", timed, 1, true)]
+    {
         measuring(measure);
+        let threads = args.test_threads.unwrap_or(threads);
         let args = Arguments {
-            test_threads: args.test_threads.or(Some(threads)),
+            test_threads: Some(threads),
             ..args.clone()
         };
+        let started = std::time::Instant::now();
         let conclusion = libtest_mimic::run(&args, cases.into_iter().map(Case::trial).collect());
         failed |= conclusion.has_failed();
+        let took = std::mem::take(&mut *durations());
+        walls.push((phase, started.elapsed().as_secs_f64(), threads, took));
         // The timed tests start with one session per browser: WebKitGTK
         // throttles the timers of a window that another one covers (on
         // xvfb's bare display the newest window covers the older ones).
         close_pool();
+    }
+    for (phase, wall, threads, took) in walls {
+        summarize(phase, wall, threads, took);
+    }
+    for what in unchecked_list().iter() {
+        eprintln!("NOT CHECKED here: {what}");
     }
     // A policy violation fails the suite wherever it happened: in a
     // frame, on a page a test had left, in a test that reads no errors.

@@ -30,7 +30,7 @@ pub(crate) fn gallery(browser: Browser) {
         .collect();
     // The hidden tab, as a reader runs it: away behind another tab.
     match crate::hidden_tab::run_hidden(&mut s, "12") {
-        Ok(r) if r.hidden_tab.as_ref().is_some_and(|h| h.hidden_enough()) => reports.push(r),
+        Ok((r, _)) if r.hidden_tab.as_ref().is_some_and(|h| h.hidden_enough()) => reports.push(r),
         Ok(_) => eprintln!("gallery: {}: the page was not hidden", browser.name()),
         Err(why) => eprintln!(
             "gallery: {}: the page could not be hidden: {why}",
