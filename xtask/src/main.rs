@@ -268,7 +268,24 @@ fn test_phases(phases: &mut Phases) -> Result {
             "xtask: the release build runs beside the checks; its output: {}",
             log.display()
         );
-        let checks = check_phases(phases);
+        // The browsers, their drivers and the pages' scripts install
+        // beside both (on a fresh machine mostly downloads, which the
+        // compilers' work hides); the checks wait for them only where the
+        // browser-layer tests start.
+        let installs = root().join("target/xtask-browsers.log");
+        let browsers = scope.spawn(move || {
+            let started = Instant::now();
+            let browsers = beside(&installs, tools::ensure_browsers);
+            (browsers, started.elapsed().as_secs_f64(), installs)
+        });
+        let checks = check_phases(phases, || {
+            let (browsers, secs, installs) = browsers.join().expect("the browsers' thread");
+            browsers.map(|b| (b, secs)).map_err(|e| {
+                let out = std::fs::read_to_string(&installs).unwrap_or_default();
+                eprintln!("{out}");
+                format!("installing the browsers failed: {e} (its output is above)")
+            })
+        });
         (checks, release.join().expect("the release build's thread"))
     });
     let (dist_path, secs) = built;
@@ -295,9 +312,13 @@ fn native_trace() -> PathBuf {
 
 /// What runs beside the release build: clippy, docs, the unit, golden,
 /// native CLI and tidy tests, and the browser-layer tests (none of them
-/// needs the release build). Returns the browsers, installed for the
-/// end-to-end tests.
-fn check_phases(phases: &mut Phases) -> Result<tools::Browsers> {
+/// needs the release build). `browsers` waits for the browsers installing
+/// beside (and how long they took); returns them, for the end-to-end
+/// tests.
+fn check_phases(
+    phases: &mut Phases,
+    browsers: impl FnOnce() -> Result<(tools::Browsers, f64)>,
+) -> Result<tools::Browsers> {
     phases.run("clippy (host: core, native, e2e, xtask)", || {
         run(cargo()
             .args(["clippy", "--workspace"])
@@ -309,12 +330,13 @@ fn check_phases(phases: &mut Phases) -> Result<tools::Browsers> {
             .args(["clippy", "--package", "waitlab-e2e", "--test", "e2e"])
             .args(["--", "-D", "warnings"]))
     })?;
-    let mut browsers = None;
-    phases.run("browsers and drivers", || {
-        browsers = Some(tools::ensure_browsers()?);
+    let mut installed = None;
+    phases.run("waiting for the browsers and drivers", || {
+        installed = Some(browsers()?);
         Ok(())
     })?;
-    let browsers = browsers.expect("set by its phase");
+    let (browsers, secs) = installed.expect("set by its phase");
+    phases.beside("browsers and drivers (installed)", secs);
     // Browser-layer tests under wasm-bindgen-test-runner, in both browsers.
     // They run early: while a browser runs them, the release build beside
     // takes the other core, where at the end they would leave it idle.

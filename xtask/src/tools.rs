@@ -10,15 +10,28 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::{Mutex, MutexGuard};
 
-/// Held while a tool is looked for and installed: `cargo xtask test` runs
-/// the release build beside the checks, and both may want the same tool
-/// (wasm-bindgen-cli, the wasm32 target) on a fresh machine. The second
-/// caller waits, then finds it installed.
-fn installing() -> MutexGuard<'static, ()> {
-    static INSTALLING: Mutex<()> = Mutex::new(());
-    INSTALLING
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner())
+/// Held while the tool named `what` is looked for and installed: `cargo
+/// xtask test` runs the release build beside the checks, and both may want
+/// the same tool (wasm-bindgen-cli, the wasm32 target) on a fresh machine.
+/// The second caller waits, then finds it installed. Each tool has its
+/// own lock, so that installing one (trunk, minutes) never holds up
+/// another (geckodriver, the browsers' npm packages).
+fn installing(what: &str) -> MutexGuard<'static, ()> {
+    static LOCKS: Mutex<Vec<(String, &'static Mutex<()>)>> = Mutex::new(Vec::new());
+    let lock = {
+        let mut locks = LOCKS
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        match locks.iter().find(|(name, _)| name == what) {
+            Some((_, lock)) => *lock,
+            None => {
+                let lock: &'static Mutex<()> = Box::leak(Box::new(Mutex::new(())));
+                locks.push((what.to_owned(), lock));
+                lock
+            }
+        }
+    };
+    lock.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
 /// The trunk release that builds with this machine's rustc (0.22 needs a
@@ -63,7 +76,7 @@ fn ensure_npm(package: &str, version: &str, file: &str) -> Result<PathBuf> {
         .join(".cache/waitlab")
         .join(format!("{package}-{version}"));
     let path = dir.join("node_modules").join(package).join(file);
-    let _installing = installing();
+    let _installing = installing(package);
     if !path.exists() {
         std::fs::create_dir_all(&dir).map_err(|e| format!("creating {}: {e}", dir.display()))?;
         run(Command::new("npm").args([
@@ -115,7 +128,7 @@ pub fn wasm_bindgen_version() -> Result<String> {
 }
 
 pub fn ensure_wasm_target() -> Result {
-    let _installing = installing();
+    let _installing = installing("wasm32-unknown-unknown");
     let out = Command::new("rustup")
         .args(["target", "list", "--installed"])
         .output()
@@ -129,7 +142,7 @@ pub fn ensure_wasm_target() -> Result {
 fn ensure_cargo_tool(bin: &str, krate: &str, version: &str, locked: bool) -> Result<PathBuf> {
     let path = cargo_bin(bin);
     let want = format!("{bin} {version}");
-    let _installing = installing();
+    let _installing = installing(krate);
     if version_of(&path).is_some_and(|v| v.trim() == want) {
         return Ok(path);
     }
@@ -179,6 +192,7 @@ pub fn ensure_twiggy() -> Result<PathBuf> {
 /// Debian's `brotli` for `cargo xtask bench`'s page weight, installed if
 /// missing.
 pub fn ensure_brotli() -> Result {
+    let _apt = installing("apt");
     if version_of(Path::new("/usr/bin/brotli")).is_none() {
         run(Command::new("apt-get").args(["update", "-qq"]))?;
         run(Command::new("apt-get")
@@ -298,6 +312,7 @@ pub fn ensure_browsers() -> Result<Browsers> {
     .map(|(_, pkg)| pkg)
     .collect();
     let webkit_missing = !Path::new("/usr/bin/WebKitWebDriver").exists();
+    let apt = installing("apt");
     if !missing.is_empty() || webkit_missing {
         run(Command::new("apt-get").args(["update", "-qq"]))?;
     }
@@ -307,9 +322,11 @@ pub fn ensure_browsers() -> Result<Browsers> {
             .args(&missing)
             .env("DEBIAN_FRONTEND", "noninteractive"))?;
     }
+    let webkit = ensure_webkit();
+    drop(apt);
     let geckodriver = cargo_bin("geckodriver");
     {
-        let _installing = installing();
+        let _installing = installing("geckodriver");
         if version_of(&geckodriver).is_none() {
             run(cargo().args(["install", "--locked", "geckodriver"]))?;
         }
@@ -317,14 +334,14 @@ pub fn ensure_browsers() -> Result<Browsers> {
     Ok(Browsers {
         chromedriver: "/usr/bin/chromedriver".into(),
         geckodriver,
-        webkit: ensure_webkit(),
+        webkit,
         axe: ensure_npm("axe-core", AXE_VERSION, "axe.min.js")?,
         speedscope: ensure_npm("speedscope", SPEEDSCOPE_VERSION, "dist/release/index.html")?
             .parent()
             .expect("index.html is in a folder")
             .to_path_buf(),
         wp_embed: {
-            let _installing = installing();
+            let _installing = installing("wordpress");
             ensure_wp_embed()?
         },
     })
