@@ -1,8 +1,10 @@
 //! Browser-layer tests inside a dedicated worker, where `Atomics.wait` may
 //! block: the Thread.Sleep analogue and the worker probes themselves.
-//! Run by `cargo xtask test` in headless Chromium and Firefox. A test that
-//! needs shared memory asks the browser for it and, where there is none,
-//! checks that the reason names what is missing instead.
+//! Run by `cargo xtask test` in headless Chromium and Firefox, on the test
+//! runner's cross-origin isolated pages: a test that needs shared memory
+//! fails without it, unless the runner was told not to isolate
+//! (`WASM_BINDGEN_TEST_NO_ORIGIN_ISOLATION`); then it checks that the
+//! reason names what is missing instead.
 #![cfg(target_arch = "wasm32")]
 
 use waitlab_browser::memory::WaitEnd;
@@ -27,12 +29,18 @@ fn step() -> f64 {
         .tolerance_ms()
 }
 
-/// Shared memory, or `None` (with the reason checked) where the browser
-/// offers none.
+/// Shared memory. wasm-bindgen-test-runner serves its pages cross-origin
+/// isolated unless `WASM_BINDGEN_TEST_NO_ORIGIN_ISOLATION` is set, so
+/// where it is not set, no shared memory is a failure (these tests used to
+/// pass by skipping); where it is, `None`, with the reason checked.
 fn memory() -> Option<js_sys::Int32Array> {
     match memory::new_shared_i32(4) {
         Ok(memory) => Some(memory),
         Err(why) => {
+            assert!(
+                option_env!("WASM_BINDGEN_TEST_NO_ORIGIN_ISOLATION").is_some(),
+                "the test runner serves this worker cross-origin isolated, yet it has no shared memory: {why}"
+            );
             assert!(
                 [reason::NOT_ISOLATED, reason::NO_SHARED_ARRAY_BUFFER].contains(&why),
                 "{why}"
