@@ -46,9 +46,60 @@ pub fn told_verdict(
     }
 }
 
+/// Checks times between two threads' stamps (`samples_ms`, on one time
+/// base: each raw difference plus the measured skew, floored at zero) of a
+/// way that wakes through the engine (a notify, a message, a poll's
+/// sleep), which takes many clock steps, so that a time reads 0 only where
+/// the clocks' steps put it there, now and then. The floor hides a skew
+/// applied wrongly (its sign flipped, or the other thread's): every time
+/// that would come out below zero reads 0. So at most a quarter of the
+/// times may be 0; a wrong skew of more than the times themselves puts
+/// most of them there.
+pub fn floored_few(samples_ms: &[f64]) -> Result<(), String> {
+    if samples_ms.is_empty() {
+        return Err("no times".into());
+    }
+    if samples_ms.iter().any(|v| !v.is_finite() || *v < 0.0) {
+        return Err(format!("a time below zero or not a number: {samples_ms:?}"));
+    }
+    let zeros = samples_ms.iter().filter(|&&v| v == 0.0).count();
+    if zeros * 4 > samples_ms.len() {
+        return Err(format!(
+            "{zeros} of {} times floored at zero: the skew between the threads was applied wrongly",
+            samples_ms.len()
+        ));
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
-    use super::told_verdict;
+    use super::{floored_few, told_verdict};
+
+    #[test]
+    fn skew_corrected_times_pass_and_a_wrong_skew_fails() {
+        // Wake-ups of 40-90 µs on a 5 µs clock, one read as none.
+        let woken: Vec<f64> = (0..40).map(|i| 0.04 + f64::from(i % 6) * 0.01).collect();
+        let mut one_zero = woken.clone();
+        one_zero[0] = 0.0;
+        assert!(floored_few(&one_zero).is_ok());
+        // Planted: the skew (the waiter's worker started 3 ms after the
+        // setter's) subtracted where it is added: most times floor at 0.
+        let flipped: Vec<f64> = woken
+            .iter()
+            .enumerate()
+            .map(|(i, v)| {
+                if i % 5 == 0 {
+                    v + 6.0
+                } else {
+                    (v - 3.0f64).max(0.0)
+                }
+            })
+            .collect();
+        assert!(floored_few(&flipped).is_err());
+        assert!(floored_few(&[]).is_err());
+        assert!(floored_few(&[0.1, -0.01, 0.1]).is_err());
+    }
 
     #[test]
     fn an_honest_verdict_passes() {

@@ -177,7 +177,17 @@ fn quick_run_parses_and_keeps_the_invariants() {
     for run in &pc.runs {
         let latencies = run.outcome.samples().unwrap();
         assert_eq!(latencies.len(), pc.config.items as usize);
-        assert!(latencies.iter().all(|&l| l >= 0.0), "{}", run.channel.id());
+        // One clock, so no skew: a time reads 0 (floored) only where its
+        // stamps were taken in the wrong order, or under the clock's
+        // grain; a handoff between threads takes microseconds, so a
+        // quarter of zeros is a fault.
+        let zeros = latencies.iter().filter(|&&l| l <= 0.0).count();
+        assert!(
+            zeros * 4 <= latencies.len(),
+            "{}: {zeros} of {} handoffs took no time: {latencies:?}",
+            run.channel.id(),
+            latencies.len()
+        );
         assert!(
             run.burst_ms.is_some_and(|b| b > 0.0),
             "{}",

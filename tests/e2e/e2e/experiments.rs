@@ -21,6 +21,7 @@ use waitlab_core::experiments::wake_latency::Strategy;
 use waitlab_core::outcome::Outcome;
 use waitlab_core::sampling::{MIN_SAMPLES, Sampling, precise};
 use waitlab_core::schema::Report;
+use waitlab_e2e::judged::floored_few;
 use waitlab_e2e::server::{Fault, Mode, Server};
 use waitlab_e2e::webdriver::{Browser, Lease, Session};
 
@@ -554,7 +555,6 @@ pub(crate) fn spin_ladder(browser: Browser) {
 pub(crate) fn wake_latency(browser: Browser) {
     let (mut s, report) = isolated_run(browser, "wake-latency", &[("rounds", "40")]);
     let features = Features::detect(&mut s);
-    let tol = report.env.clock.unwrap().tolerance_ms();
     assert_marked(
         &mut s,
         "[data-testid=wake-latency] [data-testid=group-browser] [data-testid=cmp-row]",
@@ -593,10 +593,13 @@ pub(crate) fn wake_latency(browser: Browser) {
                 summary,
                 samples_ms,
             } => {
-                assert!(
-                    samples_ms.iter().all(|&v| v >= -2.0 * tol),
-                    "{st:?}: {samples_ms:?}"
-                );
+                // A spinner notices within a clock step: its times may
+                // read 0 as often as they like.
+                if st != Strategy::SpinUntil
+                    && let Err(why) = floored_few(samples_ms)
+                {
+                    panic!("{st:?}: {why}: {samples_ms:?}");
+                }
                 summary.p50
             }
             other => panic!("{st:?} not measured: {other:?}"),
@@ -652,10 +655,13 @@ pub(crate) fn cancel_waits(browser: Browser) {
                 samples_ms,
             } => {
                 assert_eq!(samples_ms.len(), 20, "{st:?}");
-                assert!(
-                    samples_ms.iter().all(|&v| v >= 0.0),
-                    "{st:?}: {samples_ms:?}"
-                );
+                // A blind sleep runs on for the rest of its wait: its times
+                // are far above the clock, and a wrong skew floors them.
+                if st == CancelStrategy::BlindSleep
+                    && let Err(why) = floored_few(samples_ms)
+                {
+                    panic!("{st:?}: {why}: {samples_ms:?}");
+                }
                 summary.p50
             }
             other => panic!("{st:?} not measured: {other:?}"),
@@ -803,8 +809,9 @@ pub(crate) fn concurrency_limit(browser: Browser) {
 
 /// Producer/consumer handoff: every channel the browser can run is
 /// measured (the rings say what is missing without shared memory); every
-/// item sent one by one arrived, on one time base never before it was sent
-/// (less two clock steps of the skew's estimate), and every burst took
+/// item sent one by one arrived, on one time base (few of a waking
+/// channel's times floored at zero, which a wrong skew would floor), and
+/// every burst took
 /// time; with shared memory the consumer woken by `Atomics.notify` had its
 /// items sooner at the median than the one polling after `setTimeout(1)`;
 /// the link is under 600 characters and opens with the same channels; the
@@ -816,7 +823,6 @@ pub(crate) fn producer_consumer(browser: Browser) {
         &[("items", "40"), ("gap", "2"), ("burst", "500")],
     );
     let features = Features::detect(&mut s);
-    let tol = report.env.clock.unwrap().tolerance_ms();
     let handoff = report.producer_consumer.expect("experiment 9 results");
     assert_eq!((handoff.config.items, handoff.config.burst), (40, 500));
     assert_eq!(handoff.runs.len(), 3);
@@ -834,12 +840,11 @@ pub(crate) fn producer_consumer(browser: Browser) {
             .samples()
             .unwrap_or_else(|| panic!("{}: {:?}", run.channel.id(), run.outcome));
         assert_eq!(latencies.len(), 40, "{}", run.channel.id());
-        if features.shared_memory() {
-            assert!(
-                latencies.iter().all(|&l| l >= -2.0 * tol),
-                "{}: {latencies:?}",
-                run.channel.id()
-            );
+        if features.shared_memory()
+            && !run.channel.polls()
+            && let Err(why) = floored_few(latencies)
+        {
+            panic!("{}: {why}: {latencies:?}", run.channel.id());
         }
         assert!(
             run.burst_ms.is_some_and(|b| b > 0.0),
