@@ -770,18 +770,47 @@ impl Session {
         );
     }
 
-    /// Whether the JavaScript `condition` held within `seconds`.
+    /// Whether the JavaScript `condition` held within `seconds`. The page
+    /// itself waits for it: checked at once, then whenever its document
+    /// changes (a `MutationObserver`) and every 100 ms for what is not in
+    /// the document (a frame's, a variable), in one asynchronous script of
+    /// up to 20 s, so that a change is seen as it happens, without a
+    /// WebDriver round trip every 100 ms. A script the page's navigation
+    /// ends is tried again.
     pub fn became(&mut self, condition: &str, seconds: u64) -> bool {
         let deadline = Instant::now() + Duration::from_secs(seconds);
-        let poll = format!("try {{ return !!({condition}); }} catch (e) {{ return false; }}");
         loop {
-            if self.eval(&poll) == Value::Bool(true) {
+            let left = deadline.saturating_duration_since(Instant::now());
+            let limit = left.min(Duration::from_secs(20)).as_millis();
+            let script = format!(
+                "const done = arguments[arguments.length - 1];\
+                 const holds = () => {{ try {{ return !!({condition}); }} catch (e) {{ return false; }} }};\
+                 if (holds()) {{ done(true); return; }}\
+                 let over = false, observer = null, beat = 0, limit = 0;\
+                 const end = (v) => {{ if (over) return; over = true;\
+                   if (observer) observer.disconnect(); clearInterval(beat); clearTimeout(limit); done(v); }};\
+                 const look = () => {{ if (holds()) end(true); }};\
+                 try {{ observer = new MutationObserver(look);\
+                   observer.observe(document, {{ subtree: true, childList: true, attributes: true, characterData: true }});\
+                 }} catch (e) {{}}\
+                 beat = setInterval(look, 100);\
+                 limit = setTimeout(() => end(holds()), {limit});"
+            );
+            let answer = self.try_command(
+                "POST",
+                "/execute/async",
+                json!({ "script": script, "args": [] }),
+            );
+            if answer == Ok(Value::Bool(true)) {
                 return true;
             }
             if Instant::now() >= deadline {
                 return false;
             }
-            std::thread::sleep(Duration::from_millis(100));
+            if answer.is_err() {
+                // Navigated away mid-script, or a page not yet there.
+                std::thread::sleep(Duration::from_millis(50));
+            }
         }
     }
 
