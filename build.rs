@@ -5,6 +5,10 @@
 //! section.
 
 fn main() {
+    // Without this, cargo runs the script again (and so builds the app
+    // again) whenever any file under the package's root changes: the
+    // tests', the docs', xtask's.
+    println!("cargo:rerun-if-changed=build.rs");
     if std::env::var("CARGO_CFG_TARGET_ARCH").as_deref() == Ok("wasm32") {
         println!("cargo:rustc-link-arg-bin=app=--emit-relocs");
     }

@@ -274,6 +274,9 @@ pub(crate) fn unchecked(test: &str, what: &str) {
 /// [`durations`] held them at its end), so that a slow-down shows at the
 /// change that caused it.
 fn summarize(phase: &str, wall: f64, threads: usize, mut took: Vec<(String, f64)>) {
+    if took.is_empty() {
+        return;
+    }
     took.sort_by(|a, b| b.1.total_cmp(&a.1));
     let sum: f64 = took.iter().map(|(_, s)| s).sum();
     eprintln!(

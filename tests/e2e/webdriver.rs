@@ -775,8 +775,10 @@ impl Session {
     /// changes (a `MutationObserver`) and every 100 ms for what is not in
     /// the document (a frame's, a variable), in one asynchronous script of
     /// up to 20 s, so that a change is seen as it happens, without a
-    /// WebDriver round trip every 100 ms. A script the page's navigation
-    /// ends is tried again.
+    /// WebDriver round trip every 100 ms. A page that goes away (it
+    /// reloads itself, a link is followed) ends the script at once, and
+    /// the wait goes on in the next page (WebKitWebDriver would otherwise
+    /// wait out the script timeout for an answer that never comes).
     pub fn became(&mut self, condition: &str, seconds: u64) -> bool {
         let deadline = Instant::now() + Duration::from_secs(seconds);
         loop {
@@ -787,12 +789,16 @@ impl Session {
                  const holds = () => {{ try {{ return !!({condition}); }} catch (e) {{ return false; }} }};\
                  if (holds()) {{ done(true); return; }}\
                  let over = false, observer = null, beat = 0, limit = 0;\
+                 const gone = () => end(false);\
                  const end = (v) => {{ if (over) return; over = true;\
-                   if (observer) observer.disconnect(); clearInterval(beat); clearTimeout(limit); done(v); }};\
+                   if (observer) observer.disconnect(); clearInterval(beat); clearTimeout(limit);\
+                   removeEventListener('pagehide', gone); removeEventListener('beforeunload', gone);\
+                   done(v); }};\
                  const look = () => {{ if (holds()) end(true); }};\
                  try {{ observer = new MutationObserver(look);\
                    observer.observe(document, {{ subtree: true, childList: true, attributes: true, characterData: true }});\
                  }} catch (e) {{}}\
+                 addEventListener('pagehide', gone); addEventListener('beforeunload', gone);\
                  beat = setInterval(look, 100);\
                  limit = setTimeout(() => end(holds()), {limit});"
             );

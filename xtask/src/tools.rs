@@ -353,6 +353,14 @@ pub fn ensure_wasm_opt() -> Result<PathBuf> {
     ensure_npm("binaryen", BINARYEN_VERSION, "bin/wasm-opt")
 }
 
+/// Where wasm-opt's outputs are kept, by the hash of their input and
+/// arguments, for this wasm-opt's version.
+pub fn wasm_opt_cache() -> PathBuf {
+    home()
+        .join(".cache/waitlab")
+        .join(format!("wasm-opt-{BINARYEN_VERSION}"))
+}
+
 pub fn ensure_terser() -> Result<PathBuf> {
     ensure_npm("terser", TERSER_VERSION, "bin/terser")
 }

@@ -64,7 +64,7 @@ pub(crate) fn hidden_tab(browser: Browser) {
     let features = Features::detect(&mut s);
     // Every driver here can open a tab, or minimize: a run that could
     // not hide the page has checked nothing, and fails.
-    let (report, minimized) = run_hidden(&mut s, "12")
+    let (report, minimized) = run_hidden(&mut s, "8")
         .unwrap_or_else(|why| panic!("{}: the page could not be hidden: {why}", browser.name()));
     let run = report.hidden_tab.clone().expect("experiment 10's results");
     let slack = timer_slack(browser, report.env.clock.map_or(0.1, |c| c.tolerance_ms()));
