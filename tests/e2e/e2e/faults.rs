@@ -221,10 +221,27 @@ pub(crate) fn runner_chunks(browser: Browser) {
     fresh.click(&in_tw("run"));
     fresh.wait_for_element(&in_tw("cancel"), 10);
     let last = "[data-testid=producer-consumer] [data-testid=form-place]";
-    scroll_to(&mut fresh, last);
     // The run goes on for about a minute; a loaded WebKit has taken over
-    // 10 s to report the place in view while it measures.
-    fresh.wait_for_element(&format!("{last} [data-testid=after-run]"), 40);
+    // 10 s to report the place in view while it measures, and the places
+    // above it grow as they are reached (their notes), which can push it
+    // out of view before it is reported: it is brought back into view
+    // until it is, as a reader scrolls to what they are looking for.
+    let reached = fresh.eval_async(&format!(
+        "const place = document.querySelector({});\
+         const said = () => place.querySelector('[data-testid=after-run]') !== null;\
+         const end = performance.now() + 40000;\
+         while (!said() && performance.now() < end) {{\
+           place.scrollIntoView({{ block: 'center' }});\
+           await new Promise(r => setTimeout(r, 250));\
+         }}\
+         return said();",
+        serde_json::Value::from(last)
+    ));
+    assert_eq!(
+        reached,
+        serde_json::Value::Bool(true),
+        "the last form's place said nothing within 40 s"
+    );
     let said = fresh.text(&format!("{last} [data-testid=after-run]"));
     fresh.click(&in_tw("cancel"));
     fresh.wait_for_element(&format!("{last} [data-testid=run]"), 30);
