@@ -20,7 +20,8 @@
 //!   article's findings rest on, checked with one clock step of
 //!   tolerance, never against absolute times. `cancel_*`: Cancel stops a
 //!   long run promptly and leaves nothing running. `quiet_page_*`: nothing
-//!   on the page moves while a probe measures.
+//!   on the page moves while a probe measures. `long_run_embeds_*`: the
+//!   embeds of periodic work and the producer/consumer handoff.
 //! - [`page`]: the page as a whole. `run_all_*` and `first_screen_*`: Run
 //!   all, its summary and the first screen. `fallback_*`: the same dist
 //!   without COOP/COEP: a banner, worker probes that need shared memory
@@ -54,12 +55,13 @@
 //!   cannot be fetched is said where it would show. `reference_data_broken`:
 //!   the page with a malformed set and without an index.
 //! - [`own_wait`]: `own_wait_*`: a reader's own way of waiting, timed in
-//!   its sandbox beside the built-in setTimeout with a verdict; hostile
-//!   code (a loop that never ends, a promise that never settles, a throw,
-//!   reaching for the page, the network or the top window) ends in a
-//!   message within its limit, the sandbox torn down, the page responsive;
-//!   a run's link carries it, shown as text and never run. `own_pair_*`:
-//!   experiment 4's waiter and setter, the same way.
+//!   its sandbox beside the built-in setTimeout with a verdict (alone).
+//!   `own_wait_hostile_*` (beside other tests): hostile code (a loop that
+//!   never ends, a promise that never settles, a throw, reaching for the
+//!   page, the network or the top window) ends in a message within its
+//!   limit, the sandbox torn down, the page responsive; a run's link
+//!   carries it, shown as text and never run. `own_pair_*` and
+//!   `own_pair_hostile_*`: experiment 4's waiter and setter, the same way.
 //! - [`recipes`]: `recipes_*`: every JavaScript recipe of the summary,
 //!   imported as the site serves it and run, isolated and not; the
 //!   summary's recipe blocks (checked after Run all).
@@ -321,7 +323,9 @@ fn cases() -> Vec<Case> {
         ("adaptive_sampling", ALL, Untimed, adaptive_sampling),
         ("fallback", ALL, Untimed, fallback),
         ("recipes", ALL, Timed, recipes::recipes),
-        ("quiet_page", ALL, Timed, quiet_page),
+        // An invariant (nothing on the page changes while a sample is
+        // pending) that load cannot make true.
+        ("quiet_page", ALL, Untimed, quiet_page),
         ("runner_chunks", ALL, Timed, runner_chunks),
         ("display_chunks", BLINK_GECKO, Untimed, display_chunks),
         ("fault_damaged_wasm", BLINK_GECKO, Untimed, fault_damaged_wasm),
@@ -355,16 +359,29 @@ fn cases() -> Vec<Case> {
         // Judged by a verdict on times: alone.
         ("own_wait", ALL, Timed, own_wait::own_wait),
         ("own_pair", ALL, Timed, own_wait::own_pair),
+        // Their links, languages and hostile code: no verdict on times.
+        ("own_wait_hostile", ALL, Untimed, own_wait::own_wait_hostile),
+        ("own_pair_hostile", ALL, Untimed, own_wait::own_pair_hostile),
+        // The embeds of experiments 7 and 9, held to bounds load keeps.
+        ("long_run_embeds", ALL, Untimed, experiments::long_run_embeds),
     ];
     // Each experiment's own scenario, named by its id ("isolated" is the
     // timed waits' on an isolated page).
+    // Each judges times but the concurrency limit's, whose bounds (peaks,
+    // a job never shorter than asked, a batch never faster than its jobs
+    // spread over the slots) hold however loaded the machine is.
     let own = Experiment::ALL.into_iter().map(|e| {
         let name = if e == Experiment::TimedWaits {
             "isolated"
         } else {
             e.id()
         };
-        (name, ALL, Timed, experiments::scenario(e))
+        let timing = if e == Experiment::ConcurrencyLimit {
+            Untimed
+        } else {
+            Timed
+        };
+        (name, ALL, timing, experiments::scenario(e))
     });
     // The long ones first, so that three threads end together.
     for (from, to) in [(Chromium, Firefox), (Firefox, Chromium), (WebKit, Chromium)] {

@@ -698,8 +698,8 @@ pub(crate) fn cancel_waits(browser: Browser) {
 /// least the work of every tick before (a timer never fires early, less a
 /// clock step, or a millisecond in Firefox); a schedule kept by the clock
 /// never starts a tick early and ends nearer its schedule; the run's link
-/// stays under 600 characters and opens with the same ticks; its embed
-/// runs.
+/// stays under 600 characters and opens with the same ticks (its embed:
+/// [`long_run_embeds`]).
 pub(crate) fn periodic_work(browser: Browser) {
     let (mut s, report) = isolated_run(
         browser,
@@ -708,7 +708,7 @@ pub(crate) fn periodic_work(browser: Browser) {
     );
     let slack = timer_slack(browser, report.env.clock.unwrap().tolerance_ms());
     let periodic = report.periodic_work.clone().expect("experiment 7 results");
-    assert_periodic(&periodic, slack);
+    assert_periodic(&periodic, slack, Judged::BoundsAndLead);
     let findings = s
         .text("[data-testid=periodic-work] [data-testid=findings]")
         .unwrap();
@@ -736,8 +736,28 @@ pub(crate) fn periodic_work(browser: Browser) {
             );
         }
     }
+    assert_no_page_errors(&mut s);
+}
+
+/// The embeds of periodic work and the producer/consumer handoff
+/// (their runs' scenarios judge times; these keep to bounds that hold on a
+/// loaded machine): each runs, periodic work never starts a tick early,
+/// and the handoff runs the items asked for.
+pub(crate) fn long_run_embeds(browser: Browser) {
+    let mut s = Session::lease(browser);
     let embedded = run_embed(&mut s, "periodic-work", &[("ticks", "5")]);
-    assert_periodic(&embedded.periodic_work.expect("the embed's run"), slack);
+    let slack = timer_slack(browser, embedded.env.clock.unwrap().tolerance_ms());
+    let periodic = embedded.periodic_work.expect("the embed's run");
+    assert_periodic(&periodic, slack, Judged::Bounds);
+    let embedded = run_embed(&mut s, "producer-consumer", &[("items", "10")]);
+    assert_eq!(
+        embedded
+            .producer_consumer
+            .expect("the embed's run")
+            .config
+            .items,
+        10
+    );
     assert_no_page_errors(&mut s);
 }
 
@@ -811,11 +831,10 @@ pub(crate) fn concurrency_limit(browser: Browser) {
 /// measured (the rings say what is missing without shared memory); every
 /// item sent one by one arrived, on one time base (few of a waking
 /// channel's times floored at zero, which a wrong skew would floor), and
-/// every burst took
-/// time; with shared memory the consumer woken by `Atomics.notify` had its
-/// items sooner at the median than the one polling after `setTimeout(1)`;
-/// the link is under 600 characters and opens with the same channels; the
-/// embed runs.
+/// every burst took time; with shared memory the consumer woken by
+/// `Atomics.notify` had its items sooner at the median than the one
+/// polling after `setTimeout(1)`; the link is under 600 characters and
+/// opens with the same channels (its embed: [`long_run_embeds`]).
 pub(crate) fn producer_consumer(browser: Browser) {
     let (mut s, report) = isolated_run(
         browser,
@@ -895,21 +914,21 @@ pub(crate) fn producer_consumer(browser: Browser) {
         assert_eq!(a.channel, b.channel);
         assert_eq!(a.burst_ms.is_some(), b.burst_ms.is_some());
     }
-    let embedded = run_embed(&mut s, "producer-consumer", &[("items", "10")]);
-    assert_eq!(
-        embedded
-            .producer_consumer
-            .expect("the embed's run")
-            .config
-            .items,
-        10
-    );
     assert_no_page_errors(&mut s);
 }
 
+/// What [`assert_periodic`] holds a run to: the bounds that hold however
+/// loaded the machine is, or those and the corrected loop's lead, which a
+/// loaded machine can take away.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Judged {
+    Bounds,
+    BoundsAndLead,
+}
+
 /// The invariants of a periodic-work run measured with `slack` as the
-/// earliest a timer may fire before its time.
-fn assert_periodic(periodic: &PeriodicWork, slack: f64) {
+/// earliest a timer may fire before its time, as `judged`.
+fn assert_periodic(periodic: &PeriodicWork, slack: f64, judged: Judged) {
     let work = periodic.config.work_us();
     assert_eq!(periodic.results.len(), 6);
     let lateness = |s: Scheduler| {
@@ -949,7 +968,7 @@ fn assert_periodic(periodic: &PeriodicWork, slack: f64) {
         );
         let drifted = lateness(chained);
         assert!(
-            kept.last() < drifted.last(),
+            judged == Judged::Bounds || kept.last() < drifted.last(),
             "{} ended {:?} ms behind, {} {:?}",
             corrected.id(),
             kept.last(),
