@@ -1,6 +1,7 @@
 //! The code to write for a lesson (core's `summary::recipe`): a note in
 //! the reader's language, then one tab per platform with the recipe's
-//! file shown as text and a copy button. The files are fetched when the
+//! file shown as text and a copy button (the browser's tab says first
+//! where its code runs). The files are fetched when the
 //! block is first opened, never while a run measures, and each is shown
 //! as a text node, never as markup. In the results' wasm chunk (the
 //! summary and the sections' results call it).
@@ -123,9 +124,18 @@ pub fn Recipe(
                 }));
             });
         };
+        // Where the browser's code runs, said before it: an ordinary page
+        // lacks the shared memory three recipes need.
+        let runs = (p == Platform::Js).then(|| {
+            view! {
+                <p class="recipe-runs" data-testid="recipe-runs"
+                    data-runs=recipe::runs_on(lesson).id()>{tr(&recipe::runs_on(lesson).phrase())}</p>
+            }
+        });
         view! {
             <div class="snippet" role="tabpanel" id=panel_id(p) aria-labelledby=tab_id(p)
                 data-platform=p.id() hidden=move || platform.get() != p>
+                {runs}
                 {move || match code.get() {
                     Code::NotAsked | Code::Loading => view! {
                         <p class="hint">{t(key!("recipe.loading"))}</p>

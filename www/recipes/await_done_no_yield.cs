@@ -1,3 +1,4 @@
+// Runs in any async .NET code.
 // Sums the items a chunk at a time, letting other work run between chunks.
 static async Task<long> ProcessInChunks(IEnumerable<long> items, int chunk)
 {

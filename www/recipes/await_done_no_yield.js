@@ -1,3 +1,4 @@
+// Runs on any page and in any worker.
 // `await` of something already done goes on in the same task: input,
 // rendering and other tasks still wait. To let them run, await a new task:
 export function yieldTask() {

@@ -1,3 +1,4 @@
+// Runs in an async task on a tokio runtime.
 /// Sums `items` a chunk at a time, letting other tasks run between chunks.
 pub async fn process_in_chunks(items: &[u64], chunk: usize) -> u64 {
     let mut total = 0;

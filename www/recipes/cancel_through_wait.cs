@@ -1,3 +1,4 @@
+// Runs in any async .NET code.
 // Cancelling the token ends the delay at once, not after the whole interval.
 static async Task<bool> WaitOrCancel(TimeSpan interval, CancellationToken token)
 {

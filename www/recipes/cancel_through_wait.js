@@ -1,3 +1,4 @@
+// Runs on any page and in any worker.
 // A delay that an AbortSignal ends at once, instead of after it runs out.
 export function delay(ms, signal) {
   return new Promise((resolve, reject) => {

@@ -1,3 +1,4 @@
+// Runs in an async task on a tokio runtime (tokio-util for the token).
 use std::time::Duration;
 use tokio_util::sync::CancellationToken;
 

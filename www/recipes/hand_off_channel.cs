@@ -1,3 +1,4 @@
+// Runs in any async .NET code (System.Threading.Channels).
 using System.Threading.Channels;
 
 // A producer hands items to this consumer; a full channel makes the producer wait.

@@ -1,3 +1,4 @@
+// Runs on any page and in any worker.
 // A channel: the consumer awaits the next item and the producer's send wakes
 // it. Hand port1 to a worker to produce there.
 export function channel() {

@@ -1,3 +1,4 @@
+// Runs in an async task on a tokio runtime.
 use tokio::sync::mpsc;
 
 /// A producer task hands `items` to this consumer; a full channel makes the producer wait.

@@ -1,3 +1,4 @@
+// Runs from any thread, the UI thread too (.NET 6+ for PeriodicTimer).
 // Periodic work that must keep time runs away from the UI thread and is
 // aimed at the clock: a PeriodicTimer on the thread pool.
 static Task TickOffTheUiThread(TimeSpan period, Action<long> onTick, CancellationToken token) =>

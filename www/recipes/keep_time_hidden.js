@@ -1,3 +1,4 @@
+// Runs in a worker, on any page.
 // A hidden page's timers run once a second at best and its frames stop;
 // a worker's timers keep time. Run this in a worker: each timer aims at
 // the clock's next due time, and every tick is posted to the page, which

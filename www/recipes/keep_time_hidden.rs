@@ -1,3 +1,4 @@
+// Runs anywhere: it ticks on a thread of its own (std only).
 use std::sync::mpsc::{Receiver, channel};
 use std::time::{Duration, Instant};
 /// Ticks on a thread of its own (a program's worker), each aimed at the clock's

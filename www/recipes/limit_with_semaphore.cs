@@ -1,3 +1,4 @@
+// Runs in any async .NET code.
 // At most `limit` jobs run at once; the others await the gate without holding a thread.
 static async Task RunLimited(IEnumerable<Func<Task>> jobs, int limit, CancellationToken token)
 {

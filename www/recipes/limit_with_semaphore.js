@@ -1,3 +1,4 @@
+// Runs on any page and in any worker.
 // At most `slots` jobs at once: a job awaits a slot, and a release hands
 // it straight to the next waiter (no polling of a counter).
 export function semaphore(slots) {

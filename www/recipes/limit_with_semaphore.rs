@@ -1,3 +1,4 @@
+// Runs in an async task on a tokio runtime.
 use tokio::{sync::Semaphore, task::JoinSet};
 
 /// Runs every job, at most `limit` at once; the others wait for a permit, asleep.

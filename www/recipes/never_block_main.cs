@@ -1,3 +1,4 @@
+// Runs from the UI thread, or any thread that must stay free.
 // The blocking call runs on a pool thread; the UI thread stays free until it ends.
 static async Task<T> OffTheUiThread<T>(Func<T> blockingCall)
 {

@@ -1,3 +1,4 @@
+// Runs in an async task on a tokio runtime; the blocking call goes to its pool.
 use std::time::Duration;
 
 /// Stands in for a call that blocks its thread: a file, a lock, a C library.

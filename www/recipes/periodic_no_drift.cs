@@ -1,3 +1,4 @@
+// Runs in any async .NET code (.NET 6+ for PeriodicTimer).
 // Ticks keep to the period's schedule: the time work() takes does not push the next tick back.
 static async Task Every(TimeSpan period, Action work, CancellationToken token)
 {

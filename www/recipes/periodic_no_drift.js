@@ -1,3 +1,4 @@
+// Runs on any page and in any worker.
 // Ticks on a schedule: each timer aims at the next tick's time, so work
 // does not push later ticks back (a late tick runs at once and catches up).
 export function every(interval, work, signal) {

@@ -1,3 +1,4 @@
+// Runs in an async task on a tokio runtime.
 use std::time::Duration;
 use tokio::time::{MissedTickBehavior, interval};
 

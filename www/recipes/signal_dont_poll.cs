@@ -1,3 +1,4 @@
+// Runs in any async .NET code (.NET 5+ for the non-generic TaskCompletionSource).
 // RunContinuationsAsynchronously: setting it does not run the waiter on the setter's thread.
 static TaskCompletionSource NewSignal() =>
     new(TaskCreationOptions.RunContinuationsAsynchronously);

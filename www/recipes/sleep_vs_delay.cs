@@ -1,3 +1,4 @@
+// Runs in any async .NET code.
 // n jobs that each await a timer: no thread sleeps, so the batch takes about `each`.
 static async Task Batch(int n, TimeSpan each)
 {

@@ -1,3 +1,4 @@
+// Runs on a thread that may block, never the UI thread.
 // Spins up to `spins` times, then blocks until Set(); true if the spinning saw it set.
 static bool WaitFor(ManualResetEventSlim ready, int spins, CancellationToken token)
 {

@@ -1,3 +1,4 @@
+// Runs on a thread that may block (std only), never in an async task.
 use std::sync::atomic::{AtomicBool, Ordering::Acquire};
 
 /// Spins up to `spins` times, then parks; true if `flag` was set before the spins ran out.

@@ -1,3 +1,4 @@
+// Runs in any async .NET code.
 using System.Diagnostics;
 
 // Task.Delay is a minimum, not a promise: aim at a deadline and measure how late it woke.

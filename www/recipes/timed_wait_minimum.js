@@ -1,3 +1,4 @@
+// Runs on any page and in any worker.
 // setTimeout(resolve, ms) is a minimum: it never fires sooner, often later.
 export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -1,3 +1,4 @@
+// Runs on a thread that may block (std only); async code uses tokio's sleep_until.
 use std::time::{Duration, Instant};
 
 /// Sleeps until `deadline` and returns how late it woke: zero or more, never less.

@@ -259,6 +259,7 @@ fn keys_the_code_builds() -> (
     for lesson in waitlab_core::summary::Lesson::all() {
         used.extend(["lesson", "pair"].map(|part| format!("summary.{part}.{}", lesson.id())));
         used_keys.insert(waitlab_core::summary::recipe::note(lesson).key);
+        used_keys.insert(waitlab_core::summary::recipe::runs_on(lesson).phrase().key);
     }
     use waitlab_core::summary::recipe::Platform;
     used_keys.extend(Platform::ALL.map(|p| p.phrase().key));

@@ -8,7 +8,8 @@
 //! recipes are not compiled, since these machines have no .NET SDK: they are
 //! checked as text for what can be checked without one (their length, their
 //! balanced brackets, the API their lesson is about, and no `Thread.Sleep`).
-//! Every lesson has a recipe in Rust, C# and JavaScript of at most 15 lines.
+//! Every lesson has a recipe in Rust, C# and JavaScript of at most
+//! [`MAX_LINES`] lines, whose first line says where it runs.
 
 #[path = "../../../www/recipes/timed_wait_minimum.rs"]
 mod timed_wait_minimum;
@@ -50,7 +51,7 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use waitlab_core::summary::Lesson;
-use waitlab_core::summary::recipe::{self, MAX_LINES, Platform};
+use waitlab_core::summary::recipe::{self, MAX_LINES, Platform, RunsOn};
 
 const fn ms(n: u64) -> Duration {
     Duration::from_millis(n)
@@ -75,8 +76,15 @@ fn recipes_with(ext: &str) -> Vec<(String, String)> {
     found
 }
 
-/// A recipe's shape: at most [`MAX_LINES`] lines, ending with exactly one newline.
+/// A recipe's shape: at most [`MAX_LINES`] lines, ending with exactly one
+/// newline, its first line a comment that says where it runs (a page, a
+/// worker, an isolated page, a thread that may block).
 fn check_shape(name: &str, text: &str) {
+    let first = text.lines().next().unwrap_or_default();
+    assert!(
+        first.starts_with("// ") && first.to_lowercase().contains("runs "),
+        "{name} does not say first where it runs: {first}"
+    );
     let lines = text.lines().count();
     assert!(
         lines <= MAX_LINES,
@@ -342,6 +350,38 @@ fn every_recipe_is_short() {
             check_shape(&name, &text);
         }
     }
+}
+
+/// Each JavaScript recipe's first line says where it runs as its block
+/// says it above the code (core's `runs_on`), and one that needs shared
+/// memory stops at once where there is none, saying so first.
+#[test]
+fn the_javascript_recipes_say_first_where_they_run() {
+    for lesson in Lesson::all() {
+        let name = recipe::path(lesson, Platform::Js);
+        let text = std::fs::read_to_string(recipes_dir().join("..").join(&name)).unwrap();
+        let first = text.lines().next().unwrap_or_default();
+        let (said, guarded) = match recipe::runs_on(lesson) {
+            RunsOn::Anywhere => ("// Runs on any page and in any worker.", false),
+            RunsOn::Worker => ("// Runs in a worker, on any page.", false),
+            RunsOn::IsolatedPage => ("// Runs on a cross-origin isolated page", true),
+            RunsOn::IsolatedWorker => ("// Runs in a worker of a cross-origin isolated page", true),
+            RunsOn::AnywhereOrIsolated => ("// signal() runs on any page and in any worker;", true),
+        };
+        assert!(first.starts_with(said), "{name}: {first}");
+        assert_eq!(
+            text.contains("'needs a SharedArrayBuffer"),
+            guarded,
+            "{name}: a guard that names what it needs, where it needs shared memory"
+        );
+    }
+}
+
+/// The shape check refuses a recipe that does not say first where it runs.
+#[test]
+#[should_panic(expected = "does not say first where it runs")]
+fn a_recipe_that_does_not_say_where_it_runs_is_refused() {
+    check_shape("planted.js", "// A planted recipe.\nexport const x = 1;\n");
 }
 
 /// The API each lesson's C# recipe is about: its text names one of them.

@@ -53,6 +53,11 @@ impl Features {
         self.isolated && self.shared_array_buffer
     }
 
+    /// `Atomics.waitAsync`.
+    pub(crate) fn wait_async(self) -> bool {
+        self.wait_async
+    }
+
     /// Why shared memory is off, as the page must say it (a reason code).
     pub(crate) fn no_shared_memory(self) -> &'static str {
         if self.isolated {

@@ -23,6 +23,18 @@ async function checkRecipes(lessons, servedWorker) {
   const timer = (ms) => new Promise((r) => setTimeout(r, ms));
   const busy = (ms) => { const end = performance.now() + ms; while (performance.now() < end); };
   const check = (cond, detail) => { if (!cond) throw new Error(detail); };
+  // A recipe that needs what the page lacks fails at once (before a
+  // timer of 0 ms could fire), its message's first words naming it.
+  const failsAtOnce = async (call, needs) => {
+    let said;
+    try {
+      said = await Promise.race([call().then(() => 'it worked'), timer(0).then(() => 'no answer at once')]);
+    } catch (e) {
+      said = e?.message ?? String(e);
+    }
+    check(String(said).startsWith(needs), `expected "${needs}…" at once, got: ${said}`);
+    return `failed at once: ${said}`;
+  };
   const within = (promise, ms, what) => Promise.race([
     promise, timer(ms).then(() => { throw new Error(`${what}: no answer within ${ms} ms`); }),
   ]);
@@ -61,13 +73,7 @@ async function checkRecipes(lessons, servedWorker) {
     },
     async never_block_main() {
       const { sleepInWorker } = await recipe('never_block_main');
-      if (!shared) {
-        // Without shared memory the worker cannot block: it says so.
-        let failed = false;
-        await within(sleepInWorker(50).catch(() => { failed = true; }), 10000, 'sleepInWorker');
-        check(failed, 'a worker without SharedArrayBuffer did not fail');
-        return 'no shared memory: the worker failed, as it must';
-      }
+      if (!shared) return failsAtOnce(() => sleepInWorker(50), 'needs a SharedArrayBuffer');
       let ticks = 0;
       let on = true;
       const tick = () => { if (on) { ticks++; setTimeout(tick, 10); } };
@@ -81,8 +87,10 @@ async function checkRecipes(lessons, servedWorker) {
       check(ticks >= 5, `the main thread ticked ${ticks} times while the worker slept`);
     },
     async spin_briefly() {
-      await recipe('spin_briefly');
-      if (!shared) return 'skipped: no shared memory';
+      const { waitForFlag: spin } = await recipe('spin_briefly');
+      if (!shared) {
+        return failsAtOnce(async () => spin(new Int32Array(1), 0, 10), 'needs a SharedArrayBuffer');
+      }
       const worker = servedWorker(
         "import { waitForFlag } from '/recipes/spin_briefly.js';" +
         'onmessage = (e) => postMessage([waitForFlag(e.data.flags, 0, e.data.spins), performance.timeOrigin + performance.now()]);',
@@ -111,9 +119,27 @@ async function checkRecipes(lessons, servedWorker) {
       }
     },
     async signal_dont_poll() {
-      const { waitForFlag, raiseFlag } = await recipe('signal_dont_poll');
-      if (!shared) return 'skipped: no shared memory';
-      if (typeof Atomics.waitAsync !== 'function') return 'skipped: no Atomics.waitAsync';
+      const { signal, waitForFlag, raiseFlag } = await recipe('signal_dont_poll');
+      // The signal for any page: raised on the page, then from a worker
+      // that was handed its port.
+      for (const from of ['page', 'worker']) {
+        const sg = signal();
+        let woke = false;
+        const waiting = sg.wait().then(() => { woke = true; });
+        await timer(30);
+        check(!woke, `${from}: the waiter woke before the signal`);
+        const worker = from === 'worker' ? servedWorker('onmessage = (e) => e.data.postMessage(null);') : null;
+        try {
+          if (worker) worker.postMessage(sg.port, [sg.port]); else sg.raise();
+          await within(waiting, 5000, `${from}: the signalled waiter`);
+        } finally {
+          worker?.terminate();
+        }
+        check(woke, `${from}: the waiter did not wake`);
+      }
+      if (!shared || typeof Atomics.waitAsync !== 'function') {
+        return failsAtOnce(() => waitForFlag(new Int32Array(1), 0), 'needs a SharedArrayBuffer');
+      }
       const f = flags();
       let woke = false;
       const waiting = waitForFlag(f, 0).then(() => { woke = true; });

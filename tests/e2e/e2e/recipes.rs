@@ -1,8 +1,9 @@
 //! The recipes, the code the summary tells a reader to write:
 //! `recipes_*` imports every JavaScript recipe as the site serves it, in
 //! an isolated page and in one without isolation, and checks that each
-//! does what its lesson promises (`recipes.js`); a recipe is skipped only
-//! where the page's own feature detection says what it needs is missing.
+//! does what its lesson promises (`recipes.js`), or, where the page lacks
+//! what it needs (and only there), fails at once with an error whose first
+//! words name it; none is skipped.
 //! [`assert_recipes_shown`] checks the summary's recipe blocks: one per
 //! lesson, three platforms each, the files' text as they are served.
 
@@ -43,12 +44,18 @@ pub(crate) fn recipes(browser: Browser) {
             let (lesson, detail) = (row["lesson"].as_str().unwrap(), &row["detail"]);
             eprintln!("{} {origin}: {lesson}: {row}", browser.name());
             assert_eq!(row["ok"], true, "{lesson} in {}: {detail}", browser.name());
-            if row["skipped"] == true {
-                // Only what the page lacks excuses a recipe.
-                assert!(
-                    !features.shared_memory() || detail.as_str().unwrap().contains("waitAsync"),
-                    "{lesson} skipped with shared memory on: {detail}"
-                );
+            // Where the page lacks what a recipe needs, it fails at once and
+            // says so (checked in `recipes.js`): none is skipped.
+            assert_ne!(row["skipped"], true, "{lesson} skipped: {detail}");
+            if detail
+                .as_str()
+                .is_some_and(|d| d.starts_with("failed at once"))
+            {
+                // Only what the page lacks excuses it: shared memory (and
+                // for the signal's shared half, `Atomics.waitAsync`).
+                let lacks = !features.shared_memory()
+                    || (lesson == "signal_dont_poll" && !features.wait_async());
+                assert!(lacks, "{lesson} refused to run where it can: {detail}");
             }
         }
     }
@@ -60,6 +67,20 @@ pub(crate) fn recipes(browser: Browser) {
 pub(crate) fn assert_recipes_shown(s: &mut Session) {
     let blocks = "[data-testid=summary] [data-testid=recipe]";
     assert_eq!(count(s, blocks), Lesson::all().len() as u64);
+    // Each block's browser tab says first where its code runs.
+    for lesson in Lesson::all() {
+        let runs = s.eval(&format!(
+            "const r = document.querySelector('{blocks}[data-lesson={}] [data-platform=js] [data-testid=recipe-runs]');\
+             return r ? [r.dataset.runs, r.textContent] : null;",
+            lesson.id()
+        ));
+        assert_eq!(
+            runs[0].as_str(),
+            Some(recipe::runs_on(lesson).id()),
+            "{lesson:?}: {runs}"
+        );
+        assert!(!runs[1].as_str().unwrap_or("⟦").contains('⟦'), "{runs}");
+    }
     let lesson = Lesson::by_id(TIMED_WAIT_MINIMUM).expect("experiment 1's lesson");
     let block = format!(
         "[data-testid=summary] [data-testid=recipe][data-lesson={}]",

@@ -61,12 +61,63 @@ pub fn note(lesson: Lesson) -> Phrase {
     Phrase::new(Key::of(&format!("recipe.note.{}", lesson.id())))
 }
 
+/// Where a lesson's JavaScript recipe runs, which its block says above
+/// the code (and the file's first line, in English).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RunsOn {
+    /// Any page, any worker.
+    Anywhere,
+    /// A worker, of any page.
+    Worker,
+    /// A cross-origin isolated page (its shared memory).
+    IsolatedPage,
+    /// A worker of a cross-origin isolated page (it blocks on shared
+    /// memory).
+    IsolatedWorker,
+    /// A half for any page and a shared-memory half for an isolated one.
+    AnywhereOrIsolated,
+}
+
+impl RunsOn {
+    /// Its stable name (catalog keys `recipe.runs.ID`).
+    pub fn id(self) -> &'static str {
+        match self {
+            RunsOn::Anywhere => "any",
+            RunsOn::Worker => "worker",
+            RunsOn::IsolatedPage => "isolated",
+            RunsOn::IsolatedWorker => "isolated_worker",
+            RunsOn::AnywhereOrIsolated => "any_or_isolated",
+        }
+    }
+
+    /// Where it runs, in words.
+    pub fn phrase(self) -> Phrase {
+        Phrase::new(Key::of(&format!("recipe.runs.{}", self.id())))
+    }
+}
+
+/// Where `lesson`'s JavaScript recipe runs: what an ordinary page (no
+/// isolation headers) lacks is shared memory, which three of them need.
+/// (The native crate's `recipes` test holds each file's first line to it.)
+pub fn runs_on(lesson: Lesson) -> RunsOn {
+    use crate::experiments::{hidden_tab, main_starvation, spin_ladder, wake_latency};
+    match lesson.id() {
+        main_starvation::lessons::NEVER_BLOCK_MAIN => RunsOn::IsolatedPage,
+        spin_ladder::lessons::SPIN_BRIEFLY => RunsOn::IsolatedWorker,
+        wake_latency::lessons::SIGNAL_DONT_POLL => RunsOn::AnywhereOrIsolated,
+        hidden_tab::lessons::KEEP_TIME_HIDDEN => RunsOn::Worker,
+        _ => RunsOn::Anywhere,
+    }
+}
+
 /// The recipes' styles, fetched with their first block (the first load
 /// carries none of them).
 pub const STYLES: &str = "recipes/recipes.css";
 
-/// The most lines a recipe may have: short enough to read at a glance.
-pub const MAX_LINES: usize = 15;
+/// The most lines a recipe may have: short enough to read at a glance,
+/// with room for a first line that says where it runs and, where it needs
+/// what an ordinary page lacks, a guard that says so at once.
+pub const MAX_LINES: usize = 22;
 
 #[cfg(test)]
 mod tests {
@@ -86,6 +137,9 @@ mod tests {
         }
         for platform in Platform::ALL {
             assert!(!en.render(&platform.phrase()).contains('⟦'));
+        }
+        for lesson in Lesson::all() {
+            assert!(!en.render(&runs_on(lesson).phrase()).contains('⟦'));
         }
     }
 }
