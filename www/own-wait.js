@@ -17,6 +17,9 @@
   "use strict";
   var MOST_CODE = 8000;
   var MOST_CALLS = 100000;
+  // Untimed calls of a timed wait, each with a task beside it (core's
+  // `own_way::TASK_PROBES`).
+  var PROBES = 5;
   // Rising whole counts, the last the calls asked for.
   var counts = function (checks, n) {
     return Array.isArray(checks) && checks.length > 0 && checks.length <= n &&
@@ -56,18 +59,43 @@
     "};\n";
   var SOURCES = {
     // One chain of calls, as a built-in cell's (a timer's nesting level
-    // is the chain's).
+    // is the chain's). Before it, PROBES calls, untimed, each with a
+    // task queued just before it: whether that task ran before the call
+    // ended tells whether the code held its thread while it waited (a
+    // busy wait does; a timer or a message does not). They ask for at
+    // least 10 ms, on a channel that has carried a message already: a
+    // free thread then runs the task within the call (WebKitGTK once ran
+    // it after a 1 ms timer). The chain then starts in a task of its
+    // own, at nesting level 0.
     timed: function (code) {
       return (
         '"use strict";\n' +
         "const wait = (\n" + code + "\n);\n" +
         'if (typeof wait !== "function") throw new TypeError("the code is not a function of the wait in ms");\n' +
         COMMON +
+        "const probe = async (ms) => {\n" +
+        "  const { port1, port2 } = new MessageChannel();\n" +
+        "  let ran = 0, ranIn = 0;\n" +
+        "  port1.onmessage = () => { ran++; };\n" +
+        "  port2.postMessage(0);\n" +
+        "  while (ran === 0) await new Promise((r) => setTimeout(r, 0));\n" +
+        "  for (let k = 0; k < " + PROBES + "; k++) {\n" +
+        "    const before = ran;\n" +
+        "    port2.postMessage(0);\n" +
+        "    await wait(Math.max(ms, 10));\n" +
+        "    if (ran > before) ranIn++;\n" +
+        "    while (ran === before) await new Promise((r) => setTimeout(r, 0));\n" +
+        "  }\n" +
+        '  postMessage({ kind: "tasks", ranIn: ranIn, of: ' + PROBES + " });\n" +
+        "  await new Promise((r) => { port1.onmessage = r; port2.postMessage(0); });\n" +
+        "  port1.close();\n" +
+        "};\n" +
         "onmessage = async (e) => {\n" +
         "  const n = e.data.n, ms = e.data.ms;\n" +
         "  const out = new Float64Array(n);\n" +
         "  const check = checked(out, e.data.checks);\n" +
         "  try {\n" +
+        "    await probe(ms);\n" +
         "    for (let i = 0; i < n; i++) {\n" +
         "      const t0 = performance.now();\n" +
         "      await wait(ms);\n" +
@@ -177,6 +205,8 @@
           if (ready === roles.length) say({ kind: "ready", step: step });
         } else if (m.kind === "error" || (m.kind === "samples" && role !== "setter")) {
           say({ kind: m.kind, samples: m.samples, message: m.message });
+        } else if (m.kind === "tasks" && role === "timed") {
+          say({ kind: "tasks", ranIn: m.ranIn, of: m.of });
         }
       }, slot, "blob");
       return slot;

@@ -13,6 +13,7 @@ use futures::future::{Either, select};
 use js_sys::Reflect;
 use std::cell::Cell;
 use std::rc::Rc;
+use waitlab_core::experiments::own_way::{OtherTasks, TASK_PROBES};
 use waitlab_core::key;
 use waitlab_core::own_wait::{Kind, Reply, START_LIMIT_MS, part_limit_ms};
 use waitlab_core::text::{Arg, Phrase};
@@ -28,6 +29,8 @@ pub struct Sandbox {
     replies: mpsc::UnboundedReceiver<Reply>,
     /// The calls of the part awaited, which a reply must hold.
     asked: Rc<Cell<Option<u32>>>,
+    /// Whether other tasks ran while a timed wait waited, once said.
+    other_tasks: Option<OtherTasks>,
     on_message: Closure<dyn FnMut(web_sys::MessageEvent)>,
 }
 
@@ -64,7 +67,17 @@ fn read(data: &JsValue, asked: Option<u32>) -> Option<Reply> {
             .collect()
     });
     let message = field(data, "message").as_string();
-    Reply::read(&kind, field(data, "step").as_f64(), samples, message, asked)
+    let tasks = field(data, "ranIn")
+        .as_f64()
+        .zip(field(data, "of").as_f64());
+    Reply::read(
+        &kind,
+        field(data, "step").as_f64(),
+        samples,
+        message,
+        tasks,
+        asked,
+    )
 }
 
 impl Sandbox {
@@ -121,6 +134,7 @@ impl Sandbox {
             frame,
             replies,
             asked,
+            other_tasks: None,
             on_message,
         };
         // Its page says "loaded"; then it is sent the code, which says
@@ -163,17 +177,29 @@ impl Sandbox {
     }
 
     /// The next `n` times of the chain, ms; or why not, within
-    /// [`part_limit_ms`].
+    /// [`part_limit_ms`] (and the probes' calls before the first part:
+    /// [`TASK_PROBES`] more).
     pub async fn part(&mut self, n: u32, ms: f64) -> Result<Vec<f64>, Phrase> {
         self.asked.set(Some(n));
-        let limit_ms = part_limit_ms(n, ms);
-        let limit = gloo_timers::future::TimeoutFuture::new(limit_ms);
-        match select(self.replies.next(), limit).await {
-            Either::Left((Some(Reply::Samples(samples)), _)) => Ok(samples),
-            Either::Left((Some(Reply::Failed(message)), _)) => Err(failed(message)),
-            Either::Left(_) => Err(Phrase::new(key!("own_way.no_sandbox"))),
-            Either::Right(_) => Err(timed_out(limit_ms)),
+        let limit_ms = part_limit_ms(n + TASK_PROBES, ms);
+        let mut limit = gloo_timers::future::TimeoutFuture::new(limit_ms);
+        loop {
+            match select(self.replies.next(), &mut limit).await {
+                Either::Left((Some(Reply::Samples(samples)), _)) => return Ok(samples),
+                Either::Left((Some(Reply::OtherTasks(tasks)), _)) => {
+                    self.other_tasks = Some(tasks);
+                }
+                Either::Left((Some(Reply::Failed(message)), _)) => return Err(failed(message)),
+                Either::Left(_) => return Err(Phrase::new(key!("own_way.no_sandbox"))),
+                Either::Right(_) => return Err(timed_out(limit_ms)),
+            }
         }
+    }
+
+    /// Whether other tasks ran while a timed wait waited, as its calls
+    /// before the timed ones said (`None` for a pair).
+    pub fn other_tasks(&self) -> Option<OtherTasks> {
+        self.other_tasks
     }
 
     /// Posts an object of `fields` to the frame (an opaque origin: to any).

@@ -11,8 +11,8 @@
 use crate::clock::ClockInfo;
 use crate::compare::verdict::{self, Judged};
 use crate::compare::{Group, Origin, Row};
-use crate::experiments::own_way::OwnWay;
-use crate::experiments::timed_waits::TimedWaits;
+use crate::experiments::own_way::{OtherTasks, OwnWay};
+use crate::experiments::timed_waits::{CellKey, TimedWaits};
 use crate::experiments::wake_latency::WakeLatency;
 use crate::key;
 use crate::outcome::Outcome;
@@ -82,17 +82,23 @@ pub enum Reply {
     /// The code failed (a syntax error, a throw, a rejected promise), in
     /// its own words, cut to [`MOST_MESSAGE_CHARS`].
     Failed(String),
+    /// A timed wait's calls with a task queued beside each, before its
+    /// timed ones: in how many the task ran.
+    OtherTasks(OtherTasks),
 }
 
 impl Reply {
-    /// A reply from a message's `kind` and the fields it may carry, for a
-    /// part of `asked` calls (`None` before the first): `None` for a
-    /// message of no known shape or with values no run can give.
+    /// A reply from a message's `kind` and the fields it may carry (a
+    /// count of calls in which other tasks ran, and of calls made so, in
+    /// `tasks`), for a part of `asked` calls (`None` before the first):
+    /// `None` for a message of no known shape or with values no run can
+    /// give.
     pub fn read(
         kind: &str,
         step_ms: Option<f64>,
         samples: Option<Vec<f64>>,
         message: Option<String>,
+        tasks: Option<(f64, f64)>,
         asked: Option<u32>,
     ) -> Option<Reply> {
         match kind {
@@ -113,6 +119,12 @@ impl Reply {
             "error" => Some(Reply::Failed(
                 message?.chars().take(MOST_MESSAGE_CHARS).collect(),
             )),
+            "tasks" => {
+                let (ran_in, of) = tasks?;
+                let whole =
+                    |v: f64| (v.fract() == 0.0 && (0.0..=1e6).contains(&v)).then_some(v as u32);
+                OtherTasks::new(whole(ran_in)?, whole(of)?).map(Reply::OtherTasks)
+            }
             _ => None,
         }
     }
@@ -137,13 +149,20 @@ pub fn part_limit_ms(n: u32, ms: f64) -> u32 {
 }
 
 /// The way `code` as a report keeps it, once timed against `against`:
-/// `samples`, ms, read with a clock of `step_ms`; `None` without any.
-pub fn timed<K>(code: String, against: K, samples: Vec<f64>, step_ms: f64) -> Option<OwnWay<K>> {
+/// `samples`, ms, read with a clock of `step_ms`, and whether other tasks
+/// ran while it waited, if counted; `None` without any times.
+pub fn timed<K>(
+    code: String,
+    against: K,
+    (samples, step_ms): (Vec<f64>, f64),
+    other_tasks: Option<OtherTasks>,
+) -> Option<OwnWay<K>> {
     Some(OwnWay {
         code,
         against,
         step_ms,
         outcome: Outcome::measured(samples).ok()?,
+        other_tasks,
     })
 }
 
@@ -158,6 +177,12 @@ pub struct Told {
     pub figures: Vec<Phrase>,
     /// The verdict's id (`faster`, `same`, …), if there is one.
     pub verdict_id: Option<&'static str>,
+    /// Whether it held its thread while it waited, as a sentence, and
+    /// its id (`held`, `some`, `free`), where the sandbox counted it.
+    pub held: Option<(Phrase, &'static str)>,
+    /// What makes the built-in way slow, where the run shows it and the
+    /// reader's way was faster: the nesting clamp on a chain of timers.
+    pub reason: Option<Phrase>,
     /// Its median, ms.
     pub p50_ms: f64,
 }
@@ -168,7 +193,7 @@ pub struct Told {
 pub fn tell_timed(
     tw: &TimedWaits,
     clock: Option<ClockInfo>,
-    own: &OwnWay<crate::experiments::timed_waits::CellKey>,
+    own: &OwnWay<CellKey>,
     shared: bool,
 ) -> Option<Told> {
     let cell = tw.cells.iter().find(|c| c.key == own.against)?;
@@ -181,13 +206,41 @@ pub fn tell_timed(
         "ms",
         Arg::Fixed(f64::from(own.against.requested_ms.unwrap_or(0)), 0),
     );
-    tell(
+    let mut told = tell(
         cell.outcome.samples()?,
         clock,
         own,
         own.against.label(),
         said,
-    )
+    )?;
+    if told.verdict_id == Some(verdict::Verdict::Faster.id()) {
+        told.reason = clamp_reason(tw, clock, own.against);
+    }
+    Some(told)
+}
+
+/// Why the built-in way `against` of `tw` (read with `clock`) is slow,
+/// where the run shows it: a chain of timers held to the nesting clamp
+/// (its median at the clamp, asking for less, and the run's nested chain
+/// clamped from a level), which a way that is no chained timer escapes.
+fn clamp_reason(tw: &TimedWaits, clock: Option<ClockInfo>, against: CellKey) -> Option<Phrase> {
+    use crate::experiments::timed_waits::{Mechanism, NestedChain};
+    let tolerance_ms = clock.map_or(0.1, |c| c.tolerance_ms());
+    let chained = matches!(
+        against.mechanism,
+        Mechanism::TimeoutAwaited | Mechanism::WorkerTimeout
+    );
+    let asked = f64::from(against.requested_ms?);
+    let p50 = tw.cells.iter().find(|c| c.key == against)?.outcome.p50()?;
+    let clamped = chained
+        && asked < NestedChain::CLAMP_MS - tolerance_ms
+        && p50 >= NestedChain::CLAMP_MS - tolerance_ms;
+    let level = tw.chain.clamp_onset(tolerance_ms)?;
+    clamped.then(|| {
+        Phrase::new(key!("own_way.reason.clamp"))
+            .count("level", level)
+            .arg("clamp", Arg::Fixed(NestedChain::CLAMP_MS, 0))
+    })
 }
 
 /// What `own`, a pair timed beside `wake`'s ways (read with `clock`),
@@ -240,8 +293,28 @@ fn tell<K>(
         verdict,
         figures,
         verdict_id: judged.verdict().map(|v| v.id()),
+        held: own.other_tasks.map(held),
+        reason: None,
         p50_ms: summary.p50,
     })
+}
+
+/// Whether a way held its thread, as `tasks` counted it: a sentence and
+/// its id. A wait that held it in every call is never told as simply
+/// faster: nothing else could run meanwhile.
+fn held(tasks: OtherTasks) -> (Phrase, &'static str) {
+    let OtherTasks { ran_in, of } = tasks;
+    let (id, key) = if ran_in == 0 {
+        ("held", key!("own_way.held.all"))
+    } else if ran_in == of {
+        ("free", key!("own_way.held.none"))
+    } else {
+        ("some", key!("own_way.held.some"))
+    };
+    let phrase = Phrase::new(key)
+        .count("of", u64::from(of))
+        .count("held", u64::from(of - ran_in));
+    (phrase, id)
 }
 
 /// The reader's way (`own`, read with a clock of `own_step_ms`) against a
@@ -276,225 +349,4 @@ fn judge(builtin: &[f64], clock: Option<ClockInfo>, own: &[f64], own_step_ms: f6
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::experiments::own_way::MOST_CODE_CHARS;
-    use crate::experiments::timed_waits::CellKey;
-
-    #[test]
-    fn replies_of_no_known_shape_are_refused() {
-        let read = Reply::read;
-        assert_eq!(
-            read("ready", Some(0.005), None, None, None),
-            Some(Reply::Ready { step_ms: 0.005 })
-        );
-        assert_eq!(
-            read("ready", Some(0.0), None, None, None),
-            Some(Reply::Ready { step_ms: 1.0 })
-        );
-        assert_eq!(read("ready", Some(f64::NAN), None, None, None), None);
-        assert_eq!(read("ready", None, None, None, None), None);
-        let two = Some(vec![1.0, 1.1]);
-        assert_eq!(
-            read("samples", None, two.clone(), None, Some(2)),
-            Some(Reply::Samples(vec![1.0, 1.1]))
-        );
-        assert_eq!(
-            read("samples", None, two.clone(), None, Some(3)),
-            None,
-            "not what was asked"
-        );
-        assert_eq!(
-            read("samples", None, two, None, None),
-            None,
-            "nothing asked"
-        );
-        assert_eq!(
-            read("samples", None, Some(vec![-1.0, 1.0]), None, Some(2)),
-            None
-        );
-        assert_eq!(
-            read("samples", None, Some(vec![f64::INFINITY]), None, Some(1)),
-            None
-        );
-        let long = "x".repeat(1000);
-        assert_eq!(
-            read("error", None, None, Some(long), None),
-            Some(Reply::Failed("x".repeat(MOST_MESSAGE_CHARS)))
-        );
-        assert_eq!(read("eval", None, None, Some("x".into()), None), None);
-    }
-
-    #[test]
-    fn parts_end_where_a_cell_would_check() {
-        let at = checks(200);
-        assert_eq!(at[0], MIN_SAMPLES);
-        assert_eq!(at.last(), Some(&200));
-        assert!(at.windows(2).all(|w| w[0] < w[1]));
-        assert!(at.iter().all(|&n| n == 200 || Stop::checks_at(n)), "{at:?}");
-        assert_eq!(checks(12), [12], "fewer than the rule's least: one part");
-        assert!(part_limit_ms(30, 1.0) >= 3_000 && part_limit_ms(1_000_000, 1e9) == 60_000);
-    }
-
-    #[test]
-    fn a_hand_written_timer_is_judged_like_a_built_in_one() {
-        let around = |m: f64| {
-            (0..60)
-                .map(|i| m + f64::from(i % 7) * 0.01)
-                .collect::<Vec<_>>()
-        };
-        let clock = Some(ClockInfo {
-            min_step_ms: 0.005,
-            typical_step_ms: 0.005,
-            readings: 100,
-        });
-        assert_eq!(
-            judge(&around(1.1), clock, &around(1.1), 0.005).verdict(),
-            Some(verdict::Verdict::Same)
-        );
-        assert_eq!(
-            judge(&around(1.1), clock, &around(4.2), 0.005).verdict(),
-            Some(verdict::Verdict::Slower)
-        );
-    }
-
-    /// A real browser run of experiment 1 (the golden file) whose
-    /// back-to-back `setTimeout(1)` took 60 times, with a way of `code`
-    /// timed against it: that cell's own times.
-    fn shared(code: &str) -> (TimedWaits, Option<ClockInfo>) {
-        let report =
-            crate::schema::Report::from_json(include_str!("../tests/data/report_v1.json")).unwrap();
-        let mut tw = report.timed_waits.expect("the set has experiment 1");
-        let against = CellKey {
-            mechanism: crate::experiments::timed_waits::Mechanism::TimeoutAwaited,
-            requested_ms: Some(1),
-        };
-        let samples: Vec<f64> = (0..60).map(|i| 1.1 + f64::from(i % 7) * 0.013).collect();
-        tw.config.samples = 60;
-        let builtin = tw.cells.iter_mut().find(|c| c.key == against).unwrap();
-        builtin.outcome = Outcome::measured(samples.clone()).unwrap();
-        tw.own = timed(code.to_owned(), against, samples, 0.005).map(std::sync::Arc::new);
-        (tw, report.env.clock)
-    }
-
-    /// The golden run's report holding `tw`.
-    fn with(tw: TimedWaits, clock: Option<ClockInfo>) -> crate::schema::Report {
-        let mut report =
-            crate::schema::Report::from_json(include_str!("../tests/data/report_v1.json")).unwrap();
-        assert_eq!(report.env.clock, clock);
-        report.timed_waits = Some(tw);
-        report
-    }
-
-    #[test]
-    fn a_way_travels_in_a_link_with_its_code_and_verdict() {
-        let code = "async (ms) => {\n  await new Promise((r) => setTimeout(r, ms)); // <b>x</b>\n}";
-        let (tw, clock) = shared(code);
-        let told = tell_timed(&tw, clock, tw.own.as_ref().unwrap(), false).unwrap();
-        assert_eq!(told.verdict_id, Some("same"), "a cell's own times");
-        let report = with(tw.clone(), clock);
-        let back = crate::link::decode_body(&crate::link::encode_body(&report)).unwrap();
-        let way = back.timed_waits.as_ref().unwrap().own.as_ref().unwrap();
-        assert_eq!(way.code, code, "code comes back whole, as text");
-        assert_eq!(way.against, tw.own.as_ref().unwrap().against);
-        let read = tell_timed(back.timed_waits.as_ref().unwrap(), clock, way, true).unwrap();
-        assert_eq!(read.verdict_id, Some("same"), "sketches of one series");
-        // The longest code a way holds fits a link; a longer one is cut.
-        let mut long = report.clone();
-        let way = long.timed_waits.as_mut().unwrap().own.as_mut().unwrap();
-        std::sync::Arc::make_mut(way).code = "é".repeat(MOST_CODE_CHARS + 5);
-        let back = crate::link::decode_body(&crate::link::encode_body(&long)).unwrap();
-        let code = &back.timed_waits.unwrap().own.unwrap().code;
-        assert_eq!(code.chars().count(), MOST_CODE_CHARS);
-        // A run without a way writes the link it wrote before ways came.
-        let mut plain = report.clone();
-        plain.timed_waits.as_mut().unwrap().own = None;
-        let body = crate::link::encode_body(&plain);
-        assert!(body.len() < crate::link::encode_body(&report).len());
-        // What the recipe and its 60 times add to a link, as the page
-        // makes one (deflated, base64url).
-        let link = |r: &crate::schema::Report| {
-            let body = crate::link::encode_body(r);
-            crate::link::wrap(&miniz_oxide::deflate::compress_to_vec(&body, 10)).len()
-        };
-        let added = link(&report) - link(&plain);
-        println!("a timed way adds {added} characters to a link");
-        assert!(added < 600, "{added} characters");
-        assert_eq!(
-            crate::link::decode_body(&body)
-                .unwrap()
-                .timed_waits
-                .unwrap()
-                .own,
-            None
-        );
-    }
-
-    #[test]
-    fn a_way_against_no_cell_of_its_run_is_damage() {
-        let (mut tw, clock) = shared(Kind::Timed.recipe());
-        std::sync::Arc::make_mut(tw.own.as_mut().unwrap())
-            .against
-            .requested_ms = Some(7);
-        let report = with(tw, clock);
-        let body = crate::link::encode_body(&report);
-        assert!(matches!(
-            crate::link::decode_body(&body),
-            Err(crate::link::LinkError::Damaged(_))
-        ));
-    }
-
-    #[test]
-    fn a_pair_travels_in_a_link_with_its_verdict_and_old_links_still_read() {
-        use crate::experiments::wake_latency::{Strategy, WakeConfig, WakeLatency, WakeResult};
-        let times = |m: f64| {
-            (0..100)
-                .map(|i| m + f64::from(i % 9) * 0.004)
-                .collect::<Vec<_>>()
-        };
-        let way = |strategy, m| WakeResult {
-            strategy,
-            outcome: Outcome::measured(times(m)).unwrap(),
-        };
-        let mut wake = WakeLatency {
-            config: WakeConfig::default(),
-            skew_ms: Some(0.002),
-            results: vec![way(Strategy::Event, 0.05), way(Strategy::PostMessage, 0.12)],
-            own: None,
-        };
-        let (_, clock) = shared(Kind::Timed.recipe());
-        let mut report = with(shared(Kind::Timed.recipe()).0, clock);
-        report.wake_latency = Some(wake.clone());
-        let body = crate::link::encode_body(&report);
-        let pair = timed(
-            Kind::Wake.recipe().to_owned(),
-            Strategy::PostMessage,
-            times(0.12),
-            0.005,
-        );
-        wake.own = pair.map(std::sync::Arc::new);
-        let told = tell_wake(&wake, clock, wake.own.as_ref().unwrap(), false).unwrap();
-        assert_eq!(told.verdict_id, Some("same"));
-        report.wake_latency = Some(wake);
-        let with_pair = crate::link::encode_body(&report);
-        assert!(
-            with_pair.starts_with(&body[..body.len() / 2]) && with_pair.len() > body.len(),
-            "a run without a pair writes what it wrote before pairs came"
-        );
-        let back = crate::link::decode_body(&with_pair).unwrap();
-        let wake = back.wake_latency.unwrap();
-        let pair = wake.own.as_ref().unwrap();
-        assert_eq!(pair.code, Kind::Wake.recipe());
-        assert_eq!(pair.against, Strategy::PostMessage);
-        let read = tell_wake(&wake, clock, pair, true).unwrap();
-        assert_eq!(read.verdict_id, Some("same"));
-        assert_eq!(
-            crate::link::decode_body(&body)
-                .unwrap()
-                .wake_latency
-                .unwrap()
-                .own,
-            None
-        );
-    }
-}
+mod tests;

@@ -11,7 +11,7 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 use waitlab_browser::own_wait::Sandbox;
 use waitlab_core::clock::ClockInfo;
-use waitlab_core::experiments::own_way::MOST_CODE_CHARS;
+use waitlab_core::experiments::own_way::{MOST_CODE_CHARS, OtherTasks};
 use waitlab_core::key;
 use waitlab_core::own_wait::{self, Kind, Told};
 use waitlab_core::sampling::{Sampling, Stop};
@@ -110,8 +110,8 @@ pub fn OwnEditor<R: Beside>(
                 return;
             }
             let no_sandbox = || Phrase::new(key!("own_way.no_sandbox"));
-            let told = ended.and_then(|(samples, step_ms)| {
-                let way = own_wait::timed(code, key, samples, step_ms).ok_or_else(no_sandbox)?;
+            let told = ended.and_then(|(times, other_tasks)| {
+                let way = own_wait::timed(code, key, times, other_tasks).ok_or_else(no_sandbox)?;
                 let told = results.tell(clock, &way, false).ok_or_else(no_sandbox)?;
                 own.keep(summary, way);
                 Ok(told)
@@ -186,7 +186,8 @@ pub fn OwnEditor<R: Beside>(
 
 /// Times `code` of its kind in a sandbox framed in `host`, asking for
 /// `ms`, read part by part until `sampling` has its median or its most
-/// calls are timed: the times and the sandbox clock's step; or why not.
+/// calls are timed: the times and the sandbox clock's step, and whether
+/// other tasks ran while it waited (a timed wait's); or why not.
 /// It stops, and the sandbox goes, once `generation` is no longer
 /// `mine`.
 async fn time(
@@ -197,7 +198,7 @@ async fn time(
     mine: u32,
     generation: RwSignal<u32>,
     stand: RwSignal<Stand>,
-) -> Result<(Vec<f64>, f64), Phrase> {
+) -> Result<((Vec<f64>, f64), Option<OtherTasks>), Phrase> {
     let (mut sandbox, step_ms) = Sandbox::start(host, code, kind).await?;
     let mut stop = Stop::new(sampling, max, step_ms);
     let checks = own_wait::checks(max);
@@ -220,5 +221,5 @@ async fn time(
             break;
         }
     }
-    Ok((samples, step_ms))
+    Ok(((samples, step_ms), sandbox.other_tasks()))
 }

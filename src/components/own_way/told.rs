@@ -8,8 +8,8 @@ use leptos::prelude::*;
 use waitlab_core::clock::ClockInfo;
 use waitlab_core::own_wait::Told;
 
-/// A timed way's times and verdict in words, the test's figures one click
-/// away.
+/// A timed way's times and verdict in words, whether it held its thread
+/// meanwhile, and the test's figures one click away.
 #[component]
 pub(super) fn ToldView(
     /// What the times say.
@@ -22,6 +22,12 @@ pub(super) fn ToldView(
             data-p50-ms=told.p50_ms>
             <p>{tr(&told.said)}</p>
             <p><strong>{tr(&told.verdict)}</strong></p>
+            {told.reason.map(|reason| view! {
+                <p class="note" data-testid="own-wait-reason">{tr(&reason)}</p>
+            })}
+            {told.held.map(|(held, id)| view! {
+                <p class="own-wait-held" data-testid="own-wait-held" data-held=id>{tr(&held)}</p>
+            })}
             <VerdictFigures figures=told.figures summary=waitlab_core::key!("own_way.stats") />
         </div>
     }

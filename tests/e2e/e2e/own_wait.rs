@@ -27,6 +27,10 @@ struct Ended {
     verdict: String,
     /// The result's median, ms (NaN if none).
     p50_ms: f64,
+    /// Whether it held its thread (`held`, `some`, `free`), if said.
+    held: String,
+    /// Why the way it was judged against is slower, if said.
+    reason: String,
 }
 
 /// Puts `code` in the editor, presses its Run and waits for a result or
@@ -47,9 +51,12 @@ fn time_code(s: &mut Session, code: &str) -> Ended {
          const r = document.querySelector('[data-testid=own-wait-result]');\
          const e = document.querySelector('[data-testid=own-wait] [data-testid=own-wait-error]');\
          return [!!r, (r || e).textContent, window.waitlabLag, r?.dataset.verdict ?? '',\
-                 r ? Number(r.dataset.p50Ms) : null];",
+                 r ? Number(r.dataset.p50Ms) : null,\
+                 r?.querySelector('[data-testid=own-wait-held]')?.dataset.held ?? '',\
+                 r?.querySelector('[data-testid=own-wait-reason]')?.textContent ?? ''];",
     );
-    let (timed, text, lag, verdict, p50_ms): (bool, String, f64, String, Option<f64>) =
+    type Got = (bool, String, f64, String, Option<f64>, String, String);
+    let (timed, text, lag, verdict, p50_ms, held, reason): Got =
         serde_json::from_value(got).unwrap();
     Ended {
         timed,
@@ -57,6 +64,8 @@ fn time_code(s: &mut Session, code: &str) -> Ended {
         lag,
         verdict,
         p50_ms: p50_ms.unwrap_or(f64::NAN),
+        held,
+        reason,
     }
 }
 
@@ -171,6 +180,34 @@ pub(crate) fn own_wait(browser: Browser) {
         .quantile(0.5);
     timed_with_a_verdict(&mut s, &recipe, "the recipe", builtin, 1.5);
     review_shot(&mut s, "own-wait-result");
+    // A postTask delay is no chained timer (nor, where a worker has no
+    // scheduler, is a timer started from a fresh task): where the built-in
+    // chain is held to the nesting clamp, it is faster, and the verdict
+    // says why.
+    let clamp = 4.0 - report.env.clock.map_or(0.1, |c| c.tolerance_ms());
+    let mut escapes = time_code(
+        &mut s,
+        "async (ms) => { await scheduler.postTask(() => {}, { delay: ms }); }",
+    );
+    if !escapes.timed {
+        assert!(escapes.text.contains("scheduler"), "{}", escapes.text);
+        escapes = time_code(
+            &mut s,
+            "async (ms) => { await new Promise((r) => { const c = new MessageChannel(); \
+             c.port1.onmessage = () => { c.port1.close(); setTimeout(r, ms); }; c.port2.postMessage(0); }); }",
+        );
+    }
+    eprintln!(
+        "{}: a wait that escapes the clamp, against {builtin} ms: {}",
+        browser.name(),
+        escapes.text
+    );
+    assert!(escapes.timed, "{}", escapes.text);
+    if builtin >= clamp {
+        assert_eq!(escapes.verdict, "faster", "{}", escapes.text);
+        assert!(escapes.reason.contains("nesting clamp"), "{}", escapes.text);
+        review_shot(&mut s, "own-wait-clamp-reason");
+    }
     assert_no_page_errors(&mut s);
 }
 
@@ -188,8 +225,20 @@ pub(crate) fn own_wait_hostile(browser: Browser) {
         "{}\n// <b>not markup</b>",
         open_editor(&mut s, "timed-waits")
     );
+    // A busy wait held its thread while it waited, and is told so beside
+    // whatever its verdict on times.
+    let busy = time_code(
+        &mut s,
+        "async (ms) => { const end = performance.now() + ms; while (performance.now() < end) {} }",
+    );
+    eprintln!("{}: a busy wait: {}", browser.name(), busy.text);
+    assert!(busy.timed, "a busy wait: {}", busy.text);
+    assert_eq!(busy.held, "held", "a busy wait: {}", busy.text);
+    review_shot(&mut s, "own-wait-busy");
+    // The recipe, a timer, let other tasks run.
     let ended = time_code(&mut s, &recipe);
     assert!(ended.timed, "the recipe: {}", ended.text);
+    assert_eq!(ended.held, "free", "the recipe: {}", ended.text);
     // The run's link, made anew with the way timed beside it.
     let link = share_link(&mut s, "timed-waits");
     // The page drawn again, in another language, says again what the way
@@ -265,17 +314,20 @@ fn opened_from_link(s: &mut Session, link: &str, code: &str) {
         "const d = document.querySelector('[data-testid=timed-waits] [data-testid=own-wait]');\
          return [d.open, d.querySelector('[data-testid=own-wait-code]').textContent,\
                  d.querySelector('[data-testid=own-wait-shared]')?.dataset.verdict ?? '',\
+                 d.querySelector('[data-testid=own-wait-shared] [data-testid=own-wait-held]')?.dataset.held ?? '',\
                  document.querySelectorAll('b').length,\
                  document.querySelectorAll('iframe').length,\
                  !!d.querySelector('[data-testid=own-wait-run]')];",
     );
-    let (open, text, verdict, bold, frames, run): (bool, String, String, u64, u64, bool) =
+    type Shown = (bool, String, String, String, u64, u64, bool);
+    let (open, text, verdict, held, bold, frames, run): Shown =
         serde_json::from_value(shown).unwrap();
     eprintln!("{}: from a link: {verdict}: {text}", s.browser.name());
     review_shot(s, "own-wait-shared");
     assert!(open, "a shared way shows open");
     assert_eq!(text, code, "the code, whole and as text");
     assert!(!verdict.is_empty(), "what it measured where it ran");
+    assert_eq!(held, "free", "and that it let other tasks run");
     assert_eq!(bold, 0, "markup in code stays text");
     assert_eq!(frames, 0, "no sandbox: nothing in a link runs");
     assert!(!run, "a shared way has no Run of its own");

@@ -113,6 +113,9 @@ const REVIEW_SHOTS: &[&str] = &[
     "mechanisms-open",
     "mechanism-picker-results",
     "bench-100k",
+    "own-wait-result",
+    "own-wait-busy",
+    "own-wait-clamp-reason",
 ];
 
 /// Saves a screenshot of `state` if it is one a reviewer looks at.

@@ -105,7 +105,13 @@ impl<C: Bytes + Rounds, S: Way + PartialEq> Section for Paired<C, S> {
                 S::from_code(r.byte()?).ok_or(LinkError::Damaged("an unknown way of waiting"))
             };
             let ways = results.iter().map(|r| r.strategy);
-            Some(Arc::new(OwnWay::read(r, config.rounds(), key, ways)?))
+            Some(Arc::new(OwnWay::read(
+                r,
+                config.rounds(),
+                key,
+                ways,
+                false,
+            )?))
         } else {
             None
         };

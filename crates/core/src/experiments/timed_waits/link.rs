@@ -27,6 +27,10 @@ const ADAPTIVE: u8 = 0x80;
 /// of waiting ([`OwnWay`]): its code, the cell it was judged against, its
 /// clock's step and its times.
 const OWN: u8 = 0x40;
+/// Added with [`OWN`] when the own way counted the calls in which other
+/// tasks ran ([`OtherTasks`](crate::experiments::own_way::OtherTasks));
+/// links made before say nothing of it.
+const OWN_TASKS: u8 = 0x20;
 
 impl Section for TimedWaits {
     fn write(&self, w: &mut Writer) {
@@ -53,7 +57,11 @@ impl Section for TimedWaits {
         } else {
             0
         };
-        let own = if self.own.is_some() { OWN } else { 0 };
+        let own = match &self.own {
+            Some(own) if own.other_tasks.is_some() => OWN | OWN_TASKS,
+            Some(_) => OWN,
+            None => 0,
+        };
         w.byte(keys | adaptive | own);
         w.len(self.cells.len());
         for cell in &self.cells {
@@ -91,10 +99,14 @@ impl Section for TimedWaits {
         // bounds the work before that).
         let keys = r.byte()?;
         let with_own = keys & OWN != 0;
+        let counted = keys & OWN_TASKS != 0;
+        if counted && !with_own {
+            return damaged("tasks counted of no own way");
+        }
         if keys & ADAPTIVE != 0 {
             config.sampling = Sampling::Adaptive;
         }
-        let implied = match keys & !(ADAPTIVE | OWN) {
+        let implied = match keys & !(ADAPTIVE | OWN | OWN_TASKS) {
             KEYS_LISTED => false,
             KEYS_IMPLIED_V1 => {
                 config.mechanisms = Mechanism::browser_v1();
@@ -132,7 +144,13 @@ impl Section for TimedWaits {
         let levels = (0..n).map(|_| r.summary()).collect::<Result<Vec<_>, _>>()?;
         let own = if with_own {
             let ways = cells.iter().map(|c| c.key);
-            Some(Arc::new(OwnWay::read(r, config.samples, read_key, ways)?))
+            Some(Arc::new(OwnWay::read(
+                r,
+                config.samples,
+                read_key,
+                ways,
+                counted,
+            )?))
         } else {
             None
         };
