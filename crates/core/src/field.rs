@@ -115,7 +115,7 @@ pub fn check_blocking_ms(blocking_ms: f64) -> Result<(), FieldError> {
 }
 
 /// The fields' catalog names, for the test that keeps catalogs complete.
-pub const FIELDS: [&str; 13] = [
+pub const FIELDS: [&str; 14] = [
     "jobs",
     "wait",
     "workers",
@@ -129,6 +129,7 @@ pub const FIELDS: [&str; 13] = [
     "items",
     "gap",
     "burst",
+    "seconds",
 ];
 
 /// `text` as a whole number in `min..=max`, or why not.
@@ -166,8 +167,15 @@ pub(crate) fn check_form<C: Form + Clone + PartialEq + std::fmt::Debug>(defaults
         texts[i] = text;
         C::from_fields(&texts)
     };
+    // A refusal names its field in words the page always has (the
+    // first load's catalog), never as a raw key.
+    let en = crate::text::Catalog::english();
     let refused = |i: usize, text: &str| match with(i, text) {
-        Err(FieldError::OutOfRange { min, max, .. }) => (min, max),
+        Err(e @ FieldError::OutOfRange { min, max, .. }) => {
+            let said = en.render(&e.phrase());
+            assert!(!said.contains('⟦'), "{}: {said}", C::FIELDS[i].testid);
+            (min, max)
+        }
         other => panic!("{}: {text}: {other:?}", C::FIELDS[i].testid),
     };
     for (i, f) in C::FIELDS.iter().enumerate() {
