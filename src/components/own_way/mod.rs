@@ -10,13 +10,13 @@ mod told;
 
 use crate::components::chunked::chunked;
 use crate::hooks::{Beside, Embedded, LinkedRuns};
-use crate::i18n::t;
+use crate::i18n::{part_ready, t, tr};
 use editor::OwnEditor;
 use leptos::prelude::*;
 use leptos::wasm_split::SplitLoaderError;
 use told::shared_way;
 use waitlab_core::clock::ClockInfo;
-use waitlab_core::text::Key;
+use waitlab_core::text::{Key, Part};
 
 /// What an opened block shows, made in its experiment's chunk: a
 /// `shared` run's way (its code as text, never run), or this browser's
@@ -84,7 +84,22 @@ where
         }>
             <summary>{t(heading)}</summary>
             {move || opened.get().then(|| {
-                chunked(made(results.clone(), clock, shared), waitlab_core::key!("own_way.not_loaded"), |view| view)
+                let made = made(results.clone(), clock, shared);
+                // A shared way is told in the comparisons' words: they
+                // come first (the editor waits for them before it tells).
+                let with_texts = async move {
+                    let texts = if shared { part_ready(Part::Compare).await } else { Ok(()) };
+                    Ok(match texts {
+                        Ok(()) => Ok(made.await?),
+                        Err(why) => Err(why),
+                    })
+                };
+                chunked(with_texts, waitlab_core::key!("own_way.not_loaded"), |made| match made {
+                    Ok(view) => view,
+                    Err(why) => view! {
+                        <p class="error" role="alert" data-testid="texts-not-loaded">{tr(&why)}</p>
+                    }.into_any(),
+                })
             })}
         </details>
     }
