@@ -7,8 +7,8 @@ use crate::i18n::{num, t, tr};
 use leptos::prelude::*;
 use waitlab_browser::{chart_file, page};
 use waitlab_core::chart::{
-    LABEL_PX, LINE_PX, LabelSpot, Plot, RowLayout, Scale, drawn_width, fit, legend_rows,
-    text_width, wrap,
+    LABEL_PX, LINE_PX, LabelSpot, Plot, RowLayout, Scale, drawn_width, fit_apart, legend_rows,
+    spaced, text_width, wrap,
 };
 use waitlab_core::experiments::Experiment;
 use waitlab_core::experiments::Tried;
@@ -214,15 +214,24 @@ pub(crate) fn chart_svg(width: f64, height: f64, aria: String, children: Vec<Nod
         .children(children)
 }
 
-/// A row's label where `spot` says, cut short to its room (the row's
-/// reading tells it whole).
+/// Rows' labels as their `layout` has room for them, cut short apart
+/// (`fit_apart`: two rows never read the same where their labels differ;
+/// each row's reading tells it whole).
+pub(crate) fn row_labels<'a>(
+    layout: &RowLayout,
+    labels: impl IntoIterator<Item = &'a str>,
+) -> Vec<String> {
+    fit_apart(labels, layout.label(0.0).room)
+}
+
+/// A row's label where `spot` says, `text` as [`row_labels`] cut it.
 pub(crate) fn row_label(spot: LabelSpot, text: &str) -> Node {
     Node::label(
         "row-label",
         spot.x,
         spot.y,
         spot.end.then_some("end"),
-        fit(text, spot.room),
+        text.to_owned(),
     )
 }
 
@@ -333,7 +342,9 @@ pub(crate) fn x_axis_at(
     bottom: f64,
     width: f64,
 ) -> Vec<Node> {
-    ticks
+    // Labels that would overlap are left out (`spaced`), their grid
+    // lines kept.
+    spaced(ticks, width)
         .into_iter()
         .flat_map(|t| {
             // A label centred on the first or last tick could run off the
@@ -341,10 +352,10 @@ pub(crate) fn x_axis_at(
             let label = num(&t.label);
             let half = text_width(&label, LABEL_PX) / 2.0;
             let centre = t.pos.min(width - 2.0 - half).max(2.0 + half);
-            [
-                Node::line("grid", t.pos, top, t.pos, bottom),
-                Node::label("tick", centre, bottom + 14.0, Some("middle"), label),
-            ]
+            let grid = Node::line("grid", t.pos, top, t.pos, bottom);
+            let label = (!label.is_empty())
+                .then(|| Node::label("tick", centre, bottom + 14.0, Some("middle"), label));
+            std::iter::once(grid).chain(label)
         })
         .collect()
 }
@@ -439,42 +450,40 @@ pub fn OverviewChart(
     );
     chart_frame("overview", summary, move |width| {
         let layout = RowLayout::new(rows.iter().map(|r| r.label.as_str()), width, ROW);
+        let labels = row_labels(&layout, rows.iter().map(|r| r.label.as_str()));
         let bottom = TOP + layout.pitch * rows.len() as f64 + 4.0;
         let x = Scale::log_decades(lo, hi, 0.001, layout.left, width - 12.0);
         let mut marks = x_axis(&x, TOP, bottom, width);
-        marks.extend(
-            rows.iter()
-                .zip(&readings)
-                .enumerate()
-                .map(|(i, (row, text))| {
-                    let s = row.summary;
-                    let y = layout.centre(TOP, i);
-                    let notch = row.requested_ms.filter(|&d| d > 0.0).map(|d| {
-                        let px = x.map(d);
-                        Node::line("requested", px, y - 7.0, px, y + 7.0)
-                    });
-                    let mut shapes = vec![
-                        hit(0.0, y + ROW / 2.0 - layout.pitch, width, layout.pitch),
-                        row_label(layout.label(y), &row.label),
-                        Node::line("range", x.map(s.min), y, x.map(s.max), y),
-                        Node::line("spread", x.map(s.p50), y, x.map(s.p99), y),
-                    ];
-                    shapes.extend(notch);
-                    shapes.push(
-                        Node::new("circle")
-                            .class("median")
-                            .at("cx", x.map(s.p50))
-                            .at("cy", y)
-                            .attr("r", "4"),
-                    );
-                    reading(
-                        i == 0,
-                        Some(format!("overview-{}", row.id)),
-                        text.clone(),
-                        shapes,
-                    )
-                }),
-        );
+        marks.extend(rows.iter().zip(&readings).zip(&labels).enumerate().map(
+            |(i, ((row, text), label))| {
+                let s = row.summary;
+                let y = layout.centre(TOP, i);
+                let notch = row.requested_ms.filter(|&d| d > 0.0).map(|d| {
+                    let px = x.map(d);
+                    Node::line("requested", px, y - 7.0, px, y + 7.0)
+                });
+                let mut shapes = vec![
+                    hit(0.0, y + ROW / 2.0 - layout.pitch, width, layout.pitch),
+                    row_label(layout.label(y), label),
+                    Node::line("range", x.map(s.min), y, x.map(s.max), y),
+                    Node::line("spread", x.map(s.p50), y, x.map(s.p99), y),
+                ];
+                shapes.extend(notch);
+                shapes.push(
+                    Node::new("circle")
+                        .class("median")
+                        .at("cx", x.map(s.p50))
+                        .at("cy", y)
+                        .attr("r", "4"),
+                );
+                reading(
+                    i == 0,
+                    Some(format!("overview-{}", row.id)),
+                    text.clone(),
+                    shapes,
+                )
+            },
+        ));
         let (under, height) = footer(width, layout.left, bottom + 14.0 + LINE_PX, &[], &axis);
         marks.extend(under);
         chart_svg(width, height, aria.clone(), marks)

@@ -280,6 +280,77 @@ pub fn fit(text: &str, room: f64) -> String {
     out
 }
 
+/// `labels` each as it fits in `room` ([`fit`]), told apart: labels that
+/// differ but would be cut to the same text are cut from the front
+/// instead ("…setTimeout(10) in a worker"), where what tells them apart
+/// most often is; any still alike keep both ends (a head and a tail of
+/// half the room each, one "…" between).
+pub fn fit_apart<'a>(labels: impl IntoIterator<Item = &'a str>, room: f64) -> Vec<String> {
+    let labels: Vec<&str> = labels.into_iter().collect();
+    let mut shown: Vec<String> = labels.iter().map(|l| fit(l, room)).collect();
+    let alike = |shown: &[String], i: usize| {
+        (0..labels.len()).any(|j| j != i && shown[j] == shown[i] && labels[j] != labels[i])
+    };
+    let clash: Vec<usize> = (0..labels.len()).filter(|&i| alike(&shown, i)).collect();
+    for &i in &clash {
+        shown[i] = fit_tail(labels[i], room);
+    }
+    let still: Vec<usize> = clash.into_iter().filter(|&i| alike(&shown, i)).collect();
+    // Each half has its own "…"; they share one.
+    let half = (room + text_width("…", LABEL_PX)) / 2.0;
+    for &i in &still {
+        let (head, tail) = (fit(labels[i], half), fit_tail(labels[i], half));
+        shown[i] = format!("{head}{}", tail.strip_prefix('…').unwrap_or(&tail));
+    }
+    shown
+}
+
+/// `text` as it fits in `room`, cut short at its front ("…" and its end).
+fn fit_tail(text: &str, room: f64) -> String {
+    if text_width(text, LABEL_PX) <= room {
+        return text.to_owned();
+    }
+    let ellipsis = text_width("…", LABEL_PX);
+    let mut used = 0.0;
+    let mut tail: Vec<char> = text
+        .chars()
+        .rev()
+        .take_while(|c| {
+            used += text_width(c.encode_utf8(&mut [0; 4]), LABEL_PX);
+            used + ellipsis <= room
+        })
+        .collect();
+    tail.reverse();
+    let tail: String = tail.into_iter().collect();
+    format!("…{}", tail.trim_start())
+}
+
+/// `ticks` of an axis `width` wide with every label that would overlap
+/// another (set centred on its tick, kept inside the chart, a gap of
+/// [`TICK_GAP`] between labels) left out, keeping every k-th for the
+/// least k that lets them stand apart; each tick keeps its place.
+pub fn spaced(mut ticks: Vec<Tick>, width: f64) -> Vec<Tick> {
+    let span = |t: &Tick| {
+        let half = text_width(&t.label, LABEL_PX) / 2.0;
+        let centre = t.pos.min(width - 2.0 - half).max(2.0 + half);
+        (centre - half, centre + half)
+    };
+    let fits = |k: usize| {
+        let kept: Vec<(f64, f64)> = ticks.iter().step_by(k).map(span).collect();
+        kept.windows(2).all(|w| w[0].1 + TICK_GAP <= w[1].0)
+    };
+    let k = (1..=ticks.len().max(1)).find(|&k| fits(k)).unwrap_or(1);
+    for (i, t) in ticks.iter_mut().enumerate() {
+        if i % k != 0 {
+            t.label.clear();
+        }
+    }
+    ticks
+}
+
+/// The least room between two axis labels, px.
+pub const TICK_GAP: f64 = 6.0;
+
 /// `text` broken at spaces into lines that fit in `room` (a word wider
 /// than `room` is a line of its own, cut short by [`fit`]).
 pub fn wrap(text: &str, room: f64) -> Vec<String> {

@@ -3,7 +3,7 @@
 
 use super::source::Tag;
 use crate::components::charts::{
-    LegendEntry, chart_frame, chart_svg, footer, hit, reading, row_label, x_axis,
+    LegendEntry, chart_frame, chart_svg, footer, hit, reading, row_label, row_labels, x_axis,
 };
 use crate::i18n::{num, t, tr};
 use leptos::prelude::*;
@@ -209,60 +209,66 @@ pub(super) fn ComparisonChart(
     let aria = tr(&Phrase::new(key!("compare.chart_aria")).phrase("axis", chart_axis));
     let draw = move |width: f64| {
         let layout = RowLayout::new(rows.iter().map(|r| r.label.as_str()), width, pitch);
+        let labels = row_labels(&layout, rows.iter().map(|r| r.label.as_str()));
         let bottom = TOP + layout.pitch * rows.len() as f64 + 4.0;
         let x = Scale::log_decades(lo, hi, 0.0001, layout.left, width - 24.0);
         let mut marks = x_axis(&x, TOP, bottom, width);
-        marks.extend(rows.iter().enumerate().map(|(i, row)| {
-            let y = layout.centre(TOP, i);
-            let src = row.tag.class();
-            let own = row.tag.colour == 0;
-            let mut shapes = vec![
-                hit(0.0, y + pitch / 2.0 - layout.pitch, width, layout.pitch),
-                row_label(layout.label(y), &row.label),
-            ];
-            for m in &row.marks {
-                if let Some((lo, hi)) = m.band {
-                    let (x0, x1) = (x.map(lo), x.map(hi));
-                    shapes.push(Node::rect(
-                        format!("clock-band {src}"),
-                        x0,
-                        y - 6.0,
-                        (x1 - x0).max(2.0),
-                        12.0,
-                    ));
-                }
-                if m.hi > m.lo {
-                    shapes.push(Node::line(
-                        format!("stated-range {src}"),
-                        x.map(m.lo),
-                        y,
-                        x.map(m.hi),
-                        y,
-                    ));
-                }
-                if m.under_clock {
-                    continue;
-                }
-                let class = format!(
-                    "mark {src}{}{}",
-                    if m.stated { " stated" } else { "" },
-                    if own { " own" } else { "" }
-                );
-                shapes.push(mark(
-                    m.slot,
-                    x.map(m.lo),
-                    y,
-                    if own { 1.25 } else { 1.0 },
-                    class,
-                ));
-            }
-            reading(
-                i == 0,
-                Some(format!("cmp-mark-{}", row.tag.colour)),
-                row.reading.clone(),
-                shapes,
-            )
-        }));
+        marks.extend(
+            rows.iter()
+                .zip(&labels)
+                .enumerate()
+                .map(|(i, (row, label))| {
+                    let y = layout.centre(TOP, i);
+                    let src = row.tag.class();
+                    let own = row.tag.colour == 0;
+                    let mut shapes = vec![
+                        hit(0.0, y + pitch / 2.0 - layout.pitch, width, layout.pitch),
+                        row_label(layout.label(y), label),
+                    ];
+                    for m in &row.marks {
+                        if let Some((lo, hi)) = m.band {
+                            let (x0, x1) = (x.map(lo), x.map(hi));
+                            shapes.push(Node::rect(
+                                format!("clock-band {src}"),
+                                x0,
+                                y - 6.0,
+                                (x1 - x0).max(2.0),
+                                12.0,
+                            ));
+                        }
+                        if m.hi > m.lo {
+                            shapes.push(Node::line(
+                                format!("stated-range {src}"),
+                                x.map(m.lo),
+                                y,
+                                x.map(m.hi),
+                                y,
+                            ));
+                        }
+                        if m.under_clock {
+                            continue;
+                        }
+                        let class = format!(
+                            "mark {src}{}{}",
+                            if m.stated { " stated" } else { "" },
+                            if own { " own" } else { "" }
+                        );
+                        shapes.push(mark(
+                            m.slot,
+                            x.map(m.lo),
+                            y,
+                            if own { 1.25 } else { 1.0 },
+                            class,
+                        ));
+                    }
+                    reading(
+                        i == 0,
+                        Some(format!("cmp-mark-{}", row.tag.colour)),
+                        row.reading.clone(),
+                        shapes,
+                    )
+                }),
+        );
         let (under, height) = footer(width, 12.0, bottom + 14.0 + LINE_PX, &legend, &axis);
         marks.extend(under);
         chart_svg(width, height, aria.clone(), marks)

@@ -328,6 +328,10 @@ fn opened_from_link(s: &mut Session, link: &str, code: &str) {
     assert_eq!(text, code, "the code, whole and as text");
     assert!(!verdict.is_empty(), "what it measured where it ran");
     assert_eq!(held, "free", "and that it let other tasks run");
+    let words = s
+        .text("[data-testid=timed-waits] [data-testid=own-wait-shared]")
+        .unwrap_or_default();
+    assert!(!words.contains('⟦'), "in words, no raw key: {words}");
     assert_eq!(bold, 0, "markup in code stays text");
     assert_eq!(frames, 0, "no sandbox: nothing in a link runs");
     assert!(!run, "a shared way has no Run of its own");

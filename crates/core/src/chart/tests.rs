@@ -226,3 +226,65 @@ fn counts_tick_in_whole_steps() {
     let labels: Vec<String> = few.count_ticks().into_iter().map(|t| t.label).collect();
     assert!(labels.iter().all(|l| !l.contains('.')), "{labels:?}");
 }
+
+/// Row labels that differ keep what tells them apart when cut short:
+/// experiment 1's four waits of a fresh task's timer in a worker, in
+/// Japanese, read the same cut from the back ("…await setTimeou…").
+#[test]
+fn labels_cut_short_stay_apart() {
+    let labels: Vec<String> = [0, 1, 10, 15]
+        .map(|d| format!("ワーカー内の新しいタスクからの await setTimeout({d})"))
+        .into();
+    let room = 200.0;
+    let cut: Vec<String> = labels.iter().map(|l| fit(l, room)).collect();
+    assert!(cut.windows(2).all(|w| w[0] == w[1]), "the fault: {cut:?}");
+    let shown = fit_apart(labels.iter().map(String::as_str), room);
+    for (s, d) in shown.iter().zip([0, 1, 10, 15]) {
+        assert!(s.ends_with(&format!("({d})")), "{s}");
+        assert!(text_width(s, LABEL_PX) <= room, "{s}");
+    }
+    // Alike from the front and the back: a head, "…", a tail.
+    let middle = [
+        "await a long name 1 of the way in a worker, back to back",
+        "await a long name 2 of the way in a worker, back to back",
+    ];
+    let shown = fit_apart(middle, 150.0);
+    assert_ne!(shown[0], shown[1], "{shown:?}");
+    assert!(
+        shown
+            .iter()
+            .all(|s| text_width(s, LABEL_PX) <= 150.0 && s.matches('…').count() == 1)
+    );
+    // Labels that fit, or that are the same, are left as they are.
+    assert_eq!(fit_apart(["a", "b", "a"], room), ["a", "b", "a"]);
+}
+
+/// An axis's labels never overlap: at a phone's width a log axis of
+/// seven decades keeps every other label, each tick its place.
+#[test]
+fn axis_labels_stand_apart() {
+    let overlaps = |ticks: &[Tick], width: f64| {
+        let spans: Vec<(f64, f64)> = ticks
+            .iter()
+            .filter(|t| !t.label.is_empty())
+            .map(|t| {
+                let half = text_width(&t.label, LABEL_PX) / 2.0;
+                let c = t.pos.min(width - 2.0 - half).max(2.0 + half);
+                (c - half, c + half)
+            })
+            .collect();
+        spans.windows(2).any(|w| w[0].1 + TICK_GAP > w[1].0)
+    };
+    let narrow = Scale::log_decades(0.0001, 100.0, 0.0001, 120.0, 290.0);
+    assert!(overlaps(&narrow.ticks(), 300.0), "the fault, at 300 px");
+    let spaced_ticks = spaced(narrow.ticks(), 300.0);
+    assert!(!overlaps(&spaced_ticks, 300.0));
+    assert_eq!(
+        spaced_ticks.len(),
+        narrow.ticks().len(),
+        "every grid line stays"
+    );
+    assert!(spaced_ticks.iter().filter(|t| !t.label.is_empty()).count() >= 3);
+    let wide = Scale::log_decades(0.0001, 100.0, 0.0001, 300.0, 1000.0);
+    assert_eq!(spaced(wide.ticks(), 1024.0), wide.ticks(), "room for all");
+}
