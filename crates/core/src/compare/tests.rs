@@ -442,11 +442,15 @@ fn no_verdict_comes_of_a_difference_under_two_clock_steps() {
             0.1,
             &[("yield", "y", around(0.3 + shift, 0.01, 500))],
         );
-        let Judged::Tested(t) = &judge(&base, &other)[0] else {
-            panic!()
-        };
+        let judged = &judge(&base, &other)[0];
+        let Judged::Tested(t) = judged else { panic!() };
         assert_eq!(t.verdict, want, "{shift}");
         assert!((t.threshold_ms - 0.2).abs() < 1e-12);
+        // A ratio beside "too close for the clocks" says it is the
+        // clock's grain; beside any other verdict, only the ratio.
+        let (_, figures) = judged.phrases(&Phrase::new(crate::key!("compare.verdict.your_run")));
+        let under = figures[0].key == crate::key!("compare.verdict.stat.ratio_under_clock");
+        assert_eq!(under, want == Verdict::UnderClock, "{shift}");
     }
     // Two wide spreads (polling over its interval) whose medians differ
     // by more than the clock's steps, which the test cannot tell apart:

@@ -187,8 +187,16 @@ impl Test {
     /// means: the ratio of medians (where it is a number), p against the
     /// level, Cliff's delta, and the threshold a difference had to pass.
     fn figures(&self) -> Vec<Phrase> {
+        // Under the clock, a ratio far from 1 is the clock's grain: said so.
+        let ratio_key = if self.verdict == Verdict::UnderClock {
+            key!("compare.verdict.stat.ratio_under_clock")
+        } else {
+            key!("compare.verdict.stat.ratio")
+        };
         let ratio = (self.ratio.is_finite() && self.ratio > 0.0).then(|| {
-            Phrase::new(key!("compare.verdict.stat.ratio")).arg("ratio", Arg::Fixed(self.ratio, 2))
+            Phrase::new(ratio_key)
+                .arg("ratio", Arg::Fixed(self.ratio, 2))
+                .count("steps", CLOCK_STEPS as u64)
         });
         let p = if self.p < ALPHA {
             Phrase::new(key!("compare.verdict.stat.p_below"))

@@ -123,7 +123,14 @@ impl Pair {
     /// One of its figures, marked ‡ where `clock` does not resolve it.
     pub fn figure(&self, value: f64, clock: Option<ClockInfo>) -> Arg {
         if self.percent {
-            return Arg::Fixed(value, if value < 10.0 { 1 } else { 0 });
+            // Two significant digits under 10 %, so that the ratio beside
+            // it multiplies out (0.055 %, not 0.1 %, beside ×1,800).
+            let decimals = if value >= 10.0 || value <= 0.0 {
+                0
+            } else {
+                (1 - value.log10().floor() as i32).clamp(1, 4) as u8
+            };
+            return Arg::Fixed(value, decimals);
         }
         Arg::ms_on(value, clock)
     }

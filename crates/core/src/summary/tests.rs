@@ -310,3 +310,23 @@ fn the_crossover_is_a_wake_up() {
     let text = en.render(&crossover.unwrap());
     assert!(text.contains("took 0.2 ms"), "{text}");
 }
+
+/// Percentages beside their ratio multiply out: a spin's busy share of
+/// 100 % against 0.0548 % is said as "0.055 %" beside ×1,825, never as
+/// "0.1 %" (which reads as ×1,000).
+#[test]
+fn a_ratio_beside_two_percentages_is_their_ratio() {
+    use crate::lesson::{Pair, Reading};
+    let en = crate::text::Catalog::english();
+    let said = en.render(
+        &Reading::Pair(Pair::percent(100.0, 0.0548))
+            .phrase(crate::text::Key::of("summary.pair.spin_briefly"), None),
+    );
+    assert!(said.contains("100 %") && said.contains("0.055 %"), "{said}");
+    assert!(said.contains("1,825"), "{said}");
+    let said = en.render(
+        &Reading::Pair(Pair::percent(100.0, 4.2))
+            .phrase(crate::text::Key::of("summary.pair.spin_briefly"), None),
+    );
+    assert!(said.contains("4.2 %"), "{said}");
+}
