@@ -140,7 +140,7 @@ pub fn NumbersTable(
 /// step it would need.
 pub fn figure(value: f64, clock: Option<ClockInfo>) -> impl IntoView {
     let below = clock.filter(|c| !c.resolves(value));
-    marked_cell(ms(value), value, below)
+    marked_cell(ms(value), value, below, None)
 }
 
 /// A verdict's test figures, one click away: a line each under
@@ -163,10 +163,16 @@ pub fn VerdictFigures(
 }
 
 /// A numeric cell showing `text`; with `below`, marked ‡ as a figure of
-/// `figure_ms` that this clock does not resolve.
-pub fn marked_cell(text: String, figure_ms: f64, below: Option<ClockInfo>) -> impl IntoView {
+/// `figure_ms` that this clock does not resolve; `label`: its column's
+/// name, which a phone shows beside it (a row there is a card).
+pub fn marked_cell(
+    text: String,
+    figure_ms: f64,
+    below: Option<ClockInfo>,
+    label: Option<String>,
+) -> impl IntoView {
     view! {
-        <td class="num" class:below-clock=below.is_some()>
+        <td class="num" class:below-clock=below.is_some() data-label=label>
             {text}
             {below.map(|c| view! {
                 <abbr class="clock-mark" data-testid="below-clock" title=tr(&Phrase::new(key!("clock.mark_title"))

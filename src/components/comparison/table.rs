@@ -49,15 +49,19 @@ pub(super) fn ComparisonTable(
                         .values
                         .iter()
                         .zip(&columns)
-                        .map(|(v, c)| match *v {
-                            Value::Unresolved { figure_ms, clock, .. } => {
-                                marked_cell(num(&v.unresolved(c.unit)), figure_ms, Some(clock)).into_any()
+                        .map(|(v, c)| {
+                            // Its column's name, which a phone shows beside it.
+                            let label = tr(&experiment.header(c));
+                            match *v {
+                                Value::Unresolved { figure_ms, clock, .. } => {
+                                    marked_cell(num(&v.unresolved(c.unit)), figure_ms, Some(clock), Some(label)).into_any()
+                                }
+                                Value::Stated { .. } => view! {
+                                    <td class="num stated" data-label=label title=t(key!("compare.stated_title"))>{num(&v.format(c.unit))}</td>
+                                }
+                                .into_any(),
+                                Value::Absent | Value::Measured(_) => view! { <td class="num" data-label=label>{num(&v.format(c.unit))}</td> }.into_any(),
                             }
-                            Value::Stated { .. } => view! {
-                                <td class="num stated" title=t(key!("compare.stated_title"))>{num(&v.format(c.unit))}</td>
-                            }
-                            .into_any(),
-                            Value::Absent | Value::Measured(_) => view! { <td class="num">{num(&v.format(c.unit))}</td> }.into_any(),
                         })
                         .collect_view();
                     view! {

@@ -299,11 +299,27 @@ fn assert_comparison_reads(s: &mut Session, lang: Lang) {
     review_shot(s, &format!("compare-1366-{code}-shared"));
     scroll_to(s, "[data-testid=timed-waits] [data-testid=comparison]");
     review_shot(s, &format!("compare-1366-{code}-chart"));
-    // On a phone the table may scroll, what ran staying in view.
+    // On a phone each row is a card: its verdict in view, nothing to
+    // swipe for.
     s.resize(390, 844);
     s.wait_for("window.innerWidth < 1000", 10);
+    let got = s.eval(
+        "const c = document.querySelector('[data-testid=timed-waits] [data-testid=comparison]');\
+         const wrap = c.querySelector('.table-wrap');\
+         const out = [...c.querySelectorAll('[data-testid=verdict]')]\
+           .filter(v => v.getBoundingClientRect().right > innerWidth + 1).length;\
+         return [out, wrap.scrollWidth - wrap.clientWidth, c.querySelectorAll('[data-testid=verdict]').length];",
+    );
+    let (out, scrolls, verdicts): (u64, f64, u64) = serde_json::from_value(got).unwrap();
+    eprintln!(
+        "{code} at 390 px: {out} of {verdicts} verdicts out of view, the table scrolls {scrolls} px"
+    );
     scroll_to(s, "[data-testid=timed-waits] [data-testid=group-shared]");
     review_shot(s, &format!("compare-390-{code}"));
+    assert!(
+        verdicts > 0 && out == 0 && scrolls <= 1.0,
+        "{code} at 390 px: {out} of {verdicts} verdicts out of view, the table scrolls {scrolls} px"
+    );
     s.eval("for (const d of window.waitlabClosed) d.open = false; return null;");
     s.resize(1100, 1600);
 }
