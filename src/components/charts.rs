@@ -8,7 +8,7 @@ use leptos::prelude::*;
 use waitlab_browser::{chart_file, page};
 use waitlab_core::chart::{
     LABEL_PX, LINE_PX, LabelSpot, Plot, RowLayout, Scale, drawn_width, fit_apart, legend_rows,
-    spaced, text_width, wrap,
+    spaced, text_width, tick_centre, wrap,
 };
 use waitlab_core::experiments::Experiment;
 use waitlab_core::experiments::Tried;
@@ -350,8 +350,7 @@ pub(crate) fn x_axis_at(
             // A label centred on the first or last tick could run off the
             // chart.
             let label = num(&t.label);
-            let half = text_width(&label, LABEL_PX) / 2.0;
-            let centre = t.pos.min(width - 2.0 - half).max(2.0 + half);
+            let centre = tick_centre(t.pos, &label, width);
             let grid = Node::line("grid", t.pos, top, t.pos, bottom);
             let label = (!label.is_empty())
                 .then(|| Node::label("tick", centre, bottom + 14.0, Some("middle"), label));

@@ -266,18 +266,18 @@ pub fn fit(text: &str, room: f64) -> String {
     if text_width(text, LABEL_PX) <= room {
         return text.to_owned();
     }
+    let head: String = fitting(text.chars(), room).collect();
+    format!("{}…", head.trim_end())
+}
+
+/// The first of `chars` that fit in `room` beside a "…".
+fn fitting(chars: impl Iterator<Item = char>, room: f64) -> impl Iterator<Item = char> {
     let ellipsis = text_width("…", LABEL_PX);
     let mut used = 0.0;
-    let mut out: String = text
-        .chars()
-        .take_while(|c| {
-            used += text_width(c.encode_utf8(&mut [0; 4]), LABEL_PX);
-            used + ellipsis <= room
-        })
-        .collect();
-    out.truncate(out.trim_end().len());
-    out.push('…');
-    out
+    chars.take_while(move |c| {
+        used += text_width(c.encode_utf8(&mut [0; 4]), LABEL_PX);
+        used + ellipsis <= room
+    })
 }
 
 /// `labels` each as it fits in `room` ([`fit`]), told apart: labels that
@@ -310,16 +310,7 @@ fn fit_tail(text: &str, room: f64) -> String {
     if text_width(text, LABEL_PX) <= room {
         return text.to_owned();
     }
-    let ellipsis = text_width("…", LABEL_PX);
-    let mut used = 0.0;
-    let mut tail: Vec<char> = text
-        .chars()
-        .rev()
-        .take_while(|c| {
-            used += text_width(c.encode_utf8(&mut [0; 4]), LABEL_PX);
-            used + ellipsis <= room
-        })
-        .collect();
+    let mut tail: Vec<char> = fitting(text.chars().rev(), room).collect();
     tail.reverse();
     let tail: String = tail.into_iter().collect();
     format!("…{}", tail.trim_start())
@@ -332,7 +323,7 @@ fn fit_tail(text: &str, room: f64) -> String {
 pub fn spaced(mut ticks: Vec<Tick>, width: f64) -> Vec<Tick> {
     let span = |t: &Tick| {
         let half = text_width(&t.label, LABEL_PX) / 2.0;
-        let centre = t.pos.min(width - 2.0 - half).max(2.0 + half);
+        let centre = tick_centre(t.pos, &t.label, width);
         (centre - half, centre + half)
     };
     let fits = |k: usize| {
@@ -346,6 +337,13 @@ pub fn spaced(mut ticks: Vec<Tick>, width: f64) -> Vec<Tick> {
         }
     }
     ticks
+}
+
+/// Where a tick's `label` at `pos` is centred on an axis `width` wide:
+/// on its tick, or moved in so that it does not run off the chart.
+pub fn tick_centre(pos: f64, label: &str, width: f64) -> f64 {
+    let half = text_width(label, LABEL_PX) / 2.0;
+    pos.min(width - 2.0 - half).max(2.0 + half)
 }
 
 /// The least room between two axis labels, px.
