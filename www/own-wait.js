@@ -62,11 +62,13 @@
     // is the chain's). Before it, PROBES calls, untimed, each with a
     // task queued just before it: whether that task ran before the call
     // ended tells whether the code held its thread while it waited (a
-    // busy wait does; a timer or a message does not). They ask for at
-    // least 10 ms, on a channel that has carried a message already: a
-    // free thread then runs the task within the call (WebKitGTK once ran
-    // it after a 1 ms timer). The chain then starts in a task of its
-    // own, at nesting level 0.
+    // busy wait does; a timer or a message does not). Two tasks are
+    // queued, a message and a timer of 0 ms: a wait on a message lets the
+    // first run, a wait on a timer the second, in timers' order (a loaded
+    // WebKitGTK ran the message only after a 10 ms timer, once). They ask
+    // for at least 10 ms, on a channel that has carried a message
+    // already. The chain then starts in a task of its own, at nesting
+    // level 0.
     timed: function (code) {
       return (
         '"use strict";\n' +
@@ -75,16 +77,19 @@
         COMMON +
         "const probe = async (ms) => {\n" +
         "  const { port1, port2 } = new MessageChannel();\n" +
-        "  let ran = 0, ranIn = 0;\n" +
-        "  port1.onmessage = () => { ran++; };\n" +
+        "  let got = false, ranIn = 0;\n" +
+        "  port1.onmessage = () => { got = true; };\n" +
         "  port2.postMessage(0);\n" +
-        "  while (ran === 0) await new Promise((r) => setTimeout(r, 0));\n" +
+        "  while (!got) await new Promise((r) => setTimeout(r, 0));\n" +
         "  for (let k = 0; k < " + PROBES + "; k++) {\n" +
-        "    const before = ran;\n" +
+        "    let timed = false;\n" +
+        "    got = false;\n" +
         "    port2.postMessage(0);\n" +
+        "    const beside = setTimeout(() => { timed = true; }, 0);\n" +
         "    await wait(Math.max(ms, 10));\n" +
-        "    if (ran > before) ranIn++;\n" +
-        "    while (ran === before) await new Promise((r) => setTimeout(r, 0));\n" +
+        "    if (got || timed) ranIn++;\n" +
+        "    clearTimeout(beside);\n" +
+        "    while (!got) await new Promise((r) => setTimeout(r, 0));\n" +
         "  }\n" +
         '  postMessage({ kind: "tasks", ranIn: ranIn, of: ' + PROBES + " });\n" +
         "  await new Promise((r) => { port1.onmessage = r; port2.postMessage(0); });\n" +
