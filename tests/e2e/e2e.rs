@@ -79,7 +79,8 @@
 //!   probe's, open in speedscope (npm) with the threads and times of the
 //!   file.
 //! - [`bench`]: `bench_*` (ignored; `cargo xtask bench` runs them): fidelity
-//!   ratios against a raw-JS probe in the same browser session.
+//!   ratios against a raw-JS probe in the same browser session; [`twins`]:
+//!   the fast cells against their bare JavaScript twins.
 //!
 //! Screenshots of the states a reviewer looks at
 //! ([`REVIEW_SHOTS`](support::REVIEW_SHOTS)), and of any failing test's
@@ -118,6 +119,8 @@ mod recipes;
 mod support;
 #[path = "e2e/timeline.rs"]
 mod timeline;
+#[path = "e2e/twins.rs"]
+mod twins;
 #[path = "e2e/wordpress.rs"]
 mod wordpress;
 
@@ -422,6 +425,12 @@ fn cases() -> Vec<Case> {
     // The sandbox's fidelity, a bench in each engine.
     cases.extend(
         Case::each("bench_own_wait", ALL, Timed, own_wait::bench_own_wait)
+            .into_iter()
+            .map(|c| Case { bench: true, ..c }),
+    );
+    // The fast cells beside their bare JavaScript twins, in each engine.
+    cases.extend(
+        Case::each("bench_twins", ALL, Timed, twins::bench_twins)
             .into_iter()
             .map(|c| Case { bench: true, ..c }),
     );

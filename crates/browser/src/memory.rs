@@ -1,10 +1,11 @@
 //! Shared memory and `Atomics`: the blocking and async waits of a worker.
 
 use super::{global_property, js_error_message};
+use crate::wait::{Stamp, Timer, first_of, on_settled};
 use js_sys::{Int32Array, Reflect, SharedArrayBuffer};
+use std::future::Future;
 use waitlab_core::outcome::reason;
-use wasm_bindgen::{JsCast, JsValue};
-use wasm_bindgen_futures::JsFuture;
+use wasm_bindgen::JsValue;
 
 /// Said by a worker asked to block without the run's shared memory (a
 /// `waitlab_core::outcome::reason` code).
@@ -57,47 +58,70 @@ pub fn wait(arr: &Int32Array, index: u32, value: i32, timeout_ms: f64) -> Result
     })
 }
 
-/// How an `Atomics.waitAsync` ended.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum AsyncWaitEnd {
-    /// Woken by `Atomics.notify` (or the value differed).
-    Woken,
-    /// Its own timeout fired.
-    TimedOut,
+/// `Atomics.waitAsync` for a probe loop: its result's two keys made once,
+/// one callback (a [`Stamp`]) and one timer that bounds each wait (Firefox
+/// ESR's own timeout never fires).
+pub struct AsyncWaiter {
+    is_async: JsValue,
+    value: JsValue,
+    stamp: Stamp,
+    limit: Timer,
 }
 
-/// Starts `Atomics.waitAsync(arr, index, value, timeout_ms)`. Returns the
-/// promise to await (or the immediate result when the wait resolved
-/// synchronously), or an error when the browser lacks waitAsync.
-pub fn wait_async(
-    arr: &Int32Array,
-    index: u32,
-    value: i32,
-    timeout_ms: f64,
-) -> Result<Result<JsFuture, AsyncWaitEnd>, String> {
-    let result =
-        js_sys::Atomics::wait_async_with_timeout(arr, index, value, timeout_ms).map_err(|e| {
-            format!(
-                "Atomics.waitAsync is not available: {}",
-                js_error_message(&e)
-            )
-        })?;
-    let field = |name: &str| Reflect::get(&result, &JsValue::from_str(name)).unwrap_or_default();
-    if field("async").as_bool() == Some(true) {
-        Ok(Ok(JsFuture::from(
-            field("value").unchecked_into::<js_sys::Promise>(),
-        )))
-    } else {
-        Ok(Err(end_of(&field("value"))))
+impl AsyncWaiter {
+    /// Makes the keys, the callback, which reads `clock`, and the timer.
+    pub fn new(clock: fn() -> f64) -> Self {
+        Self {
+            is_async: JsValue::from_str("async"),
+            value: JsValue::from_str("value"),
+            stamp: Stamp::new(clock),
+            limit: Timer::new(),
+        }
     }
-}
 
-/// Reads the string a finished wait resolves to.
-fn end_of(value: &JsValue) -> AsyncWaitEnd {
-    if value.as_string().as_deref() == Some("timed-out") {
-        AsyncWaitEnd::TimedOut
-    } else {
-        AsyncWaitEnd::Woken
+    /// Sets the limit of `limit_ms`, reads the clock and starts
+    /// `Atomics.waitAsync(arr, index, value, timeout_ms)`. Returns that
+    /// reading and when the wait ended by the clock: at its callback, at
+    /// once when it settled synchronously, or `None` when the limit came
+    /// first. An error when the browser lacks waitAsync.
+    pub fn start(
+        &self,
+        arr: &Int32Array,
+        index: u32,
+        value: i32,
+        timeout_ms: f64,
+        limit_ms: u32,
+    ) -> Result<(f64, impl Future<Output = Option<f64>> + '_), String> {
+        let pending_limit = self.limit.time(limit_ms);
+        self.stamp.arm();
+        let clock = self.stamp.clock();
+        let t0 = clock();
+        let result = js_sys::Atomics::wait_async_with_timeout(arr, index, value, timeout_ms)
+            .map_err(|e| {
+                format!(
+                    "Atomics.waitAsync is not available: {}",
+                    js_error_message(&e)
+                )
+            })?;
+        let is_async = Reflect::get(&result, &self.is_async)
+            .ok()
+            .and_then(|v| v.as_bool());
+        let settled = if is_async == Some(true) {
+            let promise = Reflect::get(&result, &self.value).unwrap_or_default();
+            on_settled(&promise, self.stamp.callback(), self.stamp.callback())?;
+            None
+        } else {
+            Some(clock())
+        };
+        Ok((t0, async move {
+            match settled {
+                Some(at) => {
+                    self.limit.cancel();
+                    Some(at)
+                }
+                None => first_of(self.stamp.fired(), &self.limit, pending_limit).await,
+            }
+        }))
     }
 }
 

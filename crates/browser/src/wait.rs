@@ -14,7 +14,7 @@ use std::cell::{Cell, RefCell};
 use std::future::Future;
 use std::rc::Rc;
 use std::task::{Poll, Waker};
-use wasm_bindgen::prelude::Closure;
+use wasm_bindgen::prelude::{Closure, wasm_bindgen};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 
@@ -39,59 +39,135 @@ pub async fn fresh_task() {
     FreshTask::new().hop().await;
 }
 
-/// One `MessageChannel` and one message handler for a whole probe loop,
-/// so that a hop allocates nothing (no channel, no closure, no promise)
-/// and leaves no garbage for a collection to sweep inside later samples.
+#[wasm_bindgen]
+extern "C" {
+    /// Anything with a `then`: a promise as a probe hands it its callback.
+    type Thenable;
+
+    /// `thenable.then(fulfilled, rejected)`, the promise it returns left
+    /// in JavaScript: no handle of it crosses into wasm inside a timed wait.
+    #[wasm_bindgen(method, catch, js_name = then)]
+    fn then_call(this: &Thenable, fulfilled: &Function, rejected: &Function)
+    -> Result<(), JsValue>;
+}
+
+/// Hands `fulfilled` and `rejected` to `promise.then`; an error if
+/// `promise` has no `then`.
+pub(crate) fn on_settled(
+    promise: &JsValue,
+    fulfilled: &Function,
+    rejected: &Function,
+) -> Result<(), String> {
+    promise
+        .unchecked_ref::<Thenable>()
+        .then_call(fulfilled, rejected)
+        .map_err(|e| js_error_message(&e))
+}
+
+/// One JavaScript callback for a whole probe loop that reads the clock as
+/// its first statement, keeps what it was called with and wakes the
+/// waiting future; only its first call after [`Stamp::arm`] counts (a
+/// wait left behind by a limit may settle later). The end of a timed wait is thus the browser's callback
+/// itself: the executor's hop back to the awaiting code, and any future
+/// or closure made for it, are outside the sample. Window or worker.
+pub struct Stamp {
+    state: Rc<StampState>,
+    callback: Closure<dyn FnMut(JsValue)>,
+}
+
+/// The clock the stamp reads, when it last ran, with what, and who waits.
+struct StampState {
+    clock: fn() -> f64,
+    at: Cell<Option<f64>>,
+    value: RefCell<JsValue>,
+    waker: RefCell<Option<Waker>>,
+}
+
+impl Stamp {
+    /// Makes the one callback, which reads `clock` (`now` or `epoch_now`).
+    pub fn new(clock: fn() -> f64) -> Self {
+        let state = Rc::new(StampState {
+            clock,
+            at: Cell::new(None),
+            value: RefCell::new(JsValue::UNDEFINED),
+            waker: RefCell::new(None),
+        });
+        let callback = {
+            let state = state.clone();
+            Closure::<dyn FnMut(JsValue)>::new(move |value| {
+                if state.at.get().is_none() {
+                    state.at.set(Some((state.clock)()));
+                    state.value.replace(value);
+                    wake(&state.waker);
+                }
+            })
+        };
+        Self { state, callback }
+    }
+
+    /// The clock it reads.
+    pub fn clock(&self) -> fn() -> f64 {
+        self.state.clock
+    }
+
+    /// The callback to hand the browser.
+    pub fn callback(&self) -> &Function {
+        self.callback.as_ref().unchecked_ref()
+    }
+
+    /// Forgets the last stamp: call before starting the wait it ends.
+    pub fn arm(&self) {
+        self.state.at.set(None);
+    }
+
+    /// Resolves to the clock's reading when the callback ran.
+    pub fn fired(&self) -> impl Future<Output = f64> + '_ {
+        std::future::poll_fn(move |cx| match self.state.at.get() {
+            Some(at) => Poll::Ready(at),
+            None => park(&self.state.waker, cx),
+        })
+    }
+
+    /// What the callback was last called with (a message's event, a
+    /// settled promise's value).
+    pub fn value(&self) -> JsValue {
+        self.state.value.replace(JsValue::UNDEFINED)
+    }
+}
+
+/// One `MessageChannel` and one message handler (a [`Stamp`]) for a
+/// whole probe loop, so that a hop allocates nothing (no channel, no
+/// closure, no promise) and leaves no garbage for a collection to sweep
+/// inside later samples.
 pub struct FreshTask {
     sender: web_sys::MessagePort,
     receiver: web_sys::MessagePort,
-    hop: Rc<HopState>,
-    _on_message: Closure<dyn FnMut()>,
-}
-
-/// Whether the posted message arrived, and who waits for it.
-#[derive(Default)]
-struct HopState {
-    arrived: Cell<bool>,
-    waker: RefCell<Option<Waker>>,
+    stamp: Stamp,
 }
 
 impl FreshTask {
     /// Opens the channel.
     pub fn new() -> Self {
         let channel = web_sys::MessageChannel::new().expect("MessageChannel exists everywhere");
-        let hop = Rc::new(HopState::default());
-        let on_message = {
-            let hop = hop.clone();
-            Closure::<dyn FnMut()>::new(move || {
-                hop.arrived.set(true);
-                wake(&hop.waker);
-            })
-        };
-        channel
-            .port1()
-            .set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+        let stamp = Stamp::new(super::clock::now);
+        channel.port1().set_onmessage(Some(stamp.callback()));
         Self {
             sender: channel.port2(),
             receiver: channel.port1(),
-            hop,
-            _on_message: on_message,
+            stamp,
         }
     }
 
-    /// Resumes in a new task.
-    pub fn hop(&self) -> impl Future<Output = ()> + '_ {
-        self.hop.arrived.set(false);
+    /// Resumes in a new task; resolves to the time from the post to the
+    /// message's handler, ms.
+    pub fn hop(&self) -> impl Future<Output = f64> + '_ {
+        self.stamp.arm();
+        let t0 = super::clock::now();
         self.sender
             .post_message(&JsValue::NULL)
             .expect("posting null never fails");
-        std::future::poll_fn(move |cx| {
-            if self.hop.arrived.get() {
-                Poll::Ready(())
-            } else {
-                park(&self.hop.waker, cx)
-            }
-        })
+        let fired = self.stamp.fired();
+        async move { fired.await - t0 }
     }
 }
 
@@ -135,65 +211,54 @@ pub(crate) fn timer_function(name: &str) -> Function {
         .unwrap_or_else(|| panic!("{name} exists in windows and workers"))
 }
 
-/// One `setTimeout` callback for a whole probe loop. A timed wait
-/// allocates nothing (no closure, no promise) and is stamped by the
-/// callback itself, so the sample is the time from the `setTimeout` call to
-/// the timer's callback: the executor's hop back to the awaiting code is
-/// not in it. Window or worker.
+/// One `setTimeout` callback (a [`Stamp`]) for a whole probe loop. A
+/// timed wait allocates nothing (no closure, no promise) and is stamped
+/// by the callback itself, so the sample is the time from the
+/// `setTimeout` call to the timer's callback. Window or worker.
 pub struct Timer {
     set_timeout: Function,
     clear_timeout: Function,
-    state: Rc<TimerState>,
-    callback: Closure<dyn FnMut()>,
-}
-
-/// When the pending timer fired, its id, and who waits for it.
-#[derive(Default)]
-struct TimerState {
-    fired_at: Cell<Option<f64>>,
+    stamp: Stamp,
     id: Cell<Option<i32>>,
-    waker: RefCell<Option<Waker>>,
 }
 
 impl Timer {
     /// Looks up the global `setTimeout` and makes the one callback.
     pub fn new() -> Self {
-        let state = Rc::new(TimerState::default());
-        let callback = {
-            let state = state.clone();
-            Closure::<dyn FnMut()>::new(move || {
-                state.fired_at.set(Some(super::clock::now()));
-                state.id.set(None);
-                wake(&state.waker);
-            })
-        };
         Self {
             set_timeout: timer_function("setTimeout"),
             clear_timeout: timer_function("clearTimeout"),
-            state,
-            callback,
+            stamp: Stamp::new(super::clock::now),
+            id: Cell::new(None),
         }
     }
 
     /// Waits `ms` with `setTimeout`; resolves to the time from the call to
     /// the callback, ms.
     pub fn time(&self, ms: u32) -> impl Future<Output = f64> + '_ {
-        self.state.fired_at.set(None);
+        self.stamp.arm();
         let t0 = super::clock::now();
         let id = self
             .set_timeout
             .call2(
                 &JsValue::UNDEFINED,
-                self.callback.as_ref(),
+                self.stamp.callback(),
                 &JsValue::from(ms),
             )
             .ok()
             .and_then(|id| id.as_f64());
-        self.state.id.set(id.map(|id| id as i32));
-        std::future::poll_fn(move |cx| match self.state.fired_at.get() {
-            Some(fired_at) => Poll::Ready(fired_at - t0),
-            None => park(&self.state.waker, cx),
-        })
+        self.id.set(id.map(|id| id as i32));
+        let fired = self.stamp.fired();
+        async move { fired.await - t0 }
+    }
+
+    /// Clears the pending timer, if any: its callback will not run.
+    pub fn cancel(&self) {
+        if let Some(id) = self.id.take() {
+            let _ = self
+                .clear_timeout
+                .call1(&JsValue::UNDEFINED, &JsValue::from(id));
+        }
     }
 }
 
@@ -205,13 +270,9 @@ impl Default for Timer {
 
 impl Drop for Timer {
     /// A cancelled run drops its timer: the pending one must never call
-    /// the dropped callback.
+    /// the dropped callback (clearing one that fired does nothing).
     fn drop(&mut self) {
-        if let Some(id) = self.state.id.take() {
-            let _ = self
-                .clear_timeout
-                .call1(&JsValue::UNDEFINED, &JsValue::from(id));
-        }
+        self.cancel();
     }
 }
 
@@ -223,79 +284,153 @@ pub async fn next_message(port: &web_sys::MessagePort) -> JsValue {
     Reflect::get(&event, &JsValue::from_str("data")).unwrap_or(JsValue::UNDEFINED)
 }
 
-/// Awaits an already-resolved promise: a microtask, which never lets the
-/// browser render or run other tasks.
-pub async fn resolved_promise() {
-    let _ = JsFuture::from(Promise::resolve(&JsValue::UNDEFINED)).await;
-}
-
-/// A `scheduler` method looked up once, with what it is called with, so
-/// a probe loop calls it without a property look-up or a new function.
-pub struct SchedulerCall {
-    scheduler: JsValue,
-    method: Function,
-    /// `postTask`'s empty task (a Rust closure: a policy without
-    /// `unsafe-eval` forbids `new Function`); `None` for `yield`.
-    task: Option<Closure<dyn FnMut()>>,
-}
-
-impl SchedulerCall {
-    fn find(name: &str) -> Option<(JsValue, Function)> {
-        let scheduler = global_property("scheduler")?;
-        let method = Reflect::get(&scheduler, &JsValue::from_str(name))
-            .ok()?
-            .dyn_into::<Function>()
-            .ok()?;
-        Some((scheduler, method))
+/// Awaits `limit_ms`, set before the wait it bounds began: `Some(at)` when
+/// `fired` came first (the limit is then cleared), `None` when the limit did.
+pub async fn first_of(
+    fired: impl Future<Output = f64>,
+    limit: &Timer,
+    pending_limit: impl Future<Output = f64>,
+) -> Option<f64> {
+    let (fired, pending_limit) = (std::pin::pin!(fired), std::pin::pin!(pending_limit));
+    match futures::future::select(fired, pending_limit).await {
+        futures::future::Either::Left((at, _)) => {
+            limit.cancel();
+            Some(at)
+        }
+        futures::future::Either::Right(_) => None,
     }
+}
 
-    /// `scheduler.yield()`, or why there is none.
-    pub fn yield_now() -> Result<Self, String> {
-        let (scheduler, method) =
-            Self::find("yield").ok_or("scheduler.yield() is not supported in this browser")?;
+/// Where the page finds the site's script of microsecond waits, and the
+/// function it defines.
+const FAST_WAITS: (&str, &str) = ("./fast-waits.js", "waitlabFastWaits");
+
+/// Experiment 1's main-thread waits of microseconds (a resolved promise, a
+/// message's hop, `scheduler.yield`, `scheduler.postTask`), timed in
+/// batches by the site's plain script `www/fast-waits.js`: between a
+/// sample's two clock reads runs the wait alone, never wasm glue. Window
+/// only.
+pub struct FastWaits {
+    fill: Function,
+    id: JsValue,
+    pairs: js_sys::Float64Array,
+}
+
+impl FastWaits {
+    /// Loads the script (once a page), to time the wait `id` (a mechanism's
+    /// id) `batch` samples at a time.
+    pub async fn load(id: &str, batch: u32) -> Result<Self, String> {
+        let (url, name) = FAST_WAITS;
+        if global_property(name).is_none() {
+            let document = web_sys::window()
+                .and_then(|w| w.document())
+                .ok_or("fast waits need a page")?;
+            let script: web_sys::HtmlElement = document
+                .create_element("script")
+                .map_err(|e| js_error_message(&e))?
+                .unchecked_into();
+            script
+                .set_attribute("src", url)
+                .map_err(|e| js_error_message(&e))?;
+            let settled = callback_promise(|done| {
+                script.set_onload(Some(&done));
+                script.set_onerror(Some(&done));
+            });
+            document
+                .body()
+                .ok_or("the page has no body")?
+                .append_child(&script)
+                .map_err(|e| js_error_message(&e))?;
+            let _ = settled.await;
+        }
+        let fill = global_property(name)
+            .and_then(|f| f.dyn_into::<Function>().ok())
+            .ok_or_else(|| format!("the page could not load {url}"))?;
         Ok(Self {
-            scheduler,
-            method,
-            task: None,
+            fill,
+            id: JsValue::from_str(id),
+            pairs: js_sys::Float64Array::new_with_length(2 * batch),
         })
     }
 
-    /// `scheduler.postTask(() => {})`, or why there is none.
-    pub fn post_task() -> Result<Self, String> {
-        let (scheduler, method) = Self::find("postTask")
-            .ok_or("scheduler.postTask() is not supported in this browser")?;
-        Ok(Self {
-            scheduler,
-            method,
-            task: Some(Closure::new(|| {})),
-        })
-    }
-
-    /// Calls it and awaits the promise it returns.
-    pub async fn call(&self) -> Result<(), String> {
-        let called = match &self.task {
-            Some(task) => self.method.call1(&self.scheduler, task.as_ref()),
-            None => self.method.call0(&self.scheduler),
-        };
-        let promise = called
-            .map_err(|e| js_error_message(&e))?
-            .dyn_into::<Promise>()
-            .map_err(|_| "the scheduler did not return a promise".to_owned())?;
-        JsFuture::from(promise)
+    /// Times one batch; each wait's start and end, `performance.now()` ms.
+    pub async fn batch(&self) -> Result<Vec<(f64, f64)>, String> {
+        let filled = self
+            .fill
+            .call2(&JsValue::UNDEFINED, &self.id, &self.pairs)
+            .map_err(|e| js_error_message(&e))?;
+        JsFuture::from(Promise::resolve(&filled))
             .await
-            .map(drop)
-            .map_err(|e| js_error_message(&e))
+            .map_err(|e| js_error_message(&e))?;
+        Ok(self
+            .pairs
+            .to_vec()
+            .chunks_exact(2)
+            .map(|pair| (pair[0], pair[1]))
+            .collect())
+    }
+}
+
+/// One `requestAnimationFrame` callback and one timer that bounds it, for
+/// a probe loop. Window only.
+pub struct Frames {
+    window: web_sys::Window,
+    stamp: Stamp,
+    limit: Timer,
+}
+
+impl Frames {
+    /// Makes the callback and the timer.
+    pub fn new() -> Self {
+        Self {
+            window: web_sys::window().expect("animation frames need a window"),
+            stamp: Stamp::new(super::clock::now),
+            limit: Timer::new(),
+        }
+    }
+
+    /// The time from the request to the frame's callback, ms; `None` when
+    /// no frame came within `limit_ms` (a hidden page draws none), the
+    /// request then cancelled so no stray frame runs inside a later sample.
+    pub async fn time(&self, limit_ms: u32) -> Option<f64> {
+        let pending_limit = self.limit.time(limit_ms);
+        self.stamp.arm();
+        let t0 = super::clock::now();
+        let request = self
+            .window
+            .request_animation_frame(self.stamp.callback())
+            .ok();
+        let at = first_of(self.stamp.fired(), &self.limit, pending_limit).await;
+        if at.is_none()
+            && let Some(id) = request
+        {
+            let _ = self.window.cancel_animation_frame(id);
+        }
+        at.map(|at| at - t0)
+    }
+}
+
+impl Default for Frames {
+    fn default() -> Self {
+        Self::new()
     }
 }
 
 /// Whether `scheduler.yield()` exists here.
 pub fn has_scheduler_yield() -> bool {
-    SchedulerCall::find("yield").is_some()
+    has_scheduler("yield")
 }
 
 /// Whether `scheduler.postTask()` exists here.
 pub fn has_scheduler_post_task() -> bool {
-    SchedulerCall::find("postTask").is_some()
+    has_scheduler("postTask")
+}
+
+/// Whether `scheduler` has the function `name` here.
+fn has_scheduler(name: &str) -> bool {
+    global_property("scheduler")
+        .and_then(|s| Reflect::get(&s, &JsValue::from_str(name)).ok())
+        .is_some_and(|f| f.is_function())
 }
 
 /// Hands the page a moment to render: two animation frames (the second

@@ -7,6 +7,7 @@ use std::cell::Cell;
 use std::rc::Rc;
 use waitlab_browser::{clock, memory, wait};
 use waitlab_core::outcome::reason;
+use wasm_bindgen::JsValue;
 use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
@@ -50,7 +51,10 @@ async fn a_resolved_promise_does_not_yield() {
     });
     let t0 = clock::now();
     while clock::now() - t0 < 20.0 {
-        wait::resolved_promise().await;
+        let resolved = js_sys::Promise::resolve(&JsValue::UNDEFINED);
+        wasm_bindgen_futures::JsFuture::from(resolved)
+            .await
+            .expect("resolved");
     }
     assert!(!fired.get(), "a task ran during microtask-only awaits");
     // A real yield lets it run.
@@ -89,6 +93,24 @@ async fn a_fresh_task_escapes_the_nesting_clamp() {
 }
 
 #[wasm_bindgen_test]
+async fn a_stamp_keeps_its_first_call_after_it_is_armed() {
+    let stamp = wait::Stamp::new(clock::now);
+    stamp.arm();
+    let before = clock::now();
+    let call = |v: f64| stamp.callback().call1(&JsValue::NULL, &JsValue::from(v));
+    call(1.0).expect("the stamp runs");
+    let first = stamp.fired().await;
+    call(2.0).expect("the stamp runs again");
+    assert_eq!(stamp.fired().await, first, "a later call moved the stamp");
+    assert_eq!(stamp.value().as_f64(), Some(1.0));
+    assert!(first >= before);
+    stamp.arm();
+    call(3.0).expect("armed again, it runs");
+    assert!(stamp.fired().await >= first);
+    assert_eq!(stamp.value().as_f64(), Some(3.0));
+}
+
+#[wasm_bindgen_test]
 fn blocking_on_the_main_thread_is_refused_not_a_crash() {
     match memory::new_shared_i32(4) {
         Ok(memory) => {
@@ -103,27 +125,23 @@ fn blocking_on_the_main_thread_is_refused_not_a_crash() {
 }
 
 #[wasm_bindgen_test]
-async fn scheduler_probes_report_absence_instead_of_failing() {
-    for (present, call) in [
+fn scheduler_probes_report_absence_instead_of_failing() {
+    use waitlab_browser::probes::timed_waits::main_unavailable;
+    use waitlab_core::experiments::timed_waits::Mechanism;
+    for (present, mechanism, missing) in [
         (
             wait::has_scheduler_yield(),
-            wait::SchedulerCall::yield_now(),
+            Mechanism::SchedulerYield,
+            reason::NO_SCHEDULER_YIELD,
         ),
         (
             wait::has_scheduler_post_task(),
-            wait::SchedulerCall::post_task(),
+            Mechanism::SchedulerPostTask,
+            reason::NO_SCHEDULER_POST_TASK,
         ),
     ] {
-        match call {
-            Ok(call) => {
-                assert!(present);
-                call.call().await.expect("the scheduler answers");
-            }
-            Err(reason) => {
-                assert!(!present);
-                assert!(reason.contains("is not supported"), "{reason}");
-            }
-        }
+        let said = main_unavailable(mechanism);
+        assert_eq!(said, (!present).then_some(missing), "{mechanism:?}");
     }
 }
 

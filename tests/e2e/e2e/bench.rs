@@ -121,7 +121,7 @@ pub(crate) fn bench_adaptive_chromium() {
 /// A worker whose source `src` the test server serves as a file of the
 /// page's origin (`server::WORKER_SCRIPT`): the page's policy refuses
 /// `blob:` workers. Put ahead of the raw-JS probes.
-const SERVED_WORKER: &str = r#"
+pub(crate) const SERVED_WORKER: &str = r#"
 const served = src => new Worker("/__worker/" + btoa(src).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "") + ".js");
 "#;
 

@@ -60,18 +60,31 @@ where
     }
 }
 
-/// Times one future.
-pub(crate) async fn timed(f: impl Future<Output = ()>) -> Result<f64, Stop> {
-    let t0 = now();
-    f.await;
-    Ok(now() - t0)
-}
-
-/// Times one fallible future.
-pub(crate) async fn timed_result(f: impl Future<Output = Result<(), String>>) -> Result<f64, Stop> {
-    let t0 = now();
-    f.await.map_err(Stop::Failed)?;
-    Ok(now() - t0)
+/// [`sample_loop`] for waits timed in batches by the site's script: each
+/// sample is counted, traced at its own stamps and checked for enough in
+/// turn (the rest of a batch that was enough is left out); the page
+/// renders, when `tick` said so, after the batch.
+pub(crate) async fn batch_loop(
+    enough: &mut Enough,
+    tick: &mut dyn FnMut() -> bool,
+    (kind, name): (Kind, Name),
+    fast: &wait::FastWaits,
+) -> Result<Vec<f64>, Stop> {
+    let mut out = Vec::with_capacity(enough.max() as usize);
+    loop {
+        let mut render = false;
+        for (start, end) in fast.batch().await.map_err(Stop::Failed)? {
+            trace::span(kind, name, start, end);
+            out.push(end - start);
+            render |= tick();
+            if enough.enough(&out) {
+                return Ok(out);
+            }
+        }
+        if render {
+            wait::let_page_render().await;
+        }
+    }
 }
 
 pub(crate) fn finish(result: Result<Vec<f64>, Stop>) -> WorkerOutcome {

@@ -2,10 +2,9 @@
 //! worker, and the nested-timer chain.
 
 use super::sample::{
-    Enough, FRAME_TIMEOUT_MS, Stop, WAIT_ASYNC_GRACE_MS, finish, sample_loop, timed, timed_result,
+    Enough, FRAME_TIMEOUT_MS, Stop, WAIT_ASYNC_GRACE_MS, batch_loop, finish, sample_loop,
 };
 use crate::{clock::now, memory, trace, wait, worker_scope};
-use futures::future::{Either, select};
 use waitlab_core::experiments::timed_waits::Mechanism;
 use waitlab_core::experiments::timed_waits::job::CellJob;
 use waitlab_core::outcome::Outcome;
@@ -26,6 +25,11 @@ pub fn main_unavailable(mechanism: Mechanism) -> Option<&'static str> {
     }
 }
 
+/// Samples of a wait of microseconds timed in one call of the site's
+/// script: about a millisecond of waits, so the loop checks whether it
+/// has enough and the page draws its progress about as often as one by one.
+const FAST_BATCH: u32 = 25;
+
 /// Measures a main-thread mechanism until `enough` says the samples are
 /// enough. `tick` is called after each sample
 /// and says when the page should render its progress (between samples).
@@ -42,7 +46,10 @@ pub async fn measure_main(
     let result = match mechanism {
         Mechanism::TimeoutAwaited => {
             let timer = wait::Timer::new();
-            sample_loop(enough, tick, label, || async { Ok(timer.time(requested_ms).await) }).await
+            sample_loop(enough, tick, label, || async {
+                Ok(timer.time(requested_ms).await)
+            })
+            .await
         }
         Mechanism::TimeoutFreshTask => {
             let (fresh, timer) = (wait::FreshTask::new(), wait::Timer::new());
@@ -52,33 +59,23 @@ pub async fn measure_main(
             })
             .await
         }
-        Mechanism::ResolvedPromise => sample_loop(enough, tick, label, || timed(wait::resolved_promise())).await,
-        Mechanism::MessageChannel => {
-            let fresh = wait::FreshTask::new();
-            sample_loop(enough, tick, label, || timed(fresh.hop())).await
-        }
-        Mechanism::SchedulerYield | Mechanism::SchedulerPostTask => {
-            let call = if mechanism == Mechanism::SchedulerYield {
-                wait::SchedulerCall::yield_now()
-            } else {
-                wait::SchedulerCall::post_task()
-            };
-            match call {
-                Ok(call) => sample_loop(enough, tick, label, || timed_result(call.call())).await,
+        Mechanism::ResolvedPromise
+        | Mechanism::MessageChannel
+        | Mechanism::SchedulerYield
+        | Mechanism::SchedulerPostTask => {
+            match wait::FastWaits::load(mechanism.id(), FAST_BATCH).await {
+                Ok(fast) => batch_loop(enough, tick, label, &fast).await,
                 Err(message) => Err(Stop::Failed(message)),
             }
         }
         Mechanism::AnimationFrame => {
-            sample_loop(enough, tick, label, || {
-                timed_result(async {
-                    if wait::animation_frame_within(FRAME_TIMEOUT_MS).await {
-                        Ok(())
-                    } else {
-                        Err(format!(
-                            "no animation frame came within {} s: browsers pause frames while the page is hidden",
-                            FRAME_TIMEOUT_MS / 1000
-                        ))
-                    }
+            let frames = wait::Frames::new();
+            sample_loop(enough, tick, label, || async {
+                frames.time(FRAME_TIMEOUT_MS).await.ok_or_else(|| {
+                    Stop::Failed(format!(
+                        "no animation frame came within {} s: browsers pause frames while the page is hidden",
+                        FRAME_TIMEOUT_MS / 1000
+                    ))
                 })
             })
             .await
@@ -93,16 +90,15 @@ pub async fn measure_main(
 /// `tick` is called after each chain, as in [`measure_main`].
 pub async fn nested_chain(depth: u32, runs: u32, tick: &mut dyn FnMut() -> bool) -> Vec<Vec<f64>> {
     let mut levels = vec![Vec::with_capacity(runs as usize); depth as usize];
-    let fresh = wait::FreshTask::new();
+    let (fresh, timer) = (wait::FreshTask::new(), wait::Timer::new());
     let (kind, name) = Mechanism::TimeoutAwaited.timeline(Some(0));
     for _ in 0..runs {
         fresh.hop().await;
         for level in levels.iter_mut() {
-            let t0 = now();
-            wait::timeout(0).await;
-            let t1 = now();
-            trace::span(kind, name, t0, t1);
-            level.push(t1 - t0);
+            let delay = timer.time(0).await;
+            let end = now();
+            trace::span(kind, name, end - delay, end);
+            level.push(delay);
         }
         if tick() {
             wait::let_page_render().await;
@@ -153,18 +149,16 @@ pub async fn measure_in_worker(
             .await
         }
         (Mechanism::WorkerWaitAsync, Some(mem)) => {
-            sample_loop(enough, tick, label, || async move {
-                let t0 = now();
-                match memory::wait_async(mem, shared_slots::SLEEP, 0, d).map_err(Stop::Failed)? {
-                    Err(_) => {}
-                    Ok(pending) => {
-                        let limit = Box::pin(wait::timeout(requested_ms + WAIT_ASYNC_GRACE_MS));
-                        if let Either::Right(_) = select(pending, limit).await {
-                            return Err(Stop::NeverFired(now() - t0));
-                        }
-                    }
+            let waiter = memory::AsyncWaiter::new(now);
+            let limit_ms = requested_ms + WAIT_ASYNC_GRACE_MS;
+            sample_loop(enough, tick, label, || async {
+                let (t0, ended) = waiter
+                    .start(mem, shared_slots::SLEEP, 0, d, limit_ms)
+                    .map_err(Stop::Failed)?;
+                match ended.await {
+                    Some(at) => Ok(at - t0),
+                    None => Err(Stop::NeverFired(now() - t0)),
                 }
-                Ok(now() - t0)
             })
             .await
         }

@@ -11,7 +11,7 @@ use super::sample::{NO_PORT, spin_us};
 use crate::clock::epoch_now;
 use crate::memory::{self, Slots};
 use crate::{trace, wait, worker_scope};
-use futures::future::select;
+use js_sys::Reflect;
 use waitlab_core::experiments::wake_latency::Strategy;
 use waitlab_core::experiments::wake_latency::job::WakeJob;
 use waitlab_core::key;
@@ -61,33 +61,99 @@ pub async fn set_rounds_by_message(
     Ok(())
 }
 
-/// Waits until the flag is up by `strategy` (not `PostMessage`).
-async fn notice(strategy: Strategy, slots: &Slots) -> Result<(), String> {
-    let ints = slots.ints();
-    // A spin hints each turn where the browser can (`Atomics.pause()`).
-    let pause = memory::pause_hint().unwrap_or(&std::hint::spin_loop);
-    while slots.load(FLAG) == 0 {
-        match strategy {
-            Strategy::SpinUntil => pause(),
-            Strategy::SleepPoll => drop(memory::wait(ints, SLEEP, 0, 1.0)?),
-            Strategy::TimerPoll => wait::timeout(1).await,
-            Strategy::Event => drop(memory::wait(ints, FLAG, 0, f64::INFINITY)?),
-            Strategy::AsyncEvent => {
-                if let Ok(pending) = memory::wait_async(ints, FLAG, 0, f64::from(ASYNC_RECHECK_MS))?
-                {
-                    let limit = Box::pin(wait::timeout(ASYNC_RECHECK_MS + 10));
-                    select(pending, limit).await;
-                }
-            }
-            other => {
-                return Err(format!(
-                    "{} is not a shared-flag strategy of the page",
-                    other.id()
-                ));
-            }
+/// How the waiter waits, made once per run: the async event's waiter and
+/// the timer poll's timer, each with its one callback.
+struct Waiting {
+    strategy: Strategy,
+    asynchronously: memory::AsyncWaiter,
+    timer: wait::Timer,
+}
+
+impl Waiting {
+    fn new(strategy: Strategy) -> Self {
+        Self {
+            strategy,
+            asynchronously: memory::AsyncWaiter::new(epoch_now),
+            timer: wait::Timer::new(),
         }
     }
-    Ok(())
+
+    /// Waits until the flag is up by the strategy (not `PostMessage`);
+    /// returns when it was seen (`epoch_now`): for the async event, the
+    /// stamp of the callback that woke it.
+    async fn notice(&self, slots: &Slots) -> Result<f64, String> {
+        let ints = slots.ints();
+        // A spin hints each turn where the browser can (`Atomics.pause()`).
+        let pause = memory::pause_hint().unwrap_or(&std::hint::spin_loop);
+        let mut woke = None;
+        while slots.load(FLAG) == 0 {
+            woke = None;
+            match self.strategy {
+                Strategy::SpinUntil => pause(),
+                Strategy::SleepPoll => drop(memory::wait(ints, SLEEP, 0, 1.0)?),
+                Strategy::TimerPoll => drop(self.timer.time(1).await),
+                Strategy::Event => drop(memory::wait(ints, FLAG, 0, f64::INFINITY)?),
+                Strategy::AsyncEvent => {
+                    let recheck = f64::from(ASYNC_RECHECK_MS);
+                    let limit = ASYNC_RECHECK_MS + 10;
+                    woke = self
+                        .asynchronously
+                        .start(ints, FLAG, 0, recheck, limit)?
+                        .1
+                        .await;
+                }
+                other => {
+                    return Err(format!(
+                        "{} is not a shared-flag strategy of the page",
+                        other.id()
+                    ));
+                }
+            }
+        }
+        Ok(woke.unwrap_or_else(epoch_now))
+    }
+}
+
+/// The waiter's side of the postMessage strategy: one handler for the
+/// run, stamping each answer as its first statement.
+struct Answers<'a> {
+    port: &'a web_sys::MessagePort,
+    stamp: wait::Stamp,
+    data: JsValue,
+}
+
+impl<'a> Answers<'a> {
+    fn new(port: &'a web_sys::MessagePort) -> Self {
+        let stamp = wait::Stamp::new(epoch_now);
+        port.set_onmessage(Some(stamp.callback()));
+        Self {
+            port,
+            stamp,
+            data: JsValue::from_str("data"),
+        }
+    }
+
+    /// Asks for round `round`; returns the setter's stamp and when its
+    /// answer arrived.
+    async fn ask(&self, round: u32) -> Result<(f64, f64), String> {
+        self.stamp.arm();
+        self.port
+            .post_message(&JsValue::from(round))
+            .map_err(|e| crate::js_error_message(&e))?;
+        let seen = self.stamp.fired().await;
+        let event = self.stamp.value();
+        let t_set = Reflect::get(&event, &self.data)
+            .ok()
+            .and_then(|v| v.as_f64())
+            .unwrap_or(f64::NAN);
+        Ok((t_set, seen))
+    }
+}
+
+impl Drop for Answers<'_> {
+    fn drop(&mut self) {
+        self.port.set_onmessage(None);
+    }
 }
 
 /// The waiter's side: `rounds` rounds, each "go" then notice; returns the
@@ -100,20 +166,20 @@ pub async fn wait_rounds(
 ) -> Result<Vec<f64>, String> {
     let mut out = Vec::with_capacity(rounds as usize);
     let (kind, name) = strategy.timeline();
+    let answers = match strategy {
+        Strategy::PostMessage => Some(Answers::new(port.ok_or(NO_PORT)?)),
+        _ => None,
+    };
+    let waiting = Waiting::new(strategy);
     for round in 0..rounds {
         let began = epoch_now();
-        let (t_set, seen) = if strategy == Strategy::PostMessage {
-            let port = port.ok_or(NO_PORT)?;
-            port.post_message(&JsValue::from(round))
-                .map_err(|e| crate::js_error_message(&e))?;
-            let t_set = wait::next_message(port).await.as_f64().unwrap_or(f64::NAN);
-            (t_set, epoch_now())
+        let (t_set, seen) = if let Some(answers) = &answers {
+            answers.ask(round).await?
         } else {
             let slots = slots.ok_or(memory::NOT_SHARED)?;
             slots.store_and_notify(FLAG, 0);
             slots.store_and_notify(GO, round as i32 + 1);
-            notice(strategy, slots).await?;
-            let seen = epoch_now();
+            let seen = waiting.notice(slots).await?;
             (slots.get_f64(T_SET), seen)
         };
         out.push(seen - t_set);
