@@ -117,7 +117,10 @@
     // wait and tells the setter, which busy-waits a random 0 to ms ms
     // (xorshift), stamps, calls the reader's wake and sends the stamp;
     // the time is from that stamp to the waiter's wake-up, on the one
-    // time base of `timeOrigin + now()`, never below zero.
+    // time base of `timeOrigin + now()`, never below zero. Two workers'
+    // clocks differ: before the rounds, 31 pings on the control port give
+    // the offset of the one with the shortest round trip (as NTP does),
+    // and each time is corrected by it, as the built-in ways' are.
     wake: function (code) {
       return (
         '"use strict";\n' +
@@ -128,7 +131,8 @@
         "const now = () => performance.timeOrigin + performance.now();\n" +
         "const setter = (port, ctrl, ms) => {\n" +
         "  let x = 0x5eed;\n" +
-        "  ctrl.onmessage = () => {\n" +
+        "  ctrl.onmessage = (e) => {\n" +
+        "    if (e.data && e.data.ping) { const got = now(); ctrl.postMessage({ pong: [got, now()] }); return; }\n" +
         "    x ^= x << 13; x ^= x >>> 17; x ^= x << 5;\n" +
         "    const end = performance.now() + ((x >>> 0) % 1001) / 1000 * ms;\n" +
         "    while (performance.now() < end) {}\n" +
@@ -137,7 +141,18 @@
         "    ctrl.postMessage(set);\n" +
         "  };\n" +
         "};\n" +
+        "const offsetOf = (ctrl) => new Promise((done) => {\n" +
+        "  let k = 0, sent = 0, best = Infinity, offset = 0;\n" +
+        "  const ping = () => { sent = now(); ctrl.postMessage({ ping: true }); };\n" +
+        "  ctrl.onmessage = (e) => {\n" +
+        "    const back = now(), b = e.data.pong, trip = back - sent - (b[1] - b[0]);\n" +
+        "    if (trip < best) { best = trip; offset = (b[0] - sent + (b[1] - back)) / 2; }\n" +
+        "    if (++k === 31) done(offset); else ping();\n" +
+        "  };\n" +
+        "  ping();\n" +
+        "});\n" +
         "const waiter = async (port, ctrl, n, checks) => {\n" +
+        "  const offset = await offsetOf(ctrl);\n" +
         "  const out = new Float64Array(n);\n" +
         "  const check = checked(out, checks);\n" +
         "  const stamps = [];\n" +
@@ -150,7 +165,7 @@
         "      ctrl.postMessage(0);\n" +
         "      await woken;\n" +
         "      const at = now();\n" +
-        "      out[i] = Math.max(0, at - (await stamp()));\n" +
+        "      out[i] = Math.max(0, at - (await stamp()) + offset);\n" +
         "      check(i);\n" +
         "    }\n" +
         "  } catch (err) {\n" +
