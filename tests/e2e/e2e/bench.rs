@@ -889,7 +889,9 @@ pub(crate) fn bench_embed_heights_chromium() {
 /// (each row with 30 samples or more, all six ordered pairs), beside how
 /// often the 99.9 % median interval alone would; each row it called
 /// faster or slower, with its ratio and p, and each median outside the
-/// rerun interval. Gates: at most [`RERUN_FALSE_SHARE`] false verdicts,
+/// rerun interval; then the same two shares for the rows whose median is
+/// under a millisecond alone (printed, not gated: where rows move most
+/// between runs). Gates: at most [`RERUN_FALSE_SHARE`] false verdicts,
 /// at least [`RERUN_COVERAGE`] coverage.
 pub(crate) fn bench_a_a_chromium() {
     use waitlab_core::compare::verdict::{Judged, RERUN_FALSE_SHARE, Verdict, judge};
@@ -904,6 +906,12 @@ pub(crate) fn bench_a_a_chromium() {
         "experiment", "rows tested", "called", "rerun interval holds", "99.9 % alone holds"
     );
     let (mut tested, mut called, mut cells, mut held, mut alone) = (0, 0, 0, 0, 0);
+    // The rows under a millisecond on their own (issue: where a row moves
+    // most between runs): [tested, called, cells, held].
+    let mut fast = [0_usize; 4];
+    let under_ms = |r: &waitlab_core::compare::Row| {
+        waitlab_core::stats::Samples::new(r.samples.clone()).is_ok_and(|s| s.quantile(0.5) < 1.0)
+    };
     for e in Experiment::RUN_ALL {
         let slug = e.slug();
         s.open_for(origin, slug);
@@ -927,8 +935,11 @@ pub(crate) fn bench_a_a_chromium() {
                     continue;
                 };
                 t += 1;
+                let is_fast = under_ms(row);
+                fast[0] += usize::from(is_fast);
                 if matches!(test.verdict, Verdict::Faster | Verdict::Slower) {
                     c += 1;
+                    fast[1] += usize::from(is_fast);
                     println!(
                         "    {slug} {}: the {} run's link {} than the {} run, x{:.3}, p {:.1e}",
                         row_name(row),
@@ -968,6 +979,10 @@ pub(crate) fn bench_a_a_chromium() {
                     let median = theirs.quantile(0.5);
                     n += 1;
                     h += usize::from(rerun.holds(median));
+                    if under_ms(row) {
+                        fast[2] += 1;
+                        fast[3] += usize::from(rerun.holds(median));
+                    }
                     w += usize::from(within.holds(median));
                     if !rerun.holds(median) {
                         println!(
@@ -1010,6 +1025,13 @@ pub(crate) fn bench_a_a_chromium() {
         100.0 * coverage,
         100.0 * RERUN_COVERAGE,
         100.0 * alone as f64 / cells.max(1) as f64
+    );
+    let [fast_tested, fast_called, fast_cells, fast_held] = fast;
+    println!(
+        "  rows under 1 ms alone: {fast_called} of {fast_tested} called faster or slower ({:.1} %), \
+         {fast_held} of {fast_cells} rerun intervals hold ({:.1} %)",
+        100.0 * fast_called as f64 / fast_tested.max(1) as f64,
+        100.0 * fast_held as f64 / fast_cells.max(1) as f64
     );
     assert!(tested > 0 && cells > 0, "nothing to compare");
     assert!(
