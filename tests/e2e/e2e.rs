@@ -41,9 +41,11 @@
 //! - [`embeds`]: `embed_*`: `?embed=` inside a blog page on another origin,
 //!   plain (the fallback runs, height messages arrive) and isolated (the
 //!   full run).
-//! - [`wordpress`]: `wordpress_embed_*`: a waitlab address pasted into a
-//!   WordPress post: oEmbed discovery and answer, the embed in WordPress's
-//!   sandbox, sized and linked by WordPress's own script.
+//! - [`wordpress`]: `wordpress_embed_*`: every experiment's address pasted
+//!   into a real WordPress (Debian's, started by the test): its oEmbed
+//!   answer discovered and framed by WordPress, each frame shown and sized
+//!   by WordPress's own script before and after a run, and its links
+//!   landing on the experiment.
 //! - [`languages`]: `language_*`, `languages_after_a_run_*` and
 //!   `shell_before_the_wasm_*`: the page in the reader's language.
 //! - [`faults`]: `fault_*`: a broken host or worker (a damaged worker wasm,
@@ -152,7 +154,7 @@ use policy::policy_enforced;
 use std::process::ExitCode;
 use waitlab_core::experiments::Experiment;
 use waitlab_e2e::server::Mode;
-use waitlab_e2e::webdriver::{Browser, close_pool, measuring, name_this_test};
+use waitlab_e2e::webdriver::{Browser, close_pool, measuring, name_this_test, stopped_answering};
 use wordpress::wordpress_embed;
 
 /// Whether a test measures (or holds the page to a tight deadline), and
@@ -231,13 +233,13 @@ impl Case {
             name_this_test(&label);
             let started = std::time::Instant::now();
             if let Err(panic) = std::panic::catch_unwind(std::panic::AssertUnwindSafe(&run)) {
-                if !page_crashed(&*panic) {
+                let Some(why) = browser_failed(&*panic) else {
                     std::panic::resume_unwind(panic);
-                }
-                eprintln!(
-                    "{label}: the browser's page crashed under it (its driver ended the \
-                     session); running it once more, in a fresh session"
-                );
+                };
+                let line =
+                    format!("RAN TWICE: {label}: {why}; it ran once more, in a fresh session");
+                eprintln!("{line}");
+                said_again().push(line);
                 run();
             }
             let secs = started.elapsed().as_secs_f64();
@@ -259,11 +261,11 @@ fn took(name: &str, secs: f64) {
     durations().push((name.to_owned(), secs));
 }
 
-/// What tests could not check here, and why: said again at the end of
-/// the run, where it cannot be missed.
-fn unchecked_list() -> std::sync::MutexGuard<'static, Vec<String>> {
-    static UNCHECKED: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
-    UNCHECKED
+/// What the run must say again at its end, where it cannot be missed:
+/// what tests could not check here, and tests that ran twice.
+fn said_again() -> std::sync::MutexGuard<'static, Vec<String>> {
+    static LINES: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
+    LINES
         .lock()
         .unwrap_or_else(|poisoned| poisoned.into_inner())
 }
@@ -272,7 +274,7 @@ fn unchecked_list() -> std::sync::MutexGuard<'static, Vec<String>> {
 /// `what` on this machine.
 pub(crate) fn unchecked(test: &str, what: &str) {
     eprintln!("NOT CHECKED: {test}: {what}");
-    unchecked_list().push(format!("{test}: {what}"));
+    said_again().push(format!("NOT CHECKED here: {test}: {what}"));
 }
 
 /// A phase's wall time and its ten slowest tests (`took`, as
@@ -293,18 +295,26 @@ fn summarize(phase: &str, wall: f64, threads: usize, mut took: Vec<(String, f64)
     }
 }
 
-/// Whether a test's panic says that the browser's page crashed under it
-/// (WebKitWebDriver's words when WebKitGTK's web process dies, as it has
-/// now and then here, in tests that pass when run again). A test whose
-/// page crashes is run once more; one that fails for any other reason,
-/// or crashes twice, fails.
-fn page_crashed(panic: &(dyn std::any::Any + Send)) -> bool {
+/// Why a test failed, where the browser failed under it rather than
+/// waitlab: WebKitGTK's web process died (WebKitWebDriver ended the
+/// session: "session deleted because of page crash"), or stopped
+/// answering (not even a screenshot of the failed page came within the
+/// driver's timeout). Both have happened now and then here, in tests
+/// that pass when run again. Such a test runs once more, and the run's
+/// summary says so; one that fails for any other reason, or twice, fails.
+fn browser_failed(panic: &(dyn std::any::Any + Send)) -> Option<&'static str> {
     let message = panic
         .downcast_ref::<String>()
         .map(String::as_str)
         .or_else(|| panic.downcast_ref::<&str>().copied())
         .unwrap_or("");
-    message.contains("session deleted because of page crash")
+    if message.contains("session deleted because of page crash") {
+        Some("the browser's page crashed under it")
+    } else if stopped_answering() {
+        Some("the browser stopped answering (no screenshot of the failed page)")
+    } else {
+        None
+    }
 }
 
 /// A scenario's row: name, browsers, timing, and the scenario.
@@ -475,8 +485,8 @@ fn main() -> ExitCode {
     for (phase, wall, threads, took) in walls {
         summarize(phase, wall, threads, took);
     }
-    for what in unchecked_list().iter() {
-        eprintln!("NOT CHECKED here: {what}");
+    for line in said_again().iter() {
+        eprintln!("{line}");
     }
     // A policy violation fails the suite wherever it happened: in a
     // frame, on a page a test had left, in a test that reads no errors.

@@ -198,8 +198,9 @@ impl Driver {
     }
 }
 
-/// Held from choosing a driver's port until the driver listens on it.
-static STARTING: Mutex<()> = Mutex::new(());
+/// Held from choosing a server's port (a driver's, WordPress's) until
+/// the server listens on it.
+pub(crate) static STARTING: Mutex<()> = Mutex::new(());
 
 /// An HTTP client that reads error statuses as answers.
 fn agent(timeout: Duration) -> ureq::Agent {
@@ -222,7 +223,7 @@ fn status(agent: &ureq::Agent, port: u16) -> Option<Value> {
 /// Whether process `pid` holds the socket listening on loopback `port`
 /// (Linux: the socket's inode in `/proc/net/tcp*`, among the process's
 /// open files).
-fn listens_on(pid: u32, port: u16) -> bool {
+pub(crate) fn listens_on(pid: u32, port: u16) -> bool {
     let inodes = listening_inodes(port);
     let Ok(fds) = std::fs::read_dir(format!("/proc/{pid}/fd")) else {
         return false;
@@ -299,7 +300,7 @@ fn add_switch(
 
 /// A port free now (the caller holds [`STARTING`] until its driver has
 /// bound it).
-fn free_port() -> u16 {
+pub(crate) fn free_port() -> u16 {
     std::net::TcpListener::bind("127.0.0.1:0")
         .unwrap()
         .local_addr()
@@ -949,6 +950,16 @@ pub fn close_pool() {
 
 thread_local! {
     static TEST_NAME: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) };
+    /// Whether a session of this thread's test, failed, then answered no
+    /// screenshot within the driver's timeout (see [`stopped_answering`]).
+    static UNANSWERED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Whether the browser of this thread's last failed test stopped
+/// answering: its driver timed out taking a screenshot of the failed page
+/// (WebKitGTK's web process, hung). Asking clears it.
+pub fn stopped_answering() -> bool {
+    UNANSWERED.with(|u| u.replace(false))
 }
 
 /// Names the test running on this thread, for the screenshot of its page
@@ -981,6 +992,9 @@ impl Drop for Lease {
         if std::thread::panicking() {
             let name = TEST_NAME.with(|n| format!("failed-{}", n.borrow()));
             if let Err(e) = session.try_screenshot(&name) {
+                if e.contains("\"error\":\"timeout\"") {
+                    UNANSWERED.with(|u| u.set(true));
+                }
                 eprintln!(
                     "{}: no screenshot of the failed page: {e}",
                     session.browser.name()
