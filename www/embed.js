@@ -115,7 +115,8 @@
     const settings = el("button", { type: "button" }, t("settings"));
     const status = el("span", { className: "hint" }, t("hint"));
     status.setAttribute("role", "status");
-    const full = new URL(`./?lang=${root.lang}`, location.href).href;
+    // The full page, at this experiment, in the reader's language.
+    const full = new URL(`./?lang=${root.lang}#${query.get("embed")}`, location.href).href;
     const open = el("a", { href: full, target: "_blank", rel: "noopener" }, t("open"));
     const note = el("p", { className: "embed-note" });
     note.setAttribute("role", "status");
@@ -212,6 +213,18 @@
       sizes.observe(screen);
     }
     document.body.prepend(screen);
+    // A host may keep the frame out of sight until it hears a height
+    // (WordPress clips it to 1 px), and Chromium gives a frame clipped
+    // away no animation frame and no ResizeObserver callback: so the
+    // height is also told at once, on load and a second after it, none
+    // of which needs the frame painted.
+    if (parent !== window) {
+      const tellIfShown = () => screen.isConnected && tellHeight();
+      const later = () => setTimeout(tellIfShown, 1000);
+      tellHeight();
+      if (document.readyState === "complete") later();
+      else addEventListener("load", () => (tellIfShown(), later()), { once: true });
+    }
   };
   fetch(`i18n/${root.lang}.json`)
     .then((r) => (r.ok ? r.json() : Promise.reject(new Error(`HTTP ${r.status}`))))

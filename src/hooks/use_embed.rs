@@ -5,6 +5,7 @@
 
 use leptos::prelude::*;
 use waitlab_browser::{location, page};
+use waitlab_core::experiments::Experiment;
 
 /// Whether the page runs as an embed (`?embed=`); provided by the page.
 #[derive(Debug, Clone, Copy)]
@@ -18,8 +19,8 @@ pub fn embed_slug() -> Option<String> {
 /// What [`use_embed`] returns.
 #[derive(Debug, Clone)]
 pub struct UseEmbed {
-    /// The full page in the embed's language, with this page's fragment
-    /// (its linked runs).
+    /// The full page in the embed's language, at the embedded experiment
+    /// or with this page's fragment (its linked runs).
     pub open_url: String,
 }
 
@@ -36,16 +37,22 @@ pub fn use_embed() -> UseEmbed {
         });
     }
     on_cleanup(move || resize.set_value(None));
-    let fragment = location::fragment();
     let page = format!(
         "{}?lang={}",
         location::beside_page(""),
         crate::i18n::lang().code()
     );
-    let open_url = if fragment.is_empty() {
-        page
+    // The runs in the fragment land on what they shared; without runs,
+    // the page lands on the embedded experiment.
+    let fragment = location::fragment();
+    let place = if fragment.is_empty() {
+        embed_slug().filter(|slug| Experiment::from_slug(slug).is_some())
     } else {
-        format!("{page}#{fragment}")
+        Some(fragment)
+    };
+    let open_url = match place {
+        Some(place) => format!("{page}#{place}"),
+        None => page,
     };
     UseEmbed { open_url }
 }

@@ -172,7 +172,13 @@ pub fn use_linked_runs() -> LinkedRuns {
         landing: StoredValue::new(false),
     };
     let fragment = location::fragment();
-    if !fragment.is_empty() && !is_anchor(&fragment) {
+    if is_anchor(&fragment) {
+        // A place on the page (an experiment's permalink, "Open in
+        // waitlab" from an embed): its section is made after the browser
+        // looked for it.
+        let target = format!("#{fragment}");
+        spawn_local(async move { page::land_on(&target, || true).await });
+    } else if !fragment.is_empty() {
         spawn_local(async move { runs.open_instead(&fragment).await });
     }
     // The page's own fragment updates replace the history entry, which

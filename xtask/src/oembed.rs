@@ -2,7 +2,8 @@
 //! experiment has an address a blogger can paste into WordPress (or any
 //! consumer that discovers providers), `experiments/<slug>.html`, whose
 //! head links its oEmbed answer, `oembed/<slug>.json`: a `rich` embed
-//! whose HTML is the experiment's iframe (`embed.html?embed=<slug>`). A
+//! whose HTML is a link to the address and the experiment's iframe
+//! (`embed.html?embed=<slug>`), as WordPress's own embeds are. A
 //! reader who opens the address itself is sent on to the experiment on
 //! the full page.
 //!
@@ -65,12 +66,21 @@ pub fn page_url(site: &str, e: Experiment) -> String {
     format!("{site}{PAGES}/{}.html", e.slug())
 }
 
-/// The oEmbed answer for `e` on `site`, its title from `en`.
+/// The oEmbed answer for `e` on `site`, its title from `en`. Its HTML is
+/// made as WordPress makes its own embeds: a `<blockquote>` linking the
+/// address (what a reader without frames or scripts gets), then the
+/// iframe. WordPress keeps of it only `a href`, `blockquote` and the
+/// iframe's `src width height frameborder marginwidth marginheight
+/// scrolling title` (`wp_filter_oembed_result`); seeing the blockquote,
+/// it loads its host script `wp-embed.js`, which shows the iframe, sized,
+/// once the frame tells it its height. Other consumers keep `allow`.
 fn answer(site: &str, e: Experiment, en: &Catalog) -> serde_json::Value {
     let title = format!("waitlab: {}", en.text(e.heading()));
-    let iframe = format!(
-        "<iframe src=\"{site}embed.html?embed={slug}\" width=\"{WIDTH}\" height=\"{HEIGHT}\" \
+    let html = format!(
+        "<blockquote><a href=\"{page}\">{title}</a></blockquote>\
+         <iframe src=\"{site}embed.html?embed={slug}\" width=\"{WIDTH}\" height=\"{HEIGHT}\" \
          title=\"{title}\" frameborder=\"0\" allow=\"cross-origin-isolated; clipboard-write\"></iframe>",
+        page = page_url(site, e),
         slug = e.slug(),
         title = escape(&title),
     );
@@ -80,7 +90,7 @@ fn answer(site: &str, e: Experiment, en: &Catalog) -> serde_json::Value {
         "title": title,
         "provider_name": "waitlab",
         "provider_url": site,
-        "html": iframe,
+        "html": html,
         "width": WIDTH,
         "height": HEIGHT,
     })
@@ -172,10 +182,15 @@ mod tests {
             assert_eq!(a["version"], "1.0");
             assert_eq!(a["type"], "rich");
             assert!(a["width"].as_u64().is_some() && a["height"].as_u64().is_some());
+            // WordPress's own pattern: a bare blockquote (kses leaves no
+            // attribute on it), then the iframe.
             let html = a["html"].as_str().unwrap();
-            let src = format!("src=\"{site}embed.html?embed={}\"", e.slug());
+            let quote = format!("<blockquote><a href=\"{}\">waitlab: ", page_url(site, e));
+            let src = format!("<iframe src=\"{site}embed.html?embed={}\"", e.slug());
+            let (head, frame) = html.split_once("</blockquote>").expect(html);
+            assert!(head.starts_with(&quote) && head.ends_with("</a>"), "{html}");
             assert!(
-                html.starts_with("<iframe ") && html.contains(&src),
+                frame.starts_with(&src) && frame.ends_with("></iframe>"),
                 "{html}"
             );
             let page = page(site, e, &en);

@@ -82,6 +82,19 @@ pub async fn scroll_and_keep(selector: &str) -> bool {
     true
 }
 
+/// Lands on the first element `selector` matches ([`scroll_and_keep`])
+/// once it is there and `ready` holds, looking each animation frame for
+/// about six seconds (the app mounts its sections, and fills what is
+/// above them, after the browser has tried the address's fragment).
+pub async fn land_on(selector: &str, ready: impl Fn() -> bool) {
+    for _ in 0..60 {
+        crate::wait::animation_frame_within(100).await;
+        if ready() && scroll_and_keep(selector).await {
+            return;
+        }
+    }
+}
+
 /// Scrolls the first element `selector` matches (an experiment's
 /// section, the summary) into view, as a link to it would without
 /// touching the fragment (which holds result links); `false` if there is

@@ -169,14 +169,11 @@ fn land_on_shared(experiment: Experiment) {
     // section stays where it lands (WebKit keeps no scroll anchor).
     let lesson = Lesson::of(experiment).next().is_some();
     leptos::task::spawn_local(async move {
-        use waitlab_browser::page::{exists, scroll_and_keep};
-        for _ in 0..60 {
-            waitlab_browser::wait::animation_frame_within(100).await;
-            let ready = several || !lesson || exists("[data-testid=summary]");
-            if ready && scroll_and_keep(&target).await {
-                return;
-            }
-        }
+        use waitlab_browser::page::{exists, land_on};
+        land_on(&target, || {
+            several || !lesson || exists("[data-testid=summary]")
+        })
+        .await;
     });
 }
 

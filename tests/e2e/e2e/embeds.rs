@@ -335,12 +335,17 @@ pub(crate) fn embed_shared_memory(browser: Browser) {
     s.frame(None);
 }
 
-/// The embed's "Open in waitlab" leads to the full page in `lang`.
-pub(crate) fn assert_opens_full_page(s: &mut Session, lang: Lang) {
+/// The embed's "Open in waitlab" leads to the full page in `lang`, at
+/// the embedded experiment `section`.
+pub(crate) fn assert_opens_full_page(s: &mut Session, lang: Lang, section: &str) {
     let href = s.eval("return document.querySelector('[data-testid=open-in-waitlab]').href;");
     assert_eq!(
         href.as_str().unwrap(),
-        format!("{}/?lang={}", isolated_server().origin, lang.code())
+        format!(
+            "{}/?lang={}#{section}",
+            isolated_server().origin,
+            lang.code()
+        )
     );
 }
 
@@ -378,7 +383,7 @@ pub(crate) fn embed_first_screen(browser: Browser) {
         s.text(&tid("facade-run")).unwrap(),
         ru.text(key!("run.run"))
     );
-    assert_opens_full_page(&mut s, Lang::Ru);
+    assert_opens_full_page(&mut s, Lang::Ru, "cancel-waits");
     assert!(!fetched_the_app(&mut s), "the first screen fetched the app");
     review_shot(&mut s, "embed-first-screen");
     press_first_screen(&mut s, "facade-run");

@@ -162,7 +162,7 @@ pub(crate) fn language_in_embed(browser: Browser) {
     );
     // An embed at the address made before the embed's page had a file of
     // its own still opens, and opens the full page.
-    assert_opens_full_page(&mut s, Lang::Es);
+    assert_opens_full_page(&mut s, Lang::Es, "timed-waits");
     let heading = s.text(&format!("{} h2", tid("timed-waits"))).unwrap();
     assert!(
         heading.contains(&es.text(key!("timed_waits.heading"))),
