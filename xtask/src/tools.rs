@@ -202,43 +202,38 @@ pub fn ensure_brotli() -> Result {
     Ok(())
 }
 
-/// WordPress's embed host script (`wp-includes/js/wp-embed.js`, which
-/// sizes and links the embeds in a post), from Debian's `wordpress`
-/// package, unpacked into `~/.cache/waitlab` without installing it (or
-/// PHP): the end-to-end tests frame an embed with it as WordPress does.
-fn ensure_wp_embed() -> Result<PathBuf> {
-    let dir = home().join(".cache/waitlab/wordpress");
-    let file = dir.join("wp-embed.js");
-    if file.is_file() {
-        return Ok(file);
-    }
-    let work = dir.join("package");
-    let _ = std::fs::remove_dir_all(&work);
-    std::fs::create_dir_all(&work).map_err(|e| format!("creating {}: {e}", work.display()))?;
-    let download = || {
-        Command::new("apt-get")
-            .args(["download", "-qq", "wordpress"])
-            .current_dir(&work)
-            .status()
-            .is_ok_and(|s| s.success())
+/// Debian's WordPress, PHP with its MySQL driver, MariaDB and WordPress's
+/// default theme, installed if missing: the end-to-end tests paste each
+/// experiment's address into a real WordPress. `Err` says in one line why
+/// it cannot run here (its tests then say they did not check it).
+fn ensure_wordpress() -> std::result::Result<(), String> {
+    const PACKAGES: [&str; 5] = [
+        "wordpress",
+        "wordpress-theme-twentytwentythree",
+        "php-cli",
+        "php-mysql",
+        "mariadb-server",
+    ];
+    let installed = |package: &str| {
+        Command::new("dpkg-query")
+            .args(["-W", "-f=${Status}", package])
+            .output()
+            .is_ok_and(|o| String::from_utf8_lossy(&o.stdout).ends_with(" installed"))
     };
-    if !download() {
-        run(Command::new("apt-get").args(["update", "-qq"]))?;
-        if !download() {
-            return Err("apt-get could not download Debian's wordpress package".into());
-        }
+    let missing: Vec<&str> = PACKAGES.into_iter().filter(|p| !installed(p)).collect();
+    if missing.is_empty() {
+        return Ok(());
     }
-    let deb = std::fs::read_dir(&work)
-        .map_err(|e| format!("{}: {e}", work.display()))?
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .find(|p| p.extension().is_some_and(|x| x == "deb"))
-        .ok_or("apt-get download left no .deb")?;
-    let unpacked = work.join("x");
-    run(Command::new("dpkg-deb").arg("-x").arg(&deb).arg(&unpacked))?;
-    let script = unpacked.join("usr/share/wordpress/wp-includes/js/wp-embed.js");
-    std::fs::copy(&script, &file).map_err(|e| format!("{}: {e}", script.display()))?;
-    let _ = std::fs::remove_dir_all(&work);
-    Ok(file)
+    let status = Command::new("apt-get")
+        .args(["install", "-y", "-qq", "--no-install-recommends"])
+        .args(&missing)
+        .env("DEBIAN_FRONTEND", "noninteractive")
+        .status();
+    if status.is_ok_and(|s| s.success()) {
+        Ok(())
+    } else {
+        Err(format!("apt could not install {}", missing.join(", ")))
+    }
 }
 
 /// Paths of the WebDriver servers.
@@ -253,8 +248,8 @@ pub struct Browsers {
     /// speedscope's built page (its `dist/release` folder), which the
     /// tests serve and open traces in.
     pub speedscope: PathBuf,
-    /// WordPress's embed host script.
-    pub wp_embed: PathBuf,
+    /// Debian's WordPress, or why it cannot run here.
+    pub wordpress: std::result::Result<(), String>,
 }
 
 /// WebKitGTK for the end-to-end tests: Safari's engine on Linux.
@@ -291,8 +286,9 @@ fn ensure_webkit() -> std::result::Result<WebKit, String> {
     })
 }
 
-/// Debian's chromium, chromium-driver and firefox-esr, WebKitGTK where
-/// Debian has it for this machine, and geckodriver from crates.io; also
+/// Debian's chromium, chromium-driver and firefox-esr, WebKitGTK and
+/// WordPress where Debian has them for this machine, and geckodriver from
+/// crates.io; also
 /// wasm-bindgen-cli (the browser tests run under wasm-bindgen-test-runner).
 pub fn ensure_browsers() -> Result<Browsers> {
     ensure_wasm_bindgen()?;
@@ -312,8 +308,9 @@ pub fn ensure_browsers() -> Result<Browsers> {
     .map(|(_, pkg)| pkg)
     .collect();
     let webkit_missing = !Path::new("/usr/bin/WebKitWebDriver").exists();
+    let wordpress_missing = !Path::new("/usr/share/wordpress/wp-settings.php").exists();
     let apt = installing("apt");
-    if !missing.is_empty() || webkit_missing {
+    if !missing.is_empty() || webkit_missing || wordpress_missing {
         run(Command::new("apt-get").args(["update", "-qq"]))?;
     }
     if !missing.is_empty() {
@@ -323,6 +320,7 @@ pub fn ensure_browsers() -> Result<Browsers> {
             .env("DEBIAN_FRONTEND", "noninteractive"))?;
     }
     let webkit = ensure_webkit();
+    let wordpress = ensure_wordpress();
     drop(apt);
     let geckodriver = cargo_bin("geckodriver");
     {
@@ -340,10 +338,7 @@ pub fn ensure_browsers() -> Result<Browsers> {
             .parent()
             .expect("index.html is in a folder")
             .to_path_buf(),
-        wp_embed: {
-            let _installing = installing("wordpress");
-            ensure_wp_embed()?
-        },
+        wordpress,
     })
 }
 

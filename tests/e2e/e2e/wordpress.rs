@@ -1,159 +1,26 @@
-//! A waitlab address pasted into a WordPress post: the discovery (the
-//! address's page links its oEmbed answer), the answer (what the oEmbed
-//! spec asks of a `rich` one), and the embed framed as WordPress frames a
-//! provider it does not know: the answer's iframe alone, sandboxed with
-//! `allow-scripts` (an opaque origin), its address given `#?secret=…`,
-//! sized and linked by WordPress's own host script (`wp-embed.js` from
-//! Debian's `wordpress` package, `WAITLAB_WP_EMBED`).
+//! Every experiment's address pasted into a real WordPress (Debian's
+//! 6.1, [`waitlab_e2e::wordpress`]), on its own line in a post, as a
+//! blogger does: WordPress discovers the oEmbed answer, fetches it, keeps
+//! what it allows of it, frames the embed in its sandbox with a secret,
+//! hides the frame until it speaks, and loads its own host script
+//! (`wp-embed.min.js`) to size it and follow its links.
 //!
-//! The discovery is read as the spec describes it, by a browser's HTML
-//! parser (`DOMParser`): a `<link rel="alternate"
-//! type="application/json+oembed">` in the page's head; WordPress's own
-//! limits on the page are checked beside it (the link before `</head>`,
-//! within the first 150 KB it reads). WordPress's PHP does not run here.
-//!
-//! The build writes absolute addresses for the site it was told of
-//! (`WAITLAB_SITE_URL`; `cargo xtask test` builds for a port of the
-//! loopback), and the isolated server serves it there.
+//! Each engine reads ten posts, one per experiment, half of them made in
+//! the block editor and half in the classic one (the other half in the
+//! next engine): each frame is shown and sized to its content. Each
+//! experiment is run in one engine, and its frame is sized again after
+//! the run. "Open in waitlab", and the address itself, take the reader to
+//! the experiment on the full page.
 
 use crate::checks::*;
-use crate::embeds::{past_first_screen, press_first_screen};
+use crate::embeds::press_first_screen;
 use crate::support::*;
 use serde_json::Value;
-use std::path::PathBuf;
+use std::time::{Duration, Instant};
 use waitlab_core::experiments::Experiment;
-use waitlab_core::experiments::timed_waits::Mechanism;
-use waitlab_core::schema::Report;
-use waitlab_e2e::server::{Mode, Server};
+use waitlab_core::shared_memory::{Off, runs_in_embed};
 use waitlab_e2e::webdriver::{Browser, Session};
-
-/// The secret WordPress would have made (ten letters and digits).
-const SECRET: &str = "Wq3k9ZtY2b";
-
-/// WordPress's embed host script.
-fn wp_embed() -> PathBuf {
-    PathBuf::from(
-        std::env::var_os("WAITLAB_WP_EMBED")
-            .expect("WAITLAB_WP_EMBED names wp-embed.js (cargo xtask test sets it)"),
-    )
-}
-
-/// The oEmbed answer's URL that the address of `e` links, found as a
-/// consumer finds it: on the site that serves the address.
-fn discover(s: &mut Session, e: Experiment) -> String {
-    let origin = &isolated_server().origin;
-    let found = s.eval_async(&format!(
-        "const text = await (await fetch({page})).text();\
-         const doc = new DOMParser().parseFromString(text, 'text/html');\
-         const link = [...doc.head.querySelectorAll('link')].find(l =>\
-           l.relList.contains('alternate') && l.type.toLowerCase() === 'application/json+oembed');\
-         const end = text.toLowerCase().indexOf('</head>');\
-         return link ? {{ href: link.getAttribute('href'), at: text.indexOf('application/json+oembed'), end,\
-           title: doc.title }} : null;",
-        page = Value::from(format!("{origin}/experiments/{}.html", e.slug())),
-    ));
-    let href = found["href"]
-        .as_str()
-        .expect("the address's page links its oEmbed answer");
-    let (at, end) = (
-        found["at"].as_i64().unwrap(),
-        found["end"].as_i64().unwrap(),
-    );
-    assert!(
-        at > 0 && at < end && end < 150 * 1024,
-        "WordPress reads the head's first 150 KB: the link at {at}, </head> at {end}"
-    );
-    assert!(found["title"].as_str().unwrap().contains("waitlab"));
-    assert_eq!(
-        href,
-        format!("{origin}/oembed/{}.json", e.slug()),
-        "the answer's address is absolute, on the site (is the dist built for this server's?)"
-    );
-    href.to_owned()
-}
-
-/// The oEmbed answer at `url`, checked against the spec's fields for a
-/// `rich` answer; its iframe's HTML.
-fn answer(s: &mut Session, url: &str) -> String {
-    let json = s.eval_async(&format!(
-        "const r = await fetch({url}); return {{ type: r.headers.get('content-type'), body: await r.json() }};",
-        url = Value::from(url),
-    ));
-    let body = &json["body"];
-    assert_eq!(body["version"], "1.0");
-    assert_eq!(body["type"], "rich");
-    for field in ["width", "height"] {
-        assert!(
-            body[field].as_u64().is_some_and(|v| v > 0),
-            "{field}: {body}"
-        );
-    }
-    for field in ["title", "provider_name", "provider_url", "html"] {
-        assert!(
-            body[field].as_str().is_some_and(|v| !v.is_empty()),
-            "{field}: {body}"
-        );
-    }
-    assert!(
-        json["type"]
-            .as_str()
-            .unwrap_or("")
-            .starts_with("application/json")
-    );
-    body["html"].as_str().unwrap().to_owned()
-}
-
-/// What WordPress makes of a rich answer's HTML from a provider it does
-/// not know (`wp_filter_oembed_result`): the iframe alone, with only
-/// `src`, `width`, `height`, `frameborder`, `marginwidth`, `marginheight`,
-/// `scrolling` and `title`; `#?secret=` after the address, the secret in
-/// `data-secret`, and `class="wp-embedded-content" sandbox="allow-scripts"
-/// security="restricted"`.
-fn as_wordpress_frames_it(html: &str) -> String {
-    let start = html
-        .find("<iframe")
-        .expect("the answer's HTML has an iframe");
-    let end = html[start..].find('>').unwrap() + start;
-    let mut kept = String::new();
-    let mut rest = &html[start + "<iframe".len()..end];
-    while let Some(eq) = rest.find("=\"") {
-        let name = rest[..eq].trim();
-        let close = rest[eq + 2..].find('"').unwrap() + eq + 2;
-        let value = &rest[eq + 2..close];
-        rest = &rest[close + 1..];
-        match name {
-            "src" => kept.push_str(&format!(
-                " src=\"{value}#?secret={SECRET}\" data-secret=\"{SECRET}\""
-            )),
-            "width" | "height" | "frameborder" | "marginwidth" | "marginheight" | "scrolling"
-            | "title" => kept.push_str(&format!(" {name}=\"{value}\"")),
-            _ => {}
-        }
-    }
-    format!(
-        "<iframe class=\"wp-embedded-content\" sandbox=\"allow-scripts\" security=\"restricted\"{kept}></iframe>"
-    )
-}
-
-/// A WordPress post on another origin with `iframe` in its 720 px column
-/// and WordPress's host script.
-fn post(name: &str, iframe: &str) -> Server {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
-    std::fs::create_dir_all(&dir).unwrap();
-    std::fs::copy(wp_embed(), dir.join("wp-embed.js")).expect("copy wp-embed.js");
-    std::fs::write(
-        dir.join("index.html"),
-        format!(
-            "<!doctype html><html><head><meta charset=\"utf-8\"><title>A WordPress post</title></head>\
-             <body style=\"font:16px serif;max-width:720px;margin:20px auto\"><h1>How my code waits</h1>\
-             <p>I pasted an address, and WordPress made this:</p>\
-             <figure class=\"wp-block-embed\"><div class=\"wp-block-embed__wrapper\">{iframe}</div></figure>\
-             <p>Text after the embed.</p><script src=\"wp-embed.js\"></script></body></html>"
-        ),
-    )
-    .unwrap();
-    Server::start(&dir, Mode::Plain)
-}
+use waitlab_e2e::wordpress::{Post, WordPress};
 
 /// The iframe's height, as WordPress's script set it, and its document's.
 fn heights(s: &mut Session) -> (f64, f64) {
@@ -175,7 +42,7 @@ fn assert_sized_by_wordpress(s: &mut Session, state: &str) {
         if (last.0 - want).abs() <= 2.0 {
             return;
         }
-        std::thread::sleep(std::time::Duration::from_millis(100));
+        std::thread::sleep(Duration::from_millis(100));
     }
     panic!(
         "{}: {state}: the iframe is {} px, its content {} px",
@@ -185,113 +52,179 @@ fn assert_sized_by_wordpress(s: &mut Session, state: &str) {
     );
 }
 
-/// Pasted into WordPress: discovered, answered, framed in a sandbox with
-/// a secret; the first screen says what this frame can measure, the
-/// embed runs timed waits (a small run) and wake latency, measures the
-/// rows its frame allows and says why of the others, and WordPress's
-/// script sizes it all along; "Open in waitlab" asks WordPress to go to
-/// the full page.
-pub(crate) fn wordpress_embed(browser: Browser) {
-    let mut s = Session::lease(browser);
-    s.navigate(&format!(
-        "{}/{}",
-        isolated_server().origin,
-        waitlab_e2e::server::BLANK
-    ));
-    let mut frames = Vec::new();
-    for e in [Experiment::TimedWaits, Experiment::WakeLatency] {
-        let url = discover(&mut s, e);
-        frames.push(as_wordpress_frames_it(&answer(&mut s, &url)));
-    }
-    let timed = post(&format!("wp-timed-{}", browser.name()), &frames[0]);
-    s.navigate(&timed.origin);
-    s.frame(Some(0));
-    s.wait_for_element(&tid("facade-run"), 30);
-    assert_eq!(
-        s.eval("return window.origin;"),
-        Value::from("null"),
-        "WordPress's sandbox gives the embed an opaque origin"
+/// What WordPress made of the answer in `post` (for experiment `e`): the
+/// blockquote linking the address, then the iframe in its sandbox, the
+/// secret in both and after the embed's address; its host script on the
+/// page. Waits until the frame has shown itself (WordPress removes the
+/// style that hides it when the frame first speaks) and returns how long
+/// that took after the post's page had loaded, ms.
+fn assert_framed_by_wordpress(s: &mut Session, e: Experiment, post: &Post) -> f64 {
+    let origin = &isolated_server().origin;
+    let what = format!("{} post of {}", post.editor, e.slug());
+    s.navigate(&post.url);
+    s.wait_for("document.readyState === 'complete'", 30);
+    let made = s.eval(
+        "const f = document.querySelector('iframe.wp-embedded-content');\
+         const q = document.querySelector('blockquote.wp-embedded-content');\
+         return { sandbox: f && f.getAttribute('sandbox'), src: f && f.getAttribute('src'),\
+           secret: f && f.dataset.secret, quoteSecret: q && q.dataset.secret,\
+           link: q && q.querySelector('a') && q.querySelector('a').getAttribute('href'),\
+           host: [...document.scripts].some(x => /\\/wp-embed(\\.min)?\\.js/.test(x.src)) };",
     );
-    let features = Features::detect(&mut s);
-    eprintln!(
-        "{}: a sandboxed embed: isolated {}, shared memory {}",
-        browser.name(),
-        features.isolated,
-        features.shared_memory()
-    );
-    s.wait_for(
-        "document.querySelector('[data-testid=facade-shared]')?.dataset.state",
-        30,
-    );
-    assert_sized_by_wordpress(&mut s, "first screen");
-    s.frame(None);
-    review_shot(&mut s, "wordpress-first-screen");
-    s.frame(Some(0));
-    past_first_screen(&mut s);
-    let report = run_experiment(&mut s, "1", "5", "wordpress");
-    let tw = report.timed_waits.expect("timed waits ran");
-    for cell in &tw.cells {
-        let needs = features.missing_for(cell.key.mechanism);
-        match needs {
-            Some(missing) => assert_unavailable(&cell.outcome, missing, cell.key.mechanism.id()),
-            None => assert!(
-                cell.outcome.summary().is_some(),
-                "{}: {:?}",
-                cell.key.mechanism.id(),
-                cell.outcome
-            ),
-        }
-    }
+    let text = |key: &str| made[key].as_str().unwrap_or_default().to_owned();
+    assert_eq!(text("sandbox"), "allow-scripts", "{what}: {made}");
+    let secret = text("secret");
     assert!(
-        samples(&tw, Mechanism::TimeoutFreshTask, Some(1)).len() == 5,
-        "timers run in the sandbox"
+        secret.len() == 10 && secret.chars().all(|c| c.is_ascii_alphanumeric()),
+        "{what}: WordPress's secret: {made}"
     );
-    assert_sized_by_wordpress(&mut s, "results");
-    assert_no_page_errors(&mut s);
-    s.frame(None);
-    s.eval("window.scrollTo(0, 0); return null;");
-    review_shot(&mut s, "wordpress-results");
-
-    let wake = post(&format!("wp-wake-{}", browser.name()), &frames[1]);
-    s.navigate(&wake.origin);
-    s.frame(Some(0));
-    // Once the screen has said what it lacks (its note moves Run down)
-    // and WordPress has sized the frame to it: a press while the frame
-    // grows under the pointer lands its release elsewhere.
+    assert_eq!(
+        text("src"),
+        format!("{origin}/embed.html?embed={}#?secret={secret}", e.slug()),
+        "{what}"
+    );
+    assert_eq!(text("quoteSecret"), secret, "{what}: the blockquote");
+    assert_eq!(text("link"), post.address, "{what}: the blockquote's link");
+    assert_eq!(
+        made["host"],
+        Value::Bool(true),
+        "{what}: WordPress loads its host script"
+    );
+    let started = Instant::now();
     s.wait_for(
-        "document.querySelector('[data-testid=facade-shared]')?.dataset.state",
+        "(f => f && !f.hasAttribute('style'))(document.querySelector('iframe.wp-embedded-content'))\
+         && getComputedStyle(document.querySelector('blockquote.wp-embedded-content')).display === 'none'",
         30,
     );
-    assert_sized_by_wordpress(&mut s, "wake latency's first screen");
-    press_first_screen(&mut s, "facade-run");
-    let results = "[data-testid=wake-latency] [data-testid=report-json]";
-    s.wait_for_element(results, 180);
-    let report = Report::from_json(&report_json(&mut s, results)).expect("the report parses");
-    assert_wake_outcomes(&report.wake_latency.expect("wake latency ran"), features);
-    // This reader's rows are drawn beside the sets: as ratios to the event
-    // wait where the frame could measure it, else as times.
-    reach_comparison(&mut s, "wake-latency");
-    s.wait_for_element("[data-testid=wake-latency] [data-testid=cmp-mark-0]", 30);
-    assert_eq!(
-        count(&mut s, &tid("chart-times-note")),
-        u64::from(!features.shared_memory()),
-        "times instead of ratios only without the event wait"
-    );
-    assert_sized_by_wordpress(&mut s, "wake latency's results");
-    assert_no_page_errors(&mut s);
-    s.frame(None);
-    s.eval("window.scrollTo(0, 0); return null;");
-    review_shot(&mut s, "wordpress-wake-results");
-    s.frame(Some(0));
-    // The frame may open no window: WordPress's script takes the reader
-    // to the full page (its host the frame's).
-    s.click(&tid("open-in-waitlab"));
-    s.frame(None);
+    started.elapsed().as_secs_f64() * 1e3
+}
+
+/// The full page, at the experiment `e`: the address says so, and the
+/// section's top is in the window.
+fn assert_at_experiment(s: &mut Session, e: Experiment) {
+    let origin = &isolated_server().origin;
     s.wait_for(
         &format!(
-            "location.origin === {}",
-            Value::from(isolated_server().origin.as_str())
+            "location.origin === {} && location.hash === {}",
+            Value::from(origin.as_str()),
+            Value::from(format!("#{}", e.slug()))
         ),
         30,
     );
+    s.wait_for(
+        &format!(
+            "(r => r && r.top >= -2 && r.top < innerHeight / 2)\
+             (document.querySelector('[data-testid={}]')?.getBoundingClientRect())",
+            e.slug()
+        ),
+        30,
+    );
+}
+
+/// The engine's place among the three, which picks its posts' editors and
+/// the experiments it runs.
+fn turn(browser: Browser) -> usize {
+    match browser {
+        Browser::Chromium => 0,
+        Browser::Firefox => 1,
+        Browser::WebKit => 2,
+    }
+}
+
+/// Every experiment's address pasted into a real WordPress, read in
+/// `browser`: see the module's comment.
+pub(crate) fn wordpress_embed(browser: Browser) {
+    let test = format!("wordpress_embed_{}", browser.name());
+    if let Err(why) = WordPress::available() {
+        crate::unchecked(&test, &format!("a real WordPress: {why}"));
+        return;
+    }
+    let origin = isolated_server().origin.clone();
+    let addresses: Vec<String> = Experiment::ALL
+        .iter()
+        .map(|e| format!("{origin}/experiments/{}.html", e.slug()))
+        .collect();
+    let started = Instant::now();
+    let wp = WordPress::start(&origin, &addresses).unwrap_or_else(|e| panic!("WordPress: {e}"));
+    eprintln!(
+        "{test}: WordPress at {} with {} posts in {:.1} s",
+        wp.origin,
+        wp.posts.len(),
+        started.elapsed().as_secs_f64()
+    );
+    let mut s = Session::lease(browser);
+    let k = turn(browser);
+    let (mut shown_after, mut ran, mut offers_full_page) = (Vec::new(), Vec::new(), Vec::new());
+    for (i, (&e, address)) in Experiment::ALL.iter().zip(&addresses).enumerate() {
+        let editor = if (i + k).is_multiple_of(2) {
+            "block"
+        } else {
+            "classic"
+        };
+        let post = wp
+            .posts
+            .iter()
+            .find(|p| &p.address == address && p.editor == editor)
+            .unwrap_or_else(|| panic!("no {editor} post of {address}"));
+        shown_after.push(assert_framed_by_wordpress(&mut s, e, post).round());
+        s.frame(Some(0));
+        s.wait_for(
+            "document.querySelector('[data-testid=facade-shared]')?.dataset.state",
+            30,
+        );
+        assert_sized_by_wordpress(&mut s, &format!("{}'s first screen", e.slug()));
+        if i == 0 {
+            s.frame(None);
+            review_shot(&mut s, "wordpress-first-screen");
+            s.frame(Some(0));
+        }
+        // One that cannot run in this frame offers the full page instead
+        // of Run.
+        let runs = s.eval("return !document.querySelector('[data-testid=facade-run]').hidden;")
+            == Value::Bool(true);
+        // Each experiment runs in one engine: one that runs nothing
+        // without shared memory in Chromium, whose frame isolates itself.
+        let anywhere = runs_in_embed(e, Some(Off::FrameNotIsolatable));
+        let mine = if anywhere {
+            i % 3 == k
+        } else {
+            browser == Browser::Chromium
+        };
+        if !runs {
+            offers_full_page.push(e.slug());
+        } else if mine {
+            let started = Instant::now();
+            press_first_screen(&mut s, "facade-run");
+            let results = format!("[data-testid={}] [data-testid=report-json]", e.slug());
+            s.wait_for_element(&results, 240);
+            assert_sized_by_wordpress(&mut s, &format!("{}'s results", e.slug()));
+            ran.push(format!(
+                "{} ({:.1} s)",
+                e.slug(),
+                started.elapsed().as_secs_f64()
+            ));
+            assert_no_page_errors(&mut s);
+            s.frame(None);
+            review_shot(&mut s, &format!("wordpress-{}-results", e.slug()));
+        }
+    }
+    eprintln!(
+        "{test}: each frame shown after the post loaded, ms: {shown_after:?}; \
+         run and sized again: {ran:?}; the full page offered instead of Run: {offers_full_page:?}"
+    );
+    // "Open in waitlab" in the frame: WordPress's script takes the reader
+    // to the experiment on the full page (a sandboxed frame may open no
+    // window).
+    let e = Experiment::ALL[k];
+    let post = wp.posts.iter().find(|p| p.address == addresses[k]).unwrap();
+    assert_framed_by_wordpress(&mut s, e, post);
+    s.frame(Some(0));
+    s.click(&tid("open-in-waitlab"));
+    s.frame(None);
+    assert_at_experiment(&mut s, e);
+    // The address itself, opened: the experiment on the full page.
+    let e = Experiment::ALL[k + 3];
+    s.navigate(&addresses[k + 3]);
+    assert_at_experiment(&mut s, e);
+    assert_no_page_errors(&mut s);
 }
