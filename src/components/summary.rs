@@ -15,11 +15,12 @@ use leptos::task::spawn_local;
 use leptos::wasm_split::{SplitLoaderError, wasm_split};
 use std::sync::Arc;
 use waitlab_browser::page;
+use waitlab_core::experiments::Experiment;
 use waitlab_core::experiments::spin_ladder::lessons::SPIN_BRIEFLY;
 use waitlab_core::key;
 use waitlab_core::schema::Report;
 use waitlab_core::summary::recipe::Platform;
-use waitlab_core::summary::{Lesson, Ran, line};
+use waitlab_core::summary::{Lesson, Ran, line, own_engine_answer};
 use waitlab_core::text::{Arg, Phrase};
 
 /// The summary, once any lesson's experiment has a result (this
@@ -160,4 +161,45 @@ fn summary_view(
         }
         .into_any()
     }))
+}
+
+/// In an embed, each of `experiment`'s lessons that the reader's run
+/// `report` could not measure for want of shared memory, as the bundled
+/// set of the reader's own engine answers it (core's `own_engine_answer`),
+/// once the sets' parts are in; nothing where the run measured them all.
+#[component]
+pub fn EngineLessons(
+    /// The embedded experiment.
+    experiment: Experiment,
+    /// The reader's run of it.
+    report: Report,
+) -> impl IntoView {
+    let (experiments, sets) = (
+        expect_context::<Experiments>(),
+        expect_context::<ReferenceSets>(),
+    );
+    spawn_local(async move { experiments.outside_runs(sets.load_parts()).await });
+    move || {
+        let engines = sets.engine_reports();
+        let engines: Vec<&Report> = engines.iter().map(Arc::as_ref).collect();
+        let answers: Vec<_> = Lesson::of(experiment)
+            .filter_map(|lesson| own_engine_answer(lesson, &report, &engines))
+            .collect();
+        (!answers.is_empty()).then(|| {
+            let lines = answers.into_iter().map(|a| {
+                view! {
+                    <li data-testid="engine-lesson" data-lesson=a.lesson.id() data-verdict=a.verdict.id()>
+                        {tr(&a.lesson.phrase())}" "<strong class="verdict">{tr(&a.verdict.phrase())}</strong>
+                        <span class="figures">{tr(&a.said)}</span>
+                    </li>
+                }
+            });
+            view! {
+                <div class="summary engine-lessons" data-testid="engine-lessons">
+                    <p class="lead">{t(key!("summary.engine_lead"))}</p>
+                    <ul class="lessons">{lines.collect_view()}</ul>
+                </div>
+            }
+        })
+    }
 }

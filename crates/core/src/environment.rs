@@ -118,6 +118,25 @@ impl NativeEnv {
         matches!(self.source, Source::Engine(_))
     }
 
+    /// The engine a bundled engine set was measured in, by its name
+    /// ("Chromium 156", "Firefox 153", "WebKitGTK 2.50": a set's part
+    /// carries no user agent); `None` for a native program or an article.
+    pub fn engine(&self) -> Option<Engine> {
+        if !self.is_engine() {
+            return None;
+        }
+        [
+            ("Firefox", Engine::Gecko),
+            ("Chrom", Engine::Blink),
+            ("Edge", Engine::Blink),
+            ("WebKit", Engine::WebKit),
+            ("Safari", Engine::WebKit),
+        ]
+        .into_iter()
+        .find(|(word, _)| self.name.contains(word))
+        .map(|(_, engine)| engine)
+    }
+
     /// The operating system's family, such as "Linux" or "macOS", with
     /// the machine's architecture where its description ends with one
     /// ("Linux x86_64"); the description up to its first comma if no
@@ -273,6 +292,38 @@ impl Environment {
         .find(|(token, _)| ua.contains(token))
         .map(|(_, name)| name);
         (browser, os)
+    }
+}
+
+/// A browser engine, as a user agent names it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Engine {
+    /// Chromium's: Chrome, Edge and the like.
+    Blink,
+    /// Firefox's.
+    Gecko,
+    /// Safari's, and every browser's on iOS.
+    WebKit,
+}
+
+impl Environment {
+    /// The engine the run's user agent names, if it names one: which
+    /// bundled engine set is the reader's own, to show beside a lesson
+    /// this page could not measure. Never what the page can do, which is
+    /// detected.
+    pub fn engine(&self) -> Option<Engine> {
+        let ua = self.user_agent.as_str();
+        // In this order: Chromium's agents name WebKit too, and iOS's
+        // browsers (CriOS, FxiOS) name neither Chrome/ nor Firefox/.
+        [
+            ("Firefox/", Engine::Gecko),
+            ("Chrome/", Engine::Blink),
+            ("Edg/", Engine::Blink),
+            ("AppleWebKit/", Engine::WebKit),
+        ]
+        .into_iter()
+        .find(|(token, _)| ua.contains(token))
+        .map(|(_, engine)| engine)
     }
 }
 

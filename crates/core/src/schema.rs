@@ -79,6 +79,26 @@ impl Report {
         experiment.visit(Measured(self))
     }
 
+    /// The shared-memory reason (`outcome::reason::NOT_ISOLATED` or
+    /// `NO_SHARED_ARRAY_BUFFER`) for which a way of `experiment` was not
+    /// available in this run, if one was not.
+    pub fn lacked_shared_memory(&self, experiment: Experiment) -> Option<&'static str> {
+        use crate::outcome::reason::{NO_SHARED_ARRAY_BUFFER, NOT_ISOLATED};
+        struct Lacked<'a>(&'a Report);
+        impl Visit for Lacked<'_> {
+            type Out = Option<&'static str>;
+            fn visit<E: Registered>(self) -> Option<&'static str> {
+                E::of(self.0)?.tried().iter().find_map(|t| match t.outcome {
+                    Outcome::Unavailable { reason } => [NOT_ISOLATED, NO_SHARED_ARRAY_BUFFER]
+                        .into_iter()
+                        .find(|r| r == reason),
+                    _ => None,
+                })
+            }
+        }
+        experiment.visit(Lacked(self))
+    }
+
     /// A report of the current version with `self`'s environment and its
     /// results of `experiment` alone.
     pub fn only(&self, experiment: Experiment) -> Report {

@@ -221,21 +221,58 @@ pub fn line(lesson: Lesson, ran: Ran<'_>, sets: &[&Report]) -> Line {
     }
 }
 
-/// Why `report`, a run of `lesson`'s experiment, has no figures for it:
-/// the ways it could not measure without shared memory, or (where the
-/// page had it) what its section says.
-fn unmeasured(lesson: Lesson, report: &Report) -> Phrase {
-    use crate::shared_memory::{Lacks, lacks};
-    if report.env.native.is_some() || lacks(lesson.experiment()) == Lacks::Nothing {
-        return Phrase::new(key!("summary.unmeasured"));
+/// A lesson the reader's run could not measure, as the bundled set of the
+/// reader's own engine measured it (isolated, with shared memory).
+#[derive(Debug, Clone, PartialEq)]
+pub struct EngineAnswer {
+    /// The lesson.
+    pub lesson: Lesson,
+    /// The set's verdict.
+    pub verdict: Verdict,
+    /// Why the run could not measure it, the set's name and its figures,
+    /// in words.
+    pub said: Phrase,
+}
+
+/// Where `run` could not measure `lesson` and lacked shared memory for a
+/// way of its experiment (an embed in an ordinary page of Firefox, say),
+/// the answer of the bundled engine set among `sets` that was measured
+/// isolated in the run's own engine and measured the lesson; `None` where
+/// the run measured it, where it had shared memory (a hidden-tab run that
+/// stayed visible lacks its lesson for another reason), or where no such
+/// set has it.
+pub fn own_engine_answer(lesson: Lesson, run: &Report, sets: &[&Report]) -> Option<EngineAnswer> {
+    if lesson.reading(run).is_some() || run.lacked_shared_memory(lesson.experiment()).is_none() {
+        return None;
     }
-    let reason = if report.env.cross_origin_isolated {
-        crate::outcome::reason::NO_SHARED_ARRAY_BUFFER
-    } else {
-        crate::outcome::reason::NOT_ISOLATED
-    };
-    Phrase::new(key!("summary.unmeasured_shared"))
-        .phrase("why", crate::outcome::reason::phrase(reason))
+    let engine = run.env.engine()?;
+    sets.iter()
+        .filter(|s| s.env.cross_origin_isolated)
+        .filter(|s| s.env.native.as_ref().and_then(|n| n.engine()) == Some(engine))
+        .find_map(|set| {
+            let reading = lesson.reading(set)?;
+            Some(EngineAnswer {
+                lesson,
+                verdict: reading.verdict(set.env.clock),
+                said: Phrase::new(key!("summary.engine_answer"))
+                    .phrase("why", unmeasured(lesson, run))
+                    .phrase("set", set.env.short_name())
+                    .phrase("figures", reading.phrase(lesson.pair_key(), set.env.clock)),
+            })
+        })
+}
+
+/// Why `report`, a run of `lesson`'s experiment, has no figures for it:
+/// the shared memory a way of it lacked in this run, or else what its
+/// section says.
+fn unmeasured(lesson: Lesson, report: &Report) -> Phrase {
+    match report.lacked_shared_memory(lesson.experiment()) {
+        Some(reason) if report.env.native.is_none() => {
+            Phrase::new(key!("summary.unmeasured_shared"))
+                .phrase("why", crate::outcome::reason::phrase(reason))
+        }
+        _ => Phrase::new(key!("summary.unmeasured")),
+    }
 }
 
 #[cfg(test)]

@@ -14,7 +14,7 @@ use crate::components::recipe::Recipe;
 use crate::components::run_all::RunAll;
 use crate::components::run_controls::{RenderedResults, ResultsView, RunStatus};
 use crate::components::scheme_picker::SchemePicker;
-use crate::components::summary::Summary;
+use crate::components::summary::{EngineLessons, Summary};
 use crate::components::ticker::Ticker;
 use crate::components::timeline::Timeline;
 use crate::experiments::{FormChunk, OnPage, Visit, visit};
@@ -126,17 +126,23 @@ fn results_view(
             .into_any()
         };
         // The code to write for its lessons, on the full page (an embed
-        // keeps to its chart).
-        let recipes = (!expect_context::<Embedded>().0).then(|| {
+        // keeps to its chart); in an embed, its own engine's answer to
+        // the lessons this reader's run could not measure.
+        let lessons = if expect_context::<Embedded>().0 {
+            (!report.from_link)
+                .then(|| view! { <EngineLessons experiment=experiment report=report.clone() /> })
+                .into_any()
+        } else {
             let platform = RwSignal::new(Platform::Js);
             Lesson::of(experiment)
                 .map(|lesson| view! { <Recipe lesson=lesson platform=platform named=true /> })
                 .collect_view()
-        });
+                .into_any()
+        };
         Some(
             view! {
                 {part}
-                {recipes}
+                {lessons}
                 <Timeline experiment=experiment report=report.clone() />
                 <RawReport experiment=experiment report=report />
             }

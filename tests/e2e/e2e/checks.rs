@@ -140,6 +140,14 @@ pub(crate) fn assert_at_least(samples: &[f64], floor: f64, m: Mechanism) {
     }
 }
 
+/// The page's document holds no raw catalog key (`⟦key⟧`, what a view
+/// renders for a key whose part of the catalog is not in): `what` says
+/// which texts were expected in.
+pub(crate) fn assert_no_raw_keys(s: &mut Session, what: &str) {
+    let missing = s.eval("return (document.body.outerHTML.match(/⟦[^⟧]*⟧/g) || []).join(' ');");
+    assert_eq!(missing, Value::from(""), "raw keys: {what}");
+}
+
 pub(crate) fn assert_no_page_errors(s: &mut Session) {
     let errors = s.page_errors();
     assert!(
@@ -267,9 +275,11 @@ pub(crate) fn assert_fits_phone(s: &mut Session, what: &str) {
         }
         // A chart redraws at its box's width on the frame after it sees
         // the box change, which a loaded machine can delay past the two
-        // frames above (WebKit, just back from a minimized window).
+        // frames above (WebKit, just back from a minimized window; WebKit
+        // beside two other browsers once took over 1.5 s to redraw a
+        // timeline at 447 px): up to 6 s.
         let mut unreadable = unreadable_chart_text(s);
-        for _ in 0..5 {
+        for _ in 0..20 {
             if unreadable.is_empty() {
                 break;
             }

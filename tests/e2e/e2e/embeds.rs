@@ -406,8 +406,7 @@ pub(crate) fn embed_first_screen(browser: Browser) {
         report.cancel_waits.expect("the embed's run").config,
         waitlab_core::experiments::cancel_waits::CancelConfig::default()
     );
-    let missing = s.eval("return (document.body.outerHTML.match(/⟦[^⟧]*⟧/g) || []).join(' ');");
-    assert_eq!(missing, Value::from(""), "keys the catalog lacks");
+    assert_no_raw_keys(&mut s, "the embed's run");
     assert_no_page_errors(&mut s);
 }
 

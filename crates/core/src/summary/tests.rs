@@ -267,23 +267,19 @@ fn an_await_of_a_done_promise_does_not_yield() {
 #[test]
 fn an_unmeasured_lesson_says_why() {
     let en = crate::text::Catalog::english();
-    let mut plain = Report::new(
-        Environment {
-            cross_origin_isolated: false,
-            ..env()
-        },
-        None,
-    );
-    plain.wake_latency = Some(WakeLatency {
-        config: WakeConfig::default(),
-        skew_ms: None,
-        results: Vec::new(),
-        own: None,
-    });
+    let plain = plain_wake(&env().user_agent);
     let l = line(lesson("signal_dont_poll"), Ran::Report(&plain), &[]);
     assert_eq!(l.verdict, Verdict::Unavailable);
     let why = en.render(l.why.as_ref().unwrap());
     assert!(why.contains("cross-origin isolated"), "{why}");
+    // A run that had shared memory and still measured one way only (a
+    // fault) says its section tells why, not that it lacked any.
+    let mut faulty = plain.clone();
+    faulty.env.cross_origin_isolated = true;
+    faulty.wake_latency.as_mut().unwrap().results.truncate(1);
+    let l = line(lesson("signal_dont_poll"), Ran::Report(&faulty), &[]);
+    let why = en.render(l.why.as_ref().unwrap());
+    assert!(!why.contains("SharedArrayBuffer"), "{why}");
     let refused = Phrase::written("Not available here");
     let l = line(lesson("spin_briefly"), Ran::Refused(&refused), &[]);
     assert_eq!(l.verdict, Verdict::Unavailable);
@@ -329,4 +325,145 @@ fn a_ratio_beside_two_percentages_is_their_ratio() {
             .phrase(crate::text::Key::of("summary.pair.spin_briefly"), None),
     );
     assert!(said.contains("4.2 %"), "{said}");
+}
+
+/// A wake-latency run of `user_agent` on a page without isolation: the
+/// message way measured, the polling ways unavailable for it.
+fn plain_wake(user_agent: &str) -> Report {
+    let mut r = Report::new(
+        Environment {
+            user_agent: user_agent.into(),
+            cross_origin_isolated: false,
+            ..env()
+        },
+        None,
+    );
+    r.wake_latency = Some(WakeLatency {
+        config: WakeConfig::default(),
+        skew_ms: None,
+        results: vec![
+            WakeResult {
+                strategy: Strategy::PostMessage,
+                outcome: Outcome::measured(vec![0.2, 0.3, 0.25]).unwrap(),
+            },
+            WakeResult {
+                strategy: Strategy::SleepPoll,
+                outcome: Outcome::Unavailable {
+                    reason: crate::outcome::reason::NOT_ISOLATED.into(),
+                },
+            },
+        ],
+        own: None,
+    });
+    r
+}
+
+/// A bundled engine set's wake-latency part, as the page reads it (from
+/// its pack, which names the set where the file has its user agent); the
+/// set's file as `json`.
+fn engine_set(json: &str) -> Report {
+    use crate::link::set::{decode_part, encode_part};
+    let set = Report::from_json(json).unwrap();
+    decode_part(&encode_part(
+        &set,
+        crate::experiments::Experiment::WakeLatency,
+    ))
+    .unwrap()
+}
+
+/// A lesson an embed could not measure for want of shared memory gets
+/// the answer of the bundled set of the reader's own engine, measured
+/// isolated, with that set's verdict; no other engine's, none from a set
+/// that lacks the rows too, and none where the run measured it.
+#[test]
+fn an_unmeasured_lesson_gets_its_own_engines_answer() {
+    let en = crate::text::Catalog::english();
+    let signal = lesson("signal_dont_poll");
+    let sets = [
+        engine_set(include_str!(
+            "../../../../www/data/native/chromium-linux-webdriver.json"
+        )),
+        engine_set(include_str!(
+            "../../../../www/data/native/firefox-linux-webdriver.json"
+        )),
+        engine_set(include_str!(
+            "../../../../www/data/native/webkitgtk-linux-webdriver.json"
+        )),
+        article(),
+    ];
+    let sets: Vec<&Report> = sets.iter().collect();
+    let plain = plain_wake;
+    let firefox = plain("Mozilla/5.0 (X11; Linux x86_64; rv:153.0) Gecko/20100101 Firefox/153.0");
+    let answer = own_engine_answer(signal, &firefox, &sets).expect("Firefox's set answers");
+    assert_eq!(
+        answer.verdict,
+        line(signal, Ran::Report(sets[1]), &[]).verdict,
+        "the set's own verdict"
+    );
+    let said = en.render(&answer.said);
+    assert!(
+        said.contains("Firefox 153")
+            && said.contains("cross-origin isolated")
+            && said.contains("polling noticed a flag after"),
+        "{said}"
+    );
+    // Chrome's run gets Chromium's set; WebKit's none (its set has no
+    // shared memory either), nor does one without its engine's set.
+    let chrome = plain(
+        "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0 Safari/537.36",
+    );
+    let said = en.render(&own_engine_answer(signal, &chrome, &sets).unwrap().said);
+    assert!(said.contains("Chromium 156"), "{said}");
+    let safari = plain(
+        "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.0 Safari/605.1.15",
+    );
+    assert_eq!(own_engine_answer(signal, &safari, &sets), None);
+    assert_eq!(
+        own_engine_answer(signal, &firefox, &[sets[0], sets[2]]),
+        None
+    );
+    // Shared memory there, one way missing all the same (a hidden-tab
+    // run that stayed visible, say): not the engine's to answer.
+    let mut had_it = firefox.clone();
+    had_it.wake_latency.as_mut().unwrap().results.truncate(1);
+    assert_eq!(own_engine_answer(signal, &had_it, &sets), None);
+    // Measured here: the run's own answer stands.
+    let mut measured = wake(&[1.2, 1.3], &[0.05, 0.06]);
+    measured.env.user_agent = firefox.env.user_agent.clone();
+    assert_eq!(own_engine_answer(signal, &measured, &sets), None);
+}
+
+/// Engines are told by the tokens of their user agents, iOS's browsers
+/// being WebKit.
+#[test]
+fn a_user_agent_names_its_engine() {
+    use crate::environment::Engine;
+    let engine = |ua: &str| {
+        Environment {
+            user_agent: ua.into(),
+            ..env()
+        }
+        .engine()
+    };
+    for (ua, want) in [
+        (
+            "Mozilla/5.0 (X11; Linux x86_64; rv:153.0) Gecko/20100101 Firefox/153.0",
+            Some(Engine::Gecko),
+        ),
+        (
+            "Mozilla/5.0 (Windows NT 10.0) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0 Safari/537.36 Edg/156.0",
+            Some(Engine::Blink),
+        ),
+        (
+            "Mozilla/5.0 (iPhone; CPU iPhone OS 18_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) CriOS/156.0 Mobile/15E148 Safari/604.1",
+            Some(Engine::WebKit),
+        ),
+        (
+            "Mozilla/5.0 (iPhone; CPU iPhone OS 18_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) FxiOS/153.0 Mobile/15E148 Safari/605.1.15",
+            Some(Engine::WebKit),
+        ),
+        ("curl/8.0", None),
+    ] {
+        assert_eq!(engine(ua), want, "{ua}");
+    }
 }
