@@ -157,7 +157,13 @@ pub(crate) fn share_round_trip(from: Browser, to: Browser) {
     assert_eq!(
         (far[slow].as_str(), far[fast].as_str()),
         ("slower", "faster"),
-        "{far:?}"
+        "{far:?}; the linked run's clock: {:?}; the table: {}",
+        original.env.clock,
+        s.text("[data-testid=timed-waits] [data-testid=comparison]")
+            .unwrap_or_default()
+            .chars()
+            .take(1500)
+            .collect::<String>()
     );
     s.eval("for (const d of document.querySelectorAll('[data-testid=timed-waits] .comparison details')) d.open = true;");
     scroll_to(
