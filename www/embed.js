@@ -193,38 +193,34 @@
       button.addEventListener("pointerenter", warmUp);
       button.addEventListener("focus", warmUp);
     }
-    // The embedding page sizes the iframe to this screen, as it will to
-    // the app's.
-    // Only a framed screen has anyone to tell, and only until the app,
-    // which tells it the same way, has replaced it.
-    if (parent !== window) {
-      // Measured on the next frame, not in the observer's callback (see
-      // ResizeListener in crates/browser/src/page.rs).
-      let asked = false;
-      const sizes = new ResizeObserver(() => {
-        if (!screen.isConnected) return sizes.disconnect();
-        if (asked) return;
-        asked = true;
-        requestAnimationFrame(() => {
-          asked = false;
-          if (screen.isConnected) tellHeight();
-        });
-      });
-      sizes.observe(screen);
-    }
     document.body.prepend(screen);
+    // The embedding page sizes the iframe to this screen, as it will to
+    // the app's. Only a framed screen has anyone to tell, and only until
+    // the app, which tells it the same way, has replaced it.
+    if (parent === window) return;
+    const tellIfShown = () => screen.isConnected && tellHeight();
+    // On every resize, measured on the next frame, not in the observer's
+    // callback (see ResizeListener in crates/browser/src/page.rs).
+    let asked = false;
+    const sizes = new ResizeObserver(() => {
+      if (!screen.isConnected) return sizes.disconnect();
+      if (asked) return;
+      asked = true;
+      requestAnimationFrame(() => {
+        asked = false;
+        tellIfShown();
+      });
+    });
+    sizes.observe(screen);
     // A host may keep the frame out of sight until it hears a height
     // (WordPress clips it to 1 px), and Chromium gives a frame clipped
     // away no animation frame and no ResizeObserver callback: so the
     // height is also told at once, on load and a second after it, none
     // of which needs the frame painted.
-    if (parent !== window) {
-      const tellIfShown = () => screen.isConnected && tellHeight();
-      const later = () => setTimeout(tellIfShown, 1000);
-      tellHeight();
-      if (document.readyState === "complete") later();
-      else addEventListener("load", () => (tellIfShown(), later()), { once: true });
-    }
+    const later = () => setTimeout(tellIfShown, 1000);
+    tellHeight();
+    if (document.readyState === "complete") later();
+    else addEventListener("load", () => (tellIfShown(), later()), { once: true });
   };
   fetch(`i18n/${root.lang}.json`)
     .then((r) => (r.ok ? r.json() : Promise.reject(new Error(`HTTP ${r.status}`))))

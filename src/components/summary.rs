@@ -60,14 +60,10 @@ fn summary_view(
     sets: Vec<Arc<Report>>,
 ) -> Result<AnyView, SplitLoaderError> {
     // The native sets' parts, as a comparison fetches them (the code that
-    // reads them is in the chunks, never the first load); counted as page
-    // work, so the next run measures only once they are in. The summary is
-    // made again when they are.
-    let (experiments, all_sets) = (
-        expect_context::<Experiments>(),
-        expect_context::<ReferenceSets>(),
-    );
-    spawn_local(async move { experiments.outside_runs(all_sets.load_parts()).await });
+    // reads them is in the chunks, never the first load). The summary is
+    // made again when they are in.
+    let experiments = expect_context::<Experiments>();
+    expect_context::<ReferenceSets>().load_parts_when_idle(experiments);
     // Made untracked, as a component is (see `chunked`).
     Ok(untrack(|| {
         let sets: Vec<&Report> = sets.iter().map(Arc::as_ref).collect();
@@ -174,11 +170,8 @@ pub fn EngineLessons(
     /// The reader's run of it.
     report: Report,
 ) -> impl IntoView {
-    let (experiments, sets) = (
-        expect_context::<Experiments>(),
-        expect_context::<ReferenceSets>(),
-    );
-    spawn_local(async move { experiments.outside_runs(sets.load_parts()).await });
+    let sets = expect_context::<ReferenceSets>();
+    sets.load_parts_when_idle(expect_context::<Experiments>());
     move || {
         let engines = sets.engine_reports();
         let engines: Vec<&Report> = engines.iter().map(Arc::as_ref).collect();

@@ -105,6 +105,20 @@ impl ReferenceSets {
             .collect()
     }
 
+    /// Fetches the sets' parts ([`ReferenceSets::load_parts`]) once the
+    /// index is in and no run is under way (after the run, if one is by
+    /// then), as page work outside the runs: what every view that reads
+    /// the sets (a comparison, the summary, an embed's lessons) calls as
+    /// it is made.
+    pub fn load_parts_when_idle(self, experiments: super::Experiments) {
+        Effect::new(move |_| {
+            let index_in = self.loading.with(|l| matches!(l, Loading::Done(_)));
+            if index_in && !experiments.running() {
+                spawn_local(async move { experiments.outside_runs(self.load_parts()).await });
+            }
+        });
+    }
+
     /// Fetches every set's parts, the first time it is called once the
     /// index is in; resolves when they are in (at once after that).
     pub async fn load_parts(self) {

@@ -5,7 +5,7 @@
 //! suite under `xvfb-run`).
 
 use serde_json::{Value, json};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
@@ -83,25 +83,21 @@ pub struct Session {
     pub browser: Browser,
 }
 
-/// A temporary directory removed on drop, unique to one session start:
-/// the browser's profile and the driver's log live in it.
-struct TempDir(PathBuf);
+/// A temporary directory removed on drop, unique to one server's start
+/// (a browser's session: its profile and its driver's log; a WordPress).
+pub(crate) struct TempDir(pub(crate) PathBuf);
 
 impl TempDir {
-    /// A new, empty folder under the system's temporary one, named by the
-    /// browser, this process and a count (never by a port, which another
-    /// session may have used before).
-    fn new(browser: Browser) -> TempDir {
+    /// A new, empty folder under the system's temporary one, named by
+    /// `what`, this process and a count (never by a port, which another
+    /// server may have used before).
+    pub(crate) fn new(what: &str) -> TempDir {
         static NEXT: AtomicU32 = AtomicU32::new(0);
         let n = NEXT.fetch_add(1, Ordering::Relaxed);
-        let dir = std::env::temp_dir().join(format!(
-            "waitlab-e2e-{}-{}-{n}",
-            browser.name(),
-            std::process::id()
-        ));
+        let dir =
+            std::env::temp_dir().join(format!("waitlab-e2e-{what}-{}-{n}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(dir.join("profile"))
-            .unwrap_or_else(|e| panic!("creating {}: {e}", dir.display()));
+        std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("creating {}: {e}", dir.display()));
         TempDir(dir)
     }
 }
@@ -134,14 +130,7 @@ impl Drop for Driver {
 impl Driver {
     /// The last lines the driver wrote, for a failure's message.
     fn said(&self) -> String {
-        let text = std::fs::read_to_string(&self.log).unwrap_or_default();
-        let lines: Vec<&str> = text.lines().collect();
-        let tail = lines[lines.len().saturating_sub(12)..].join("\n    ");
-        if tail.is_empty() {
-            "(it wrote nothing)".into()
-        } else {
-            format!("its last words:\n    {tail}")
-        }
+        last_words(&self.log, 12)
     }
 
     /// Spawns `program` with `args` (its port among them) and waits until
@@ -195,6 +184,18 @@ impl Driver {
             }
             std::thread::sleep(Duration::from_millis(50));
         }
+    }
+}
+
+/// The last `n` lines of the log at `path`, for a failure's message.
+pub(crate) fn last_words(path: &Path, n: usize) -> String {
+    let text = std::fs::read_to_string(path).unwrap_or_default();
+    let lines: Vec<&str> = text.lines().collect();
+    let tail = lines[lines.len().saturating_sub(n)..].join("\n    ");
+    if tail.is_empty() {
+        "(it wrote nothing)".into()
+    } else {
+        format!("its last words:\n    {tail}")
     }
 }
 
@@ -392,7 +393,9 @@ impl Session {
         reduced_motion: bool,
         throttling: bool,
     ) -> Result<Session, String> {
-        let dir = TempDir::new(browser);
+        let dir = TempDir::new(browser.name());
+        std::fs::create_dir_all(dir.0.join("profile"))
+            .unwrap_or_else(|e| panic!("creating {}: {e}", dir.0.display()));
         let accept = language.unwrap_or("en-US");
         let profile = dir.0.join("profile");
         let (program, capabilities) = match browser {
@@ -1058,8 +1061,12 @@ mod tests {
     #[test]
     fn a_driver_that_exits_at_once_is_told_with_its_words() {
         let args = vec!["-c".to_owned(), "echo 'port taken' >&2; exit 3".to_owned()];
-        let Err(why) = Driver::spawn("sh", &args, free_port(), TempDir::new(Browser::Chromium))
-        else {
+        let Err(why) = Driver::spawn(
+            "sh",
+            &args,
+            free_port(),
+            TempDir::new(Browser::Chromium.name()),
+        ) else {
             panic!("a driver that exited was taken as ready");
         };
         assert!(why.contains("exited before it was ready"), "{why}");
@@ -1086,7 +1093,8 @@ mod tests {
             }
         });
         let args = vec!["-c".to_owned(), "sleep 30".to_owned()];
-        let Err(why) = Driver::spawn("sh", &args, port, TempDir::new(Browser::WebKit)) else {
+        let Err(why) = Driver::spawn("sh", &args, port, TempDir::new(Browser::WebKit.name()))
+        else {
             panic!("another server's answer was taken as the driver's");
         };
         assert!(why.contains("another server answered"), "{why}");

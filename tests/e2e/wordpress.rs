@@ -15,7 +15,7 @@
 //! under a name of this run's own, and removed with the rest when the
 //! [`WordPress`] drops: its servers are killed on every path.
 
-use crate::webdriver::{STARTING, free_port, listens_on};
+use crate::webdriver::{STARTING, TempDir, free_port, last_words, listens_on};
 use serde_json::Value;
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
@@ -61,7 +61,8 @@ pub struct WordPress {
     php: Option<Child>,
     db: Option<Child>,
     config: PathBuf,
-    dir: PathBuf,
+    /// The database, the logs (removed after the servers are killed).
+    dir: TempDir,
 }
 
 impl WordPress {
@@ -88,16 +89,13 @@ impl WordPress {
 
     /// Starts a WordPress that may fetch from `test_origin` (the test
     /// server, `http://127.0.0.1:PORT`), with a post in each editor for
-    /// each of `addresses`.
+    /// each of `addresses`. Needs what [`WordPress::available`] checks.
     pub fn start(test_origin: &str, addresses: &[String]) -> Result<WordPress, String> {
-        Self::available()?;
-        static NEXT: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
-        let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        let name = format!("waitlab-e2e-{}-{n}", std::process::id());
-        let dir = std::env::temp_dir().join(&name);
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-        let socket = dir.join("db.sock");
+        let dir = TempDir::new("wordpress");
+        // The configuration's name (letters, digits and `-`, as Debian's
+        // wp-config.php wants) is the folder's.
+        let name = dir.0.file_name().unwrap().to_string_lossy().into_owned();
+        let socket = dir.0.join("db.sock");
         let mut wp = WordPress {
             origin: String::new(),
             posts: Vec::new(),
@@ -106,7 +104,7 @@ impl WordPress {
             config: Path::new("/etc/wordpress").join(format!("config-{name}.php")),
             dir,
         };
-        wp.db = Some(start_db(&wp.dir, &socket)?);
+        wp.db = Some(start_db(&wp.dir.0, &socket)?);
         let guard = STARTING.lock().unwrap_or_else(|p| p.into_inner());
         let port = free_port();
         wp.origin = format!("http://127.0.0.1:{port}");
@@ -119,13 +117,13 @@ impl WordPress {
                 // Requests at once: the page, its styles, its scripts.
                 .env("PHP_CLI_SERVER_WORKERS", "4")
                 .process_group(0)
-                .stdout(log(&wp.dir, "php.log")?)
-                .stderr(log(&wp.dir, "php.log")?)
+                .stdout(log(&wp.dir.0, "php.log")?)
+                .stderr(log(&wp.dir.0, "php.log")?)
                 .spawn()
                 .map_err(|e| format!("php -S: {e}"))?,
         );
         let pid = php.id();
-        wait_until(php, "php -S", &wp.dir.join("php.log"), || {
+        wait_until(php, "php -S", &wp.dir.0.join("php.log"), || {
             listens_on(pid, port)
         })?;
         drop(guard);
@@ -169,7 +167,6 @@ impl Drop for WordPress {
             let _ = db.wait();
         }
         let _ = std::fs::remove_file(&self.config);
-        let _ = std::fs::remove_dir_all(&self.dir);
     }
 }
 
@@ -179,14 +176,6 @@ fn php_has_mysqli() -> bool {
         .args(["-r", "exit(extension_loaded('mysqli') ? 0 : 1);"])
         .status()
         .is_ok_and(|s| s.success())
-}
-
-/// The last lines of the log at `path`, for a failure's message (the
-/// folder goes with the [`WordPress`]).
-fn last_lines(path: &Path) -> String {
-    let text = std::fs::read_to_string(path).unwrap_or_default();
-    let lines: Vec<&str> = text.lines().collect();
-    lines[lines.len().saturating_sub(8)..].join("\n    ")
 }
 
 /// A file in `dir` for a child's output.
@@ -218,7 +207,7 @@ fn wait_until(
                 continue;
             }
         };
-        return Err(format!("{what} {why}: {}", last_lines(said)));
+        return Err(format!("{what} {why}: {}", last_words(said, 8)));
     }
     Ok(())
 }
@@ -244,7 +233,7 @@ fn start_db(dir: &Path, socket: &Path) -> Result<Child, String> {
     if !made.success() {
         return Err(format!(
             "mariadb-install-db failed ({made}): {}",
-            last_lines(&dir.join("db.log"))
+            last_words(&dir.join("db.log"), 8)
         ));
     }
     let mut db = Command::new("mariadbd")

@@ -189,15 +189,23 @@ pub fn ensure_twiggy() -> Result<PathBuf> {
     ensure_cargo_tool("twiggy", "twiggy", TWIGGY_VERSION, true)
 }
 
+/// `apt-get install` of Debian's `packages`, without their recommended
+/// ones and without questions (the caller holds the "apt" lock).
+fn apt_install(packages: &[&str]) -> Command {
+    let mut apt = Command::new("apt-get");
+    apt.args(["install", "-y", "-qq", "--no-install-recommends"])
+        .args(packages)
+        .env("DEBIAN_FRONTEND", "noninteractive");
+    apt
+}
+
 /// Debian's `brotli` for `cargo xtask bench`'s page weight, installed if
 /// missing.
 pub fn ensure_brotli() -> Result {
     let _apt = installing("apt");
     if version_of(Path::new("/usr/bin/brotli")).is_none() {
         run(Command::new("apt-get").args(["update", "-qq"]))?;
-        run(Command::new("apt-get")
-            .args(["install", "-y", "-qq", "--no-install-recommends", "brotli"])
-            .env("DEBIAN_FRONTEND", "noninteractive"))?;
+        run(&mut apt_install(&["brotli"]))?;
     }
     Ok(())
 }
@@ -224,12 +232,7 @@ fn ensure_wordpress() -> std::result::Result<(), String> {
     if missing.is_empty() {
         return Ok(());
     }
-    let status = Command::new("apt-get")
-        .args(["install", "-y", "-qq", "--no-install-recommends"])
-        .args(&missing)
-        .env("DEBIAN_FRONTEND", "noninteractive")
-        .status();
-    if status.is_ok_and(|s| s.success()) {
+    if apt_install(&missing).status().is_ok_and(|s| s.success()) {
         Ok(())
     } else {
         Err(format!("apt could not install {}", missing.join(", ")))
@@ -263,11 +266,7 @@ pub struct WebKit {
 fn ensure_webkit() -> std::result::Result<WebKit, String> {
     let driver = PathBuf::from("/usr/bin/WebKitWebDriver");
     if !driver.exists() || !Path::new("/usr/bin/xvfb-run").exists() {
-        let status = Command::new("apt-get")
-            .args(["install", "-y", "-qq", "--no-install-recommends"])
-            .args(["webkit2gtk-driver", "xvfb", "xauth"])
-            .env("DEBIAN_FRONTEND", "noninteractive")
-            .status();
+        let status = apt_install(&["webkit2gtk-driver", "xvfb", "xauth"]).status();
         if !status.is_ok_and(|s| s.success()) {
             return Err("apt could not install webkit2gtk-driver and xvfb".into());
         }
@@ -314,10 +313,7 @@ pub fn ensure_browsers() -> Result<Browsers> {
         run(Command::new("apt-get").args(["update", "-qq"]))?;
     }
     if !missing.is_empty() {
-        run(Command::new("apt-get")
-            .args(["install", "-y", "-qq", "--no-install-recommends"])
-            .args(&missing)
-            .env("DEBIAN_FRONTEND", "noninteractive"))?;
+        run(&mut apt_install(&missing))?;
     }
     let webkit = ensure_webkit();
     let wordpress = ensure_wordpress();

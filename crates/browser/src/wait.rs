@@ -158,16 +158,16 @@ impl FreshTask {
         }
     }
 
-    /// Resumes in a new task; resolves to the time from the post to the
-    /// message's handler, ms.
-    pub fn hop(&self) -> impl Future<Output = f64> + '_ {
+    /// Resumes in a new task.
+    pub fn hop(&self) -> impl Future<Output = ()> + '_ {
         self.stamp.arm();
-        let t0 = super::clock::now();
         self.sender
             .post_message(&JsValue::NULL)
             .expect("posting null never fails");
         let fired = self.stamp.fired();
-        async move { fired.await - t0 }
+        async move {
+            fired.await;
+        }
     }
 }
 
@@ -284,8 +284,9 @@ pub async fn next_message(port: &web_sys::MessagePort) -> JsValue {
     Reflect::get(&event, &JsValue::from_str("data")).unwrap_or(JsValue::UNDEFINED)
 }
 
-/// Awaits `limit_ms`, set before the wait it bounds began: `Some(at)` when
-/// `fired` came first (the limit is then cleared), `None` when the limit did.
+/// Awaits `fired` or `pending_limit` (the `limit` timer's, set before the
+/// wait it bounds began): `Some(at)` when `fired` came first (the limit is
+/// then cleared), `None` when the limit did.
 pub async fn first_of(
     fired: impl Future<Output = f64>,
     limit: &Timer,

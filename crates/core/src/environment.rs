@@ -121,20 +121,10 @@ impl NativeEnv {
     /// The engine a bundled engine set was measured in, by its name
     /// ("Chromium 156", "Firefox 153", "WebKitGTK 2.50": a set's part
     /// carries no user agent); `None` for a native program or an article.
-    pub fn engine(&self) -> Option<Engine> {
-        if !self.is_engine() {
-            return None;
-        }
-        [
-            ("Firefox", Engine::Gecko),
-            ("Chrom", Engine::Blink),
-            ("Edge", Engine::Blink),
-            ("WebKit", Engine::WebKit),
-            ("Safari", Engine::WebKit),
-        ]
-        .into_iter()
-        .find(|(word, _)| self.name.contains(word))
-        .map(|(_, engine)| engine)
+    pub(crate) fn engine(&self) -> Option<Engine> {
+        self.is_engine()
+            .then(|| Engine::named(&self.name))
+            .flatten()
     }
 
     /// The operating system's family, such as "Linux" or "macOS", with
@@ -295,9 +285,9 @@ impl Environment {
     }
 }
 
-/// A browser engine, as a user agent names it.
+/// A browser engine, as a user agent or a bundled set's name names it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Engine {
+pub(crate) enum Engine {
     /// Chromium's: Chrome, Edge and the like.
     Blink,
     /// Firefox's.
@@ -306,24 +296,33 @@ pub enum Engine {
     WebKit,
 }
 
-impl Environment {
-    /// The engine the run's user agent names, if it names one: which
-    /// bundled engine set is the reader's own, to show beside a lesson
-    /// this page could not measure. Never what the page can do, which is
-    /// detected.
-    pub fn engine(&self) -> Option<Engine> {
-        let ua = self.user_agent.as_str();
-        // In this order: Chromium's agents name WebKit too, and iOS's
-        // browsers (CriOS, FxiOS) name neither Chrome/ nor Firefox/.
+impl Engine {
+    /// The engine `text` (a user agent, a set's name) names, if any. In
+    /// this order: Chromium's agents name WebKit too, and iOS's browsers
+    /// (CriOS, FxiOS, EdgiOS) name neither Chrome nor Firefox.
+    fn named(text: &str) -> Option<Engine> {
         [
-            ("Firefox/", Engine::Gecko),
-            ("Chrome/", Engine::Blink),
-            ("Edg/", Engine::Blink),
-            ("AppleWebKit/", Engine::WebKit),
+            ("Firefox", Engine::Gecko),
+            ("Chrom", Engine::Blink),
+            ("WebKit", Engine::WebKit),
+            ("Safari", Engine::WebKit),
         ]
         .into_iter()
-        .find(|(token, _)| ua.contains(token))
+        .find(|(word, _)| text.contains(word))
         .map(|(_, engine)| engine)
+    }
+}
+
+impl Environment {
+    /// The engine of the browser that ran this (its user agent's, or a
+    /// bundled engine set's), if it names one: which bundled engine set is
+    /// the reader's own, to show beside a lesson this page could not
+    /// measure. Never what the page can do, which is detected.
+    pub(crate) fn engine(&self) -> Option<Engine> {
+        match &self.native {
+            Some(native) => native.engine(),
+            None => Engine::named(&self.user_agent),
+        }
     }
 }
 

@@ -82,7 +82,7 @@ impl Report {
     /// The shared-memory reason (`outcome::reason::NOT_ISOLATED` or
     /// `NO_SHARED_ARRAY_BUFFER`) for which a way of `experiment` was not
     /// available in this run, if one was not.
-    pub fn lacked_shared_memory(&self, experiment: Experiment) -> Option<&'static str> {
+    pub(crate) fn lacked_shared_memory(&self, experiment: Experiment) -> Option<&'static str> {
         use crate::outcome::reason::{NO_SHARED_ARRAY_BUFFER, NOT_ISOLATED};
         struct Lacked<'a>(&'a Report);
         impl Visit for Lacked<'_> {

@@ -248,7 +248,7 @@ pub fn own_engine_answer(lesson: Lesson, run: &Report, sets: &[&Report]) -> Opti
     let engine = run.env.engine()?;
     sets.iter()
         .filter(|s| s.env.cross_origin_isolated)
-        .filter(|s| s.env.native.as_ref().and_then(|n| n.engine()) == Some(engine))
+        .filter(|s| s.env.is_engine() && s.env.engine() == Some(engine))
         .find_map(|set| {
             let reading = lesson.reading(set)?;
             Some(EngineAnswer {

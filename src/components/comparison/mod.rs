@@ -223,14 +223,7 @@ fn Comparison(
     let shared = expect_context::<LinkedRuns>();
     let experiments = expect_context::<Experiments>();
     let embedded = use_context::<Embedded>().is_some_and(|e| e.0);
-    // The sets' parts, fetched the first time a comparison is made and the
-    // sets' index is in (after the run, if one is under way by then).
-    Effect::new(move |_| {
-        let index_in = sets.loading.with(|l| matches!(l, Loading::Done(_)));
-        if index_in && !experiments.running() {
-            spawn_local(async move { experiments.outside_runs(sets.load_parts()).await });
-        }
-    });
+    sets.load_parts_when_idle(experiments);
     move || {
         let references = sets.shown_reports();
         // This browser's run is colour 0, a bundled set keeps colour 1 + its
