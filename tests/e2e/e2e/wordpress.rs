@@ -22,7 +22,7 @@ use waitlab_core::experiments::Experiment;
 use waitlab_core::reference::parse_set;
 use waitlab_core::schema::Report;
 use waitlab_core::shared_memory::{Off, runs_in_embed};
-use waitlab_core::summary::{Lesson, own_engine_answer};
+use waitlab_core::summary::{Lesson, Ran, line, own_engine_answer};
 use waitlab_e2e::webdriver::{Browser, Session};
 use waitlab_e2e::wordpress::{Post, WordPress};
 
@@ -142,22 +142,50 @@ fn engine_sets() -> Vec<Report> {
 /// that the bundled set of this engine answers are shown, each with that
 /// set's verdict (core's `own_engine_answer`, tested natively); none
 /// else. Returns them as (lesson, verdict).
-fn assert_engine_lessons(s: &mut Session, e: Experiment) -> Vec<(String, String)> {
+///
+/// `shared` is what the frame's first screen detected of shared memory
+/// (`facade-shared`'s state). Where it had none, every lesson of `e` the
+/// run did not read and this engine's isolated set did read is among
+/// them: a check that holds the answers to the frame's own detection,
+/// not to core's account of the run, and to no browser's version.
+fn assert_engine_lessons(s: &mut Session, e: Experiment, shared: &str) -> Vec<(String, String)> {
     let results = format!("[data-testid={}] [data-testid=report-json]", e.slug());
     let report = Report::from_json(&report_json(s, &results)).expect("the report parses");
     let sets = engine_sets();
     let sets: Vec<&Report> = sets.iter().collect();
+    // What the frame's detection owes, before what core says.
+    let engine = s.browser.name();
+    let reads = |l: Lesson, r: &Report| line(l, Ran::Report(r), &[]).run.is_some();
+    let owed: Vec<&str> = Lesson::of(e)
+        .filter(|_| shared != "on")
+        .filter(|&l| !reads(l, &report))
+        .filter(|&l| {
+            sets.iter().any(|set| {
+                let name = set.env.native.as_ref().map(|n| n.name.to_lowercase());
+                set.env.cross_origin_isolated
+                    && name.is_some_and(|n| n.starts_with(engine))
+                    && reads(l, set)
+            })
+        })
+        .map(Lesson::id)
+        .collect();
     let want: Vec<(String, String)> = Lesson::of(e)
         .filter_map(|l| own_engine_answer(l, &report, &sets))
         .map(|a| (a.lesson.id().to_owned(), a.verdict.id().to_owned()))
         .collect();
     let shown = "[...document.querySelectorAll('[data-testid=engine-lesson]')]";
     // The sets' parts come in after the run.
-    s.wait_for(&format!("{shown}.length === {}", want.len()), 20);
+    s.wait_for(&format!("{shown}.length === {}", want.len()), 60);
     let got: Vec<(String, String)> = serde_json::from_value(s.eval(&format!(
         "return {shown}.map(li => [li.dataset.lesson, li.dataset.verdict]);"
     )))
     .unwrap();
+    assert!(
+        owed.iter().all(|l| got.iter().any(|(g, _)| g == l)),
+        "{}: the frame detected no shared memory ({shared}), and its engine's set reads {owed:?}: \
+         shown {got:?}",
+        e.slug()
+    );
     assert_eq!(got, want, "{}: the engine's answers", e.slug());
     assert_no_raw_keys(s, "the engine's answers");
     got
@@ -214,10 +242,10 @@ pub(crate) fn wordpress_embed(browser: Browser) {
         // Nothing of the post runs in waitlab's origin, nor the embed in
         // the post's: WordPress's sandbox gives the frame an opaque one.
         assert_eq!(s.eval("return window.origin;"), Value::from("null"));
-        s.wait_for(
-            "document.querySelector('[data-testid=facade-shared]')?.dataset.state",
-            30,
-        );
+        let detected = "document.querySelector('[data-testid=facade-shared]')?.dataset.state";
+        s.wait_for(detected, 30);
+        let shared = s.eval(&format!("return {detected};"));
+        let shared = shared.as_str().unwrap_or_default().to_owned();
         assert_sized_by_wordpress(&mut s, &format!("{}'s first screen", e.slug()));
         if i == 0 {
             s.frame(None);
@@ -244,7 +272,7 @@ pub(crate) fn wordpress_embed(browser: Browser) {
             let results = format!("[data-testid={}] [data-testid=report-json]", e.slug());
             s.wait_for_element(&results, 240);
             assert_sized_by_wordpress(&mut s, &format!("{}'s results", e.slug()));
-            engine_answers.extend(assert_engine_lessons(&mut s, e));
+            engine_answers.extend(assert_engine_lessons(&mut s, e, &shared));
             ran.push(format!(
                 "{} ({:.1} s)",
                 e.slug(),
@@ -260,15 +288,6 @@ pub(crate) fn wordpress_embed(browser: Browser) {
          run and sized again: {ran:?}; the full page offered instead of Run: {offers_full_page:?}"
     );
     eprintln!("{test}: lessons answered by the engine's bundled set: {engine_answers:?}");
-    // Firefox's frame has no shared memory, and its bundled set does: the
-    // signal lesson, which wake latency's run here cannot measure, is
-    // answered. (WebKitGTK's set has none either; Chromium's frame has it.)
-    if browser == Browser::Firefox && ran.iter().any(|r| r.starts_with("wake-latency")) {
-        assert!(
-            engine_answers.iter().any(|(l, _)| l == "signal_dont_poll"),
-            "{engine_answers:?}"
-        );
-    }
     // "Open in waitlab" in the frame: WordPress's script takes the reader
     // to the experiment on the full page (a sandboxed frame may open no
     // window).
