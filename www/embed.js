@@ -1,7 +1,7 @@
 // The embed's first screen (embed.html). A blog post's reader sees the
 // experiment's heading, its explanation and a Run button, in the reader's
 // language, drawn from the page's part of the catalog (which the head's
-// script is already fetching, and the app reads next) before a byte of the
+// script is already fetching, window.waitlabTexts, and the app reads next) before a byte of the
 // app has been fetched. The app loads when the reader asks for it: Run
 // loads it and starts a run with the default settings (the app's first
 // form starts one when the page's root has `data-run-at-once`); "Change
@@ -222,8 +222,7 @@
     if (document.readyState === "complete") later();
     else addEventListener("load", () => (tellIfShown(), later()), { once: true });
   };
-  fetch(`i18n/${root.lang}.json`)
-    .then((r) => (r.ok ? r.json() : Promise.reject(new Error(`HTTP ${r.status}`))))
+  window.waitlabTexts
     .then(draw)
     .catch(() => start(false).catch(fatal));
 })();

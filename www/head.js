@@ -62,9 +62,12 @@
 
 // The reader's language, before anything is drawn: ?lang=, else the
 // first of the browser's languages the page has, else English. The
-// app reads it from <html lang>; its catalog starts loading now, and
-// a reader of another language sees the shell's layout without its
-// English words. An embed shows no shell.
+// app reads it from <html lang>. The page's texts in it start loading
+// now (window.waitlabFetched, by address: the app takes the response
+// instead of fetching again; the embed's first screen and the shell read
+// a copy of it). A reader of another language sees the shell's layout
+// without its English words until they are in, then its own words in it
+// (each element names its key in data-t). An embed shows no shell.
 (() => {
   const have = ["en", "de", "ru", "pt", "ja", "es"];
   const of = (tag) => have.find((l) => (tag || "").trim().toLowerCase().split(/[-_]/)[0] === l);
@@ -74,9 +77,27 @@
   html.lang = lang;
   if (lang !== "en") html.classList.add("shell-neutral");
   if (query.has("embed")) html.classList.add("shell-off");
-  const link = document.createElement("link");
-  Object.assign(link, { rel: "preload", as: "fetch", crossOrigin: "anonymous", href: `i18n/${lang}.json` });
-  document.head.append(link);
+  const address = `i18n/${lang}.json`;
+  const response = fetch(address);
+  window.waitlabFetched = { [address]: response };
+  // A copy of the texts for the scripts before the app (which reads the
+  // response itself, and says why it failed).
+  const texts = response.then((r) => (r.ok ? r.clone().json() : Promise.reject(new Error(`HTTP ${r.status}`))));
+  texts.catch(() => {});
+  window.waitlabTexts = texts;
+  if (lang !== "en" && !query.has("embed")) {
+    const write = (words) => {
+      const all = document.querySelectorAll("#shell [data-t]");
+      if (![...all].every((e) => typeof words[e.dataset.t] === "string")) return;
+      for (const e of all) e.textContent = words[e.dataset.t];
+      if (typeof words["page.title"] === "string") document.title = words["page.title"];
+      html.classList.remove("shell-neutral");
+    };
+    texts.then((words) => {
+      if (document.readyState !== "loading") write(words);
+      else document.addEventListener("readystatechange", () => write(words), { once: true });
+    }, () => {});
+  }
   // The colour scheme: the reader's choice (kept where storage is
   // allowed), else the browser's preference, followed as it changes.
   const dark = matchMedia("(prefers-color-scheme: dark)");

@@ -130,6 +130,7 @@ use bench::{
     bench_a_a_chromium, bench_adaptive_chromium, bench_embed_heights_chromium,
     bench_event_wake_chromium, bench_first_load_chromium, bench_noise_and_fidelity_chromium,
     bench_render_100k_chromium, bench_run_all_chromium, bench_suite_chromium,
+    bench_words_on_a_slow_line_chromium,
 };
 use embeds::{embed, embed_app_unavailable, embed_first_screen, embed_shared_memory};
 use experiments::{
@@ -423,6 +424,7 @@ fn cases() -> Vec<Case> {
         bench_noise_and_fidelity_chromium,
         bench_suite_chromium,
         bench_first_load_chromium,
+        bench_words_on_a_slow_line_chromium,
         bench_event_wake_chromium,
         bench_render_100k_chromium,
         bench_embed_heights_chromium

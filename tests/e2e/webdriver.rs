@@ -710,6 +710,32 @@ impl Session {
         );
     }
 
+    /// Chromium only: a slow line, as DevTools plays one: `latency_ms`
+    /// added to each request and `bytes_per_s` down and up (0 lifts it).
+    /// It stays on across navigations, so a pooled session must lift it.
+    pub fn throttle_network(&mut self, latency_ms: f64, bytes_per_s: f64) {
+        self.devtools("Network.enable", json!({}));
+        let (latency, rate) = if bytes_per_s > 0.0 {
+            (latency_ms, bytes_per_s)
+        } else {
+            (0.0, -1.0)
+        };
+        self.devtools(
+            "Network.emulateNetworkConditions",
+            json!({ "offline": false, "latency": latency,
+                    "downloadThroughput": rate, "uploadThroughput": rate }),
+        );
+    }
+
+    /// Chromium only: runs `script` in every document this session opens
+    /// from now on, before the document's own scripts.
+    pub fn on_every_document(&mut self, script: &str) {
+        self.devtools(
+            "Page.addScriptToEvaluateOnNewDocument",
+            json!({ "source": script }),
+        );
+    }
+
     /// Sets the window's outer size, in CSS pixels.
     pub fn resize(&mut self, width: u32, height: u32) {
         self.command(

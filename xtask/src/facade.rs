@@ -67,7 +67,7 @@ pub fn key_names(i18n: &Path) -> Result<Vec<String>> {
 }
 
 /// The name of `key` among the catalog's `names`.
-fn name_of(key: Key, names: &[String]) -> Result<&str> {
+pub(crate) fn name_of(key: Key, names: &[String]) -> Result<&str> {
     names
         .iter()
         .find(|n| Key::of(n) == key)

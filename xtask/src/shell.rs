@@ -3,9 +3,12 @@
 //! `index.html` carries a static copy of the page's headings and
 //! explanations (between `<!-- shell -->` and `<!-- /shell -->`), written
 //! from the English catalog, so a first visit reads at once; the app
-//! replaces it when it mounts. A reader of another language sees the same
-//! layout with its words blanked until then (the head's script marks the
-//! page `shell-neutral`), never English. A test keeps the copy fresh.
+//! replaces it when it mounts. Each text's element names its key
+//! (`data-t`): a reader of another language sees the same layout with its
+//! words blanked (the head's script marks the page `shell-neutral`),
+//! never English, until the head's script has the page's texts in that
+//! language (a request it starts before the body is read, and hands on to
+//! the app) and writes them in. A test keeps the copy fresh.
 
 use crate::{Result, root};
 use waitlab_core::experiments::Experiment;
@@ -23,46 +26,51 @@ pub fn escape(text: &str) -> String {
         .replace('"', "&quot;")
 }
 
-/// The shell's HTML, from the English catalog.
-pub fn html(en: &Catalog) -> String {
-    let t = |key: &str| escape(&en.text(Key::of(key)));
+/// The shell's HTML, from the English catalog, whose keys are `names`.
+pub fn html(en: &Catalog, names: &[String]) -> Result<String> {
+    // `data-t="name">text`, for the element that holds a text.
+    let t = |key: Key| -> Result<String> {
+        let name = crate::facade::name_of(key, names)?;
+        Ok(format!("data-t=\"{name}\">{}", escape(&en.text(key))))
+    };
     let mut out = String::new();
     out.push_str(&format!(
         "{OPEN}\n    <div id=\"shell\" class=\"shell\" aria-busy=\"true\">\n      \
          <header class=\"site\"><div class=\"site-bar\"><h1>waitlab</h1></div>\
-         <p class=\"tagline\" data-t>{}</p></header>\n      <main>\n",
-        t("page.tagline")
+         <p class=\"tagline\" {}</p></header>\n      <main>\n",
+        t(Key::of("page.tagline"))?
     ));
-    let card = |heading: &str, lead: &str| {
-        format!(
-            "        <section class=\"card\"><h2 data-t>{}</h2><p class=\"lead\" data-t>{}</p></section>\n",
-            t(heading),
-            t(lead)
-        )
+    let card = |heading: &str, lead: &str| -> Result<String> {
+        Ok(format!(
+            "        <section class=\"card\"><h2 {}</h2><p class=\"lead\" {}</p></section>\n",
+            t(Key::of(heading))?,
+            t(Key::of(lead))?
+        ))
     };
-    out.push_str(&card("runall.heading", "runall.lead"));
-    out.push_str(&card("env.heading", "env.lead"));
-    out.push_str(&card("share.heading", "share.lead"));
-    out.push_str(&card("reference.heading", "reference.lead"));
+    out.push_str(&card("runall.heading", "runall.lead")?);
+    out.push_str(&card("env.heading", "env.lead")?);
+    out.push_str(&card("share.heading", "share.lead")?);
+    out.push_str(&card("reference.heading", "reference.lead")?);
     for experiment in Experiment::ALL {
         out.push_str(&format!(
-            "        <section class=\"card experiment\"><h2><span class=\"num-badge\">{}</span> <span data-t>{}</span></h2><div class=\"explain\">",
+            "        <section class=\"card experiment\"><h2><span class=\"num-badge\">{}</span> <span {}</span></h2><div class=\"explain\">",
             experiment.badge(),
-            escape(&en.text(experiment.heading()))
+            t(experiment.heading())?
         ));
         for paragraph in experiment.explanation() {
-            out.push_str(&format!("<p data-t>{}</p>", escape(&en.text(paragraph))));
+            out.push_str(&format!("<p {}</p>", t(paragraph)?));
         }
         out.push_str("</div></section>\n");
     }
     out.push_str(&format!("      </main>\n    </div>\n    {CLOSE}"));
-    out
+    Ok(out)
 }
 
 /// `index.html` with its shell written from the English catalog.
 fn with_shell(index: &str) -> Result<String> {
-    let page = crate::catalogs::part_json(&root().join("www/i18n"), Lang::En, Part::Page)?;
-    let en = Catalog::from_json(Lang::En, &page)?;
+    let part = crate::catalogs::part(&root().join("www/i18n"), Lang::En, Part::Page)?;
+    let names: Vec<String> = part.keys().cloned().collect();
+    let en = Catalog::from_json(Lang::En, &serde_json::Value::Object(part).to_string())?;
     let start = index
         .find(OPEN)
         .ok_or("index.html has no <!-- shell --> marker")?;
@@ -70,7 +78,12 @@ fn with_shell(index: &str) -> Result<String> {
         .find(CLOSE)
         .ok_or("index.html has no <!-- /shell --> marker")?
         + CLOSE.len();
-    Ok(format!("{}{}{}", &index[..start], html(&en), &index[end..]))
+    Ok(format!(
+        "{}{}{}",
+        &index[..start],
+        html(&en, &names)?,
+        &index[end..]
+    ))
 }
 
 /// The built `index.html` (minified or not) without its shell: the
@@ -126,7 +139,7 @@ mod tests {
     fn the_embed_page_has_no_shell() {
         let index = std::fs::read_to_string(crate::root().join("index.html")).unwrap();
         let embed = super::without_shell(&index).unwrap();
-        assert!(!embed.contains("id=\"shell\"") && !embed.contains("data-t>"));
+        assert!(!embed.contains("id=\"shell\"") && !embed.contains("data-t="));
         assert!(embed.contains("<!-- shell -->\n    \n    <!-- /shell -->"));
         assert!(embed.contains("<noscript>") && embed.ends_with("</html>\n"));
         let minified = "<body><div class=shell id=shell><header><div class=a>x</div></header>\

@@ -15,7 +15,8 @@ pub async fn fetch_bytes(url: &str) -> Result<Vec<u8>, Phrase> {
     let failed =
         |key: Key, detail: String| Phrase::new(key).data("url", url).data("detail", detail);
     let window = web_sys::window().ok_or_else(|| failed(key!("fetch.no_window"), String::new()))?;
-    let response = JsFuture::from(window.fetch_with_str(url))
+    let asked = fetched_early(url).unwrap_or_else(|| window.fetch_with_str(url));
+    let response = JsFuture::from(asked)
         .await
         .map_err(|e| failed(key!("fetch.failed"), js_error_message(&e)))?;
     let response: web_sys::Response = response
@@ -32,6 +33,20 @@ pub async fn fetch_bytes(url: &str) -> Result<Vec<u8>, Phrase> {
         .await
         .map_err(unreadable)?;
     Ok(js_sys::Uint8Array::new(&body).to_vec())
+}
+
+/// The response to `url` that the head's script asked for before the page
+/// was read (`window.waitlabFetched`, by the same relative address: the
+/// page's texts in the reader's language), taken once: its body can be
+/// read once.
+fn fetched_early(url: &str) -> Option<js_sys::Promise> {
+    let early = crate::global_property("waitlabFetched")?;
+    let url = wasm_bindgen::JsValue::from_str(url);
+    let asked = js_sys::Reflect::get(&early, &url)
+        .ok()
+        .filter(|p| !p.is_undefined())?;
+    js_sys::Reflect::delete_property(early.unchecked_ref::<js_sys::Object>(), &url).ok()?;
+    Some(asked.unchecked_into())
 }
 
 /// [`fetch_bytes`] that calls `on_slow` once if `url` has not arrived

@@ -530,6 +530,81 @@ pub(crate) fn bench_first_load_chromium() {
     assert!(over.is_empty(), "{over:?}");
 }
 
+/// How many times English's time a reader of another language may wait for
+/// the page's words in their language, on a slow line.
+const WORDS_RATIO: f64 = 1.2;
+
+/// In every document, the first animation frame at which the tagline is
+/// drawn in the page's language (`window.waitlabWords`, ms): the shell's
+/// once its words are in the page's language (it is not blanked), or the
+/// app's.
+const WORDS_WATCH: &str = "(() => {\
+    const seen = () => {\
+      const html = document.documentElement;\
+      const tag = document.querySelector('.tagline');\
+      return tag && tag.textContent.trim() !== ''\
+        && !(tag.closest('.shell') && html.classList.contains('shell-neutral'));\
+    };\
+    const frame = () => seen() ? (window.waitlabWords = performance.now()) : requestAnimationFrame(frame);\
+    requestAnimationFrame(frame);\
+  })();";
+
+/// The reader's words on a slow line (DevTools' 1.6 Mbit/s with 150 ms
+/// latency, nothing cached), in English and in German, five loads each,
+/// alternating: the moment the tagline is drawn in the page's language
+/// ([`WORDS_WATCH`]) and the app's `waitlab-interactive` mark (Run all
+/// pressable), medians. Gated: German's words within [`WORDS_RATIO`] ×
+/// English's time, and Run all no later than English's by more than that
+/// too. Printed by `cargo xtask bench`.
+pub(crate) fn bench_words_on_a_slow_line_chromium() {
+    // A session of its own: the watch stays in every document it opens.
+    let mut s = Session::start(Browser::Chromium);
+    s.on_every_document(WORDS_WATCH);
+    s.throttle_network(150.0, 1.6e6 / 8.0);
+    let origin = &isolated_server().origin;
+    let langs = ["en", "de"];
+    let mut words = [Vec::new(), Vec::new()];
+    let mut usable = [Vec::new(), Vec::new()];
+    for load in 0..5 {
+        for (i, lang) in langs.iter().enumerate() {
+            s.navigate(&format!("{origin}/?lang={lang}&words={load}"));
+            let t = s.eval_async(
+                "while (window.waitlabWords === undefined\
+                   || !performance.getEntriesByName('waitlab-interactive')[0])\
+                   await new Promise(r => setTimeout(r, 20));\
+                 return [window.waitlabWords, performance.getEntriesByName('waitlab-interactive')[0].startTime];",
+            );
+            words[i].push(t[0].as_f64().unwrap());
+            usable[i].push(t[1].as_f64().unwrap());
+        }
+    }
+    s.throttle_network(0.0, 0.0);
+    let median = |v: &[f64]| {
+        let mut v = v.to_vec();
+        v.sort_by(f64::total_cmp);
+        v[v.len() / 2]
+    };
+    println!("== words on a slow line (1.6 Mbit/s, 150 ms), headless Chromium, median of 5 ==");
+    for (i, lang) in langs.iter().enumerate() {
+        println!(
+            "  {lang}: words {:>6.0} ms (loads {:.0?}); Run all pressable {:>6.0} ms (loads {:.0?})",
+            median(&words[i]),
+            words[i],
+            median(&usable[i]),
+            usable[i]
+        );
+    }
+    let words_x = median(&words[1]) / median(&words[0]);
+    let usable_x = median(&usable[1]) / median(&usable[0]);
+    println!(
+        "  de / en: words {words_x:.2} × (budget {WORDS_RATIO} ×), Run all pressable {usable_x:.2} ×"
+    );
+    assert!(
+        words_x <= WORDS_RATIO && usable_x <= WORDS_RATIO,
+        "German on a slow line: words {words_x:.2} ×, Run all {usable_x:.2} × English's, over {WORDS_RATIO} ×"
+    );
+}
+
 /// How many times the time of a default run's 200 samples drawing
 /// 100,000 samples may take.
 const RENDER_RATIO: f64 = 3.0;

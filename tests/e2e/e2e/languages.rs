@@ -170,37 +170,41 @@ pub(crate) fn language_in_embed(browser: Browser) {
     review_shot(&mut s, "lang-es-embed");
 }
 
-/// Before the wasm arrives the page already reads: the shell's headings
-/// and explanations in English for an English reader, the same layout
-/// with its words blanked for a German one (never English).
+/// Before the wasm arrives the page already reads, in the reader's
+/// language: the shell's headings and explanations in English for an
+/// English reader; for a German one the same layout, blanked (never
+/// English) until the head's script has the page's German texts, then in
+/// German. The app's wasm never comes here, so the words are the shell's.
 pub(crate) fn shell_before_the_wasm(browser: Browser) {
     static S: OnceLock<Server> = OnceLock::new();
     let server =
         S.get_or_init(|| Server::start_with(&dist(), Mode::Isolated, &[Fault::Hang("*_bg.wasm")]));
-    let en = catalog(Lang::En);
     for (language, lang) in [(None, Lang::En), (Some("de-DE"), Lang::De)] {
+        let words = catalog(lang);
         let mut s = Session::start_unwaited(browser, language);
         s.navigate(&server.origin);
         s.wait_for_element("#shell h2", 10);
+        s.wait_for(
+            "!document.documentElement.classList.contains('shell-neutral')",
+            10,
+        );
         let heading = s.text("#shell .experiment h2").unwrap();
         assert!(
-            heading.contains(&en.text(key!("timed_waits.heading"))),
-            "{heading}"
+            heading.contains(&words.text(key!("timed_waits.heading"))),
+            "{}: {heading}",
+            lang.code()
         );
+        let tagline = s.text("#shell .tagline").unwrap();
+        assert_eq!(tagline, words.text(key!("page.tagline")), "{}", lang.code());
         let colour = s.eval(
             "return getComputedStyle(document.querySelector('#shell .experiment h2 [data-t]')).color;",
         );
-        let blanked = colour.as_str() == Some("rgba(0, 0, 0, 0)");
-        assert_eq!(
-            blanked,
-            lang != Lang::En,
-            "{}: text colour {colour}",
-            lang.code()
-        );
+        assert_ne!(colour.as_str(), Some("rgba(0, 0, 0, 0)"), "{}", lang.code());
         assert_eq!(
             s.eval("return document.documentElement.lang;"),
             Value::from(lang.code())
         );
+        assert_no_raw_keys(&mut s, "the shell");
         review_shot(&mut s, &format!("shell-{}", lang.code()));
     }
 }
