@@ -35,8 +35,12 @@ pub const PAGES: &str = "experiments";
 pub const ANSWERS: &str = "oembed";
 /// The iframe's size in the answer: a blog's column, and the height of
 /// the first screen with room to grow (WordPress then sizes it from the
-/// embed's messages; other consumers keep this).
-const WIDTH: u32 = 720;
+/// embed's messages; other consumers keep this). 600 px wide, as
+/// WordPress's own embeds of its posts: an answer made once cannot follow
+/// a consumer's `maxwidth`, and a post made in the classic editor puts the
+/// iframe in the theme's column without a wrapper that narrows it (Twenty
+/// Twenty-Three's is 650 px; 720 ran past it).
+const WIDTH: u32 = 600;
 const HEIGHT: u32 = 640;
 
 /// The site's public address, from [`SITE_URL_VAR`] (or the default),

@@ -60,8 +60,9 @@ fn assert_sized_by_wordpress(s: &mut Session, state: &str) {
 /// blockquote linking the address, then the iframe in its sandbox, the
 /// secret in both and after the embed's address; its host script on the
 /// page. Waits until the frame has shown itself (WordPress removes the
-/// style that hides it when the frame first speaks) and returns how long
-/// that took after the post's page had loaded, ms.
+/// style that hides it when the frame first speaks), checks that it fits
+/// the post's column, and returns how long it took to show after the
+/// post's page had loaded, ms.
 fn assert_framed_by_wordpress(s: &mut Session, e: Experiment, post: &Post) -> f64 {
     let origin = &isolated_server().origin;
     let what = format!("{} post of {}", post.editor, e.slug());
@@ -100,7 +101,20 @@ fn assert_framed_by_wordpress(s: &mut Session, e: Experiment, post: &Post) -> f6
          && getComputedStyle(document.querySelector('blockquote.wp-embedded-content')).display === 'none'",
         30,
     );
-    started.elapsed().as_secs_f64() * 1e3
+    let shown_after = started.elapsed().as_secs_f64() * 1e3;
+    // It fits the post's column: the block that holds it (a paragraph of
+    // the theme's column in the classic editor, the embed block's wrapper
+    // in the block editor).
+    let fits = s.eval(
+        "const f = document.querySelector('iframe.wp-embedded-content');\
+         return [f.getBoundingClientRect().right, f.parentElement.getBoundingClientRect().right];",
+    );
+    let (right, column) = (fits[0].as_f64().unwrap(), fits[1].as_f64().unwrap());
+    assert!(
+        right <= column + 1.0,
+        "{what}: the frame ends at {right} px, past its column's {column} px"
+    );
+    shown_after
 }
 
 /// The full page, at the experiment `e`: the address says so, and the
