@@ -46,8 +46,9 @@
 //!   answer discovered and framed by WordPress, each frame shown and sized
 //!   by WordPress's own script before and after a run, and its links
 //!   landing on the experiment.
-//! - [`languages`]: `language_*`, `languages_after_a_run_*` and
-//!   `shell_before_the_wasm_*`: the page in the reader's language.
+//! - [`languages`]: `language_*`, `languages_after_a_run_*`,
+//!   `shell_before_the_wasm_*` and `links_in_every_language_*`: the page
+//!   in the reader's language, from its first words to a link's results.
 //! - [`faults`]: `fault_*`: a broken host or worker (a damaged worker wasm,
 //!   a worker that throws while starting or during a job, one that never
 //!   says ready, one that stops answering, a data file that never comes)
@@ -143,7 +144,7 @@ use faults::{
 use gallery::{engine_sets, gallery};
 use languages::{
     language_from_browser, language_from_query, language_in_embed, languages_after_a_run,
-    shell_before_the_wasm,
+    links_in_every_language, shell_before_the_wasm,
 };
 use libtest_mimic::{Arguments, Completion, Trial};
 use links::{hostile_links, native_link, share_round_trip};
@@ -364,6 +365,7 @@ fn cases() -> Vec<Case> {
         ("embed_app_unavailable", ALL, Untimed, embed_app_unavailable),
         ("languages_after_a_run", BLINK_GECKO, Untimed, languages_after_a_run),
         ("shell_before_the_wasm", BLINK_GECKO, Untimed, shell_before_the_wasm),
+        ("links_in_every_language", &[Chromium], Untimed, links_in_every_language),
         ("accessibility", BLINK_GECKO, Untimed, accessibility),
         ("reduced_motion", BLINK_GECKO, Untimed, reduced_motion),
         ("mechanism_picker", BLINK_GECKO, Untimed, mechanism_picker),

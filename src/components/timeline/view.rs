@@ -287,14 +287,18 @@ fn summary_table(trace: &Trace) -> AnyView {
         .totals()
         .into_iter()
         .map(|(lane, totals)| {
+            // Each figure names its column, which a phone shows beside
+            // it (a row there is a card).
             let cells = SPAN_KINDS
                 .iter()
-                .map(|k| view! { <td class="num">{ms(totals[k.index()])}</td> })
+                .map(|k| {
+                    view! { <td class="num" data-label=tr(&k.label())>{ms(totals[k.index()])}</td> }
+                })
                 .collect_view();
             view! {
                 <tr>
                     <th scope="row">{with_catalog(|c| lane.name(c))}</th>
-                    <td class="num">{count(lane.spans.len() as u64)}</td>
+                    <td class="num" data-label=t(key!("timeline.spans"))>{count(lane.spans.len() as u64)}</td>
                     {cells}
                 </tr>
             }

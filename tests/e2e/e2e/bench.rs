@@ -870,7 +870,9 @@ pub(crate) fn bench_event_wake_chromium() {
 /// who never leaves has it). Printed by `cargo xtask bench`.
 pub(crate) fn bench_embed_heights_chromium() {
     let mut s = Session::lease(Browser::Chromium);
-    println!("== each experiment's embed after a default run, 600 px wide, the answer's (goal <= 1000 px) ==");
+    println!(
+        "== each experiment's embed after a default run, 600 px wide, the answer's (goal <= 1000 px) =="
+    );
     println!(
         "  {:<18} {:>8} {:>22}",
         "experiment", "one run", "reader's beside blog's"

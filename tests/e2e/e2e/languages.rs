@@ -8,6 +8,7 @@ use crate::embeds::{assert_opens_full_page, embed_ready};
 use crate::support::*;
 use serde_json::Value;
 use std::sync::OnceLock;
+use waitlab_core::experiments::Experiment;
 use waitlab_core::key;
 use waitlab_core::lang::Lang;
 use waitlab_e2e::server::{Fault, Mode, Server};
@@ -323,6 +324,72 @@ fn assert_comparison_reads(s: &mut Session, lang: Lang) {
         verdicts > 0 && out == 0 && scrolls <= 1.0,
         "{code} at 390 px: {out} of {verdicts} verdicts out of view, the table scrolls {scrolls} px"
     );
+    // Every other table of its results reads there too: the statistics
+    // and the timeline's totals are cards, the rest fit.
+    let wide = s.eval(
+        "return [...document.querySelectorAll('[data-testid=timed-waits] table')]\
+           .map(t => [t.className, (t.closest('.table-wrap') || t.parentElement)])\
+           .map(([name, box]) => [name, box.scrollWidth - box.clientWidth])\
+           .filter(([, over]) => over > 1);",
+    );
+    scroll_to(s, "[data-testid=timed-waits] [data-testid=statistics]");
+    review_shot(s, &format!("stats-390-{code}"));
+    assert_eq!(
+        wide,
+        Value::Array(vec![]),
+        "{code} at 390 px: tables that scroll sideways"
+    );
     s.eval("for (const d of window.waitlabClosed) d.open = false; return null;");
     s.resize(1100, 1600);
+}
+
+/// A recipient of a result link, in each of the six languages, on a fresh
+/// page: a link of every experiment (the bundled Chromium set's runs, as
+/// a reader's), whose results, lessons and comparisons must all read as
+/// sentences, and a damaged link, whose message must too. No "⟦" (a key
+/// rendered before its texts were in) in either.
+pub(crate) fn links_in_every_language(browser: Browser) {
+    let mut run = bundled_engine_sets()
+        .into_iter()
+        .find(|set| set.env.cross_origin_isolated && set.env.user_agent.contains("Chrome"))
+        .expect("the bundled Chromium set");
+    // A reader's run, as its link carries it.
+    run.env.native = None;
+    let shown: Vec<Experiment> = Experiment::ALL
+        .into_iter()
+        .filter(|&e| run.has(e))
+        .collect();
+    assert!(shown.len() >= 9, "{shown:?}");
+    let payload = payload_of(&run);
+    let origin = isolated_server().origin.clone();
+    let mut s = Session::lease(browser);
+    for lang in Lang::ALL {
+        let code = lang.code();
+        s.navigate("about:blank");
+        s.navigate(&format!("{origin}/?lang={code}#{payload}"));
+        for e in &shown {
+            s.wait_for_element(
+                &format!("[data-testid={}] [data-testid=report-json]", e.slug()),
+                30,
+            );
+        }
+        s.wait_for_element("[data-testid=summary] li", 20);
+        for e in &shown {
+            reach_comparison(&mut s, e.slug());
+        }
+        s.eval("for (const d of document.querySelectorAll('details')) d.open = true; return null;");
+        s.eval_async(
+            "await new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r))); return null;",
+        );
+        assert_no_raw_keys(
+            &mut s,
+            &format!("{code}: a result link of every experiment"),
+        );
+        review_shot(&mut s, &format!("link-{code}"));
+        s.navigate("about:blank");
+        s.navigate(&format!("{origin}/?lang={code}#v1:%00%ff%fe"));
+        s.wait_for_element(&tid("link-problem"), 20);
+        assert_no_raw_keys(&mut s, &format!("{code}: a damaged link"));
+    }
+    assert_no_page_errors(&mut s);
 }

@@ -423,6 +423,20 @@ pub(crate) fn download(s: &mut Session, section: &str, button: &str) -> (String,
     (field("name"), field("text"))
 }
 
+/// The bundled sets of browser engines, as the page bundles them.
+pub(crate) fn bundled_engine_sets() -> Vec<Report> {
+    let folder = dist().join("data/native");
+    std::fs::read_dir(&folder)
+        .unwrap_or_else(|e| panic!("{}: {e}", folder.display()))
+        .filter_map(|f| {
+            let path = f.ok()?.path();
+            let text = std::fs::read_to_string(&path).ok()?;
+            let set = waitlab_core::reference::parse_set(&text).ok()?;
+            set.env.is_engine().then_some(set)
+        })
+        .collect()
+}
+
 /// A result link's payload for `report`, its body in uncompressed raw
 /// DEFLATE blocks (which every inflater reads).
 pub(crate) fn payload_of(report: &Report) -> String {

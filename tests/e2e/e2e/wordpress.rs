@@ -19,7 +19,6 @@ use crate::support::*;
 use serde_json::Value;
 use std::time::{Duration, Instant};
 use waitlab_core::experiments::Experiment;
-use waitlab_core::reference::parse_set;
 use waitlab_core::schema::Report;
 use waitlab_core::shared_memory::{Off, runs_in_embed};
 use waitlab_core::summary::{Lesson, Ran, line, own_engine_answer};
@@ -139,19 +138,6 @@ fn assert_at_experiment(s: &mut Session, e: Experiment) {
     );
 }
 
-/// The bundled sets of browser engines, as the page bundles them.
-fn engine_sets() -> Vec<Report> {
-    let folder = dist().join("data/native");
-    std::fs::read_dir(&folder)
-        .unwrap_or_else(|e| panic!("{}: {e}", folder.display()))
-        .filter_map(|f| {
-            let path = f.ok()?.path();
-            let text = std::fs::read_to_string(&path).ok()?;
-            parse_set(&text).ok().filter(|r| r.env.is_engine())
-        })
-        .collect()
-}
-
 /// After a run of `e` in the frame: the lessons it could not measure here
 /// that the bundled set of this engine answers are shown, each with that
 /// set's verdict (core's `own_engine_answer`, tested natively); none
@@ -165,7 +151,7 @@ fn engine_sets() -> Vec<Report> {
 fn assert_engine_lessons(s: &mut Session, e: Experiment, shared: &str) -> Vec<(String, String)> {
     let results = format!("[data-testid={}] [data-testid=report-json]", e.slug());
     let report = Report::from_json(&report_json(s, &results)).expect("the report parses");
-    let sets = engine_sets();
+    let sets = bundled_engine_sets();
     let sets: Vec<&Report> = sets.iter().collect();
     // What the frame's detection owes, before what core says.
     let engine = s.browser.name();
