@@ -87,6 +87,8 @@ pub fn RawReport(
     let json = RwSignal::new(None::<String>);
     let failed = RwSignal::new(None::<String>);
     let version = report.version;
+    // Whose run: the page's style tells a reader's own from a linked one.
+    let source = if report.from_link { "link" } else { "run" };
     let report = StoredValue::new(report);
     let offer = move |file: File| {
         write(report, experiment, file, failed, move |r, text| {
@@ -103,7 +105,7 @@ pub fn RawReport(
         }
     };
     view! {
-        <details class="raw" on:toggle=move |_| show()>
+        <details class="raw" data-source=source on:toggle=move |_| show()>
             <summary>{tr(&Phrase::new(key!("results.raw")).count("version", version))}</summary>
             <div class="downloads">
                 <button type="button" data-testid="download-json" on:click=move |_| offer(File::Json)>{t(key!("results.download_json"))}</button>
