@@ -1,8 +1,8 @@
 // The embed's first screen (embed.html). A blog post's reader sees the
 // experiment's heading, its explanation and a Run button, in the reader's
-// language, drawn from the page's part of the catalog (which the head's
-// script is already fetching, window.waitlabTexts, and the app reads next) before a byte of the
-// app has been fetched. The app loads when the reader asks for it: Run
+// language, drawn from the page's part of the catalog (a copy of what the
+// head's script is already fetching, window.waitlabTexts, which the app
+// reads next) before a byte of the app has been fetched. The app loads when the reader asks for it: Run
 // loads it and starts a run with the default settings (the app's first
 // form starts one when the page's root has `data-run-at-once`); "Change
 // the settings" loads it and shows the form. The app removes this screen

@@ -530,6 +530,13 @@ pub(crate) fn bench_first_load_chromium() {
     assert!(over.is_empty(), "{over:?}");
 }
 
+/// The middle of a few loads' figures (an odd count of them).
+fn median(v: &[f64]) -> f64 {
+    let mut v = v.to_vec();
+    v.sort_by(f64::total_cmp);
+    v[v.len() / 2]
+}
+
 /// How many times English's time a reader of another language may wait for
 /// the page's words in their language, on a slow line.
 const WORDS_RATIO: f64 = 1.2;
@@ -579,11 +586,6 @@ pub(crate) fn bench_words_on_a_slow_line_chromium() {
         }
     }
     s.throttle_network(0.0, 0.0);
-    let median = |v: &[f64]| {
-        let mut v = v.to_vec();
-        v.sort_by(f64::total_cmp);
-        v[v.len() / 2]
-    };
     println!("== words on a slow line (1.6 Mbit/s, 150 ms), headless Chromium, median of 5 ==");
     for (i, lang) in langs.iter().enumerate() {
         println!(
@@ -657,15 +659,7 @@ fn five_loads(
         paints.push(t[0].as_f64().unwrap());
         ready.push(t[1].as_f64().unwrap());
     }
-    let median = |v: &mut Vec<f64>| {
-        v.sort_by(f64::total_cmp);
-        v[v.len() / 2]
-    };
-    let (fcp, usable, base) = (
-        median(&mut paints),
-        median(&mut ready),
-        median(&mut reference),
-    );
+    let (fcp, usable, base) = (median(&paints), median(&ready), median(&reference));
     let (paint_x, usable_x) = (fcp / base, usable / base);
     println!("== {title} ==");
     println!("  reference page's first paint {base:>5.0} ms (loads {reference:.0?})");

@@ -157,8 +157,7 @@ fn assert_engine_lessons(s: &mut Session, e: Experiment, shared: &str) -> Vec<(S
     let engine = s.browser.name();
     let reads = |l: Lesson, r: &Report| line(l, Ran::Report(r), &[]).run.is_some();
     let owed: Vec<&str> = Lesson::of(e)
-        .filter(|_| shared != "on")
-        .filter(|&l| !reads(l, &report))
+        .filter(|&l| shared != "on" && !reads(l, &report))
         .filter(|&l| {
             sets.iter().any(|set| {
                 let name = set.env.native.as_ref().map(|n| n.name.to_lowercase());
