@@ -52,7 +52,10 @@ fn rerun_row(d: &Description) -> (Key, Value, Option<String>) {
     let range = Phrase::new(key!("stats.rerun_range"))
         .ms("lo", i.lo)
         .ms("hi", i.hi);
-    let note = drift(Phrase::new(key!("stats.rerun_note")));
+    let note = match d.wander_ms {
+        Some(wander) => drift(Phrase::new(key!("stats.rerun_note_wander"))).ms("wander", wander),
+        None => drift(Phrase::new(key!("stats.rerun_note"))),
+    };
     (
         key!("stats.rerun"),
         Value::Text(tr(&range)),
@@ -78,8 +81,10 @@ pub fn StatisticsTable(
     samples: Samples,
     /// The clock the run read.
     clock: Option<ClockInfo>,
+    /// How far its run saw its median wander (`stats::rerun_spread`).
+    spread_ms: Option<f64>,
 ) -> impl IntoView {
-    let d = describe(&samples, clock);
+    let d = describe(&samples, clock, spread_ms);
     let mut figures = vec![d.mean, d.std_dev, d.median];
     figures.extend(d.error);
     let figure_row = |label: Key, v: f64, note: Option<String>| (label, Value::Figure(v), note);

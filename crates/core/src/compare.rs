@@ -40,6 +40,10 @@ pub struct Row {
     /// Their median as its source gives it, ms (a link's exact median,
     /// which its rebuilt samples only approach).
     pub median_ms: Option<f64>,
+    /// How far a rerun's median may lie from theirs, ms, as the run saw
+    /// its median wander ([`crate::stats::rerun_spread`]); `None` where it
+    /// is not known (few samples, a link made before links carried it).
+    pub spread_ms: Option<f64>,
 }
 
 impl Row {
@@ -317,6 +321,7 @@ impl Visit for RowsOf<'_> {
                 id: m.id,
                 samples: m.samples,
                 median_ms: m.median_ms,
+                spread_ms: m.spread_ms,
             })
             .collect();
         (rows, E::MARKS_ITS_OWN)
@@ -351,6 +356,7 @@ fn stated_rows(experiment: Experiment, report: &Report) -> Vec<Row> {
                     id: None,
                     samples: Vec::new(),
                     median_ms: None,
+                    spread_ms: None,
                 });
                 rows.len() - 1
             }

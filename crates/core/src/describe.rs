@@ -15,11 +15,15 @@
 //!   `P(Bin(n, 1/2) <= j) <= 0.0005` (none under 11 samples);
 //! - rerun interval, where a rerun's median lies: the median interval
 //!   widened on either side by [`RERUN_STEPS`] steps of the clock when it
-//!   is known and [`RERUN_DRIFT`] of the median. The median interval
-//!   covers the sampling error within one run; runs of one browser on one
-//!   machine differ by more than that (a timer's alignment to the
-//!   scheduler, the machine's load, each median read in whole steps), and
-//!   the A/A bench measures by how much (see [`RERUN_DRIFT`]);
+//!   is known, [`RERUN_DRIFT`] of the median, and as far as a rerun's
+//!   median wanders from this one's where the run saw it
+//!   ([`crate::stats::SPREAD_Z`] times the spread of
+//!   [`crate::stats::rerun_spread`] on either side, taken together). The
+//!   median interval covers the sampling error within one run; runs of one
+//!   browser on one machine differ by more than that (a timer's alignment
+//!   to the scheduler, a worker's wake, the machine's load, each median
+//!   read in whole steps), and the A/A bench measures by how much (see
+//!   [`RERUN_DRIFT`]);
 //! - quartiles and tails: type-7 quantiles ([`crate::stats`]);
 //! - Tukey's fences: `Q1 - 1.5 IQR` and `Q3 + 1.5 IQR`;
 //! - mvalue (Brendan Gregg's, as BenchmarkDotNet computes it): the samples
@@ -134,6 +138,9 @@ pub struct Description {
     /// Where a rerun's median lies: the median's interval widened by the
     /// drift between runs; `None` under 11 samples.
     pub rerun_interval: Option<Interval>,
+    /// By how much of that widening, ms, is how far a rerun's median
+    /// wanders as the run saw it; `None` where it did not.
+    pub wander_ms: Option<f64>,
     /// Third quartile.
     pub q3: f64,
     /// Quantile 0.9.
@@ -166,8 +173,14 @@ impl Description {
     }
 }
 
-/// Describes `samples`, measured with `clock` if it is known.
-pub fn describe(samples: &Samples, clock: Option<ClockInfo>) -> Description {
+/// Describes `samples`, measured with `clock` if it is known, whose run saw
+/// its median wander by `spread_ms` ([`crate::stats::rerun_spread`]) if it
+/// did.
+pub fn describe(
+    samples: &Samples,
+    clock: Option<ClockInfo>,
+    spread_ms: Option<f64>,
+) -> Description {
     let x = samples.sorted();
     let n = x.len();
     let mean = samples.mean();
@@ -197,7 +210,10 @@ pub fn describe(samples: &Samples, clock: Option<ClockInfo>) -> Description {
         lo: x[l - 1],
         hi: x[n - l],
     });
-    let drift = RERUN_STEPS * clock.map_or(0.0, |c| c.tolerance_ms()) + RERUN_DRIFT * median.abs();
+    let wander_ms = spread_ms.map(|s| crate::stats::SPREAD_Z * s.hypot(s));
+    let drift = RERUN_STEPS * clock.map_or(0.0, |c| c.tolerance_ms())
+        + RERUN_DRIFT * median.abs()
+        + wander_ms.unwrap_or(0.0);
     Description {
         n: n as u32,
         mean,
@@ -211,6 +227,7 @@ pub fn describe(samples: &Samples, clock: Option<ClockInfo>) -> Description {
             lo: i.lo - drift,
             hi: i.hi + drift,
         }),
+        wander_ms,
         q3,
         p90: samples.quantile(0.9),
         p99: samples.quantile(0.99),
@@ -311,7 +328,7 @@ mod tests {
     use super::*;
 
     fn described(v: &[f64]) -> Description {
-        describe(&Samples::new(v.to_vec()).unwrap(), None)
+        describe(&Samples::new(v.to_vec()).unwrap(), None, None)
     }
 
     #[test]
@@ -350,8 +367,14 @@ mod tests {
                 "{i:?}"
             );
         };
-        near(describe(&s, Some(clock)).rerun_interval, 0.74, 11.26);
-        near(describe(&s, None).rerun_interval, 0.94, 11.06);
+        near(describe(&s, Some(clock), None).rerun_interval, 0.74, 11.26);
+        near(describe(&s, None, None).rerun_interval, 0.94, 11.06);
+        // A run whose median wandered by 0.5 ms: a rerun wanders as far,
+        // SPREAD_Z * hypot(0.5, 0.5) ms more on either side.
+        let wander = crate::stats::SPREAD_Z * 0.5f64.hypot(0.5);
+        let d = describe(&s, None, Some(0.5));
+        assert_eq!(d.wander_ms, Some(wander));
+        near(d.rerun_interval, 0.94 - wander, 11.06 + wander);
     }
 
     #[test]
@@ -389,7 +412,10 @@ mod tests {
             })
             .collect();
         let s = Samples::new(stepped).unwrap();
-        assert_eq!(describe(&s, Some(clock)).modality(), Modality::Unimodal);
+        assert_eq!(
+            describe(&s, Some(clock), None).modality(),
+            Modality::Unimodal
+        );
     }
 
     #[test]
@@ -400,7 +426,7 @@ mod tests {
             readings: 100,
         };
         let s = Samples::new(vec![0.0, 0.1, 0.1, 0.2, 1.0]).unwrap();
-        assert_eq!(describe(&s, Some(clock)).at_resolution, Some(3));
-        assert_eq!(describe(&s, None).at_resolution, None);
+        assert_eq!(describe(&s, Some(clock), None).at_resolution, Some(3));
+        assert_eq!(describe(&s, None, None).at_resolution, None);
     }
 }

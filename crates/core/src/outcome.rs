@@ -89,6 +89,22 @@ impl Outcome {
         }
     }
 
+    /// How far a rerun's median may lie from this one's, ms, if it was
+    /// measured: as a link carried it, else from the samples in the order
+    /// they were measured ([`crate::stats::rerun_spread`]); `None` for too
+    /// few samples or none kept.
+    pub fn spread_ms(&self) -> Option<f64> {
+        match self {
+            Outcome::Measured {
+                summary,
+                samples_ms,
+            } => summary
+                .spread_ms
+                .or_else(|| crate::stats::rerun_spread(samples_ms)),
+            _ => None,
+        }
+    }
+
     /// Its median, ms, if it was measured.
     pub fn p50(&self) -> Option<f64> {
         self.summary().map(|s| s.p50)

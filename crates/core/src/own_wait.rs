@@ -330,6 +330,7 @@ fn judge(builtin: &[f64], clock: Option<ClockInfo>, own: &[f64], own_step_ms: f6
         id: Some("own"),
         samples: samples.to_vec(),
         median_ms: None,
+        spread_ms: crate::stats::rerun_spread(samples),
     };
     let group = |samples: &[f64], clock: Option<ClockInfo>| Group {
         source: Phrase::new(key!("own_way.yours")),

@@ -120,6 +120,7 @@ impl Samples {
             p99: self.quantile(0.99),
             max: self.max(),
             mean: self.mean(),
+            spread_ms: None,
         }
     }
 
@@ -186,6 +187,55 @@ impl Samples {
     }
 }
 
+/// Consecutive blocks a run's samples are cut into, in the order they
+/// were measured, to see how far their median wanders within the run
+/// ([`rerun_spread`]).
+pub const SPREAD_BLOCKS: usize = 8;
+/// How many of the two rows' spreads between runs, taken together
+/// (`hypot`), a difference of medians must pass to be called one: see
+/// [`rerun_spread`]. Measured by the A/A bench (`cargo xtask bench`, Chromium, three runs,
+/// 81 pairs of runs of a row under a millisecond): a wake-up's median
+/// moved between runs by up to 3.4 times the two spreads together (0.036
+/// against 0.078 ms), never by 4; rows of a millisecond or more by at
+/// most 0.7 times.
+pub const SPREAD_Z: f64 = 3.0;
+/// Fewest samples a block holds: under `SPREAD_BLOCKS` times as many, a
+/// series has no spread.
+pub const SPREAD_BLOCK_SAMPLES: usize = 5;
+
+/// How far a rerun's median may lie from this run's, estimated within the
+/// run from `in_order`, its samples in the order they were measured: the
+/// standard deviation of the medians of [`SPREAD_BLOCKS`] consecutive
+/// blocks. A median of a few microseconds moves between two runs of one
+/// browser by far more than its sampling error says (a wake from a
+/// worker, 0.07 ms in one run and 0.11 in the next): whatever moves it
+/// between runs (the thread's core, the page's other work, the machine's
+/// load) moves it within a run too, block to block. For samples that do
+/// not drift it is about twice the spread of the difference between two
+/// runs' medians (each block's median spreads `sqrt(SPREAD_BLOCKS)` times
+/// more than the whole run's, and a difference of two medians `sqrt(2)`
+/// times more than one); where the run drifts, it grows with the drift.
+/// `None` under `SPREAD_BLOCKS * SPREAD_BLOCK_SAMPLES` samples, with a
+/// sample that is not finite, or for samples in ascending order.
+pub fn rerun_spread(in_order: &[f64]) -> Option<f64> {
+    let n = in_order.len();
+    // Samples in ascending order kept no order to read (a link's, rebuilt
+    // from its sketch).
+    if n < SPREAD_BLOCKS * SPREAD_BLOCK_SAMPLES || in_order.is_sorted() {
+        return None;
+    }
+    let medians: Vec<f64> = (0..SPREAD_BLOCKS)
+        .map(|b| {
+            let block = &in_order[b * n / SPREAD_BLOCKS..(b + 1) * n / SPREAD_BLOCKS];
+            Samples::new(block.to_vec()).map(|s| s.quantile(0.5))
+        })
+        .collect::<Result<_, _>>()
+        .ok()?;
+    let mean = medians.iter().sum::<f64>() / SPREAD_BLOCKS as f64;
+    let squares: f64 = medians.iter().map(|m| (m - mean) * (m - mean)).sum();
+    Some((squares / (SPREAD_BLOCKS - 1) as f64).sqrt())
+}
+
 /// One bar of a histogram: samples in `[lo, hi)` (the last bin includes `hi`).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct Bin {
@@ -214,6 +264,12 @@ pub struct Summary {
     pub max: f64,
     /// Arithmetic mean.
     pub mean: f64,
+    /// How far a rerun's median may lie from this one ([`rerun_spread`])
+    /// where a link carried it; a run's own samples give it
+    /// ([`crate::outcome::Outcome::spread_ms`]), a summary without them
+    /// has none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub spread_ms: Option<f64>,
 }
 
 impl Summary {
@@ -255,6 +311,30 @@ mod tests {
         assert_eq!(x.quantile(f64::NAN), 1.0);
         assert_eq!(x.quantile(7.0), 4.0);
         assert_eq!(s(&[5.0]).quantile(0.99), 5.0);
+    }
+
+    #[test]
+    fn a_runs_spread_is_how_its_block_medians_scatter() {
+        // Eight blocks of five, each block's median its number: the
+        // spread is the standard deviation of 1..=8, sqrt(6).
+        let mut wandering = Vec::new();
+        for block in 1..=8 {
+            let b = f64::from(block);
+            wandering.extend([b + 0.5, b - 0.5, b, b + 0.2, b - 0.2]);
+        }
+        let spread = rerun_spread(&wandering).unwrap();
+        assert!((spread - 6f64.sqrt()).abs() < 1e-12, "{spread}");
+        // Blocks alike: none, however wide each block is.
+        let steady: Vec<f64> = (0..80).map(|i| [1.0, 9.0, 5.0, 3.0][i % 4]).collect();
+        assert_eq!(rerun_spread(&steady), Some(0.0));
+        // Too few samples, ascending ones (a link's, with no order left),
+        // one not finite: none.
+        assert_eq!(rerun_spread(&wandering[..39]), None);
+        let mut sorted = wandering.clone();
+        sorted.sort_by(f64::total_cmp);
+        assert_eq!(rerun_spread(&sorted), None);
+        wandering[3] = f64::NAN;
+        assert_eq!(rerun_spread(&wandering), None);
     }
 
     #[test]

@@ -65,7 +65,7 @@ fn descriptions_match_scipy() {
             typical_step_ms: step,
             readings: 1000,
         });
-        let d = describe(&Samples::new(samples).unwrap(), clock);
+        let d = describe(&Samples::new(samples).unwrap(), clock, None);
         let want = &case["want"];
         assert_eq!(u64::from(d.n), want["n"].as_u64().unwrap(), "{name}");
         close(d.mean, &want["mean"], "mean", name);

@@ -144,7 +144,7 @@ pub(super) fn TimedWaitsResults(
         let samples = samples_of(&cell.outcome)?;
         Some(view! {
             <HistogramChart key=key samples=samples.clone() log=log.get() floor_ms=tolerance />
-            <StatisticsTable what=key.label() samples=samples clock=clock />
+            <StatisticsTable what=key.label() samples=samples clock=clock spread_ms=cell.outcome.spread_ms() />
         })
     };
     view! {

@@ -96,7 +96,8 @@ pub(crate) fn bench_adaptive_chromium() {
         let a = waitlab_core::stats::Samples::new(samples(early, mechanism, Some(d))).unwrap();
         let b = waitlab_core::stats::Samples::new(samples(fixed, mechanism, Some(d))).unwrap();
         assert_eq!(b.len(), 1000, "{label}: the fixed run took every sample");
-        let described = waitlab_core::describe::describe(&a, Some(clock));
+        let spread = waitlab_core::stats::rerun_spread(&samples(early, mechanism, Some(d)));
+        let described = waitlab_core::describe::describe(&a, Some(clock), spread);
         let interval = described.rerun_interval.expect("30 samples or more");
         let (median, long) = (a.quantile(0.5), b.quantile(0.5));
         let c = waitlab_core::stats::Samples::new(samples(cold, mechanism, Some(d))).unwrap();
@@ -961,9 +962,9 @@ pub(crate) fn bench_embed_heights_chromium() {
 /// often the 99.9 % median interval alone would; each row it called
 /// faster or slower, with its ratio and p, and each median outside the
 /// rerun interval; then the same two shares for the rows whose median is
-/// under a millisecond alone (printed, not gated: where rows move most
-/// between runs). Gates: at most [`RERUN_FALSE_SHARE`] false verdicts,
-/// at least [`RERUN_COVERAGE`] coverage.
+/// under a millisecond alone (where rows move most between runs). Gates,
+/// among all rows and among those alone: at most [`RERUN_FALSE_SHARE`]
+/// false verdicts, at least [`RERUN_COVERAGE`] coverage.
 pub(crate) fn bench_a_a_chromium() {
     use waitlab_core::compare::verdict::{Judged, RERUN_FALSE_SHARE, Verdict, judge};
     use waitlab_core::describe::RERUN_COVERAGE;
@@ -1043,7 +1044,7 @@ pub(crate) fn bench_a_a_chromium() {
                     let (Some(mine), Some(theirs)) = (series(row), other.and_then(series)) else {
                         continue;
                     };
-                    let d = waitlab_core::describe::describe(&mine, Some(clock));
+                    let d = waitlab_core::describe::describe(&mine, Some(clock), row.spread_ms);
                     let (Some(rerun), Some(within)) = (d.rerun_interval, d.median_interval) else {
                         continue;
                     };
@@ -1114,6 +1115,14 @@ pub(crate) fn bench_a_a_chromium() {
         coverage >= RERUN_COVERAGE,
         "A/A: the rerun intervals held the other run's median in {:.1} % of cells",
         100.0 * coverage
+    );
+    assert!(
+        fast_called as f64 <= RERUN_FALSE_SHARE * fast_tested as f64,
+        "A/A: {fast_called} of {fast_tested} rows under 1 ms called faster or slower"
+    );
+    assert!(
+        fast_held as f64 >= RERUN_COVERAGE * fast_cells as f64,
+        "A/A: the rerun intervals of rows under 1 ms held {fast_held} of {fast_cells}"
     );
 }
 

@@ -25,6 +25,7 @@ fn asking(requested: &[Option<u32>]) -> Group {
                 id: None,
                 samples: Vec::new(),
                 median_ms: None,
+                spread_ms: None,
             })
             .collect(),
         clock: None,
@@ -477,6 +478,54 @@ fn no_verdict_comes_of_a_difference_under_two_clock_steps() {
     assert_eq!(judge(&base, &stated), vec![Judged::Stated]);
     let groups = [stated, base.clone()];
     assert_eq!(verdict::base(groups.iter()), Some(1));
+}
+
+/// A difference of medians no larger than how far the two rows wander
+/// between runs is no verdict, however clear within the runs: "perhaps",
+/// saying that two runs can lie that far apart (or "the same" within 5 %);
+/// beyond it the test decides as before; where either side's wander is
+/// unknown (a link made before links carried it), nothing changes.
+#[test]
+fn a_difference_within_how_far_runs_wander_is_no_verdict() {
+    use crate::stats::SPREAD_Z;
+    use verdict::{Judged, Test, Verdict, judge};
+    let row = |origin, median: f64, wander: Option<f64>| {
+        let mut g = sampled(origin, 0.005, &[("wake", "w", around(median, 0.004, 400))]);
+        g.rows[0].spread_ms = wander;
+        g
+    };
+    let tested = |base: &Group, other: &Group| match judge(base, other).remove(0) {
+        Judged::Tested(t) => t,
+        j => panic!("{j:?}"),
+    };
+    // Both rows wandered by 0.01 ms within their runs: two runs of them
+    // lie up to `wander` apart, and the threshold says so.
+    let wander = SPREAD_Z * 0.01f64.hypot(0.01);
+    let base = row(Origin::Browser, 0.1, Some(0.01));
+    let within = 0.1 + wander / 2.0;
+    let t: Test = tested(&base, &row(Origin::Linked, within, Some(0.01)));
+    assert_eq!((t.verdict, t.within_wander), (Verdict::Unclear, true));
+    assert!((t.threshold_ms - wander).abs() < 1e-12);
+    let (said, _) = Judged::Tested(t).phrases(&Phrase::new(key!("compare.verdict.your_run")));
+    assert_eq!(said.key, key!("compare.verdict.says.wander_slower"));
+    // Without the wander, the same samples are told apart.
+    let t = tested(
+        &row(Origin::Browser, 0.1, None),
+        &row(Origin::Linked, within, None),
+    );
+    assert_eq!(t.verdict, Verdict::Slower);
+    // One side's wander unknown: as without.
+    let t = tested(&base, &row(Origin::Linked, within, None));
+    assert_eq!(t.verdict, Verdict::Slower);
+    // Twice the wander apart: told, either way.
+    let t = tested(
+        &base,
+        &row(Origin::Linked, 0.1 - 2.0 * wander.min(0.04), Some(0.01)),
+    );
+    assert_eq!((t.verdict, t.within_wander), (Verdict::Faster, false));
+    // Within 5 %: the same.
+    let t = tested(&base, &row(Origin::Linked, 0.102, Some(0.01)));
+    assert_eq!(t.verdict, Verdict::Same);
 }
 
 /// Wake latency charts ratios to the event wait; a run that could not

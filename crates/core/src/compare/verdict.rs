@@ -6,7 +6,10 @@
 //! Mann-Whitney U test finds its samples, less a threshold, still larger
 //! than the partner's (p < [`ALPHA`]); faster when its samples, plus the
 //! threshold, are still smaller; the same otherwise. The threshold is
-//! [`THRESHOLD`] of the partner's median, and never less than
+//! [`THRESHOLD`] of the partner's median or, where both runs saw how far
+//! their rows' medians wander ([`crate::stats::rerun_spread`]), [`SPREAD_Z`]
+//! times those two spreads together if that is more (a difference two runs
+//! of one browser would show is none), and never less than
 //! [`CLOCK_STEPS`] steps of the coarser of the two clocks, so no verdict
 //! comes of a difference the clocks cannot tell: where the medians differ
 //! by more than [`THRESHOLD`] but not by more than those steps, the verdict
@@ -23,7 +26,7 @@
 
 use super::{Group, Origin, Row};
 use crate::key;
-use crate::stats::Samples;
+use crate::stats::{SPREAD_Z, Samples};
 use crate::text::{Arg, Phrase};
 
 /// The smallest relative difference of medians a verdict calls a
@@ -38,9 +41,10 @@ pub const CLOCK_STEPS: f64 = 2.0;
 pub const MIN_SAMPLES: usize = 8;
 /// The most rows of a rerun of the same browser that may be called faster
 /// or slower than the run before it: the A/A bench fails above it, and the
-/// page says so. [`THRESHOLD`] is what keeps it: medians of one browser's
-/// runs move by up to about 1 % ([`crate::describe::RERUN_DRIFT`]), now and
-/// then more.
+/// page says so. [`THRESHOLD`] and the rows' wander ([`SPREAD_Z`]) are
+/// what keep it: medians of one browser's runs of timers move by up to
+/// about 1 % ([`crate::describe::RERUN_DRIFT`]), a wake of microseconds by
+/// as much as it wanders within a run.
 pub const RERUN_FALSE_SHARE: f64 = 0.05;
 
 /// How a row compares with its partner.
@@ -93,6 +97,9 @@ pub struct Test {
     pub threshold_ms: f64,
     /// Whether a side's samples were rebuilt from a link's sketch.
     pub approximate: bool,
+    /// Whether the medians differ by no more than the two rows wander
+    /// between runs (an "unclear" that two runs of one browser can show).
+    pub within_wander: bool,
     /// The partner's name when it is another way of waiting than the
     /// row's own (a native row beside a browser's).
     pub partner: Option<Phrase>,
@@ -160,6 +167,12 @@ impl Test {
             (Verdict::Slower, None) => key!("compare.verdict.says.slower_no_ratio"),
             (Verdict::Same, _) => key!("compare.verdict.says.same"),
             (Verdict::UnderClock, _) => key!("compare.verdict.says.under_clock"),
+            (Verdict::Unclear, Some(_)) if self.within_wander && self.ratio < 1.0 => {
+                key!("compare.verdict.says.wander_faster")
+            }
+            (Verdict::Unclear, Some(_)) if self.within_wander => {
+                key!("compare.verdict.says.wander_slower")
+            }
             (Verdict::Unclear, Some(_)) if self.ratio < 1.0 => {
                 key!("compare.verdict.says.unclear_faster")
             }
@@ -317,17 +330,28 @@ pub fn judge(base: &Group, group: &Group) -> Vec<Judged> {
             // its rebuilt samples' only near).
             let median = |r: &Row, s: &Samples| r.median_ms.unwrap_or_else(|| s.quantile(0.5));
             let (median, base_median) = (median(row, &x), median(partner, &y));
+            // As much as runs of the two rows move apart, where both runs
+            // saw how far their medians wander.
+            let wander_ms = row
+                .spread_ms
+                .zip(partner.spread_ms)
+                .map_or(0.0, |(a, b)| SPREAD_Z * a.hypot(b));
             let relative_ms = THRESHOLD * base_median.abs();
-            let mut test = test(x.sorted(), y.sorted(), relative_ms.max(floor_ms));
+            let mut test = test(
+                x.sorted(),
+                y.sorted(),
+                relative_ms.max(wander_ms).max(floor_ms),
+            );
             // "Same" where the medians differ by more than 5 % but no more
             // than the clocks' steps: the clocks cannot tell.
             let apart = (median - base_median).abs();
             // "Unclear" where they differ by more than both, but not
-            // surely.
+            // surely, or by no more than two runs of them would.
             if test.verdict == Verdict::Same && apart > relative_ms {
                 test.verdict = if apart <= floor_ms {
                     Verdict::UnderClock
                 } else {
+                    test.within_wander = apart <= wander_ms;
                     Verdict::Unclear
                 };
             }
@@ -393,6 +417,7 @@ pub fn test(x: &[f64], y: &[f64], threshold_ms: f64) -> Test {
         effect: mann_whitney(x, y).cliffs_delta,
         threshold_ms,
         approximate: false,
+        within_wander: false,
         partner: None,
     }
 }

@@ -69,6 +69,9 @@ pub struct Measured<M> {
     pub samples: Vec<f64>,
     /// Their median, ms.
     pub median_ms: Option<f64>,
+    /// How far a rerun's median may lie from theirs, ms
+    /// ([`Outcome::spread_ms`]).
+    pub spread_ms: Option<f64>,
 }
 
 impl<M> Measured<M> {
@@ -83,6 +86,7 @@ impl<M> Measured<M> {
             id: None,
             samples: Vec::new(),
             median_ms: None,
+            spread_ms: None,
         }
     }
 
@@ -107,6 +111,7 @@ impl<M> Measured<M> {
             id: Some(tried.id),
             samples,
             median_ms,
+            spread_ms: tried.outcome.spread_ms(),
         }
     }
 }

@@ -255,6 +255,51 @@ fn round_trips_within_the_stated_precision() {
 /// A link made before the worker's fresh-task timer came (by the code
 /// of that day, from a report whose cells followed the configuration,
 /// so its keys were implied) opens with the cells it had.
+/// How far each row's median wandered within its run
+/// (`stats::rerun_spread`) travels in its link, to the codec's precision,
+/// and again when a link's run is shared on; a series that kept no order
+/// (ascending, as a link rebuilds it) travels without one, as every link
+/// made before links carried it.
+#[test]
+fn how_far_a_runs_medians_wander_travels_in_its_link() {
+    use crate::compare::group;
+    use crate::experiments::Experiment;
+    let spreads = |r: &Report| -> Vec<Option<f64>> {
+        Experiment::ALL
+            .into_iter()
+            .filter_map(|e| group(e, r))
+            .flat_map(|g| g.rows.into_iter().map(|row| row.spread_ms))
+            .collect()
+    };
+    let suite = native_suite();
+    let back = decode(&encode(&suite)).unwrap();
+    let again = decode(&encode(&back)).unwrap();
+    let (sent, got, resent) = (spreads(&suite), spreads(&back), spreads(&again));
+    assert!(
+        sent.iter().filter(|s| s.is_some()).count() >= 20,
+        "{sent:?}"
+    );
+    assert_eq!(sent.len(), got.len());
+    for (a, b) in sent.iter().zip(&got) {
+        match (a, b) {
+            (Some(a), Some(b)) => assert!(close(*a, *b), "{a} vs {b}"),
+            (None, None) => {}
+            _ => panic!("{a:?} vs {b:?}"),
+        }
+    }
+    assert_eq!(got, resent);
+    // In ascending order: no spread to send.
+    let mut sorted = suite.clone();
+    for r in &mut sorted.wake_latency.as_mut().unwrap().results {
+        if let Outcome::Measured { samples_ms, .. } = &mut r.outcome {
+            samples_ms.sort_by(f64::total_cmp);
+        }
+    }
+    let back = decode(&encode(&sorted.only(Experiment::WakeLatency))).unwrap();
+    assert!(!spreads(&back).is_empty());
+    assert!(spreads(&back).iter().all(Option::is_none));
+}
+
 #[test]
 fn links_made_before_the_worker_fresh_task_timer_still_open() {
     const OLD: &str = "v1:Jc0xCgIxEAXQndnZIQxhTSJYWKXwAhZ6AVuvIWjhLgiCpQew3EosrDyAYGsl4gEsLMUDWFqbZKeZx-fD707mq3o588PR2NeVny6q9QYBGm74eIDz_fJiAMAQSZFfS9cfeCNZVuSPjpQ9pzl6b1iMVslPQ0oLU_TWEotqfbLIShFG3ywRMyEGvy0GY8p_lpCp7ewcEiUjfMNiOPiY9P8";

@@ -219,7 +219,9 @@ impl Writer {
     }
 
     /// An outcome. A sketch whose sample count is `usual_n` (the configured
-    /// count) is tagged 0 and omits it; other counts are tagged 5.
+    /// count) is tagged 0 and omits it; other counts are tagged 5; either
+    /// with the spread between runs ([`Outcome::spread_ms`]) after its
+    /// mean is tagged 6 or 7 instead.
     pub(crate) fn outcome(&mut self, o: &Outcome, usual_n: u32) {
         match o {
             Outcome::Measured {
@@ -228,16 +230,24 @@ impl Writer {
             } => match Samples::new(samples_ms.clone()) {
                 Ok(samples) => {
                     let n = samples.len() as u64;
-                    if n == u64::from(usual_n) {
-                        self.byte(0);
-                    } else {
-                        self.byte(5);
+                    let spread = o.spread_ms();
+                    let usual = n == u64::from(usual_n);
+                    self.byte(match (usual, spread.is_some()) {
+                        (true, false) => 0,
+                        (false, false) => 5,
+                        (true, true) => 6,
+                        (false, true) => 7,
+                    });
+                    if !usual {
                         self.uvar(n);
                     }
                     let scale = self.1;
                     let codes = SKETCH_QUANTILES.map(|q| scale.quantize(samples.quantile(q)));
                     self.deltas(codes);
                     self.ivar(scale.quantize(summary.mean) - codes[MEDIAN]);
+                    if let Some(spread) = spread {
+                        self.ivar(scale.quantize(spread) - codes[MEDIAN]);
+                    }
                 }
                 Err(_) => {
                     self.byte(1);
@@ -384,6 +394,7 @@ impl Reader<'_> {
             p99: v[3],
             max: v[4],
             mean,
+            spread_ms: None,
         })
     }
 
@@ -399,8 +410,8 @@ impl Reader<'_> {
     /// An outcome written with `usual_n` (see [`Writer::outcome`]).
     pub(crate) fn outcome(&mut self, usual_n: u32) -> Result<Outcome, LinkError> {
         match self.byte()? {
-            tag @ (0 | 5) => {
-                let n = if tag == 0 {
+            tag @ (0 | 5 | 6 | 7) => {
+                let n = if matches!(tag, 0 | 6) {
                     usual_n as usize
                 } else {
                     self.upto(MOST_SAMPLES)? as usize
@@ -408,6 +419,15 @@ impl Reader<'_> {
                 let codes = self.deltas(SKETCH_QUANTILES.len())?;
                 let scale = self.scale;
                 let mean = scale.dequantize(codes[MEDIAN].saturating_add(self.ivar()?));
+                let spread_ms = if tag >= 6 {
+                    let spread = scale.dequantize(codes[MEDIAN].saturating_add(self.ivar()?));
+                    if spread < 0.0 {
+                        return damaged("a spread below zero");
+                    }
+                    Some(spread)
+                } else {
+                    None
+                };
                 let q: Vec<f64> = codes.into_iter().map(|c| scale.dequantize(c)).collect();
                 if n == 0 || q.windows(2).any(|p| p[0] > p[1]) {
                     return damaged("an impossible sketch");
@@ -427,6 +447,7 @@ impl Reader<'_> {
                         p99: at(0.99),
                         max: q[q.len() - 1],
                         mean,
+                        spread_ms,
                     },
                     samples_ms,
                 })

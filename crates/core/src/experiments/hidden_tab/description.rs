@@ -58,6 +58,7 @@ impl Description for HiddenTab {
             if let Some(samples) = r.hidden.samples() {
                 row.samples = samples.to_vec();
                 row.median_ms = hidden.map(|s| s.p50);
+                row.spread_ms = r.hidden.spread_ms();
             }
             row
         });
