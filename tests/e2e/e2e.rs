@@ -442,6 +442,12 @@ fn cases() -> Vec<Case> {
             .into_iter()
             .map(|c| Case { bench: true, ..c }),
     );
+    // The own pair against the built-in way it copies, in each engine.
+    cases.extend(
+        Case::each("bench_own_pair", ALL, Timed, own_wait::bench_own_pair)
+            .into_iter()
+            .map(|c| Case { bench: true, ..c }),
+    );
     // The fast cells beside their bare JavaScript twins, in each engine.
     cases.extend(
         Case::each("bench_twins", ALL, Timed, twins::bench_twins)

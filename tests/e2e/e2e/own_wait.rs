@@ -409,6 +409,67 @@ pub(crate) fn bench_own_wait(browser: Browser) {
     );
 }
 
+/// Turns of the own pair's fidelity bench.
+const PAIR_TURNS: usize = 5;
+/// The widest the median over the turns of the pair's median ratio may
+/// stray from 1.
+const PAIR_BUDGET: f64 = 0.10;
+
+/// The own pair's fidelity (`cargo xtask bench`): the recipe as it comes,
+/// a plain `MessageChannel` waiter and setter in the sandbox's two
+/// workers, against the built-in "postMessage from the setter" of the
+/// same run (the way the editor judges it against), at the run's default
+/// rounds, in [`PAIR_TURNS`] turns, each on a fresh page. Gates: the
+/// median over the turns of each turn's p50 ratio within [`PAIR_BUDGET`]
+/// of 1, and no turn told "faster" or "slower" (the same mechanism: a
+/// verdict between them would rest on a difference of harness).
+pub(crate) fn bench_own_pair(browser: Browser) {
+    let mut s = Session::lease(browser);
+    let origin = isolated_server().origin.clone();
+    println!(
+        "== own pair fidelity, {}: the recipe in the sandbox / postMessage from the setter, the run's rounds ==",
+        browser.name()
+    );
+    let (mut ratios, mut called) = (Vec::new(), Vec::new());
+    for turn in 0..PAIR_TURNS {
+        s.open_for(&origin, "wake-latency");
+        let report = run_section(&mut s, "wake-latency", &[], &format!("bench-pair-{turn}"));
+        let builtin = report
+            .wake_latency
+            .expect("experiment 4's results")
+            .results
+            .iter()
+            .find(|r| r.strategy == Strategy::PostMessage)
+            .and_then(|r| r.outcome.p50())
+            .expect("the message way measured");
+        let recipe = open_editor(&mut s, "wake-latency");
+        let ended = time_code(&mut s, &recipe);
+        assert!(ended.timed, "turn {turn}: {}", ended.text);
+        let ratio = ended.p50_ms / builtin;
+        println!(
+            "  turn {turn}: sandbox p50 {:.4} ms, built-in p50 {builtin:.4} ms, ratio {ratio:.3}, {}",
+            ended.p50_ms, ended.verdict
+        );
+        ratios.push(ratio);
+        if matches!(ended.verdict.as_str(), "faster" | "slower") {
+            called.push(format!("turn {turn}: {}", ended.text));
+        }
+    }
+    let median = Samples::new(ratios.clone()).unwrap().quantile(0.5);
+    println!(
+        "  median ratio over {PAIR_TURNS} turns: {median:.3} (budget 1 ± {PAIR_BUDGET}); told faster or slower: {}",
+        called.len()
+    );
+    assert!(
+        (median - 1.0).abs() <= PAIR_BUDGET,
+        "over budget: the pair's p50 is {median:.3}× the built-in way's ({ratios:?})"
+    );
+    assert!(
+        called.is_empty(),
+        "the same mechanism told apart: {called:?}"
+    );
+}
+
 /// Experiment 4's own waiter and setter: the recipe (a message on a
 /// `MessageChannel`) timed in the sandbox's two workers beside the run's
 /// ways and judged against them: a verdict on times, so it runs alone
