@@ -526,6 +526,25 @@ fn a_difference_within_how_far_runs_wander_is_no_verdict() {
     // Within 5 %: the same.
     let t = tested(&base, &row(Origin::Linked, 0.102, Some(0.01)));
     assert_eq!(t.verdict, Verdict::Same);
+    // A wide series that wanders far (a message hop in WebKitGTK: most at
+    // 0.3 ms, a third from 1 to 2.9 ms, its blocks' medians 0.8 ms apart)
+    // whose every sample lies below a clamped chain of 4.1 ms: the medians
+    // are further apart than both wander, and the verdict is the test's
+    // (the wander bounds the medians; shifting each sample by it read
+    // "perhaps" in own_wait_webkit, 12.4x apart).
+    let mut hops = around(0.3, 0.1, 40);
+    hops.extend((0..20).map(|i| 1.0 + 0.1 * f64::from(i)));
+    let mut wide = sampled(Origin::Browser, 0.02, &[("wake", "w", hops)]);
+    wide.rows[0].spread_ms = Some(0.8);
+    let mut chain = sampled(
+        Origin::Browser,
+        0.02,
+        &[("wake", "w", around(4.1, 0.05, 60))],
+    );
+    chain.rows[0].spread_ms = Some(0.01);
+    let t = tested(&chain, &wide);
+    assert_eq!((t.verdict, t.within_wander), (Verdict::Faster, false));
+    assert!((t.threshold_ms - SPREAD_Z * 0.8f64.hypot(0.01)).abs() < 1e-12);
 }
 
 /// Wake latency charts ratios to the event wait; a run that could not

@@ -5,11 +5,12 @@
 //! The rule: a row is slower than its partner when a one-sided
 //! Mann-Whitney U test finds its samples, less a threshold, still larger
 //! than the partner's (p < [`ALPHA`]); faster when its samples, plus the
-//! threshold, are still smaller; the same otherwise. The threshold is
-//! [`THRESHOLD`] of the partner's median or, where both runs saw how far
-//! their rows' medians wander ([`crate::stats::rerun_spread`]), [`SPREAD_Z`]
-//! times those two spreads together if that is more (a difference two runs
-//! of one browser would show is none), and never less than
+//! threshold, are still smaller; the same otherwise; and whatever the test
+//! finds, "unclear" where both runs saw how far their rows' medians wander
+//! ([`crate::stats::rerun_spread`]) and the medians lie no further apart
+//! than [`SPREAD_Z`] times those two spreads together (a difference two
+//! runs of one browser would show is none). The threshold is
+//! [`THRESHOLD`] of the partner's median, and never less than
 //! [`CLOCK_STEPS`] steps of the coarser of the two clocks, so no verdict
 //! comes of a difference the clocks cannot tell: where the medians differ
 //! by more than [`THRESHOLD`] but not by more than those steps, the verdict
@@ -337,24 +338,28 @@ pub fn judge(base: &Group, group: &Group) -> Vec<Judged> {
                 .zip(partner.spread_ms)
                 .map_or(0.0, |(a, b)| SPREAD_Z * a.hypot(b));
             let relative_ms = THRESHOLD * base_median.abs();
-            let mut test = test(
-                x.sorted(),
-                y.sorted(),
-                relative_ms.max(wander_ms).max(floor_ms),
-            );
+            let mut test = test(x.sorted(), y.sorted(), relative_ms.max(floor_ms));
             // "Same" where the medians differ by more than 5 % but no more
             // than the clocks' steps: the clocks cannot tell.
             let apart = (median - base_median).abs();
             // "Unclear" where they differ by more than both, but not
-            // surely, or by no more than two runs of them would.
+            // surely.
             if test.verdict == Verdict::Same && apart > relative_ms {
                 test.verdict = if apart <= floor_ms {
                     Verdict::UnderClock
                 } else {
-                    test.within_wander = apart <= wander_ms;
                     Verdict::Unclear
                 };
             }
+            // Whatever the test found, medians no further apart than two
+            // runs of these rows lie are no difference to call. The wander
+            // bounds the medians, not each sample: shifting a wide series
+            // by it would hide a difference far beyond it.
+            if apart > relative_ms.max(floor_ms) && apart <= wander_ms {
+                test.verdict = Verdict::Unclear;
+                test.within_wander = true;
+            }
+            test.threshold_ms = relative_ms.max(floor_ms).max(wander_ms);
             test.ratio = median / base_median;
             // A verdict agrees with its own figures: "faster" whose median
             // is not below its partner's (samples that tell one thing,
