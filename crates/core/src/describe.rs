@@ -210,7 +210,7 @@ pub fn describe(
         lo: x[l - 1],
         hi: x[n - l],
     });
-    let wander_ms = spread_ms.map(|s| crate::stats::SPREAD_Z * s.hypot(s));
+    let wander_ms = spread_ms.map(|s| crate::stats::wander_ms(s, s));
     let drift = RERUN_STEPS * clock.map_or(0.0, |c| c.tolerance_ms())
         + RERUN_DRIFT * median.abs()
         + wander_ms.unwrap_or(0.0);

@@ -201,6 +201,12 @@ pub const SPREAD_BLOCKS: usize = 8;
 /// find the difference too, so at 3 the A/A bench's next three runs
 /// called 0, 0 and 1 of 64 to 66 such rows apart (at 0 and 1: up to 4).
 pub const SPREAD_Z: f64 = 3.0;
+/// How far apart two runs whose medians wandered by `a` and `b` ms
+/// ([`rerun_spread`]) may lie: [`SPREAD_Z`] times both taken together.
+pub fn wander_ms(a: f64, b: f64) -> f64 {
+    SPREAD_Z * a.hypot(b)
+}
+
 /// Fewest samples a block holds: under `SPREAD_BLOCKS` times as many, a
 /// series has no spread.
 pub const SPREAD_BLOCK_SAMPLES: usize = 5;

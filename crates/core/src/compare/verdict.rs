@@ -8,7 +8,7 @@
 //! threshold, are still smaller; the same otherwise; and whatever the test
 //! finds, "unclear" where both runs saw how far their rows' medians wander
 //! ([`crate::stats::rerun_spread`]) and the medians lie no further apart
-//! than [`SPREAD_Z`] times those two spreads together (a difference two
+//! than [`crate::stats::SPREAD_Z`] times those two spreads together (a difference two
 //! runs of one browser would show is none). The threshold is
 //! [`THRESHOLD`] of the partner's median, and never less than
 //! [`CLOCK_STEPS`] steps of the coarser of the two clocks, so no verdict
@@ -27,7 +27,7 @@
 
 use super::{Group, Origin, Row};
 use crate::key;
-use crate::stats::{SPREAD_Z, Samples};
+use crate::stats::{Samples, wander_ms};
 use crate::text::{Arg, Phrase};
 
 /// The smallest relative difference of medians a verdict calls a
@@ -42,7 +42,7 @@ pub const CLOCK_STEPS: f64 = 2.0;
 pub const MIN_SAMPLES: usize = 8;
 /// The most rows of a rerun of the same browser that may be called faster
 /// or slower than the run before it: the A/A bench fails above it, and the
-/// page says so. [`THRESHOLD`] and the rows' wander ([`SPREAD_Z`]) are
+/// page says so. [`THRESHOLD`] and the rows' wander ([`crate::stats::SPREAD_Z`]) are
 /// what keep it: medians of one browser's runs of timers move by up to
 /// about 1 % ([`crate::describe::RERUN_DRIFT`]), a wake of microseconds by
 /// as much as it wanders within a run.
@@ -336,7 +336,7 @@ pub fn judge(base: &Group, group: &Group) -> Vec<Judged> {
             let wander_ms = row
                 .spread_ms
                 .zip(partner.spread_ms)
-                .map_or(0.0, |(a, b)| SPREAD_Z * a.hypot(b));
+                .map_or(0.0, |(a, b)| wander_ms(a, b));
             let relative_ms = THRESHOLD * base_median.abs();
             let mut test = test(x.sorted(), y.sorted(), relative_ms.max(floor_ms));
             // "Same" where the medians differ by more than 5 % but no more
